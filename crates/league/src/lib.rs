@@ -1,0 +1,1 @@
+//! Leagues: scheduling, ratings and reports.

@@ -1,0 +1,1 @@
+//! Bot processes and the loop that connects them to a game.
