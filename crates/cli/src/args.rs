@@ -1,0 +1,191 @@
+//! The command line, as clap sees it. Each subcommand's options live here so
+//! `--help` is the single reference; the `cmd` modules only act on them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// dojo: a tournament harness for game-playing bots.
+///
+/// Bots are executables in any language that play over stdin/stdout, one
+/// line per message. A BOT argument is a directory holding a `bot.toml`, the
+/// name of a bot under `bots/`, or `NAME=COMMAND` for a command run as is.
+#[derive(Debug, Parser)]
+#[command(name = "dojo", version, about, long_about)]
+pub struct Cli {
+    /// Where bot names are looked up.
+    #[arg(long, global = true, default_value = "bots", value_name = "DIR")]
+    pub bots_dir: PathBuf,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play one game between bots and print what happened.
+    #[command(subcommand)]
+    Match(MatchCommand),
+    /// Play a round-robin league and rank the bots.
+    League(LeagueArgs),
+    /// Combine the out directories of league shards into one report.
+    Merge(MergeArgs),
+    /// List the bots under the bots directory.
+    Bots,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MatchCommand {
+    /// CardJitsu between two bots.
+    Cardjitsu(CardJitsuMatchArgs),
+    /// Rock-paper-scissors royale between three teams of bots.
+    Royale(RoyaleMatchArgs),
+}
+
+/// Limits on how long a bot may think.
+#[derive(Debug, Clone, Args)]
+pub struct TimeArgs {
+    /// Time allowed per move, from sending the prompt to the whole answer.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub timeout_ms: u64,
+    /// Extra time for the first answer of a freshly started process.
+    #[arg(long, default_value_t = 2000, value_name = "MS")]
+    pub startup_ms: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// CardJitsu Bot Championship rules: power cards and Reverse.
+    Tournament,
+    /// The older Card-Jitsu variant: no power cards, no Reverse.
+    Classic,
+}
+
+#[derive(Debug, Args)]
+pub struct CardJitsuMatchArgs {
+    /// The bot in seat 1.
+    pub bot1: String,
+    /// The bot in seat 2.
+    pub bot2: String,
+    /// Seed of the game; without it one is picked and printed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Which rules to play by.
+    #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
+    pub rules: RulesArg,
+    /// Deck file (.dcfg) seat 1 draws from; default: all 198 cards.
+    #[arg(long, value_name = "FILE")]
+    pub deck1: Option<PathBuf>,
+    /// Deck file (.dcfg) seat 2 draws from; default: all 198 cards.
+    #[arg(long, value_name = "FILE")]
+    pub deck2: Option<PathBuf>,
+    /// Rounds after which an undecided game is a draw.
+    #[arg(long, default_value_t = 500, value_name = "N")]
+    pub max_rounds: u32,
+    #[command(flatten)]
+    pub time: TimeArgs,
+    /// Write the game record as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Print only the result, not the round-by-round transcript.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RoyaleMatchArgs {
+    /// The board file.
+    #[arg(long, value_name = "FILE")]
+    pub board: PathBuf,
+    /// Bots on the Rock team, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true, value_name = "BOT[,BOT..]")]
+    pub rock: Vec<String>,
+    /// Bots on the Paper team, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true, value_name = "BOT[,BOT..]")]
+    pub paper: Vec<String>,
+    /// Bots on the Scissors team, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true, value_name = "BOT[,BOT..]")]
+    pub scissors: Vec<String>,
+    /// Seed of the game; without it one is picked and printed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Rounds after which an undecided game is a draw (default: scaled to the board).
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
+    /// Whole rounds without any tile changing after which the game is a draw.
+    #[arg(long, value_name = "N")]
+    pub stall_rounds: Option<u32>,
+    #[command(flatten)]
+    pub time: TimeArgs,
+    /// Write the game record as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Show the board in the terminal as the game evolves.
+    #[arg(long)]
+    pub watch: bool,
+    /// Pause between shown turns with --watch.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub delay_ms: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GameArg {
+    Cardjitsu,
+    Royale,
+}
+
+#[derive(Debug, Args)]
+pub struct LeagueArgs {
+    /// The game to play.
+    #[arg(value_enum)]
+    pub game: Option<GameArg>,
+    /// The bots; default: every bot under the bots directory that plays the game.
+    pub bots: Vec<String>,
+    /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs).
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub games: u64,
+    /// Games played at once; default: the number of cores.
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// League seed; game seeds derive from it.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub seed: u64,
+    /// Where games.jsonl and report.json go; default: results/<game>-<time>/.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub time: TimeArgs,
+    /// Royale boards to rotate through; default: every board under boards/ that is not already won.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub board: Vec<PathBuf>,
+    /// Continue an interrupted league in DIR, playing only the missing games.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out"])]
+    pub resume: Option<PathBuf>,
+    /// Play only slice I of N of the schedule (1-based).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Pin this bot's rating instead of centring the mean at 1500: BOT or BOT=ELO.
+    #[arg(long, value_name = "BOT[=ELO]")]
+    pub anchor: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard out directories to combine.
+    #[arg(required = true, num_args = 1..)]
+    pub dirs: Vec<PathBuf>,
+    /// Where the combined games.jsonl and report.json go.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

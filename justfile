@@ -1,0 +1,37 @@
+# Everyday recipes for dojo. `cargo install just` to use them; the README's
+# two commands work without it.
+
+default: check
+
+# Format, lint and test: what CI runs.
+check:
+    bash .ci/run
+
+# Run the test suite.
+test:
+    cargo test --workspace
+
+# Lint with warnings as errors.
+lint:
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# A match between two bundled CardJitsu bots.
+match bot1="sensei" bot2="random-py" *args="":
+    cargo run --release -- match cardjitsu {{bot1}} {{bot2}} {{args}}
+
+# A league of every bundled CardJitsu bot.
+league *args="":
+    cargo run --release -- league cardjitsu {{args}}
+
+# A royale match on a bundled board.
+royale board="boards/arena.txt":
+    cargo run --release -- match royale --board {{board}} --rock general --paper royale-random-py --scissors royale-random-py
+
+# Speed benchmarks (engine throughput, runner round-trip), never timed tests.
+bench:
+    cargo bench --workspace
+
+# List the bundled bots.
+bots:
+    cargo run --release -- bots
