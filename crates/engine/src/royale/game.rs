@@ -387,3 +387,379 @@ fn shuffled_seats(n: usize, seed: u64) -> Vec<usize> {
     }
     order
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::royale::{Dir, EndReason};
+
+    /// One player of `team` fixed at (x, y) on `grid`.
+    fn solo(grid: &str, team: Team, x: usize, y: usize, settings: Settings) -> Royale {
+        let board = Board::parse(&format!("{grid}\n\nstart {team} {x} {y}\n"), "t").unwrap();
+        Royale::new(board, vec![team], 1, settings).unwrap()
+    }
+
+    /// Instigates from (0,0) of `A B #` towards B, with all signs present
+    /// elsewhere so nobody wins, and returns the effect and the new first row.
+    fn instigate(own: char, target: char) -> (Effect, String) {
+        let grid = format!("{own}{target}#\nRPS");
+        let mut g = solo(&grid, Team::Rock, 0, 0, Settings::default());
+        let rec = g.step(0, Action::Instigate(Dir::R)).unwrap();
+        assert_eq!(rec.fault, None);
+        assert!(!g.is_over());
+        (rec.effect, g.board().to_lines()[0].clone())
+    }
+
+    fn converted(x: usize, from: Tile, to: Tile) -> Effect {
+        Effect::Converted {
+            at: Pos::new(x, 0),
+            from,
+            to,
+        }
+    }
+
+    #[test]
+    fn instigation_against_unclaimed_either_side() {
+        use Tile::*;
+        assert_eq!(
+            instigate('R', '.'),
+            (converted(1, Empty, Rock), "RR#".into())
+        );
+        assert_eq!(
+            instigate('.', 'S'),
+            (converted(0, Empty, Scissors), "SS#".into())
+        );
+    }
+
+    #[test]
+    fn instigation_each_beat_both_ways() {
+        use Tile::*;
+        assert_eq!(
+            instigate('R', 'S'),
+            (converted(1, Scissors, Rock), "RR#".into())
+        );
+        assert_eq!(
+            instigate('S', 'R'),
+            (converted(0, Scissors, Rock), "RR#".into())
+        );
+        assert_eq!(
+            instigate('S', 'P'),
+            (converted(1, Paper, Scissors), "SS#".into())
+        );
+        assert_eq!(
+            instigate('P', 'S'),
+            (converted(0, Paper, Scissors), "SS#".into())
+        );
+        assert_eq!(
+            instigate('P', 'R'),
+            (converted(1, Rock, Paper), "PP#".into())
+        );
+        assert_eq!(
+            instigate('R', 'P'),
+            (converted(0, Rock, Paper), "PP#".into())
+        );
+    }
+
+    #[test]
+    fn instigation_between_equal_or_unclaimed_does_nothing() {
+        for t in ['R', 'P', 'S', '.'] {
+            let (effect, row) = instigate(t, t);
+            assert_eq!(effect, Effect::None);
+            assert_eq!(row, format!("{t}{t}#"));
+        }
+    }
+
+    #[test]
+    fn actions_off_board_or_into_walls_are_illegal_passes() {
+        let settings = Settings { max_rounds: None, stall_rounds: Some(100) };
+        let mut g = solo("R#\nPS", Team::Rock, 0, 0, settings);
+        let before = g.board().clone();
+        for a in [
+            Action::Move(Dir::L),
+            Action::Move(Dir::U),
+            Action::Move(Dir::R),
+            Action::Instigate(Dir::L),
+            Action::Instigate(Dir::R),
+        ] {
+            let rec = g.step(0, a).unwrap();
+            assert_eq!(
+                (rec.action, rec.fault, rec.effect),
+                (a, Some(TurnFault::Illegal), Effect::None)
+            );
+            assert_eq!(g.positions(), [Pos::new(0, 0)]);
+        }
+        assert_eq!(g.board(), &before);
+        assert_eq!(g.faults(), [5]);
+        let json = serde_json::to_string(&g.record().actions[0]).unwrap();
+        assert_eq!(
+            json,
+            r#"{"round":1,"seat":0,"action":"M L","fault":"illegal"}"#
+        );
+    }
+
+    #[test]
+    fn players_move_onto_any_sign_and_unclaimed() {
+        let mut g = solo("RPS.\nRPS.", Team::Rock, 0, 0, Settings::default());
+        for x in 1..4 {
+            let rec = g.step(0, Action::Move(Dir::R)).unwrap();
+            assert_eq!(rec.effect, Effect::Moved { at: Pos::new(x, 0) });
+            assert_eq!(g.positions(), [Pos::new(x, 0)]);
+        }
+        g.step(0, Action::Move(Dir::D)).unwrap();
+        assert_eq!(g.positions(), [Pos::new(3, 1)]);
+        assert_eq!(g.faults(), [0]);
+    }
+
+    #[test]
+    fn last_conversion_wins() {
+        let mut g = solo("RS\n..", Team::Scissors, 1, 0, Settings::default());
+        assert!(!g.is_over());
+        g.step(0, Action::Pass).unwrap();
+        let rec = g.step(0, Action::Instigate(Dir::L)).unwrap();
+        assert_eq!(rec.round, 2);
+        let o = g.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason, o.rounds),
+            (Some(Team::Rock), EndReason::OneSignLeft, 2)
+        );
+        assert_eq!(o.counts.rock, 2);
+        assert_eq!(g.scores(), Some(vec![0.0]));
+        assert_eq!(g.step(0, Action::Pass), Err(StepError::GameOver));
+        assert_eq!(g.to_move(), None);
+    }
+
+    #[test]
+    fn one_sign_board_is_already_won_and_no_sign_board_is_drawn() {
+        let board = Board::parse("PP.\n#..\n", "t").unwrap();
+        let g = Royale::new(board, vec![Team::Rock, Team::Paper], 3, Settings::default()).unwrap();
+        let o = g.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason, o.rounds),
+            (Some(Team::Paper), EndReason::AlreadyWon, 0)
+        );
+        assert_eq!(g.scores(), Some(vec![0.0, 1.0]));
+
+        let board = Board::parse("..\n.#\n", "t").unwrap();
+        let g = Royale::new(board, vec![Team::Rock], 3, Settings::default()).unwrap();
+        let o = g.outcome().unwrap();
+        assert_eq!((o.winner, o.reason), (None, EndReason::NoSigns));
+        assert_eq!(g.scores(), Some(vec![0.5]));
+    }
+
+    #[test]
+    fn round_cap_draws() {
+        let settings = Settings {
+            max_rounds: Some(2),
+            stall_rounds: Some(10),
+        };
+        let board = Board::parse("R.S\n", "t").unwrap();
+        let mut g = Royale::new(board, vec![Team::Rock, Team::Scissors], 9, settings).unwrap();
+        for _ in 0..3 {
+            g.step(g.to_move().unwrap(), Action::Pass).unwrap();
+        }
+        assert!(!g.is_over());
+        g.step(g.to_move().unwrap(), Action::Pass).unwrap();
+        let o = g.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason, o.rounds),
+            (None, EndReason::RoundCap, 2)
+        );
+    }
+
+    #[test]
+    fn stall_draws_and_a_change_resets_it() {
+        let settings = Settings {
+            max_rounds: None,
+            stall_rounds: Some(2),
+        };
+        let mut g = solo("R..S", Team::Rock, 0, 0, settings);
+        assert_eq!(g.settings().max_rounds, 4 * 5);
+        g.step(0, Action::Pass).unwrap();
+        g.step(0, Action::Instigate(Dir::R)).unwrap();
+        g.step(0, Action::Move(Dir::R)).unwrap();
+        assert!(
+            !g.is_over(),
+            "a move changes no tile, but the quiet streak is only 1"
+        );
+        g.step(0, Action::Pass).unwrap();
+        let o = g.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason, o.rounds),
+            (None, EndReason::Stalled, 4)
+        );
+    }
+
+    #[test]
+    fn default_settings_scale_with_the_board() {
+        let board = Board::parse("R....\n....S\n", "t").unwrap();
+        let r = Settings::default().resolve(&board);
+        assert_eq!((r.max_rounds, r.stall_rounds), (28, 7));
+        let zero = Settings {
+            max_rounds: Some(0),
+            stall_rounds: None,
+        };
+        assert_eq!(
+            Royale::new(board.clone(), vec![Team::Rock], 0, zero).unwrap_err(),
+            SetupError::ZeroMaxRounds
+        );
+        assert_eq!(
+            Royale::new(board, vec![], 0, Settings::default()).unwrap_err(),
+            SetupError::NoPlayers
+        );
+    }
+
+    #[test]
+    fn starts_on_own_sign_when_available() {
+        let board = Board::parse("...R.\n.#..S\n", "t").unwrap();
+        let mut paper_starts = std::collections::HashSet::new();
+        for seed in 0..40 {
+            let teams = vec![Team::Rock, Team::Scissors, Team::Paper, Team::Rock];
+            let g = Royale::new(board.clone(), teams.clone(), seed, Settings::default()).unwrap();
+            assert_eq!(g.starts()[0], Pos::new(3, 0));
+            assert_eq!(g.starts()[1], Pos::new(4, 1));
+            assert_eq!(g.starts()[3], Pos::new(3, 0));
+            let p = g.starts()[2];
+            assert!(board.tile(p).is_some_and(Tile::is_passable), "{p}");
+            paper_starts.insert(p);
+            let again = Royale::new(board.clone(), teams, seed, Settings::default()).unwrap();
+            assert_eq!(again.starts(), g.starts());
+            assert_eq!(g.positions(), g.starts());
+        }
+        assert!(
+            paper_starts.len() > 3,
+            "Paper starts should spread over passable tiles"
+        );
+    }
+
+    #[test]
+    fn own_sign_start_is_drawn_among_all_own_tiles() {
+        let board = Board::parse("R.R\n#R#\n", "t").unwrap();
+        let seen: std::collections::HashSet<Pos> = (0..60)
+            .map(|seed| {
+                Royale::new(board.clone(), vec![Team::Rock], seed, Settings::default())
+                    .unwrap()
+                    .starts()[0]
+            })
+            .collect();
+        let want = [Pos::new(0, 0), Pos::new(2, 0), Pos::new(1, 1)]
+            .into_iter()
+            .collect();
+        assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn fixed_starts_are_honoured_in_seat_order() {
+        let board = Board::parse(
+            "R.S\n.P.\n\nstart R 1 0\nstart P 0 1\nstart R 2 1\nstart S 0 0\n",
+            "t",
+        )
+        .unwrap();
+        let teams = vec![Team::Rock, Team::Paper, Team::Rock, Team::Rock, Team::Paper];
+        let g = Royale::new(board, teams, 5, Settings::default()).unwrap();
+        assert_eq!(
+            g.starts()[..4],
+            [
+                Pos::new(1, 0),
+                Pos::new(0, 1),
+                Pos::new(2, 1),
+                Pos::new(0, 0)
+            ]
+        );
+        // Paper's second player has no fixed start left: its own sign.
+        assert_eq!(g.starts()[4], Pos::new(1, 1));
+    }
+
+    #[test]
+    fn turn_order_is_a_seeded_permutation() {
+        let board = Board::parse("R.S\n", "t").unwrap();
+        let mut orders = std::collections::HashSet::new();
+        for seed in 0..30 {
+            let g = Royale::new(
+                board.clone(),
+                vec![Team::Paper; 7],
+                seed,
+                Settings::default(),
+            )
+            .unwrap();
+            let mut sorted = g.turn_order().to_vec();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..7).collect::<Vec<_>>());
+            let again = Royale::new(
+                board.clone(),
+                vec![Team::Paper; 7],
+                seed,
+                Settings::default(),
+            )
+            .unwrap();
+            assert_eq!(again.turn_order(), g.turn_order());
+            orders.insert(g.turn_order().to_vec());
+        }
+        assert!(orders.len() > 20, "orders should vary with the seed");
+    }
+
+    #[test]
+    fn turns_follow_the_order_every_round() {
+        let board = Board::parse("R.S\n", "t").unwrap();
+        let mut g = Royale::new(board, vec![Team::Rock; 4], 11, Settings::default()).unwrap();
+        let order = g.turn_order().to_vec();
+        for round in 1..=3 {
+            for &seat in &order {
+                let wrong = (seat + 1) % 4;
+                assert_eq!(
+                    g.step(wrong, Action::Pass),
+                    Err(StepError::NotYourTurn {
+                        expected: seat,
+                        got: wrong
+                    })
+                );
+                assert_eq!(g.step(seat, Action::Pass).unwrap().round, round);
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_counts_match_a_scan_during_random_play() {
+        let board = Board::parse(
+            "RRR..#..SSS\nRR..###..SS\n....#.#....\n.....P.....\n....PPP....\n",
+            "t",
+        )
+        .unwrap();
+        let all = [Action::Pass]
+            .into_iter()
+            .chain(Dir::ALL.map(Action::Move))
+            .chain(Dir::ALL.map(Action::Instigate))
+            .collect::<Vec<_>>();
+        let mut finished = 0;
+        for seed in 0..20 {
+            let teams = vec![
+                Team::Rock,
+                Team::Paper,
+                Team::Scissors,
+                Team::Paper,
+                Team::Rock,
+            ];
+            let settings = Settings { max_rounds: Some(5000), stall_rounds: Some(500) };
+            let mut g = Royale::new(board.clone(), teams, seed, settings).unwrap();
+            let mut rng = rng::stream(seed, 99);
+            while let Some(seat) = g.to_move() {
+                let a = all[pick(&mut rng, all.len())];
+                g.step(seat, a).unwrap();
+                assert_eq!(*g.counts(), g.board().scan_counts());
+                for p in g.positions() {
+                    assert!(g.board().tile(*p).is_some_and(Tile::is_passable));
+                }
+            }
+            let o = *g.outcome().unwrap();
+            assert_eq!(o.counts, g.board().scan_counts());
+            if o.reason == EndReason::OneSignLeft {
+                assert_eq!(o.winner, o.counts.sole_sign());
+                finished += 1;
+            }
+            let rec = g.record();
+            let back: GameRecord =
+                serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
+            assert_eq!(back, rec);
+        }
+        assert!(finished > 0, "some random games should be won");
+    }
+}
