@@ -471,7 +471,10 @@ mod tests {
 
     #[test]
     fn actions_off_board_or_into_walls_are_illegal_passes() {
-        let settings = Settings { max_rounds: None, stall_rounds: Some(100) };
+        let settings = Settings {
+            max_rounds: None,
+            stall_rounds: Some(100),
+        };
         let mut g = solo("R#\nPS", Team::Rock, 0, 0, settings);
         let before = g.board().clone();
         for a in [
@@ -738,7 +741,10 @@ mod tests {
                 Team::Paper,
                 Team::Rock,
             ];
-            let settings = Settings { max_rounds: Some(5000), stall_rounds: Some(500) };
+            let settings = Settings {
+                max_rounds: Some(5000),
+                stall_rounds: Some(500),
+            };
             let mut g = Royale::new(board.clone(), teams, seed, settings).unwrap();
             let mut rng = rng::stream(seed, 99);
             while let Some(seat) = g.to_move() {

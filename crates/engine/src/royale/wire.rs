@@ -116,3 +116,123 @@ impl Referee for Royale {
         Vec::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Fault;
+    use crate::royale::{Settings, Team, TurnFault};
+
+    fn lines(ls: &[&str]) -> Vec<String> {
+        ls.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parse_reply_cases() {
+        assert_eq!(parse_reply_lines(&[]), Reply::Incomplete);
+        assert_eq!(
+            parse_reply_lines(&lines(&["P"])),
+            Reply::Complete(Action::Pass)
+        );
+        assert_eq!(
+            parse_reply_lines(&lines(&[" P "])),
+            Reply::Complete(Action::Pass)
+        );
+        assert_eq!(parse_reply_lines(&lines(&["M"])), Reply::Incomplete);
+        assert_eq!(parse_reply_lines(&lines(&["I"])), Reply::Incomplete);
+        for d in Dir::ALL {
+            let l = d.to_string();
+            assert_eq!(
+                parse_reply_lines(&lines(&["M", &l])),
+                Reply::Complete(Action::Move(d))
+            );
+            assert_eq!(
+                parse_reply_lines(&lines(&["I", &l])),
+                Reply::Complete(Action::Instigate(d))
+            );
+        }
+        for bad in [
+            &["X"][..],
+            &["p"],
+            &[""],
+            &["PM"],
+            &["M", "X"],
+            &["I", "UL"],
+            &["M", ""],
+            &["m", "U"],
+        ] {
+            assert!(
+                matches!(parse_reply_lines(&lines(bad)), Reply::Invalid(_)),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn prompt_is_board_blank_x_y_for_the_seat_to_move() {
+        let text = "RRS\n.#P\n\nstart P 2 1\nstart R 1 0\n";
+        let board = Board::parse(text, "t").unwrap();
+        let g = Royale::new(board, vec![Team::Rock, Team::Paper], 4, Settings::default()).unwrap();
+        assert_eq!(g.seats(), 2);
+        assert!(g.greeting(0).is_empty());
+        assert!(g.farewell().is_empty());
+        let prompts = g.prompts();
+        assert_eq!(prompts.len(), 1);
+        let seat = g.turn_order()[0];
+        assert_eq!(prompts[0].seat, seat);
+        let want = if seat == 0 {
+            ["RRS", ".#P", "", "1", "0"]
+        } else {
+            ["RRS", ".#P", "", "2", "1"]
+        };
+        assert_eq!(prompts[0].lines, want);
+    }
+
+    #[test]
+    fn apply_plays_answers_and_faults_as_passes() {
+        let board = Board::parse("R.S\n\nstart R 0 0\n", "t").unwrap();
+        let mut g = Royale::new(board, vec![Team::Rock], 4, Settings::default()).unwrap();
+        assert!(
+            g.apply(vec![Answer::Move(Action::Instigate(Dir::R))])
+                .is_empty()
+        );
+        assert_eq!(g.board().to_lines(), ["RRS"]);
+        assert!(g.apply(vec![Answer::Fault(Fault::Invalid)]).is_empty());
+        g.apply(vec![Answer::Fault(Fault::Timeout)]);
+        g.apply(vec![]);
+        let rec = g.record();
+        assert_eq!(rec.actions.len(), 3);
+        assert_eq!(
+            (rec.actions[1].action, rec.actions[1].fault),
+            (Action::Pass, Some(TurnFault::Invalid))
+        );
+        assert_eq!(rec.actions[2].fault, Some(TurnFault::Timeout));
+        assert_eq!(g.faults(), [2]);
+        assert_eq!(g.positions(), [Pos::new(0, 0)]);
+    }
+
+    #[test]
+    fn prompts_stop_when_the_game_is_won() {
+        let board = Board::parse("RS\n\nstart R 0 0\n", "t").unwrap();
+        let mut g = Royale::new(board, vec![Team::Rock], 4, Settings::default()).unwrap();
+        g.apply(vec![Answer::Move(Action::Instigate(Dir::R))]);
+        assert!(g.prompts().is_empty());
+        g.apply(vec![Answer::Move(Action::Pass)]);
+        assert_eq!(g.record().actions.len(), 1);
+    }
+
+    #[test]
+    fn bots_can_read_their_prompt() {
+        let board = Board::parse("R.S\n#.P\n", "t").unwrap();
+        let text = prompt_lines(&board, Pos::new(2, 1)).join("\n") + "\n";
+        let (back, pos) = parse_prompt(&text, "stdin").unwrap();
+        assert_eq!((back, pos), (board, Pos::new(2, 1)));
+        let e = parse_prompt("R.\n\n3\n", "stdin").unwrap_err();
+        assert_eq!(
+            (e.line, e.problem),
+            (4, BoardProblem::BadCoordinate(String::new()))
+        );
+        let e = parse_prompt("R.\n\nx\n1\n", "stdin").unwrap_err();
+        assert_eq!(e.line, 3);
+    }
+}
