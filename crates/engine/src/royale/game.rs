@@ -12,6 +12,7 @@
 //!   `random_range(0..=i)` (as `u32`).
 
 use rand::RngExt;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::board::{Board, TileCounts};
@@ -24,7 +25,8 @@ use crate::rng;
 
 /// Round limits; `None` takes the default scaled to the board:
 /// `max_rounds = 4 * (width + height)`, `stall_rounds = width + height`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Settings {
     pub max_rounds: Option<u32>,
     pub stall_rounds: Option<u32>,
