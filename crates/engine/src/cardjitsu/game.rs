@@ -1,0 +1,328 @@
+//! One game of CardJitsu: its state, its rounds, and its wire protocol.
+
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use super::HAND_SIZE;
+use super::card::Card;
+use super::dealer::{Dealer, DeckDealer};
+use super::deck::Deck;
+use super::pile::Pile;
+use super::record::{GameRecord, Outcome, OutcomeReason, RoundRecord};
+use super::rules::{Ruleset, round_winner};
+use super::stream::Stream;
+use crate::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
+
+/// The default round cap.
+pub const DEFAULT_MAX_ROUNDS: u32 = 500;
+
+/// How a game is set up, apart from its seed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The rule variant.
+    pub rules: Ruleset,
+    /// A game nobody has won after this many rounds is a draw (0 ends the
+    /// game before it starts, as a draw).
+    pub max_rounds: u32,
+    /// The deck each seat draws from, by seat.
+    pub decks: [Deck; 2],
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            rules: Ruleset::default(),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            decks: [Deck::standard(), Deck::standard()],
+        }
+    }
+}
+
+/// A game of CardJitsu between seat 0 (player 1) and seat 1 (player 2).
+///
+/// Drive it through [`Referee`] (the wire protocol) or directly with
+/// [`CardJitsu::play_round`]. Cloning a game clones its random streams, so
+/// a clone replays exactly like the original: handy for bots that search.
+#[derive(Debug, Clone)]
+pub struct CardJitsu<D = DeckDealer> {
+    dealer: D,
+    fallback: [Stream; 2],
+    hands: [Vec<Card>; 2],
+    piles: [Pile; 2],
+    reverse: bool,
+    record: GameRecord,
+}
+
+impl CardJitsu<DeckDealer> {
+    /// A new game dealt from `settings.decks` with the seed's streams.
+    pub fn new(seed: u64, settings: Settings) -> CardJitsu<DeckDealer> {
+        let dealer = DeckDealer::new(seed, settings.decks);
+        CardJitsu::with_dealer(seed, settings.rules, settings.max_rounds, dealer)
+    }
+}
+
+impl<D: Dealer> CardJitsu<D> {
+    /// The random stream id of `seat`'s fallback moves.
+    pub const fn fallback_stream_id(seat: usize) -> u64 {
+        2 + seat as u64
+    }
+
+    /// A new game whose cards come from `dealer`; the seed still drives
+    /// the fallback moves. Each seat's initial hand is dealt card by card,
+    /// seat 0 first.
+    pub fn with_dealer(seed: u64, rules: Ruleset, max_rounds: u32, mut dealer: D) -> CardJitsu<D> {
+        let hands = [0, 1].map(|seat| {
+            let mut hand = Vec::with_capacity(HAND_SIZE);
+            for _ in 0..HAND_SIZE {
+                let card = dealer.draw(seat, &hand);
+                hand.push(card);
+            }
+            hand
+        });
+        let outcome = (max_rounds == 0).then_some(Outcome {
+            winner: None,
+            reason: OutcomeReason::RoundCap,
+            rounds: 0,
+            winning_cards: None,
+        });
+        CardJitsu {
+            dealer,
+            fallback: [0, 1].map(|seat| Stream::new(seed, Self::fallback_stream_id(seat))),
+            hands,
+            piles: [Pile::new(), Pile::new()],
+            reverse: false,
+            record: GameRecord {
+                rules,
+                seed,
+                max_rounds,
+                rounds: Vec::new(),
+                outcome,
+            },
+        }
+    }
+
+    /// The rule variant.
+    pub fn rules(&self) -> Ruleset {
+        self.record.rules
+    }
+
+    /// The game's seed.
+    pub fn seed(&self) -> u64 {
+        self.record.seed
+    }
+
+    /// The round cap.
+    pub fn max_rounds(&self) -> u32 {
+        self.record.max_rounds
+    }
+
+    /// `seat`'s hand: 5 cards while the game runs (4 after the last round,
+    /// since nobody draws then).
+    pub fn hand(&self, seat: usize) -> &[Card] {
+        &self.hands[seat]
+    }
+
+    /// Both hands, by seat.
+    pub fn hands(&self) -> &[Vec<Card>; 2] {
+        &self.hands
+    }
+
+    /// `seat`'s won cards.
+    pub fn pile(&self, seat: usize) -> &Pile {
+        &self.piles[seat]
+    }
+
+    /// Whether Reverse is active for the next round.
+    pub fn reverse(&self) -> bool {
+        self.reverse
+    }
+
+    /// Rounds played so far.
+    pub fn rounds_played(&self) -> u32 {
+        self.record.rounds.len() as u32
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.record.outcome.is_some()
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.record.outcome.as_ref()
+    }
+
+    /// `seat`'s score once the game is over: 1.0 win, 0.5 draw, 0.0 loss.
+    pub fn score(&self, seat: usize) -> Option<f64> {
+        self.outcome().map(|o| o.score(seat))
+    }
+
+    /// The record so far.
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    /// The record, consuming the game.
+    pub fn into_record(self) -> GameRecord {
+        self.record
+    }
+
+    /// The dealer.
+    pub fn dealer(&self) -> &D {
+        &self.dealer
+    }
+
+    /// The hand line `seat` is sent: `FyA,Fr6,WoA,Sg6,Wo5`, starting with
+    /// `*` when Reverse is active.
+    pub fn hand_line(&self, seat: usize) -> String {
+        let cards: Vec<String> = self.hands[seat].iter().map(Card::to_string).collect();
+        let mark = if self.reverse { "*" } else { "" };
+        format!("{mark}{}", cards.join(","))
+    }
+
+    /// Plays one round with these hand indices (see [`CardJitsu::play_round`]).
+    pub fn play(&mut self, choices: [usize; 2]) -> Option<&RoundRecord> {
+        self.play_round(choices.map(Answer::Move))
+    }
+
+    /// Plays one round. A fault, or an index outside the hand, plays a
+    /// uniformly random card of that seat's hand from the seat's fallback
+    /// stream, and the fault is recorded. Returns the round's record, or
+    /// `None` if the game was already over.
+    pub fn play_round(&mut self, answers: [Answer<usize>; 2]) -> Option<&RoundRecord> {
+        if self.is_over() {
+            return None;
+        }
+        let mut choices = [0; 2];
+        let mut faults = [None; 2];
+        for (seat, answer) in answers.into_iter().enumerate() {
+            let fault = match answer {
+                Answer::Move(i) if i < self.hands[seat].len() => {
+                    choices[seat] = i;
+                    continue;
+                }
+                Answer::Move(_) => Fault::Invalid,
+                Answer::Fault(f) => f,
+            };
+            choices[seat] = self.fallback[seat]
+                .rng()
+                .random_range(0..self.hands[seat].len());
+            faults[seat] = Some(fault);
+        }
+        let round = self.rounds_played() + 1;
+        let shown = self.hands.clone();
+        let cards = [0, 1].map(|seat| self.hands[seat].remove(choices[seat]));
+        let winner = round_winner(cards[0], cards[1], self.reverse);
+        let reverse_now = self.reverse;
+        self.reverse = false;
+        if let Some(seat) = winner.seat() {
+            let card = cards[seat];
+            self.reverse = self.record.rules.activates_reverse(card);
+            if let Some(triple) = self.piles[seat].push(card) {
+                self.record.outcome = Some(Outcome {
+                    winner: Some(winner.player_number()),
+                    reason: OutcomeReason::Triple,
+                    rounds: round,
+                    winning_cards: Some(triple),
+                });
+            }
+        }
+        if self.record.outcome.is_none() && round >= self.record.max_rounds {
+            self.record.outcome = Some(Outcome {
+                winner: None,
+                reason: OutcomeReason::RoundCap,
+                rounds: round,
+                winning_cards: None,
+            });
+        }
+        if self.record.outcome.is_none() {
+            for seat in 0..2 {
+                let card = self.dealer.draw(seat, &self.hands[seat]);
+                debug_assert!(!self.hands[seat].contains(&card), "dealer drew a duplicate");
+                self.hands[seat].push(card);
+            }
+        }
+        self.record.rounds.push(RoundRecord {
+            round,
+            reverse: reverse_now,
+            hands: shown,
+            choices,
+            cards,
+            winner: winner.player_number(),
+            faults,
+        });
+        self.record.rounds.last()
+    }
+}
+
+/// Reads a reply line: a hand index 0 to 4, surrounding whitespace ignored.
+pub fn parse_choice(line: &str) -> Result<usize, String> {
+    let text = line.trim();
+    match text.parse::<usize>() {
+        Ok(i) if i < HAND_SIZE => Ok(i),
+        _ if text.is_empty() => Err(format!(
+            "empty reply; expected a card index 0 to {}",
+            HAND_SIZE - 1
+        )),
+        _ => Err(format!(
+            "`{text}` is not a card index; expected an integer 0 to {}",
+            HAND_SIZE - 1
+        )),
+    }
+}
+
+impl<D: Dealer> Referee for CardJitsu<D> {
+    type Move = usize;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    /// The player number: `1` or `2`.
+    fn greeting(&self, seat: usize) -> Vec<String> {
+        vec![(seat + 1).to_string()]
+    }
+
+    fn prompts(&self) -> Vec<Prompt> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        (0..2)
+            .map(|seat| Prompt {
+                seat,
+                lines: vec![self.hand_line(seat)],
+            })
+            .collect()
+    }
+
+    /// One line decides: complete if it is an index 0 to 4, else invalid.
+    fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<usize> {
+        match lines.first().map(|l| parse_choice(l)) {
+            Some(Ok(i)) => Reply::Complete(i),
+            Some(Err(why)) => Reply::Invalid(why),
+            None => Reply::Invalid("no reply line".to_owned()),
+        }
+    }
+
+    /// Answers are taken in seat order; a missing one counts as invalid.
+    fn apply(&mut self, answers: Vec<Answer<usize>>) -> Vec<Notice> {
+        let mut answers = answers.into_iter();
+        let mut next = || answers.next().unwrap_or(Answer::Fault(Fault::Invalid));
+        let pair = [next(), next()];
+        match self.play_round(pair) {
+            Some(round) => vec![Notice {
+                seats: vec![0, 1],
+                lines: vec![round.result_line()],
+            }],
+            None => Vec::new(),
+        }
+    }
+
+    /// `Player N wins!` or `Draw!`; nothing while the game runs.
+    fn farewell(&self) -> Vec<String> {
+        self.outcome()
+            .map(|o| vec![o.farewell_line()])
+            .unwrap_or_default()
+    }
+}

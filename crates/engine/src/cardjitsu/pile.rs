@@ -1,0 +1,251 @@
+//! A player's won cards and the winning-triple check.
+//!
+//! Three cards win when their colours all differ and their elements are
+//! either all the same or all different. Numbers never matter, so only
+//! which (element, colour) pairs a pile holds counts; and since the game
+//! ends at the first triple, a new triple must contain the card just added.
+//! So each push looks at the at most 30 ways of completing a triple with
+//! the new card instead of at every triple of the pile.
+
+use super::card::Card;
+
+const ELEMENTS: usize = 3;
+const COLOURS: usize = 6;
+
+/// The cards one player has won, in the order won (duplicates allowed).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Pile {
+    cards: Vec<Card>,
+    /// Position of the first card of each (element, colour) in `cards`.
+    first: [[Option<usize>; COLOURS]; ELEMENTS],
+    /// Positions of the first winning triple, in pile order.
+    triple: Option<[usize; 3]>,
+}
+
+impl Pile {
+    /// An empty pile.
+    pub fn new() -> Pile {
+        Pile::default()
+    }
+
+    /// The cards, in the order won.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
+    }
+
+    /// Number of cards won.
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    /// Whether no card has been won yet.
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// Adds a won card. Returns the winning triple (in pile order) if this
+    /// card completed the pile's first one.
+    pub fn push(&mut self, card: Card) -> Option<[Card; 3]> {
+        let at = self.cards.len();
+        self.cards.push(card);
+        let (e, k) = (card.element().index(), card.colour().index());
+        let mut completed = None;
+        if self.triple.is_none() {
+            if let Some((i, j)) = self.best_pair(e, k) {
+                self.triple = Some([i, j, at]);
+                completed = self.winning_triple();
+            }
+        }
+        self.first[e][k].get_or_insert(at);
+        completed
+    }
+
+    /// The first winning triple the pile formed, in pile order. When the
+    /// card that completed it could complete several, the one using the
+    /// earliest cards (by position, lexicographically) is reported.
+    pub fn winning_triple(&self) -> Option<[Card; 3]> {
+        self.triple.map(|t| t.map(|i| self.cards[i]))
+    }
+
+    /// Positions in [`Pile::cards`] of the winning triple.
+    pub fn winning_positions(&self) -> Option<[usize; 3]> {
+        self.triple
+    }
+
+    /// Whether adding `card` would complete a triple (ignoring any triple
+    /// the pile already has).
+    pub fn completes_triple(&self, card: Card) -> bool {
+        self.best_pair(card.element().index(), card.colour().index())
+            .is_some()
+    }
+
+    /// Among the pairs of earlier cards that make a triple with a card of
+    /// element `e` and colour `k`, the one with the earliest positions.
+    fn best_pair(&self, e: usize, k: usize) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize)> = None;
+        let mut consider = |a: Option<usize>, b: Option<usize>| {
+            if let (Some(a), Some(b)) = (a, b) {
+                let pair = (a.min(b), a.max(b));
+                if best.is_none_or(|cur| pair < cur) {
+                    best = Some(pair);
+                }
+            }
+        };
+        // Same element, three different colours.
+        for k1 in (0..COLOURS).filter(|&c| c != k) {
+            for k2 in (k1 + 1..COLOURS).filter(|&c| c != k) {
+                consider(self.first[e][k1], self.first[e][k2]);
+            }
+        }
+        // Three different elements, three different colours.
+        let (ea, eb) = ((e + 1) % ELEMENTS, (e + 2) % ELEMENTS);
+        for k1 in (0..COLOURS).filter(|&c| c != k) {
+            for k2 in (0..COLOURS).filter(|&c| c != k && c != k1) {
+                consider(self.first[ea][k1], self.first[eb][k2]);
+            }
+        }
+        best
+    }
+}
+
+/// Whether three cards form a winning triple: colours all different, and
+/// elements all the same or all different.
+pub fn is_winning_triple(cards: [Card; 3]) -> bool {
+    let [a, b, c] = cards;
+    let colours_differ =
+        a.colour() != b.colour() && a.colour() != c.colour() && b.colour() != c.colour();
+    let same = a.element() == b.element() && b.element() == c.element();
+    let all_differ =
+        a.element() != b.element() && a.element() != c.element() && b.element() != c.element();
+    colours_differ && (same || all_differ)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cardjitsu::card::{Colour, Element};
+    use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+
+    fn card(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    /// The reference answer: every triple that ends with the newest card,
+    /// earliest pair first.
+    fn brute_force(cards: &[Card]) -> Option<[usize; 3]> {
+        let n = cards.len().checked_sub(1)?;
+        for i in 0..n {
+            for j in i + 1..n {
+                if is_winning_triple([cards[i], cards[j], cards[n]]) {
+                    return Some([i, j, n]);
+                }
+            }
+        }
+        None
+    }
+
+    fn any_triple(cards: &[Card]) -> bool {
+        let n = cards.len();
+        (0..n).any(|i| {
+            (i + 1..n)
+                .any(|j| (j + 1..n).any(|k| is_winning_triple([cards[i], cards[j], cards[k]])))
+        })
+    }
+
+    #[test]
+    fn triple_rule() {
+        assert!(is_winning_triple([card("WoA"), card("Fb3"), card("SgA")]));
+        assert!(is_winning_triple([card("Wo2"), card("Wb3"), card("Wg4")]));
+        assert!(!is_winning_triple([card("Wo2"), card("Wo3"), card("Wg4")]));
+        assert!(!is_winning_triple([card("Wo2"), card("Wb3"), card("Fg4")]));
+        assert!(!is_winning_triple([card("Wo2"), card("Fb3"), card("So4")]));
+    }
+
+    #[test]
+    fn matches_brute_force_on_random_piles() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2024);
+        let mut wins = 0;
+        for trial in 0..4000 {
+            // Few colours in some trials so triples come late or never.
+            let colours = 2 + trial % 5;
+            let elements = 1 + trial % 3;
+            let mut pile = Pile::new();
+            let mut cards = Vec::new();
+            let mut first: Option<[usize; 3]> = None;
+            for _ in 0..rng.random_range(1..25) {
+                let c = Card::new(
+                    Element::ALL[rng.random_range(0..elements)],
+                    Colour::ALL[rng.random_range(0..colours)],
+                    rng.random_range(0..16),
+                )
+                .unwrap();
+                cards.push(c);
+                let completed = pile.push(c);
+                let expected_new = if first.is_none() {
+                    brute_force(&cards)
+                } else {
+                    None
+                };
+                if let Some(t) = expected_new {
+                    first = Some(t);
+                    assert_eq!(completed, Some(t.map(|i| cards[i])), "{cards:?}");
+                } else {
+                    assert_eq!(completed, None, "{cards:?}");
+                }
+                assert_eq!(pile.winning_positions(), first);
+                assert_eq!(pile.winning_triple().is_some(), any_triple(&cards));
+                assert_eq!(pile.cards(), &cards[..]);
+            }
+            wins += usize::from(first.is_some());
+        }
+        // Both outcomes must be well represented for the test to mean much.
+        assert!(wins > 1000 && wins < 3500, "{wins}");
+    }
+
+    #[test]
+    fn completes_triple_agrees_with_push() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..2000 {
+            let mut pile = Pile::new();
+            for _ in 0..rng.random_range(0..6) {
+                let c = Card::new(
+                    Element::ALL[rng.random_range(0..3)],
+                    Colour::ALL[rng.random_range(0..6)],
+                    5,
+                )
+                .unwrap();
+                pile.push(c);
+            }
+            if pile.winning_triple().is_some() {
+                continue;
+            }
+            let c = Card::new(
+                Element::ALL[rng.random_range(0..3)],
+                Colour::ALL[rng.random_range(0..6)],
+                5,
+            )
+            .unwrap();
+            let predicted = pile.completes_triple(c);
+            assert_eq!(pile.push(c).is_some(), predicted);
+        }
+    }
+
+    #[test]
+    fn reports_cards_in_pile_order_and_keeps_the_first_triple() {
+        let mut pile = Pile::new();
+        assert_eq!(pile.push(card("WoA")), None);
+        assert_eq!(pile.push(card("Wo2")), None);
+        assert_eq!(pile.push(card("Fb3")), None);
+        assert_eq!(
+            pile.push(card("SgA")),
+            Some([card("WoA"), card("Fb3"), card("SgA")])
+        );
+        assert_eq!(pile.push(card("Sr2")), None);
+        assert_eq!(
+            pile.winning_triple(),
+            Some([card("WoA"), card("Fb3"), card("SgA")])
+        );
+        assert_eq!(pile.winning_positions(), Some([0, 2, 3]));
+        assert_eq!(pile.len(), 5);
+    }
+}
