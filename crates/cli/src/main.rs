@@ -1,1 +1,31 @@
-fn main() {}
+//! The `dojo` command. It parses arguments and calls the library crates;
+//! anything a library can do without a terminal lives there.
+
+mod args;
+mod bots;
+mod cmd;
+mod render;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command, MatchCommand};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&cli.bots_dir, a),
+        Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&cli.bots_dir, a),
+        Command::League(a) => cmd::league::run(&cli.bots_dir, a),
+        Command::Merge(a) => cmd::league::merge(a),
+        Command::Bots => cmd::bots::run(&cli.bots_dir),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

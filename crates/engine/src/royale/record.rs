@@ -18,6 +18,7 @@ pub struct ResolvedSettings {
 
 /// Why the game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// An action left exactly one sign on the board.
     OneSignLeft,

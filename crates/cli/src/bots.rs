@@ -1,0 +1,68 @@
+//! Turning BOT arguments into runnable bots: resolve each spec, build each
+//! distinct bot once, and make Ctrl-C kill every bot process.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result};
+use dojo_runner::BotSpec;
+
+/// Resolves `specs` (see `dojo --help` for the forms) and runs each
+/// distinct bot's build step once, in order. Equal specs share one bot.
+pub fn load(specs: &[String], bots_dir: &Path) -> Result<Vec<Arc<BotSpec>>> {
+    let mut seen: HashMap<&str, Arc<BotSpec>> = HashMap::new();
+    let mut out = Vec::with_capacity(specs.len());
+    for spec in specs {
+        if let Some(bot) = seen.get(spec.as_str()) {
+            out.push(Arc::clone(bot));
+            continue;
+        }
+        let bot = Arc::new(dojo_runner::resolve(spec, bots_dir)?);
+        build(&bot)?;
+        seen.insert(spec, Arc::clone(&bot));
+        out.push(bot);
+    }
+    Ok(out)
+}
+
+/// Runs `bot`'s build step, if it has one, saying so on stderr.
+pub fn build(bot: &BotSpec) -> Result<()> {
+    if let Some(cmd) = &bot.build {
+        eprintln!("building {} ({})", bot.name, cmd.join(" "));
+        bot.build()
+            .with_context(|| format!("building bot {}", bot.name))?;
+    }
+    Ok(())
+}
+
+/// Installs the Ctrl-C handler. The first Ctrl-C sets the returned flag
+/// (long-running commands stop cleanly and write what they have); a second
+/// one, or the first when nobody watches the flag, kills every bot process
+/// group and exits with status 130.
+pub fn on_ctrl_c(graceful: bool) -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let seen = Arc::clone(&flag);
+    let result = ctrlc::set_handler(move || {
+        if graceful && !seen.swap(true, Ordering::SeqCst) {
+            eprintln!("\ninterrupted: stopping after abandoning the games in flight (Ctrl-C again to quit now)");
+            return;
+        }
+        dojo_runner::kill_all_bots();
+        std::process::exit(130);
+    });
+    if let Err(err) = result {
+        eprintln!("warning: cannot install the Ctrl-C handler: {err}");
+    }
+    flag
+}
+
+/// A seed for a game the user did not seed: the clock mixed with the
+/// process id. Printed, so the game can be replayed.
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    dojo_engine::rng::derive_seed(nanos, &[u64::from(std::process::id())])
+}

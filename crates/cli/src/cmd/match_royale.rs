@@ -1,0 +1,83 @@
+//! `dojo match royale`: one game between three teams of bots.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Result;
+use dojo_engine::royale::{Board, Royale, Settings, Team};
+use dojo_league::game::{RoyaleSetup, play_royale};
+
+use crate::args::RoyaleMatchArgs;
+use crate::{bots, render};
+
+/// Reads and checks a board file.
+pub fn load_board(path: &Path) -> Result<Board> {
+    let text = super::read_text(path)?;
+    Ok(Board::parse(&text, &path.display().to_string())?)
+}
+
+pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
+    let board = load_board(&a.board)?;
+    let seed = a.seed.unwrap_or_else(|| {
+        let s = bots::fresh_seed();
+        eprintln!("seed: {s} (replay with --seed {s})");
+        s
+    });
+    let mut specs = Vec::new();
+    let mut teams = Vec::new();
+    for (team, names) in [
+        (Team::Rock, &a.rock),
+        (Team::Paper, &a.paper),
+        (Team::Scissors, &a.scissors),
+    ] {
+        for name in names {
+            specs.push(name.clone());
+            teams.push(team);
+        }
+    }
+    let loaded = bots::load(&specs, bots_dir)?;
+    bots::on_ctrl_c(false);
+    let players: Vec<_> = loaded.into_iter().zip(teams).collect();
+    let setup = RoyaleSetup {
+        seed,
+        board,
+        board_file: a.board.display().to_string(),
+        settings: Settings {
+            max_rounds: a.max_rounds,
+            stall_rounds: a.stall_rounds,
+        },
+    };
+    let ansi = std::io::stdout().is_terminal();
+    let delay = Duration::from_millis(a.delay_ms);
+    let mut watch = |game: &Royale| {
+        if !a.watch {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        let clear = if ansi { "\x1b[H\x1b[2J" } else { "" };
+        let _ = write!(
+            out,
+            "{clear}round {}  {}\n{}",
+            game.round(),
+            render::royale::counts(game.counts()),
+            render::royale::board(game.board(), game.positions(), ansi)
+        );
+        let _ = out.flush();
+        std::thread::sleep(delay);
+    };
+    let record = play_royale(&players, &setup, &super::run_options(&a.time), &mut watch)?;
+    println!(
+        "Royale on {} (seed {}), {}x{}",
+        record.board_file,
+        record.play.seed,
+        setup.board.width(),
+        setup.board.height()
+    );
+    print!("{}", render::royale::summary(&record));
+    if let Some(path) = &a.json {
+        super::write_json(path, &record)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

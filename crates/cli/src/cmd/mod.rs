@@ -1,0 +1,48 @@
+//! One module per subcommand.
+
+pub mod bots;
+pub mod league;
+pub mod match_cardjitsu;
+pub mod match_royale;
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use dojo_runner::RunOptions;
+use serde::Serialize;
+
+use crate::args::TimeArgs;
+
+/// Runner options from the time flags.
+pub fn run_options(time: &TimeArgs) -> RunOptions {
+    RunOptions {
+        move_timeout: Duration::from_millis(time.timeout_ms),
+        startup_allowance: Duration::from_millis(time.startup_ms),
+        ..RunOptions::default()
+    }
+}
+
+/// Writes `value` as one line of JSON, atomically (a temporary file in the
+/// same directory, then a rename), so a reader never sees half a record.
+pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
+    let mut text = serde_json::to_string(value).context("serialising the record")?;
+    text.push('\n');
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().map_or_else(
+        || "record.json".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Reads a text file, naming it in the error.
+pub fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}

@@ -1,0 +1,91 @@
+//! CardJitsu as text: the round-by-round transcript and the result.
+
+use std::fmt::Write as _;
+
+use dojo_engine::cardjitsu::{Card, OutcomeReason, Pile};
+use dojo_league::game::CardJitsuRecord;
+
+fn cards(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The header line naming the seats, rules and seed.
+pub fn header(rec: &CardJitsuRecord) -> String {
+    format!(
+        "CardJitsu ({} rules, seed {}): player 1 = {}, player 2 = {}",
+        rec.play.rules, rec.play.seed, rec.seats[0].bot, rec.seats[1].bot
+    )
+}
+
+/// One block per round: both hands (with the played card marked), the
+/// Reverse marker, faults, the result line and both won piles after it.
+pub fn transcript(rec: &CardJitsuRecord) -> String {
+    let mut out = String::new();
+    let mut piles = [Pile::default(), Pile::default()];
+    for r in &rec.play.rounds {
+        let marker = if r.reverse { " * Reverse" } else { "" };
+        let _ = writeln!(out, "round {}{marker}", r.round);
+        for seat in 0..2 {
+            let hand: Vec<String> = r.hands[seat]
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i == r.choices[seat] {
+                        format!("[{c}]")
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            let fault = r.faults[seat]
+                .map(|f| format!("  ({f:?} fault: random card)").to_lowercase())
+                .unwrap_or_default();
+            let _ = writeln!(out, "  P{} hand {}{fault}", seat + 1, hand.join(" "));
+        }
+        if r.winner != 0 {
+            let w = usize::from(r.winner - 1);
+            piles[w].push(r.cards[w]);
+        }
+        let _ = writeln!(out, "  {}", r.result_line());
+        let _ = writeln!(
+            out,
+            "  piles  P1 [{}]  P2 [{}]",
+            cards(piles[0].cards()),
+            cards(piles[1].cards())
+        );
+    }
+    out
+}
+
+/// The result in one line, e.g. `player 1 (sensei) wins in 12 rounds with WoA,Fb3,SgA`.
+pub fn result(rec: &CardJitsuRecord) -> String {
+    match &rec.play.outcome {
+        None => "unfinished".to_owned(),
+        Some(o) => match (o.winner, o.reason) {
+            (Some(n), _) => {
+                let with = o
+                    .winning_cards
+                    .map(|c| format!(" with {}", cards(&c)))
+                    .unwrap_or_default();
+                format!(
+                    "player {n} ({}) wins in {} rounds{with}",
+                    rec.seats[usize::from(n) - 1].bot,
+                    o.rounds
+                )
+            }
+            (None, OutcomeReason::RoundCap) => {
+                format!("draw: nobody won in {} rounds", o.rounds)
+            }
+            (None, OutcomeReason::Triple) => format!("draw after {} rounds", o.rounds),
+        },
+    }
+}
+
+/// One line per seat with fault counts, only for seats that had any.
+pub fn conduct(rec: &CardJitsuRecord) -> Vec<String> {
+    super::conduct_lines(&rec.seats, &rec.conduct)
+}

@@ -1,0 +1,29 @@
+//! Text renderings of games for people: transcripts, boards and results.
+//! Shared by `dojo match` (live) and `dojo replay` (from a record).
+
+pub mod cardjitsu;
+pub mod royale;
+
+use dojo_league::game::{SeatConduct, SeatInfo};
+
+/// One line per seat that had any fault, plus process-mode facts worth
+/// knowing (a bot that was restarted per turn).
+pub fn conduct_lines(seats: &[SeatInfo], conduct: &[SeatConduct]) -> Vec<String> {
+    seats
+        .iter()
+        .zip(conduct)
+        .filter(|(_, c)| c.faults.total() > 0 || c.faults.restart > 0 || c.unsolicited > 0)
+        .map(|(s, c)| {
+            format!(
+                "seat {} ({}): {} timeout, {} crash, {} invalid, {} restart, {} unsolicited line(s)",
+                s.seat,
+                s.bot,
+                c.faults.timeout,
+                c.faults.crash,
+                c.faults.invalid,
+                c.faults.restart,
+                c.unsolicited
+            )
+        })
+        .collect()
+}

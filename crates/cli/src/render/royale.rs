@@ -1,0 +1,117 @@
+//! Royale as text: the board (coloured on a terminal) and the summary.
+
+use std::fmt::Write as _;
+
+use dojo_engine::royale::{Board, EndReason, Pos, Team, Tile, TileCounts};
+use dojo_league::game::RoyaleRecord;
+
+const RESET: &str = "\x1b[0m";
+
+fn colour(tile: Tile) -> &'static str {
+    match tile {
+        Tile::Rock => "\x1b[41;97m",
+        Tile::Paper => "\x1b[44;97m",
+        Tile::Scissors => "\x1b[42;30m",
+        Tile::Wall => "\x1b[90m",
+        Tile::Empty => "\x1b[37m",
+    }
+}
+
+/// The board, one line per row; players are shown as `@` (or their count
+/// when several share a tile). With `ansi`, tiles are coloured.
+pub fn board(board: &Board, players: &[Pos], ansi: bool) -> String {
+    let mut out = String::new();
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let tile = board.get(x, y).unwrap_or(Tile::Wall);
+            let here = players.iter().filter(|p| p.x == x && p.y == y).count();
+            let ch = match here {
+                0 => tile.to_char(),
+                1 => '@',
+                n => char::from_digit(n.min(9) as u32, 10).unwrap_or('@'),
+            };
+            if ansi {
+                let _ = write!(out, "{}{ch}{RESET}", colour(tile));
+            } else {
+                out.push(ch);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `R 12  P 30  S 7  . 4`.
+pub fn counts(c: &TileCounts) -> String {
+    format!(
+        "R {}  P {}  S {}  . {}",
+        c.rock, c.paper, c.scissors, c.empty
+    )
+}
+
+fn team_name(t: Team) -> &'static str {
+    match t {
+        Team::Rock => "Rock",
+        Team::Paper => "Paper",
+        Team::Scissors => "Scissors",
+    }
+}
+
+/// Winner or draw and why.
+pub fn result(rec: &RoyaleRecord) -> String {
+    let Some(o) = &rec.play.outcome else {
+        return "unfinished".to_owned();
+    };
+    match (o.winner, o.reason) {
+        (Some(t), EndReason::AlreadyWon) => {
+            format!("{} wins: the board held only its sign before any turn", team_name(t))
+        }
+        (Some(t), _) => format!("{} wins in round {}", team_name(t), o.rounds),
+        (None, EndReason::RoundCap) => format!(
+            "draw: round cap of {} reached",
+            rec.play.settings.max_rounds
+        ),
+        (None, EndReason::Stalled) => format!(
+            "draw: no tile changed for {} whole rounds (after round {})",
+            rec.play.settings.stall_rounds, o.rounds
+        ),
+        (None, EndReason::NoSigns) => "draw: the board holds no sign".to_owned(),
+        (None, r) => format!("draw ({r:?})"),
+    }
+}
+
+/// The summary `dojo match royale` prints at the end.
+pub fn summary(rec: &RoyaleRecord) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "result: {}", result(rec));
+    if let Some(o) = &rec.play.outcome {
+        let _ = writeln!(out, "rounds played: {}", o.rounds);
+        let _ = writeln!(out, "final tiles: {}", counts(&o.counts));
+    }
+    let _ = writeln!(out, "players:");
+    for (seat, c) in rec.seats.iter().zip(&rec.conduct) {
+        let team = seat.team.map_or("?", team_name);
+        let illegal = rec
+            .play
+            .actions
+            .iter()
+            .filter(|a| {
+                a.seat == seat.seat
+                    && a.fault == Some(dojo_engine::royale::TurnFault::Illegal)
+            })
+            .count();
+        let _ = writeln!(
+            out,
+            "  seat {} {:<8} {:<20} faults: {} timeout, {} crash, {} invalid, {} illegal, {} restart",
+            seat.seat,
+            team,
+            seat.bot,
+            c.faults.timeout,
+            c.faults.crash,
+            c.faults.invalid,
+            illegal,
+            c.faults.restart
+        );
+    }
+    out
+}
