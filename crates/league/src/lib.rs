@@ -1,1 +1,25 @@
 //! Leagues: scheduling, ratings and reports.
+//!
+//! [`run::run_league`] plays a league's [`schedule`] through an
+//! [`executor::Executor`] into a directory ([`store`]) and writes its
+//! [`report`]; [`merge::merge`] joins the directories of a sharded league.
+//! File formats are documented in `FORMATS.md`.
+
+pub mod executor;
+pub mod merge;
+pub mod report;
+pub mod run;
+pub mod schedule;
+pub mod settings;
+pub mod store;
+
+// replaced at merge by crate::rating (delete this line and the file, and
+// switch the one `use` in report.rs)
+mod rating_stub;
+
+pub use executor::{ExecError, Executor, GameResult, SeatFaults};
+pub use merge::{MergeError, merge};
+pub use report::Report;
+pub use run::{LeagueError, NoProgress, Progress, RunOptions, run_league};
+pub use schedule::{Fixture, Schedule};
+pub use settings::{BotSpec, GameKind, Settings, Shard};

@@ -1,0 +1,79 @@
+//! The league's view of whatever plays one game (the process runner, or a
+//! synthetic game in tests).
+
+use std::sync::atomic::AtomicBool;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::schedule::Fixture;
+
+/// How often one seat's answers could not be used in one game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatFaults {
+    pub timeout: u64,
+    pub crash: u64,
+    pub invalid: u64,
+    /// Times the seat's process was started again.
+    pub restart: u64,
+}
+
+impl SeatFaults {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &SeatFaults) {
+        self.timeout += other.timeout;
+        self.crash += other.crash;
+        self.invalid += other.invalid;
+        self.restart += other.restart;
+    }
+}
+
+/// The outcome of one finished game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Per seat: 1 win, 0.5 draw, 0 loss.
+    pub scores: Vec<f64>,
+    /// Per seat.
+    pub faults: Vec<SeatFaults>,
+    /// The game record; opaque to the league.
+    pub record: serde_json::Value,
+    /// Timings; opaque, and not part of a game's identity (a replayed game
+    /// may differ here only).
+    pub timing: serde_json::Value,
+}
+
+/// Why a game produced no result.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExecError {
+    /// The cancel flag was seen; the game was abandoned.
+    #[error("cancelled")]
+    Cancelled,
+    /// The game could not be played (for example a bot could not be
+    /// started at all). Reported, not stored: a resume plays it again.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Plays one fixture. Called from several threads at once.
+pub trait Executor: Sync {
+    /// Plays `fixture` to the end, or returns [`ExecError::Cancelled`]
+    /// soon after `cancel` becomes true.
+    fn play(&self, fixture: &Fixture, cancel: &AtomicBool) -> Result<GameResult, ExecError>;
+}
+
+/// Checks a result has one score and one fault record per seat and only
+/// the scores 0, 0.5 and 1; the league relies on that shape.
+pub(crate) fn check_result(fixture: &Fixture, result: &GameResult) -> Result<(), String> {
+    let seats = fixture.seats.len();
+    if result.scores.len() != seats || result.faults.len() != seats {
+        return Err(format!(
+            "executor returned {} scores and {} fault records for a {seats}-seat game",
+            result.scores.len(),
+            result.faults.len()
+        ));
+    }
+    if let Some(s) = result.scores.iter().find(|s| ![0.0, 0.5, 1.0].contains(*s)) {
+        return Err(format!("executor returned score {s}; expected 0, 0.5 or 1"));
+    }
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! Joining the directories of one league's shards (or partial runs) into
+//! one directory with the report a single machine would have written.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use thiserror::Error;
+
+use crate::report::{Report, RunInfo, build_report};
+use crate::schedule::{Schedule, ScheduleError};
+use crate::store::{
+    self, GAMES_FILE, GameLine, LEAGUE_FILE, REPORT_FILE, StoreError, write_json_atomic,
+};
+
+/// Why directories cannot be merged.
+#[derive(Debug, Error)]
+pub enum MergeError {
+    #[error("nothing to merge: give at least one league directory")]
+    NoInput,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    #[error(
+        "{} is a different league from {} (apart from the shard, league.json must be identical)",
+        other.display(), first.display()
+    )]
+    OtherLeague { first: PathBuf, other: PathBuf },
+    #[error("game {id} has different results in {} and {}", a.display(), b.display())]
+    Conflict { id: u64, a: PathBuf, b: PathBuf },
+    #[error("{}: game {id} is not in the league's schedule or does not match it", path.display())]
+    Foreign { path: PathBuf, id: u64 },
+}
+
+/// Merges `dirs` into `out`: `out/league.json` (without shard),
+/// `out/games.jsonl` (sorted by id) and `out/report.json`. Games already in
+/// `out` (from an earlier merge of the same league) are kept. Input
+/// directories are only read; a torn last line in one is an error (resume
+/// that directory first).
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
+    let started = Instant::now();
+    let Some(first) = dirs.first() else {
+        return Err(MergeError::NoInput);
+    };
+    let settings = store::load_settings(first)?.unsharded();
+    let mut sources: Vec<PathBuf> = dirs.to_vec();
+    if out.join(LEAGUE_FILE).exists() && !dirs.iter().any(|d| same_dir(d, out)) {
+        sources.push(out.to_owned());
+    } else if out.join(GAMES_FILE).exists() && !dirs.iter().any(|d| same_dir(d, out)) {
+        return Err(StoreError::NoLeague {
+            path: out.to_owned(),
+        }
+        .into());
+    }
+
+    let schedule = Schedule::build(&settings)?;
+    let fixtures = schedule.fixtures();
+    let mut games: BTreeMap<u64, (GameLine, &Path)> = BTreeMap::new();
+    for dir in &sources {
+        if store::load_settings(dir)?.unsharded() != settings {
+            return Err(MergeError::OtherLeague {
+                first: first.clone(),
+                other: dir.clone(),
+            });
+        }
+        for line in store::read_games(dir, false)? {
+            let fits = usize::try_from(line.id)
+                .ok()
+                .and_then(|i| fixtures.get(i))
+                .is_some_and(|f| line.matches(f));
+            if !fits {
+                return Err(MergeError::Foreign {
+                    path: dir.join(GAMES_FILE),
+                    id: line.id,
+                });
+            }
+            match games.get(&line.id) {
+                Some((prev, from)) if !prev.same_game(&line) => {
+                    return Err(MergeError::Conflict {
+                        id: line.id,
+                        a: from.to_path_buf(),
+                        b: dir.clone(),
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    games.insert(line.id, (line, dir));
+                }
+            }
+        }
+    }
+
+    let lines: Vec<GameLine> = games.into_values().map(|(l, _)| l).collect();
+    std::fs::create_dir_all(out).map_err(|source| StoreError::Io {
+        path: out.to_owned(),
+        source,
+    })?;
+    store::write_settings(out, &settings)?;
+    store::write_games(out, &lines)?;
+    let info = RunInfo {
+        wall_ms: started.elapsed().as_millis() as u64,
+        ..RunInfo::default()
+    };
+    let report = build_report(&settings, &lines, fixtures.len() as u64, info);
+    write_json_atomic(&out.join(REPORT_FILE), &report)?;
+    Ok(report)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}

@@ -1,0 +1,229 @@
+//! Playing a league: pending fixtures run on a thread pool; one writer
+//! (the calling thread) stores results as they finish.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use thiserror::Error;
+
+use crate::executor::{ExecError, Executor, GameResult, check_result};
+use crate::report::{FailedGame, Report, RunInfo, build_report};
+use crate::schedule::{Fixture, Schedule, ScheduleError};
+use crate::settings::Settings;
+use crate::store::{GameLine, REPORT_FILE, Store, StoreError, write_json_atomic};
+
+/// How to run (not part of the league's identity).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOptions {
+    /// The league directory; created, or continued if it holds the same
+    /// league.
+    pub out: PathBuf,
+    /// Games played at once (at least 1).
+    pub jobs: usize,
+}
+
+/// Told about every finished game, on the calling thread.
+pub trait Progress {
+    /// `done` of `total` games of this directory are stored; `leader` is
+    /// the bot with the best score percentage so far.
+    fn game_done(&mut self, done: u64, total: u64, leader: Option<(&str, f64)>);
+
+    /// A game failed; it is not stored and stays pending.
+    fn game_failed(&mut self, _fixture: &Fixture, _error: &str) {}
+}
+
+/// Progress that is not shown.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn game_done(&mut self, _: u64, _: u64, _: Option<(&str, f64)>) {}
+}
+
+/// Why a league could not be run.
+#[derive(Debug, Error)]
+pub enum LeagueError {
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot start {jobs} worker threads: {message}")]
+    Pool { jobs: usize, message: String },
+    #[error("{}: game {id} {problem}", path.display())]
+    Foreign {
+        path: PathBuf,
+        id: u64,
+        problem: &'static str,
+    },
+}
+
+/// Plays every fixture of `settings` (or of its shard) not yet stored in
+/// `options.out`, then writes and returns the report.
+///
+/// When `cancel` becomes true, running games are abandoned (the executor
+/// sees the flag), no new game starts, and the report of the games stored
+/// so far is written and returned (with `timing.cancelled` set).
+pub fn run_league(
+    settings: &Settings,
+    options: &RunOptions,
+    executor: &impl Executor,
+    progress: &mut dyn Progress,
+    cancel: &AtomicBool,
+) -> Result<Report, LeagueError> {
+    let started = Instant::now();
+    let fixtures = Schedule::build(settings)?.select(settings.shard);
+    let (mut store, stored) = Store::open(&options.out, settings)?;
+    let games_path = options.out.join(crate::store::GAMES_FILE);
+    let done = check_stored(&games_path, &fixtures, stored)?;
+
+    let pending: Vec<&Fixture> = fixtures
+        .iter()
+        .filter(|f| !done.contains_key(&f.id))
+        .collect();
+    let total = fixtures.len() as u64;
+    let mut lines: Vec<GameLine> = done.into_values().collect();
+    let mut leader = Leader::new(&lines);
+    let mut info = RunInfo::default();
+    let mut write_error: Option<StoreError> = None;
+
+    if !pending.is_empty() && !cancel.load(Ordering::SeqCst) {
+        let jobs = options.jobs.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|e| LeagueError::Pool {
+                jobs,
+                message: e.to_string(),
+            })?;
+        // Set when storing fails: stop starting games, keep what is stored.
+        let stop = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<(&Fixture, Result<GameResult, ExecError>)>();
+        pool.in_place_scope(|scope| {
+            for &fixture in &pending {
+                let tx = tx.clone();
+                let stop = &stop;
+                scope.spawn(move |_| {
+                    let result = if cancel.load(Ordering::SeqCst) || stop.load(Ordering::SeqCst) {
+                        Err(ExecError::Cancelled)
+                    } else {
+                        executor.play(fixture, cancel)
+                    };
+                    // The receiver outlives the scope; a send cannot fail.
+                    let _ = tx.send((fixture, result));
+                });
+            }
+            drop(tx);
+            for (fixture, result) in rx {
+                let result = result.and_then(|r| {
+                    check_result(fixture, &r).map_err(ExecError::Failed)?;
+                    Ok(r)
+                });
+                match result {
+                    Ok(r) if write_error.is_none() => {
+                        let line = GameLine::new(fixture, r);
+                        if let Err(e) = store.append(&line) {
+                            stop.store(true, Ordering::SeqCst);
+                            write_error = Some(e);
+                            continue;
+                        }
+                        leader.add(&line);
+                        lines.push(line);
+                        info.games_this_run += 1;
+                        progress.game_done(lines.len() as u64, total, leader.best());
+                    }
+                    Ok(_) | Err(ExecError::Cancelled) => {}
+                    Err(ExecError::Failed(error)) => {
+                        progress.game_failed(fixture, &error);
+                        info.failed.push(FailedGame {
+                            id: fixture.id,
+                            error,
+                        });
+                    }
+                }
+            }
+        });
+    }
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+
+    lines.sort_by_key(|l| l.id);
+    info.failed.sort_by_key(|f| f.id);
+    info.cancelled = cancel.load(Ordering::SeqCst) && (lines.len() as u64) < total;
+    info.wall_ms = started.elapsed().as_millis() as u64;
+    let report = build_report(settings, &lines, total, info);
+    write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
+    Ok(report)
+}
+
+/// Checks stored games belong to this directory's fixtures; returns them by
+/// id (identical duplicates collapse).
+fn check_stored(
+    path: &std::path::Path,
+    fixtures: &[Fixture],
+    stored: Vec<GameLine>,
+) -> Result<BTreeMap<u64, GameLine>, LeagueError> {
+    let by_id: BTreeMap<u64, &Fixture> = fixtures.iter().map(|f| (f.id, f)).collect();
+    let mut done = BTreeMap::new();
+    for line in stored {
+        let foreign = |problem| LeagueError::Foreign {
+            path: path.to_owned(),
+            id: line.id,
+            problem,
+        };
+        match by_id.get(&line.id) {
+            None => return Err(foreign("is not in this league's schedule")),
+            Some(f) if !line.matches(f) => {
+                return Err(foreign("does not match its scheduled seats or seed"));
+            }
+            Some(_) => {}
+        }
+        if let Some(prev) = done.get(&line.id)
+            && !line.same_game(prev)
+        {
+            return Err(foreign("is stored twice with different results"));
+        }
+        done.insert(line.id, line);
+    }
+    Ok(done)
+}
+
+/// Running score totals per bot, for the progress leader.
+struct Leader {
+    tally: BTreeMap<String, (f64, u64)>,
+}
+
+impl Leader {
+    fn new(lines: &[GameLine]) -> Leader {
+        let mut l = Leader {
+            tally: BTreeMap::new(),
+        };
+        for line in lines {
+            l.add(line);
+        }
+        l
+    }
+
+    fn add(&mut self, line: &GameLine) {
+        for (name, score) in line.seats.iter().zip(&line.scores) {
+            let e = self.tally.entry(name.clone()).or_default();
+            e.0 += score;
+            e.1 += 1;
+        }
+    }
+
+    /// Best score percentage; ties go to the first name.
+    fn best(&self) -> Option<(&str, f64)> {
+        let mut best: Option<(&str, f64)> = None;
+        for (name, &(score, games)) in &self.tally {
+            let pct = 100.0 * score / games as f64;
+            if best.is_none_or(|(_, b)| pct > b) {
+                best = Some((name, pct));
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,182 @@
+//! What identifies a league: the game, the bots, the number of games, the
+//! seed and everything else stored in `league.json`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Version of the `league.json` format (see FORMATS.md).
+pub const LEAGUE_FORMAT_VERSION: u32 = 1;
+
+/// The game a league plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// Two seats; pairs of bots play seat-swapped seed pairs.
+    Cardjitsu,
+    /// Three teams R, P, S; one bot per team per game.
+    Royale,
+}
+
+impl GameKind {
+    /// The name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Cardjitsu => "cardjitsu",
+            GameKind::Royale => "royale",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown game name.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown game `{0}`: expected `cardjitsu` or `royale`")]
+pub struct UnknownGame(pub String);
+
+impl FromStr for GameKind {
+    type Err = UnknownGame;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "cardjitsu" => Ok(GameKind::Cardjitsu),
+            "royale" => Ok(GameKind::Royale),
+            other => Err(UnknownGame(other.to_owned())),
+        }
+    }
+}
+
+/// One bot of a league.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotSpec {
+    /// Unique name; the schedule, seeds and report refer to bots by it.
+    pub name: String,
+    /// How to start the bot; opaque to the league (the runner reads it).
+    pub command: String,
+    /// Royale only: the team (`R`, `P` or `S`) the bot's manifest insists
+    /// on; the bot is then only scheduled on that team.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_team: Option<String>,
+}
+
+/// Which part of a league one machine plays: fixtures with
+/// `id % count == index - 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 1-based, `1 <= index <= count`.
+    pub index: u64,
+    pub count: u64,
+}
+
+/// A malformed or out-of-range `--shard I/N`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("invalid shard `{given}`: expected I/N with 1 <= I <= N (for example 2/5)")]
+pub struct BadShard {
+    pub given: String,
+}
+
+impl Shard {
+    /// Checks `1 <= index <= count`.
+    pub fn new(index: u64, count: u64) -> Result<Shard, BadShard> {
+        if index == 0 || count == 0 || index > count {
+            return Err(BadShard {
+                given: format!("{index}/{count}"),
+            });
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl FromStr for Shard {
+    type Err = BadShard;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || BadShard {
+            given: s.to_owned(),
+        };
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let i: u64 = i.trim().parse().map_err(|_| bad())?;
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        Shard::new(i, n).map_err(|_| bad())
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Everything that identifies a league; stored as `league.json`.
+///
+/// Two directories hold the same league exactly when their settings are
+/// equal; shards of one league differ only in `shard`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub game: GameKind,
+    pub bots: Vec<BotSpec>,
+    /// CardJitsu: games per pair of bots (rounded up to whole seat-swapped
+    /// seed pairs). Royale: games per triple (rounded up to a multiple of 3).
+    pub games: u64,
+    /// The league seed every game seed is derived from.
+    pub seed: u64,
+    /// Royale boards (paths or names, opaque), used in rotation; empty
+    /// means the game's default board.
+    #[serde(default)]
+    pub boards: Vec<String>,
+    /// Per-move time limit handed to the executor.
+    pub timeout_ms: u64,
+    /// The bot whose rating is fixed at [`crate::report::ANCHOR_ELO`].
+    #[serde(default)]
+    pub anchor: Option<String>,
+    /// Set when this directory plays only part of the league.
+    #[serde(default)]
+    pub shard: Option<Shard>,
+}
+
+impl Settings {
+    /// Bot names in sorted order: a bot's index in ratings is its position
+    /// here, so the order bots were given in never matters.
+    pub fn sorted_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
+        names.sort();
+        names
+    }
+
+    /// The same league without its shard: what shards of one league share.
+    pub fn unsharded(&self) -> Settings {
+        Settings {
+            shard: None,
+            ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_parses_and_validates() {
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { index: 2, count: 3 }));
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+        assert!("3".parse::<Shard>().is_err());
+        assert!("a/b".parse::<Shard>().is_err());
+        assert_eq!(Shard::new(3, 3).unwrap().to_string(), "3/3");
+    }
+
+    #[test]
+    fn game_kind_round_trips() {
+        for g in [GameKind::Cardjitsu, GameKind::Royale] {
+            assert_eq!(g.name().parse::<GameKind>(), Ok(g));
+            assert_eq!(serde_json::to_string(&g).unwrap(), format!("\"{g}\""));
+        }
+        assert!("chess".parse::<GameKind>().is_err());
+    }
+}

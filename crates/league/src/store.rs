@@ -1,0 +1,476 @@
+//! The league directory: `league.json`, `games.jsonl` and `report.json`.
+//!
+//! Durability rules: `league.json` and `report.json` are replaced
+//! atomically (temp file, fsync, rename); `games.jsonl` is only appended,
+//! one flushed and fsync'd line per finished game. The only thing ever
+//! removed is a torn last line of `games.jsonl` (a game whose line was cut
+//! short by a crash), which is not a finished game.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::executor::{GameResult, SeatFaults};
+use crate::schedule::Fixture;
+use crate::settings::{LEAGUE_FORMAT_VERSION, Settings};
+
+/// Version of a `games.jsonl` line.
+pub const GAMES_FORMAT_VERSION: u32 = 1;
+/// File names inside a league directory.
+pub const LEAGUE_FILE: &str = "league.json";
+pub const GAMES_FILE: &str = "games.jsonl";
+pub const REPORT_FILE: &str = "report.json";
+
+/// One finished game: a line of `games.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameLine {
+    pub version: u32,
+    pub id: u64,
+    pub seats: Vec<String>,
+    pub teams: Vec<String>,
+    pub board: Option<String>,
+    pub pair: u64,
+    pub leg: u8,
+    pub seed: u64,
+    pub scores: Vec<f64>,
+    pub faults: Vec<SeatFaults>,
+    pub record: serde_json::Value,
+    pub timing: serde_json::Value,
+}
+
+impl GameLine {
+    /// The stored form of `fixture`'s result.
+    pub fn new(fixture: &Fixture, result: GameResult) -> GameLine {
+        GameLine {
+            version: GAMES_FORMAT_VERSION,
+            id: fixture.id,
+            seats: fixture.seats.clone(),
+            teams: fixture.teams.clone(),
+            board: fixture.board.clone(),
+            pair: fixture.pair,
+            leg: fixture.leg,
+            seed: fixture.seed,
+            scores: result.scores,
+            faults: result.faults,
+            record: result.record,
+            timing: result.timing,
+        }
+    }
+
+    /// Whether this line is a result of `fixture` (same seats, seed, ...).
+    pub fn matches(&self, fixture: &Fixture) -> bool {
+        self.id == fixture.id
+            && self.seats == fixture.seats
+            && self.teams == fixture.teams
+            && self.board == fixture.board
+            && self.pair == fixture.pair
+            && self.leg == fixture.leg
+            && self.seed == fixture.seed
+    }
+
+    /// Equal apart from `timing`: the same game result.
+    pub fn same_game(&self, other: &GameLine) -> bool {
+        GameLine {
+            timing: serde_json::Value::Null,
+            ..self.clone()
+        } == GameLine {
+            timing: serde_json::Value::Null,
+            ..other.clone()
+        }
+    }
+}
+
+/// A problem with a league directory.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{}:{line}: {message}", path.display())]
+    Malformed {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error(
+        "{}: holds a different league (differs in: {}); use another --out directory or --resume it with its own settings",
+        path.display(), fields.join(", ")
+    )]
+    OtherLeague { path: PathBuf, fields: Vec<String> },
+    #[error("{}: has games but no league.json; refusing to reuse it", path.display())]
+    NoLeague { path: PathBuf },
+    #[error(
+        "{}:{line}: the last line is torn (an interrupted write); resume this directory first to repair it",
+        path.display()
+    )]
+    Torn { path: PathBuf, line: usize },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct LeagueFile {
+    version: u32,
+    #[serde(flatten)]
+    settings: Settings,
+}
+
+/// An open league directory that finished games are appended to.
+#[derive(Debug)]
+pub struct Store {
+    dir: PathBuf,
+    games_path: PathBuf,
+    games: File,
+}
+
+impl Store {
+    /// Opens `dir` for `settings`: creates it and writes `league.json` if
+    /// new; otherwise checks it holds the same league and repairs a torn
+    /// last line. Returns the games already played, in file order.
+    pub fn open(dir: &Path, settings: &Settings) -> Result<(Store, Vec<GameLine>), StoreError> {
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let league_path = dir.join(LEAGUE_FILE);
+        let games_path = dir.join(GAMES_FILE);
+        if league_path.exists() {
+            let stored = load_settings(dir)?;
+            if &stored != settings {
+                return Err(StoreError::OtherLeague {
+                    path: league_path,
+                    fields: differing_fields(&stored, settings),
+                });
+            }
+        } else if games_path.exists() {
+            return Err(StoreError::NoLeague {
+                path: dir.to_owned(),
+            });
+        } else {
+            write_settings(dir, settings)?;
+        }
+        let lines = read_games(dir, true)?;
+        let games = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&games_path)
+            .map_err(io_err(&games_path))?;
+        Ok((
+            Store {
+                dir: dir.to_owned(),
+                games_path,
+                games,
+            },
+            lines,
+        ))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Appends one finished game and makes it durable before returning.
+    pub fn append(&mut self, line: &GameLine) -> Result<(), StoreError> {
+        let mut bytes = serde_json::to_vec(line).map_err(|e| StoreError::Io {
+            path: self.games_path.clone(),
+            source: e.into(),
+        })?;
+        bytes.push(b'\n');
+        // One write call per line keeps lines whole unless the process dies
+        // mid-write, which the torn-tail repair handles.
+        self.games
+            .write_all(&bytes)
+            .and_then(|()| self.games.flush())
+            .and_then(|()| self.games.sync_data())
+            .map_err(io_err(&self.games_path))
+    }
+}
+
+/// Top-level `league.json` keys whose values differ.
+fn differing_fields(a: &Settings, b: &Settings) -> Vec<String> {
+    let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (
+        serde_json::to_value(a).unwrap_or_default(),
+        serde_json::to_value(b).unwrap_or_default(),
+    ) else {
+        return Vec::new();
+    };
+    let mut keys: Vec<String> = a.keys().chain(b.keys()).cloned().collect();
+    keys.sort();
+    keys.dedup();
+    keys.retain(|k| a.get(k) != b.get(k));
+    keys
+}
+
+/// Reads `dir/league.json`.
+pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
+    let path = dir.join(LEAGUE_FILE);
+    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
+    let file: LeagueFile = serde_json::from_str(&text).map_err(|e| StoreError::Malformed {
+        path: path.clone(),
+        line: e.line(),
+        message: format!("expected a league.json object: {e}"),
+    })?;
+    if file.version != LEAGUE_FORMAT_VERSION {
+        return Err(StoreError::Malformed {
+            path,
+            line: 1,
+            message: format!(
+                "league.json version {} is not supported (expected {LEAGUE_FORMAT_VERSION})",
+                file.version
+            ),
+        });
+    }
+    Ok(file.settings)
+}
+
+/// Writes `dir/league.json` atomically.
+pub fn write_settings(dir: &Path, settings: &Settings) -> Result<(), StoreError> {
+    let file = LeagueFile {
+        version: LEAGUE_FORMAT_VERSION,
+        settings: settings.clone(),
+    };
+    write_json_atomic(&dir.join(LEAGUE_FILE), &file)
+}
+
+/// Reads `dir/games.jsonl` (missing means empty). A torn last line (no
+/// trailing newline, or not a valid game line) is cut off the file when
+/// `repair` is set, and is an error otherwise. Any other bad line is an
+/// error: it is never silently dropped.
+pub fn read_games(dir: &Path, repair: bool) -> Result<Vec<GameLine>, StoreError> {
+    let path = dir.join(GAMES_FILE);
+    let bytes = match fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_err(&path)(e)),
+    };
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut number = 0;
+    while start < bytes.len() {
+        number += 1;
+        let end = bytes[start..].iter().position(|&b| b == b'\n');
+        let (text, next) = match end {
+            Some(e) => (&bytes[start..start + e], Some(start + e + 1)),
+            None => (&bytes[start..], None),
+        };
+        let is_last = next.is_none_or(|n| n == bytes.len());
+        let parsed = serde_json::from_slice::<GameLine>(text);
+        match (next, parsed) {
+            (Some(n), Ok(line)) => {
+                if line.version != GAMES_FORMAT_VERSION {
+                    return Err(StoreError::Malformed {
+                        path,
+                        line: number,
+                        message: format!(
+                            "game line version {} is not supported (expected {GAMES_FORMAT_VERSION})",
+                            line.version
+                        ),
+                    });
+                }
+                lines.push(line);
+                start = n;
+            }
+            (_, Err(_)) | (None, Ok(_)) if is_last => {
+                if !repair {
+                    return Err(StoreError::Torn { path, line: number });
+                }
+                truncate(&path, start as u64)?;
+                break;
+            }
+            (_, Err(e)) => {
+                return Err(StoreError::Malformed {
+                    path,
+                    line: number,
+                    message: format!("expected a game line (JSON object): {e}"),
+                });
+            }
+            (None, Ok(_)) => unreachable!("a line without a newline is the last"),
+        }
+    }
+    Ok(lines)
+}
+
+fn truncate(path: &Path, len: u64) -> Result<(), StoreError> {
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(io_err(path))?;
+    file.set_len(len)
+        .and_then(|()| file.sync_all())
+        .map_err(io_err(path))
+}
+
+/// Replaces `dir/games.jsonl` atomically with `lines` (for merging).
+pub fn write_games(dir: &Path, lines: &[GameLine]) -> Result<(), StoreError> {
+    let path = dir.join(GAMES_FILE);
+    let mut bytes = Vec::new();
+    for line in lines {
+        serde_json::to_writer(&mut bytes, line).map_err(|e| StoreError::Io {
+            path: path.clone(),
+            source: e.into(),
+        })?;
+        bytes.push(b'\n');
+    }
+    write_atomic(&path, &bytes)
+}
+
+/// Writes `value` as pretty JSON plus a newline, atomically.
+pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(|e| StoreError::Io {
+        path: path.to_owned(),
+        source: e.into(),
+    })?;
+    bytes.push(b'\n');
+    write_atomic(path, &bytes)
+}
+
+/// Temp file in the same directory, fsync, rename over `path`, then fsync
+/// the directory so the rename itself survives a crash.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let mut file = File::create(&tmp).map_err(io_err(&tmp))?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(io_err(&tmp))?;
+    drop(file);
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    // Directories cannot be opened for syncing everywhere; the rename is
+    // already done, so a failure here only weakens crash durability.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::{BotSpec, GameKind};
+
+    fn settings() -> Settings {
+        Settings {
+            game: GameKind::Cardjitsu,
+            bots: vec![
+                BotSpec {
+                    name: "a".into(),
+                    command: "./a".into(),
+                    fixed_team: None,
+                },
+                BotSpec {
+                    name: "b".into(),
+                    command: "./b".into(),
+                    fixed_team: None,
+                },
+            ],
+            games: 2,
+            seed: 7,
+            boards: vec![],
+            timeout_ms: 100,
+            anchor: None,
+            shard: None,
+        }
+    }
+
+    fn line(id: u64) -> GameLine {
+        GameLine {
+            version: 1,
+            id,
+            seats: vec!["a".into(), "b".into()],
+            teams: vec![],
+            board: None,
+            pair: id / 2,
+            leg: (id % 2) as u8,
+            seed: 3,
+            scores: vec![1.0, 0.0],
+            faults: vec![SeatFaults::default(); 2],
+            record: serde_json::json!({"moves": [1, 2]}),
+            timing: serde_json::json!({"ms": id}),
+        }
+    }
+
+    #[test]
+    fn settings_round_trip_and_other_league_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = settings();
+        let (mut store, lines) = Store::open(dir.path(), &s).unwrap();
+        assert!(lines.is_empty());
+        store.append(&line(0)).unwrap();
+        drop(store);
+        assert_eq!(load_settings(dir.path()).unwrap(), s);
+        let (_, lines) = Store::open(dir.path(), &s).unwrap();
+        assert_eq!(lines, vec![line(0)]);
+        let other = Settings { seed: 8, ..s };
+        let err = Store::open(dir.path(), &other).unwrap_err();
+        assert!(matches!(&err, StoreError::OtherLeague { fields, .. } if fields == &["seed"]));
+        // The refused open touched nothing.
+        assert_eq!(read_games(dir.path(), false).unwrap(), vec![line(0)]);
+    }
+
+    #[test]
+    fn torn_tail_is_cut_only_when_repairing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let mut text = String::new();
+        for id in 0..2 {
+            text += &serde_json::to_string(&line(id)).unwrap();
+            text.push('\n');
+        }
+        let good = text.len() as u64;
+        text += "{\"version\":1,\"id\":2,\"sea";
+        fs::write(&path, &text).unwrap();
+        assert!(matches!(
+            read_games(dir.path(), false),
+            Err(StoreError::Torn { line: 3, .. })
+        ));
+        assert_eq!(fs::metadata(&path).unwrap().len(), text.len() as u64);
+        assert_eq!(read_games(dir.path(), true).unwrap().len(), 2);
+        assert_eq!(fs::metadata(&path).unwrap().len(), good);
+    }
+
+    #[test]
+    fn bad_line_in_the_middle_is_an_error_not_a_repair() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let text = format!(
+            "{}\nnot json\n{}\n",
+            serde_json::to_string(&line(0)).unwrap(),
+            serde_json::to_string(&line(1)).unwrap()
+        );
+        fs::write(&path, &text).unwrap();
+        let err = read_games(dir.path(), true).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Malformed { line: 2, .. }),
+            "{err}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn complete_but_invalid_last_line_is_torn() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let first = serde_json::to_string(&line(0)).unwrap() + "\n";
+        fs::write(&path, format!("{first}{{\"id\":\n")).unwrap();
+        assert_eq!(read_games(dir.path(), true).unwrap(), vec![line(0)]);
+        assert_eq!(fs::read_to_string(&path).unwrap(), first);
+    }
+
+    #[test]
+    fn same_game_ignores_timing_only() {
+        let mut other = line(0);
+        other.timing = serde_json::json!({"ms": 999});
+        assert!(line(0).same_game(&other));
+        other.scores = vec![0.0, 1.0];
+        assert!(!line(0).same_game(&other));
+    }
+}
