@@ -6,6 +6,7 @@
 //! File formats are documented in `FORMATS.md`.
 
 pub mod executor;
+pub mod game;
 pub mod merge;
 pub mod report;
 pub mod run;
