@@ -1,1 +1,4 @@
 //! Leagues: scheduling, ratings and reports.
+
+pub mod rating;
+pub mod sprt;
