@@ -659,7 +659,8 @@ mod tests {
         }];
         for bootstrap in [0, 100] {
             let r = fit(2, &one, &opts(bootstrap));
-            assert!(r[0].elo > r[1].elo);
+            // The prior alone bounds the gap (documented in RATINGS.md).
+            assert!((r[0].elo - r[1].elo - 262.77).abs() < 0.05, "{r:?}");
             assert!(r.iter().all(|x| x.elo.is_finite() && x.lo <= x.hi));
         }
         // Invalid results and anchors are ignored rather than panicking.

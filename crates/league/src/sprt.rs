@@ -492,7 +492,61 @@ fn mle_t_value(values: &[f64], phat: &[f64], reference: f64, t: f64) -> Option<V
         }
         steps *= 4;
     }
-    None
+    mle_t_value_scan(values, phat, reference, t)
+}
+
+/// Fallback for [`mle_t_value`] when the fixed-point iteration does not
+/// settle (large `|t|` with nearly degenerate data). With `b_i = a_i -
+/// reference`, `M2 = Σ q b²` and `τ = t / √(1 + t²)`, the constraint reads
+/// `Σ q b = τ √M2`. For a trial `w = √M2` the stationarity conditions give
+/// `q_i = p̂_i / (1 + κ y_i)` with `y_i = b_i - τ b_i² / (2w) - τ w / 2`,
+/// `κ` from the same 1-D solve; the constraint then holds exactly when
+/// `F(w) = Σ q b² - w² = 0`. We scan `w` on a geometric grid over
+/// `[10⁻⁴, 1]`, bisect every sign change of `F`, and keep the root with the
+/// highest likelihood.
+fn mle_t_value_scan(values: &[f64], phat: &[f64], reference: f64, t: f64) -> Option<Vec<f64>> {
+    let tau = t / (1.0 + t * t).sqrt();
+    let b: Vec<f64> = values.iter().map(|a| a - reference).collect();
+    let at = |w: f64| -> Option<(f64, Vec<f64>)> {
+        let y: Vec<f64> = b
+            .iter()
+            .map(|bi| bi - tau * bi * bi / (2.0 * w) - tau * w / 2.0)
+            .collect();
+        let q = tilt(phat, &y, solve_multiplier(&y, phat)?);
+        let m2: f64 = q.iter().zip(&b).map(|(qi, bi)| qi * bi * bi).sum();
+        Some((m2 - w * w, q))
+    };
+    let grid = 400;
+    let w_of = |k: usize| 1e-4 * 1e4f64.powf(k as f64 / grid as f64);
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    let mut prev: Option<(f64, f64)> = None;
+    for k in 0..=grid {
+        let w = w_of(k);
+        let Some((fw, _)) = at(w) else {
+            prev = None;
+            continue;
+        };
+        let crossing = prev.filter(|&(_, fp)| (fp <= 0.0) != (fw <= 0.0));
+        if let Some((wp, fp)) = crossing {
+            let (mut lo, mut hi, flo) = (wp, w, fp);
+            for _ in 0..100 {
+                let mid = 0.5 * (lo + hi);
+                match at(mid) {
+                    Some((fm, _)) if (fm <= 0.0) == (flo <= 0.0) => lo = mid,
+                    Some(_) => hi = mid,
+                    None => break,
+                }
+            }
+            if let Some((_, q)) = at(0.5 * (lo + hi)) {
+                let l = log_likelihood(phat, &q);
+                if best.as_ref().is_none_or(|(bl, _)| l > *bl) {
+                    best = Some((l, q));
+                }
+            }
+        }
+        prev = Some((w, fw));
+    }
+    best.map(|(_, q)| q)
 }
 
 fn t_value_fixed_point(
@@ -698,6 +752,43 @@ mod tests {
         // trinomial-free pentanomial estimate.
         let e = elo_estimate(&counts);
         assert!((e.elo - -43.6578).abs() < 1e-3, "{e:?}");
+    }
+
+    #[test]
+    fn t_value_solvers_agree_and_cope_with_extreme_hypotheses() {
+        let t_of = |nelo: f64| std::f64::consts::SQRT_2 * nelo / NELO_PER_T;
+        let satisfies = |q: &[f64], t: f64| {
+            let (mu, var) = moments(&VALUES, q);
+            (q.iter().sum::<f64>() - 1.0).abs() < 1e-10 && (mu - 0.5 - t * var.sqrt()).abs() < 1e-9
+        };
+        // Ordinary cases: the fixed point and the scan find the same maximum.
+        for c in [[13, 37, 50, 25, 3], [1, 2, 3, 4, 5], [4, 21, 40, 26, 9]] {
+            let phat = frequencies(&Pentanomial(c));
+            for nelo in [-20.0, 0.5, 10.0] {
+                let a = mle_t_value(&VALUES, &phat, 0.5, t_of(nelo)).unwrap();
+                let b = mle_t_value_scan(&VALUES, &phat, 0.5, t_of(nelo)).unwrap();
+                assert!(satisfies(&a, t_of(nelo)) && satisfies(&b, t_of(nelo)));
+                let (la, lb) = (log_likelihood(&phat, &a), log_likelihood(&phat, &b));
+                assert!((la - lb).abs() < 1e-9, "{c:?} {nelo}: {la} vs {lb}");
+            }
+        }
+        // Large |t| with nearly degenerate data, where the plain fixed point
+        // does not settle: a constrained maximum is still found.
+        for c in [[0, 0, 100, 0, 0], [50, 0, 0, 0, 50], [0, 0, 0, 0, 1]] {
+            let phat = frequencies(&Pentanomial(c));
+            for nelo in [-2000.0, 400.0, 1000.0, 2000.0] {
+                let q = mle_t_value(&VALUES, &phat, 0.5, t_of(nelo)).unwrap();
+                assert!(satisfies(&q, t_of(nelo)), "{c:?} {nelo}");
+            }
+        }
+        // Draws only, hypotheses far above: clearly H0.
+        let p = SprtParams {
+            elo0: 400.0,
+            elo1: 1000.0,
+            model: EloModel::Normalized,
+            ..SprtParams::default()
+        };
+        assert_eq!(verdict(&Pentanomial([0, 0, 100, 0, 0]), &p), Verdict::H0);
     }
 
     #[test]
