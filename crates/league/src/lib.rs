@@ -8,15 +8,13 @@
 pub mod executor;
 pub mod game;
 pub mod merge;
+pub mod rating;
 pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod settings;
+pub mod sprt;
 pub mod store;
-
-// replaced at merge by crate::rating (delete this line and the file, and
-// switch the one `use` in report.rs)
-mod rating_stub;
 
 pub use executor::{ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};

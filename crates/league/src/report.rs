@@ -10,15 +10,15 @@ use serde::{Deserialize, Serialize};
 use crate::executor::SeatFaults;
 // The one line to switch when `crate::rating` lands:
 // `use crate::rating;`
-use crate::rating_stub as rating;
+use crate::rating;
 use crate::schedule::fnv1a64;
 use crate::settings::{GameKind, Settings};
 use crate::store::GameLine;
 
 /// Version of the `report.json` format.
 pub const REPORT_FORMAT_VERSION: u32 = 1;
-/// The rating the `--anchor` bot is fixed at.
-pub const ANCHOR_ELO: f64 = 0.0;
+/// The rating the `--anchor` bot is pinned at unless another is given.
+pub const ANCHOR_ELO: f64 = 1500.0;
 /// Bootstrap resamples for the rating intervals.
 pub const BOOTSTRAP_SAMPLES: usize = 200;
 
@@ -158,7 +158,7 @@ fn fit_ratings(
         .anchor
         .as_ref()
         .and_then(|a| names.binary_search(a).ok())
-        .map(|i| (i, ANCHOR_ELO));
+        .map(|i| (i, settings.anchor_elo.unwrap_or(ANCHOR_ELO)));
     let opts = rating::RatingOptions {
         anchor,
         bootstrap: BOOTSTRAP_SAMPLES,
@@ -377,6 +377,7 @@ mod tests {
             boards: vec![],
             timeout_ms: 10,
             anchor: Some("b".into()),
+            anchor_elo: None,
             shard: None,
         };
         let games = vec![

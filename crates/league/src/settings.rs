@@ -131,9 +131,13 @@ pub struct Settings {
     pub boards: Vec<String>,
     /// Per-move time limit handed to the executor.
     pub timeout_ms: u64,
-    /// The bot whose rating is fixed at [`crate::report::ANCHOR_ELO`].
+    /// The bot whose rating is pinned (instead of centring the mean at
+    /// 1500), at `anchor_elo` or else [`crate::report::ANCHOR_ELO`].
     #[serde(default)]
     pub anchor: Option<String>,
+    /// The rating the anchor bot is pinned at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor_elo: Option<f64>,
     /// Set when this directory plays only part of the league.
     #[serde(default)]
     pub shard: Option<Shard>,

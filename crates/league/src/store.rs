@@ -377,6 +377,7 @@ mod tests {
             boards: vec![],
             timeout_ms: 100,
             anchor: None,
+            anchor_elo: None,
             shard: None,
         }
     }

@@ -1,0 +1,984 @@
+//! Sequential probability ratio test for `dojo compare` over seat-swapped
+//! game pairs, using the pentanomial model and the generalized SPRT.
+//!
+//! The formulas and their sources (Michel Van den Bergh's notes) are in
+//! `crates/league/SPRT.md`. In short: a pair of games scores `a_i` in
+//! `{0, 1/4, 1/2, 3/4, 1}` (points of NEW over 2, halved) with unknown
+//! probabilities `p_i`. Each hypothesis constrains the distribution (its mean
+//! for the logistic model, its normalized t-value for the normalized model);
+//! the log-likelihood ratio compares the maximum-likelihood distributions
+//! under the two constraints:
+//! `LLR = N · Σ p̂_i ln(p1_i / p0_i)` with `p̂` the observed frequencies.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Pair scores, as a fraction of the 2 points of a pair.
+const VALUES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+/// Total weight of the pseudo-count mixed in when a cell is empty.
+const PRIOR_WEIGHT: f64 = 1e-3;
+/// Two-sided 95% normal quantile.
+const Z95: f64 = 1.959_963_984_540_054;
+/// Normalized-Elo units per unit of t-value per game: `800 / ln 10`.
+const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+/// Scores are clamped to `[SCORE_EPS, 1 - SCORE_EPS]` before conversion to
+/// Elo, keeping estimates finite (about ±2400 Elo).
+const SCORE_EPS: f64 = 1e-6;
+/// Largest |Elo| accepted in [`SprtParams`]; beyond it the logistic score
+/// rounds to 0 or 1 and the test is meaningless anyway.
+const MAX_ELO: f64 = 2000.0;
+
+/// Counts of NEW's pair scores 0, 0.5, 1, 1.5 and 2 (out of 2 points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Pentanomial(pub [u64; 5]);
+
+impl Pentanomial {
+    /// Records a pair from NEW's scores in its two games (1, 0.5 or 0 each).
+    /// Scores are clamped to `[0, 1]` and the pair total is rounded to the
+    /// nearest half point; a non-finite score counts as 0.
+    pub fn add_pair(&mut self, new_score_game1: f64, new_score_game2: f64) {
+        let clean = |s: f64| {
+            if s.is_finite() {
+                s.clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        };
+        let total = clean(new_score_game1) + clean(new_score_game2);
+        let cell = (total * 2.0).round() as usize;
+        self.0[cell.min(4)] += 1;
+    }
+
+    /// Number of pairs recorded.
+    pub fn pairs(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    /// NEW's mean score per game (0.5 when there are no pairs).
+    pub fn score(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        let points: f64 = self.0.iter().zip(VALUES).map(|(&c, a)| c as f64 * a).sum();
+        points / n as f64
+    }
+}
+
+/// How an Elo difference maps to a constraint on the pair distribution.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum EloModel {
+    /// Logistic Elo: the expected score per game is `1 / (1 + 10^(-elo/400))`.
+    Logistic,
+    /// Normalized Elo: `(score - 1/2) / sigma_per_game = elo · ln 10 / 800`.
+    Normalized,
+}
+
+/// Hypotheses and error rates of the test.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SprtParams {
+    /// Elo difference (NEW minus BASE) under H0.
+    pub elo0: f64,
+    /// Elo difference under H1; must exceed `elo0`.
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    pub beta: f64,
+    /// Elo model the hypotheses are expressed in.
+    pub model: EloModel,
+}
+
+impl Default for SprtParams {
+    /// A non-regression test: H0 "NEW loses 10 Elo" against H1 "NEW is no
+    /// worse", 5% error each way, logistic Elo.
+    fn default() -> Self {
+        Self {
+            elo0: -10.0,
+            elo1: 0.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Logistic,
+        }
+    }
+}
+
+/// Why a [`SprtParams`] string or value was rejected.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum SprtParamsError {
+    /// An item lacked `=`.
+    #[error("SPRT parameter `{0}`: expected key=value (keys: elo0, elo1, alpha, beta, model)")]
+    MissingValue(String),
+    /// An unknown key.
+    #[error("SPRT parameter `{0}`: unknown key (expected elo0, elo1, alpha, beta or model)")]
+    UnknownKey(String),
+    /// A key given twice.
+    #[error("SPRT parameter `{0}` given more than once")]
+    Duplicate(String),
+    /// A value that is not a finite number.
+    #[error("SPRT parameter `{key}={value}`: expected a finite number")]
+    BadNumber {
+        /// The key.
+        key: String,
+        /// The offending value.
+        value: String,
+    },
+    /// An unknown model name.
+    #[error("SPRT parameter `model={0}`: expected `logistic` or `normalized`")]
+    BadModel(String),
+    /// Values that are individually numbers but do not form a valid test.
+    #[error("SPRT parameters: {0}")]
+    Invalid(String),
+}
+
+impl SprtParams {
+    /// Checks that the hypotheses and error rates make a valid test:
+    /// finite `elo0 < elo1` with |elo| ≤ 2000, `0 < alpha, beta` and
+    /// `alpha + beta < 1`.
+    pub fn validate(&self) -> Result<(), SprtParamsError> {
+        let all_finite = [self.elo0, self.elo1, self.alpha, self.beta]
+            .iter()
+            .all(|x| x.is_finite());
+        if !all_finite {
+            return Err(SprtParamsError::Invalid("values must be finite".into()));
+        }
+        if self.elo0 >= self.elo1 {
+            return Err(SprtParamsError::Invalid(format!(
+                "elo0 ({}) must be less than elo1 ({})",
+                self.elo0, self.elo1
+            )));
+        }
+        if self.elo0.abs() > MAX_ELO || self.elo1.abs() > MAX_ELO {
+            return Err(SprtParamsError::Invalid(format!(
+                "elo0 and elo1 must be within ±{MAX_ELO}"
+            )));
+        }
+        if !(self.alpha > 0.0 && self.beta > 0.0 && self.alpha + self.beta < 1.0) {
+            return Err(SprtParamsError::Invalid(format!(
+                "alpha ({}) and beta ({}) must be positive with alpha + beta < 1",
+                self.alpha, self.beta
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for SprtParams {
+    type Err = SprtParamsError;
+
+    /// Parses `elo0=-10,elo1=0,alpha=0.05,beta=0.05,model=logistic` or any
+    /// subset of it (missing keys keep their [`Default`] values), then
+    /// [validates](SprtParams::validate) the result.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut p = SprtParams::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let Some((key, value)) = item.split_once('=') else {
+                return Err(SprtParamsError::MissingValue(item.to_string()));
+            };
+            let (key, value) = (key.trim(), value.trim());
+            if seen.contains(&key) {
+                return Err(SprtParamsError::Duplicate(key.to_string()));
+            }
+            let number = || {
+                value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| SprtParamsError::BadNumber {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    })
+            };
+            match key {
+                "elo0" => p.elo0 = number()?,
+                "elo1" => p.elo1 = number()?,
+                "alpha" => p.alpha = number()?,
+                "beta" => p.beta = number()?,
+                "model" => {
+                    p.model = match value.to_ascii_lowercase().as_str() {
+                        "logistic" => EloModel::Logistic,
+                        "normalized" | "normalised" => EloModel::Normalized,
+                        _ => return Err(SprtParamsError::BadModel(value.to_string())),
+                    }
+                }
+                _ => return Err(SprtParamsError::UnknownKey(key.to_string())),
+            }
+            seen.push(key);
+        }
+        p.validate()?;
+        Ok(p)
+    }
+}
+
+impl fmt::Display for SprtParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let model = match self.model {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        };
+        write!(
+            f,
+            "elo0={},elo1={},alpha={},beta={},model={model}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
+}
+
+/// Outcome of the test so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The LLR reached the lower bound: accept H0.
+    H0,
+    /// The LLR reached the upper bound: accept H1.
+    H1,
+    /// Keep playing.
+    Continue,
+}
+
+/// Stopping bounds `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`.
+pub fn bounds(p: &SprtParams) -> (f64, f64) {
+    (
+        (p.beta / (1.0 - p.alpha)).ln(),
+        ((1.0 - p.beta) / p.alpha).ln(),
+    )
+}
+
+/// Accepts H1 at or above the upper bound, H0 at or below the lower one.
+pub fn verdict(counts: &Pentanomial, p: &SprtParams) -> Verdict {
+    let llr = llr(counts, p);
+    let (lower, upper) = bounds(p);
+    if llr >= upper {
+        Verdict::H1
+    } else if llr <= lower {
+        Verdict::H0
+    } else {
+        Verdict::Continue
+    }
+}
+
+/// Generalized log-likelihood ratio of H1 against H0 for the observed
+/// pairs; 0 without data. For parameters that fail
+/// [`SprtParams::validate`] the value is 0 when a constrained maximum
+/// cannot be found.
+pub fn llr(counts: &Pentanomial, p: &SprtParams) -> f64 {
+    let n = counts.pairs();
+    if n == 0 {
+        return 0.0;
+    }
+    let phat = frequencies(counts);
+    let constraint = |elo: f64| match p.model {
+        EloModel::Logistic => Constraint::Mean(logistic_score(elo)),
+        EloModel::Normalized => Constraint::TValue {
+            reference: 0.5,
+            // A pair's score is the mean of two games, so its standard
+            // deviation is that of a game divided by sqrt 2.
+            t: std::f64::consts::SQRT_2 * elo / NELO_PER_T,
+        },
+    };
+    let ll = |elo: f64| {
+        constrained_mle(&VALUES, &phat, constraint(elo)).map(|q| log_likelihood(&phat, &q))
+    };
+    match (ll(p.elo0), ll(p.elo1)) {
+        (Some(l0), Some(l1)) => n as f64 * (l1 - l0),
+        _ => 0.0,
+    }
+}
+
+/// Estimated Elo difference (logistic) with a 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct EloEstimate {
+    /// Point estimate.
+    pub elo: f64,
+    /// Lower end of the 95% interval.
+    pub lo: f64,
+    /// Upper end of the 95% interval.
+    pub hi: f64,
+}
+
+/// Logistic Elo of NEW over BASE from the pentanomial mean, with a normal
+/// 95% interval from the pentanomial variance (`score ± 1.96 σ_pair / √N`,
+/// mapped to Elo). Empty cells get the same tiny pseudo-count as in [`llr`]
+/// and scores are clamped away from 0 and 1, so the values stay finite;
+/// with no pairs the estimate is 0 with the widest interval.
+pub fn elo_estimate(counts: &Pentanomial) -> EloEstimate {
+    let n = counts.pairs();
+    let widest = score_to_elo(1.0);
+    if n == 0 {
+        return EloEstimate {
+            elo: 0.0,
+            lo: -widest,
+            hi: widest,
+        };
+    }
+    let phat = frequencies(counts);
+    let (mean, var) = moments(&VALUES, &phat);
+    let half = Z95 * (var / n as f64).sqrt();
+    EloEstimate {
+        elo: score_to_elo(mean),
+        lo: score_to_elo(mean - half),
+        hi: score_to_elo(mean + half),
+    }
+}
+
+/// Expected score per game at logistic Elo difference `elo`.
+fn logistic_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+fn score_to_elo(s: f64) -> f64 {
+    let s = s.clamp(SCORE_EPS, 1.0 - SCORE_EPS);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Observed frequencies. If a cell is empty, every count `k` becomes
+/// `k (1 - ε/N) + ε/5` with `ε = 10⁻³` (total still `N`), so each outcome
+/// has positive probability and the constrained maxima exist.
+fn frequencies(counts: &Pentanomial) -> [f64; 5] {
+    let n = counts.pairs() as f64;
+    let any_empty = counts.0.contains(&0);
+    let mut f = [0.0; 5];
+    for (fi, &k) in f.iter_mut().zip(&counts.0) {
+        let k = k as f64;
+        let k = if any_empty {
+            k * (1.0 - PRIOR_WEIGHT / n) + PRIOR_WEIGHT / 5.0
+        } else {
+            k
+        };
+        *fi = k / n;
+    }
+    f
+}
+
+/// Mean and variance of a distribution on `values`.
+fn moments(values: &[f64], p: &[f64]) -> (f64, f64) {
+    let mean: f64 = values.iter().zip(p).map(|(a, q)| a * q).sum();
+    let var: f64 = values
+        .iter()
+        .zip(p)
+        .map(|(a, q)| q * (a - mean) * (a - mean))
+        .sum();
+    (mean, var)
+}
+
+/// `Σ p̂_i ln q_i`, skipping cells with `p̂_i = 0`.
+fn log_likelihood(phat: &[f64], q: &[f64]) -> f64 {
+    phat.iter()
+        .zip(q)
+        .filter(|(p, _)| **p > 0.0)
+        .map(|(p, q)| p * q.ln())
+        .sum()
+}
+
+/// The constraint a hypothesis puts on the distribution of pair scores.
+#[derive(Debug, Clone, Copy)]
+enum Constraint {
+    /// The mean equals this value.
+    Mean(f64),
+    /// `(mean - reference) / standard deviation = t`.
+    TValue { reference: f64, t: f64 },
+}
+
+/// The distribution on `values` maximising `Σ p̂_i ln q_i` under the
+/// constraint, or `None` if the solver finds none.
+fn constrained_mle(values: &[f64], phat: &[f64], c: Constraint) -> Option<Vec<f64>> {
+    match c {
+        Constraint::Mean(s) => {
+            let x: Vec<f64> = values.iter().map(|a| a - s).collect();
+            let lambda = solve_multiplier(&x, phat)?;
+            Some(tilt(phat, &x, lambda))
+        }
+        Constraint::TValue { reference, t } => mle_t_value(values, phat, reference, t),
+    }
+}
+
+/// `q_i = p̂_i / (1 + λ x_i)`.
+fn tilt(phat: &[f64], x: &[f64], lambda: f64) -> Vec<f64> {
+    phat.iter()
+        .zip(x)
+        .map(|(p, xi)| p / (1.0 + lambda * xi))
+        .collect()
+}
+
+/// The Lagrange multiplier `λ` solving `Σ p̂_i x_i / (1 + λ x_i) = 0` with
+/// every `1 + λ x_i > 0` (over cells with `p̂_i > 0`). The left side is
+/// strictly decreasing in `λ` and runs from +∞ to -∞ across the admissible
+/// interval when the `x_i` take both signs, so the root is unique; it is
+/// found by Newton steps safeguarded by bisection. `None` if the `x_i`
+/// (over observed cells) do not take both signs.
+fn solve_multiplier(x: &[f64], phat: &[f64]) -> Option<f64> {
+    let observed = || {
+        x.iter()
+            .zip(phat)
+            .filter(|(_, p)| **p > 0.0)
+            .map(|(x, _)| *x)
+    };
+    let xmin = observed().fold(f64::INFINITY, f64::min);
+    let xmax = observed().fold(f64::NEG_INFINITY, f64::max);
+    if !(xmin < 0.0 && xmax > 0.0) {
+        return None;
+    }
+    let (mut lo, mut hi) = (-1.0 / xmax, -1.0 / xmin);
+    let f = |l: f64| -> (f64, f64) {
+        let mut v = 0.0;
+        let mut d = 0.0;
+        for (xi, p) in x.iter().zip(phat) {
+            if *p > 0.0 {
+                let den = 1.0 + l * xi;
+                v += p * xi / den;
+                d -= p * xi * xi / (den * den);
+            }
+        }
+        (v, d)
+    };
+    let mut l = 0.0;
+    for _ in 0..200 {
+        let (v, d) = f(l);
+        if v == 0.0 {
+            return Some(l);
+        }
+        if v > 0.0 {
+            lo = l;
+        } else {
+            hi = l;
+        }
+        let mut next = l - v / d;
+        if !(next > lo && next < hi) {
+            next = 0.5 * (lo + hi);
+        }
+        if (next - l).abs() <= 1e-15 * (1.0 + l.abs()) {
+            return Some(next);
+        }
+        l = next;
+    }
+    Some(l)
+}
+
+/// Maximum-likelihood distribution with `(mean - reference) / sd = t`.
+///
+/// Stationarity of the Lagrangian gives `q_i = p̂_i / (1 + λ x_i)` with
+/// `x_i = a_i - reference - (t/2) σ (1 + ((a_i - μ)/σ)²)`, where `μ` and `σ`
+/// are the mean and standard deviation of `q` itself; any fixed point
+/// satisfies the constraint. We iterate: compute `x` from the current `q`,
+/// solve for `λ`, update `q`. Starting from `p̂` (where `t` equals the
+/// observed t-value) and moving `t` to its target in steps (more steps if
+/// a step fails), each solve starts near its answer.
+fn mle_t_value(values: &[f64], phat: &[f64], reference: f64, t: f64) -> Option<Vec<f64>> {
+    let (mean, var) = moments(values, phat);
+    if var.is_nan() || var <= 0.0 {
+        return None;
+    }
+    let t_hat = (mean - reference) / var.sqrt();
+    let mut steps = 1;
+    while steps <= 1024 {
+        let mut q = phat.to_vec();
+        let mut ok = true;
+        for k in 1..=steps {
+            let tk = t_hat + (t - t_hat) * k as f64 / steps as f64;
+            match t_value_fixed_point(values, phat, reference, tk, &q) {
+                Some(next) => q = next,
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            return Some(q);
+        }
+        steps *= 4;
+    }
+    mle_t_value_scan(values, phat, reference, t)
+}
+
+/// Fallback for [`mle_t_value`] when the fixed-point iteration does not
+/// settle (large `|t|` with nearly degenerate data). With `b_i = a_i -
+/// reference`, `M2 = Σ q b²` and `τ = t / √(1 + t²)`, the constraint reads
+/// `Σ q b = τ √M2`. For a trial `w = √M2` the stationarity conditions give
+/// `q_i = p̂_i / (1 + κ y_i)` with `y_i = b_i - τ b_i² / (2w) - τ w / 2`,
+/// `κ` from the same 1-D solve; the constraint then holds exactly when
+/// `F(w) = Σ q b² - w² = 0`. We scan `w` on a geometric grid over
+/// `[10⁻⁴, 1]`, bisect every sign change of `F`, and keep the root with the
+/// highest likelihood.
+fn mle_t_value_scan(values: &[f64], phat: &[f64], reference: f64, t: f64) -> Option<Vec<f64>> {
+    let tau = t / (1.0 + t * t).sqrt();
+    let b: Vec<f64> = values.iter().map(|a| a - reference).collect();
+    let at = |w: f64| -> Option<(f64, Vec<f64>)> {
+        let y: Vec<f64> = b
+            .iter()
+            .map(|bi| bi - tau * bi * bi / (2.0 * w) - tau * w / 2.0)
+            .collect();
+        let q = tilt(phat, &y, solve_multiplier(&y, phat)?);
+        let m2: f64 = q.iter().zip(&b).map(|(qi, bi)| qi * bi * bi).sum();
+        Some((m2 - w * w, q))
+    };
+    let grid = 400;
+    let w_of = |k: usize| 1e-4 * 1e4f64.powf(k as f64 / grid as f64);
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    let mut prev: Option<(f64, f64)> = None;
+    for k in 0..=grid {
+        let w = w_of(k);
+        let Some((fw, _)) = at(w) else {
+            prev = None;
+            continue;
+        };
+        let crossing = prev.filter(|&(_, fp)| (fp <= 0.0) != (fw <= 0.0));
+        if let Some((wp, fp)) = crossing {
+            let (mut lo, mut hi, flo) = (wp, w, fp);
+            for _ in 0..100 {
+                let mid = 0.5 * (lo + hi);
+                match at(mid) {
+                    Some((fm, _)) if (fm <= 0.0) == (flo <= 0.0) => lo = mid,
+                    Some(_) => hi = mid,
+                    None => break,
+                }
+            }
+            if let Some((_, q)) = at(0.5 * (lo + hi)) {
+                let l = log_likelihood(phat, &q);
+                if best.as_ref().is_none_or(|(bl, _)| l > *bl) {
+                    best = Some((l, q));
+                }
+            }
+        }
+        prev = Some((w, fw));
+    }
+    best.map(|(_, q)| q)
+}
+
+fn t_value_fixed_point(
+    values: &[f64],
+    phat: &[f64],
+    reference: f64,
+    t: f64,
+    start: &[f64],
+) -> Option<Vec<f64>> {
+    let mut q = start.to_vec();
+    for _ in 0..500 {
+        let (mu, var) = moments(values, &q);
+        if var.is_nan() || var <= 0.0 {
+            return None;
+        }
+        let sigma = var.sqrt();
+        let x: Vec<f64> = values
+            .iter()
+            .map(|a| {
+                let z = (a - mu) / sigma;
+                a - reference - 0.5 * t * sigma * (1.0 + z * z)
+            })
+            .collect();
+        let lambda = solve_multiplier(&x, phat)?;
+        let next = tilt(phat, &x, lambda);
+        let change = next
+            .iter()
+            .zip(&q)
+            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        q = next;
+        if change < 1e-15 {
+            return Some(q);
+        }
+    }
+    // Not settled to the last bits: accept if the constraint holds closely.
+    let (mu, var) = moments(values, &q);
+    ((mu - reference - t * var.sqrt()).abs() < 1e-10).then_some(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dojo_engine::rng::{self, ChaCha8Rng};
+    use rand::RngExt;
+
+    const V3: [f64; 3] = [0.0, 0.5, 1.0];
+
+    fn ll(phat: &[f64], q: &[f64]) -> f64 {
+        phat.iter().zip(q).map(|(p, q)| p * q.ln()).sum()
+    }
+
+    /// Maximises a function of one variable on `[lo, hi]`: a fine grid,
+    /// then golden-section search around the best grid point.
+    fn brute_max(f: impl Fn(f64) -> f64, lo: f64, hi: f64) -> f64 {
+        let n = 20_000;
+        let h = (hi - lo) / n as f64;
+        let best = (1..n)
+            .map(|i| lo + h * i as f64)
+            .max_by(|a, b| f(*a).total_cmp(&f(*b)))
+            .unwrap();
+        let (mut a, mut b) = (best - h, best + h);
+        let g = (5f64.sqrt() - 1.0) / 2.0;
+        for _ in 0..200 {
+            let c = b - g * (b - a);
+            let d = a + g * (b - a);
+            if f(c) > f(d) {
+                b = d;
+            } else {
+                a = c;
+            }
+        }
+        f(0.5 * (a + b))
+    }
+
+    /// Independent maximum for three outcomes {0, 1/2, 1} with a fixed
+    /// mean: the draw probability `d` is the only free parameter.
+    fn brute_mean_3(phat: &[f64; 3], s: f64) -> f64 {
+        let f = |d: f64| {
+            let q = [1.0 - s - d / 2.0, d, s - d / 2.0];
+            if q.iter().any(|x| *x <= 0.0) {
+                f64::NEG_INFINITY
+            } else {
+                ll(phat, &q)
+            }
+        };
+        brute_max(f, 0.0, 2.0 * s.min(1.0 - s))
+    }
+
+    /// Independent maximum for three outcomes with a fixed t-value: the
+    /// mean `m` fixes `σ = (m - 1/2)/t`, and then `d = 4(m - m² - σ²)`.
+    fn brute_t_3(phat: &[f64; 3], t: f64) -> f64 {
+        let f = |m: f64| {
+            let sigma = (m - 0.5) / t;
+            let d = 4.0 * (m - m * m - sigma * sigma);
+            let q = [1.0 - m - d / 2.0, d, m - d / 2.0];
+            if sigma <= 0.0 || q.iter().any(|x| *x <= 0.0) {
+                f64::NEG_INFINITY
+            } else {
+                ll(phat, &q)
+            }
+        };
+        let (lo, hi) = if t > 0.0 { (0.5, 1.0) } else { (0.0, 0.5) };
+        brute_max(f, lo, hi)
+    }
+
+    fn freq3(c: [u64; 3]) -> [f64; 3] {
+        let n: u64 = c.iter().sum();
+        c.map(|k| k as f64 / n as f64)
+    }
+
+    #[test]
+    fn mean_constrained_mle_matches_brute_force_on_three_outcomes() {
+        for (counts, elo0, elo1) in [
+            ([3, 10, 7], -10.0, 0.0),
+            ([5, 2, 1], 0.0, 20.0),
+            ([1, 1, 6], -50.0, 50.0),
+        ] {
+            let phat = freq3(counts);
+            let n: u64 = counts.iter().sum();
+            let mine = |elo: f64| {
+                let q = constrained_mle(&V3, &phat, Constraint::Mean(logistic_score(elo))).unwrap();
+                log_likelihood(&phat, &q)
+            };
+            let fast = n as f64 * (mine(elo1) - mine(elo0));
+            let brute = n as f64
+                * (brute_mean_3(&phat, logistic_score(elo1))
+                    - brute_mean_3(&phat, logistic_score(elo0)));
+            assert!((fast - brute).abs() < 1e-6, "{counts:?}: {fast} vs {brute}");
+        }
+    }
+
+    #[test]
+    fn t_value_constrained_mle_matches_brute_force_on_three_outcomes() {
+        for (counts, t0, t1) in [
+            ([3, 10, 7], -0.05, 0.05),
+            ([5, 2, 1], 0.02, 0.3),
+            ([2, 30, 4], -0.4, -0.1),
+        ] {
+            let phat = freq3(counts);
+            let n: u64 = counts.iter().sum();
+            let mine = |t: f64| {
+                let c = Constraint::TValue { reference: 0.5, t };
+                let q = constrained_mle(&V3, &phat, c).unwrap();
+                let (mu, var) = moments(&V3, &q);
+                assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                assert!((mu - 0.5 - t * var.sqrt()).abs() < 1e-10);
+                log_likelihood(&phat, &q)
+            };
+            let fast = n as f64 * (mine(t1) - mine(t0));
+            let brute = n as f64 * (brute_t_3(&phat, t1) - brute_t_3(&phat, t0));
+            assert!((fast - brute).abs() < 1e-6, "{counts:?}: {fast} vs {brute}");
+        }
+    }
+
+    /// Independent five-outcome check of the logistic LLR through the dual:
+    /// `max LL = Σ p̂ ln p̂ - max_λ Σ p̂ ln(1 + λ(a - s))`, maximised by
+    /// golden-section search (no root finding).
+    #[test]
+    fn pentanomial_logistic_llr_matches_dual_golden_section() {
+        let counts = Pentanomial([4, 21, 40, 26, 9]);
+        let n = counts.pairs() as f64;
+        let phat: Vec<f64> = counts.0.iter().map(|&k| k as f64 / n).collect();
+        let dual = |s: f64| {
+            let h = |l: f64| -> f64 {
+                let mut v = 0.0;
+                for (a, p) in VALUES.iter().zip(&phat) {
+                    let den = 1.0 + l * (a - s);
+                    if den <= 0.0 {
+                        return f64::NEG_INFINITY;
+                    }
+                    v += p * den.ln();
+                }
+                v
+            };
+            let entropy: f64 = phat.iter().map(|p| p * p.ln()).sum();
+            entropy - brute_max(h, -1.0 / (1.0 - s), 1.0 / s)
+        };
+        let p = SprtParams {
+            elo0: -10.0,
+            elo1: 5.0,
+            ..SprtParams::default()
+        };
+        let expected = n * (dual(logistic_score(5.0)) - dual(logistic_score(-10.0)));
+        let got = llr(&counts, &p);
+        assert!((got - expected).abs() < 1e-6, "{got} vs {expected}");
+    }
+
+    /// A published value: montytest's statistics page for a test with
+    /// pentanomial counts [13, 37, 50, 25, 3] and normalized bounds [0, 4]
+    /// reports "Normalized (exact) -0.54912".
+    #[test]
+    fn pentanomial_normalized_llr_matches_published_value() {
+        let counts = Pentanomial([13, 37, 50, 25, 3]);
+        let p = SprtParams {
+            elo0: 0.0,
+            elo1: 4.0,
+            model: EloModel::Normalized,
+            ..SprtParams::default()
+        };
+        let got = llr(&counts, &p);
+        assert!((got - -0.54912).abs() < 1e-5, "{got}");
+        // The same page: Elo -43.6578 [-75.5244, -15.4045] is the
+        // trinomial-free pentanomial estimate.
+        let e = elo_estimate(&counts);
+        assert!((e.elo - -43.6578).abs() < 1e-3, "{e:?}");
+    }
+
+    #[test]
+    fn t_value_solvers_agree_and_cope_with_extreme_hypotheses() {
+        let t_of = |nelo: f64| std::f64::consts::SQRT_2 * nelo / NELO_PER_T;
+        let satisfies = |q: &[f64], t: f64| {
+            let (mu, var) = moments(&VALUES, q);
+            (q.iter().sum::<f64>() - 1.0).abs() < 1e-10 && (mu - 0.5 - t * var.sqrt()).abs() < 1e-9
+        };
+        // Ordinary cases: the fixed point and the scan find the same maximum.
+        for c in [[13, 37, 50, 25, 3], [1, 2, 3, 4, 5], [4, 21, 40, 26, 9]] {
+            let phat = frequencies(&Pentanomial(c));
+            for nelo in [-20.0, 0.5, 10.0] {
+                let a = mle_t_value(&VALUES, &phat, 0.5, t_of(nelo)).unwrap();
+                let b = mle_t_value_scan(&VALUES, &phat, 0.5, t_of(nelo)).unwrap();
+                assert!(satisfies(&a, t_of(nelo)) && satisfies(&b, t_of(nelo)));
+                let (la, lb) = (log_likelihood(&phat, &a), log_likelihood(&phat, &b));
+                assert!((la - lb).abs() < 1e-9, "{c:?} {nelo}: {la} vs {lb}");
+            }
+        }
+        // Large |t| with nearly degenerate data, where the plain fixed point
+        // does not settle: a constrained maximum is still found.
+        for c in [[0, 0, 100, 0, 0], [50, 0, 0, 0, 50], [0, 0, 0, 0, 1]] {
+            let phat = frequencies(&Pentanomial(c));
+            for nelo in [-2000.0, 400.0, 1000.0, 2000.0] {
+                let q = mle_t_value(&VALUES, &phat, 0.5, t_of(nelo)).unwrap();
+                assert!(satisfies(&q, t_of(nelo)), "{c:?} {nelo}");
+            }
+        }
+        // Draws only, hypotheses far above: clearly H0.
+        let p = SprtParams {
+            elo0: 400.0,
+            elo1: 1000.0,
+            model: EloModel::Normalized,
+            ..SprtParams::default()
+        };
+        assert_eq!(verdict(&Pentanomial([0, 0, 100, 0, 0]), &p), Verdict::H0);
+    }
+
+    #[test]
+    fn no_data_gives_zero() {
+        for model in [EloModel::Logistic, EloModel::Normalized] {
+            let p = SprtParams {
+                model,
+                ..SprtParams::default()
+            };
+            assert_eq!(llr(&Pentanomial::default(), &p), 0.0);
+            assert_eq!(verdict(&Pentanomial::default(), &p), Verdict::Continue);
+        }
+    }
+
+    #[test]
+    fn tiny_and_one_sided_samples_stay_finite() {
+        for model in [EloModel::Logistic, EloModel::Normalized] {
+            let p = SprtParams {
+                model,
+                elo0: -20.0,
+                elo1: 300.0,
+                ..SprtParams::default()
+            };
+            for counts in [
+                [0, 0, 0, 0, 1],
+                [1, 0, 0, 0, 0],
+                [0, 0, 3, 0, 0],
+                [0, 5, 0, 7, 0],
+            ] {
+                let v = llr(&Pentanomial(counts), &p);
+                assert!(v.is_finite(), "{counts:?} {model:?}");
+            }
+            // With an empty cell, the regularised counts are used.
+            let raw = Pentanomial([0, 2, 5, 3, 1]);
+            let reg = frequencies(&raw);
+            assert!(reg.iter().all(|f| *f > 0.0));
+            assert!((reg.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn sign_follows_the_evidence() {
+        for model in [EloModel::Logistic, EloModel::Normalized] {
+            let p = SprtParams {
+                model,
+                ..SprtParams::default()
+            };
+            let (lower, upper) = bounds(&p);
+            let winning = Pentanomial([1, 10, 30, 20, 5]);
+            let losing = Pentanomial([5, 20, 30, 10, 1]);
+            assert!(llr(&winning, &p) > 0.0);
+            assert!(llr(&losing, &p) < 0.0);
+            let reached = (1..=50).any(|k| {
+                let w = Pentanomial(winning.0.map(|c| c * k));
+                let l = Pentanomial(losing.0.map(|c| c * k));
+                let done = verdict(&w, &p) == Verdict::H1 && verdict(&l, &p) == Verdict::H0;
+                if done {
+                    assert!(llr(&w, &p) >= upper && llr(&l, &p) <= lower);
+                }
+                done
+            });
+            assert!(reached, "{model:?}: bounds never reached");
+        }
+    }
+
+    /// One game with expected score `s` and a draw rate of 40% of the
+    /// smaller side.
+    fn game(rng: &mut ChaCha8Rng, s: f64) -> f64 {
+        let draw = 0.8 * s.min(1.0 - s);
+        let u: f64 = rng.random();
+        if u < s - draw / 2.0 {
+            1.0
+        } else if u < s + draw / 2.0 {
+            0.5
+        } else {
+            0.0
+        }
+    }
+
+    fn run_sprt(p: &SprtParams, true_elo: f64, seed: u64) -> Verdict {
+        let mut rng = rng::stream(seed, 3);
+        let s = logistic_score(true_elo);
+        let mut counts = Pentanomial::default();
+        for _ in 0..20_000 {
+            counts.add_pair(game(&mut rng, s), game(&mut rng, s));
+            match verdict(&counts, p) {
+                Verdict::Continue => {}
+                v => return v,
+            }
+        }
+        Verdict::Continue
+    }
+
+    #[test]
+    fn sequential_test_has_roughly_the_designed_error_rates() {
+        let runs = 300;
+        for model in [EloModel::Logistic, EloModel::Normalized] {
+            let p = SprtParams {
+                elo0: 0.0,
+                elo1: 40.0,
+                model,
+                ..SprtParams::default()
+            };
+            // The simulation's Elo is logistic; with its draw rate, 31
+            // logistic Elo is about 39 normalized Elo, just short of elo1.
+            let (at_h0, at_h1) = match model {
+                EloModel::Logistic => (0.0, 40.0),
+                EloModel::Normalized => (0.0, 31.0),
+            };
+            let false_h1 = (0..runs)
+                .filter(|&k| run_sprt(&p, at_h0, k) == Verdict::H1)
+                .count();
+            let false_h0 = (0..runs)
+                .filter(|&k| run_sprt(&p, at_h1, 10_000 + k) == Verdict::H0)
+                .count();
+            let (a, b) = (false_h1 as f64 / runs as f64, false_h0 as f64 / runs as f64);
+            assert!(a < 0.11 && b < 0.11, "{model:?}: alpha {a}, beta {b}");
+            // ... and not trivially zero: the test is not grossly conservative.
+            assert!(a + b > 0.01, "{model:?}: alpha {a}, beta {b}");
+        }
+    }
+
+    #[test]
+    fn bounds_are_wald_bounds() {
+        let (lo, hi) = bounds(&SprtParams::default());
+        assert!((lo - (0.05f64 / 0.95).ln()).abs() < 1e-15);
+        assert!((hi - (0.95f64 / 0.05).ln()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn pentanomial_counts_pairs_and_score() {
+        let mut c = Pentanomial::default();
+        c.add_pair(1.0, 1.0);
+        c.add_pair(0.5, 1.0);
+        c.add_pair(0.0, 1.0);
+        c.add_pair(0.5, 0.5);
+        c.add_pair(0.0, 0.0);
+        c.add_pair(f64::NAN, 7.0);
+        assert_eq!(c.0, [1, 0, 3, 1, 1]);
+        assert_eq!(c.pairs(), 6);
+        assert!((c.score() - 6.5 / 12.0).abs() < 1e-15);
+        assert_eq!(Pentanomial::default().score(), 0.5);
+    }
+
+    #[test]
+    fn params_parse_any_subset_and_reject_bad_input() {
+        assert_eq!("".parse::<SprtParams>().unwrap(), SprtParams::default());
+        let p: SprtParams = "elo1=5, model=Normalized".parse().unwrap();
+        assert_eq!(p.elo1, 5.0);
+        assert_eq!(p.elo0, -10.0);
+        assert_eq!(p.model, EloModel::Normalized);
+        let full: SprtParams = "elo0=0,elo1=2,alpha=0.1,beta=0.2,model=logistic"
+            .parse()
+            .unwrap();
+        assert_eq!(full.to_string().parse::<SprtParams>().unwrap(), full);
+
+        let err = |s: &str| s.parse::<SprtParams>().unwrap_err();
+        assert!(matches!(err("elo0"), SprtParamsError::MissingValue(_)));
+        assert!(matches!(err("elo2=3"), SprtParamsError::UnknownKey(k) if k == "elo2"));
+        assert!(matches!(
+            err("elo0=1,elo0=2"),
+            SprtParamsError::Duplicate(_)
+        ));
+        assert!(matches!(err("alpha=x"), SprtParamsError::BadNumber { .. }));
+        assert!(matches!(
+            err("alpha=inf"),
+            SprtParamsError::BadNumber { .. }
+        ));
+        assert!(matches!(err("model=bayes"), SprtParamsError::BadModel(_)));
+        assert!(matches!(err("elo0=5,elo1=0"), SprtParamsError::Invalid(_)));
+        assert!(matches!(err("alpha=0"), SprtParamsError::Invalid(_)));
+        assert!(matches!(
+            err("alpha=0.6,beta=0.5"),
+            SprtParamsError::Invalid(_)
+        ));
+        assert!(err("elo2=3").to_string().contains("elo2"));
+    }
+
+    #[test]
+    fn balanced_sample_estimates_zero_with_symmetric_interval() {
+        let e = elo_estimate(&Pentanomial([3, 20, 50, 20, 3]));
+        assert!(e.elo.abs() < 1e-9);
+        assert!((e.hi + e.lo).abs() < 1e-9);
+        assert!(e.lo < -5.0 && e.hi > 5.0);
+        // More pairs, narrower interval.
+        let f = elo_estimate(&Pentanomial([30, 200, 500, 200, 30]));
+        assert!(f.hi - f.lo < 0.5 * (e.hi - e.lo));
+        let none = elo_estimate(&Pentanomial::default());
+        assert!(none.elo == 0.0 && none.lo.is_finite() && none.hi > 2000.0);
+        let all_wins = elo_estimate(&Pentanomial([0, 0, 0, 0, 10]));
+        assert!(all_wins.elo.is_finite() && all_wins.elo > 400.0);
+    }
+}
