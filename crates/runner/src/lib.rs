@@ -1,1 +1,26 @@
 //! Bot processes and the loop that connects them to a game.
+//!
+//! A bot is a command run in its own directory ([`spec`], described by a
+//! `bot.toml` [`manifest`](crate::spec::load_dir)). [`play`] spawns one
+//! process per seat (each in its own process group), drives any
+//! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
+//! counts what each bot did wrong. The runner knows no game's rules.
+
+mod lines;
+mod manifest;
+mod play;
+mod process;
+mod spec;
+mod stderr_log;
+mod sys;
+
+pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineEvent};
+pub use play::{
+    FaultCounts, MatchRun, RunError, RunOptions, Seat, SeatRun, play, play_with_observer,
+};
+pub use spec::{
+    BotSpec, BuildError, MANIFEST_FILE, Mode, SpecError, discover, is_valid_name, load_dir,
+    resolve,
+};
+pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
+pub use sys::{kill_all_bots, process_group_alive};

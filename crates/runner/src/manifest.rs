@@ -1,0 +1,199 @@
+//! The `bot.toml` manifest: its file format and parsing.
+//!
+//! The format is documented for bot authors in `crates/runner/MANIFEST.md`.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::spec::{Mode, SpecError};
+
+/// A command line as written in a manifest: one string split shell-like,
+/// or an array of words used as is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CommandLine(pub(crate) Vec<String>);
+
+impl<'de> Deserialize<'de> for CommandLine {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CommandVisitor;
+
+        impl<'de> Visitor<'de> for CommandVisitor {
+            type Value = CommandLine;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a command string or an array of strings")
+            }
+
+            fn visit_str<E: de::Error>(self, value: &str) -> Result<CommandLine, E> {
+                let words = shlex::split(value).ok_or_else(|| {
+                    E::custom(format!("cannot split command {value:?} (unbalanced quotes?)"))
+                })?;
+                Ok(CommandLine(words))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CommandLine, A::Error> {
+                let mut words = Vec::new();
+                while let Some(word) = seq.next_element::<String>()? {
+                    words.push(word);
+                }
+                Ok(CommandLine(words))
+            }
+        }
+
+        deserializer.deserialize_any(CommandVisitor)
+    }
+}
+
+/// The fields of `bot.toml`, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Manifest {
+    pub(crate) name: Option<String>,
+    pub(crate) command: CommandLine,
+    pub(crate) build: Option<CommandLine>,
+    #[serde(default)]
+    pub(crate) mode: Mode,
+    #[serde(default)]
+    pub(crate) games: Vec<String>,
+    pub(crate) team: Option<String>,
+    pub(crate) description: Option<String>,
+}
+
+/// 1-based line and column of byte offset `at` in `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// Parses and checks the text of a manifest read from `file`.
+pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, SpecError> {
+    let manifest: Manifest = toml::from_str(text).map_err(|e| {
+        let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
+        SpecError::Manifest {
+            file: file.to_path_buf(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    })?;
+    let invalid = |message: String| SpecError::ManifestValue {
+        file: file.to_path_buf(),
+        message,
+    };
+    if manifest.command.0.is_empty() {
+        return Err(invalid(
+            "`command` is empty; expected a program and its arguments".into(),
+        ));
+    }
+    if manifest.build.as_ref().is_some_and(|b| b.0.is_empty()) {
+        return Err(invalid(
+            "`build` is empty; expected a program and its arguments, or leave it out".into(),
+        ));
+    }
+    if let Some(name) = &manifest.name {
+        if !crate::spec::is_valid_name(name) {
+            return Err(invalid(format!(
+                "`name` {name:?} is not a valid bot name; expected letters, digits, '_', '.', '-'"
+            )));
+        }
+    }
+    if let Some(team) = &manifest.team {
+        if !matches!(team.as_str(), "R" | "P" | "S") {
+            return Err(invalid(format!(
+                "`team` {team:?} is not a team; expected \"R\", \"P\" or \"S\""
+            )));
+        }
+    }
+    Ok(manifest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Manifest, SpecError> {
+        parse_manifest(Path::new("bots/x/bot.toml"), text)
+    }
+
+    #[test]
+    fn full_manifest_parses() {
+        let m = parse(
+            r#"
+name = "random-py"
+command = "python3 'my bot.py' --fast"
+build = ["make", "all"]
+mode = "per-turn"
+games = ["cardjitsu", "royale"]
+team = "P"
+description = "plays at random"
+"#,
+        )
+        .unwrap();
+        assert_eq!(m.name.as_deref(), Some("random-py"));
+        assert_eq!(m.command.0, ["python3", "my bot.py", "--fast"]);
+        assert_eq!(m.build.unwrap().0, ["make", "all"]);
+        assert_eq!(m.mode, Mode::PerTurn);
+        assert_eq!(m.games, ["cardjitsu", "royale"]);
+        assert_eq!(m.team.as_deref(), Some("P"));
+    }
+
+    #[test]
+    fn minimal_manifest_uses_defaults() {
+        let m = parse("command = [\"./bot\"]\n").unwrap();
+        assert_eq!(m.mode, Mode::Auto);
+        assert!(m.name.is_none() && m.games.is_empty() && m.build.is_none());
+    }
+
+    #[test]
+    fn unknown_field_names_file_line_and_column() {
+        let err = parse("command = \"x\"\n\ncolour = \"red\"\n").unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, SpecError::Manifest { line: 3, column: 1, .. }), "{text}");
+        assert!(text.contains("bots/x/bot.toml:3:1"), "{text}");
+        assert!(text.contains("colour"), "{text}");
+    }
+
+    #[test]
+    fn wrong_command_type_says_what_was_expected() {
+        let err = parse("command = 42\n").unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, SpecError::Manifest { line: 1, .. }), "{text}");
+        assert!(text.contains("a command string or an array of strings"), "{text}");
+    }
+
+    #[test]
+    fn missing_command_is_an_error() {
+        let text = parse("name = \"a\"\n").unwrap_err().to_string();
+        assert!(text.contains("command"), "{text}");
+    }
+
+    #[test]
+    fn bad_mode_lists_the_choices() {
+        let err = parse("command = \"x\"\nmode = \"sometimes\"\n").unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, SpecError::Manifest { line: 2, .. }), "{text}");
+        assert!(text.contains("per-turn") && text.contains("persistent"), "{text}");
+    }
+
+    #[test]
+    fn bad_team_and_empty_command_and_bad_quotes_are_rejected() {
+        let team = parse("command = \"x\"\nteam = \"Q\"\n").unwrap_err().to_string();
+        assert!(team.contains("\"R\", \"P\" or \"S\""), "{team}");
+        let empty = parse("command = []\n").unwrap_err().to_string();
+        assert!(empty.contains("`command` is empty"), "{empty}");
+        let quotes = parse("command = \"python3 'bot.py\"\n").unwrap_err().to_string();
+        assert!(quotes.contains("unbalanced quotes"), "{quotes}");
+    }
+
+    #[test]
+    fn line_col_counts_from_one() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}

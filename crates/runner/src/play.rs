@@ -1,0 +1,647 @@
+//! The game loop: prompts out, replies in, faults counted.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use dojo_engine::protocol::{Answer, Fault, Prompt, Referee, Reply};
+use serde::{Deserialize, Serialize};
+
+use crate::lines::DEFAULT_MAX_LINE_BYTES;
+use crate::process::{BotProcess, Event, Launch, Tagged};
+use crate::spec::{BotSpec, Mode};
+use crate::stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
+use crate::sys::ExitKind;
+
+/// How long a wait may last when a cancel flag is given, so a set flag is
+/// seen promptly even if no bot does anything.
+const CANCEL_CHECK: Duration = Duration::from_millis(100);
+
+/// One player of a game: a bot and extra environment for its processes.
+#[derive(Debug, Clone)]
+pub struct Seat {
+    pub bot: Arc<BotSpec>,
+    pub env: Vec<(String, String)>,
+}
+
+impl Seat {
+    /// A seat with no extra environment.
+    pub fn new(bot: Arc<BotSpec>) -> Self {
+        Self {
+            bot,
+            env: Vec::new(),
+        }
+    }
+}
+
+/// Limits and knobs of a run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Time a bot has to answer a prompt.
+    pub move_timeout: Duration,
+    /// Extra time for a prompt sent to a process just started.
+    pub startup_allowance: Duration,
+    /// Longest accepted stdout line (bytes, without the newline).
+    pub max_line_bytes: usize,
+    /// Stderr kept per seat (the head; the rest is counted).
+    pub stderr_cap_bytes: usize,
+    /// How long processes get to exit after the farewell.
+    pub end_grace: Duration,
+    /// When set to true, the game stops at its next wait.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            move_timeout: Duration::from_millis(1000),
+            startup_allowance: Duration::from_millis(2000),
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            stderr_cap_bytes: DEFAULT_STDERR_CAP_BYTES,
+            end_grace: Duration::from_millis(100),
+            cancel: None,
+        }
+    }
+}
+
+/// Faults of one seat, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultCounts {
+    /// No complete answer by the deadline.
+    pub timeout: u32,
+    /// Exited or closed stdout without answering, or exited non-zero.
+    pub crash: u32,
+    /// Malformed answer or over-long line.
+    pub invalid: u32,
+    /// Processes started again after a fault (per-turn respawns excluded).
+    pub restart: u32,
+}
+
+impl FaultCounts {
+    /// Timeouts, crashes and invalid answers (restarts are consequences).
+    pub fn total(&self) -> u32 {
+        self.timeout + self.crash + self.invalid
+    }
+}
+
+/// What happened to one seat during a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRun {
+    /// The bot's name.
+    pub bot: String,
+    pub faults: FaultCounts,
+    /// Processes started, including the first.
+    pub spawns: u32,
+    /// Lines written while no prompt was outstanding (discarded).
+    pub unsolicited: u32,
+    /// The declared mode, or what `Mode::Auto` found out (`Auto` if it
+    /// could not tell).
+    pub mode: Mode,
+    /// Microseconds from sending each prompt to its answer (valid or not)
+    /// or its timeout, in order.
+    pub latencies_us: Vec<u64>,
+    /// The head of everything the seat's processes wrote to stderr.
+    pub stderr: String,
+    /// Process-group ids of every process the seat used.
+    pub pgids: Vec<i32>,
+}
+
+/// The outcome of driving one game, per seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRun {
+    pub seats: Vec<SeatRun>,
+}
+
+/// Why a game could not be played to the end.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A bot's command could not be started at all: a configuration error.
+    #[error("bot {bot}: cannot start {command:?}: {source}")]
+    Spawn {
+        bot: String,
+        command: Vec<String>,
+        source: std::io::Error,
+    },
+    /// The cancel flag was set.
+    #[error("game cancelled")]
+    Cancelled,
+    /// The referee and the seat list disagree.
+    #[error("the game has {expected} seats but {given} were given")]
+    SeatCount { expected: usize, given: usize },
+    /// The referee asked for something impossible (a bug in the game).
+    #[error("referee error: {0}")]
+    Referee(String),
+}
+
+/// Plays one game to the end. See [`play_with_observer`].
+pub fn play<R: Referee>(
+    referee: &mut R,
+    seats: &[Seat],
+    opts: &RunOptions,
+) -> Result<MatchRun, RunError> {
+    play_with_observer(referee, seats, opts, &mut |_: &R| {})
+}
+
+/// Plays one game to the end, calling `observer` after every `apply` (for
+/// a live display). Bot misbehaviour never fails the game: it is counted
+/// and handed to the referee as a [`Fault`]. Every process is killed and
+/// reaped before this returns, on success and on error.
+pub fn play_with_observer<R: Referee>(
+    referee: &mut R,
+    seats: &[Seat],
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&R),
+) -> Result<MatchRun, RunError> {
+    if referee.seats() != seats.len() {
+        return Err(RunError::SeatCount {
+            expected: referee.seats(),
+            given: seats.len(),
+        });
+    }
+    let mut game = Game::new(seats, opts);
+    let result = game.run(referee, observer);
+    game.shutdown();
+    result?;
+    Ok(game.into_run())
+}
+
+/// Per-seat state of the game loop.
+struct SeatState<'a> {
+    seat: &'a Seat,
+    process: Option<BotProcess>,
+    /// Generation of the current (or last) process; events of others are
+    /// stale.
+    generation: u64,
+    /// Prompts the current process has answered (validly or not).
+    answered_in_life: u32,
+    eof: bool,
+    exit: Option<ExitKind>,
+    /// The last process was killed or died by fault.
+    needs_restart: bool,
+    saw_per_turn: bool,
+    saw_reuse: bool,
+    log: Arc<Mutex<CappedLog>>,
+    run: SeatRun,
+}
+
+impl SeatState<'_> {
+    fn is_dead(&self) -> bool {
+        self.eof && self.exit.is_some()
+    }
+
+    fn is_live(&self) -> bool {
+        self.process.is_some() && !self.eof && self.exit.is_none()
+    }
+
+    /// A process that exited 0 after answering is a per-turn bot, unless
+    /// it promised to stay alive.
+    fn exited_per_turn(&self) -> bool {
+        self.exit == Some(ExitKind::Code(0))
+            && self.answered_in_life > 0
+            && self.seat.bot.mode != Mode::Persistent
+    }
+}
+
+/// One prompt of the current round and what became of it.
+struct Pending<M> {
+    seat: usize,
+    lines: Vec<String>,
+    reply: Vec<String>,
+    sent: Instant,
+    deadline: Instant,
+    answer: Option<Answer<M>>,
+}
+
+struct Game<'a> {
+    seats: Vec<SeatState<'a>>,
+    opts: &'a RunOptions,
+    events_tx: Sender<Tagged>,
+    events: Receiver<Tagged>,
+}
+
+impl<'a> Game<'a> {
+    fn new(seats: &'a [Seat], opts: &'a RunOptions) -> Self {
+        let (events_tx, events) = mpsc::channel();
+        let seats = seats
+            .iter()
+            .map(|seat| SeatState {
+                seat,
+                process: None,
+                generation: 0,
+                answered_in_life: 0,
+                eof: false,
+                exit: None,
+                needs_restart: false,
+                saw_per_turn: false,
+                saw_reuse: false,
+                log: Arc::new(Mutex::new(CappedLog::new(opts.stderr_cap_bytes))),
+                run: SeatRun {
+                    bot: seat.bot.name.clone(),
+                    faults: FaultCounts::default(),
+                    spawns: 0,
+                    unsolicited: 0,
+                    mode: seat.bot.mode,
+                    latencies_us: Vec::new(),
+                    stderr: String::new(),
+                    pgids: Vec::new(),
+                },
+            })
+            .collect();
+        Self {
+            seats,
+            opts,
+            events_tx,
+            events,
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.opts
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::SeqCst))
+    }
+
+    fn run<R: Referee>(
+        &mut self,
+        referee: &mut R,
+        observer: &mut dyn FnMut(&R),
+    ) -> Result<(), RunError> {
+        loop {
+            let prompts = referee.prompts();
+            if prompts.is_empty() {
+                break;
+            }
+            if self.cancelled() {
+                return Err(RunError::Cancelled);
+            }
+            self.check_prompts(&prompts)?;
+            self.drain_idle();
+            let mut pending = Vec::with_capacity(prompts.len());
+            for prompt in prompts {
+                pending.push(self.send_prompt(referee, prompt)?);
+            }
+            self.wait_answers(referee, &mut pending)?;
+            let answers = pending
+                .into_iter()
+                .map(|p| p.answer.unwrap_or(Answer::Fault(Fault::Timeout)))
+                .collect();
+            let notices = referee.apply(answers);
+            observer(referee);
+            for notice in notices {
+                for &seat in &notice.seats {
+                    let state = self.seats.get(seat).ok_or_else(|| {
+                        RunError::Referee(format!("notice for seat {seat}, which does not exist"))
+                    })?;
+                    if state.is_live() {
+                        if let Some(process) = &state.process {
+                            process.send(&notice.lines);
+                        }
+                    }
+                }
+            }
+        }
+        self.farewell(referee);
+        Ok(())
+    }
+
+    fn check_prompts(&self, prompts: &[Prompt]) -> Result<(), RunError> {
+        let mut asked = vec![false; self.seats.len()];
+        for prompt in prompts {
+            match asked.get_mut(prompt.seat) {
+                None => {
+                    return Err(RunError::Referee(format!(
+                        "prompt for seat {}, which does not exist",
+                        prompt.seat
+                    )));
+                }
+                Some(true) => {
+                    return Err(RunError::Referee(format!(
+                        "two prompts for seat {} at once",
+                        prompt.seat
+                    )));
+                }
+                Some(flag) => *flag = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes in whatever arrived between rounds: output is unsolicited,
+    /// EOF and exits are remembered for the next prompt.
+    fn drain_idle(&mut self) {
+        while let Ok(tagged) = self.events.try_recv() {
+            let Some(state) = self.seats.get_mut(tagged.seat) else {
+                continue;
+            };
+            if tagged.generation != state.generation || state.process.is_none() {
+                continue;
+            }
+            match tagged.event {
+                Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
+                Event::Eof => state.eof = true,
+                Event::Exited(kind) => state.exit = Some(kind),
+            }
+        }
+    }
+
+    /// Starts a new process for `seat` (killing any previous one) and
+    /// sends it its greeting.
+    fn start<R: Referee>(&mut self, referee: &R, seat: usize) -> Result<(), RunError> {
+        let opts = self.opts;
+        let events = self.events_tx.clone();
+        let state = &mut self.seats[seat];
+        if let Some(old) = state.process.take() {
+            old.finish(opts.end_grace);
+        }
+        state.generation += 1;
+        let bot = &state.seat.bot;
+        let process = BotProcess::spawn(Launch {
+            command: &bot.command,
+            dir: &bot.dir,
+            env: &state.seat.env,
+            seat,
+            generation: state.generation,
+            max_line_bytes: opts.max_line_bytes,
+            events,
+            stderr_log: Arc::clone(&state.log),
+        })
+        .map_err(|source| RunError::Spawn {
+            bot: bot.name.clone(),
+            command: bot.command.clone(),
+            source,
+        })?;
+        state.run.spawns += 1;
+        if std::mem::take(&mut state.needs_restart) {
+            state.run.faults.restart += 1;
+        }
+        state.run.pgids.push(process.pgid());
+        state.answered_in_life = 0;
+        state.eof = false;
+        state.exit = None;
+        process.send(&referee.greeting(seat));
+        state.process = Some(process);
+        Ok(())
+    }
+
+    /// Kills the seat's process after a fault; the next prompt restarts it.
+    fn kill_after_fault(&mut self, seat: usize) {
+        let state = &mut self.seats[seat];
+        if let Some(process) = state.process.take() {
+            process.finish(self.opts.end_grace);
+        }
+        state.needs_restart = true;
+    }
+
+    fn send_prompt<R: Referee>(
+        &mut self,
+        referee: &R,
+        prompt: Prompt,
+    ) -> Result<Pending<R::Move>, RunError> {
+        let seat = prompt.seat;
+        let mut fresh = false;
+        let state = &mut self.seats[seat];
+        if state.seat.bot.mode == Mode::PerTurn || state.process.is_none() {
+            fresh = true;
+        } else if state.is_dead() {
+            if state.exited_per_turn() {
+                state.saw_per_turn = true;
+                fresh = true;
+            } else {
+                // Died between prompts: charged to this prompt, restarted
+                // for the next one, the same as if it had died just after
+                // this prompt was sent (so timing cannot change the game).
+                state.run.faults.crash += 1;
+                self.kill_after_fault(seat);
+                let now = Instant::now();
+                return Ok(Pending {
+                    seat,
+                    lines: prompt.lines,
+                    reply: Vec::new(),
+                    sent: now,
+                    deadline: now,
+                    answer: Some(Answer::Fault(Fault::Crash)),
+                });
+            }
+        } else if state.answered_in_life > 0 {
+            state.saw_reuse = true;
+        }
+        if fresh {
+            self.start(referee, seat)?;
+        }
+        let sent = Instant::now();
+        let mut deadline = sent + self.opts.move_timeout;
+        if fresh {
+            deadline += self.opts.startup_allowance;
+        }
+        if let Some(process) = &self.seats[seat].process {
+            process.send(&prompt.lines);
+        }
+        Ok(Pending {
+            seat,
+            lines: prompt.lines,
+            reply: Vec::new(),
+            sent,
+            deadline,
+            answer: None,
+        })
+    }
+
+    fn wait_answers<R: Referee>(
+        &mut self,
+        referee: &R,
+        pending: &mut [Pending<R::Move>],
+    ) -> Result<(), RunError> {
+        loop {
+            if self.cancelled() {
+                return Err(RunError::Cancelled);
+            }
+            let now = Instant::now();
+            for p in pending.iter_mut() {
+                if p.answer.is_none() && p.deadline <= now {
+                    p.answer = Some(Answer::Fault(Fault::Timeout));
+                    let state = &mut self.seats[p.seat];
+                    state.run.faults.timeout += 1;
+                    state.run.latencies_us.push(micros(now - p.sent));
+                    self.kill_after_fault(p.seat);
+                }
+            }
+            let Some(deadline) = pending
+                .iter()
+                .filter(|p| p.answer.is_none())
+                .map(|p| p.deadline)
+                .min()
+            else {
+                return Ok(());
+            };
+            let mut wait = deadline.saturating_duration_since(now);
+            if self.opts.cancel.is_some() {
+                wait = wait.min(CANCEL_CHECK);
+            }
+            match self.events.recv_timeout(wait) {
+                Ok(tagged) => self.on_event(referee, pending, tagged)?,
+                Err(RecvTimeoutError::Timeout) => {}
+                // We hold a sender ourselves, so this cannot happen; if it
+                // did, waiting out the deadline keeps the loop from spinning.
+                Err(RecvTimeoutError::Disconnected) => std::thread::sleep(wait),
+            }
+        }
+    }
+
+    fn on_event<R: Referee>(
+        &mut self,
+        referee: &R,
+        pending: &mut [Pending<R::Move>],
+        tagged: Tagged,
+    ) -> Result<(), RunError> {
+        let seat = tagged.seat;
+        let Some(state) = self.seats.get_mut(seat) else {
+            return Ok(());
+        };
+        if tagged.generation != state.generation || state.process.is_none() {
+            // From a process already killed: a late answer must never be
+            // taken for a later prompt.
+            return Ok(());
+        }
+        let outstanding = pending
+            .iter_mut()
+            .find(|p| p.seat == seat && p.answer.is_none());
+        match tagged.event {
+            Event::Line(line) => {
+                let Some(p) = outstanding else {
+                    state.run.unsolicited += 1;
+                    return Ok(());
+                };
+                p.reply.push(line);
+                match referee.parse_reply(seat, &p.reply) {
+                    Reply::Incomplete => {}
+                    Reply::Complete(m) => {
+                        p.answer = Some(Answer::Move(m));
+                        state.answered_in_life += 1;
+                        state.run.latencies_us.push(micros(p.sent.elapsed()));
+                    }
+                    Reply::Invalid(_) => {
+                        p.answer = Some(Answer::Fault(Fault::Invalid));
+                        state.answered_in_life += 1;
+                        state.run.faults.invalid += 1;
+                        state.run.latencies_us.push(micros(p.sent.elapsed()));
+                    }
+                }
+            }
+            Event::TooLong => {
+                let Some(p) = outstanding else {
+                    state.run.unsolicited += 1;
+                    return Ok(());
+                };
+                p.answer = Some(Answer::Fault(Fault::Invalid));
+                state.answered_in_life += 1;
+                state.run.faults.invalid += 1;
+                state.run.latencies_us.push(micros(p.sent.elapsed()));
+            }
+            Event::Eof | Event::Exited(_) => {
+                match tagged.event {
+                    Event::Exited(kind) => state.exit = Some(kind),
+                    _ => state.eof = true,
+                }
+                if !state.is_dead() {
+                    return Ok(());
+                }
+                let Some(p) = outstanding else {
+                    return Ok(());
+                };
+                if state.exited_per_turn() && state.seat.bot.mode != Mode::PerTurn {
+                    // A per-turn bot that had not yet exited when the
+                    // prompt went out: start it again with a fresh clock.
+                    state.saw_per_turn = true;
+                    self.start(referee, seat)?;
+                    let now = Instant::now();
+                    p.reply.clear();
+                    p.sent = now;
+                    p.deadline = now + self.opts.move_timeout + self.opts.startup_allowance;
+                    if let Some(process) = &self.seats[seat].process {
+                        process.send(&p.lines);
+                    }
+                } else {
+                    p.answer = Some(Answer::Fault(Fault::Crash));
+                    state.run.faults.crash += 1;
+                    self.kill_after_fault(seat);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the farewell to live processes, closes their input and gives
+    /// them `end_grace` to close their output.
+    fn farewell<R: Referee>(&mut self, referee: &R) {
+        let farewell = referee.farewell();
+        let mut waiting = 0usize;
+        for state in &mut self.seats {
+            if !state.is_live() {
+                continue;
+            }
+            if let Some(process) = &mut state.process {
+                process.send(&farewell);
+                process.close_input();
+                waiting += 1;
+            }
+        }
+        let deadline = Instant::now() + self.opts.end_grace;
+        while waiting > 0 {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            if wait.is_zero() {
+                break;
+            }
+            let Ok(tagged) = self.events.recv_timeout(wait) else {
+                break;
+            };
+            let Some(state) = self.seats.get_mut(tagged.seat) else {
+                continue;
+            };
+            if tagged.generation == state.generation
+                && state.process.is_some()
+                && tagged.event == Event::Eof
+                && !state.eof
+            {
+                state.eof = true;
+                waiting -= 1;
+            }
+        }
+    }
+
+    /// Kills and reaps every process and collects the stderr logs.
+    fn shutdown(&mut self) {
+        for state in &mut self.seats {
+            if let Some(process) = state.process.take() {
+                process.finish(self.opts.end_grace);
+            }
+            let log = state.log.lock().unwrap_or_else(|p| p.into_inner());
+            state.run.stderr = log.render();
+        }
+    }
+
+    fn into_run(self) -> MatchRun {
+        MatchRun {
+            seats: self
+                .seats
+                .into_iter()
+                .map(|state| {
+                    let mut run = state.run;
+                    if run.mode == Mode::Auto {
+                        if state.saw_per_turn {
+                            run.mode = Mode::PerTurn;
+                        } else if state.saw_reuse {
+                            run.mode = Mode::Persistent;
+                        }
+                    }
+                    run
+                })
+                .collect(),
+        }
+    }
+}
+
+fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,405 @@
+//! What a bot is: a command run in its own directory, and how to find one
+//! from a command-line string.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+
+use serde::{Deserialize, Serialize};
+
+use crate::manifest::parse_manifest;
+
+/// File name of a bot's manifest inside its directory.
+pub const MANIFEST_FILE: &str = "bot.toml";
+
+/// How a bot's process lives across turns (see seed 004: a bot may exit
+/// after each move and be started again, or stay alive and be reused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Find out: a process that exits with status 0 after answering is
+    /// taken as a per-turn bot, one that stays alive is reused.
+    #[default]
+    Auto,
+    /// One process for the whole game; exiting is a crash.
+    Persistent,
+    /// A fresh process for every prompt; leftovers are killed.
+    PerTurn,
+}
+
+/// A runnable bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotSpec {
+    /// Display name (manifest `name`, else the directory name).
+    pub name: String,
+    /// Program and arguments; a program containing `/` is absolute.
+    pub command: Vec<String>,
+    /// Working directory of the bot's processes (absolute).
+    pub dir: PathBuf,
+    /// Build step run once in `dir` before games, if any.
+    pub build: Option<Vec<String>>,
+    /// How its processes live across turns.
+    pub mode: Mode,
+    /// Games it declares it plays; empty means not declared.
+    pub games: Vec<String>,
+    /// Royale team (`R`, `P` or `S`), if declared.
+    pub team: Option<String>,
+    /// Free text from the manifest.
+    pub description: Option<String>,
+}
+
+/// Why a bot could not be resolved or loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    #[error("no bot {spec:?}: tried {}; available bots: {}", show_paths(tried), show_names(available))]
+    NotFound {
+        spec: String,
+        tried: Vec<PathBuf>,
+        available: Vec<String>,
+    },
+    #[error("inline bot {spec:?}: {message}")]
+    Inline { spec: String, message: String },
+    #[error("cannot read {}: {source}", file.display())]
+    Read {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: {message}", file.display())]
+    Manifest {
+        file: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{}: {message}", file.display())]
+    ManifestValue { file: PathBuf, message: String },
+}
+
+fn show_paths(paths: &[PathBuf]) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    shown.join(", ")
+}
+
+fn show_names(names: &[String]) -> String {
+    if names.is_empty() {
+        "(none)".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Why a bot's build step failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("bot {bot}: cannot run build command {command:?}: {source}")]
+    Spawn {
+        bot: String,
+        command: Vec<String>,
+        source: std::io::Error,
+    },
+    #[error("bot {bot}: build command {command:?} failed ({status}); end of its stderr:\n{stderr_tail}")]
+    Failed {
+        bot: String,
+        command: Vec<String>,
+        status: ExitStatus,
+        stderr_tail: String,
+    },
+}
+
+/// Bot names: letters, digits, `_`, `.` and `-`.
+pub fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// Makes a program given with a `/` absolute against the bot directory:
+/// how `Command` resolves relative paths together with `current_dir`
+/// differs between platforms.
+fn anchor_program(mut command: Vec<String>, dir: &Path) -> Vec<String> {
+    if let Some(program) = command.first_mut() {
+        if program.contains('/') && Path::new(program.as_str()).is_relative() {
+            *program = dir.join(program.as_str()).to_string_lossy().into_owned();
+        }
+    }
+    command
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Resolves a bot given on the command line: `NAME=COMMAND` (run in the
+/// current directory), a directory holding `bot.toml`, or a name under
+/// `bots_dir`.
+pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
+    if let Some((name, command)) = spec.split_once('=') {
+        if is_valid_name(name) {
+            return inline(spec, name, command);
+        }
+    }
+    let as_dir = Path::new(spec);
+    let mut tried = vec![as_dir.join(MANIFEST_FILE)];
+    if as_dir.join(MANIFEST_FILE).is_file() {
+        return load_dir(as_dir);
+    }
+    if is_valid_name(spec) {
+        let named = bots_dir.join(spec);
+        if named.join(MANIFEST_FILE).is_file() {
+            return load_dir(&named);
+        }
+        tried.push(named.join(MANIFEST_FILE));
+    }
+    let available = available_names(bots_dir);
+    Err(SpecError::NotFound {
+        spec: spec.to_string(),
+        tried,
+        available,
+    })
+}
+
+fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
+    let err = |message: &str| SpecError::Inline {
+        spec: spec.to_string(),
+        message: message.to_string(),
+    };
+    let words = shlex::split(command)
+        .ok_or_else(|| err("cannot split the command (unbalanced quotes?)"))?;
+    if words.is_empty() {
+        return Err(err("the command is empty; expected NAME=PROGRAM [ARGS...]"));
+    }
+    let dir = std::env::current_dir()
+        .map_err(|e| err(&format!("cannot read the current directory: {e}")))?;
+    Ok(BotSpec {
+        name: name.to_string(),
+        command: anchor_program(words, &dir),
+        dir,
+        build: None,
+        mode: Mode::Auto,
+        games: Vec::new(),
+        team: None,
+        description: None,
+    })
+}
+
+/// Loads the bot whose `bot.toml` is in `dir`.
+pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
+    let file = dir.join(MANIFEST_FILE);
+    let text = std::fs::read_to_string(&file).map_err(|source| SpecError::Read {
+        file: file.clone(),
+        source,
+    })?;
+    let manifest = parse_manifest(&file, &text)?;
+    let dir = absolute(dir);
+    let name = match manifest.name {
+        Some(name) => name,
+        None => dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "bot".to_string()),
+    };
+    Ok(BotSpec {
+        name,
+        command: anchor_program(manifest.command.0, &dir),
+        build: manifest.build.map(|b| anchor_program(b.0, &dir)),
+        dir,
+        mode: manifest.mode,
+        games: manifest.games,
+        team: manifest.team,
+        description: manifest.description,
+    })
+}
+
+/// Every bot in `bots_dir/*/bot.toml`, sorted by name. Directories
+/// without a manifest are skipped; a broken manifest is an error.
+pub fn discover(bots_dir: &Path) -> Result<Vec<BotSpec>, SpecError> {
+    let entries = std::fs::read_dir(bots_dir).map_err(|source| SpecError::Read {
+        file: bots_dir.to_path_buf(),
+        source,
+    })?;
+    let mut bots = Vec::new();
+    for entry in entries.flatten() {
+        let dir = entry.path();
+        if dir.join(MANIFEST_FILE).is_file() {
+            bots.push(load_dir(&dir)?);
+        }
+    }
+    bots.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
+    Ok(bots)
+}
+
+/// Names of the directories under `bots_dir` that hold a manifest.
+fn available_names(bots_dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(bots_dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.path().join(MANIFEST_FILE).is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+const STDERR_TAIL_BYTES: usize = 4000;
+
+impl BotSpec {
+    /// Whether the bot declares `game` (or declares no games at all).
+    pub fn plays(&self, game: &str) -> bool {
+        self.games.is_empty() || self.games.iter().any(|g| g == game)
+    }
+
+    /// Runs the build step, if any, in the bot's directory with no input.
+    pub fn build(&self) -> Result<(), BuildError> {
+        let Some(command) = &self.build else {
+            return Ok(());
+        };
+        let Some((program, args)) = command.split_first() else {
+            return Ok(());
+        };
+        let output = Command::new(program)
+            .args(args)
+            .current_dir(&self.dir)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|source| BuildError::Spawn {
+                bot: self.name.clone(),
+                command: command.clone(),
+                source,
+            })?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = &output.stderr;
+        let tail = &stderr[stderr.len().saturating_sub(STDERR_TAIL_BYTES)..];
+        Err(BuildError::Failed {
+            bot: self.name.clone(),
+            command: command.clone(),
+            status: output.status,
+            stderr_tail: String::from_utf8_lossy(tail).into_owned(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_bot(root: &Path, dir: &str, manifest: &str) -> PathBuf {
+        let dir = root.join(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(MANIFEST_FILE), manifest).unwrap();
+        dir
+    }
+
+    #[test]
+    fn inline_spec_splits_like_a_shell() {
+        let bot = resolve("rnd=python3 'my bot.py' -v", Path::new("/nonexistent")).unwrap();
+        assert_eq!(bot.name, "rnd");
+        assert_eq!(bot.command, ["python3", "my bot.py", "-v"]);
+        assert_eq!(bot.dir, std::env::current_dir().unwrap());
+        assert_eq!(bot.mode, Mode::Auto);
+    }
+
+    #[test]
+    fn inline_relative_program_is_made_absolute() {
+        let bot = resolve("b=./bots/x/run --flag", Path::new("/nonexistent")).unwrap();
+        let expected = std::env::current_dir().unwrap().join("./bots/x/run");
+        assert_eq!(bot.command[0], expected.to_string_lossy());
+        assert_eq!(bot.command[1], "--flag");
+    }
+
+    #[test]
+    fn inline_errors() {
+        let empty = resolve("b=", Path::new("/x")).unwrap_err();
+        assert!(matches!(empty, SpecError::Inline { .. }), "{empty}");
+        let quotes = resolve("b=echo 'oops", Path::new("/x")).unwrap_err();
+        assert!(quotes.to_string().contains("unbalanced"), "{quotes}");
+    }
+
+    #[test]
+    fn directory_spec_loads_manifest_and_defaults_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_bot(tmp.path(), "alpha", "command = \"./run.sh fast\"\n");
+        let bot = resolve(dir.to_str().unwrap(), Path::new("/nonexistent")).unwrap();
+        assert_eq!(bot.name, "alpha");
+        let dir = std::fs::canonicalize(&dir).unwrap();
+        assert_eq!(bot.dir, dir);
+        assert_eq!(bot.command, [dir.join("./run.sh").to_string_lossy().as_ref(), "fast"]);
+    }
+
+    #[test]
+    fn name_under_bots_dir_and_program_without_slash_untouched() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_bot(
+            tmp.path(),
+            "beta",
+            "name = \"Beta\"\ncommand = [\"python3\", \"bot.py\"]\ngames = [\"cardjitsu\"]\n",
+        );
+        let bot = resolve("beta", tmp.path()).unwrap();
+        assert_eq!(bot.name, "Beta");
+        assert_eq!(bot.command, ["python3", "bot.py"]);
+        assert!(bot.plays("cardjitsu") && !bot.plays("royale"));
+    }
+
+    #[test]
+    fn unknown_spec_names_what_was_tried_and_lists_bots() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_bot(tmp.path(), "one", "command = \"a\"\n");
+        write_bot(tmp.path(), "two", "command = \"b\"\n");
+        std::fs::create_dir(tmp.path().join("not-a-bot")).unwrap();
+        let err = resolve("three", tmp.path()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("three/bot.toml"), "{text}");
+        assert!(text.contains(&tmp.path().join("three").display().to_string()), "{text}");
+        assert!(text.contains("available bots: one, two"), "{text}");
+    }
+
+    #[test]
+    fn broken_manifest_error_names_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_bot(tmp.path(), "bad", "command = \"a\"\nmode = 3\n");
+        let err = resolve("bad", tmp.path()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("bad/bot.toml:2:"), "{text}");
+    }
+
+    #[test]
+    fn discover_sorts_by_name_and_skips_plain_dirs() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_bot(tmp.path(), "zeta", "command = \"a\"\n");
+        write_bot(tmp.path(), "b", "name = \"alpha\"\ncommand = \"a\"\n");
+        std::fs::create_dir(tmp.path().join("faulty")).unwrap();
+        let names: Vec<String> = discover(tmp.path())
+            .unwrap()
+            .into_iter()
+            .map(|b| b.name)
+            .collect();
+        assert_eq!(names, ["alpha", "zeta"]);
+    }
+
+    #[test]
+    fn build_runs_in_bot_dir_and_reports_failures() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_bot(
+            tmp.path(),
+            "ok",
+            "command = \"true\"\nbuild = \"sh -c 'echo built > marker'\"\n",
+        );
+        load_dir(&dir).unwrap().build().unwrap();
+        assert!(dir.join("marker").is_file());
+
+        let dir = write_bot(
+            tmp.path(),
+            "fails",
+            "command = \"true\"\nbuild = [\"sh\", \"-c\", \"echo broken >&2; exit 3\"]\n",
+        );
+        let err = load_dir(&dir).unwrap().build().unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, BuildError::Failed { .. }), "{text}");
+        assert!(text.contains("broken") && text.contains('3'), "{text}");
+    }
+}
