@@ -116,7 +116,7 @@ impl fmt::Display for Shard {
 ///
 /// Two directories hold the same league exactly when their settings are
 /// equal; shards of one league differ only in `shard`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub game: GameKind,
     pub bots: Vec<BotSpec>,
