@@ -19,8 +19,7 @@ pub use play::{
     FaultCounts, MatchRun, RunError, RunOptions, Seat, SeatRun, play, play_with_observer,
 };
 pub use spec::{
-    BotSpec, BuildError, MANIFEST_FILE, Mode, SpecError, discover, is_valid_name, load_dir,
-    resolve,
+    BotSpec, BuildError, MANIFEST_FILE, Mode, SpecError, discover, is_valid_name, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{kill_all_bots, process_group_alive};

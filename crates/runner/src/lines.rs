@@ -75,6 +75,14 @@ impl<R: Read> CappedLines<R> {
         }
     }
 
+    /// Whether [`next_event`](Self::next_event) can answer from what has
+    /// been read already, without blocking on the source.
+    pub fn has_buffered_event(&self) -> bool {
+        self.at_eof
+            || self.pending.contains(&b'\n')
+            || (!self.discarding && self.pending.len() > self.max_line_bytes)
+    }
+
     fn finish_line(&self, mut line: Vec<u8>) -> LineEvent {
         if line.len() > self.max_line_bytes {
             return LineEvent::TooLong;
@@ -144,7 +152,12 @@ mod tests {
         for step in [1, 3, 8192] {
             assert_eq!(
                 events(b"12345678\n123456789\nok\n", 8, step),
-                vec![line("12345678"), LineEvent::TooLong, line("ok"), LineEvent::Eof],
+                vec![
+                    line("12345678"),
+                    LineEvent::TooLong,
+                    line("ok"),
+                    LineEvent::Eof
+                ],
                 "step {step}"
             );
         }
@@ -161,6 +174,26 @@ mod tests {
                 "step {step}"
             );
         }
+    }
+
+    #[test]
+    fn buffered_events_are_reported_without_reading() {
+        let mut lines = CappedLines::new(
+            Trickle {
+                data: b"1\n2\n3",
+                step: 100,
+            },
+            8,
+        );
+        assert!(!lines.has_buffered_event());
+        assert_eq!(lines.next_event(), line("1"));
+        assert!(lines.has_buffered_event());
+        assert_eq!(lines.next_event(), line("2"));
+        // "3" has no newline yet: the next event needs another read.
+        assert!(!lines.has_buffered_event());
+        assert_eq!(lines.next_event(), line("3"));
+        assert!(lines.has_buffered_event());
+        assert_eq!(lines.next_event(), LineEvent::Eof);
     }
 
     #[test]

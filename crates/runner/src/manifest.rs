@@ -5,8 +5,8 @@
 use std::fmt;
 use std::path::Path;
 
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 
 use crate::spec::{Mode, SpecError};
 
@@ -28,7 +28,9 @@ impl<'de> Deserialize<'de> for CommandLine {
 
             fn visit_str<E: de::Error>(self, value: &str) -> Result<CommandLine, E> {
                 let words = shlex::split(value).ok_or_else(|| {
-                    E::custom(format!("cannot split command {value:?} (unbalanced quotes?)"))
+                    E::custom(format!(
+                        "cannot split command {value:?} (unbalanced quotes?)"
+                    ))
                 })?;
                 Ok(CommandLine(words))
             }
@@ -154,7 +156,17 @@ description = "plays at random"
     fn unknown_field_names_file_line_and_column() {
         let err = parse("command = \"x\"\n\ncolour = \"red\"\n").unwrap_err();
         let text = err.to_string();
-        assert!(matches!(err, SpecError::Manifest { line: 3, column: 1, .. }), "{text}");
+        assert!(
+            matches!(
+                err,
+                SpecError::Manifest {
+                    line: 3,
+                    column: 1,
+                    ..
+                }
+            ),
+            "{text}"
+        );
         assert!(text.contains("bots/x/bot.toml:3:1"), "{text}");
         assert!(text.contains("colour"), "{text}");
     }
@@ -164,7 +176,10 @@ description = "plays at random"
         let err = parse("command = 42\n").unwrap_err();
         let text = err.to_string();
         assert!(matches!(err, SpecError::Manifest { line: 1, .. }), "{text}");
-        assert!(text.contains("a command string or an array of strings"), "{text}");
+        assert!(
+            text.contains("a command string or an array of strings"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -178,16 +193,23 @@ description = "plays at random"
         let err = parse("command = \"x\"\nmode = \"sometimes\"\n").unwrap_err();
         let text = err.to_string();
         assert!(matches!(err, SpecError::Manifest { line: 2, .. }), "{text}");
-        assert!(text.contains("per-turn") && text.contains("persistent"), "{text}");
+        assert!(
+            text.contains("per-turn") && text.contains("persistent"),
+            "{text}"
+        );
     }
 
     #[test]
     fn bad_team_and_empty_command_and_bad_quotes_are_rejected() {
-        let team = parse("command = \"x\"\nteam = \"Q\"\n").unwrap_err().to_string();
+        let team = parse("command = \"x\"\nteam = \"Q\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(team.contains("\"R\", \"P\" or \"S\""), "{team}");
         let empty = parse("command = []\n").unwrap_err().to_string();
         assert!(empty.contains("`command` is empty"), "{empty}");
-        let quotes = parse("command = \"python3 'bot.py\"\n").unwrap_err().to_string();
+        let quotes = parse("command = \"python3 'bot.py\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(quotes.contains("unbalanced quotes"), "{quotes}");
     }
 

@@ -338,10 +338,12 @@ impl<'a> Game<'a> {
             if tagged.generation != state.generation || state.process.is_none() {
                 continue;
             }
-            match tagged.event {
-                Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
-                Event::Eof => state.eof = true,
-                Event::Exited(kind) => state.exit = Some(kind),
+            for event in tagged.events {
+                match event {
+                    Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
+                    Event::Eof => state.eof = true,
+                    Event::Exited(kind) => state.exit = Some(kind),
+                }
             }
         }
     }
@@ -480,7 +482,11 @@ impl<'a> Game<'a> {
                 wait = wait.min(CANCEL_CHECK);
             }
             match self.events.recv_timeout(wait) {
-                Ok(tagged) => self.on_event(referee, pending, tagged)?,
+                Ok(tagged) => {
+                    for event in tagged.events {
+                        self.on_event(referee, pending, tagged.seat, tagged.generation, event)?;
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => {}
                 // We hold a sender ourselves, so this cannot happen; if it
                 // did, waiting out the deadline keeps the loop from spinning.
@@ -493,13 +499,14 @@ impl<'a> Game<'a> {
         &mut self,
         referee: &R,
         pending: &mut [Pending<R::Move>],
-        tagged: Tagged,
+        seat: usize,
+        generation: u64,
+        event: Event,
     ) -> Result<(), RunError> {
-        let seat = tagged.seat;
         let Some(state) = self.seats.get_mut(seat) else {
             return Ok(());
         };
-        if tagged.generation != state.generation || state.process.is_none() {
+        if generation != state.generation || state.process.is_none() {
             // From a process already killed: a late answer must never be
             // taken for a later prompt.
             return Ok(());
@@ -507,7 +514,7 @@ impl<'a> Game<'a> {
         let outstanding = pending
             .iter_mut()
             .find(|p| p.seat == seat && p.answer.is_none());
-        match tagged.event {
+        match event {
             Event::Line(line) => {
                 let Some(p) = outstanding else {
                     state.run.unsolicited += 1;
@@ -540,7 +547,7 @@ impl<'a> Game<'a> {
                 state.run.latencies_us.push(micros(p.sent.elapsed()));
             }
             Event::Eof | Event::Exited(_) => {
-                match tagged.event {
+                match event {
                     Event::Exited(kind) => state.exit = Some(kind),
                     _ => state.eof = true,
                 }
@@ -576,17 +583,18 @@ impl<'a> Game<'a> {
     /// them `end_grace` to close their output.
     fn farewell<R: Referee>(&mut self, referee: &R) {
         let farewell = referee.farewell();
-        let mut waiting = 0usize;
-        for state in &mut self.seats {
+        let mut awaited = vec![false; self.seats.len()];
+        for (seat, state) in self.seats.iter_mut().enumerate() {
             if !state.is_live() {
                 continue;
             }
             if let Some(process) = &mut state.process {
                 process.send(&farewell);
                 process.close_input();
-                waiting += 1;
+                awaited[seat] = true;
             }
         }
+        let mut waiting = awaited.iter().filter(|&&a| a).count();
         let deadline = Instant::now() + self.opts.end_grace;
         while waiting > 0 {
             let wait = deadline.saturating_duration_since(Instant::now());
@@ -599,13 +607,22 @@ impl<'a> Game<'a> {
             let Some(state) = self.seats.get_mut(tagged.seat) else {
                 continue;
             };
-            if tagged.generation == state.generation
-                && state.process.is_some()
-                && tagged.event == Event::Eof
-                && !state.eof
-            {
-                state.eof = true;
-                waiting -= 1;
+            if tagged.generation != state.generation || state.process.is_none() {
+                continue;
+            }
+            for event in tagged.events {
+                match event {
+                    // Nothing is outstanding any more (the last answer's
+                    // trailing chatter, say).
+                    Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
+                    Event::Eof => {
+                        state.eof = true;
+                        if std::mem::take(&mut awaited[tagged.seat]) {
+                            waiting -= 1;
+                        }
+                    }
+                    Event::Exited(_) => {}
+                }
             }
         }
     }

@@ -28,14 +28,18 @@ pub(crate) enum Event {
     Exited(ExitKind),
 }
 
-/// An event tagged with the seat and the generation (the how-many-th
-/// process of that seat) it came from, so events of a process that has
+/// Events tagged with the seat and the generation (the how-many-th
+/// process of that seat) they came from, so events of a process that has
 /// since been killed or replaced can be told apart and dropped.
+///
+/// Lines that arrived in one read are sent as one batch: an answer and
+/// chatter written right after it are then seen together, before the next
+/// prompt goes out, so the chatter cannot pass for the next answer.
 #[derive(Debug)]
 pub(crate) struct Tagged {
     pub(crate) seat: usize,
     pub(crate) generation: u64,
-    pub(crate) event: Event,
+    pub(crate) events: Vec<Event>,
 }
 
 /// Everything needed to start one process.
@@ -127,11 +131,10 @@ impl BotProcess {
         let (events, seat, generation) = (launch.events, launch.seat, launch.generation);
         thread::Builder::new().name(name("exit")).spawn(move || {
             if let Some(kind) = sys::wait_exit_no_reap(pid) {
-                let event = Event::Exited(kind);
                 let _ = events.send(Tagged {
                     seat,
                     generation,
-                    event,
+                    events: vec![Event::Exited(kind)],
                 });
             }
         })?;
@@ -200,15 +203,23 @@ fn read_output(
 ) {
     let mut lines = CappedLines::new(stdout, max_line_bytes);
     loop {
-        let (event, last) = match lines.next_event() {
-            LineEvent::Line(line) => (Event::Line(line), false),
-            LineEvent::TooLong => (Event::TooLong, false),
-            LineEvent::Eof => (Event::Eof, true),
-        };
+        let mut batch = Vec::new();
+        let mut last = false;
+        // Everything already read goes out together; only then block.
+        while !last && (batch.is_empty() || lines.has_buffered_event()) {
+            batch.push(match lines.next_event() {
+                LineEvent::Line(line) => Event::Line(line),
+                LineEvent::TooLong => Event::TooLong,
+                LineEvent::Eof => {
+                    last = true;
+                    Event::Eof
+                }
+            });
+        }
         let sent = events.send(Tagged {
             seat,
             generation,
-            event,
+            events: batch,
         });
         if last || sent.is_err() {
             return;

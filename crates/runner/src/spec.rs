@@ -50,7 +50,11 @@ pub struct BotSpec {
 /// Why a bot could not be resolved or loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
-    #[error("no bot {spec:?}: tried {}; available bots: {}", show_paths(tried), show_names(available))]
+    #[error(
+        "no bot {spec:?}: tried {}; available bots: {}",
+        show_paths(tried),
+        show_names(available)
+    )]
     NotFound {
         spec: String,
         tried: Vec<PathBuf>,
@@ -96,7 +100,9 @@ pub enum BuildError {
         command: Vec<String>,
         source: std::io::Error,
     },
-    #[error("bot {bot}: build command {command:?} failed ({status}); end of its stderr:\n{stderr_tail}")]
+    #[error(
+        "bot {bot}: build command {command:?} failed ({status}); end of its stderr:\n{stderr_tail}"
+    )]
     Failed {
         bot: String,
         command: Vec<String>,
@@ -328,7 +334,10 @@ mod tests {
         assert_eq!(bot.name, "alpha");
         let dir = std::fs::canonicalize(&dir).unwrap();
         assert_eq!(bot.dir, dir);
-        assert_eq!(bot.command, [dir.join("./run.sh").to_string_lossy().as_ref(), "fast"]);
+        assert_eq!(
+            bot.command,
+            [dir.join("./run.sh").to_string_lossy().as_ref(), "fast"]
+        );
     }
 
     #[test]
@@ -354,7 +363,10 @@ mod tests {
         let err = resolve("three", tmp.path()).unwrap_err();
         let text = err.to_string();
         assert!(text.contains("three/bot.toml"), "{text}");
-        assert!(text.contains(&tmp.path().join("three").display().to_string()), "{text}");
+        assert!(
+            text.contains(&tmp.path().join("three").display().to_string()),
+            "{text}"
+        );
         assert!(text.contains("available bots: one, two"), "{text}");
     }
 

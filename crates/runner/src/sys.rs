@@ -21,7 +21,9 @@ pub(crate) enum ExitKind {
 static LIVE_GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
 
 fn live_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
-    LIVE_GROUPS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    LIVE_GROUPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Records a freshly spawned bot's process group.
@@ -95,7 +97,9 @@ fn live_members_from_proc(pgid: i32) -> Option<bool> {
         };
         // The command name is in parentheses and may contain anything, so
         // fields are counted from the last ')': state, ppid, pgrp.
-        let Some(close) = stat.rfind(')') else { continue };
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
         let mut fields = stat[close + 1..].split_whitespace();
         let state = fields.next().unwrap_or("");
         let _ppid = fields.next();

@@ -1,0 +1,490 @@
+//! Drives real subprocess bots (bots/faulty/) through a small referee
+//! shaped like CardJitsu's wire protocol and checks how each kind of
+//! misbehaviour is counted and contained.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use dojo_engine::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
+use dojo_runner::{
+    BotSpec, FaultCounts, MatchRun, Mode, RunError, RunOptions, Seat, SeatRun, play,
+    play_with_observer, process_group_alive,
+};
+
+const ROUNDS: usize = 8;
+
+/// Two seats, `rounds` simultaneous rounds of "pick a card 0..=4".
+#[derive(Debug)]
+struct MiniJitsu {
+    rounds: usize,
+    round: usize,
+    /// Every answer the runner handed over, per round, in seat order.
+    history: Vec<Vec<Answer<u8>>>,
+}
+
+impl Default for MiniJitsu {
+    fn default() -> Self {
+        Self::new(ROUNDS)
+    }
+}
+
+impl MiniJitsu {
+    fn new(rounds: usize) -> Self {
+        Self {
+            rounds,
+            round: 0,
+            history: Vec::new(),
+        }
+    }
+}
+
+impl Referee for MiniJitsu {
+    type Move = u8;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn greeting(&self, seat: usize) -> Vec<String> {
+        vec![(seat + 1).to_string()]
+    }
+
+    fn prompts(&self) -> Vec<Prompt> {
+        if self.round >= self.rounds {
+            return Vec::new();
+        }
+        (0..2)
+            .map(|seat| Prompt {
+                seat,
+                lines: vec!["AAA,BBB,CCC,DDD,EEE".to_string()],
+            })
+            .collect()
+    }
+
+    fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<u8> {
+        match lines.last().map(|l| l.trim().parse::<u8>()) {
+            Some(Ok(i)) if i <= 4 => Reply::Complete(i),
+            _ => Reply::Invalid(format!("not a card index: {:?}", lines.last())),
+        }
+    }
+
+    fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
+        assert_eq!(answers.len(), 2, "one answer per prompt");
+        self.history.push(answers);
+        self.round += 1;
+        vec![Notice {
+            seats: vec![0, 1],
+            lines: vec!["AAA vs. BBB: 0 wins!".to_string()],
+        }]
+    }
+
+    fn farewell(&self) -> Vec<String> {
+        vec!["Draw!".to_string()]
+    }
+}
+
+fn faulty_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/faulty")
+}
+
+fn bot(file: &str, mode: Mode) -> Arc<BotSpec> {
+    let dir = std::fs::canonicalize(faulty_dir()).expect("bots/faulty exists");
+    Arc::new(BotSpec {
+        name: file.trim_end_matches(".py").to_string(),
+        command: vec![dir.join(file).to_string_lossy().into_owned()],
+        dir,
+        build: None,
+        mode,
+        games: vec!["cardjitsu".to_string()],
+        team: None,
+        description: None,
+    })
+}
+
+/// For bots expected to answer: generous, so a loaded machine does not
+/// turn a slow answer into a timeout (it costs time only when a bot does
+/// time out).
+fn options() -> RunOptions {
+    RunOptions {
+        move_timeout: Duration::from_millis(1500),
+        startup_allowance: Duration::from_millis(3000),
+        ..RunOptions::default()
+    }
+}
+
+/// For bots that never answer in time: a short move timeout, and fewer
+/// rounds, to keep the suite fast; the startup allowance still lets a
+/// slow interpreter start. The opponent may time out on a loaded machine,
+/// so tests using these options check only the misbehaving seat.
+fn quick_options() -> RunOptions {
+    RunOptions {
+        move_timeout: Duration::from_millis(300),
+        startup_allowance: Duration::from_millis(1500),
+        ..RunOptions::default()
+    }
+}
+
+const QUICK_ROUNDS: usize = 3;
+
+/// Plays `file` (seat 1) against random_ok.py (seat 0) for `ROUNDS`.
+fn versus(file: &str, mode: Mode, opts: &RunOptions) -> (MiniJitsu, MatchRun) {
+    versus_with(Seat::new(bot(file, mode)), opts, ROUNDS)
+}
+
+fn versus_with(seat: Seat, opts: &RunOptions, rounds: usize) -> (MiniJitsu, MatchRun) {
+    let seats = [Seat::new(bot("random_ok.py", Mode::Auto)), seat];
+    let mut referee = MiniJitsu::new(rounds);
+    let run = play(&mut referee, &seats, opts).expect("game runs to the end");
+    assert_eq!(referee.history.len(), rounds, "every round was played");
+    assert_all_dead(&run);
+    (referee, run)
+}
+
+fn assert_all_dead(run: &MatchRun) {
+    for seat in &run.seats {
+        assert!(!seat.pgids.is_empty(), "{}: no process recorded", seat.bot);
+        for &pgid in &seat.pgids {
+            assert!(
+                !process_group_alive(pgid),
+                "{}: process group {pgid} survived the game",
+                seat.bot
+            );
+        }
+    }
+}
+
+fn assert_clean(seat: &SeatRun) {
+    assert_eq!(
+        seat.faults,
+        FaultCounts::default(),
+        "{}: {seat:?}",
+        seat.bot
+    );
+    assert_eq!(seat.latencies_us.len(), ROUNDS, "{}", seat.bot);
+}
+
+fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
+    FaultCounts {
+        timeout,
+        crash,
+        invalid,
+        restart,
+    }
+}
+
+fn seat_answers(referee: &MiniJitsu, seat: usize) -> Vec<Answer<u8>> {
+    referee.history.iter().map(|r| r[seat].clone()).collect()
+}
+
+#[test]
+fn well_behaved_bots_are_reused_without_faults() {
+    let (referee, run) = versus("random_ok.py", Mode::Auto, &options());
+    for seat in &run.seats {
+        assert_clean(seat);
+        assert_eq!(seat.spawns, 1);
+        assert_eq!(seat.mode, Mode::Persistent);
+        assert_eq!(seat.unsolicited, 0);
+    }
+    for seat in 0..2 {
+        assert!(
+            seat_answers(&referee, seat)
+                .iter()
+                .all(|a| matches!(a, Answer::Move(m) if *m <= 4))
+        );
+    }
+}
+
+#[test]
+fn crash_midgame_is_charged_and_restarted() {
+    let (referee, run) = versus("crash_midgame.py", Mode::Auto, &options());
+    assert_clean(&run.seats[0]);
+    let seat = &run.seats[1];
+    // Rounds 1-3 answered, 4 crash, 5-7 answered after a restart, 8 crash.
+    assert_eq!(seat.faults, faults(0, 2, 0, 1), "{seat:?}");
+    assert_eq!(seat.spawns, 2);
+    let answers = seat_answers(&referee, 1);
+    assert_eq!(answers[3], Answer::Fault(Fault::Crash));
+    assert_eq!(answers[7], Answer::Fault(Fault::Crash));
+    assert_eq!(answers[4], Answer::Move(0));
+    assert!(
+        seat.stderr.contains("crash_midgame: giving up"),
+        "{}",
+        seat.stderr
+    );
+}
+
+#[test]
+fn hang_times_out_is_killed_and_restarted() {
+    let (referee, run) = versus("hang.py", Mode::Auto, &options());
+    assert_clean(&run.seats[0]);
+    let seat = &run.seats[1];
+    // Answers 1-2, hangs on 3; restarted for 4: answers 4-5, hangs on 6; ...
+    assert_eq!(seat.faults, faults(2, 0, 0, 2), "{seat:?}");
+    assert_eq!(seat.spawns, 3);
+    assert_eq!(seat.pgids.len(), 3);
+    assert_eq!(seat.latencies_us.len(), ROUNDS);
+    let answers = seat_answers(&referee, 1);
+    assert_eq!(answers[2], Answer::Fault(Fault::Timeout));
+    assert_eq!(answers[5], Answer::Fault(Fault::Timeout));
+}
+
+#[test]
+fn garbage_answers_are_invalid_and_the_bot_stays_alive() {
+    let (referee, run) = versus("garbage.py", Mode::Auto, &options());
+    assert_clean(&run.seats[0]);
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults, faults(0, 0, ROUNDS as u32, 0), "{seat:?}");
+    assert_eq!(seat.spawns, 1);
+    assert!(
+        seat_answers(&referee, 1)
+            .iter()
+            .all(|a| *a == Answer::Fault(Fault::Invalid))
+    );
+}
+
+#[test]
+fn huge_line_is_invalid_and_the_game_goes_on() {
+    let (referee, run) = versus("huge_line.py", Mode::Auto, &options());
+    assert_clean(&run.seats[0]);
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults, faults(0, 0, 1, 0), "{seat:?}");
+    assert_eq!(seat.spawns, 1);
+    assert_eq!(seat.unsolicited, 0, "the rest of the huge line is skipped");
+    let answers = seat_answers(&referee, 1);
+    assert_eq!(answers[0], Answer::Fault(Fault::Invalid));
+    assert!(answers[1..].iter().all(|a| *a == Answer::Move(2)));
+}
+
+#[test]
+fn exit_immediately_crashes_every_prompt() {
+    let (_, run) = versus("exit_immediately.py", Mode::Auto, &options());
+    assert_clean(&run.seats[0]);
+    let seat = &run.seats[1];
+    let n = ROUNDS as u32;
+    // Exit 0 without ever answering is a crash, not per-turn behaviour.
+    // Every other prompt gets a fresh process: a crash noticed between
+    // prompts is charged to the next prompt, and the restart follows.
+    assert_eq!(seat.faults.crash, n, "{seat:?}");
+    assert_eq!(seat.faults.timeout + seat.faults.invalid, 0);
+    assert_eq!(seat.faults.restart + 1, seat.spawns);
+    assert!(seat.latencies_us.is_empty());
+}
+
+#[test]
+fn per_turn_bot_is_respawned_without_faults() {
+    let (referee, run) = versus("per_turn.py", Mode::Auto, &options());
+    assert_clean(&run.seats[0]);
+    let seat = &run.seats[1];
+    assert_clean(seat);
+    assert_eq!(seat.spawns, ROUNDS as u32);
+    assert_eq!(seat.mode, Mode::PerTurn);
+    assert!(
+        seat_answers(&referee, 1)
+            .iter()
+            .all(|a| matches!(a, Answer::Move(_)))
+    );
+}
+
+#[test]
+fn per_turn_mode_starts_fresh_every_prompt() {
+    let (_, run) = versus("random_ok.py", Mode::PerTurn, &options());
+    let seat = &run.seats[1];
+    assert_clean(seat);
+    assert_eq!(seat.spawns, ROUNDS as u32);
+    assert_eq!(seat.mode, Mode::PerTurn);
+}
+
+#[test]
+fn persistent_mode_treats_exit_as_crash() {
+    let (_, run) = versus("per_turn.py", Mode::Persistent, &options());
+    let seat = &run.seats[1];
+    // Answer, crash, restart + answer, crash, ...
+    assert_eq!(seat.faults, faults(0, 4, 0, 3), "{seat:?}");
+    assert_eq!(seat.spawns, 4);
+}
+
+#[test]
+fn stderr_flood_is_drained_and_capped() {
+    let opts = RunOptions {
+        stderr_cap_bytes: 10_000,
+        ..options()
+    };
+    let (_, run) = versus("flood_stderr.py", Mode::Auto, &opts);
+    assert_clean(&run.seats[0]);
+    let seat = &run.seats[1];
+    assert_clean(seat);
+    assert!(
+        seat.stderr.starts_with("debug debug"),
+        "{}",
+        &seat.stderr[..40]
+    );
+    assert!(seat.stderr.contains("stderr truncated"));
+    assert!(seat.stderr.len() < 10_200, "{}", seat.stderr.len());
+}
+
+#[test]
+fn fork_sleeper_dies_with_its_whole_group() {
+    let sleeper = Seat::new(bot("fork_sleeper.py", Mode::Auto));
+    let (_, run) = versus_with(sleeper, &quick_options(), QUICK_ROUNDS);
+    let seat = &run.seats[1];
+    let n = QUICK_ROUNDS as u32;
+    assert_eq!(seat.faults, faults(n, 0, 0, n - 1), "{seat:?}");
+    // assert_all_dead (in `versus`) checked the groups; also check the
+    // sleepers themselves, by the pids they reported.
+    let sleepers: Vec<i32> = seat
+        .stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("sleeper pid "))
+        .map(|p| p.trim().parse().unwrap())
+        .collect();
+    assert!(!sleepers.is_empty(), "stderr: {}", seat.stderr);
+    for pid in sleepers {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        assert!(
+            matches!(state, None | Some("Z") | Some("X")),
+            "sleeper {pid} still running: {stat}"
+        );
+    }
+}
+
+#[test]
+fn late_answers_are_timeouts_and_never_reused() {
+    let late = Seat {
+        bot: bot("late.py", Mode::Auto),
+        // Later than move timeout + startup allowance of a fresh process.
+        env: vec![("LATE_DELAY_MS".into(), "2500".into())],
+    };
+    let (referee, run) = versus_with(late, &quick_options(), QUICK_ROUNDS);
+    let seat = &run.seats[1];
+    let n = QUICK_ROUNDS as u32;
+    assert_eq!(seat.faults, faults(n, 0, 0, n - 1), "{seat:?}");
+    assert_eq!(seat.unsolicited, 0);
+    // late.py always answers 4: it must never reach the referee.
+    assert!(
+        seat_answers(&referee, 1)
+            .iter()
+            .all(|a| *a == Answer::Fault(Fault::Timeout))
+    );
+}
+
+#[test]
+fn unsolicited_lines_are_counted_and_discarded() {
+    let (referee, run) = versus("extra_lines.py", Mode::Auto, &options());
+    let seat = &run.seats[1];
+    assert_clean(seat);
+    assert_eq!(seat.unsolicited, ROUNDS as u32);
+    assert!(
+        seat_answers(&referee, 1)
+            .iter()
+            .all(|a| *a == Answer::Move(1))
+    );
+}
+
+#[test]
+fn missing_program_is_a_spawn_error_and_nothing_survives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pidfile = tmp.path().join("pid");
+    let random = faulty_dir().join("random_ok.py");
+    let mut first = (*bot("random_ok.py", Mode::Auto)).clone();
+    // Records its pid (= its process group) before becoming random_ok.
+    first.command = vec![
+        "sh".into(),
+        "-c".into(),
+        format!(
+            "echo $$ > '{}'; exec '{}'",
+            pidfile.display(),
+            random.display()
+        ),
+    ];
+    let mut missing = first.clone();
+    missing.name = "missing".into();
+    missing.command = vec!["/nonexistent/dojo-bot".into()];
+    let seats = [Seat::new(Arc::new(first)), Seat::new(Arc::new(missing))];
+    let err = play(&mut MiniJitsu::default(), &seats, &options()).unwrap_err();
+    match &err {
+        RunError::Spawn { bot, command, .. } => {
+            assert_eq!(bot, "missing");
+            assert_eq!(command, &["/nonexistent/dojo-bot"]);
+        }
+        other => panic!("expected a spawn error, got {other}"),
+    }
+    // The first seat was running when the second failed. The group is
+    // killed either way; if sh had not written its pid yet there is
+    // nothing left to check.
+    if let Ok(pid) = std::fs::read_to_string(&pidfile) {
+        if let Ok(pid) = pid.trim().parse::<i32>() {
+            assert!(!process_group_alive(pid), "group {pid} survived");
+        }
+    }
+}
+
+#[test]
+fn cancel_stops_the_game_and_kills_the_bots() {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let opts = RunOptions {
+        cancel: Some(Arc::clone(&cancel)),
+        ..options()
+    };
+    let seats = [
+        Seat::new(bot("random_ok.py", Mode::Auto)),
+        Seat::new(bot("random_ok.py", Mode::Auto)),
+    ];
+    let mut referee = MiniJitsu::default();
+    let mut applied = 0;
+    let err = play_with_observer(&mut referee, &seats, &opts, &mut |r: &MiniJitsu| {
+        applied = r.round;
+        if r.round == 2 {
+            cancel.store(true, Ordering::SeqCst);
+        }
+    })
+    .unwrap_err();
+    assert!(matches!(err, RunError::Cancelled), "{err}");
+    assert_eq!(applied, 2);
+    assert_eq!(referee.history.len(), 2);
+}
+
+#[test]
+fn seat_count_mismatch_is_rejected() {
+    let seats = [Seat::new(bot("random_ok.py", Mode::Auto))];
+    let err = play(&mut MiniJitsu::default(), &seats, &options()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RunError::SeatCount {
+                expected: 2,
+                given: 1
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn seat_environment_reaches_the_bot() {
+    let opts = options();
+    let seats = [
+        Seat::new(bot("random_ok.py", Mode::Auto)),
+        Seat {
+            bot: bot("late.py", Mode::Auto),
+            // Fast enough to answer in time: the env var is honoured.
+            env: vec![("LATE_DELAY_MS".into(), "0".into())],
+        },
+    ];
+    let mut referee = MiniJitsu::default();
+    let run = play(&mut referee, &seats, &opts).unwrap();
+    assert_clean(&run.seats[1]);
+    assert!(
+        seat_answers(&referee, 1)
+            .iter()
+            .all(|a| *a == Answer::Move(4))
+    );
+    assert_all_dead(&run);
+}
