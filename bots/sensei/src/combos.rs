@@ -147,7 +147,11 @@ mod tests {
             for e in Element::ALL {
                 for k in Colour::ALL {
                     let c = Card::new(e, k, 5).unwrap();
-                    assert_eq!(completes(mask, c), engine.completes_triple(c), "{pile:?} {c}");
+                    assert_eq!(
+                        completes(mask, c),
+                        engine.completes_triple(c),
+                        "{pile:?} {c}"
+                    );
                 }
             }
         }

@@ -6,5 +6,5 @@
 
 pub mod combos;
 pub mod protocol;
-pub mod strategy;
 pub mod sim;
+pub mod strategy;

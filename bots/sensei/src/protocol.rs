@@ -80,8 +80,7 @@ fn parse_result(text: &str) -> Option<Message> {
 /// Returns `false` at the end of input.
 fn read_line<R: BufRead>(input: &mut R, buf: &mut String) -> io::Result<bool> {
     let mut bytes = Vec::new();
-    let n = Read::take(&mut *input, MAX_LINE as u64)
-        .read_until(b'\n', &mut bytes)?;
+    let n = Read::take(&mut *input, MAX_LINE as u64).read_until(b'\n', &mut bytes)?;
     if n == 0 {
         return Ok(false);
     }
@@ -189,7 +188,10 @@ mod tests {
         assert_eq!(parse_line("Draw!"), Message::GameOver);
         assert_eq!(parse_line("hello"), Message::Unknown);
         assert_eq!(parse_line("abc"), Message::Unknown);
-        assert_eq!(parse_line("Sg7"), Message::Hand(Some(vec![card("Sg7")]), false));
+        assert_eq!(
+            parse_line("Sg7"),
+            Message::Hand(Some(vec![card("Sg7")]), false)
+        );
         assert_eq!(parse_line(""), Message::Unknown);
     }
 

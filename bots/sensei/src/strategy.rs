@@ -53,11 +53,12 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Weights {
         Weights {
-            outs: 0.06,
-            started: 0.004,
-            opp_outs: 0.06,
-            opp_started: 0.004,
-            live: 0.5,
+            // Tuned by simulation against a random player (see README).
+            outs: 0.04,
+            started: 0.001,
+            opp_outs: 0.05,
+            opp_started: 0.001,
+            live: 0.35,
             strength: 0.05,
         }
     }
@@ -211,13 +212,15 @@ impl Sensei {
                 -WIN
             } else {
                 let p = prospects(self.theirs | (1 << k));
-                -(w.opp_outs * f64::from(p.outs.count_ones()) + w.opp_started * f64::from(p.started))
+                -(w.opp_outs * f64::from(p.outs.count_ones())
+                    + w.opp_started * f64::from(p.started))
             };
         }
         let their_base = -(w.opp_outs * f64::from(theirs_now.outs.count_ones())
             + w.opp_started * f64::from(theirs_now.started));
-        let my_pile_value =
-            |p: &crate::combos::Prospects| w.outs * f64::from(p.outs.count_ones()) + w.started * f64::from(p.started);
+        let my_pile_value = |p: &crate::combos::Prospects| {
+            w.outs * f64::from(p.outs.count_ones()) + w.started * f64::from(p.started)
+        };
         let my_base = my_pile_value(&mine_now);
         // Value of the cards kept after playing `played`, given the outs
         // the pile will have and whether the next round is reversed.
@@ -357,6 +360,9 @@ mod tests {
         let hand = cards("FyA,Wo5,SgA,Fg8,Wp4");
         let scores = s.scores(&hand, true);
         assert_eq!(scores.len(), 5);
-        assert!(scores.iter().all(|v| (-1.0..=1.0).contains(v)), "{scores:?}");
+        assert!(
+            scores.iter().all(|v| (-1.0..=1.0).contains(v)),
+            "{scores:?}"
+        );
     }
 }
