@@ -4,6 +4,7 @@
 mod args;
 mod bots;
 mod cmd;
+mod progress;
 mod render;
 
 use std::process::ExitCode;

@@ -217,7 +217,7 @@ pub fn play_royale(
 ) -> Result<RoyaleRecord, RoyaleError> {
     let started = Instant::now();
     let teams = players.iter().map(|(_, t)| *t).collect();
-    let mut game = Royale::new(setup.board.clone(), teams, setup.seed, setup.settings.clone())?;
+    let mut game = Royale::new(setup.board.clone(), teams, setup.seed, setup.settings)?;
     let seats: Vec<Seat> = players
         .iter()
         .enumerate()

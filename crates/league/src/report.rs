@@ -29,6 +29,10 @@ pub struct Report {
     pub game: GameKind,
     pub seed: u64,
     pub anchor: Option<String>,
+    /// The league as `league.json` holds it: bots with their commands,
+    /// games per pairing, boards, time limit (the shard is left out, so a
+    /// merged report equals a single run's).
+    pub settings: Settings,
     /// Fixtures this directory plays (all of them unless sharded).
     pub games_scheduled: u64,
     pub games_played: u64,
@@ -260,6 +264,10 @@ pub fn build_report(
         game: settings.game,
         seed: settings.seed,
         anchor: settings.anchor.clone(),
+        settings: Settings {
+            shard: None,
+            ..settings.clone()
+        },
         games_scheduled: scheduled,
         games_played: played,
         complete: played >= scheduled,

@@ -3,6 +3,7 @@
 
 pub mod cardjitsu;
 pub mod royale;
+pub mod standings;
 
 use dojo_league::game::{SeatConduct, SeatInfo};
 

@@ -1,0 +1,59 @@
+//! The league standings and head-to-head table as text.
+
+use std::fmt::Write as _;
+
+use dojo_league::Report;
+
+pub fn table(report: &Report) -> String {
+    let mut out = String::new();
+    let width = report
+        .standings
+        .iter()
+        .map(|s| s.name.len())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>6}  {:>15}  {:>6}  {:>15}  {:>7}  faults (timeout/crash/invalid/restart)",
+        "rank", "bot", "elo", "95% interval", "games", "W/D/L", "score"
+    );
+    for s in &report.standings {
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>6.0}  {:>15}  {:>6}  {:>15}  {:>6.1}%  {}/{}/{}/{}",
+            s.rank,
+            s.name,
+            s.rating,
+            format!("[{:.0}, {:.0}]", s.rating_lo, s.rating_hi),
+            s.games,
+            format!("{}/{}/{}", s.wins, s.draws, s.losses),
+            s.score_pct,
+            s.faults.timeout,
+            s.faults.crash,
+            s.faults.invalid,
+            s.faults.restart
+        );
+    }
+    if !report.pairs.is_empty() {
+        let _ = writeln!(out, "\nhead to head (score of the first bot):");
+        for p in &report.pairs {
+            let _ = writeln!(
+                out,
+                "  {:<width$} vs {:<width$}  {:>6.1}%  over {} games",
+                p.a, p.b, p.score_a_pct, p.games
+            );
+        }
+    }
+    let t = &report.totals;
+    let _ = writeln!(
+        out,
+        "\n{} games ({} decisive, {} drawn) of {} scheduled{}",
+        t.games,
+        t.decisive,
+        t.drawn,
+        report.games_scheduled,
+        if report.complete { "" } else { " (incomplete: --resume to finish)" }
+    );
+    out
+}
