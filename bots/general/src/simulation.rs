@@ -1,0 +1,132 @@
+//! In-process games: a team of `general` bots against two teams of seeded
+//! random bots on the repository's boards. Every seed is fixed, so the
+//! results (and the thresholds asserted on them) are deterministic.
+
+use dojo_engine::rng;
+use dojo_engine::royale::{Action, Board, Dir, Royale, Settings, Team};
+use rand::RngExt;
+
+use crate::strategy::choose;
+
+macro_rules! board_file {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../boards/", $name)),
+        )
+    };
+}
+
+const PER_TEAM: usize = 3;
+
+/// Wins of the `general` team and of each random team (the one it beats,
+/// the one that beats it), and draws.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Tally {
+    general: u32,
+    random_prey: u32,
+    random_pred: u32,
+    draws: u32,
+}
+
+impl Tally {
+    fn games(&self) -> u32 {
+        self.general + self.random_prey + self.random_pred + self.draws
+    }
+}
+
+/// A random bot's action, like `bots/royale-random-py`: pass, move or
+/// instigate with weights 1:2:2, then a uniform direction.
+fn random_action(rng: &mut rng::ChaCha8Rng) -> Action {
+    let dir = Dir::ALL[rng.random_range(0..4usize)];
+    match rng.random_range(0..5u32) {
+        0 => Action::Pass,
+        1 | 2 => Action::Move(dir),
+        _ => Action::Instigate(dir),
+    }
+}
+
+/// Plays one game; returns the game at its end.
+fn play(board: &Board, ours: Team, seed: u64, max_rounds: u32) -> Royale {
+    let teams: Vec<Team> = (0..PER_TEAM).flat_map(|_| Team::ALL).collect();
+    let settings = Settings {
+        max_rounds: Some(max_rounds),
+        stall_rounds: None,
+    };
+    let mut game = Royale::new(board.clone(), teams.clone(), seed, settings).unwrap();
+    let mut rngs: Vec<_> = (0..teams.len())
+        .map(|seat| rng::stream(seed, 1000 + seat as u64))
+        .collect();
+    while let Some(seat) = game.to_move() {
+        let action = if teams[seat] == ours {
+            choose(game.board(), game.positions()[seat], ours)
+        } else {
+            random_action(&mut rngs[seat])
+        };
+        game.step(seat, action).unwrap();
+    }
+    game
+}
+
+/// Plays `seeds` games on `board`, the `general` team rotating through
+/// Rock, Paper and Scissors.
+fn tally(text: &str, name: &str, seeds: u64, max_rounds: u32) -> Tally {
+    let board = Board::parse(text, name).unwrap();
+    let mut t = Tally::default();
+    for seed in 0..seeds {
+        let ours = Team::ALL[(seed % 3) as usize];
+        let game = play(&board, ours, seed, max_rounds);
+        match game.outcome().and_then(|o| o.winner) {
+            None => t.draws += 1,
+            Some(w) if w == ours => t.general += 1,
+            Some(w) if ours.beats(w) => t.random_prey += 1,
+            Some(_) => t.random_pred += 1,
+        }
+    }
+    eprintln!("{name}: {t:?}");
+    t
+}
+
+#[test]
+fn general_team_beats_random_teams_on_small_boards() {
+    let boards = [
+        board_file!("seed-example.txt"),
+        board_file!("arena.txt"),
+        board_file!("maze.txt"),
+        board_file!("frontier.txt"),
+    ];
+    for (name, text) in boards {
+        let t = tally(text, name, 12, 120);
+        assert_eq!(t.games(), 12);
+        let best_random = t.random_prey.max(t.random_pred);
+        assert!(
+            t.general >= 6 && t.general >= 3 * best_random + 3,
+            "{name}: {t:?}"
+        );
+    }
+}
+
+#[test]
+fn general_team_gains_ground_on_the_large_board() {
+    // Thousands of sign tiles cannot be cleared in a short test game, so
+    // measure ground instead: the general team's tile count grows more
+    // than either random team's.
+    let (name, text) = board_file!("large.txt");
+    let board = Board::parse(text, name).unwrap();
+    for seed in 0..3 {
+        let ours = Team::ALL[seed as usize % 3];
+        let game = play(&board, ours, seed, 60);
+        let gain =
+            |t: Team| game.counts().get(t.tile()) as i64 - board.counts().get(t.tile()) as i64;
+        let others: Vec<i64> = Team::ALL
+            .into_iter()
+            .filter(|&t| t != ours)
+            .map(gain)
+            .collect();
+        eprintln!(
+            "{name} seed {seed}: general {:+}, random {others:?}",
+            gain(ours)
+        );
+        assert!(others.iter().all(|&g| gain(ours) > g), "seed {seed}");
+    }
+}
