@@ -95,8 +95,11 @@ fn general_team_beats_random_teams_on_small_boards() {
         board_file!("maze.txt"),
         board_file!("frontier.txt"),
     ];
-    for (name, text) in boards {
-        let t = tally(text, name, 12, 120);
+    let tallies: Vec<(&str, Tally)> = boards
+        .into_iter()
+        .map(|(name, text)| (name, tally(text, name, 12, 120)))
+        .collect();
+    for (name, t) in tallies {
         assert_eq!(t.games(), 12);
         let best_random = t.random_prey.max(t.random_pred);
         assert!(
@@ -128,5 +131,29 @@ fn general_team_gains_ground_on_the_large_board() {
             gain(ours)
         );
         assert!(others.iter().all(|&g| gain(ours) > g), "seed {seed}");
+    }
+}
+
+#[test]
+#[ignore = "debugging aid: DEBUG_BOARD=arena.txt cargo test show_games -- --ignored --nocapture"]
+fn show_games() {
+    let boards = [
+        board_file!("seed-example.txt"),
+        board_file!("arena.txt"),
+        board_file!("maze.txt"),
+        board_file!("frontier.txt"),
+    ];
+    let want = std::env::var("DEBUG_BOARD").unwrap_or_default();
+    for (name, text) in boards.into_iter().filter(|(n, _)| *n == want) {
+        let board = Board::parse(text, name).unwrap();
+        for seed in 0..6 {
+            let ours = Team::ALL[seed as usize % 3];
+            let game = play(&board, ours, seed, 120);
+            eprintln!(
+                "ours {ours} {:?}\n{}",
+                game.outcome(),
+                game.board().to_lines().join("\n")
+            );
+        }
     }
 }

@@ -29,8 +29,14 @@ use dojo_engine::royale::{Action, Board, Dir, Pos, Team, Tile};
 
 /// Value of a change that must never be made.
 const FORBIDDEN: i64 = -1_000;
-/// Claiming an unclaimed tile for the own sign.
+/// Claiming an unclaimed tile for the own sign, only done while the own
+/// sign is nearly gone: own tiles do not count towards winning, and they
+/// wall off the prey's way to the predator (a rock tile can never become
+/// scissors), which can make the game unwinnable.
 const CLAIM: i64 = 25;
+const SURVIVAL: usize = 4;
+const CLAIM_BASE: i64 = 10;
+const CLAIM_PER_PREY: i64 = 20;
 /// Turning a predator tile into prey: the step only prey can take.
 const PRED_TO_PREY: i64 = 150;
 /// Extra per predator neighbour of a converted predator tile (the wave of
@@ -80,6 +86,8 @@ struct Context<'a> {
     board: &'a Board,
     roles: Roles,
     pred_alive: bool,
+    /// Whether claiming unclaimed tiles is worth anything this turn.
+    may_claim: bool,
     /// Whether eating prey is allowed at all this turn.
     may_eat_prey: bool,
     /// Distance from the predator through unclaimed tiles, per tile, for
@@ -105,6 +113,7 @@ impl<'a> Context<'a> {
         let prey = counts.get(roles.prey);
         let pred = counts.get(roles.pred);
         let pred_alive = pred > 0;
+        let may_claim = counts.get(roles.own) < SURVIVAL;
         let may_eat_prey = !pred_alive || prey > pred + PREY_RESERVE;
         let bridge = (pred_alive && prey > 0 && !touching(board, roles.prey, roles.pred))
             .then(|| Bridge::new(board, roles))
@@ -113,6 +122,7 @@ impl<'a> Context<'a> {
             board,
             roles,
             pred_alive,
+            may_claim,
             may_eat_prey,
             bridge,
         }
@@ -148,7 +158,13 @@ impl<'a> Context<'a> {
             return EAT_PREY - EAT_CONTACT_PENALTY * self.count_neighbours(at, r.pred);
         }
         if from == Tile::Empty && to == r.own {
-            return CLAIM;
+            if self.may_claim {
+                return CLAIM;
+            }
+            if self.count_neighbours(at, r.pred) > 0 {
+                return FORBIDDEN;
+            }
+            return CLAIM_BASE + CLAIM_PER_PREY * self.count_neighbours(at, r.prey);
         }
         if from == Tile::Empty && to == r.prey && self.pred_alive {
             let mut v = MAKE_PREY + MAKE_PREY_CONTACT * self.count_neighbours(at, r.pred);
