@@ -149,11 +149,39 @@ fn show_games() {
         for seed in 0..6 {
             let ours = Team::ALL[seed as usize % 3];
             let game = play(&board, ours, seed, 120);
+            let mut kinds = std::collections::BTreeMap::new();
+            for a in &game.record().actions {
+                if game.teams()[a.seat] == ours {
+                    let k = format!("{:?}", a.effect);
+                    let k = k.split([' ', '(']).next().unwrap_or("").to_owned();
+                    let kind = format!("{}:{k}", a.action.to_string().chars().next().unwrap_or('?'));
+                    *kinds.entry(kind).or_insert(0) += 1;
+                }
+            }
             eprintln!(
-                "ours {ours} {:?}\n{}",
+                "ours {ours} {kinds:?} {:?}\n{}",
                 game.outcome(),
                 game.board().to_lines().join("\n")
             );
         }
+    }
+}
+
+#[test]
+#[ignore = "debugging aid"]
+fn trace_one() {
+    let (name, text) = board_file!("frontier.txt");
+    let board = Board::parse(text, name).unwrap();
+    let ours = Team::Rock;
+    let game = play(&board, ours, 0, 120);
+    let rec = game.record();
+    let seat = (0..game.players()).find(|&s| game.teams()[s] == ours).unwrap();
+    let mut g2 = Royale::new(board.clone(), game.teams().to_vec(), 0, Settings { max_rounds: Some(120), stall_rounds: None }).unwrap();
+    for a in rec.actions.iter() {
+        if a.seat == seat && a.round % 5 == 0 && a.round <= 60 {
+            eprintln!("round {} at {} -> {} {:?}", a.round, g2.positions()[seat], a.action, a.effect);
+            if a.round % 20 == 0 { eprintln!("{}", g2.board().to_lines().join("\n")); }
+        }
+        g2.step(a.seat, a.action).unwrap();
     }
 }

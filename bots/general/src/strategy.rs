@@ -56,6 +56,11 @@ const MAKE_PREY: i64 = -50;
 const MAKE_PREY_CONTACT: i64 = 60;
 const BRIDGE: i64 = 100;
 
+/// Spots are ranked by value / (distance + PATIENCE): 1 would be value
+/// per turn spent; more makes the bot walk further for bigger work (a
+/// conversion often opens the next one at the same spot).
+const PATIENCE: u32 = 4;
+
 /// The three signs as seen by one team.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Roles {
@@ -272,10 +277,11 @@ pub fn choose(board: &Board, me: Pos, team: Team) -> Action {
                 None => Action::Instigate(dir),
                 Some(step) => Action::Move(step),
             };
-            // Compare value / (d + 1) by cross-multiplying; ties keep the
-            // earlier (nearer) spot.
+            // Compare value / (d + PATIENCE) by cross-multiplying; ties
+            // keep the earlier (nearer) spot.
             let better = best.is_none_or(|(bv, bd, _)| {
-                i128::from(value) * i128::from(bd + 1) > i128::from(bv) * i128::from(d + 1)
+                i128::from(value) * i128::from(bd + PATIENCE)
+                    > i128::from(bv) * i128::from(d + PATIENCE)
             });
             if better {
                 best = Some((value, d, action));
