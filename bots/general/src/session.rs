@@ -140,11 +140,6 @@ impl Session {
         }
     }
 
-    /// The team played, once known.
-    pub fn team(&self) -> Option<Team> {
-        self.team
-    }
-
     /// The answer to one turn's text.
     fn answer(&mut self, text: &str) -> Action {
         match parse_prompt(text, "stdin") {
@@ -196,7 +191,7 @@ mod tests {
         let mut out = Vec::new();
         let mut s = Session::new(team);
         s.run(input.as_bytes(), &mut out).unwrap();
-        (String::from_utf8(out).unwrap(), s.team())
+        (String::from_utf8(out).unwrap(), s.team)
     }
 
     #[test]

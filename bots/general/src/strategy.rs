@@ -12,13 +12,15 @@
 //! - eating `Y` (turning it into `T`) next, but only while `Y` stays
 //!   plentiful as long as `X` is alive, and less when that `Y` tile touches
 //!   `X` (it is the tile that would convert `X`);
-//! - claiming unclaimed tiles for `T` a little;
-//! - turning unclaimed tiles into `Y` only to build a bridge of `Y` towards
-//!   `X` when the two do not touch anywhere;
+//! - claiming unclaimed tiles for `T` a little, more beside prey (denying
+//!   it room), never beside the predator (own tiles there would wall the
+//!   predator off from the prey), and freely while `T` is nearly gone;
+//! - turning unclaimed tiles into `Y` only where they then touch `X`, or
+//!   to build a bridge of `Y` towards `X` when the two touch nowhere;
 //! - never a change that creates `X` or costs a `T` tile.
 //!
 //! Each turn it scores the best instigation from every reachable tile,
-//! divides by the turns needed to get there and act (distance + 1), and
+//! divides by the distance plus a patience constant, and
 //! either instigates from where it stands or takes one step along a
 //! shortest path towards the best spot. With nothing worth doing it passes.
 //! There is no randomness: the same input gives the same answer.
@@ -29,12 +31,15 @@ use dojo_engine::royale::{Action, Board, Dir, Pos, Team, Tile};
 
 /// Value of a change that must never be made.
 const FORBIDDEN: i64 = -1_000;
-/// Claiming an unclaimed tile for the own sign, only done while the own
-/// sign is nearly gone: own tiles do not count towards winning, and they
-/// wall off the prey's way to the predator (a rock tile can never become
-/// scissors), which can make the game unwinnable.
+/// Claiming an unclaimed tile for the own sign while the own sign has
+/// fewer than `SURVIVAL` tiles.
 const CLAIM: i64 = 25;
 const SURVIVAL: usize = 4;
+/// Otherwise claims are filler: own tiles do not count towards winning,
+/// but a claimed tile is one the prey cannot spread to (`CLAIM_PER_PREY`
+/// per prey neighbour). Tiles beside the predator are never claimed: own
+/// tiles there wall the predator off from the prey (a rock tile never
+/// becomes scissors), which can make the game unwinnable.
 const CLAIM_BASE: i64 = 10;
 const CLAIM_PER_PREY: i64 = 20;
 /// Turning a predator tile into prey: the step only prey can take.
@@ -432,6 +437,20 @@ mod tests {
         let b = board("S..P\n####\nR...");
         let a = choose(&b, Pos::new(1, 0), Team::Rock);
         assert_eq!(a, Action::Instigate(Dir::L));
+    }
+
+    #[test]
+    fn does_not_claim_beside_the_predator() {
+        // The unclaimed tile between rock and paper stays open for a
+        // scissors bridge; nothing else is worth doing.
+        let b = board("RRRR.P\nS#####");
+        assert_eq!(choose(&b, Pos::new(3, 0), Team::Rock), Action::Pass);
+        // Beside scissors (prey) and away from paper it is claimed.
+        let b = board("RRRR.S\nP#####");
+        assert_eq!(
+            choose(&b, Pos::new(3, 0), Team::Rock),
+            Action::Instigate(Dir::R)
+        );
     }
 
     #[test]
