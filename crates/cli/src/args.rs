@@ -98,13 +98,28 @@ pub struct RoyaleMatchArgs {
     #[arg(long, value_name = "FILE")]
     pub board: PathBuf,
     /// Bots on the Rock team, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true, value_name = "BOT[,BOT..]")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "BOT[,BOT..]"
+    )]
     pub rock: Vec<String>,
     /// Bots on the Paper team, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true, value_name = "BOT[,BOT..]")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "BOT[,BOT..]"
+    )]
     pub paper: Vec<String>,
     /// Bots on the Scissors team, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true, value_name = "BOT[,BOT..]")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "BOT[,BOT..]"
+    )]
     pub scissors: Vec<String>,
     /// Seed of the game; without it one is picked and printed.
     #[arg(long)]

@@ -46,7 +46,9 @@ pub fn on_ctrl_c(graceful: bool) -> Arc<AtomicBool> {
     let seen = Arc::clone(&flag);
     let result = ctrlc::set_handler(move || {
         if graceful && !seen.swap(true, Ordering::SeqCst) {
-            eprintln!("\ninterrupted: stopping after abandoning the games in flight (Ctrl-C again to quit now)");
+            eprintln!(
+                "\ninterrupted: stopping after abandoning the games in flight (Ctrl-C again to quit now)"
+            );
             return;
         }
         dojo_runner::kill_all_bots();

@@ -50,7 +50,9 @@ fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
 }
 
 /// Splits a record into its identity part and its `timing`.
-fn split_timing(record: &impl Serialize) -> Result<(serde_json::Value, serde_json::Value), ExecError> {
+fn split_timing(
+    record: &impl Serialize,
+) -> Result<(serde_json::Value, serde_json::Value), ExecError> {
     let mut value =
         serde_json::to_value(record).map_err(|e| ExecError::Failed(format!("record: {e}")))?;
     let timing = value
@@ -123,10 +125,11 @@ impl BotExecutor {
             board_file: board_name.to_owned(),
             settings: self.royale,
         };
-        let record = play_royale(&players, &setup, &self.run, &mut |_| {}).map_err(|e| match e {
-            RoyaleError::Run(e) => run_error(e),
-            RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
-        })?;
+        let record =
+            play_royale(&players, &setup, &self.run, &mut |_| {}).map_err(|e| match e {
+                RoyaleError::Run(e) => run_error(e),
+                RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
+            })?;
         let scores = record.scores();
         let faults = faults(&record.conduct);
         let (record, timing) = split_timing(&record)?;

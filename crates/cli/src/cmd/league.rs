@@ -1,16 +1,251 @@
 //! `dojo league` and `dojo merge`.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
+use dojo_engine::royale::Board;
+use dojo_league::exec::BotExecutor;
+use dojo_league::{GameKind, Report, Settings, Shard, store};
+use dojo_runner::BotSpec;
 
-use crate::args::{LeagueArgs, MergeArgs};
+use crate::args::{GameArg, LeagueArgs, MergeArgs};
+use crate::progress::LeagueProgress;
+use crate::{bots, render};
 
-pub fn run(_bots_dir: &Path, _a: LeagueArgs) -> Result<ExitCode> {
-    bail!("dojo league is not implemented yet")
+/// Where bundled boards live.
+const BOARDS_DIR: &str = "boards";
+
+fn game_kind(g: GameArg) -> GameKind {
+    match g {
+        GameArg::Cardjitsu => GameKind::Cardjitsu,
+        GameArg::Royale => GameKind::Royale,
+    }
 }
 
-pub fn merge(_a: MergeArgs) -> Result<ExitCode> {
-    bail!("dojo merge is not implemented yet")
+/// The string stored in `league.json` for a bot: one that resolves to the
+/// same bot again on `--resume` (its directory, or the inline spec).
+fn stored_spec(arg: &str, bot: &BotSpec) -> String {
+    if arg.contains('=') && !Path::new(arg).is_dir() {
+        arg.to_owned()
+    } else {
+        bot.dir.display().to_string()
+    }
+}
+
+/// The bots of a new league: the ones named, or every bot under
+/// `bots_dir` whose manifest lists the game.
+fn league_bots(
+    game: GameKind,
+    names: &[String],
+    bots_dir: &Path,
+) -> Result<Vec<dojo_league::BotSpec>> {
+    let mut out = Vec::new();
+    if names.is_empty() {
+        for bot in dojo_runner::discover(bots_dir)? {
+            if bot.games.iter().any(|g| g == game.name()) {
+                out.push(dojo_league::BotSpec {
+                    name: bot.name.clone(),
+                    command: bot.dir.display().to_string(),
+                    fixed_team: bot.team.clone(),
+                });
+            }
+        }
+        if out.len() < 2 {
+            bail!(
+                "found {} bot(s) under {} that play {game}; a league needs at least 2 (name them on the command line)",
+                out.len(),
+                bots_dir.display()
+            );
+        }
+    } else {
+        for arg in names {
+            let bot = dojo_runner::resolve(arg, bots_dir)?;
+            out.push(dojo_league::BotSpec {
+                name: bot.name.clone(),
+                command: stored_spec(arg, &bot),
+                fixed_team: bot.team.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Every board under `boards/` that is not already decided.
+fn default_boards() -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    let entries = std::fs::read_dir(BOARDS_DIR)
+        .with_context(|| format!("cannot list {BOARDS_DIR}/ (pass --board FILE)"))?;
+    for entry in entries {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let board = load_board(&path)?;
+            if board.counts().signs_present().count() >= 2 {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    found.sort();
+    if found.is_empty() {
+        bail!("no playable board under {BOARDS_DIR}/ (pass --board FILE)");
+    }
+    Ok(found)
+}
+
+fn load_board(path: &Path) -> Result<Board> {
+    super::match_royale::load_board(path)
+}
+
+/// `BOT` or `BOT=ELO`.
+fn parse_anchor(arg: &str) -> Result<(String, Option<f64>)> {
+    match arg.split_once('=') {
+        None => Ok((arg.to_owned(), None)),
+        Some((name, elo)) => {
+            let elo: f64 = elo
+                .parse()
+                .ok()
+                .filter(|e: &f64| e.is_finite())
+                .with_context(|| {
+                    format!("--anchor {arg}: expected BOT or BOT=ELO with a number")
+                })?;
+            Ok((name.to_owned(), Some(elo)))
+        }
+    }
+}
+
+/// `results/<game>-<UTC date and time>`.
+fn default_out(game: GameKind) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    PathBuf::from("results").join(format!(
+        "{game}-{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    ))
+}
+
+fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> {
+    let Some(game) = a.game.map(game_kind) else {
+        bail!("name the game: dojo league cardjitsu|royale (or --resume DIR)");
+    };
+    let boards = match game {
+        GameKind::Cardjitsu => Vec::new(),
+        GameKind::Royale if a.board.is_empty() => default_boards()?,
+        GameKind::Royale => a.board.iter().map(|p| p.display().to_string()).collect(),
+    };
+    let (anchor, anchor_elo) = match &a.anchor {
+        Some(arg) => {
+            let (name, elo) = parse_anchor(arg)?;
+            (Some(name), elo)
+        }
+        None => (None, None),
+    };
+    let settings = Settings {
+        game,
+        bots: league_bots(game, &a.bots, bots_dir)?,
+        games: a.games,
+        seed: a.seed,
+        boards,
+        timeout_ms: a.time.timeout_ms,
+        anchor,
+        anchor_elo,
+        shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
+    };
+    let out = a.out.clone().unwrap_or_else(|| default_out(game));
+    Ok((settings, out))
+}
+
+/// Resolves, builds and loads everything the league's games need.
+fn executor(settings: &Settings, bots_dir: &Path, a: &LeagueArgs) -> Result<BotExecutor> {
+    let mut loaded = BTreeMap::new();
+    for bot in &settings.bots {
+        let spec = dojo_runner::resolve(&bot.command, bots_dir)
+            .with_context(|| format!("bot {} ({})", bot.name, bot.command))?;
+        bots::build(&spec)?;
+        loaded.insert(bot.name.clone(), Arc::new(spec));
+    }
+    let mut boards = BTreeMap::new();
+    for name in &settings.boards {
+        boards.insert(name.clone(), load_board(Path::new(name))?);
+    }
+    let mut run = super::run_options(&a.time);
+    run.move_timeout = std::time::Duration::from_millis(settings.timeout_ms);
+    Ok(BotExecutor {
+        bots: loaded,
+        boards,
+        run,
+        cardjitsu: Default::default(),
+        royale: Default::default(),
+    })
+}
+
+pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
+    let (settings, out) = match &a.resume {
+        Some(dir) => (store::load_settings(dir)?, dir.clone()),
+        None => new_settings(bots_dir, &a)?,
+    };
+    let mut exec = executor(&settings, bots_dir, &a)?;
+    let cancel = bots::on_ctrl_c(true);
+    exec.run.cancel = Some(Arc::clone(&cancel));
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    eprintln!(
+        "league: {} with {} bots, {jobs} job(s), out {}",
+        settings.game,
+        settings.bots.len(),
+        out.display()
+    );
+    let mut progress = LeagueProgress::new(0);
+    let report = dojo_league::run_league(
+        &settings,
+        &dojo_league::RunOptions {
+            out: out.clone(),
+            jobs,
+        },
+        &exec,
+        &mut progress,
+        &cancel,
+    )?;
+    progress.finish();
+    print!("{}", render::standings::table(&report));
+    println!("report: {}", out.join(store::REPORT_FILE).display());
+    Ok(exit_code(&report))
+}
+
+fn exit_code(report: &Report) -> ExitCode {
+    if report.timing.cancelled {
+        ExitCode::from(130)
+    } else if !report.timing.failed.is_empty() {
+        eprintln!(
+            "{} game(s) failed and stay pending; fix the cause and --resume",
+            report.timing.failed.len()
+        );
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+pub fn merge(a: MergeArgs) -> Result<ExitCode> {
+    let report = dojo_league::merge(&a.dirs, &a.out)?;
+    print!("{}", render::standings::table(&report));
+    println!("report: {}", a.out.join(store::REPORT_FILE).display());
+    Ok(ExitCode::SUCCESS)
 }

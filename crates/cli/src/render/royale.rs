@@ -64,7 +64,10 @@ pub fn result(rec: &RoyaleRecord) -> String {
     };
     match (o.winner, o.reason) {
         (Some(t), EndReason::AlreadyWon) => {
-            format!("{} wins: the board held only its sign before any turn", team_name(t))
+            format!(
+                "{} wins: the board held only its sign before any turn",
+                team_name(t)
+            )
         }
         (Some(t), _) => format!("{} wins in round {}", team_name(t), o.rounds),
         (None, EndReason::RoundCap) => format!(
@@ -96,8 +99,7 @@ pub fn summary(rec: &RoyaleRecord) -> String {
             .actions
             .iter()
             .filter(|a| {
-                a.seat == seat.seat
-                    && a.fault == Some(dojo_engine::royale::TurnFault::Illegal)
+                a.seat == seat.seat && a.fault == Some(dojo_engine::royale::TurnFault::Illegal)
             })
             .count();
         let _ = writeln!(

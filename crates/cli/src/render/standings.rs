@@ -53,7 +53,11 @@ pub fn table(report: &Report) -> String {
         t.decisive,
         t.drawn,
         report.games_scheduled,
-        if report.complete { "" } else { " (incomplete: --resume to finish)" }
+        if report.complete {
+            ""
+        } else {
+            " (incomplete: --resume to finish)"
+        }
     );
     out
 }
