@@ -18,9 +18,8 @@ macro_rules! board_file {
 }
 
 const PER_TEAM: usize = 3;
-/// Round cap of the small-board games: about 1.5 times the default cap
-/// (`4 * (width + height)`), enough for three bots to clear the frontier
-/// board, still fast.
+/// Round cap of the small-board games: enough for three bots to clear the
+/// frontier board, and still fast in a debug build.
 const MAX_ROUNDS: u32 = 200;
 
 /// Wins of the `general` team and of each random team (the one it beats,

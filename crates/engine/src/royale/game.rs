@@ -24,7 +24,8 @@ use crate::protocol::Fault;
 use crate::rng;
 
 /// Round limits; `None` takes the default scaled to the board:
-/// `max_rounds = 4 * (width + height)`, `stall_rounds = width + height`.
+/// `max_rounds = 10 * (width + height)` (enough for one player per team
+/// to sweep a small board), `stall_rounds = width + height`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -37,7 +38,7 @@ impl Settings {
     pub fn resolve(&self, board: &Board) -> ResolvedSettings {
         let span = u32::try_from(board.width() + board.height()).unwrap_or(u32::MAX);
         ResolvedSettings {
-            max_rounds: self.max_rounds.unwrap_or(span.saturating_mul(4)),
+            max_rounds: self.max_rounds.unwrap_or(span.saturating_mul(10)),
             stall_rounds: self.stall_rounds.unwrap_or(span),
         }
     }
@@ -578,7 +579,7 @@ mod tests {
             stall_rounds: Some(2),
         };
         let mut g = solo("R..S", Team::Rock, 0, 0, settings);
-        assert_eq!(g.settings().max_rounds, 4 * 5);
+        assert_eq!(g.settings().max_rounds, 10 * 5);
         g.step(0, Action::Pass).unwrap();
         g.step(0, Action::Instigate(Dir::R)).unwrap();
         g.step(0, Action::Move(Dir::R)).unwrap();
@@ -598,7 +599,7 @@ mod tests {
     fn default_settings_scale_with_the_board() {
         let board = Board::parse("R....\n....S\n", "t").unwrap();
         let r = Settings::default().resolve(&board);
-        assert_eq!((r.max_rounds, r.stall_rounds), (28, 7));
+        assert_eq!((r.max_rounds, r.stall_rounds), (70, 7));
         let zero = Settings {
             max_rounds: Some(0),
             stall_rounds: None,
