@@ -182,6 +182,9 @@ pub struct LeagueArgs {
     /// Pin this bot's rating instead of centring the mean at 1500: BOT or BOT=ELO.
     #[arg(long, value_name = "BOT[=ELO]")]
     pub anchor: Option<String>,
+    /// Print a line to stderr for every game as it is stored, instead of a progress bar.
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args)]

@@ -4,18 +4,26 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
+use dojo_league::store::GameLine;
 use dojo_league::{Fixture, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Shows league progress on stderr.
 pub enum LeagueProgress {
     Bar(ProgressBar),
-    Plain { last: Instant, started: Instant },
+    Plain {
+        last: Instant,
+        started: Instant,
+    },
+    /// One line per stored game (`--verbose`).
+    EveryGame,
 }
 
 impl LeagueProgress {
-    pub fn new(total: u64) -> LeagueProgress {
-        if std::io::stderr().is_terminal() {
+    pub fn new(total: u64, verbose: bool) -> LeagueProgress {
+        if verbose {
+            LeagueProgress::EveryGame
+        } else if std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total);
             bar.set_style(
                 ProgressStyle::with_template(
@@ -62,6 +70,19 @@ impl Progress for LeagueProgress {
                     );
                 }
             }
+            LeagueProgress::EveryGame => {}
+        }
+    }
+
+    fn game_stored(&mut self, line: &GameLine) {
+        if let LeagueProgress::EveryGame = self {
+            let seats: Vec<String> = line
+                .seats
+                .iter()
+                .zip(&line.scores)
+                .map(|(bot, score)| format!("{bot} {score}"))
+                .collect();
+            eprintln!("game {} stored: {}", line.id, seats.join(", "));
         }
     }
 
@@ -69,7 +90,7 @@ impl Progress for LeagueProgress {
         let line = format!("game {} failed: {error}", fixture.id);
         match self {
             LeagueProgress::Bar(bar) => bar.println(line),
-            LeagueProgress::Plain { .. } => eprintln!("{line}"),
+            LeagueProgress::Plain { .. } | LeagueProgress::EveryGame => eprintln!("{line}"),
         }
     }
 }

@@ -33,6 +33,9 @@ pub trait Progress {
 
     /// A game failed; it is not stored and stays pending.
     fn game_failed(&mut self, _fixture: &Fixture, _error: &str) {}
+
+    /// A game's line was appended (and flushed) to `games.jsonl`.
+    fn game_stored(&mut self, _line: &GameLine) {}
 }
 
 /// Progress that is not shown.
@@ -130,6 +133,7 @@ pub fn run_league(
                             continue;
                         }
                         leader.add(&line);
+                        progress.game_stored(&line);
                         lines.push(line);
                         info.games_this_run += 1;
                         progress.game_done(lines.len() as u64, total, leader.best());

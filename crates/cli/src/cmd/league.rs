@@ -212,7 +212,7 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         settings.bots.len(),
         out.display()
     );
-    let mut progress = LeagueProgress::new(0);
+    let mut progress = LeagueProgress::new(0, a.verbose);
     let report = dojo_league::run_league(
         &settings,
         &dojo_league::RunOptions {
