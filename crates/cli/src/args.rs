@@ -156,9 +156,11 @@ pub struct LeagueArgs {
     pub game: Option<GameArg>,
     /// The bots; default: every bot under the bots directory that plays the game.
     pub bots: Vec<String>,
-    /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs).
-    #[arg(long, default_value_t = 20, value_name = "N")]
-    pub games: u64,
+    /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
+    /// default 40) or per trio of bots (royale: rounded up to the three
+    /// team rotations; default 6).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
     /// Games played at once; default: the number of cores.
     #[arg(long, short, value_name = "N")]
     pub jobs: Option<usize>,

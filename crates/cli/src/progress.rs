@@ -65,8 +65,8 @@ impl Progress for LeagueProgress {
                     *last = Instant::now();
                     let secs = started.elapsed().as_secs_f64();
                     eprintln!(
-                        "progress: {done}/{total} games, {:.1} games/s, {leader}",
-                        done as f64 / secs.max(1e-9)
+                        "progress: {done}/{total} games, {:.1} games/min, {leader}",
+                        done as f64 * 60.0 / secs.max(1e-9)
                     );
                 }
             }

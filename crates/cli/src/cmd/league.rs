@@ -158,7 +158,10 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
     let settings = Settings {
         game,
         bots: league_bots(game, &a.bots, bots_dir)?,
-        games: a.games,
+        games: a.games.unwrap_or(match game {
+            GameKind::Cardjitsu => 40,
+            GameKind::Royale => 6,
+        }),
         seed: a.seed,
         boards,
         timeout_ms: a.time.timeout_ms,
