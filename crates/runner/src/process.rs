@@ -86,15 +86,17 @@ impl BotProcess {
             .command
             .split_first()
             .ok_or_else(|| std::io::Error::other("empty command"))?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .current_dir(launch.dir)
             .envs(launch.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()?;
+            .process_group(0);
+        sys::die_with_parent(&mut command);
+        let mut child = command.spawn()?;
         let pid = child.id() as i32;
         sys::register_group(pid);
         let stdin = child.stdin.take();

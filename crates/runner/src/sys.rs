@@ -142,3 +142,27 @@ pub(crate) fn wait_exit_no_reap(pid: i32) -> Option<ExitKind> {
         }
     }
 }
+
+/// Asks the kernel to SIGKILL the bot if the thread that started it dies,
+/// which covers the one exit path no guard can: the harness itself being
+/// killed with SIGKILL. (Only the bot's own process gets the signal; its
+/// children still die with their group on every other path.)
+#[cfg(target_os = "linux")]
+pub(crate) fn die_with_parent(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec and only
+    // calls prctl, which is async-signal-safe; it touches no memory of the
+    // parent.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the guards and the Ctrl-C handler are the only protection.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn die_with_parent(_command: &mut std::process::Command) {}
