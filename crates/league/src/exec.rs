@@ -49,17 +49,25 @@ fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
         .collect()
 }
 
-/// Splits a record into its identity part and its `timing`.
-fn split_timing(
+/// The league's view of a played game: its record with `timing` split off
+/// (the one part that may differ between two plays of the same game).
+fn game_result(
+    scores: Vec<f64>,
+    conduct: &[SeatConduct],
     record: &impl Serialize,
-) -> Result<(serde_json::Value, serde_json::Value), ExecError> {
-    let mut value =
+) -> Result<GameResult, ExecError> {
+    let mut record =
         serde_json::to_value(record).map_err(|e| ExecError::Failed(format!("record: {e}")))?;
-    let timing = value
+    let timing = record
         .as_object_mut()
         .and_then(|o| o.remove("timing"))
         .unwrap_or_default();
-    Ok((value, timing))
+    Ok(GameResult {
+        scores,
+        faults: faults(conduct),
+        record,
+        timing,
+    })
 }
 
 fn run_error(err: RunError) -> ExecError {
@@ -92,15 +100,7 @@ impl BotExecutor {
         };
         let record = play_cardjitsu([self.bot(a)?, self.bot(b)?], &setup, &self.run, &mut |_| {})
             .map_err(run_error)?;
-        let scores = record.scores();
-        let faults = faults(&record.conduct);
-        let (record, timing) = split_timing(&record)?;
-        Ok(GameResult {
-            scores,
-            faults,
-            record,
-            timing,
-        })
+        game_result(record.scores(), &record.conduct, &record)
     }
 
     fn royale(&self, fixture: &Fixture) -> Result<GameResult, ExecError> {
@@ -130,15 +130,7 @@ impl BotExecutor {
                 RoyaleError::Run(e) => run_error(e),
                 RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
             })?;
-        let scores = record.scores();
-        let faults = faults(&record.conduct);
-        let (record, timing) = split_timing(&record)?;
-        Ok(GameResult {
-            scores,
-            faults,
-            record,
-            timing,
-        })
+        game_result(record.scores(), &record.conduct, &record)
     }
 }
 
