@@ -300,7 +300,7 @@ fn show_royale(rec: &RoyaleRecord, a: &ReplayArgs) -> Result<()> {
         if a.watch {
             out.flush()?;
             std::thread::sleep(delay);
-            write!(out, "{clear}{header}\n")?;
+            writeln!(out, "{clear}{header}")?;
         } else {
             writeln!(out)?;
         }
