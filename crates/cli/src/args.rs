@@ -32,6 +32,11 @@ pub enum Command {
     Merge(MergeArgs),
     /// List the bots under the bots directory.
     Bots,
+    /// Show a saved game again, or play it again to check the bots are deterministic.
+    Replay(ReplayArgs),
+    /// Play a game yourself against the computer or a bot.
+    #[command(subcommand)]
+    Play(PlayCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -87,6 +92,9 @@ pub struct CardJitsuMatchArgs {
     /// Write the game record as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
+    #[arg(long)]
+    pub keep_stderr: bool,
     /// Print only the result, not the round-by-round transcript.
     #[arg(long, short)]
     pub quiet: bool,
@@ -135,6 +143,9 @@ pub struct RoyaleMatchArgs {
     /// Write the game record as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
+    #[arg(long)]
+    pub keep_stderr: bool,
     /// Show the board in the terminal as the game evolves.
     #[arg(long)]
     pub watch: bool,
@@ -197,6 +208,54 @@ pub struct MergeArgs {
     /// Where the combined games.jsonl and report.json go.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A game record (`dojo match --json`), or a league directory with --game.
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// The game with this id in the league directory's games.jsonl.
+    #[arg(long, value_name = "ID")]
+    pub game: Option<u64>,
+    /// Show only turn N (CardJitsu: round N; royale: the board after turn N, 0 = before any turn).
+    #[arg(long, value_name = "N", conflicts_with_all = ["watch", "rerun"])]
+    pub turn: Option<usize>,
+    /// Royale: animate the boards in the terminal.
+    #[arg(long, conflicts_with = "rerun")]
+    pub watch: bool,
+    /// Pause between boards with --watch.
+    #[arg(long, default_value_t = 200, value_name = "MS")]
+    pub delay_ms: u64,
+    /// Show what each bot wrote to stderr beside its turn (records made with --keep-stderr).
+    #[arg(long)]
+    pub stderr: bool,
+    /// Play the game again with the same bots, seats, seed and settings and
+    /// say whether it comes out the same (exit status 0) or not (1).
+    /// Bots are found by their recorded name under the bots directory, else
+    /// run from their recorded command in the current directory.
+    #[arg(long)]
+    pub rerun: bool,
+    #[command(flatten)]
+    pub time: TimeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlayCommand {
+    /// Classic Card-Jitsu (seed 000): you are player 1 and type 1 to 5 to play a card.
+    Cardjitsu(PlayCardJitsuArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PlayCardJitsuArgs {
+    /// A bot to play against; default: the computer plays a random card of all 198 each round.
+    #[arg(long, value_name = "BOT")]
+    pub opponent: Option<String>,
+    /// Seed of the game; without it one is picked and printed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub time: TimeArgs,
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command, MatchCommand};
+use args::{Cli, Command, MatchCommand, PlayCommand};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -21,6 +21,8 @@ fn main() -> ExitCode {
         Command::League(a) => cmd::league::run(&cli.bots_dir, a),
         Command::Merge(a) => cmd::league::merge(a),
         Command::Bots => cmd::bots::run(&cli.bots_dir),
+        Command::Replay(a) => Ok(cmd::replay::run(&cli.bots_dir, a)),
+        Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&cli.bots_dir, a),
     };
     match outcome {
         Ok(code) => code,

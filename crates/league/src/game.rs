@@ -65,6 +65,12 @@ pub struct CardJitsuRecord {
     #[serde(flatten)]
     pub play: cardjitsu::GameRecord,
     pub conduct: Vec<SeatConduct>,
+    /// Per seat, per prompt: what the bot wrote to stderr (see
+    /// `dojo_runner::SeatRun::stderr_by_prompt`). Only kept on request
+    /// (`dojo match --keep-stderr`), and omitted when no seat wrote
+    /// anything, so records without it are unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stderr: Vec<Vec<String>>,
     pub timing: Timing,
 }
 
@@ -80,6 +86,12 @@ pub struct RoyaleRecord {
     #[serde(flatten)]
     pub play: royale::GameRecord,
     pub conduct: Vec<SeatConduct>,
+    /// Per seat, per prompt: what the bot wrote to stderr (see
+    /// `dojo_runner::SeatRun::stderr_by_prompt`). Only kept on request
+    /// (`dojo match --keep-stderr`), and omitted when no seat wrote
+    /// anything, so records without it are unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stderr: Vec<Vec<String>>,
     pub timing: Timing,
 }
 
@@ -143,16 +155,23 @@ fn seat_info(seat: usize, bot: &BotSpec, team: Option<Team>) -> SeatInfo {
     }
 }
 
-fn conduct_and_timing(run: MatchRun, started: Instant) -> (Vec<SeatConduct>, Timing) {
+/// A run's per-seat results: conduct, stderr by prompt (empty when no seat
+/// wrote anything) and timing.
+fn conduct_and_timing(
+    run: MatchRun,
+    started: Instant,
+) -> (Vec<SeatConduct>, Vec<Vec<String>>, Timing) {
     let mut timing = Timing {
         wall_ms: started.elapsed().as_secs_f64() * 1000.0,
         latency_us: Vec::new(),
     };
+    let mut stderr = Vec::new();
     let conduct = run
         .seats
         .into_iter()
         .map(|s| {
             timing.latency_us.push(s.latencies_us);
+            stderr.push(s.stderr_by_prompt);
             SeatConduct {
                 faults: s.faults,
                 spawns: s.spawns,
@@ -161,7 +180,10 @@ fn conduct_and_timing(run: MatchRun, started: Instant) -> (Vec<SeatConduct>, Tim
             }
         })
         .collect();
-    (conduct, timing)
+    if stderr.iter().flatten().all(String::is_empty) {
+        stderr.clear();
+    }
+    (conduct, stderr, timing)
 }
 
 /// Plays one CardJitsu game; `observer` sees the game after every round.
@@ -182,7 +204,7 @@ pub fn play_cardjitsu(
         })
         .collect();
     let run = dojo_runner::play_with_observer(&mut game, &seats, opts, observer)?;
-    let (conduct, timing) = conduct_and_timing(run, started);
+    let (conduct, stderr, timing) = conduct_and_timing(run, started);
     Ok(CardJitsuRecord {
         version: RECORD_VERSION,
         game: "cardjitsu".into(),
@@ -194,6 +216,7 @@ pub fn play_cardjitsu(
         decks: setup.deck_names.clone(),
         play: game.into_record(),
         conduct,
+        stderr,
         timing,
     })
 }
@@ -231,7 +254,7 @@ pub fn play_royale(
         })
         .collect();
     let run = dojo_runner::play_with_observer(&mut game, &seats, opts, observer)?;
-    let (conduct, timing) = conduct_and_timing(run, started);
+    let (conduct, stderr, timing) = conduct_and_timing(run, started);
     Ok(RoyaleRecord {
         version: RECORD_VERSION,
         game: "royale".into(),
@@ -243,6 +266,43 @@ pub fn play_royale(
         board_file: setup.board_file.clone(),
         play: game.record(),
         conduct,
+        stderr,
         timing,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(stderr: Vec<Vec<String>>) -> CardJitsuRecord {
+        let mut game = CardJitsu::new(3, cardjitsu::Settings::default());
+        game.play([0, 0]);
+        CardJitsuRecord {
+            version: RECORD_VERSION,
+            game: "cardjitsu".into(),
+            seats: Vec::new(),
+            decks: ["standard".into(), "standard".into()],
+            play: game.into_record(),
+            conduct: Vec::new(),
+            stderr,
+            timing: Timing::default(),
+        }
+    }
+
+    #[test]
+    fn stderr_is_omitted_when_empty_and_round_trips_when_kept() {
+        let plain = serde_json::to_value(record(Vec::new())).unwrap();
+        assert!(plain.get("stderr").is_none());
+        let back: CardJitsuRecord = serde_json::from_value(plain).unwrap();
+        assert!(back.stderr.is_empty());
+
+        let kept = record(vec![vec!["hi\n".into()], vec![String::new()]]);
+        let value = serde_json::to_value(&kept).unwrap();
+        assert_eq!(value["stderr"][0][0], "hi\n");
+        assert_eq!(
+            serde_json::from_value::<CardJitsuRecord>(value).unwrap(),
+            kept
+        );
+    }
 }

@@ -16,7 +16,8 @@ mod sys;
 
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineEvent};
 pub use play::{
-    FaultCounts, MatchRun, RunError, RunOptions, Seat, SeatRun, play, play_with_observer,
+    FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, play,
+    play_with_observer,
 };
 pub use spec::{
     BotSpec, BuildError, MANIFEST_FILE, Mode, SpecError, discover, is_valid_name, load_dir, resolve,

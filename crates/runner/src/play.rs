@@ -14,6 +14,9 @@ use crate::spec::{BotSpec, Mode};
 use crate::stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 use crate::sys::ExitKind;
 
+/// Longest stderr text kept for one prompt with [`RunOptions::keep_stderr`].
+pub const STDERR_ENTRY_CAP_BYTES: usize = 4096;
+
 /// How long a wait may last when a cancel flag is given, so a set flag is
 /// seen promptly even if no bot does anything.
 const CANCEL_CHECK: Duration = Duration::from_millis(100);
@@ -50,6 +53,10 @@ pub struct RunOptions {
     pub end_grace: Duration,
     /// When set to true, the game stops at its next wait.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Also split each seat's stderr by prompt into
+    /// [`SeatRun::stderr_by_prompt`] (for showing a bot's log beside the
+    /// turn it belongs to).
+    pub keep_stderr: bool,
 }
 
 impl Default for RunOptions {
@@ -61,6 +68,7 @@ impl Default for RunOptions {
             stderr_cap_bytes: DEFAULT_STDERR_CAP_BYTES,
             end_grace: Duration::from_millis(100),
             cancel: None,
+            keep_stderr: false,
         }
     }
 }
@@ -103,6 +111,15 @@ pub struct SeatRun {
     pub latencies_us: Vec<u64>,
     /// The head of everything the seat's processes wrote to stderr.
     pub stderr: String,
+    /// With [`RunOptions::keep_stderr`]: entry `k` holds the stderr that
+    /// arrived between sending the seat's prompt `k` and its prompt `k + 1`
+    /// (the last entry: until the game ended). The association is
+    /// approximate: stderr is drained by its own thread, so a line written
+    /// just before an answer may land in the next entry. Each entry keeps
+    /// at most [`STDERR_ENTRY_CAP_BYTES`]; all entries together come from
+    /// the same capped log as `stderr`. Empty without `keep_stderr`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stderr_by_prompt: Vec<String>,
     /// Process-group ids of every process the seat used.
     pub pgids: Vec<i32>,
 }
@@ -182,10 +199,38 @@ struct SeatState<'a> {
     saw_per_turn: bool,
     saw_reuse: bool,
     log: Arc<Mutex<CappedLog>>,
+    /// Bytes of the rendered `log` already handed out to
+    /// `run.stderr_by_prompt`.
+    log_seen: usize,
     run: SeatRun,
 }
 
 impl SeatState<'_> {
+    /// Hands the stderr that arrived since the last call to the current
+    /// prompt's entry, then opens a new entry if `new_prompt`.
+    fn split_stderr(&mut self, new_prompt: bool) {
+        let text = {
+            let log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+            log.render()
+        };
+        let fresh = unseen(&text, &mut self.log_seen);
+        let entries = &mut self.run.stderr_by_prompt;
+        match entries.last_mut() {
+            Some(last) => push_capped(last, fresh),
+            None if new_prompt => {
+                // Written before the first prompt (at start-up): shown
+                // with the first prompt.
+                entries.push(String::new());
+                push_capped(&mut entries[0], fresh);
+                return;
+            }
+            None => {}
+        }
+        if new_prompt {
+            entries.push(String::new());
+        }
+    }
+
     fn is_dead(&self) -> bool {
         self.eof && self.exit.is_some()
     }
@@ -236,6 +281,7 @@ impl<'a> Game<'a> {
                 saw_per_turn: false,
                 saw_reuse: false,
                 log: Arc::new(Mutex::new(CappedLog::new(opts.stderr_cap_bytes))),
+                log_seen: 0,
                 run: SeatRun {
                     bot: seat.bot.name.clone(),
                     faults: FaultCounts::default(),
@@ -244,6 +290,7 @@ impl<'a> Game<'a> {
                     mode: seat.bot.mode,
                     latencies_us: Vec::new(),
                     stderr: String::new(),
+                    stderr_by_prompt: Vec::new(),
                     pgids: Vec::new(),
                 },
             })
@@ -402,6 +449,9 @@ impl<'a> Game<'a> {
         prompt: Prompt,
     ) -> Result<Pending<R::Move>, RunError> {
         let seat = prompt.seat;
+        if self.opts.keep_stderr {
+            self.seats[seat].split_stderr(true);
+        }
         let mut fresh = false;
         let state = &mut self.seats[seat];
         if state.seat.bot.mode == Mode::PerTurn || state.process.is_none() {
@@ -633,6 +683,9 @@ impl<'a> Game<'a> {
             if let Some(process) = state.process.take() {
                 process.finish(self.opts.end_grace);
             }
+            if self.opts.keep_stderr {
+                state.split_stderr(false);
+            }
             let log = state.log.lock().unwrap_or_else(|p| p.into_inner());
             state.run.stderr = log.render();
         }
@@ -659,6 +712,83 @@ impl<'a> Game<'a> {
     }
 }
 
+/// The part of the rendered log `text` after byte `*seen`, advancing
+/// `*seen`. A trailing replacement character is held back: it may be a
+/// multi-byte character whose last bytes have not arrived yet.
+fn unseen<'t>(text: &'t str, seen: &mut usize) -> &'t str {
+    let mut end = text.len();
+    if text.ends_with('\u{fffd}') {
+        end -= '\u{fffd}'.len_utf8();
+    }
+    let mut start = (*seen).min(end);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    *seen = end.max(*seen);
+    text.get(start..end).unwrap_or("")
+}
+
+/// Appends `text` to `entry`, keeping at most [`STDERR_ENTRY_CAP_BYTES`]
+/// and noting (once) that the rest was dropped.
+fn push_capped(entry: &mut String, text: &str) {
+    const NOTE: &str = "[dojo: more stderr for this prompt not kept]\n";
+    if text.is_empty() || entry.ends_with(NOTE) {
+        return;
+    }
+    let room = STDERR_ENTRY_CAP_BYTES.saturating_sub(entry.len());
+    if text.len() <= room {
+        entry.push_str(text);
+        return;
+    }
+    let mut cut = room;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    entry.push_str(&text[..cut]);
+    if !entry.is_empty() && !entry.ends_with('\n') {
+        entry.push('\n');
+    }
+    entry.push_str(NOTE);
+}
+
 fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unseen_hands_out_each_byte_once() {
+        let mut seen = 0;
+        assert_eq!(unseen("abc", &mut seen), "abc");
+        assert_eq!(unseen("abc", &mut seen), "");
+        assert_eq!(unseen("abcde", &mut seen), "de");
+        assert_eq!(seen, 5);
+    }
+
+    #[test]
+    fn unseen_holds_back_a_possibly_cut_character() {
+        let mut log = CappedLog::new(100);
+        log.push("x".as_bytes());
+        log.push(&"é".as_bytes()[..1]);
+        let mut seen = 0;
+        assert_eq!(unseen(&log.render(), &mut seen), "x");
+        log.push(&"é".as_bytes()[1..]);
+        assert_eq!(unseen(&log.render(), &mut seen), "é");
+    }
+
+    #[test]
+    fn entries_are_capped_with_a_note() {
+        let mut entry = String::new();
+        push_capped(&mut entry, "ok\n");
+        push_capped(&mut entry, &"y".repeat(STDERR_ENTRY_CAP_BYTES));
+        assert!(entry.starts_with("ok\nyyy"));
+        assert!(entry.ends_with("not kept]\n"));
+        assert!(entry.len() <= STDERR_ENTRY_CAP_BYTES + 60);
+        let before = entry.clone();
+        push_capped(&mut entry, "more");
+        assert_eq!(entry, before);
+    }
 }

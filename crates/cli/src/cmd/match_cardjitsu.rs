@@ -7,6 +7,8 @@ use anyhow::Result;
 use dojo_engine::cardjitsu::{Deck, Ruleset, Settings};
 use dojo_league::game::{CardJitsuSetup, play_cardjitsu};
 
+use dojo_runner::RunOptions;
+
 use crate::args::{CardJitsuMatchArgs, RulesArg};
 use crate::{bots, render};
 
@@ -47,7 +49,10 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
     let record = play_cardjitsu(
         [loaded[0].clone(), loaded[1].clone()],
         &setup,
-        &super::run_options(&a.time),
+        &RunOptions {
+            keep_stderr: a.keep_stderr,
+            ..super::run_options(&a.time)
+        },
         &mut |_| {},
     )?;
     println!("{}", render::cardjitsu::header(&record));

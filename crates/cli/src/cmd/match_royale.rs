@@ -9,6 +9,8 @@ use anyhow::Result;
 use dojo_engine::royale::{Board, Royale, Settings, Team};
 use dojo_league::game::{RoyaleSetup, play_royale};
 
+use dojo_runner::RunOptions;
+
 use crate::args::RoyaleMatchArgs;
 use crate::{bots, render};
 
@@ -67,7 +69,15 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
         let _ = out.flush();
         std::thread::sleep(delay);
     };
-    let record = play_royale(&players, &setup, &super::run_options(&a.time), &mut watch)?;
+    let record = play_royale(
+        &players,
+        &setup,
+        &RunOptions {
+            keep_stderr: a.keep_stderr,
+            ..super::run_options(&a.time)
+        },
+        &mut watch,
+    )?;
     println!(
         "Royale on {} (seed {}), {}x{}",
         record.board_file,

@@ -4,6 +4,8 @@ pub mod bots;
 pub mod league;
 pub mod match_cardjitsu;
 pub mod match_royale;
+pub mod play;
+pub mod replay;
 
 use std::path::Path;
 use std::time::Duration;

@@ -24,9 +24,16 @@ pub fn header(rec: &CardJitsuRecord) -> String {
 /// One block per round: both hands (with the played card marked), the
 /// Reverse marker, faults, the result line and both won piles after it.
 pub fn transcript(rec: &CardJitsuRecord) -> String {
-    let mut out = String::new();
+    rounds(rec).concat()
+}
+
+/// The blocks of [`transcript`], one per round, in order (for showing one
+/// round, or something beside each).
+pub fn rounds(rec: &CardJitsuRecord) -> Vec<String> {
+    let mut blocks = Vec::with_capacity(rec.play.rounds.len());
     let mut piles = [Pile::default(), Pile::default()];
     for r in &rec.play.rounds {
+        let mut out = String::new();
         let marker = if r.reverse { " * Reverse" } else { "" };
         let _ = writeln!(out, "round {}{marker}", r.round);
         for seat in 0..2 {
@@ -57,8 +64,9 @@ pub fn transcript(rec: &CardJitsuRecord) -> String {
             cards(piles[0].cards()),
             cards(piles[1].cards())
         );
+        blocks.push(out);
     }
-    out
+    blocks
 }
 
 /// The result in one line, e.g. `player 1 (sensei) wins in 12 rounds with WoA,Fb3,SgA`.

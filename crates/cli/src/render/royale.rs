@@ -117,3 +117,37 @@ pub fn summary(rec: &RoyaleRecord) -> String {
     }
     out
 }
+
+/// One line about turn `index` (0-based) of `rec`: who played what, and
+/// what it did. E.g. `turn 4 (round 2): seat 1 Paper (bot) I L: converted (3,4) R -> P`.
+pub fn turn_line(rec: &RoyaleRecord, index: usize) -> String {
+    let Some(a) = rec.play.actions.get(index) else {
+        return format!("turn {}: not played", index + 1);
+    };
+    let seat = rec.seats.get(a.seat);
+    let team = rec
+        .play
+        .players
+        .get(a.seat)
+        .map(|p| team_name(p.team))
+        .unwrap_or("?");
+    let bot = seat.map_or("?", |s| s.bot.as_str());
+    let fault = a
+        .fault
+        .map(|f| format!(" ({f:?} fault: played as a pass)").to_lowercase())
+        .unwrap_or_default();
+    let effect = match a.effect {
+        dojo_engine::royale::Effect::None => "nothing changed".to_owned(),
+        dojo_engine::royale::Effect::Moved { at } => format!("moved to {at}"),
+        dojo_engine::royale::Effect::Converted { at, from, to } => {
+            format!("converted {at} {from} -> {to}")
+        }
+    };
+    format!(
+        "turn {} (round {}): seat {} {team} ({bot}) {}{fault}: {effect}",
+        index + 1,
+        a.round,
+        a.seat,
+        a.action
+    )
+}

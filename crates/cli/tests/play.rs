@@ -1,0 +1,131 @@
+//! `dojo play cardjitsu` driven through stdin. The exact seed-000 example
+//! is a unit test of `cmd::play` (it needs scripted cards); these check the
+//! real command: its display format, bad input and end of input.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn dojo() -> Command {
+    let mut cmd = Command::cargo_bin("dojo").unwrap();
+    cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
+    cmd
+}
+
+/// Whether `s` is a card in seed 000's style: `SG10`, `FB4`.
+fn is_card(s: &str) -> bool {
+    let mut chars = s.chars();
+    let (Some(e), Some(c)) = (chars.next(), chars.next()) else {
+        return false;
+    };
+    let value: String = chars.collect();
+    "FWS".contains(e)
+        && "YORBGP".contains(c)
+        && value.parse::<u8>().is_ok_and(|v| (2..=12).contains(&v))
+}
+
+/// Whether `s` is a list of cards: `[FO5,WG6,WY9]` or `[]`.
+fn is_list(s: &str, len: Option<usize>) -> bool {
+    let Some(inner) = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')) else {
+        return false;
+    };
+    let cards: Vec<&str> = if inner.is_empty() {
+        Vec::new()
+    } else {
+        inner.split(',').collect()
+    };
+    cards.iter().all(|c| is_card(c)) && len.is_none_or(|n| n == cards.len())
+}
+
+/// Checks a whole game of piped `1`s: rounds of 7 lines, then the winner.
+fn check_game(text: &str) {
+    let lines: Vec<&str> = text.lines().collect();
+    let (last, rounds) = lines.split_last().unwrap();
+    assert!(
+        last.starts_with("Player 1 wins the game with [")
+            || last.starts_with("Player 2 wins the game with ["),
+        "{text}"
+    );
+    assert!(!rounds.is_empty() && rounds.len() % 7 == 0, "{text}");
+    for round in rounds.chunks(7) {
+        assert!(is_list(round[0], None), "{round:?}");
+        assert!(is_list(round[1], None), "{round:?}");
+        assert!(is_list(round[2], Some(5)), "{round:?}");
+        assert_eq!(round[3], "1", "the echoed input");
+        // The card played is the first of the hand.
+        let first = round[2][1..].split([',', ']']).next().unwrap();
+        assert_eq!(round[4], first, "{round:?}");
+        assert!(is_card(round[5]), "{round:?}");
+        assert!(["0", "1", "2"].contains(&round[6]), "{round:?}");
+    }
+    assert_eq!(rounds[0], "[]");
+    assert_eq!(rounds[1], "[]");
+}
+
+#[test]
+fn plays_a_whole_game_in_the_seed_format() {
+    let out = dojo()
+        .args(["play", "cardjitsu", "--seed", "1"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    check_game(&String::from_utf8_lossy(&out.get_output().stdout));
+}
+
+#[test]
+fn garbage_is_asked_again_and_end_of_input_ends_cleanly() {
+    let out = dojo()
+        .args(["play", "cardjitsu", "--seed", "1"])
+        .write_stdin("x\n9\n")
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..2], ["[]", "[]"]);
+    assert!(is_list(lines[2], Some(5)), "{text}");
+    assert_eq!(lines[3], "x");
+    assert!(
+        lines[4].starts_with("expected a number from 1 to 5"),
+        "{text}"
+    );
+    assert_eq!(lines[5], "9");
+    assert!(
+        lines[6].starts_with("expected a number from 1 to 5"),
+        "{text}"
+    );
+    assert_eq!(lines[7..], ["end of input: game abandoned"]);
+}
+
+#[test]
+fn plays_against_a_bot() {
+    let out = dojo()
+        .args([
+            "play",
+            "cardjitsu",
+            "--seed",
+            "3",
+            "--opponent",
+            "random-py",
+        ])
+        .args(["--timeout-ms", "5000", "--startup-ms", "5000"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    check_game(&String::from_utf8_lossy(&out.get_output().stdout));
+}
+
+#[test]
+fn an_unknown_opponent_is_an_error() {
+    dojo()
+        .args([
+            "play",
+            "cardjitsu",
+            "--seed",
+            "3",
+            "--opponent",
+            "no-such-bot",
+        ])
+        .write_stdin("1\n")
+        .assert()
+        .failure();
+}

@@ -1,0 +1,286 @@
+//! `dojo replay`: showing saved games, `--turn`, `--stderr`, `--game` on a
+//! league directory, and `--rerun`'s verdict. Python and shell bots only.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use dojo_engine::protocol::Fault;
+use dojo_engine::royale::{Board, Royale, Settings, TurnFault};
+use dojo_league::game::RoyaleRecord;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `dojo` run from the workspace root, with generous time limits so a
+/// loaded machine does not turn a slow bot into a faulty one.
+fn dojo() -> Command {
+    let mut cmd = Command::cargo_bin("dojo").unwrap();
+    cmd.current_dir(root());
+    cmd
+}
+
+const SLOW_OK: [&str; 4] = ["--timeout-ms", "5000", "--startup-ms", "5000"];
+
+fn stdout(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (PathBuf, String) {
+    let json = dir.join(format!("game-{seed}.json"));
+    let shown = stdout(
+        dojo()
+            .args(["match", "cardjitsu", bots[0], bots[1], "--seed"])
+            .arg(seed.to_string())
+            .args(SLOW_OK)
+            .args(extra)
+            .arg("--json")
+            .arg(&json),
+    );
+    (json, shown)
+}
+
+#[test]
+fn replay_prints_the_same_transcript_as_the_match() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (json, shown) = cardjitsu_match(tmp.path(), ["random-py", "random-sh"], 5, &[]);
+    assert!(shown.contains("round 1\n"), "{shown}");
+    let replayed = stdout(dojo().arg("replay").arg(&json));
+    assert_eq!(replayed, shown);
+    // Without --keep-stderr the record has no stderr field at all.
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(!text.contains("\"stderr\""), "{text}");
+}
+
+#[test]
+fn turn_shows_one_round_and_bad_turns_are_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (json, shown) = cardjitsu_match(tmp.path(), ["random-py", "random-sh"], 8, &[]);
+    let one = stdout(dojo().arg("replay").arg(&json).args(["--turn", "2"]));
+    let start = shown.find("round 2\n").unwrap();
+    let end = shown
+        .find("round 3\n")
+        .unwrap_or(shown.find("result:").unwrap());
+    assert!(one.ends_with(&shown[start..end]), "{one}");
+    assert!(!one.contains("round 1\n"));
+    dojo()
+        .arg("replay")
+        .arg(&json)
+        .args(["--turn", "9999"])
+        .assert()
+        .code(3);
+    dojo()
+        .arg("replay")
+        .arg(tmp.path().join("missing.json"))
+        .assert()
+        .code(3);
+}
+
+#[test]
+fn game_id_picks_a_game_of_a_league_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    stdout(
+        dojo()
+            .args(["league", "cardjitsu", "random-py", "random-sh"])
+            .args(["--games", "2", "--seed", "3", "--jobs", "1"])
+            .args(SLOW_OK)
+            .arg("--out")
+            .arg(&out),
+    );
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let line: serde_json::Value = serde_json::from_str(games.lines().nth(1).unwrap()).unwrap();
+    let id = line["id"].as_u64().unwrap();
+    let seats: Vec<&str> = line["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let seed = line["seed"].as_u64().unwrap();
+    // The same game played as a match prints the same transcript.
+    let (_, shown) = cardjitsu_match(tmp.path(), [seats[0], seats[1]], seed, &[]);
+    let replayed = stdout(
+        dojo()
+            .arg("replay")
+            .arg(&out)
+            .args(["--game", &id.to_string()]),
+    );
+    assert_eq!(replayed, shown);
+    dojo()
+        .arg("replay")
+        .arg(&out)
+        .args(["--game", "999"])
+        .assert()
+        .code(3);
+}
+
+/// The board as `dojo replay` prints it without colours.
+fn plain_board(game: &Royale) -> String {
+    let board = game.board();
+    let mut out = String::new();
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let here = game
+                .positions()
+                .iter()
+                .filter(|p| p.x == x && p.y == y)
+                .count();
+            out.push(match here {
+                0 => board.get(x, y).unwrap().to_char(),
+                1 => '@',
+                n => char::from_digit(n as u32, 10).unwrap(),
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn royale_turn_shows_the_board_the_engine_reaches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("royale.json");
+    stdout(
+        dojo()
+            .args(["match", "royale", "--board", "boards/seed-example.txt"])
+            .args(["--rock", "royale-random-py", "--paper", "royale-random-py"])
+            .args(["--scissors", "royale-random-py", "--seed", "11"])
+            .args(["--max-rounds", "4"])
+            .args(SLOW_OK)
+            .arg("--json")
+            .arg(&json),
+    );
+    let rec: RoyaleRecord = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let text = std::fs::read_to_string(root().join("boards/seed-example.txt")).unwrap();
+    let board = Board::parse(&text, "seed-example").unwrap();
+    let teams = rec.play.players.iter().map(|p| p.team).collect();
+    let settings = Settings {
+        max_rounds: Some(rec.play.settings.max_rounds),
+        stall_rounds: Some(rec.play.settings.stall_rounds),
+    };
+    let mut game = Royale::new(board, teams, rec.play.seed, settings).unwrap();
+    assert!(rec.play.actions.len() >= 6);
+    for (turn, a) in rec.play.actions.iter().enumerate() {
+        let fault = match a.fault {
+            Some(TurnFault::Timeout) => Some(Fault::Timeout),
+            Some(TurnFault::Crash) => Some(Fault::Crash),
+            Some(TurnFault::Invalid) => Some(Fault::Invalid),
+            Some(TurnFault::Illegal) | None => None,
+        };
+        let step = match fault {
+            Some(f) => game.step_fault(a.seat, f).unwrap(),
+            None => game.step(a.seat, a.action).unwrap(),
+        };
+        assert_eq!(&step, a);
+        if turn % 3 != 2 && turn + 1 != rec.play.actions.len() {
+            continue;
+        }
+        let n = (turn + 1).to_string();
+        let shown = stdout(dojo().arg("replay").arg(&json).args(["--turn", &n]));
+        assert!(shown.contains(&format!("turn {n} (round")), "{shown}");
+        assert!(
+            shown.ends_with(&plain_board(&game)),
+            "turn {n}:\n{shown}\nexpected:\n{}",
+            plain_board(&game)
+        );
+    }
+}
+
+#[test]
+fn rerun_of_seeded_bots_is_identical() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (json, _) = cardjitsu_match(tmp.path(), ["random-py", "random-sh"], 21, &[]);
+    let out = dojo()
+        .arg("replay")
+        .arg(&json)
+        .arg("--rerun")
+        .args(SLOW_OK)
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("identical"), "{text}");
+}
+
+#[test]
+fn rerun_of_a_clock_reading_bot_names_the_first_differing_round() {
+    let tmp = tempfile::tempdir().unwrap();
+    let clock = "clock=bots/faulty/clock.py";
+    let (json, _) = cardjitsu_match(tmp.path(), [clock, clock], 4, &[]);
+    let out = dojo()
+        .arg("replay")
+        .arg(&json)
+        .arg("--rerun")
+        .args(SLOW_OK)
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let at = text.find("differs: first at round ").expect(&text);
+    let round: String = text[at + "differs: first at round ".len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    // Both versions of that round follow.
+    let saved = text.find("saved:\n").expect(&text);
+    let rerun = text.find("rerun:\n").expect(&text);
+    assert!(saved < rerun);
+    assert!(
+        text[saved..rerun].contains(&format!("round {round}\n")),
+        "{text}"
+    );
+    assert!(
+        text[rerun..].contains(&format!("round {round}\n")),
+        "{text}"
+    );
+}
+
+#[test]
+fn stderr_is_shown_beside_its_round() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("talker.py");
+    std::fs::write(
+        &bot,
+        "import sys\n\
+         n = 0\n\
+         for line in sys.stdin:\n\
+         \x20   line = line.strip()\n\
+         \x20   if line.startswith('Player') or line == 'Draw!':\n\
+         \x20       break\n\
+         \x20   if ',' in line and ' vs. ' not in line:\n\
+         \x20       n += 1\n\
+         \x20       if n == 2:\n\
+         \x20           sys.stderr.write('hello from round 2\\n')\n\
+         \x20           sys.stderr.flush()\n\
+         \x20       print(0, flush=True)\n",
+    )
+    .unwrap();
+    let talker = format!("talker=python3 {}", bot.display());
+    let (json, _) = cardjitsu_match(
+        tmp.path(),
+        [talker.as_str(), "random-py"],
+        9,
+        &["--keep-stderr"],
+    );
+    let record = std::fs::read_to_string(&json).unwrap();
+    assert!(record.contains("hello from round 2"), "{record}");
+    let shown = stdout(dojo().arg("replay").arg(&json).arg("--stderr"));
+    let line = shown
+        .find("  P1 stderr| hello from round 2\n")
+        .expect(&shown);
+    // Stderr is drained by its own thread, so the line may be counted
+    // with the next prompt: it belongs after round 2 and before round 4.
+    assert!(shown.find("round 2\n").unwrap() < line, "{shown}");
+    if let Some(r4) = shown.find("round 4\n") {
+        assert!(line < r4, "{shown}");
+    }
+    assert!(!shown.contains("P2 stderr|"), "{shown}");
+    // Without --stderr the replay is the plain transcript.
+    let plain = stdout(dojo().arg("replay").arg(&json));
+    assert!(!plain.contains("stderr|"));
+}
