@@ -88,7 +88,14 @@ fn seeded_match_prints_header_rounds_and_result() {
 
     // -q keeps the header and result but drops the transcript.
     dojo()
-        .args(["match", "cardjitsu", "random-py", "random-sh", "--seed", "7"])
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--seed",
+            "7",
+        ])
         .arg("-q")
         .assert()
         .success()
@@ -113,9 +120,19 @@ fn same_seed_gives_the_same_record_apart_from_timing() {
 #[test]
 fn unseeded_match_prints_a_seed_that_replays_it() {
     let dir = tempfile::tempdir().unwrap();
-    let (first, replay) = (dir.path().join("first.json"), dir.path().join("replay.json"));
+    let (first, replay) = (
+        dir.path().join("first.json"),
+        dir.path().join("replay.json"),
+    );
     let out = dojo()
-        .args(["match", "cardjitsu", "random-py", "random-sh", "-q", "--json"])
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "-q",
+            "--json",
+        ])
         .arg(&first)
         .output()
         .unwrap();
@@ -159,9 +176,16 @@ fn classic_rules_never_reverse() {
     let dir = tempfile::tempdir().unwrap();
     let (tournament, classic) = (dir.path().join("t.json"), dir.path().join("c.json"));
     let args = |extra: &[&'static str]| -> Vec<String> {
-        let mut v: Vec<String> = ["random-py", "random-sh", "--seed", "5", "--max-rounds", "40"]
-            .map(String::from)
-            .to_vec();
+        let mut v: Vec<String> = [
+            "random-py",
+            "random-sh",
+            "--seed",
+            "5",
+            "--max-rounds",
+            "40",
+        ]
+        .map(String::from)
+        .to_vec();
         v.extend(["--deck1", &power, "--deck2", &power].map(String::from));
         v.extend(extra.iter().map(|s| s.to_string()));
         v
@@ -176,7 +200,10 @@ fn classic_rules_never_reverse() {
     assert_eq!(classic["rules"], "classic");
     let flags = reverse_flags(&classic);
     assert!(!flags.is_empty());
-    assert!(flags.iter().all(|r| !r), "classic game with Reverse: {flags:?}");
+    assert!(
+        flags.iter().all(|r| !r),
+        "classic game with Reverse: {flags:?}"
+    );
     assert!(stdout.starts_with("CardJitsu (classic rules, seed 5)"));
     assert!(!stdout.contains("Reverse"), "{stdout}");
 }
@@ -210,14 +237,25 @@ fn deck1_restricts_seat_1_to_its_cards() {
         assert!(allowed.contains(card.as_str()), "{card} is not in {small}");
     }
     // Seat 2 draws from the full deck, so it must see cards outside it.
-    assert!(hands_of(&record, 1).iter().any(|c| !allowed.contains(c.as_str())));
+    assert!(
+        hands_of(&record, 1)
+            .iter()
+            .any(|c| !allowed.contains(c.as_str()))
+    );
 }
 
 #[test]
 fn a_bad_deck_line_is_reported_with_file_and_line() {
     let bad = data("bad-line3.dcfg");
     dojo()
-        .args(["match", "cardjitsu", "random-py", "random-sh", "--deck2", &bad])
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--deck2",
+            &bad,
+        ])
         .assert()
         .failure()
         .stderr(predicate::str::contains(format!("{bad}:3:")))
@@ -228,7 +266,14 @@ fn a_bad_deck_line_is_reported_with_file_and_line() {
 fn a_deck_with_fewer_than_5_distinct_cards_is_refused() {
     let few = data("four-distinct.dcfg");
     dojo()
-        .args(["match", "cardjitsu", "random-py", "random-sh", "--deck1", &few])
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--deck1",
+            &few,
+        ])
         .assert()
         .failure()
         .stderr(predicate::str::contains(&few))
@@ -239,7 +284,14 @@ fn a_deck_with_fewer_than_5_distinct_cards_is_refused() {
 #[test]
 fn an_unknown_bot_is_refused_with_the_available_bots() {
     dojo()
-        .args(["match", "cardjitsu", "random-py", "no-such-bot", "--seed", "1"])
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "no-such-bot",
+            "--seed",
+            "1",
+        ])
         .assert()
         .failure()
         .stderr(predicate::str::contains("no-such-bot"))
