@@ -153,3 +153,33 @@ fn bots_lists_the_bundled_bots_and_their_games() {
     // bots/faulty has no bot.toml: it is not a tournament bot.
     assert!(!stdout.contains("faulty"), "{stdout}");
 }
+
+#[test]
+fn an_io_error_names_the_file_and_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-league");
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&missing)
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = common::stderr_of(&out);
+    assert!(
+        stderr.contains(&format!("{}: ", missing.join("league.json").display())),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+
+    let out = dojo()
+        .args(["match", "cardjitsu", "x=/nonexistent/program", "random-py"])
+        .args(["--seed", "1"])
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = common::stderr_of(&out);
+    assert!(stderr.contains("/nonexistent/program"), "{stderr}");
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+}

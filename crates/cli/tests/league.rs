@@ -208,6 +208,17 @@ fn marked_processes(key: &str, value: &str) -> Vec<u32> {
     found
 }
 
+/// A child process that is killed and reaped if the test fails before
+/// it kills the child on purpose.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[test]
 fn a_killed_league_resumes_to_the_uninterrupted_result() {
     const MARK: &str = "DOJO_TEST_KILLED_LEAGUE";
@@ -216,22 +227,24 @@ fn a_killed_league_resumes_to_the_uninterrupted_result() {
     let mark = dir.path().display().to_string();
     let settings = ["random-py", "random-sh", "--games", "30"];
 
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_dojo"))
-        .current_dir(common::root())
-        .args(["league", "cardjitsu"])
-        .args(settings)
-        .args(["-v", "--jobs", "1", "--out"])
-        .arg(&killed)
-        // Inherited by every bot process the league starts.
-        .env(MARK, &mark)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = KillOnDrop(
+        StdCommand::new(env!("CARGO_BIN_EXE_dojo"))
+            .current_dir(common::root())
+            .args(["league", "cardjitsu"])
+            .args(settings)
+            .args(["-v", "--jobs", "1", "--out"])
+            .arg(&killed)
+            // Inherited by every bot process the league starts.
+            .env(MARK, &mark)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut seen = Vec::new();
     let mut stored = 0;
-    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+    for line in BufReader::new(child.0.stderr.take().unwrap()).lines() {
         let line = line.unwrap();
         if line.starts_with("game ") && line.contains(" stored") {
             stored += 1;
@@ -242,8 +255,8 @@ fn a_killed_league_resumes_to_the_uninterrupted_result() {
         }
     }
     assert_eq!(stored, 3, "league ended early:\n{}", seen.join("\n"));
-    child.kill().unwrap();
-    assert!(!child.wait().unwrap().success());
+    child.0.kill().unwrap();
+    assert!(!child.0.wait().unwrap().success());
 
     let before = games(&killed).len();
     assert!(
@@ -295,23 +308,30 @@ fn a_killed_league_resumes_to_the_uninterrupted_result() {
     );
 }
 
+/// An inline royale bot in POSIX sh that always passes: it reads one turn
+/// (board rows up to the blank line, then x and y), answers and exits, so
+/// the runner finds it to be a per-turn bot. It starts far faster than
+/// Python, which keeps the league below quick on a loaded machine.
+fn passer(name: &str) -> String {
+    format!(r#"{name}=sh -c 'while read l && [ -n "$l" ]; do :; done; read x; read y; echo P'"#)
+}
+
 #[test]
 fn a_royale_league_completes_and_ranks_its_bots() {
-    // A one-row board keeps the games short: the default stall limit is
-    // width + height rounds, and the per-turn Python bots cost a process
-    // start per move (boards/arena.txt takes over 30 s here). Three bots
-    // make one triple: 3 games, one per rotation of the teams.
+    // A one-row board keeps the games short (the default stall limit is
+    // width + height rounds; boards/arena.txt takes over 30 s here, as the
+    // per-turn Python bot costs a process start per move). Three bots make
+    // one triple: 3 games, one per rotation of the teams.
     let board = data("tiny.txt");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("royale");
-    let r2 = "r2=python3 bots/royale-random-py/bot.py";
-    let r3 = "r3=python3 bots/royale-random-py/bot.py";
+    let (pass1, pass2) = (passer("pass1"), passer("pass2"));
     league(
         &[
             "royale",
             "royale-random-py",
-            r2,
-            r3,
+            &pass1,
+            &pass2,
             "--board",
             &board,
             "--games",
@@ -332,6 +352,11 @@ fn a_royale_league_completes_and_ranks_its_bots() {
         for (i, bot) in seats.iter().enumerate() {
             teams_played.insert((bot.as_str().unwrap().to_owned(), i));
         }
+        // Both kinds of per-turn bot play without a fault.
+        for f in game["faults"].as_array().unwrap() {
+            assert_eq!(f["crash"], 0, "{game}");
+            assert_eq!(f["timeout"], 0, "{game}");
+        }
     }
     assert_eq!(teams_played.len(), 9, "every bot plays every team once");
     let report = read_json(&out.join("report.json"));
@@ -339,7 +364,7 @@ fn a_royale_league_completes_and_ranks_its_bots() {
     assert_eq!(report["complete"], true);
     assert_eq!(report["games_played"], 3);
     assert_eq!(report["settings"]["boards"], serde_json::json!([board]));
-    check_standings(&report, &["r2", "r3", "royale-random-py"]);
+    check_standings(&report, &["pass1", "pass2", "royale-random-py"]);
     for s in report["standings"].as_array().unwrap() {
         assert_eq!(s["games"], 3, "{s}");
     }
