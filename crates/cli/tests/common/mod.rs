@@ -1,0 +1,63 @@
+//! Helpers shared by the `dojo` integration tests: the binary, run from the
+//! workspace root so `bots/` and `boards/` resolve as they do for a user.
+
+#![allow(dead_code)] // each test file uses a different subset
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// The workspace root (where `bots/` and `boards/` live).
+pub fn root() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .canonicalize()
+        .expect("workspace root exists")
+}
+
+/// A fixture under `crates/cli/tests/data/`, as an absolute path string.
+pub fn data(name: &str) -> String {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data"))
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// `dojo` run from the workspace root.
+pub fn dojo() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("dojo").expect("the dojo binary is built");
+    cmd.current_dir(root());
+    cmd
+}
+
+/// Reads a JSON file (a record or a report).
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
+/// `value` serialized without its top-level `timing` key, which is the only
+/// part allowed to differ between two runs of the same game or league.
+pub fn without_timing(mut value: Value) -> String {
+    let removed = value
+        .as_object_mut()
+        .expect("a JSON object")
+        .remove("timing");
+    assert!(removed.is_some(), "no timing key in {value}");
+    serde_json::to_string(&value).expect("serializable")
+}
+
+/// Reads a JSON file and drops its `timing` (see [`without_timing`]).
+pub fn json_without_timing(path: &Path) -> String {
+    without_timing(read_json(path))
+}
+
+/// Standard output of a finished command, as text.
+pub fn stdout_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Standard error of a finished command, as text.
+pub fn stderr_of(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}

@@ -1,0 +1,185 @@
+//! What `dojo` says when it is called wrongly: clap's usage errors, `--help`
+//! for every subcommand, and bot manifests that do not parse.
+
+mod common;
+
+use common::{data, dojo};
+use predicates::prelude::*;
+
+#[test]
+fn an_unknown_flag_is_a_usage_error() {
+    dojo()
+        .arg("--frobnicate")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unexpected argument '--frobnicate'",
+        ))
+        .stderr(predicate::str::contains("Usage: dojo"));
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--sede",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unexpected argument '--sede'"))
+        .stderr(predicate::str::contains("--seed"));
+}
+
+#[test]
+fn an_unknown_subcommand_is_a_usage_error() {
+    dojo()
+        .arg("tournament")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unrecognized subcommand 'tournament'",
+        ));
+    dojo()
+        .args(["match", "chess", "a", "b"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unrecognized subcommand 'chess'"));
+}
+
+#[test]
+fn bad_values_and_missing_arguments_are_usage_errors() {
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--rules",
+            "nope",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid value 'nope'"))
+        .stderr(predicate::str::contains("tournament, classic"));
+    dojo()
+        .args(["match", "cardjitsu", "random-py"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("<BOT2>"));
+    dojo()
+        .args([
+            "match",
+            "royale",
+            "--board",
+            "boards/arena.txt",
+            "--rock",
+            "a",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--paper"));
+    dojo()
+        .args(["league", "cardjitsu", "--games", "many"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid value 'many'"));
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    let cases: [(&[&str], &str, &str); 7] = [
+        (&[], "Usage: dojo", "league"),
+        (&["match"], "Usage: dojo match", "royale"),
+        (
+            &["match", "cardjitsu"],
+            "Usage: dojo match cardjitsu",
+            "--deck1",
+        ),
+        (
+            &["match", "royale"],
+            "Usage: dojo match royale",
+            "--scissors",
+        ),
+        (&["league"], "Usage: dojo league", "--resume"),
+        (&["merge"], "Usage: dojo merge", "--out"),
+        (&["bots"], "Usage: dojo bots", "--bots-dir"),
+    ];
+    for (words, usage, option) in cases {
+        dojo()
+            .args(words)
+            .arg("--help")
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(usage))
+            .stdout(predicate::str::contains(option));
+    }
+}
+
+#[test]
+fn a_manifest_with_an_unknown_key_is_refused_with_file_and_line() {
+    let dir = data("bad-manifest");
+    let file = format!("{dir}/bot.toml");
+    dojo()
+        .args(["match", "cardjitsu", &dir, "random-py", "--seed", "1"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!("{file}:4:")))
+        .stderr(predicate::str::contains("unknown field `comand`"));
+    // The same through a bots directory and a bot name.
+    dojo()
+        .args(["--bots-dir", &data(""), "match", "cardjitsu"])
+        .args(["bad-manifest", "random-py", "--seed", "1"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("bad-manifest/bot.toml:4:"))
+        .stderr(predicate::str::contains("unknown field `comand`"));
+}
+
+#[test]
+fn bots_lists_the_bundled_bots_and_their_games() {
+    let out = dojo().arg("bots").assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let line = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} not listed:\n{stdout}"))
+            .to_owned()
+    };
+    assert!(line("random-py").contains("cardjitsu"));
+    assert!(line("random-sh").contains("cardjitsu"));
+    assert!(line("royale-random-py").contains("royale"));
+    // bots/faulty has no bot.toml: it is not a tournament bot.
+    assert!(!stdout.contains("faulty"), "{stdout}");
+}
+
+#[test]
+fn an_io_error_names_the_file_and_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-league");
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&missing)
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = common::stderr_of(&out);
+    assert!(
+        stderr.contains(&format!("{}: ", missing.join("league.json").display())),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+
+    let out = dojo()
+        .args(["match", "cardjitsu", "x=/nonexistent/program", "random-py"])
+        .args(["--seed", "1"])
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = common::stderr_of(&out);
+    assert!(stderr.contains("/nonexistent/program"), "{stderr}");
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+}

@@ -1,0 +1,381 @@
+//! `dojo league` and `dojo merge`: output files, determinism across
+//! `--jobs`, shards and merge, resume after a real kill, and royale leagues.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_of};
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// A third deterministic CardJitsu bot (random-py's program under another
+/// name), so three-bot leagues replay exactly.
+const PY2: &str = "py2=python3 bots/random-py/bot.py";
+
+/// Runs `dojo league <args> --out <out>`, which must succeed; returns stdout.
+fn league(args: &[&str], out: &Path) -> String {
+    let run = dojo()
+        .arg("league")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "dojo league {args:?} failed:\n{}",
+        stderr_of(&run)
+    );
+    stdout_of(&run)
+}
+
+/// Every line of `games.jsonl`, parsed; panics on a line that is not a
+/// complete JSON object.
+fn games(dir: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "torn last line");
+    text.lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            assert!(v.is_object(), "{l}");
+            v
+        })
+        .collect()
+}
+
+/// The ids in `games.jsonl`, checking that none appears twice.
+fn ids(dir: &Path) -> Vec<u64> {
+    let ids: Vec<u64> = games(dir)
+        .iter()
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    let unique: BTreeSet<u64> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len(), "an id stored twice: {ids:?}");
+    unique.into_iter().collect()
+}
+
+fn check_standings(report: &Value, bots: &[&str]) {
+    let standings = report["standings"].as_array().unwrap();
+    let names: BTreeSet<&str> = standings
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, bots.iter().copied().collect());
+    for s in standings {
+        let (lo, r, hi) = (
+            s["rating_lo"].as_f64().unwrap(),
+            s["rating"].as_f64().unwrap(),
+            s["rating_hi"].as_f64().unwrap(),
+        );
+        assert!(lo <= r && r <= hi, "rating outside its interval: {s}");
+        let played = ["wins", "draws", "losses"]
+            .iter()
+            .map(|k| s[k].as_u64().unwrap())
+            .sum::<u64>();
+        assert_eq!(played, s["games"].as_u64().unwrap(), "{s}");
+    }
+    let ratings: Vec<f64> = standings
+        .iter()
+        .map(|s| s["rating"].as_f64().unwrap())
+        .collect();
+    assert!(ratings.is_sorted_by(|a, b| a >= b), "{ratings:?}");
+}
+
+#[test]
+fn a_cardjitsu_league_writes_games_and_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let stdout = league(
+        &["cardjitsu", "random-py", "random-sh", PY2, "--games", "4"],
+        &out,
+    );
+    // 3 pairs, 2 seeds each, both seatings.
+    assert_eq!(ids(&out), (0..12).collect::<Vec<_>>());
+    for game in games(&out) {
+        assert_eq!(game["version"], 1);
+        assert_eq!(game["seats"].as_array().unwrap().len(), 2);
+        let scores: f64 = game["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_f64().unwrap())
+            .sum();
+        assert_eq!(scores, 1.0, "{game}");
+    }
+
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["version"], 1);
+    assert_eq!(report["game"], "cardjitsu");
+    assert_eq!(report["games_scheduled"], 12);
+    assert_eq!(report["games_played"], 12);
+    assert_eq!(report["complete"], true);
+    check_standings(&report, &["py2", "random-py", "random-sh"]);
+    for s in report["standings"].as_array().unwrap() {
+        assert_eq!(s["games"], 8, "{s}");
+    }
+
+    let bots = report["settings"]["bots"].as_array().unwrap();
+    let command = |name: &str| {
+        bots.iter()
+            .find(|b| b["name"] == name)
+            .and_then(|b| b["command"].as_str())
+            .unwrap_or_else(|| panic!("{name} not in settings: {bots:?}"))
+            .to_owned()
+    };
+    assert!(command("random-py").ends_with("bots/random-py"));
+    assert!(command("random-sh").ends_with("bots/random-sh"));
+    assert_eq!(command("py2"), PY2);
+    assert_eq!(report["settings"]["games"], 4);
+
+    assert!(stdout.contains("random-sh") && stdout.contains("py2"));
+    assert!(stdout.contains(&format!("report: {}", out.join("report.json").display())));
+}
+
+#[test]
+fn jobs_do_not_change_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    let bots = ["cardjitsu", "random-py", "random-sh", PY2, "--games", "2"];
+    league(&[&bots[..], &["--jobs", "1"]].concat(), &one);
+    league(&[&bots[..], &["--jobs", "2"]].concat(), &two);
+    assert_eq!(
+        json_without_timing(&one.join("report.json")),
+        json_without_timing(&two.join("report.json"))
+    );
+}
+
+#[test]
+fn shards_merge_into_the_single_run_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let [s1, s2, merged, whole] = ["s1", "s2", "merged", "whole"].map(|d| dir.path().join(d));
+    let bots = ["cardjitsu", "random-py", "random-sh", PY2, "--games", "2"];
+    league(&[&bots[..], &["--shard", "1/2"]].concat(), &s1);
+    league(&[&bots[..], &["--shard", "2/2"]].concat(), &s2);
+    league(&bots, &whole);
+    assert_eq!(ids(&s1), [0, 2, 4]);
+    assert_eq!(ids(&s2), [1, 3, 5]);
+    let shard = read_json(&s1.join("report.json"));
+    assert_eq!(shard["games_played"], 3);
+    assert_eq!(
+        read_json(&s1.join("league.json"))["shard"],
+        serde_json::json!({"index": 1, "count": 2})
+    );
+
+    dojo()
+        .arg("merge")
+        .args([&s1, &s2])
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("report: "));
+    let merged_ids: Vec<u64> = games(&merged)
+        .iter()
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(merged_ids, (0..6).collect::<Vec<_>>(), "sorted by id");
+    let report = read_json(&merged.join("report.json"));
+    assert_eq!(report["complete"], true);
+    assert_eq!(report["games_played"], 6);
+    assert!(read_json(&merged.join("league.json"))["shard"].is_null());
+    assert_eq!(
+        json_without_timing(&merged.join("report.json")),
+        json_without_timing(&whole.join("report.json"))
+    );
+}
+
+/// Pids of live processes whose environment holds `KEY=VALUE`.
+fn marked_processes(key: &str, value: &str) -> Vec<u32> {
+    let wanted = format!("{key}={value}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
+            continue;
+        };
+        // Processes come and go while we look; zombies have no environment.
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if env.split(|&b| b == 0).any(|var| var == wanted.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// A child process that is killed and reaped if the test fails before
+/// it kills the child on purpose.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_killed_league_resumes_to_the_uninterrupted_result() {
+    const MARK: &str = "DOJO_TEST_KILLED_LEAGUE";
+    let dir = tempfile::tempdir().unwrap();
+    let (killed, whole) = (dir.path().join("killed"), dir.path().join("whole"));
+    let mark = dir.path().display().to_string();
+    let settings = ["random-py", "random-sh", "--games", "30"];
+
+    let mut child = KillOnDrop(
+        StdCommand::new(env!("CARGO_BIN_EXE_dojo"))
+            .current_dir(common::root())
+            .args(["league", "cardjitsu"])
+            .args(settings)
+            .args(["-v", "--jobs", "1", "--out"])
+            .arg(&killed)
+            // Inherited by every bot process the league starts.
+            .env(MARK, &mark)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut seen = Vec::new();
+    let mut stored = 0;
+    for line in BufReader::new(child.0.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line.starts_with("game ") && line.contains(" stored") {
+            stored += 1;
+        }
+        seen.push(line);
+        if stored == 3 {
+            break;
+        }
+    }
+    assert_eq!(stored, 3, "league ended early:\n{}", seen.join("\n"));
+    child.0.kill().unwrap();
+    assert!(!child.0.wait().unwrap().success());
+
+    let before = games(&killed).len();
+    assert!(
+        (3..30).contains(&before),
+        "{before} games stored before the kill"
+    );
+    // A power cut in the middle of the next append.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(killed.join("games.jsonl"))
+        .unwrap();
+    file.write_all(br#"{"version":1,"id":"#).unwrap();
+    drop(file);
+
+    dojo()
+        .args(["league", "--resume"])
+        .arg(&killed)
+        .args(["--jobs", "2"])
+        .assert()
+        .success();
+    assert_eq!(ids(&killed), (0..30).collect::<Vec<_>>());
+    let resumed = read_json(&killed.join("report.json"));
+    assert_eq!(
+        resumed["timing"]["games_this_run"].as_u64().unwrap(),
+        (30 - before) as u64,
+        "the resume plays only the missing games"
+    );
+
+    league(
+        &[&["cardjitsu"][..], &settings, &["--jobs", "2"]].concat(),
+        &whole,
+    );
+    assert_eq!(
+        json_without_timing(&killed.join("report.json")),
+        json_without_timing(&whole.join("report.json"))
+    );
+
+    // The killed league's bots lose their stdin with it and must be gone.
+    // They are not our children, so there is nothing to wait on: poll.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut left = marked_processes(MARK, &mark);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        left = marked_processes(MARK, &mark);
+    }
+    assert!(
+        left.is_empty(),
+        "bot processes of the killed league survive: {left:?}"
+    );
+}
+
+/// An inline royale bot in POSIX sh that always passes: it reads one turn
+/// (board rows up to the blank line, then x and y), answers and exits, so
+/// the runner finds it to be a per-turn bot. It starts far faster than
+/// Python, which keeps the league below quick on a loaded machine.
+fn passer(name: &str) -> String {
+    format!(r#"{name}=sh -c 'while read l && [ -n "$l" ]; do :; done; read x; read y; echo P'"#)
+}
+
+#[test]
+fn a_royale_league_completes_and_ranks_its_bots() {
+    // A one-row board keeps the games short (the default stall limit is
+    // width + height rounds; boards/arena.txt takes over 30 s here, as the
+    // per-turn Python bot costs a process start per move). Three bots make
+    // one triple: 3 games, one per rotation of the teams.
+    let board = data("tiny.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("royale");
+    let (pass1, pass2) = (passer("pass1"), passer("pass2"));
+    league(
+        &[
+            "royale",
+            "royale-random-py",
+            &pass1,
+            &pass2,
+            "--board",
+            &board,
+            "--games",
+            "3",
+            "--jobs",
+            "2",
+        ],
+        &out,
+    );
+    assert_eq!(ids(&out), [0, 1, 2]);
+    let mut teams_played = BTreeSet::new();
+    for game in games(&out) {
+        assert_eq!(game["teams"], serde_json::json!(["R", "P", "S"]), "{game}");
+        assert_eq!(game["board"], board.as_str(), "{game}");
+        let seats = game["seats"].as_array().unwrap();
+        let bots: BTreeSet<&str> = seats.iter().map(|s| s.as_str().unwrap()).collect();
+        assert_eq!(bots.len(), 3, "{game}");
+        for (i, bot) in seats.iter().enumerate() {
+            teams_played.insert((bot.as_str().unwrap().to_owned(), i));
+        }
+        // Both kinds of per-turn bot play without a fault.
+        for f in game["faults"].as_array().unwrap() {
+            assert_eq!(f["crash"], 0, "{game}");
+            assert_eq!(f["timeout"], 0, "{game}");
+        }
+    }
+    assert_eq!(teams_played.len(), 9, "every bot plays every team once");
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["game"], "royale");
+    assert_eq!(report["complete"], true);
+    assert_eq!(report["games_played"], 3);
+    assert_eq!(report["settings"]["boards"], serde_json::json!([board]));
+    check_standings(&report, &["pass1", "pass2", "royale-random-py"]);
+    for s in report["standings"].as_array().unwrap() {
+        assert_eq!(s["games"], 3, "{s}");
+    }
+}
+
+#[test]
+fn a_league_needs_a_game_or_resume() {
+    dojo()
+        .arg("league")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("name the game"))
+        .stderr(predicate::str::contains("--resume"));
+}

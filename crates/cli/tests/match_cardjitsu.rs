@@ -1,0 +1,356 @@
+//! `dojo match cardjitsu`: transcripts, JSON records, seeds, rules, decks,
+//! bad input and misbehaving bots, through the real binary.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::path::Path;
+
+use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_of};
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// Runs a match that must succeed, writing its record to `json`, and
+/// returns its stdout.
+fn play<S: AsRef<OsStr> + std::fmt::Debug>(args: &[S], json: &Path) -> String {
+    let out = dojo()
+        .args(["match", "cardjitsu"])
+        .args(args)
+        .arg("--json")
+        .arg(json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "dojo match cardjitsu {args:?} failed:\n{}",
+        stderr_of(&out)
+    );
+    stdout_of(&out)
+}
+
+/// The cards of one seat's hands over every round of a record.
+fn hands_of(record: &Value, seat: usize) -> Vec<String> {
+    record["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["hands"][seat].as_array().unwrap().clone())
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn reverse_flags(record: &Value) -> Vec<bool> {
+    record["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["reverse"].as_bool().unwrap())
+        .collect()
+}
+
+#[test]
+fn seeded_match_prints_header_rounds_and_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let stdout = play(&["random-py", "random-sh", "--seed", "7"], &json);
+    let record = read_json(&json);
+    let rounds = record["rounds"].as_array().unwrap().len();
+    assert!(rounds >= 3, "a game needs at least 3 won rounds: {stdout}");
+
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "CardJitsu (tournament rules, seed 7): player 1 = random-py, player 2 = random-sh"
+    );
+    let round_lines: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("round "))
+        .collect();
+    assert_eq!(round_lines.len(), rounds, "one `round N` line per round");
+    assert_eq!(round_lines[0], "round 1");
+    assert!(stdout.contains("  P1 hand ") && stdout.contains("  P2 hand "));
+    let result = lines
+        .iter()
+        .find(|l| l.starts_with("result: "))
+        .expect("a result line");
+    assert!(
+        result.contains(&format!(" in {rounds} rounds")),
+        "result line disagrees with the record: {result}"
+    );
+    let winner = record["outcome"]["winner"].as_u64().expect("decided game");
+    let name = ["random-py", "random-sh"][winner as usize - 1];
+    assert!(
+        result.starts_with(&format!("result: player {winner} ({name}) wins")),
+        "{result}"
+    );
+
+    // -q keeps the header and result but drops the transcript.
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--seed",
+            "7",
+        ])
+        .arg("-q")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(*result))
+        .stdout(predicate::str::contains("round 1").not());
+}
+
+#[test]
+fn same_seed_gives_the_same_record_apart_from_timing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    play(&["random-py", "random-sh", "--seed", "11", "-q"], &a);
+    play(&["random-py", "random-sh", "--seed", "11", "-q"], &b);
+    let record = read_json(&a);
+    assert_eq!(record["seed"], 11);
+    assert_eq!(record["game"], "cardjitsu");
+    assert_eq!(record["seats"][0]["bot"], "random-py");
+    assert_eq!(record["seats"][1]["bot"], "random-sh");
+    assert_eq!(json_without_timing(&a), json_without_timing(&b));
+}
+
+#[test]
+fn unseeded_match_prints_a_seed_that_replays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, replay) = (
+        dir.path().join("first.json"),
+        dir.path().join("replay.json"),
+    );
+    let out = dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "-q",
+            "--json",
+        ])
+        .arg(&first)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let stderr = stderr_of(&out);
+    let seed: u64 = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("seed: "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no `seed: N` line on stderr: {stderr}"));
+    assert_eq!(read_json(&first)["seed"], seed);
+
+    let seed = seed.to_string();
+    play(&["random-py", "random-sh", "--seed", &seed, "-q"], &replay);
+    assert_eq!(json_without_timing(&first), json_without_timing(&replay));
+}
+
+#[test]
+fn swapping_seats_deals_each_seat_the_same_first_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ab, ba) = (dir.path().join("ab.json"), dir.path().join("ba.json"));
+    play(&["random-py", "random-sh", "--seed", "21", "-q"], &ab);
+    play(&["random-sh", "random-py", "--seed", "21", "-q"], &ba);
+    let (ab, ba) = (read_json(&ab), read_json(&ba));
+    assert_eq!(ab["seats"][0]["bot"], "random-py");
+    assert_eq!(ba["seats"][0]["bot"], "random-sh");
+    for seat in 0..2 {
+        let hand = &ab["rounds"][0]["hands"][seat];
+        assert_eq!(hand.as_array().unwrap().len(), 5);
+        assert_eq!(hand, &ba["rounds"][0]["hands"][seat], "seat {seat}");
+    }
+    assert_ne!(ab["rounds"][0]["hands"][0], ab["rounds"][0]["hands"][1]);
+}
+
+#[test]
+fn classic_rules_never_reverse() {
+    // With only power cards, every decisive round of a tournament game turns
+    // Reverse on, so the classic game below is a real test of the rules flag.
+    let power = data("power.dcfg");
+    let dir = tempfile::tempdir().unwrap();
+    let (tournament, classic) = (dir.path().join("t.json"), dir.path().join("c.json"));
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "random-py",
+            "random-sh",
+            "--seed",
+            "5",
+            "--max-rounds",
+            "40",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(["--deck1", &power, "--deck2", &power].map(String::from));
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    play(&args(&["-q"]), &tournament);
+    let tournament = read_json(&tournament);
+    assert_eq!(tournament["rules"], "tournament");
+    assert!(reverse_flags(&tournament).contains(&true));
+
+    let stdout = play(&args(&["--rules", "classic"]), &classic);
+    let classic = read_json(&classic);
+    assert_eq!(classic["rules"], "classic");
+    let flags = reverse_flags(&classic);
+    assert!(!flags.is_empty());
+    assert!(
+        flags.iter().all(|r| !r),
+        "classic game with Reverse: {flags:?}"
+    );
+    assert!(stdout.starts_with("CardJitsu (classic rules, seed 5)"));
+    assert!(!stdout.contains("Reverse"), "{stdout}");
+}
+
+#[test]
+fn deck1_restricts_seat_1_to_its_cards() {
+    let small = data("small.dcfg");
+    let allowed: BTreeSet<&str> = ["Fr4", "Wb8", "So3", "Fo5", "Sg8", "WyA", "Sp2"].into();
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    play(
+        &[
+            "random-py",
+            "random-sh",
+            "--seed",
+            "3",
+            "-q",
+            "--deck1",
+            &small,
+            "--max-rounds",
+            "40",
+        ],
+        &json,
+    );
+    let record = read_json(&json);
+    assert_eq!(record["decks"][0], small.as_str());
+    assert_eq!(record["decks"][1], "standard");
+    let seat1 = hands_of(&record, 0);
+    assert!(!seat1.is_empty());
+    for card in &seat1 {
+        assert!(allowed.contains(card.as_str()), "{card} is not in {small}");
+    }
+    // Seat 2 draws from the full deck, so it must see cards outside it.
+    assert!(
+        hands_of(&record, 1)
+            .iter()
+            .any(|c| !allowed.contains(c.as_str()))
+    );
+}
+
+#[test]
+fn a_bad_deck_line_is_reported_with_file_and_line() {
+    let bad = data("bad-line3.dcfg");
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--deck2",
+            &bad,
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!("{bad}:3:")))
+        .stderr(predicate::str::contains("Fr 4x"));
+}
+
+#[test]
+fn a_deck_with_fewer_than_5_distinct_cards_is_refused() {
+    let few = data("four-distinct.dcfg");
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--deck1",
+            &few,
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(&few))
+        .stderr(predicate::str::contains("4 distinct card"))
+        .stderr(predicate::str::contains("at least 5"));
+}
+
+#[test]
+fn an_unknown_bot_is_refused_with_the_available_bots() {
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "no-such-bot",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("no-such-bot"))
+        .stderr(predicate::str::contains("available bots"))
+        .stderr(predicate::str::contains("random-py"))
+        .stderr(predicate::str::contains("random-sh"));
+}
+
+#[test]
+fn a_bot_answering_garbage_loses_turns_but_the_game_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let stdout = play(
+        &[
+            "garb=python3 bots/faulty/garbage.py",
+            "random-py",
+            "--seed",
+            "4",
+            "--max-rounds",
+            "40",
+        ],
+        &json,
+    );
+    let record = read_json(&json);
+    assert!(record["outcome"].is_object(), "{record}");
+    let rounds = record["rounds"].as_array().unwrap();
+    let garb = &record["conduct"][0];
+    assert_eq!(garb["invalid"].as_u64().unwrap(), rounds.len() as u64);
+    assert_eq!(record["conduct"][1]["invalid"], 0);
+    assert!(rounds.iter().all(|r| r["faults"][0] == "invalid"));
+    assert!(stdout.contains("faults: seat 0 (garb)"), "{stdout}");
+    assert!(stdout.contains("result: "));
+}
+
+#[test]
+fn a_hanging_bot_times_out_and_is_restarted() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    play(
+        &[
+            "random-py",
+            "hang=python3 bots/faulty/hang.py",
+            "--seed",
+            "4",
+            "-q",
+            "--timeout-ms",
+            "300",
+            "--max-rounds",
+            "12",
+        ],
+        &json,
+    );
+    let record = read_json(&json);
+    assert!(record["outcome"].is_object(), "{record}");
+    // hang.py answers two hands and then sleeps; a game lasts at least
+    // three rounds, so the third hand always times out.
+    let hang = &record["conduct"][1];
+    assert!(hang["timeout"].as_u64().unwrap() >= 1, "{hang}");
+    assert!(hang["restart"].as_u64().unwrap() >= 1, "{hang}");
+    assert_eq!(record["rounds"][2]["faults"][1], "timeout");
+    assert_eq!(record["conduct"][0]["timeout"], 0);
+}

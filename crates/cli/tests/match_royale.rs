@@ -1,0 +1,175 @@
+//! `dojo match royale`: summary output, JSON records, decided boards, bad
+//! boards and teams of several bots, through the real binary.
+
+mod common;
+
+use std::path::Path;
+
+use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_of};
+use predicates::prelude::*;
+use serde_json::Value;
+
+const BOT: &str = "royale-random-py";
+/// A second, differently named bot with the same program.
+const INLINE: &str = "r2=python3 bots/royale-random-py/bot.py";
+
+/// Runs a royale match on `board` (one bot per team unless `rock` says
+/// otherwise) that must succeed, writing the record to `json`; returns stdout.
+fn play(board: &str, rock: &str, extra: &[&str], json: &Path) -> String {
+    let out = dojo()
+        .args(["match", "royale", "--board", board, "--rock", rock])
+        .args(["--paper", BOT, "--scissors", BOT])
+        .args(extra)
+        .arg("--json")
+        .arg(json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "dojo match royale failed:\n{}",
+        stderr_of(&out)
+    );
+    stdout_of(&out)
+}
+
+fn count(record: &Value, key: &str) -> u64 {
+    record["outcome"]["counts"][key].as_u64().unwrap()
+}
+
+#[test]
+fn seeded_match_prints_result_rounds_tiles_and_faults() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let stdout = play(
+        "boards/arena.txt",
+        BOT,
+        &["--seed", "3", "--max-rounds", "3"],
+        &json,
+    );
+    let record = read_json(&json);
+    assert_eq!(record["game"], "royale");
+    assert_eq!(record["seed"], 3);
+    assert_eq!(record["board_file"], "boards/arena.txt");
+
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "Royale on boards/arena.txt (seed 3), 12x8");
+    let line = |prefix: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no `{prefix}` line in:\n{stdout}"))
+            .to_string()
+    };
+    // Nobody can conquer the arena in 3 rounds: the cap ends the game.
+    assert_eq!(record["outcome"]["rounds"], 3);
+    assert!(record["outcome"]["winner"].is_null());
+    assert!(line("result: ").starts_with("result: draw"));
+    assert_eq!(line("rounds played: "), "rounds played: 3");
+    assert_eq!(
+        line("final tiles: "),
+        format!(
+            "final tiles: R {}  P {}  S {}  . {}",
+            count(&record, "rock"),
+            count(&record, "paper"),
+            count(&record, "scissors"),
+            count(&record, "empty")
+        )
+    );
+    for (seat, team) in ["Rock", "Paper", "Scissors"].iter().enumerate() {
+        let player = line(&format!("  seat {seat} {team} "));
+        assert!(player.contains(BOT), "{player}");
+        assert!(player.contains("faults: "), "{player}");
+        assert!(player.contains(" timeout"), "{player}");
+    }
+    // Every seat played every round.
+    assert_eq!(record["actions"].as_array().unwrap().len(), 9);
+}
+
+#[test]
+fn same_seed_gives_the_same_record_apart_from_timing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    let extra = ["--seed", "9", "--max-rounds", "3"];
+    play("boards/arena.txt", BOT, &extra, &a);
+    play("boards/arena.txt", BOT, &extra, &b);
+    assert_eq!(read_json(&a)["actions"].as_array().unwrap().len(), 9);
+    assert_eq!(json_without_timing(&a), json_without_timing(&b));
+}
+
+#[test]
+fn a_board_with_one_sign_is_won_by_it_before_any_turn() {
+    let text = std::fs::read_to_string(common::root().join("boards/won.txt")).unwrap();
+    let present: Vec<char> = ['R', 'P', 'S']
+        .into_iter()
+        .filter(|&c| text.contains(c))
+        .collect();
+    assert_eq!(present.len(), 1, "boards/won.txt should hold one sign");
+    let sign = present[0];
+    let team = match sign {
+        'R' => "Rock",
+        'P' => "Paper",
+        _ => "Scissors",
+    };
+
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let stdout = play("boards/won.txt", BOT, &["--seed", "1"], &json);
+    let record = read_json(&json);
+    assert_eq!(record["outcome"]["winner"], sign.to_string());
+    assert_eq!(record["outcome"]["rounds"], 0);
+    assert!(record["actions"].as_array().unwrap().is_empty());
+    for seat in record["conduct"].as_array().unwrap() {
+        assert_eq!(seat["spawns"], 0, "no bot needs to start: {seat}");
+    }
+    assert!(stdout.contains(&format!("result: {team} wins")), "{stdout}");
+    assert!(stdout.contains("rounds played: 0"), "{stdout}");
+}
+
+#[test]
+fn a_ragged_board_is_refused_with_file_line_and_column() {
+    let board = data("ragged.txt");
+    dojo()
+        .args(["match", "royale", "--board", &board])
+        .args(["--rock", BOT, "--paper", BOT, "--scissors", BOT])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!("{board}:3:3:")))
+        .stderr(predicate::str::contains("found 2"));
+}
+
+#[test]
+fn a_team_can_have_several_bots() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let rock = format!("{BOT},{INLINE}");
+    let stdout = play(
+        "boards/arena.txt",
+        &rock,
+        &["--seed", "2", "--max-rounds", "2"],
+        &json,
+    );
+    let record = read_json(&json);
+    let seats: Vec<(&str, &str)> = record["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["bot"].as_str().unwrap(), s["team"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        seats,
+        [(BOT, "R"), ("r2", "R"), (BOT, "P"), (BOT, "S")],
+        "{record}"
+    );
+    // Both Rock players take a turn every round.
+    for seat in 0..4u64 {
+        let turns = record["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["seat"] == seat)
+            .count();
+        assert_eq!(turns, 2, "seat {seat}");
+    }
+    assert!(stdout.contains("  seat 1 Rock     r2 "), "{stdout}");
+    assert!(stdout.contains("  seat 3 Scissors "), "{stdout}");
+}
