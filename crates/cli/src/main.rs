@@ -14,13 +14,14 @@ use clap::Parser;
 use args::{Cli, Command, MatchCommand};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|err| cmd::compare::exit_on_usage_error(err));
     let outcome = match cli.command {
         Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&cli.bots_dir, a),
         Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&cli.bots_dir, a),
         Command::League(a) => cmd::league::run(&cli.bots_dir, a),
         Command::Merge(a) => cmd::league::merge(a),
         Command::Bots => cmd::bots::run(&cli.bots_dir),
+        Command::Compare(a) => Ok(cmd::compare::run(&cli.bots_dir, a)),
     };
     match outcome {
         Ok(code) => code,

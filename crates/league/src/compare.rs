@@ -246,7 +246,7 @@ pub struct CompareReport {
     /// What was played.
     pub settings: CompareSettings,
     /// How it ended.
-    pub outcome: Outcome,
+    pub verdict: Outcome,
     /// Pairs fed to the test.
     pub pairs_played: u64,
     /// Games of those pairs (twice the pairs).
@@ -335,7 +335,7 @@ impl Tally<'_> {
         CompareReport {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
-            outcome,
+            verdict: outcome,
             pairs_played: pairs,
             games_played: 2 * pairs,
             pentanomial: self.counts,
@@ -568,7 +568,7 @@ mod tests {
     fn a_bot_that_always_wins_passes_quickly() {
         for game in [GameKind::Cardjitsu, GameKind::Royale] {
             let r = run(&settings(game, 2000), &Fake::new(1.0), 2);
-            assert_eq!(r.outcome, Outcome::H1, "{game}");
+            assert_eq!(r.verdict, Outcome::H1, "{game}");
             assert!(r.pairs_played < 150, "{game}: {} pairs", r.pairs_played);
             assert_eq!(r.pentanomial.0, [0, 0, 0, 0, r.pairs_played]);
             assert!(r.llr >= r.bounds.upper);
@@ -583,7 +583,7 @@ mod tests {
     fn a_bot_that_always_loses_fails_quickly() {
         for game in [GameKind::Cardjitsu, GameKind::Royale] {
             let r = run(&settings(game, 2000), &Fake::new(0.0), 3);
-            assert_eq!(r.outcome, Outcome::H0, "{game}");
+            assert_eq!(r.verdict, Outcome::H0, "{game}");
             assert!(r.pairs_played < 150, "{game}: {} pairs", r.pairs_played);
             assert_eq!(r.pentanomial.0, [r.pairs_played, 0, 0, 0, 0]);
             assert!(r.llr <= r.bounds.lower);
@@ -597,7 +597,7 @@ mod tests {
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let exec = Fake::new(0.5);
         let r = run(&s, &exec, 2);
-        assert_eq!(r.outcome, Outcome::Inconclusive);
+        assert_eq!(r.verdict, Outcome::Inconclusive);
         assert_eq!(r.pairs_played, 21);
         assert_eq!(r.pairs.len(), 21);
         assert!(r.llr > r.bounds.lower && r.llr < r.bounds.upper);
@@ -616,7 +616,7 @@ mod tests {
             let s = settings(game, 2000);
             // About +50 Elo per game: decides, but not in a handful of pairs.
             let reference = run(&s, &Fake::new(0.57), 1);
-            assert_ne!(reference.outcome, Outcome::Inconclusive);
+            assert_ne!(reference.verdict, Outcome::Inconclusive);
             assert!(reference.pairs_played > 10);
             for jobs in [2, 4, 7] {
                 let exec = Fake::new(0.57);
@@ -674,7 +674,7 @@ mod tests {
         let s = settings(GameKind::Royale, 10);
         let r = run_compare(&s, &ThirdWins, 2, &mut NoProgress, &AtomicBool::new(false));
         let r = r.unwrap();
-        assert_eq!(r.outcome, Outcome::Inconclusive);
+        assert_eq!(r.verdict, Outcome::Inconclusive);
         assert_eq!(r.pentanomial.0, [0, 0, 5, 0, 0]);
         assert_eq!(r.new_score, 0.5);
     }
@@ -700,7 +700,7 @@ mod tests {
         let mut exec = Fake::new(1.0);
         exec.fail_pair = Some(500);
         let r = run(&settings(GameKind::Cardjitsu, 2000), &exec, 2);
-        assert_eq!(r.outcome, Outcome::H1);
+        assert_eq!(r.verdict, Outcome::H1);
     }
 
     #[test]
@@ -711,7 +711,7 @@ mod tests {
         let mut s = settings(GameKind::Cardjitsu, 2000);
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let r = run_compare(&s, &exec, 1, &mut NoProgress, &FLAG).unwrap();
-        assert_eq!(r.outcome, Outcome::Cancelled);
+        assert_eq!(r.verdict, Outcome::Cancelled);
         // One job: games run in order, the flag is set during the 10th.
         assert_eq!(r.pairs_played, 5);
         assert_eq!(exec.played.lock().unwrap().len(), 10);
