@@ -37,6 +37,8 @@ pub enum Command {
     /// Play a game yourself against the computer or a bot.
     #[command(subcommand)]
     Play(PlayCommand),
+    /// Play NEW against BASE until a sequential test decides whether NEW is worse.
+    Compare(CompareArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -256,6 +258,53 @@ pub struct PlayCardJitsuArgs {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub time: TimeArgs,
+/// `dojo compare`: exit status 0 when NEW passes (H1 accepted), 1 when NEW
+/// is worse (H0 accepted), 2 when the game limit is reached first, 3 on a
+/// usage or bot error or an interruption.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 NEW passes (H1 accepted), 1 NEW is worse (H0 accepted), \
+                  2 inconclusive at the game limit, 3 usage or bot error, or interrupted."
+)]
+pub struct CompareArgs {
+    /// The game to play.
+    #[arg(value_enum)]
+    pub game: GameArg,
+    /// The bot under test.
+    pub new: String,
+    /// The bot it is compared with.
+    pub base: String,
+    /// Most games to play (rounded up to seat-swapped pairs).
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    pub games: u64,
+    /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with
+    /// error rates A and B; any subset (optional model=logistic|normalized).
+    #[arg(
+        long,
+        default_value = "elo0=-10,elo1=0,alpha=0.05,beta=0.05",
+        value_name = "elo0=E0,elo1=E1,alpha=A,beta=B"
+    )]
+    pub sprt: dojo_league::sprt::SprtParams,
+    /// Games played at once; default: the number of cores.
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Game seeds derive from it.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub seed: u64,
+    /// Write settings, counts, LLR, Elo estimate, verdict and every pair as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub time: TimeArgs,
+    /// Royale: the bot on the third team; default: royale-random-py.
+    #[arg(long, value_name = "BOT")]
+    pub third: Option<String>,
+    /// Royale boards to rotate through; default: every board under boards/ that is not already won.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub board: Vec<PathBuf>,
+    /// Print a line to stderr for every pair counted, instead of a progress line.
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use clap::Parser;
 use args::{Cli, Command, MatchCommand, PlayCommand};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|err| cmd::compare::exit_on_usage_error(err));
     let outcome = match cli.command {
         Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&cli.bots_dir, a),
         Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&cli.bots_dir, a),
@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         Command::Bots => cmd::bots::run(&cli.bots_dir),
         Command::Replay(a) => Ok(cmd::replay::run(&cli.bots_dir, a)),
         Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&cli.bots_dir, a),
+        Command::Compare(a) => Ok(cmd::compare::run(&cli.bots_dir, a)),
     };
     match outcome {
         Ok(code) => code,

@@ -74,7 +74,7 @@ fn league_bots(
 }
 
 /// Every board under `boards/` that is not already decided.
-fn default_boards() -> Result<Vec<String>> {
+pub(super) fn default_boards() -> Result<Vec<String>> {
     let mut found = Vec::new();
     let entries = std::fs::read_dir(BOARDS_DIR)
         .with_context(|| format!("cannot list {BOARDS_DIR}/ (pass --board FILE)"))?;

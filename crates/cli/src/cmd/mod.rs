@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bots;
+pub mod compare;
 pub mod league;
 pub mod match_cardjitsu;
 pub mod match_royale;
