@@ -258,6 +258,8 @@ pub struct PlayCardJitsuArgs {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub time: TimeArgs,
+}
+
 /// `dojo compare`: exit status 0 when NEW passes (H1 accepted), 1 when NEW
 /// is worse (H0 accepted), 2 when the game limit is reached first, 3 on a
 /// usage or bot error or an interruption.
