@@ -2,53 +2,20 @@
 //! the random one and fails the other way round; a royale smoke test; usage
 //! errors exit 3.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use assert_cmd::cargo::cargo_bin;
+mod common;
+use common::{debug_bot, dojo, read_json};
 use predicates::str::contains;
-
-/// The workspace root, where `bots/` and `boards/` are.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 /// A non-regression test with a 100 Elo margin. The default 10 Elo margin
 /// needs about 145 pairs even for sensei against random (about +150 Elo),
 /// too slow for a test; the decision logic is the same.
 const SPRT: &str = "elo0=-100,elo1=0";
 
-fn dojo() -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::new(cargo_bin("dojo"));
-    cmd.current_dir(ROOT);
-    cmd
-}
-
-/// The debug binary of a workspace bot, next to the `dojo` binary under
-/// test, built (or found up to date) by cargo first: a stale binary from an
-/// older checkout would test the wrong bot.
-fn debug_bot(package: &str, bin: &str) -> PathBuf {
-    let dojo = cargo_bin("dojo");
-    let dir = dojo.parent().expect("dojo binary has a directory");
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", package])
-        .current_dir(ROOT)
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo build -p {package} failed");
-    let path = dir.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.exists(), "{} was not built", path.display());
-    path
-}
-
 fn sensei() -> String {
     format!(
         "sensei={}",
         debug_bot("dojo-bot-sensei", "sensei").display()
     )
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).unwrap();
-    serde_json::from_str(&text).unwrap()
 }
 
 /// Pairs recorded in a report, checked against its pentanomial counts.

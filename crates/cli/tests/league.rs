@@ -370,6 +370,47 @@ fn a_royale_league_completes_and_ranks_its_bots() {
     }
 }
 
+/// The promise for the bundled bots: the strong Rust bot's rating
+/// interval lies wholly above both random bots' intervals.
+#[test]
+fn the_strong_bot_rates_clearly_above_the_random_bots() {
+    let sensei = format!(
+        "sensei={}",
+        common::debug_bot("dojo-bot-sensei", "sensei").display()
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("strength");
+    league(
+        &[
+            "cardjitsu",
+            &sensei,
+            "random-py",
+            "random-sh",
+            "--games",
+            "30",
+            "--seed",
+            "11",
+        ],
+        &out,
+    );
+    let report = common::read_json(&out.join("report.json"));
+    let standings = report["standings"].as_array().unwrap();
+    let get = |name: &str| {
+        standings
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("{name} is in the standings"))
+    };
+    let strong_lo = get("sensei")["rating_lo"].as_f64().unwrap();
+    for random in ["random-py", "random-sh"] {
+        let hi = get(random)["rating_hi"].as_f64().unwrap();
+        assert!(
+            strong_lo > hi,
+            "sensei's interval starts at {strong_lo}, {random}'s ends at {hi}"
+        );
+    }
+}
+
 #[test]
 fn a_league_needs_a_game_or_resume() {
     dojo()

@@ -13,7 +13,6 @@
 //! `pidfile_lists_the_runners_process_groups` checks that claim against
 //! the runner's own `pgids`.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,47 +21,14 @@ use dojo_engine::protocol::Fault;
 use dojo_league::game::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
+mod processes;
+use processes::{bots_dir, faulty, read_pids, recording_pids};
+
 const SEED: u64 = 20_240_611;
-
-fn repo() -> PathBuf {
-    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap()
-}
-
-fn bots_dir() -> PathBuf {
-    repo().join("bots")
-}
-
-/// A bots/faulty/ script as an inline bot, the way `dojo match` takes one.
-fn faulty(file: &str) -> BotSpec {
-    let path = bots_dir().join("faulty").join(file);
-    let name = file.trim_end_matches(".py");
-    dojo_runner::resolve(&format!("{name}=python3 {}", path.display()), &bots_dir()).unwrap()
-}
 
 /// A tournament bot from its directory under bots/.
 fn tournament(name: &str) -> BotSpec {
     dojo_runner::load_dir(&bots_dir().join(name)).unwrap()
-}
-
-/// `bot`, started through a shell that first appends its pid to `pidfile`.
-fn recording_pids(mut bot: BotSpec, pidfile: &Path) -> BotSpec {
-    let mut command = vec![
-        "sh".to_string(),
-        "-c".to_string(),
-        r#"echo $$ >> "$0"; exec "$@""#.to_string(),
-        pidfile.to_string_lossy().into_owned(),
-    ];
-    command.append(&mut bot.command);
-    bot.command = command;
-    bot
-}
-
-fn read_pids(pidfile: &Path) -> Vec<i32> {
-    std::fs::read_to_string(pidfile)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.trim().parse().unwrap())
-        .collect()
 }
 
 fn setup(max_rounds: u32) -> CardJitsuSetup {

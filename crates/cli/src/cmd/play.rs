@@ -21,7 +21,9 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use anyhow::{Result, anyhow};
-use dojo_engine::cardjitsu::{Card, Dealer, Deck, DeckDealer, Pile, parse_choice, round_winner};
+use dojo_engine::cardjitsu::{
+    Card, Dealer, Deck, DeckDealer, Pile, parse_reply_lines, round_winner,
+};
 use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
 use dojo_engine::rng::{ChaCha8Rng, derive_seed, stream};
 use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
@@ -211,11 +213,7 @@ impl Referee for BotSide {
     }
 
     fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<usize> {
-        match lines.first().map(|l| parse_choice(l)) {
-            Some(Ok(i)) => Reply::Complete(i),
-            Some(Err(why)) => Reply::Invalid(why),
-            None => Reply::Invalid("no reply line".to_owned()),
-        }
+        parse_reply_lines(lines)
     }
 
     fn apply(&mut self, answers: Vec<Answer<usize>>) -> Vec<Notice> {

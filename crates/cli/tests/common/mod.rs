@@ -61,3 +61,21 @@ pub fn stdout_of(out: &std::process::Output) -> String {
 pub fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// The debug binary of a workspace bot, next to the `dojo` binary under
+/// test, built (or found up to date) by cargo first: a stale binary from an
+/// older checkout would test the wrong bot. (The bots' manifests build with
+/// `--release`, too slow for the test suite.)
+pub fn debug_bot(package: &str, bin: &str) -> PathBuf {
+    let dojo = assert_cmd::cargo::cargo_bin("dojo");
+    let dir = dojo.parent().expect("dojo binary has a directory");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", package])
+        .current_dir(root())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p {package} failed");
+    let path = dir.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.exists(), "{} was not built", path.display());
+    path
+}

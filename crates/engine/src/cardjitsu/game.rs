@@ -272,6 +272,16 @@ pub fn parse_choice(line: &str) -> Result<usize, String> {
     }
 }
 
+/// Reads a whole reply as the protocol does: one line decides, complete if
+/// it is an index 0 to 4, else invalid.
+pub fn parse_reply_lines(lines: &[String]) -> Reply<usize> {
+    match lines.first().map(|l| parse_choice(l)) {
+        Some(Ok(i)) => Reply::Complete(i),
+        Some(Err(why)) => Reply::Invalid(why),
+        None => Reply::Invalid("no reply line".to_owned()),
+    }
+}
+
 impl<D: Dealer> Referee for CardJitsu<D> {
     type Move = usize;
 
@@ -296,13 +306,8 @@ impl<D: Dealer> Referee for CardJitsu<D> {
             .collect()
     }
 
-    /// One line decides: complete if it is an index 0 to 4, else invalid.
     fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<usize> {
-        match lines.first().map(|l| parse_choice(l)) {
-            Some(Ok(i)) => Reply::Complete(i),
-            Some(Err(why)) => Reply::Invalid(why),
-            None => Reply::Invalid("no reply line".to_owned()),
-        }
+        parse_reply_lines(lines)
     }
 
     /// Answers are taken in seat order; a missing one counts as invalid.

@@ -34,7 +34,7 @@ mod tests;
 pub use card::{Card, CardParseError, Colour, Element};
 pub use dealer::{Dealer, DeckDealer};
 pub use deck::{Deck, DeckError};
-pub use game::{CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice};
+pub use game::{CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice, parse_reply_lines};
 pub use pile::{Pile, is_winning_triple};
 pub use record::{GameRecord, Outcome, OutcomeReason, RoundRecord};
 pub use rules::{RoundWinner, Ruleset, RulesetParseError, round_winner};
