@@ -74,6 +74,21 @@ impl Progress for LeagueProgress {
         }
     }
 
+    fn started(&mut self, done: u64, total: u64) {
+        match self {
+            LeagueProgress::Bar(bar) => {
+                bar.set_length(total);
+                bar.set_position(done);
+            }
+            LeagueProgress::Plain { .. } | LeagueProgress::EveryGame if done > 0 => {
+                eprintln!("{done} of {total} games already stored; playing the rest");
+            }
+            LeagueProgress::Plain { .. } | LeagueProgress::EveryGame => {
+                eprintln!("playing {total} games");
+            }
+        }
+    }
+
     fn game_stored(&mut self, line: &GameLine) {
         if let LeagueProgress::EveryGame = self {
             let seats: Vec<String> = line

@@ -34,6 +34,10 @@ pub trait Progress {
     /// A game failed; it is not stored and stays pending.
     fn game_failed(&mut self, _fixture: &Fixture, _error: &str) {}
 
+    /// Before the first game: `done` of `total` games are already stored
+    /// (a resumed league).
+    fn started(&mut self, _done: u64, _total: u64) {}
+
     /// A game's line was appended (and flushed) to `games.jsonl`.
     fn game_stored(&mut self, _line: &GameLine) {}
 }
@@ -91,6 +95,7 @@ pub fn run_league(
     let mut leader = Leader::new(&lines);
     let mut info = RunInfo::default();
     let mut write_error: Option<StoreError> = None;
+    progress.started(lines.len() as u64, total);
 
     if !pending.is_empty() && !cancel.load(Ordering::SeqCst) {
         let jobs = options.jobs.max(1);
