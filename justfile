@@ -15,6 +15,7 @@ test:
 lint:
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
+    RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps
 
 # A match between two bundled CardJitsu bots.
 match bot1="sensei" bot2="random-py" *args="":

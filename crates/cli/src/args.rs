@@ -180,7 +180,7 @@ pub struct LeagueArgs {
     /// League seed; game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub seed: u64,
-    /// Where games.jsonl and report.json go; default: results/<game>-<time>/.
+    /// Where games.jsonl and report.json go; default: results/GAME-DATE-TIME/.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     #[command(flatten)]
