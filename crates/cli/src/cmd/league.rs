@@ -9,7 +9,6 @@ use anyhow::{Context, Result, bail};
 use dojo_engine::royale::Board;
 use dojo_league::exec::BotExecutor;
 use dojo_league::{GameKind, Report, Settings, Shard, store};
-use dojo_runner::BotSpec;
 
 use crate::args::{GameArg, LeagueArgs, MergeArgs};
 use crate::progress::LeagueProgress;
@@ -25,16 +24,6 @@ fn game_kind(g: GameArg) -> GameKind {
     }
 }
 
-/// The string stored in `league.json` for a bot: one that resolves to the
-/// same bot again on `--resume` (its directory, or the inline spec).
-fn stored_spec(arg: &str, bot: &BotSpec) -> String {
-    if arg.contains('=') && !Path::new(arg).is_dir() {
-        arg.to_owned()
-    } else {
-        bot.dir.display().to_string()
-    }
-}
-
 /// The bots of a new league: the ones named, or every bot under
 /// `bots_dir` whose manifest lists the game.
 fn league_bots(
@@ -46,9 +35,15 @@ fn league_bots(
     if names.is_empty() {
         for bot in dojo_runner::discover(bots_dir)? {
             if bot.games.iter().any(|g| g == game.name()) {
+                // Stored as the name under the bots directory, so the
+                // league directory means the same on another machine.
+                let under = bot.dir.file_name().map_or_else(
+                    || bot.dir.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
                 out.push(dojo_league::BotSpec {
                     name: bot.name.clone(),
-                    command: bot.dir.display().to_string(),
+                    command: under,
                     fixed_team: bot.team.clone(),
                 });
             }
@@ -63,9 +58,11 @@ fn league_bots(
     } else {
         for arg in names {
             let bot = dojo_runner::resolve(arg, bots_dir)?;
+            // Stored as given, so `--resume` (from the same directory)
+            // and shards on other machines resolve it the same way.
             out.push(dojo_league::BotSpec {
                 name: bot.name.clone(),
-                command: stored_spec(arg, &bot),
+                command: arg.clone(),
                 fixed_team: bot.team.clone(),
             });
         }
