@@ -203,12 +203,10 @@ impl Store {
     }
 }
 
-/// Top-level `league.json` keys whose values differ.
+/// An advisory whole-file lock (flock), the one system call the store
+/// needs beyond std at this crate's minimum Rust version.
+#[allow(unsafe_code)]
 mod lock {
-    //! An advisory whole-file lock (flock), the one system call the store
-    //! needs beyond std at this crate's minimum Rust version.
-    #![allow(unsafe_code)]
-
     use std::fs::File;
     use std::io;
     use std::os::fd::AsRawFd;
@@ -231,6 +229,7 @@ mod lock {
     }
 }
 
+/// Top-level `league.json` keys whose values differ.
 fn differing_fields(a: &Settings, b: &Settings) -> Vec<String> {
     let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (
         serde_json::to_value(a).unwrap_or_default(),
