@@ -203,6 +203,22 @@ impl Store {
     }
 }
 
+/// Locks `dir`'s games file, if there is one, the way a running league
+/// holds it, for as long as the returned file is kept: a directory that a
+/// league is running on fails with [`StoreError::InUse`].
+pub fn lock_games(dir: &Path) -> Result<Option<File>, StoreError> {
+    let path = dir.join(GAMES_FILE);
+    let file = match OpenOptions::new().append(true).open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(&path)(e)),
+    };
+    if !lock::try_exclusive(&file).map_err(io_err(&path))? {
+        return Err(StoreError::InUse { path });
+    }
+    Ok(Some(file))
+}
+
 /// An advisory whole-file lock (flock), the one system call the store
 /// needs beyond std at this crate's minimum Rust version.
 #[allow(unsafe_code)]
