@@ -54,6 +54,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
         .into());
     }
 
+    // Held to the end: games.jsonl is replaced below, and a league still
+    // appending to the old file would lose every game it adds.
+    let _out_lock = store::lock_games(out)?;
+
     let schedule = Schedule::build(&settings)?;
     let fixtures = schedule.fixtures();
     let mut games: BTreeMap<u64, (GameLine, &Path)> = BTreeMap::new();

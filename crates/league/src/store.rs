@@ -106,6 +106,12 @@ pub enum StoreError {
         path.display()
     )]
     Torn { path: PathBuf, line: usize },
+    /// Another process has the directory open for a run.
+    #[error(
+        "{}: another `dojo league` is running on this directory; wait for it or use another --out",
+        path.display()
+    )]
+    InUse { path: PathBuf },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -153,12 +159,18 @@ impl Store {
         } else {
             write_settings(dir, settings)?;
         }
-        let lines = read_games(dir, true)?;
         let games = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&games_path)
             .map_err(io_err(&games_path))?;
+        // Held until the store is dropped (the kernel releases it if the
+        // process dies): a second run would append the same games again
+        // and its torn-tail repair could cut a line this one is writing.
+        if !lock::try_exclusive(&games).map_err(io_err(&games_path))? {
+            return Err(StoreError::InUse { path: games_path });
+        }
+        let lines = read_games(dir, true)?;
         Ok((
             Store {
                 dir: dir.to_owned(),
@@ -188,6 +200,48 @@ impl Store {
             .and_then(|()| self.games.flush())
             .and_then(|()| self.games.sync_data())
             .map_err(io_err(&self.games_path))
+    }
+}
+
+/// Locks `dir`'s games file, if there is one, the way a running league
+/// holds it, for as long as the returned file is kept: a directory that a
+/// league is running on fails with [`StoreError::InUse`].
+pub fn lock_games(dir: &Path) -> Result<Option<File>, StoreError> {
+    let path = dir.join(GAMES_FILE);
+    let file = match OpenOptions::new().append(true).open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(&path)(e)),
+    };
+    if !lock::try_exclusive(&file).map_err(io_err(&path))? {
+        return Err(StoreError::InUse { path });
+    }
+    Ok(Some(file))
+}
+
+/// An advisory whole-file lock (flock), the one system call the store
+/// needs beyond std at this crate's minimum Rust version.
+#[allow(unsafe_code)]
+mod lock {
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::AsRawFd;
+
+    /// Takes an exclusive lock on `file` without waiting: `Ok(false)` if
+    /// another open file description holds it.
+    pub(super) fn try_exclusive(file: &File) -> io::Result<bool> {
+        // SAFETY: flock only reads the descriptor number, which `file`
+        // keeps open for the duration of the call.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if rc == 0 {
+            return Ok(true);
+        }
+        let err = io::Error::last_os_error();
+        if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            Ok(false)
+        } else {
+            Err(err)
+        }
     }
 }
 
@@ -473,5 +527,21 @@ mod tests {
         assert!(line(0).same_game(&other));
         other.scores = vec![0.0, 1.0];
         assert!(!line(0).same_game(&other));
+    }
+
+    #[test]
+    fn a_second_open_of_a_directory_in_use_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = settings();
+        let (mut first, _) = Store::open(dir.path(), &s).unwrap();
+        first.append(&line(0)).unwrap();
+        // A second league on the same directory would play and append the
+        // same games again, and its torn-tail repair could cut a line the
+        // first is writing.
+        let err = Store::open(dir.path(), &s).unwrap_err();
+        assert!(matches!(err, StoreError::InUse { .. }), "{err}");
+        drop(first);
+        let (_, lines) = Store::open(dir.path(), &s).unwrap();
+        assert_eq!(lines, vec![line(0)]);
     }
 }

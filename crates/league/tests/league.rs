@@ -403,3 +403,21 @@ fn merge_refuses_a_torn_shard() {
     assert!(err.to_string().contains("torn"), "{err}");
     assert_eq!(fs::read_to_string(a.join(GAMES_FILE)).unwrap(), text);
 }
+
+#[test]
+fn merge_refuses_an_output_directory_a_league_is_running_on() {
+    let s = settings(GameKind::Cardjitsu, &NAMES[..3], 2);
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, out) = (tmp.path().join("a"), tmp.path().join("out"));
+    run(&s, &a, 1, &FakeGame::default());
+    // A league still running on `out`: merge would replace games.jsonl
+    // under it, and every game it appends afterwards would be lost.
+    let (running, _) = store::Store::open(&out, &s).unwrap();
+    let err = merge(std::slice::from_ref(&a), &out).unwrap_err();
+    assert!(
+        matches!(err, MergeError::Store(StoreError::InUse { .. })),
+        "{err}"
+    );
+    drop(running);
+    assert!(merge(&[a], &out).unwrap().complete);
+}

@@ -66,6 +66,9 @@ struct GroupGuard {
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         sys::unregister_and_kill_group(self.pgid);
+        // The child itself too: it may have left its group (setpgid), and
+        // then only a direct kill keeps the reap below from blocking.
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

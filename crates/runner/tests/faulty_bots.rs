@@ -488,3 +488,36 @@ fn seat_environment_reaches_the_bot() {
     );
     assert_all_dead(&run);
 }
+
+#[test]
+fn bot_that_leaves_its_process_group_is_still_killed() {
+    // The bot moves itself into the harness's process group, so killing
+    // its own group no longer reaches it, then never answers. Killing
+    // only the group would leave reaping it blocked until it exits.
+    let mut hopper = (*bot("random_ok.py", Mode::Auto)).clone();
+    hopper.name = "group_hopper".into();
+    hopper.command = vec![
+        "python3".into(),
+        "-c".into(),
+        "import os, time\n\
+         os.setpgid(0, os.getpgid(os.getppid()))\n\
+         time.sleep(60)\n"
+            .into(),
+    ];
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let seats = [
+            Seat::new(bot("random_ok.py", Mode::Auto)),
+            Seat::new(Arc::new(hopper)),
+        ];
+        let run = play(&mut MiniJitsu::new(1), &seats, &quick_options());
+        let _ = done_tx.send(run.map(|run| run.seats[1].faults));
+    });
+    // A hang guard, not a speed check: the game takes about two seconds,
+    // the stuck version a full minute.
+    let faults_seen = done_rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the game ends without waiting for the bot to exit")
+        .expect("game runs to the end");
+    assert_eq!(faults_seen, faults(1, 0, 0, 0));
+}
