@@ -219,28 +219,18 @@ pub fn lock_games(dir: &Path) -> Result<Option<File>, StoreError> {
     Ok(Some(file))
 }
 
-/// An advisory whole-file lock (flock), the one system call the store
-/// needs beyond std at this crate's minimum Rust version.
-#[allow(unsafe_code)]
 mod lock {
-    use std::fs::File;
+    use std::fs::{File, TryLockError};
     use std::io;
-    use std::os::fd::AsRawFd;
 
-    /// Takes an exclusive lock on `file` without waiting: `Ok(false)` if
-    /// another open file description holds it.
+    /// Takes an exclusive advisory lock (`flock` on Unix) on `file`
+    /// without waiting: `Ok(false)` if another open file description holds
+    /// it. The kernel drops it when the process dies, so no lock is stale.
     pub(super) fn try_exclusive(file: &File) -> io::Result<bool> {
-        // SAFETY: flock only reads the descriptor number, which `file`
-        // keeps open for the duration of the call.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if rc == 0 {
-            return Ok(true);
-        }
-        let err = io::Error::last_os_error();
-        if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            Ok(false)
-        } else {
-            Err(err)
+        match file.try_lock() {
+            Ok(()) => Ok(true),
+            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::Error(err)) => Err(err),
         }
     }
 }

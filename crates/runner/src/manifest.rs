@@ -98,19 +98,19 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, SpecEr
             "`build` is empty; expected a program and its arguments, or leave it out".into(),
         ));
     }
-    if let Some(name) = &manifest.name {
-        if !crate::spec::is_valid_name(name) {
-            return Err(invalid(format!(
-                "`name` {name:?} is not a valid bot name; expected letters, digits, '_', '.', '-'"
-            )));
-        }
+    if let Some(name) = &manifest.name
+        && !crate::spec::is_valid_name(name)
+    {
+        return Err(invalid(format!(
+            "`name` {name:?} is not a valid bot name; expected letters, digits, '_', '.', '-'"
+        )));
     }
-    if let Some(team) = &manifest.team {
-        if !matches!(team.as_str(), "R" | "P" | "S") {
-            return Err(invalid(format!(
-                "`team` {team:?} is not a team; expected \"R\", \"P\" or \"S\""
-            )));
-        }
+    if let Some(team) = &manifest.team
+        && !matches!(team.as_str(), "R" | "P" | "S")
+    {
+        return Err(invalid(format!(
+            "`team` {team:?} is not a team; expected \"R\", \"P\" or \"S\""
+        )));
     }
     Ok(manifest)
 }

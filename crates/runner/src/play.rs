@@ -341,10 +341,10 @@ impl<'a> Game<'a> {
                     let state = self.seats.get(seat).ok_or_else(|| {
                         RunError::Referee(format!("notice for seat {seat}, which does not exist"))
                     })?;
-                    if state.is_live() {
-                        if let Some(process) = &state.process {
-                            process.send(&notice.lines);
-                        }
+                    if state.is_live()
+                        && let Some(process) = &state.process
+                    {
+                        process.send(&notice.lines);
                     }
                 }
             }

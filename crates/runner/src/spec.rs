@@ -123,10 +123,11 @@ pub fn is_valid_name(name: &str) -> bool {
 /// how `Command` resolves relative paths together with `current_dir`
 /// differs between platforms.
 fn anchor_program(mut command: Vec<String>, dir: &Path) -> Vec<String> {
-    if let Some(program) = command.first_mut() {
-        if program.contains('/') && Path::new(program.as_str()).is_relative() {
-            *program = dir.join(program.as_str()).to_string_lossy().into_owned();
-        }
+    if let Some(program) = command.first_mut()
+        && program.contains('/')
+        && Path::new(program.as_str()).is_relative()
+    {
+        *program = dir.join(program.as_str()).to_string_lossy().into_owned();
     }
     command
 }
@@ -141,10 +142,10 @@ fn absolute(path: &Path) -> PathBuf {
 /// current directory), a directory holding `bot.toml`, or a name under
 /// `bots_dir`.
 pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
-    if let Some((name, command)) = spec.split_once('=') {
-        if is_valid_name(name) {
-            return inline(spec, name, command);
-        }
+    if let Some((name, command)) = spec.split_once('=')
+        && is_valid_name(name)
+    {
+        return inline(spec, name, command);
     }
     let as_dir = Path::new(spec);
     let mut tried = vec![as_dir.join(MANIFEST_FILE)];

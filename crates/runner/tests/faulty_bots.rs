@@ -419,10 +419,10 @@ fn missing_program_is_a_spawn_error_and_nothing_survives() {
     // The first seat was running when the second failed. The group is
     // killed either way; if sh had not written its pid yet there is
     // nothing left to check.
-    if let Ok(pid) = std::fs::read_to_string(&pidfile) {
-        if let Ok(pid) = pid.trim().parse::<i32>() {
-            assert!(!process_group_alive(pid), "group {pid} survived");
-        }
+    if let Ok(pid) = std::fs::read_to_string(&pidfile)
+        && let Ok(pid) = pid.trim().parse::<i32>()
+    {
+        assert!(!process_group_alive(pid), "group {pid} survived");
     }
 }
 

@@ -522,10 +522,10 @@ fn rerun_cardjitsu(bots_dir: &Path, rec: &CardJitsuRecord, a: &ReplayArgs) -> Re
 fn rerun_board(rec: &RoyaleRecord) -> Result<Board> {
     let path = Path::new(&rec.board_file);
     if let Ok(text) = std::fs::read_to_string(path) {
-        if let Ok(board) = Board::parse(&text, &rec.board_file) {
-            if board.to_lines() == rec.play.board {
-                return Ok(board);
-            }
+        if let Ok(board) = Board::parse(&text, &rec.board_file)
+            && board.to_lines() == rec.play.board
+        {
+            return Ok(board);
         }
         eprintln!(
             "note: {} no longer holds the recorded board; using the board stored in the record",

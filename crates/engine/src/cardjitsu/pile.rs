@@ -50,11 +50,11 @@ impl Pile {
         self.cards.push(card);
         let (e, k) = (card.element().index(), card.colour().index());
         let mut completed = None;
-        if self.triple.is_none() {
-            if let Some((i, j)) = self.best_pair(e, k) {
-                self.triple = Some([i, j, at]);
-                completed = self.winning_triple();
-            }
+        if self.triple.is_none()
+            && let Some((i, j)) = self.best_pair(e, k)
+        {
+            self.triple = Some([i, j, at]);
+            completed = self.winning_triple();
         }
         self.first[e][k].get_or_insert(at);
         completed

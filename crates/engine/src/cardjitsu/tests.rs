@@ -246,7 +246,7 @@ fn cycle(r: u32) -> Option<usize> {
 }
 
 fn faulty(r: u32) -> Option<usize> {
-    (r % 4 != 0).then_some((r as usize) % 5)
+    (!r.is_multiple_of(4)).then_some((r as usize) % 5)
 }
 
 fn first(_: u32) -> Option<usize> {

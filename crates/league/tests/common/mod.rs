@@ -50,7 +50,7 @@ impl FakeGame {
         let faults = (0..n)
             .map(|i| SeatFaults {
                 timeout: (roll + i as u64) % 2,
-                invalid: u64::from(roll % 7 == 0),
+                invalid: u64::from(roll.is_multiple_of(7)),
                 ..SeatFaults::default()
             })
             .collect();
