@@ -509,6 +509,21 @@ impl<'a> Game<'a> {
             if self.cancelled() {
                 return Err(RunError::Cancelled);
             }
+            // Whatever is already queued first: after a stall (killing a
+            // process can take up to `end_grace`) an answer that arrived in
+            // time must not be judged late.
+            while let Ok(tagged) = self.events.try_recv() {
+                for event in tagged.events {
+                    self.on_event(
+                        referee,
+                        pending,
+                        tagged.seat,
+                        tagged.generation,
+                        tagged.at,
+                        event,
+                    )?;
+                }
+            }
             let now = Instant::now();
             for p in pending.iter_mut() {
                 if p.answer.is_none() && p.deadline <= now {
@@ -534,7 +549,14 @@ impl<'a> Game<'a> {
             match self.events.recv_timeout(wait) {
                 Ok(tagged) => {
                     for event in tagged.events {
-                        self.on_event(referee, pending, tagged.seat, tagged.generation, event)?;
+                        self.on_event(
+                            referee,
+                            pending,
+                            tagged.seat,
+                            tagged.generation,
+                            tagged.at,
+                            event,
+                        )?;
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -551,6 +573,7 @@ impl<'a> Game<'a> {
         pending: &mut [Pending<R::Move>],
         seat: usize,
         generation: u64,
+        at: Instant,
         event: Event,
     ) -> Result<(), RunError> {
         let Some(state) = self.seats.get_mut(seat) else {
@@ -564,6 +587,14 @@ impl<'a> Game<'a> {
         let outstanding = pending
             .iter_mut()
             .find(|p| p.seat == seat && p.answer.is_none());
+        if let Some(p) = &outstanding
+            && at > p.deadline
+            && matches!(event, Event::Line(_) | Event::TooLong)
+        {
+            // Read after the deadline: the prompt times out (the deadline
+            // check that follows kills the process), whenever we look.
+            return Ok(());
+        }
         match event {
             Event::Line(line) => {
                 let Some(p) = outstanding else {
@@ -576,13 +607,19 @@ impl<'a> Game<'a> {
                     Reply::Complete(m) => {
                         p.answer = Some(Answer::Move(m));
                         state.answered_in_life += 1;
-                        state.run.latencies_us.push(micros(p.sent.elapsed()));
+                        state
+                            .run
+                            .latencies_us
+                            .push(micros(at.saturating_duration_since(p.sent)));
                     }
                     Reply::Invalid(_) => {
                         p.answer = Some(Answer::Fault(Fault::Invalid));
                         state.answered_in_life += 1;
                         state.run.faults.invalid += 1;
-                        state.run.latencies_us.push(micros(p.sent.elapsed()));
+                        state
+                            .run
+                            .latencies_us
+                            .push(micros(at.saturating_duration_since(p.sent)));
                     }
                 }
             }
@@ -594,7 +631,10 @@ impl<'a> Game<'a> {
                 p.answer = Some(Answer::Fault(Fault::Invalid));
                 state.answered_in_life += 1;
                 state.run.faults.invalid += 1;
-                state.run.latencies_us.push(micros(p.sent.elapsed()));
+                state
+                    .run
+                    .latencies_us
+                    .push(micros(at.saturating_duration_since(p.sent)));
             }
             Event::Eof | Event::Exited(_) => {
                 match event {

@@ -9,7 +9,7 @@ use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::lines::{CappedLines, LineEvent};
 use crate::stderr_log::CappedLog;
@@ -40,6 +40,9 @@ pub(crate) struct Tagged {
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) events: Vec<Event>,
+    /// When the reader thread had the events: deadlines are judged by this,
+    /// not by when the game loop gets round to them.
+    pub(crate) at: Instant,
 }
 
 /// Everything needed to start one process.
@@ -140,6 +143,7 @@ impl BotProcess {
                     seat,
                     generation,
                     events: vec![Event::Exited(kind)],
+                    at: Instant::now(),
                 });
             }
         })?;
@@ -225,6 +229,7 @@ fn read_output(
             seat,
             generation,
             events: batch,
+            at: Instant::now(),
         });
         if last || sent.is_err() {
             return;
