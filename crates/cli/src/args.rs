@@ -172,10 +172,10 @@ pub struct LeagueArgs {
     /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
     /// default 40) or per trio of bots (royale: rounded up to the three
     /// team rotations; default 6).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = at_least_one_u64())]
     pub games: Option<u64>,
     /// Games played at once; default: the number of cores.
-    #[arg(long, short, value_name = "N")]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
     /// League seed; game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -277,7 +277,7 @@ pub struct CompareArgs {
     /// The bot it is compared with.
     pub base: String,
     /// Most games to play (rounded up to seat-swapped pairs).
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with
     /// error rates A and B; any subset (optional model=logistic|normalized).
@@ -288,7 +288,7 @@ pub struct CompareArgs {
     )]
     pub sprt: dojo_league::sprt::SprtParams,
     /// Games played at once; default: the number of cores.
-    #[arg(long, short, value_name = "N")]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
     /// Game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -318,4 +318,15 @@ mod tests {
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
     }
+}
+
+/// Counts of games and parallel jobs must be positive: 0 games would write an
+/// empty league and 0 jobs would silently mean 1.
+fn at_least_one_u64() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
+}
+
+/// See [`at_least_one_u64`].
+fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
 }

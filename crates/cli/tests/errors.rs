@@ -183,3 +183,32 @@ fn an_io_error_names_the_file_and_is_said_once() {
     assert!(stderr.contains("/nonexistent/program"), "{stderr}");
     assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
 }
+
+#[test]
+fn zero_games_or_zero_jobs_is_a_usage_error_before_anything_is_written() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("league");
+    let out_arg = out.display().to_string();
+    for flag in ["--games", "--jobs"] {
+        dojo()
+            .args(["league", "cardjitsu", "random-py", "random-sh", "--out"])
+            .arg(&out_arg)
+            .args([flag, "0"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "invalid value '0' for '{flag}"
+            )));
+        assert!(!out.exists(), "{flag} 0 created {}", out.display());
+    }
+    // compare maps usage errors to its own status 3 (2 means inconclusive).
+    for flag in ["--games", "--jobs"] {
+        dojo()
+            .args(["compare", "cardjitsu", "random-py", "random-sh", flag, "0"])
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(format!(
+                "invalid value '0' for '{flag}"
+            )));
+    }
+}
