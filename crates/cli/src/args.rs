@@ -87,7 +87,7 @@ pub struct CardJitsuMatchArgs {
     #[arg(long, value_name = "FILE")]
     pub deck2: Option<PathBuf>,
     /// Rounds after which an undecided game is a draw.
-    #[arg(long, default_value_t = 500, value_name = "N")]
+    #[arg(long, default_value_t = 500, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: u32,
     #[command(flatten)]
     pub time: TimeArgs,
@@ -134,11 +134,11 @@ pub struct RoyaleMatchArgs {
     /// Seed of the game; without it one is picked and printed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Rounds after which an undecided game is a draw (default: scaled to the board).
-    #[arg(long, value_name = "N")]
+    /// Rounds after which an undecided game is a draw; default: 10 * (width + height).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
-    /// Whole rounds without any tile changing after which the game is a draw.
-    #[arg(long, value_name = "N")]
+    /// Whole rounds without any tile changing after which the game is a draw; default: width + height.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub stall_rounds: Option<u32>,
     #[command(flatten)]
     pub time: TimeArgs,

@@ -212,3 +212,32 @@ fn zero_games_or_zero_jobs_is_a_usage_error_before_anything_is_written() {
             )));
     }
 }
+
+#[test]
+fn a_round_limit_of_zero_is_a_usage_error_and_royale_help_shows_the_defaults() {
+    dojo()
+        .args(["match", "cardjitsu", "random-py", "random-sh"])
+        .args(["--max-rounds", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "invalid value '0' for '--max-rounds",
+        ));
+    for flag in ["--max-rounds", "--stall-rounds"] {
+        dojo()
+            .args(["match", "royale", "--board", "boards/arena.txt"])
+            .args(["--rock", "a=x", "--paper", "b=x", "--scissors", "c=x"])
+            .args([flag, "0"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "invalid value '0' for '{flag}"
+            )));
+    }
+    dojo()
+        .args(["match", "royale", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("default: 10 * (width + height)"))
+        .stdout(predicate::str::contains("default: width + height"));
+}
