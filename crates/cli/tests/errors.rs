@@ -241,3 +241,23 @@ fn a_round_limit_of_zero_is_a_usage_error_and_royale_help_shows_the_defaults() {
         .stdout(predicate::str::contains("default: 10 * (width + height)"))
         .stdout(predicate::str::contains("default: width + height"));
 }
+
+#[test]
+fn a_failing_build_is_reported_once_with_the_bot_and_its_command() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        tmp.path().join("bot.toml"),
+        "name = \"broken\"\ncommand = \"./bot\"\nbuild = [\"sh\", \"-c\", \"echo no compiler >&2; exit 3\"]\n",
+    )
+    .expect("write manifest");
+    let out = dojo()
+        .args(["match", "cardjitsu", "random-py", "--seed", "1"])
+        .arg(tmp.path())
+        .output()
+        .expect("dojo runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = common::stderr_of(&out);
+    assert!(err.contains("no compiler"), "{err}");
+    assert!(err.contains("exit status: 3"), "{err}");
+    assert_eq!(err.matches("bot broken").count(), 1, "{err}");
+}
