@@ -244,7 +244,7 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// Classic Card-Jitsu (seed 000): you are player 1 and type 1 to 5 to play a card.
+    /// Classic Card-Jitsu (the older variant: no power cards, no Reverse): you are player 1 and type 1 to 5 to play a card.
     Cardjitsu(PlayCardJitsuArgs),
 }
 
