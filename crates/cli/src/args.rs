@@ -309,17 +309,6 @@ pub struct CompareArgs {
     pub verbose: bool,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn cli_definition_is_consistent() {
-        Cli::command().debug_assert();
-    }
-}
-
 /// Counts of games and parallel jobs must be positive: 0 games would write an
 /// empty league and 0 jobs would silently mean 1.
 fn at_least_one_u64() -> clap::builder::RangedU64ValueParser<u64> {
@@ -329,4 +318,15 @@ fn at_least_one_u64() -> clap::builder::RangedU64ValueParser<u64> {
 /// See [`at_least_one_u64`].
 fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

@@ -157,9 +157,9 @@ fn bots_lists_the_bundled_bots_and_their_games() {
 #[test]
 fn an_io_error_names_the_file_and_is_said_once() {
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("no-league");
+    let missing = dir.path().join("no-deck.dcfg");
     let out = dojo()
-        .args(["league", "--resume"])
+        .args(["match", "cardjitsu", "random-py", "random-sh", "--deck1"])
         .arg(&missing)
         .assert()
         .failure()
@@ -167,7 +167,7 @@ fn an_io_error_names_the_file_and_is_said_once() {
         .clone();
     let stderr = common::stderr_of(&out);
     assert!(
-        stderr.contains(&format!("{}: ", missing.join("league.json").display())),
+        stderr.contains(&format!("{}: ", missing.display())),
         "{stderr}"
     );
     assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
