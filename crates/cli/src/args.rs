@@ -87,7 +87,7 @@ pub struct CardJitsuMatchArgs {
     #[arg(long, value_name = "FILE")]
     pub deck2: Option<PathBuf>,
     /// Rounds after which an undecided game is a draw.
-    #[arg(long, default_value_t = 500, value_name = "N")]
+    #[arg(long, default_value_t = 500, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: u32,
     #[command(flatten)]
     pub time: TimeArgs,
@@ -134,11 +134,11 @@ pub struct RoyaleMatchArgs {
     /// Seed of the game; without it one is picked and printed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Rounds after which an undecided game is a draw (default: scaled to the board).
-    #[arg(long, value_name = "N")]
+    /// Rounds after which an undecided game is a draw; default: 10 * (width + height).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
-    /// Whole rounds without any tile changing after which the game is a draw.
-    #[arg(long, value_name = "N")]
+    /// Whole rounds without any tile changing after which the game is a draw; default: width + height.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub stall_rounds: Option<u32>,
     #[command(flatten)]
     pub time: TimeArgs,
@@ -172,10 +172,10 @@ pub struct LeagueArgs {
     /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
     /// default 40) or per trio of bots (royale: rounded up to the three
     /// team rotations; default 6).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = at_least_one_u64())]
     pub games: Option<u64>,
     /// Games played at once; default: the number of cores.
-    #[arg(long, short, value_name = "N")]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
     /// League seed; game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -244,7 +244,7 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// Classic Card-Jitsu (seed 000): you are player 1 and type 1 to 5 to play a card.
+    /// Classic Card-Jitsu (the older variant: no power cards, no Reverse): you are player 1 and type 1 to 5 to play a card.
     Cardjitsu(PlayCardJitsuArgs),
 }
 
@@ -277,7 +277,7 @@ pub struct CompareArgs {
     /// The bot it is compared with.
     pub base: String,
     /// Most games to play (rounded up to seat-swapped pairs).
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with
     /// error rates A and B; any subset (optional model=logistic|normalized).
@@ -288,7 +288,7 @@ pub struct CompareArgs {
     )]
     pub sprt: dojo_league::sprt::SprtParams,
     /// Games played at once; default: the number of cores.
-    #[arg(long, short, value_name = "N")]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
     /// Game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -307,6 +307,17 @@ pub struct CompareArgs {
     /// Print a line to stderr for every pair counted, instead of a progress line.
     #[arg(long, short)]
     pub verbose: bool,
+}
+
+/// Counts of games and parallel jobs must be positive: 0 games would write an
+/// empty league and 0 jobs would silently mean 1.
+fn at_least_one_u64() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
+}
+
+/// See [`at_least_one_u64`].
+fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use dojo_runner::BotSpec;
 
 /// Resolves `specs` (see `dojo --help` for the forms) and runs each
@@ -31,8 +31,8 @@ pub fn load(specs: &[String], bots_dir: &Path) -> Result<Vec<Arc<BotSpec>>> {
 pub fn build(bot: &BotSpec) -> Result<()> {
     if let Some(cmd) = &bot.build {
         eprintln!("building {} ({})", bot.name, cmd.join(" "));
-        bot.build()
-            .with_context(|| format!("building bot {}", bot.name))?;
+        // The build error names the bot and its command already.
+        bot.build()?;
     }
     Ok(())
 }

@@ -157,9 +157,9 @@ fn bots_lists_the_bundled_bots_and_their_games() {
 #[test]
 fn an_io_error_names_the_file_and_is_said_once() {
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("no-league");
+    let missing = dir.path().join("no-deck.dcfg");
     let out = dojo()
-        .args(["league", "--resume"])
+        .args(["match", "cardjitsu", "random-py", "random-sh", "--deck1"])
         .arg(&missing)
         .assert()
         .failure()
@@ -167,7 +167,7 @@ fn an_io_error_names_the_file_and_is_said_once() {
         .clone();
     let stderr = common::stderr_of(&out);
     assert!(
-        stderr.contains(&format!("{}: ", missing.join("league.json").display())),
+        stderr.contains(&format!("{}: ", missing.display())),
         "{stderr}"
     );
     assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
@@ -182,4 +182,82 @@ fn an_io_error_names_the_file_and_is_said_once() {
     let stderr = common::stderr_of(&out);
     assert!(stderr.contains("/nonexistent/program"), "{stderr}");
     assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+}
+
+#[test]
+fn zero_games_or_zero_jobs_is_a_usage_error_before_anything_is_written() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("league");
+    let out_arg = out.display().to_string();
+    for flag in ["--games", "--jobs"] {
+        dojo()
+            .args(["league", "cardjitsu", "random-py", "random-sh", "--out"])
+            .arg(&out_arg)
+            .args([flag, "0"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "invalid value '0' for '{flag}"
+            )));
+        assert!(!out.exists(), "{flag} 0 created {}", out.display());
+    }
+    // compare maps usage errors to its own status 3 (2 means inconclusive).
+    for flag in ["--games", "--jobs"] {
+        dojo()
+            .args(["compare", "cardjitsu", "random-py", "random-sh", flag, "0"])
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(format!(
+                "invalid value '0' for '{flag}"
+            )));
+    }
+}
+
+#[test]
+fn a_round_limit_of_zero_is_a_usage_error_and_royale_help_shows_the_defaults() {
+    dojo()
+        .args(["match", "cardjitsu", "random-py", "random-sh"])
+        .args(["--max-rounds", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "invalid value '0' for '--max-rounds",
+        ));
+    for flag in ["--max-rounds", "--stall-rounds"] {
+        dojo()
+            .args(["match", "royale", "--board", "boards/arena.txt"])
+            .args(["--rock", "a=x", "--paper", "b=x", "--scissors", "c=x"])
+            .args([flag, "0"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "invalid value '0' for '{flag}"
+            )));
+    }
+    dojo()
+        .args(["match", "royale", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("default: 10 * (width + height)"))
+        .stdout(predicate::str::contains("default: width + height"));
+}
+
+#[test]
+fn a_failing_build_is_reported_once_with_the_bot_and_its_command() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        tmp.path().join("bot.toml"),
+        "name = \"broken\"\ncommand = \"./bot\"\nbuild = [\"sh\", \"-c\", \"echo no compiler >&2; exit 3\"]\n",
+    )
+    .expect("write manifest");
+    let out = dojo()
+        .args(["match", "cardjitsu", "random-py", "--seed", "1"])
+        .arg(tmp.path())
+        .output()
+        .expect("dojo runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = common::stderr_of(&out);
+    assert!(err.contains("no compiler"), "{err}");
+    assert!(err.contains("exit status: 3"), "{err}");
+    assert_eq!(err.matches("bot broken").count(), 1, "{err}");
 }

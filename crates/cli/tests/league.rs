@@ -421,3 +421,17 @@ fn a_league_needs_a_game_or_resume() {
         .stderr(predicate::str::contains("name the game"))
         .stderr(predicate::str::contains("--resume"));
 }
+
+#[test]
+fn resume_of_a_directory_that_is_no_league_says_so() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    for dir in [tmp.path().to_path_buf(), tmp.path().join("missing")] {
+        dojo()
+            .args(["league", "--resume"])
+            .arg(&dir)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("not a league out directory"))
+            .stderr(predicate::str::contains(dir.display().to_string()));
+    }
+}

@@ -322,7 +322,9 @@ fn a_bot_answering_garbage_loses_turns_but_the_game_finishes() {
     assert_eq!(garb["invalid"].as_u64().unwrap(), rounds.len() as u64);
     assert_eq!(record["conduct"][1]["invalid"], 0);
     assert!(rounds.iter().all(|r| r["faults"][0] == "invalid"));
-    assert!(stdout.contains("faults: seat 0 (garb)"), "{stdout}");
+    // Numbered like the header's "player 1 = garb", not from 0.
+    assert!(stdout.contains("player 1 = garb"), "{stdout}");
+    assert!(stdout.contains("faults: player 1 (garb)"), "{stdout}");
     assert!(stdout.contains("result: "));
 }
 

@@ -173,3 +173,17 @@ fn a_team_can_have_several_bots() {
     assert!(stdout.contains("  seat 1 Rock     r2 "), "{stdout}");
     assert!(stdout.contains("  seat 3 Scissors "), "{stdout}");
 }
+
+#[test]
+fn an_empty_name_in_a_team_list_names_the_flag() {
+    for rock in ["", "r=true,", "r=true,,r2=true"] {
+        dojo()
+            .args(["match", "royale", "--board", "boards/arena.txt"])
+            .args(["--rock", rock, "--paper", BOT, "--scissors", BOT])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--rock"))
+            .stderr(predicate::str::contains("an empty bot name"))
+            .stderr(predicate::str::contains("no bot").not());
+    }
+}

@@ -129,3 +129,13 @@ fn an_unknown_opponent_is_an_error() {
         .assert()
         .failure();
 }
+
+#[test]
+fn play_help_names_the_rules_not_a_source_document_that_reads_like_a_seed() {
+    let out = dojo().args(["play", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(help.contains("no power cards, no Reverse"), "{help}");
+    // "(seed 000)" named the rules' source but read like a game seed.
+    assert!(!help.contains("seed 000"), "{help}");
+}

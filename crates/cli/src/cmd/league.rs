@@ -196,7 +196,17 @@ fn executor(settings: &Settings, bots_dir: &Path, a: &LeagueArgs) -> Result<BotE
 
 pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     let (settings, out) = match &a.resume {
-        Some(dir) => (store::load_settings(dir)?, dir.clone()),
+        Some(dir) => {
+            // Say what is wrong with DIR rather than only which file is missing.
+            if !dir.join("league.json").is_file() {
+                bail!(
+                    "--resume {}: not a league out directory (it has no league.json); \
+                     expected the --out directory of an earlier `dojo league`",
+                    dir.display()
+                );
+            }
+            (store::load_settings(dir)?, dir.clone())
+        }
         None => new_settings(bots_dir, &a)?,
     };
     let mut exec = executor(&settings, bots_dir, &a)?;

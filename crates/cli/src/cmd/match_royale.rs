@@ -29,11 +29,18 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
     });
     let mut specs = Vec::new();
     let mut teams = Vec::new();
-    for (team, names) in [
-        (Team::Rock, &a.rock),
-        (Team::Paper, &a.paper),
-        (Team::Scissors, &a.scissors),
+    for (team, flag, names) in [
+        (Team::Rock, "--rock", &a.rock),
+        (Team::Paper, "--paper", &a.paper),
+        (Team::Scissors, "--scissors", &a.scissors),
     ] {
+        // An empty list item would otherwise be reported as `no bot ""`.
+        if names.iter().any(|n| n.trim().is_empty()) {
+            anyhow::bail!(
+                "{flag} {}: an empty bot name; expected BOT[,BOT..] with no empty items",
+                names.join(",")
+            );
+        }
         for name in names {
             specs.push(name.clone());
             teams.push(team);

@@ -8,7 +8,8 @@ pub mod standings;
 use dojo_league::game::{SeatConduct, SeatInfo};
 
 /// One line per seat that had any fault, plus process-mode facts worth
-/// knowing (a bot that was restarted per turn).
+/// knowing (a bot that was restarted per turn). Seats are numbered from 1
+/// as players, like the transcript's header and its `P1`/`P2`.
 pub fn conduct_lines(seats: &[SeatInfo], conduct: &[SeatConduct]) -> Vec<String> {
     seats
         .iter()
@@ -16,8 +17,8 @@ pub fn conduct_lines(seats: &[SeatInfo], conduct: &[SeatConduct]) -> Vec<String>
         .filter(|(_, c)| c.faults.total() > 0 || c.faults.restart > 0 || c.unsolicited > 0)
         .map(|(s, c)| {
             format!(
-                "seat {} ({}): {} timeout, {} crash, {} invalid, {} restart, {} unsolicited line(s)",
-                s.seat,
+                "player {} ({}): {} timeout, {} crash, {} invalid, {} restart, {} unsolicited line(s)",
+                s.seat + 1,
                 s.bot,
                 c.faults.timeout,
                 c.faults.crash,
