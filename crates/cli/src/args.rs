@@ -53,7 +53,8 @@ pub enum MatchCommand {
 #[derive(Debug, Clone, Args)]
 pub struct TimeArgs {
     /// Time allowed per move, from sending the prompt to the whole answer.
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    #[arg(long, default_value_t = 1000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout_ms: u64,
     /// Extra time for the first answer of a freshly started process.
     #[arg(long, default_value_t = 2000, value_name = "MS")]

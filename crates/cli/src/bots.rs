@@ -6,12 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use dojo_runner::BotSpec;
 
-/// Resolves `specs` (see `dojo --help` for the forms) and runs each
-/// distinct bot's build step once, in order. Equal specs share one bot.
-pub fn load(specs: &[String], bots_dir: &Path) -> Result<Vec<Arc<BotSpec>>> {
+/// Resolves `specs` (see `dojo --help` for the forms) for `game` and runs
+/// each distinct bot's build step once, in order. Equal specs share one
+/// bot. A bot whose manifest lists its games must list `game`.
+pub fn load(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<BotSpec>>> {
     let mut seen: HashMap<&str, Arc<BotSpec>> = HashMap::new();
     let mut out = Vec::with_capacity(specs.len());
     for spec in specs {
@@ -20,11 +21,28 @@ pub fn load(specs: &[String], bots_dir: &Path) -> Result<Vec<Arc<BotSpec>>> {
             continue;
         }
         let bot = Arc::new(dojo_runner::resolve(spec, bots_dir)?);
+        check_game(&bot, game)?;
         build(&bot)?;
         seen.insert(spec, Arc::clone(&bot));
         out.push(bot);
     }
     Ok(out)
+}
+
+/// Refuses a bot whose manifest says it plays other games: it would only
+/// time out or answer nonsense. Bots that declare no games (inline ones)
+/// are taken on trust.
+pub fn check_game(bot: &BotSpec, game: &str) -> Result<()> {
+    if !bot.games.is_empty() && !bot.games.iter().any(|g| g == game) {
+        bail!(
+            "bot {} plays {}, not {game} (its bot.toml in {} says games = {:?})",
+            bot.name,
+            bot.games.join(", "),
+            bot.dir.display(),
+            bot.games
+        );
+    }
+    Ok(())
 }
 
 /// Runs `bot`'s build step, if it has one, saying so on stderr.

@@ -261,3 +261,35 @@ fn a_failing_build_is_reported_once_with_the_bot_and_its_command() {
     assert!(err.contains("exit status: 3"), "{err}");
     assert_eq!(err.matches("bot broken").count(), 1, "{err}");
 }
+
+#[test]
+fn a_bot_for_another_game_is_refused_before_anything_runs() {
+    let out = dojo()
+        .args(["match", "cardjitsu", "royale-random-py", "random-py"])
+        .output()
+        .expect("dojo runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = common::stderr_of(&out);
+    assert!(
+        err.contains("bot royale-random-py plays royale, not cardjitsu"),
+        "{err}"
+    );
+    // Refused before a seed is picked or any process starts.
+    assert!(!err.contains("seed:"), "{err}");
+}
+
+#[test]
+fn a_zero_move_timeout_is_a_usage_error() {
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--timeout-ms",
+            "0",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--timeout-ms"));
+}

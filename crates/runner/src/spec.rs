@@ -286,7 +286,10 @@ impl BotSpec {
             bot: self.name.clone(),
             command: command.clone(),
             status: output.status,
-            stderr_tail: String::from_utf8_lossy(tail).into_owned(),
+            stderr_tail: match String::from_utf8_lossy(tail).trim_end() {
+                "" => "(nothing)".to_owned(),
+                text => text.to_owned(),
+            },
         })
     }
 }

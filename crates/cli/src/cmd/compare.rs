@@ -132,7 +132,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if game == GameKind::Royale {
         specs.push(third.clone());
     }
-    let loaded = bots::load(&specs, bots_dir)?;
+    let loaded = bots::load(&specs, bots_dir, game.name())?;
     let mut by_role: BTreeMap<String, Arc<BotSpec>> = BTreeMap::new();
     for (role, bot) in [NEW, BASE, THIRD].into_iter().zip(&loaded) {
         by_role.insert(role.to_owned(), Arc::clone(bot));

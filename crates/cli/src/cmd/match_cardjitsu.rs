@@ -30,12 +30,12 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
         RulesArg::Tournament => Ruleset::Tournament,
         RulesArg::Classic => Ruleset::Classic,
     };
+    let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, "cardjitsu")?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
         eprintln!("seed: {s} (replay with --seed {s})");
         s
     });
-    let loaded = bots::load(&[a.bot1, a.bot2], bots_dir)?;
     bots::on_ctrl_c(false);
     let setup = CardJitsuSetup {
         seed,

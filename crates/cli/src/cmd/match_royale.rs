@@ -22,11 +22,6 @@ pub fn load_board(path: &Path) -> Result<Board> {
 
 pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
     let board = load_board(&a.board)?;
-    let seed = a.seed.unwrap_or_else(|| {
-        let s = bots::fresh_seed();
-        eprintln!("seed: {s} (replay with --seed {s})");
-        s
-    });
     let mut specs = Vec::new();
     let mut teams = Vec::new();
     for (team, flag, names) in [
@@ -46,7 +41,12 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
             teams.push(team);
         }
     }
-    let loaded = bots::load(&specs, bots_dir)?;
+    let loaded = bots::load(&specs, bots_dir, "royale")?;
+    let seed = a.seed.unwrap_or_else(|| {
+        let s = bots::fresh_seed();
+        eprintln!("seed: {s} (replay with --seed {s})");
+        s
+    });
     bots::on_ctrl_c(false);
     let players: Vec<_> = loaded.into_iter().zip(teams).collect();
     let setup = RoyaleSetup {

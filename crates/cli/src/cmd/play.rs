@@ -348,7 +348,7 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
             &mut RandomOpponent::new(seed),
         )?,
         Some(spec) => {
-            let bot = bots::load(std::slice::from_ref(spec), bots_dir)?.remove(0);
+            let bot = bots::load(std::slice::from_ref(spec), bots_dir, "cardjitsu")?.remove(0);
             bots::on_ctrl_c(false);
             let opts = super::run_options(&a.time);
             with_bot(bot, seed, &opts, |opponent| {

@@ -80,16 +80,25 @@ pub fn result(rec: &CardJitsuRecord) -> String {
                     .map(|c| format!(" with {}", cards(&c)))
                     .unwrap_or_default();
                 format!(
-                    "player {n} ({}) wins in {} rounds{with}",
+                    "player {n} ({}) wins in {}{with}",
                     rec.seats[usize::from(n) - 1].bot,
-                    o.rounds
+                    rounds_text(o.rounds)
                 )
             }
             (None, OutcomeReason::RoundCap) => {
-                format!("draw: nobody won in {} rounds", o.rounds)
+                format!("draw: nobody won in {}", rounds_text(o.rounds))
             }
-            (None, OutcomeReason::Triple) => format!("draw after {} rounds", o.rounds),
+            (None, OutcomeReason::Triple) => format!("draw after {}", rounds_text(o.rounds)),
         },
+    }
+}
+
+/// `1 round`, `7 rounds`.
+fn rounds_text(n: u32) -> String {
+    if n == 1 {
+        "1 round".to_owned()
+    } else {
+        format!("{n} rounds")
     }
 }
 
