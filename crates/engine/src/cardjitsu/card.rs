@@ -247,6 +247,24 @@ impl Card {
             self.number
         )
     }
+
+    /// The older (seed 000) rules' spelling: element, uppercase colour,
+    /// decimal number (`SG10`), as the interactive classic game shows it.
+    pub fn classic_name(self) -> String {
+        format!(
+            "{}{}{}",
+            self.element.letter(),
+            self.colour.letter().to_ascii_uppercase(),
+            self.number
+        )
+    }
+}
+
+/// A list of cards in the older (seed 000) rules' spelling: `[FO5,WG6,WY9]`
+/// (see [`Card::classic_name`]).
+pub fn classic_list(cards: &[Card]) -> String {
+    let names: Vec<String> = cards.iter().map(|c| c.classic_name()).collect();
+    format!("[{}]", names.join(","))
 }
 
 impl fmt::Display for Card {
@@ -323,6 +341,18 @@ mod tests {
         assert!(!card("Wo5").is_power());
         assert_eq!(card("Sb0").number(), 0);
         assert_eq!(card("Sbf").number(), 15);
+    }
+
+    #[test]
+    fn classic_names_are_spelt_like_seed_000() {
+        assert_eq!(card("SgA").classic_name(), "SG10");
+        assert_eq!(card("Fb4").classic_name(), "FB4");
+        assert_eq!(card("Wp2").classic_name(), "WP2");
+        assert_eq!(
+            classic_list(&[card("SgA"), card("Fb4"), card("WyC")]),
+            "[SG10,FB4,WY12]"
+        );
+        assert_eq!(classic_list(&[]), "[]");
     }
 
     #[test]

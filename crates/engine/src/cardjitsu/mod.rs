@@ -31,7 +31,7 @@ mod stream;
 #[cfg(test)]
 mod tests;
 
-pub use card::{Card, CardParseError, Colour, Element};
+pub use card::{Card, CardParseError, Colour, Element, classic_list};
 pub use dealer::{Dealer, DeckDealer};
 pub use deck::{Deck, DeckError};
 pub use game::{CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice, parse_reply_lines};
