@@ -5,6 +5,7 @@
 //! [`report`]; [`merge::merge`] joins the directories of a sharded league.
 //! File formats are documented in `FORMATS.md`.
 
+pub mod classic;
 pub mod compare;
 pub mod exec;
 pub mod executor;

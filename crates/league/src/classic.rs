@@ -1,0 +1,494 @@
+//! The interactive classic CardJitsu game: a person against the computer
+//! or a bot, in the display format of seed 000 (the older Card-Jitsu
+//! variant).
+//!
+//! Each round prints player 1's won cards, player 2's won cards and the
+//! person's hand (`[SG10,FB4,SP9,WY7,FO8]`: element, uppercase colour,
+//! decimal value), reads a number 1 to 5, then prints the card played, the
+//! opponent's card and the round's winner (`1`, `2`, or `0` for a tie). The
+//! game ends after the round that completes a winning triple, with a line
+//! saying who won. Classic rules: no power cards, no Reverse.
+//!
+//! The person is player 1. [`RandomOpponent`] is the seed's computer: no
+//! hand, a uniformly random card of all 198 every round. [`with_bot`] makes
+//! player 2 a bot speaking the usual CardJitsu protocol: it is dealt a hand
+//! like any seat and is driven by the runner on a thread of its own, which
+//! hands each card it plays to the game loop.
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
+
+use dojo_engine::cardjitsu::{
+    Card, CardJitsu, Dealer, Deck, DeckDealer, Pile, classic_list, parse_reply_lines, round_winner,
+};
+use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
+use dojo_engine::rng::{ChaCha8Rng, derive_seed, stream};
+use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
+use rand::RngExt;
+
+/// Cards in the person's hand.
+const HAND: usize = 5;
+
+/// Why a game against a bot ([`with_bot`]) failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClassicError {
+    /// The bot could not be started or run.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// Reading the person's input or writing the game failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The runner's thread panicked.
+    #[error("the opponent bot's thread panicked")]
+    Panicked,
+}
+
+/// How a game of [`play_classic`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// `player` (1 or 2) completed a winning triple.
+    Won { player: u8, cards: [Card; 3] },
+    /// The input ended before the game did.
+    Abandoned,
+}
+
+/// Player 2 of [`play_classic`].
+pub trait Opponent {
+    /// Player 2's card for round `round` (1-based).
+    fn card(&mut self, round: u32) -> io::Result<Card>;
+
+    /// How the round went: both cards, the winner (0, 1 or 2), and whether
+    /// it ended the game.
+    fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()>;
+}
+
+/// Plays one game: player 1's hand comes from `dealer` (seat 0), its moves
+/// from `input` (one number per line); player 2 is `opponent`. With `echo`,
+/// each input line is written to `output` too, so a transcript of piped
+/// input reads like a terminal session. Bad input is asked again; the end
+/// of `input` ends the game as [`Outcome::Abandoned`].
+pub fn play_classic(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    echo: bool,
+    dealer: &mut impl Dealer,
+    opponent: &mut impl Opponent,
+) -> io::Result<Outcome> {
+    let mut hand = Vec::with_capacity(HAND);
+    for _ in 0..HAND {
+        let card = dealer.draw(0, &hand);
+        hand.push(card);
+    }
+    let mut piles = [Pile::new(), Pile::new()];
+    let mut line = Vec::new();
+    for round in 1.. {
+        writeln!(output, "{}", classic_list(piles[0].cards()))?;
+        writeln!(output, "{}", classic_list(piles[1].cards()))?;
+        writeln!(output, "{}", classic_list(&hand))?;
+        let choice = loop {
+            output.flush()?;
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                writeln!(output, "end of input: game abandoned")?;
+                output.flush()?;
+                return Ok(Outcome::Abandoned);
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim();
+            if echo {
+                writeln!(output, "{text}")?;
+            }
+            match text.parse::<usize>() {
+                Ok(n) if (1..=hand.len()).contains(&n) => break n - 1,
+                _ => writeln!(
+                    output,
+                    "expected a number from 1 to {}: the card of your hand to play",
+                    hand.len()
+                )?,
+            }
+        };
+        let mine = hand.remove(choice);
+        let theirs = opponent.card(round)?;
+        let winner = round_winner(mine, theirs, false);
+        writeln!(output, "{}", mine.classic_name())?;
+        writeln!(output, "{}", theirs.classic_name())?;
+        writeln!(output, "{}", winner.player_number())?;
+        let triple = match winner.seat() {
+            Some(0) => piles[0].push(mine),
+            Some(_) => piles[1].push(theirs),
+            None => None,
+        };
+        opponent.result(mine, theirs, winner.player_number(), triple.is_some())?;
+        if let Some(cards) = triple {
+            let player = winner.player_number();
+            writeln!(
+                output,
+                "Player {player} wins the game with {}",
+                classic_list(&cards)
+            )?;
+            output.flush()?;
+            return Ok(Outcome::Won { player, cards });
+        }
+        let card = dealer.draw(0, &hand);
+        hand.push(card);
+    }
+    unreachable!("the rounds never run out")
+}
+
+/// The seed's computer: a uniformly random card of the standard deck each
+/// round, no hand (seat 1's deck stream of the seed).
+#[derive(Debug)]
+pub struct RandomOpponent {
+    deck: Deck,
+    rng: ChaCha8Rng,
+}
+
+impl RandomOpponent {
+    /// The computer for a game of seed `seed`.
+    pub fn new(seed: u64) -> RandomOpponent {
+        RandomOpponent {
+            deck: Deck::standard(),
+            rng: stream(seed, DeckDealer::stream_id(1)),
+        }
+    }
+}
+
+impl Opponent for RandomOpponent {
+    fn card(&mut self, _round: u32) -> io::Result<Card> {
+        let entries = self.deck.entries();
+        Ok(entries[self.rng.random_range(0..entries.len())])
+    }
+
+    fn result(&mut self, _: Card, _: Card, _: u8, _: bool) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What the game loop tells the bot's thread after a round.
+#[derive(Debug)]
+struct RoundEnd {
+    line: String,
+    farewell: Option<String>,
+}
+
+/// Player 2 as a bot: the runner's side. A one-seat referee holding the
+/// bot's hand; each answer is handed to the game loop, which replies with
+/// the round's result.
+struct BotSide {
+    hand: Vec<Card>,
+    dealer: DeckDealer,
+    fallback: ChaCha8Rng,
+    cards: Sender<Card>,
+    results: Receiver<RoundEnd>,
+    farewell: Option<Vec<String>>,
+}
+
+impl Referee for BotSide {
+    type Move = usize;
+
+    fn seats(&self) -> usize {
+        1
+    }
+
+    fn greeting(&self, _seat: usize) -> Vec<String> {
+        vec!["2".to_owned()]
+    }
+
+    fn prompts(&self) -> Vec<Prompt> {
+        if self.farewell.is_some() {
+            return Vec::new();
+        }
+        let cards: Vec<String> = self.hand.iter().map(Card::to_string).collect();
+        vec![Prompt {
+            seat: 0,
+            lines: vec![cards.join(",")],
+        }]
+    }
+
+    fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<usize> {
+        parse_reply_lines(lines)
+    }
+
+    fn apply(&mut self, answers: Vec<Answer<usize>>) -> Vec<Notice> {
+        // A fault plays a random card of the hand, as in a match.
+        let index = match answers.first() {
+            Some(Answer::Move(i)) if *i < self.hand.len() => *i,
+            _ => self.fallback.random_range(0..self.hand.len()),
+        };
+        let card = self.hand.remove(index);
+        let end = match self.cards.send(card) {
+            Ok(()) => self.results.recv().ok(),
+            Err(_) => None,
+        };
+        let Some(end) = end else {
+            // The game loop stopped (end of input): end quietly.
+            self.farewell = Some(Vec::new());
+            return Vec::new();
+        };
+        match end.farewell {
+            Some(line) => self.farewell = Some(vec![line]),
+            None => {
+                let card = self.dealer.draw(1, &self.hand);
+                self.hand.push(card);
+            }
+        }
+        vec![Notice {
+            seats: vec![0],
+            lines: vec![end.line],
+        }]
+    }
+
+    fn farewell(&self) -> Vec<String> {
+        self.farewell.clone().unwrap_or_default()
+    }
+}
+
+/// Player 2 as a bot: the game loop's side (made by [`with_bot`]).
+#[derive(Debug)]
+pub struct BotOpponent {
+    cards: Receiver<Card>,
+    results: Sender<RoundEnd>,
+}
+
+impl Opponent for BotOpponent {
+    fn card(&mut self, _round: u32) -> io::Result<Card> {
+        self.cards
+            .recv()
+            .map_err(|_| io::Error::other("the opponent bot's game stopped"))
+    }
+
+    fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()> {
+        let end = RoundEnd {
+            line: format!("{mine} vs. {theirs}: {winner} wins!"),
+            farewell: over.then(|| format!("Player {winner} wins!")),
+        };
+        self.results
+            .send(end)
+            .map_err(|_| io::Error::other("the opponent bot's game stopped"))
+    }
+}
+
+/// Runs `game` with a [`BotOpponent`] backed by `bot` played through the
+/// runner on another thread (seat 2 of seed `seed`'s deal). A runner
+/// error (the bot cannot start) wins over the game loop's error it causes.
+pub fn with_bot(
+    bot: Arc<BotSpec>,
+    seed: u64,
+    opts: &RunOptions,
+    game: impl FnOnce(&mut BotOpponent) -> io::Result<Outcome>,
+) -> Result<Outcome, ClassicError> {
+    let (cards_tx, cards_rx) = mpsc::channel();
+    let (results_tx, results_rx) = mpsc::channel();
+    let seat = Seat {
+        bot,
+        env: vec![
+            ("DOJO_GAME".into(), "cardjitsu".into()),
+            ("DOJO_SEAT".into(), "2".into()),
+            ("DOJO_SEED".into(), derive_seed(seed, &[1]).to_string()),
+        ],
+    };
+    let mut side = BotSide {
+        hand: Vec::with_capacity(HAND),
+        dealer: DeckDealer::new(seed, [Deck::standard(), Deck::standard()]),
+        fallback: stream(seed, CardJitsu::<DeckDealer>::fallback_stream_id(1)),
+        cards: cards_tx,
+        results: results_rx,
+        farewell: None,
+    };
+    for _ in 0..HAND {
+        let card = side.dealer.draw(1, &side.hand);
+        side.hand.push(card);
+    }
+    std::thread::scope(|scope| {
+        let runner = scope.spawn(move || -> Result<(), RunError> {
+            dojo_runner::play(&mut side, &[seat], opts).map(|_| ())
+        });
+        let mut opponent = BotOpponent {
+            cards: cards_rx,
+            results: results_tx,
+        };
+        let played = game(&mut opponent);
+        drop(opponent);
+        let ran = runner.join().map_err(|_| ClassicError::Panicked)?;
+        ran?;
+        Ok(played?)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use super::*;
+
+    fn cards(list: &str) -> VecDeque<Card> {
+        // Seed 000 spelling (`SG10`) to the engine's (`Sga`).
+        list.split(',')
+            .map(|s| {
+                let (ec, value) = s.split_at(2);
+                let mut chars = ec.chars();
+                let e = chars.next().unwrap();
+                let c = chars.next().unwrap().to_ascii_lowercase();
+                let n: u8 = value.parse().unwrap();
+                format!("{e}{c}{n:X}").parse().unwrap()
+            })
+            .collect()
+    }
+
+    /// Deals scripted cards to seat 0.
+    struct Scripted(VecDeque<Card>);
+
+    impl Dealer for Scripted {
+        fn draw(&mut self, seat: usize, hand: &[Card]) -> Card {
+            assert_eq!(seat, 0);
+            let card = self.0.pop_front().expect("script ran out");
+            assert!(!hand.contains(&card));
+            card
+        }
+    }
+
+    /// Plays scripted cards and remembers what it was told.
+    struct ScriptedOpponent {
+        cards: VecDeque<Card>,
+        told: Vec<(u8, bool)>,
+    }
+
+    impl Opponent for ScriptedOpponent {
+        fn card(&mut self, _round: u32) -> io::Result<Card> {
+            Ok(self.cards.pop_front().expect("script ran out"))
+        }
+        fn result(&mut self, _: Card, _: Card, winner: u8, over: bool) -> io::Result<()> {
+            self.told.push((winner, over));
+            Ok(())
+        }
+    }
+
+    /// The seed's example game, with its two typos fixed: player 2's first
+    /// card `IY6` (no such element) is `SY6`, the card the rules section
+    /// shows for the same round; and the last card played, shown as `SR9`
+    /// although the hand holds `SP9` (input 1), is `SP9`.
+    const SEED_EXAMPLE: &str = "\
+[]
+[]
+[SG10,FB4,SP9,WY7,FO8]
+2
+FB4
+SY6
+1
+[FB4]
+[]
+[SG10,SP9,WY7,FO8,WR2]
+3
+WY7
+WB8
+2
+[FB4]
+[WB8]
+[SG10,SP9,FO8,WR2,FY5]
+1
+SG10
+WG10
+1
+[FB4,SG10]
+[WB8]
+[SP9,FO8,WR2,FY5,WG7]
+5
+WG7
+WY4
+1
+[FB4,SG10,WG7]
+[WB8]
+[SP9,FO8,WR2,FY5,FB3]
+3
+WR2
+WG2
+0
+[FB4,SG10,WG7]
+[WB8]
+[SP9,FO8,FY5,FB3,WR7]
+1
+SP9
+WO10
+1
+Player 1 wins the game with [FB4,WG7,SP9]
+";
+
+    #[test]
+    fn plays_the_seed_example_exactly() {
+        let mut dealer = Scripted(cards("SG10,FB4,SP9,WY7,FO8,WR2,FY5,WG7,FB3,WR7"));
+        let mut opponent = ScriptedOpponent {
+            cards: cards("SY6,WB8,WG10,WY4,WG2,WO10"),
+            told: Vec::new(),
+        };
+        let mut out = Vec::new();
+        let outcome = play_classic(
+            "2\n3\n1\n5\n3\n1\n".as_bytes(),
+            &mut out,
+            true,
+            &mut dealer,
+            &mut opponent,
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), SEED_EXAMPLE);
+        let triple: Vec<Card> = cards("FB4,WG7,SP9").into();
+        assert_eq!(
+            outcome,
+            Outcome::Won {
+                player: 1,
+                cards: [triple[0], triple[1], triple[2]]
+            }
+        );
+        assert_eq!(
+            opponent.told,
+            [
+                (1, false),
+                (2, false),
+                (1, false),
+                (1, false),
+                (0, false),
+                (1, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_input_is_asked_again_and_end_of_input_abandons() {
+        let mut dealer = Scripted(cards("SG10,FB4,SP9,WY7,FO8,WR2"));
+        let mut opponent = ScriptedOpponent {
+            cards: cards("SY6"),
+            told: Vec::new(),
+        };
+        let mut out = Vec::new();
+        let outcome = play_classic(
+            "x\n9\n\n0\n2\n".as_bytes(),
+            &mut out,
+            false,
+            &mut dealer,
+            &mut opponent,
+        )
+        .unwrap();
+        assert_eq!(outcome, Outcome::Abandoned);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches("expected a number from 1 to 5").count(), 4);
+        assert!(
+            text.ends_with(
+                "FB4\nSY6\n1\n[FB4]\n[]\n[SG10,SP9,WY7,FO8,WR2]\nend of input: game abandoned\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn random_opponent_is_seeded_and_uses_the_whole_deck() {
+        let play = |seed| {
+            let mut o = RandomOpponent::new(seed);
+            (0..300).map(|r| o.card(r).unwrap()).collect::<Vec<_>>()
+        };
+        assert_eq!(play(4), play(4));
+        assert_ne!(play(4), play(5));
+        let seen: std::collections::BTreeSet<Card> = play(4).into_iter().collect();
+        assert!(seen.len() > 150, "{}", seen.len());
+        assert!(seen.iter().all(|c| (2..=12).contains(&c.number())));
+    }
+}
