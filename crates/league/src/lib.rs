@@ -12,6 +12,7 @@ pub mod executor;
 pub mod game;
 pub mod merge;
 pub mod rating;
+pub mod replay;
 pub mod report;
 pub mod run;
 pub mod schedule;
