@@ -379,12 +379,9 @@ impl<'a> Game<'a> {
     /// EOF and exits are remembered for the next prompt.
     fn drain_idle(&mut self) {
         while let Ok(tagged) = self.events.try_recv() {
-            let Some(state) = self.seats.get_mut(tagged.seat) else {
+            let Some(state) = current(&mut self.seats, tagged.seat, tagged.generation) else {
                 continue;
             };
-            if tagged.generation != state.generation || state.process.is_none() {
-                continue;
-            }
             for event in tagged.events {
                 match event {
                     Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
@@ -576,14 +573,9 @@ impl<'a> Game<'a> {
         at: Instant,
         event: Event,
     ) -> Result<(), RunError> {
-        let Some(state) = self.seats.get_mut(seat) else {
+        let Some(state) = current(&mut self.seats, seat, generation) else {
             return Ok(());
         };
-        if generation != state.generation || state.process.is_none() {
-            // From a process already killed: a late answer must never be
-            // taken for a later prompt.
-            return Ok(());
-        }
         let outstanding = pending
             .iter_mut()
             .find(|p| p.seat == seat && p.answer.is_none());
@@ -694,12 +686,9 @@ impl<'a> Game<'a> {
             let Ok(tagged) = self.events.recv_timeout(wait) else {
                 break;
             };
-            let Some(state) = self.seats.get_mut(tagged.seat) else {
+            let Some(state) = current(&mut self.seats, tagged.seat, tagged.generation) else {
                 continue;
             };
-            if tagged.generation != state.generation || state.process.is_none() {
-                continue;
-            }
             for event in tagged.events {
                 match event {
                     // Nothing is outstanding any more (the last answer's
@@ -789,6 +778,19 @@ fn push_capped(entry: &mut String, text: &str) {
         entry.push('\n');
     }
     entry.push_str(NOTE);
+}
+
+/// The seat an event is for, if the event comes from the seat's current
+/// process. Events of a process already killed are dropped here: a late
+/// answer must never be taken for a later prompt.
+fn current<'s, 'a>(
+    seats: &'s mut [SeatState<'a>],
+    seat: usize,
+    generation: u64,
+) -> Option<&'s mut SeatState<'a>> {
+    seats
+        .get_mut(seat)
+        .filter(|state| state.generation == generation && state.process.is_some())
 }
 
 fn micros(d: Duration) -> u64 {
