@@ -172,7 +172,8 @@ pub struct LeagueArgs {
     pub bots: Vec<String>,
     /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
     /// default 40) or per trio of bots (royale: rounded up to the three
-    /// team rotations; default 6).
+    /// team rotations; default: 3 per board, so each trio plays every board
+    /// in every team rotation).
     #[arg(long, value_name = "N", value_parser = at_least_one_u64())]
     pub games: Option<u64>,
     /// Games played at once; default: the number of cores.

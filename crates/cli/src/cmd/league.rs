@@ -157,7 +157,8 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
         bots: league_bots(game, &a.bots, bots_dir)?,
         games: a.games.unwrap_or(match game {
             GameKind::Cardjitsu => 40,
-            GameKind::Royale => 6,
+            // Each trio plays every board once in each team rotation.
+            GameKind::Royale => 3 * boards.len() as u64,
         }),
         seed: a.seed,
         boards,
