@@ -111,11 +111,12 @@ pub struct SeatRun {
     pub latencies_us: Vec<u64>,
     /// The head of everything the seat's processes wrote to stderr.
     pub stderr: String,
-    /// With [`RunOptions::keep_stderr`]: entry `k` holds the stderr that
-    /// arrived between sending the seat's prompt `k` and its prompt `k + 1`
-    /// (the last entry: until the game ended). The association is
-    /// approximate: stderr is drained by its own thread, so a line written
-    /// just before an answer may land in the next entry. Each entry keeps
+    /// With [`RunOptions::keep_stderr`]: entry `k` holds what the seat's
+    /// processes wrote to stderr after prompt `k` was sent and before
+    /// prompt `k + 1` was (entry 0 also what came before the first prompt,
+    /// the last entry until the game ended). The cut is exact: bytes still
+    /// in the pipe when the next prompt goes out count for the earlier
+    /// entry, so a line written before an answer stays with it. Each entry keeps
     /// at most [`STDERR_ENTRY_CAP_BYTES`]; all entries together come from
     /// the same capped log as `stderr`. Empty without `keep_stderr`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -199,36 +200,53 @@ struct SeatState<'a> {
     saw_per_turn: bool,
     saw_reuse: bool,
     log: Arc<Mutex<CappedLog>>,
-    /// Bytes of the rendered `log` already handed out to
-    /// `run.stderr_by_prompt`.
-    log_seen: usize,
+    /// With `keep_stderr`: for every prompt after the first, the position
+    /// in the seat's stderr stream where that prompt's entry starts.
+    stderr_marks: Vec<u64>,
+    /// Prompts sent to this seat so far.
+    prompts_sent: usize,
     run: SeatRun,
 }
 
 impl SeatState<'_> {
-    /// Hands the stderr that arrived since the last call to the current
-    /// prompt's entry, then opens a new entry if `new_prompt`.
-    fn split_stderr(&mut self, new_prompt: bool) {
-        let text = {
-            let log = self.log.lock().unwrap_or_else(|p| p.into_inner());
-            log.render()
-        };
-        let fresh = unseen(&text, &mut self.log_seen);
-        let entries = &mut self.run.stderr_by_prompt;
-        match entries.last_mut() {
-            Some(last) => push_capped(last, fresh),
-            None if new_prompt => {
-                // Written before the first prompt (at start-up): shown
-                // with the first prompt.
-                entries.push(String::new());
-                push_capped(&mut entries[0], fresh);
-                return;
-            }
-            None => {}
+    /// Notes where the stderr of the prompt about to be sent starts:
+    /// everything the process wrote before now (logged, or still in the
+    /// pipe) belongs to the prompts before it.
+    fn mark_stderr(&mut self) {
+        if self.prompts_sent > 0 {
+            let at = match &self.process {
+                Some(process) => process.stderr_position(),
+                None => self
+                    .log
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .total_bytes(),
+            };
+            self.stderr_marks.push(at);
         }
-        if new_prompt {
-            entries.push(String::new());
-        }
+        self.prompts_sent += 1;
+    }
+
+    /// Cuts the seat's stderr at the marks: entry `k` is what was written
+    /// from prompt `k` being sent until prompt `k + 1` was (entry 0 also
+    /// holds what came before the first prompt, the last everything after).
+    fn split_stderr(&mut self) {
+        let log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        let starts = std::iter::once(0).chain(self.stderr_marks.iter().copied());
+        let ends = self
+            .stderr_marks
+            .iter()
+            .copied()
+            .chain(std::iter::once(u64::MAX));
+        self.run.stderr_by_prompt = starts
+            .zip(ends)
+            .take(self.prompts_sent)
+            .map(|(start, end)| {
+                let mut entry = String::new();
+                push_capped(&mut entry, &log.slice(start, end));
+                entry
+            })
+            .collect();
     }
 
     fn is_dead(&self) -> bool {
@@ -281,7 +299,8 @@ impl<'a> Game<'a> {
                 saw_per_turn: false,
                 saw_reuse: false,
                 log: Arc::new(Mutex::new(CappedLog::new(opts.stderr_cap_bytes))),
-                log_seen: 0,
+                stderr_marks: Vec::new(),
+                prompts_sent: 0,
                 run: SeatRun {
                     bot: seat.bot.name.clone(),
                     faults: FaultCounts::default(),
@@ -447,7 +466,7 @@ impl<'a> Game<'a> {
     ) -> Result<Pending<R::Move>, RunError> {
         let seat = prompt.seat;
         if self.opts.keep_stderr {
-            self.seats[seat].split_stderr(true);
+            self.seats[seat].mark_stderr();
         }
         let mut fresh = false;
         let state = &mut self.seats[seat];
@@ -713,7 +732,7 @@ impl<'a> Game<'a> {
                 process.finish(self.opts.end_grace);
             }
             if self.opts.keep_stderr {
-                state.split_stderr(false);
+                state.split_stderr();
             }
             let log = state.log.lock().unwrap_or_else(|p| p.into_inner());
             state.run.stderr = log.render();
@@ -739,22 +758,6 @@ impl<'a> Game<'a> {
                 .collect(),
         }
     }
-}
-
-/// The part of the rendered log `text` after byte `*seen`, advancing
-/// `*seen`. A trailing replacement character is held back: it may be a
-/// multi-byte character whose last bytes have not arrived yet.
-fn unseen<'t>(text: &'t str, seen: &mut usize) -> &'t str {
-    let mut end = text.len();
-    if text.ends_with('\u{fffd}') {
-        end -= '\u{fffd}'.len_utf8();
-    }
-    let mut start = (*seen).min(end);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    *seen = end.max(*seen);
-    text.get(start..end).unwrap_or("")
 }
 
 /// Appends `text` to `entry`, keeping at most [`STDERR_ENTRY_CAP_BYTES`]
@@ -800,26 +803,6 @@ fn micros(d: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unseen_hands_out_each_byte_once() {
-        let mut seen = 0;
-        assert_eq!(unseen("abc", &mut seen), "abc");
-        assert_eq!(unseen("abc", &mut seen), "");
-        assert_eq!(unseen("abcde", &mut seen), "de");
-        assert_eq!(seen, 5);
-    }
-
-    #[test]
-    fn unseen_holds_back_a_possibly_cut_character() {
-        let mut log = CappedLog::new(100);
-        log.push("x".as_bytes());
-        log.push(&"é".as_bytes()[..1]);
-        let mut seen = 0;
-        assert_eq!(unseen(&log.render(), &mut seen), "x");
-        log.push(&"é".as_bytes()[1..]);
-        assert_eq!(unseen(&log.render(), &mut seen), "é");
-    }
 
     #[test]
     fn entries_are_capped_with_a_note() {

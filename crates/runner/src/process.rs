@@ -3,6 +3,7 @@
 //! watcher, all reporting into the game's single event channel.
 
 use std::io::{Read, Write};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
@@ -83,6 +84,10 @@ pub(crate) struct BotProcess {
     input: Option<Sender<String>>,
     guard: GroupGuard,
     stderr_done: Receiver<()>,
+    /// A duplicate of the stderr pipe's read end, to ask how many bytes
+    /// wait in it (see [`BotProcess::stderr_position`]).
+    stderr_peek: Option<OwnedFd>,
+    stderr_log: Arc<Mutex<CappedLog>>,
 }
 
 impl BotProcess {
@@ -130,6 +135,10 @@ impl BotProcess {
                 .name(name("out"))
                 .spawn(move || read_output(stdout, cap, seat, generation, events))?;
         }
+        let stderr_peek = stderr
+            .as_ref()
+            .and_then(|e| e.as_fd().try_clone_to_owned().ok());
+        let stderr_log = Arc::clone(&launch.stderr_log);
         if let Some(stderr) = stderr {
             let log = launch.stderr_log;
             thread::Builder::new()
@@ -151,7 +160,26 @@ impl BotProcess {
             input: Some(input_tx),
             guard,
             stderr_done,
+            stderr_peek,
+            stderr_log,
         })
+    }
+
+    /// The position in the seat's stderr stream (see
+    /// [`CappedLog::total_bytes`]) up to which everything the process has
+    /// written to stderr so far will be: what the drain has logged plus what
+    /// still waits in the pipe. Exact, because the drain only reads while
+    /// holding the log's lock.
+    pub(crate) fn stderr_position(&self) -> u64 {
+        let log = self
+            .stderr_log
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let pending = self
+            .stderr_peek
+            .as_ref()
+            .map_or(0, |fd| sys::pending_bytes(fd.as_fd()));
+        log.total_bytes() + pending
     }
 
     /// The process group id (equal to the pid).
@@ -188,6 +216,7 @@ impl BotProcess {
             input,
             guard,
             stderr_done,
+            ..
         } = self;
         drop(input);
         drop(guard);
@@ -240,12 +269,13 @@ fn read_output(
 fn drain_stderr(mut stderr: ChildStderr, log: Arc<Mutex<CappedLog>>, done: Sender<()>) {
     let mut buf = vec![0u8; 16 * 1024];
     loop {
+        // Wait without the lock, read with it: whoever holds the lock sees
+        // every byte that left the pipe already in the log.
+        sys::wait_readable(stderr.as_fd());
+        let mut log = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         match stderr.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => log
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(&buf[..n]),
+            Ok(n) => log.push(&buf[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         }

@@ -34,6 +34,23 @@ impl CappedLog {
         self.dropped
     }
 
+    /// Bytes pushed so far, kept or not: a position in the whole stream.
+    pub fn total_bytes(&self) -> u64 {
+        self.head.len() as u64 + self.dropped
+    }
+
+    /// The kept bytes between stream positions `start` and `end` (clipped
+    /// to what was kept), as text with invalid UTF-8 replaced.
+    pub fn slice(&self, start: u64, end: u64) -> String {
+        let clip = |at: u64| {
+            usize::try_from(at)
+                .unwrap_or(usize::MAX)
+                .min(self.head.len())
+        };
+        let (start, end) = (clip(start), clip(end));
+        String::from_utf8_lossy(&self.head[start..end.max(start)]).into_owned()
+    }
+
     /// The kept text (invalid UTF-8 replaced), with a closing note when
     /// something was dropped.
     pub fn render(&self) -> String {
@@ -62,6 +79,18 @@ mod tests {
         log.push(b"bot");
         assert_eq!(log.render(), "hello bot");
         assert_eq!(log.dropped_bytes(), 0);
+    }
+
+    #[test]
+    fn slices_by_stream_position_within_what_was_kept() {
+        let mut log = CappedLog::new(6);
+        log.push(b"abc");
+        log.push(b"defgh");
+        assert_eq!(log.total_bytes(), 8);
+        assert_eq!(log.slice(0, 3), "abc");
+        assert_eq!(log.slice(3, u64::MAX), "def");
+        assert_eq!(log.slice(7, 8), "");
+        assert_eq!(log.slice(5, 2), "");
     }
 
     #[test]

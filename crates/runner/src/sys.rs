@@ -166,3 +166,37 @@ pub(crate) fn die_with_parent(command: &mut std::process::Command) {
 /// Elsewhere the guards and the Ctrl-C handler are the only protection.
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn die_with_parent(_command: &mut std::process::Command) {}
+
+/// Blocks until `fd` has data to read or is at end of file (or in error),
+/// without reading: the stderr drain reads only while it holds the log's
+/// lock, so the bytes it has taken from the pipe are always in the log.
+pub(crate) fn wait_readable(fd: std::os::fd::BorrowedFd<'_>) {
+    use std::os::fd::AsRawFd;
+    let mut poll = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        // SAFETY: `poll` points to one valid pollfd for the call's duration,
+        // and `fd` is a descriptor the caller keeps open.
+        let rc = unsafe { libc::poll(&mut poll, 1, -1) };
+        if rc >= 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return;
+        }
+    }
+}
+
+/// Bytes waiting in the pipe behind `fd` (0 if that cannot be told).
+pub(crate) fn pending_bytes(fd: std::os::fd::BorrowedFd<'_>) -> u64 {
+    use std::os::fd::AsRawFd;
+    let mut pending: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one c_int through the pointer, which points
+    // to a live local; `fd` is a descriptor the caller keeps open.
+    let rc = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONREAD, &mut pending) };
+    if rc == 0 {
+        u64::try_from(pending).unwrap_or(0)
+    } else {
+        0
+    }
+}
