@@ -1,7 +1,7 @@
 //! The game loop: prompts out, replies in, faults counted.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,10 @@ pub const STDERR_ENTRY_CAP_BYTES: usize = 4096;
 /// How long a wait may last when a cancel flag is given, so a set flag is
 /// seen promptly even if no bot does anything.
 const CANCEL_CHECK: Duration = Duration::from_millis(100);
+
+/// Batches of bot output the game's event channel holds before a reader
+/// thread waits (and with it the bot, on its full pipe).
+const EVENT_BACKLOG: usize = 1024;
 
 /// One player of a game: a bot and extra environment for its processes.
 #[derive(Debug, Clone)]
@@ -279,13 +283,15 @@ struct Pending<M> {
 struct Game<'a> {
     seats: Vec<SeatState<'a>>,
     opts: &'a RunOptions,
-    events_tx: Sender<Tagged>,
+    events_tx: SyncSender<Tagged>,
     events: Receiver<Tagged>,
 }
 
 impl<'a> Game<'a> {
     fn new(seats: &'a [Seat], opts: &'a RunOptions) -> Self {
-        let (events_tx, events) = mpsc::channel();
+        // Bounded, so a bot flooding stdout while the loop is busy elsewhere
+        // blocks on its own pipe instead of growing the harness's memory.
+        let (events_tx, events) = mpsc::sync_channel(EVENT_BACKLOG);
         let seats = seats
             .iter()
             .map(|seat| SeatState {

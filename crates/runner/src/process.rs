@@ -7,7 +7,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -55,7 +55,7 @@ pub(crate) struct Launch<'a> {
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) max_line_bytes: usize,
-    pub(crate) events: Sender<Tagged>,
+    pub(crate) events: SyncSender<Tagged>,
     pub(crate) stderr_log: Arc<Mutex<CappedLog>>,
 }
 
@@ -237,7 +237,7 @@ fn read_output(
     max_line_bytes: usize,
     seat: usize,
     generation: u64,
-    events: Sender<Tagged>,
+    events: SyncSender<Tagged>,
 ) {
     let mut lines = CappedLines::new(stdout, max_line_bytes);
     loop {

@@ -521,3 +521,43 @@ fn bot_that_leaves_its_process_group_is_still_killed() {
         .expect("game runs to the end");
     assert_eq!(faults_seen, faults(1, 0, 0, 0));
 }
+
+#[test]
+fn stdout_flood_after_each_answer_neither_blocks_nor_stops_the_game() {
+    // Answers, then writes far more lines than the event channel holds:
+    // the reader waits on the channel (and the bot on its pipe) instead of
+    // the harness buffering without bound. The flood breaks the protocol,
+    // so a leftover line may be read as the next answer (invalid); the
+    // game must still reach its end with every process gone.
+    let mut flood = (*bot("random_ok.py", Mode::Auto)).clone();
+    flood.name = "stdout_flood".into();
+    flood.command = vec![
+        "python3".into(),
+        "-c".into(),
+        "import sys\n\
+         for line in sys.stdin:\n\
+         \x20   if ',' in line:\n\
+         \x20       sys.stdout.write('1\\n' + 'x\\n' * 20000)\n\
+         \x20       sys.stdout.flush()\n"
+            .into(),
+    ];
+    let (referee, run) = versus_with(Seat::new(Arc::new(flood)), &options(), QUICK_ROUNDS);
+    let seat = &run.seats[1];
+    assert_eq!((seat.faults.timeout, seat.faults.crash), (0, 0), "{seat:?}");
+    let answers = seat_answers(&referee, 1);
+    assert!(
+        answers
+            .iter()
+            .all(|a| *a == Answer::Move(1) || *a == Answer::Fault(Fault::Invalid)),
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers[0],
+        Answer::Move(1),
+        "the first answer comes before any flood"
+    );
+    assert!(
+        seat.unsolicited + seat.faults.invalid > 0,
+        "the flood was seen: {seat:?}"
+    );
+}
