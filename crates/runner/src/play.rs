@@ -535,16 +535,7 @@ impl<'a> Game<'a> {
             // process can take up to `end_grace`) an answer that arrived in
             // time must not be judged late.
             while let Ok(tagged) = self.events.try_recv() {
-                for event in tagged.events {
-                    self.on_event(
-                        referee,
-                        pending,
-                        tagged.seat,
-                        tagged.generation,
-                        tagged.at,
-                        event,
-                    )?;
-                }
+                self.on_batch(referee, pending, tagged)?;
             }
             let now = Instant::now();
             for p in pending.iter_mut() {
@@ -569,24 +560,33 @@ impl<'a> Game<'a> {
                 wait = wait.min(CANCEL_CHECK);
             }
             match self.events.recv_timeout(wait) {
-                Ok(tagged) => {
-                    for event in tagged.events {
-                        self.on_event(
-                            referee,
-                            pending,
-                            tagged.seat,
-                            tagged.generation,
-                            tagged.at,
-                            event,
-                        )?;
-                    }
-                }
+                Ok(tagged) => self.on_batch(referee, pending, tagged)?,
                 Err(RecvTimeoutError::Timeout) => {}
                 // We hold a sender ourselves, so this cannot happen; if it
                 // did, waiting out the deadline keeps the loop from spinning.
                 Err(RecvTimeoutError::Disconnected) => std::thread::sleep(wait),
             }
         }
+    }
+
+    /// Handles one reader batch, event by event.
+    fn on_batch<R: Referee>(
+        &mut self,
+        referee: &R,
+        pending: &mut [Pending<R::Move>],
+        tagged: Tagged,
+    ) -> Result<(), RunError> {
+        for event in tagged.events {
+            self.on_event(
+                referee,
+                pending,
+                tagged.seat,
+                tagged.generation,
+                tagged.at,
+                event,
+            )?;
+        }
+        Ok(())
     }
 
     fn on_event<R: Referee>(
