@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_of};
+use common::{data, dojo, json_without_timing, read_json, stdout_ok};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -19,19 +19,7 @@ const PY2: &str = "py2=python3 bots/random-py/bot.py";
 
 /// Runs `dojo league <args> --out <out>`, which must succeed; returns stdout.
 fn league(args: &[&str], out: &Path) -> String {
-    let run = dojo()
-        .arg("league")
-        .args(args)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "dojo league {args:?} failed:\n{}",
-        stderr_of(&run)
-    );
-    stdout_of(&run)
+    stdout_ok(dojo().arg("league").args(args).arg("--out").arg(out))
 }
 
 /// Every line of `games.jsonl`, parsed; panics on a line that is not a

@@ -7,26 +7,20 @@ use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::path::Path;
 
-use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_of};
+use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_ok};
 use predicates::prelude::*;
 use serde_json::Value;
 
 /// Runs a match that must succeed, writing its record to `json`, and
 /// returns its stdout.
 fn play<S: AsRef<OsStr> + std::fmt::Debug>(args: &[S], json: &Path) -> String {
-    let out = dojo()
-        .args(["match", "cardjitsu"])
-        .args(args)
-        .arg("--json")
-        .arg(json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "dojo match cardjitsu {args:?} failed:\n{}",
-        stderr_of(&out)
-    );
-    stdout_of(&out)
+    stdout_ok(
+        dojo()
+            .args(["match", "cardjitsu"])
+            .args(args)
+            .arg("--json")
+            .arg(json),
+    )
 }
 
 /// The cards of one seat's hands over every round of a record.

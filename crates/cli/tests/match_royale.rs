@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_of};
+use common::{data, dojo, json_without_timing, read_json, stdout_ok};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -16,20 +16,14 @@ const INLINE: &str = "r2=python3 bots/royale-random-py/bot.py";
 /// Runs a royale match on `board` (one bot per team unless `rock` says
 /// otherwise) that must succeed, writing the record to `json`; returns stdout.
 fn play(board: &str, rock: &str, extra: &[&str], json: &Path) -> String {
-    let out = dojo()
-        .args(["match", "royale", "--board", board, "--rock", rock])
-        .args(["--paper", BOT, "--scissors", BOT])
-        .args(extra)
-        .arg("--json")
-        .arg(json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "dojo match royale failed:\n{}",
-        stderr_of(&out)
-    );
-    stdout_of(&out)
+    stdout_ok(
+        dojo()
+            .args(["match", "royale", "--board", board, "--rock", rock])
+            .args(["--paper", BOT, "--scissors", BOT])
+            .args(extra)
+            .arg("--json")
+            .arg(json),
+    )
 }
 
 fn count(record: &Value, key: &str) -> u64 {

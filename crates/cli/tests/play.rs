@@ -2,15 +2,8 @@
 //! is a unit test of `cmd::play` (it needs scripted cards); these check the
 //! real command: its display format, bad input and end of input.
 
-use std::path::Path;
-
-use assert_cmd::Command;
-
-fn dojo() -> Command {
-    let mut cmd = Command::cargo_bin("dojo").unwrap();
-    cmd.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
-    cmd
-}
+mod common;
+use common::dojo;
 
 /// Whether `s` is a card in seed 000's style: `SG10`, `FB4`.
 fn is_card(s: &str) -> bool {

@@ -3,34 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use dojo_engine::protocol::Fault;
 use dojo_engine::royale::{Board, Royale, Settings, TurnFault};
 use dojo_league::game::RoyaleRecord;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// `dojo` run from the workspace root, with generous time limits so a
-/// loaded machine does not turn a slow bot into a faulty one.
-fn dojo() -> Command {
-    let mut cmd = Command::cargo_bin("dojo").unwrap();
-    cmd.current_dir(root());
-    cmd
-}
+mod common;
+use common::{dojo, root};
 
 const SLOW_OK: [&str; 4] = ["--timeout-ms", "5000", "--startup-ms", "5000"];
 
-fn stdout(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::stdout_ok as stdout;
 
 fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (PathBuf, String) {
     let json = dir.join(format!("game-{seed}.json"));

@@ -29,6 +29,13 @@ pub fn dojo() -> assert_cmd::Command {
     cmd
 }
 
+/// Runs `cmd`, which must succeed, and returns its stdout.
+pub fn stdout_ok(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.output().expect("dojo runs");
+    assert!(out.status.success(), "{cmd:?} failed:\n{}", stderr_of(&out));
+    stdout_of(&out)
+}
+
 /// Reads a JSON file (a record or a report).
 pub fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path)
