@@ -14,7 +14,7 @@ mod spec;
 mod stderr_log;
 mod sys;
 
-pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineEvent};
+pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use play::{
     FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, play,
     play_with_observer,

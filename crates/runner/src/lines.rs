@@ -20,14 +20,94 @@ pub enum LineEvent {
     Eof,
 }
 
-/// Reads lines of at most `max_line_bytes` bytes (not counting the `\n`).
-#[derive(Debug)]
-pub struct CappedLines<R> {
-    source: R,
+/// Splits bytes pushed into it into capped lines: the push-driven core
+/// of [`CappedLines`], for callers that read a non-blocking pipe
+/// themselves. Memory stays under the cap whatever the input.
+#[derive(Debug, Clone)]
+pub struct LineBuffer {
     max_line_bytes: usize,
+    /// The start of a line whose newline has not arrived yet.
     pending: Vec<u8>,
     /// Skipping the tail of an over-long line until its newline.
     discarding: bool,
+}
+
+impl LineBuffer {
+    /// An empty buffer for lines of at most `max_line_bytes` bytes (not
+    /// counting the `\n`); 0 is treated as 1.
+    pub fn new(max_line_bytes: usize) -> Self {
+        Self {
+            max_line_bytes: max_line_bytes.max(1),
+            pending: Vec::new(),
+            discarding: false,
+        }
+    }
+
+    /// Takes the next bytes of the stream and reports every line they
+    /// complete (and an over-long line as soon as it passes the cap).
+    pub fn push(&mut self, mut bytes: &[u8], out: &mut impl FnMut(LineEvent)) {
+        while let Some(pos) = bytes.iter().position(|&b| b == b'\n') {
+            let (head, rest) = (&bytes[..pos], &bytes[pos + 1..]);
+            bytes = rest;
+            if std::mem::replace(&mut self.discarding, false) {
+                continue;
+            }
+            if self.pending.is_empty() {
+                out(self.finish_line(head));
+            } else {
+                self.pending.extend_from_slice(head);
+                let line = std::mem::take(&mut self.pending);
+                out(self.finish_line(&line));
+                // Keep the allocation for the next partial line.
+                self.pending = line;
+                self.pending.clear();
+            }
+        }
+        if self.discarding || bytes.is_empty() {
+            return;
+        }
+        if self.pending.len() + bytes.len() > self.max_line_bytes {
+            self.pending.clear();
+            self.discarding = true;
+            out(LineEvent::TooLong);
+        } else {
+            self.pending.extend_from_slice(bytes);
+        }
+    }
+
+    /// Whether bytes of an unfinished line are held.
+    pub fn has_partial_line(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The end of the stream: a last line without a newline counts, then
+    /// [`LineEvent::Eof`].
+    pub fn finish(&mut self, out: &mut impl FnMut(LineEvent)) {
+        if !self.discarding && !self.pending.is_empty() {
+            let line = std::mem::take(&mut self.pending);
+            out(self.finish_line(&line));
+        }
+        self.discarding = false;
+        out(LineEvent::Eof);
+    }
+
+    fn finish_line(&self, line: &[u8]) -> LineEvent {
+        if line.len() > self.max_line_bytes {
+            return LineEvent::TooLong;
+        }
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        LineEvent::Line(String::from_utf8_lossy(line).into_owned())
+    }
+}
+
+/// Reads lines of at most `max_line_bytes` bytes (not counting the `\n`)
+/// from a blocking reader.
+#[derive(Debug)]
+pub struct CappedLines<R> {
+    source: R,
+    lines: LineBuffer,
+    /// Events already split off and not yet returned.
+    ready: std::collections::VecDeque<LineEvent>,
     at_eof: bool,
 }
 
@@ -38,9 +118,8 @@ impl<R: Read> CappedLines<R> {
     pub fn new(source: R, max_line_bytes: usize) -> Self {
         Self {
             source,
-            max_line_bytes: max_line_bytes.max(1),
-            pending: Vec::new(),
-            discarding: false,
+            lines: LineBuffer::new(max_line_bytes),
+            ready: std::collections::VecDeque::new(),
             at_eof: false,
         }
     }
@@ -48,28 +127,11 @@ impl<R: Read> CappedLines<R> {
     /// The next line event. After `Eof` it keeps returning `Eof`.
     pub fn next_event(&mut self) -> LineEvent {
         loop {
-            if let Some(pos) = self.pending.iter().position(|&b| b == b'\n') {
-                let was_discarding = std::mem::replace(&mut self.discarding, false);
-                let line: Vec<u8> = self.pending.drain(..=pos).take(pos).collect();
-                if was_discarding {
-                    continue;
-                }
-                return self.finish_line(line);
-            }
-            if self.discarding {
-                self.pending.clear();
-            } else if self.pending.len() > self.max_line_bytes {
-                self.pending.clear();
-                self.discarding = true;
-                return LineEvent::TooLong;
+            if let Some(event) = self.ready.pop_front() {
+                return event;
             }
             if self.at_eof {
-                if self.pending.is_empty() || self.discarding {
-                    self.pending.clear();
-                    return LineEvent::Eof;
-                }
-                let line = std::mem::take(&mut self.pending);
-                return self.finish_line(line);
+                return LineEvent::Eof;
             }
             self.fill();
         }
@@ -78,34 +140,28 @@ impl<R: Read> CappedLines<R> {
     /// Whether [`next_event`](Self::next_event) can answer from what has
     /// been read already, without blocking on the source.
     pub fn has_buffered_event(&self) -> bool {
-        self.at_eof
-            || self.pending.contains(&b'\n')
-            || (!self.discarding && self.pending.len() > self.max_line_bytes)
-    }
-
-    fn finish_line(&self, mut line: Vec<u8>) -> LineEvent {
-        if line.len() > self.max_line_bytes {
-            return LineEvent::TooLong;
-        }
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        LineEvent::Line(String::from_utf8_lossy(&line).into_owned())
+        self.at_eof || !self.ready.is_empty()
     }
 
     fn fill(&mut self) {
-        let start = self.pending.len();
-        self.pending.resize(start + CHUNK, 0);
+        let mut buf = [0u8; CHUNK];
         let read = loop {
-            match self.source.read(&mut self.pending[start..]) {
+            match self.source.read(&mut buf) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(_) => break 0,
             }
         };
-        self.pending.truncate(start + read);
+        let ready = &mut self.ready;
         if read == 0 {
             self.at_eof = true;
+            self.lines.finish(&mut |e| {
+                if e != LineEvent::Eof {
+                    ready.push_back(e);
+                }
+            });
+        } else {
+            self.lines.push(&buf[..read], &mut |e| ready.push_back(e));
         }
     }
 }
@@ -209,6 +265,23 @@ mod tests {
         assert_eq!(
             events(b"ok\nxxxxxxxxxxxxxxxxxxxx", 4, 5),
             vec![line("ok"), LineEvent::TooLong, LineEvent::Eof]
+        );
+    }
+
+    #[test]
+    fn line_buffer_holds_at_most_the_cap() {
+        let mut lines = LineBuffer::new(16);
+        let mut seen = Vec::new();
+        for _ in 0..1000 {
+            lines.push(&[b'x'; 7], &mut |e| seen.push(e));
+            assert!(lines.pending.len() <= 16);
+        }
+        lines.push(b"\nok\nhalf", &mut |e| seen.push(e));
+        assert!(lines.has_partial_line());
+        lines.finish(&mut |e| seen.push(e));
+        assert_eq!(
+            seen,
+            vec![LineEvent::TooLong, line("ok"), line("half"), LineEvent::Eof]
         );
     }
 

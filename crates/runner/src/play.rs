@@ -1,15 +1,16 @@
 //! The game loop: prompts out, replies in, faults counted.
 
+use std::process::ChildStderr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use dojo_engine::protocol::{Answer, Fault, Prompt, Referee, Reply};
+use rustix::event::{PollFd, PollFlags};
 use serde::{Deserialize, Serialize};
 
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
-use crate::process::{BotProcess, Event, Launch, Tagged};
+use crate::process::{BotProcess, Event, Launch, Source, Tagged};
 use crate::spec::{BotSpec, Mode};
 use crate::stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 use crate::sys::ExitKind;
@@ -21,9 +22,9 @@ pub const STDERR_ENTRY_CAP_BYTES: usize = 4096;
 /// seen promptly even if no bot does anything.
 const CANCEL_CHECK: Duration = Duration::from_millis(100);
 
-/// Batches of bot output the game's event channel holds before a reader
-/// thread waits (and with it the bot, on its full pipe).
-const EVENT_BACKLOG: usize = 1024;
+/// Longest sleep while a process without a pidfd (old kernels) may exit
+/// unseen: its exit is looked for on every wake-up.
+const EXIT_CHECK: Duration = Duration::from_millis(10);
 
 /// One player of a game: a bot and extra environment for its processes.
 #[derive(Debug, Clone)]
@@ -203,7 +204,7 @@ struct SeatState<'a> {
     needs_restart: bool,
     saw_per_turn: bool,
     saw_reuse: bool,
-    log: Arc<Mutex<CappedLog>>,
+    log: CappedLog,
     /// With `keep_stderr`: for every prompt after the first, the position
     /// in the seat's stderr stream where that prompt's entry starts.
     stderr_marks: Vec<u64>,
@@ -219,12 +220,8 @@ impl SeatState<'_> {
     fn mark_stderr(&mut self) {
         if self.prompts_sent > 0 {
             let at = match &self.process {
-                Some(process) => process.stderr_position(),
-                None => self
-                    .log
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .total_bytes(),
+                Some(process) => process.stderr_position(&self.log),
+                None => self.log.total_bytes(),
             };
             self.stderr_marks.push(at);
         }
@@ -235,7 +232,7 @@ impl SeatState<'_> {
     /// from prompt `k` being sent until prompt `k + 1` was (entry 0 also
     /// holds what came before the first prompt, the last everything after).
     fn split_stderr(&mut self) {
-        let log = self.log.lock().unwrap_or_else(|p| p.into_inner());
+        let log = &self.log;
         let starts = std::iter::once(0).chain(self.stderr_marks.iter().copied());
         let ends = self
             .stderr_marks
@@ -280,18 +277,31 @@ struct Pending<M> {
     answer: Option<Answer<M>>,
 }
 
+/// The stderr pipe of a killed process that something outside its group
+/// still holds open: read until it closes or `until`.
+struct Draining {
+    seat: usize,
+    stderr: ChildStderr,
+    until: Instant,
+}
+
+/// What a poll entry stands for.
+#[derive(Debug, Clone, Copy)]
+enum Interest {
+    Process(usize, Source),
+    Draining(usize),
+}
+
 struct Game<'a> {
     seats: Vec<SeatState<'a>>,
     opts: &'a RunOptions,
-    events_tx: SyncSender<Tagged>,
-    events: Receiver<Tagged>,
+    draining: Vec<Draining>,
+    /// One read buffer for every pipe of the game.
+    buf: Vec<u8>,
 }
 
 impl<'a> Game<'a> {
     fn new(seats: &'a [Seat], opts: &'a RunOptions) -> Self {
-        // Bounded, so a bot flooding stdout while the loop is busy elsewhere
-        // blocks on its own pipe instead of growing the harness's memory.
-        let (events_tx, events) = mpsc::sync_channel(EVENT_BACKLOG);
         let seats = seats
             .iter()
             .map(|seat| SeatState {
@@ -304,7 +314,7 @@ impl<'a> Game<'a> {
                 needs_restart: false,
                 saw_per_turn: false,
                 saw_reuse: false,
-                log: Arc::new(Mutex::new(CappedLog::new(opts.stderr_cap_bytes))),
+                log: CappedLog::new(opts.stderr_cap_bytes),
                 stderr_marks: Vec::new(),
                 prompts_sent: 0,
                 run: SeatRun {
@@ -323,8 +333,8 @@ impl<'a> Game<'a> {
         Self {
             seats,
             opts,
-            events_tx,
-            events,
+            draining: Vec::new(),
+            buf: crate::process::read_buffer(),
         }
     }
 
@@ -363,11 +373,11 @@ impl<'a> Game<'a> {
             observer(referee);
             for notice in notices {
                 for &seat in &notice.seats {
-                    let state = self.seats.get(seat).ok_or_else(|| {
+                    let state = self.seats.get_mut(seat).ok_or_else(|| {
                         RunError::Referee(format!("notice for seat {seat}, which does not exist"))
                     })?;
                     if state.is_live()
-                        && let Some(process) = &state.process
+                        && let Some(process) = &mut state.process
                     {
                         process.send(&notice.lines);
                     }
@@ -403,7 +413,7 @@ impl<'a> Game<'a> {
     /// Takes in whatever arrived between rounds: output is unsolicited,
     /// EOF and exits are remembered for the next prompt.
     fn drain_idle(&mut self) {
-        while let Ok(tagged) = self.events.try_recv() {
+        for tagged in self.pump(Duration::ZERO) {
             let Some(state) = current(&mut self.seats, tagged.seat, tagged.generation) else {
                 continue;
             };
@@ -421,11 +431,8 @@ impl<'a> Game<'a> {
     /// sends it its greeting.
     fn start<R: Referee>(&mut self, referee: &R, seat: usize) -> Result<(), RunError> {
         let opts = self.opts;
-        let events = self.events_tx.clone();
+        self.retire(seat);
         let state = &mut self.seats[seat];
-        if let Some(old) = state.process.take() {
-            old.finish(opts.end_grace);
-        }
         state.generation += 1;
         let bot = &state.seat.bot;
         let process = BotProcess::spawn(Launch {
@@ -435,8 +442,6 @@ impl<'a> Game<'a> {
             seat,
             generation: state.generation,
             max_line_bytes: opts.max_line_bytes,
-            events,
-            stderr_log: Arc::clone(&state.log),
         })
         .map_err(|source| RunError::Spawn {
             bot: bot.name.clone(),
@@ -451,6 +456,7 @@ impl<'a> Game<'a> {
         state.answered_in_life = 0;
         state.eof = false;
         state.exit = None;
+        let mut process = process;
         process.send(&referee.greeting(seat));
         state.process = Some(process);
         Ok(())
@@ -458,11 +464,25 @@ impl<'a> Game<'a> {
 
     /// Kills the seat's process after a fault; the next prompt restarts it.
     fn kill_after_fault(&mut self, seat: usize) {
+        self.retire(seat);
+        self.seats[seat].needs_restart = true;
+    }
+
+    /// Kills and reaps the seat's process, if any, keeping what its stderr
+    /// pipe holds. Never waits for the pipe: if something outside the
+    /// group still holds it open, the loop drains it alongside the game
+    /// for up to `end_grace`.
+    fn retire(&mut self, seat: usize) {
         let state = &mut self.seats[seat];
-        if let Some(process) = state.process.take() {
-            process.finish(self.opts.end_grace);
+        if let Some(process) = state.process.take()
+            && let Some(stderr) = process.finish(&mut state.log)
+        {
+            self.draining.push(Draining {
+                seat,
+                stderr,
+                until: Instant::now() + self.opts.end_grace,
+            });
         }
-        state.needs_restart = true;
     }
 
     fn send_prompt<R: Referee>(
@@ -509,7 +529,7 @@ impl<'a> Game<'a> {
         if fresh {
             deadline += self.opts.startup_allowance;
         }
-        if let Some(process) = &self.seats[seat].process {
+        if let Some(process) = &mut self.seats[seat].process {
             process.send(&prompt.lines);
         }
         Ok(Pending {
@@ -531,10 +551,22 @@ impl<'a> Game<'a> {
             if self.cancelled() {
                 return Err(RunError::Cancelled);
             }
-            // Whatever is already queued first: after a stall (killing a
-            // process can take up to `end_grace`) an answer that arrived in
-            // time must not be judged late.
-            while let Ok(tagged) = self.events.try_recv() {
+            let Some(deadline) = pending
+                .iter()
+                .filter(|p| p.answer.is_none())
+                .map(|p| p.deadline)
+                .min()
+            else {
+                return Ok(());
+            };
+            let mut wait = deadline.saturating_duration_since(Instant::now());
+            if self.opts.cancel.is_some() {
+                wait = wait.min(CANCEL_CHECK);
+            }
+            // Output is stamped with the time the poll returned, so an
+            // answer that was there in time is never judged late because
+            // the loop was busy.
+            for tagged in self.pump(wait) {
                 self.on_batch(referee, pending, tagged)?;
             }
             let now = Instant::now();
@@ -546,25 +578,6 @@ impl<'a> Game<'a> {
                     state.run.latencies_us.push(micros(now - p.sent));
                     self.kill_after_fault(p.seat);
                 }
-            }
-            let Some(deadline) = pending
-                .iter()
-                .filter(|p| p.answer.is_none())
-                .map(|p| p.deadline)
-                .min()
-            else {
-                return Ok(());
-            };
-            let mut wait = deadline.saturating_duration_since(now);
-            if self.opts.cancel.is_some() {
-                wait = wait.min(CANCEL_CHECK);
-            }
-            match self.events.recv_timeout(wait) {
-                Ok(tagged) => self.on_batch(referee, pending, tagged)?,
-                Err(RecvTimeoutError::Timeout) => {}
-                // We hold a sender ourselves, so this cannot happen; if it
-                // did, waiting out the deadline keeps the loop from spinning.
-                Err(RecvTimeoutError::Disconnected) => std::thread::sleep(wait),
             }
         }
     }
@@ -673,7 +686,7 @@ impl<'a> Game<'a> {
                     p.reply.clear();
                     p.sent = now;
                     p.deadline = now + self.opts.move_timeout + self.opts.startup_allowance;
-                    if let Some(process) = &self.seats[seat].process {
+                    if let Some(process) = &mut self.seats[seat].process {
                         process.send(&p.lines);
                     }
                 } else {
@@ -708,24 +721,23 @@ impl<'a> Game<'a> {
             if wait.is_zero() {
                 break;
             }
-            let Ok(tagged) = self.events.recv_timeout(wait) else {
-                break;
-            };
-            let Some(state) = current(&mut self.seats, tagged.seat, tagged.generation) else {
-                continue;
-            };
-            for event in tagged.events {
-                match event {
-                    // Nothing is outstanding any more (the last answer's
-                    // trailing chatter, say).
-                    Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
-                    Event::Eof => {
-                        state.eof = true;
-                        if std::mem::take(&mut awaited[tagged.seat]) {
-                            waiting -= 1;
+            for tagged in self.pump(wait) {
+                let Some(state) = current(&mut self.seats, tagged.seat, tagged.generation) else {
+                    continue;
+                };
+                for event in tagged.events {
+                    match event {
+                        // Nothing is outstanding any more (the last answer's
+                        // trailing chatter, say).
+                        Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
+                        Event::Eof => {
+                            state.eof = true;
+                            if std::mem::take(&mut awaited[tagged.seat]) {
+                                waiting -= 1;
+                            }
                         }
+                        Event::Exited(_) => {}
                     }
-                    Event::Exited(_) => {}
                 }
             }
         }
@@ -733,16 +745,106 @@ impl<'a> Game<'a> {
 
     /// Kills and reaps every process and collects the stderr logs.
     fn shutdown(&mut self) {
+        for seat in 0..self.seats.len() {
+            self.retire(seat);
+        }
+        // Pipes held open by escaped descendants: up to `end_grace` more.
+        while !self.draining.is_empty() {
+            let now = Instant::now();
+            let Some(until) = self.draining.iter().map(|d| d.until).min() else {
+                break;
+            };
+            self.pump(until.saturating_duration_since(now));
+        }
         for state in &mut self.seats {
-            if let Some(process) = state.process.take() {
-                process.finish(self.opts.end_grace);
-            }
             if self.opts.keep_stderr {
                 state.split_stderr();
             }
-            let log = state.log.lock().unwrap_or_else(|p| p.into_inner());
-            state.run.stderr = log.render();
+            state.run.stderr = state.log.render();
         }
+    }
+
+    /// Waits up to `timeout` for any pipe or exit of the game's processes,
+    /// handles everything that is ready (stdin takes queued input, stderr
+    /// goes to the seat's log) and returns stdout lines and exits, one
+    /// batch per read, in the order read.
+    fn pump(&mut self, timeout: Duration) -> Vec<Tagged> {
+        let mut fds = Vec::new();
+        let mut tags = Vec::new();
+        let mut exit_polling = false;
+        for state in &self.seats {
+            if let Some(process) = &state.process {
+                process.interests(&mut fds, &mut tags);
+                exit_polling |= process.needs_exit_polling();
+            }
+        }
+        let mut interests: Vec<Interest> = tags
+            .into_iter()
+            .map(|(seat, source)| Interest::Process(seat, source))
+            .collect();
+        for (i, d) in self.draining.iter().enumerate() {
+            fds.push(PollFd::new(&d.stderr, PollFlags::IN));
+            interests.push(Interest::Draining(i));
+        }
+        let timeout = if exit_polling {
+            timeout.min(EXIT_CHECK)
+        } else {
+            timeout
+        };
+        // An interrupted poll reports nothing; the caller loops.
+        let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(timeout)));
+        let at = Instant::now();
+        let ready: Vec<Interest> = fds
+            .iter()
+            .zip(&interests)
+            .filter(|(fd, _)| !fd.revents().is_empty())
+            .map(|(_, &interest)| interest)
+            .collect();
+        drop(fds);
+        let mut batches = Vec::new();
+        let mut closed = Vec::new();
+        for interest in ready {
+            match interest {
+                Interest::Process(seat, source) => {
+                    let state = &mut self.seats[seat];
+                    if let Some(process) = &mut state.process
+                        && let Some(batch) =
+                            process.on_ready(source, &mut state.log, at, &mut self.buf)
+                    {
+                        batches.push(batch);
+                    }
+                }
+                Interest::Draining(i) => {
+                    let d = &mut self.draining[i];
+                    if !crate::process::drain_some(
+                        &mut d.stderr,
+                        &mut self.seats[d.seat].log,
+                        &mut self.buf,
+                    ) {
+                        closed.push(i);
+                    }
+                }
+            }
+        }
+        if exit_polling {
+            for state in &mut self.seats {
+                if let Some(process) = &mut state.process
+                    && process.needs_exit_polling()
+                    && let Some(batch) =
+                        process.on_ready(Source::Exit, &mut state.log, at, &mut self.buf)
+                {
+                    batches.push(batch);
+                }
+            }
+        }
+        let now = Instant::now();
+        let mut i = 0;
+        self.draining.retain(|d| {
+            let keep = !closed.contains(&i) && d.until > now;
+            i += 1;
+            keep
+        });
+        batches
     }
 
     fn into_run(self) -> MatchRun {

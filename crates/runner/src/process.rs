@@ -1,20 +1,24 @@
-//! One bot process: spawned in its own process group, with a writer
-//! thread, a capped stdout line reader, a stderr drainer and an exit
-//! watcher, all reporting into the game's single event channel.
+//! One bot process: spawned in its own process group, its three pipes
+//! non-blocking, its exit observed through a pidfd. It has no threads: the
+//! game loop polls every process's descriptors at once (see
+//! [`BotProcess::interests`]) and hands back whatever became ready
+//! ([`BotProcess::on_ready`]).
 
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::lines::{CappedLines, LineEvent};
+use rustix::event::{PollFd, PollFlags};
+
+use crate::lines::{LineBuffer, LineEvent};
 use crate::stderr_log::CappedLog;
 use crate::sys::{self, ExitKind};
+
+/// Bytes taken from a pipe by one read.
+const READ_CHUNK: usize = 64 * 1024;
 
 /// What a bot process did, as seen by the game loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,16 +37,16 @@ pub(crate) enum Event {
 /// process of that seat) they came from, so events of a process that has
 /// since been killed or replaced can be told apart and dropped.
 ///
-/// Lines that arrived in one read are sent as one batch: an answer and
-/// chatter written right after it are then seen together, before the next
-/// prompt goes out, so the chatter cannot pass for the next answer.
+/// Lines that arrived in one read form one batch: an answer and chatter
+/// written right after it are then seen together, before the next prompt
+/// goes out, so the chatter cannot pass for the next answer.
 #[derive(Debug)]
 pub(crate) struct Tagged {
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) events: Vec<Event>,
-    /// When the reader thread had the events: deadlines are judged by this,
-    /// not by when the game loop gets round to them.
+    /// When the poll that found the events returned: deadlines are judged
+    /// by this, not by when the game loop gets round to them.
     pub(crate) at: Instant,
 }
 
@@ -55,8 +59,15 @@ pub(crate) struct Launch<'a> {
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) max_line_bytes: usize,
-    pub(crate) events: SyncSender<Tagged>,
-    pub(crate) stderr_log: Arc<Mutex<CappedLog>>,
+}
+
+/// Which descriptor of a process a poll entry stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    Stdin,
+    Stdout,
+    Stderr,
+    Exit,
 }
 
 /// Owns a child: dropping it kills the child's whole process group and
@@ -80,18 +91,27 @@ impl Drop for GroupGuard {
 /// A running bot process.
 #[derive(Debug)]
 pub(crate) struct BotProcess {
-    // Field order matters on drop: close input, then kill and reap.
-    input: Option<Sender<String>>,
+    seat: usize,
+    generation: u64,
+    // Field order matters on drop: close the pipes, then kill and reap.
+    stdin: Option<ChildStdin>,
+    /// Bytes queued for stdin that the pipe has not taken yet.
+    unwritten: Vec<u8>,
+    /// Close stdin once `unwritten` is empty.
+    close_when_written: bool,
+    stdout: Option<ChildStdout>,
+    lines: LineBuffer,
+    stderr: Option<ChildStderr>,
+    /// Readable once the process has ended; `None` where pidfds are not
+    /// available (the loop then asks `waitid` on every wake-up).
+    pidfd: Option<OwnedFd>,
+    /// Set once the exit has been seen (and reported).
+    exit: Option<ExitKind>,
     guard: GroupGuard,
-    stderr_done: Receiver<()>,
-    /// A duplicate of the stderr pipe's read end, to ask how many bytes
-    /// wait in it (see [`BotProcess::stderr_position`]).
-    stderr_peek: Option<OwnedFd>,
-    stderr_log: Arc<Mutex<CappedLog>>,
 }
 
 impl BotProcess {
-    /// Starts the process and its helper threads.
+    /// Starts the process with non-blocking pipes.
     pub(crate) fn spawn(launch: Launch<'_>) -> std::io::Result<Self> {
         let (program, args) = launch
             .command
@@ -115,71 +135,29 @@ impl BotProcess {
         let stderr = child.stderr.take();
         // From here on the guard kills the group if anything below fails.
         let guard = GroupGuard { child, pgid: pid };
-
-        let (input_tx, input_rx) = mpsc::channel::<String>();
-        let (done_tx, stderr_done) = mpsc::channel::<()>();
-        let name = |what: &str| format!("bot{}-{}-{what}", launch.seat, launch.generation);
-        if let Some(stdin) = stdin {
-            thread::Builder::new()
-                .name(name("in"))
-                .spawn(move || write_input(stdin, input_rx))?;
+        for fd in [
+            stdin.as_ref().map(AsFd::as_fd),
+            stdout.as_ref().map(AsFd::as_fd),
+            stderr.as_ref().map(AsFd::as_fd),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            rustix::io::ioctl_fionbio(fd, true)?;
         }
-        if let Some(stdout) = stdout {
-            let (events, seat, generation, cap) = (
-                launch.events.clone(),
-                launch.seat,
-                launch.generation,
-                launch.max_line_bytes,
-            );
-            thread::Builder::new()
-                .name(name("out"))
-                .spawn(move || read_output(stdout, cap, seat, generation, events))?;
-        }
-        let stderr_peek = stderr
-            .as_ref()
-            .and_then(|e| e.as_fd().try_clone_to_owned().ok());
-        let stderr_log = Arc::clone(&launch.stderr_log);
-        if let Some(stderr) = stderr {
-            let log = launch.stderr_log;
-            thread::Builder::new()
-                .name(name("err"))
-                .spawn(move || drain_stderr(stderr, log, done_tx))?;
-        }
-        let (events, seat, generation) = (launch.events, launch.seat, launch.generation);
-        thread::Builder::new().name(name("exit")).spawn(move || {
-            if let Some(kind) = sys::wait_exit_no_reap(pid) {
-                let _ = events.send(Tagged {
-                    seat,
-                    generation,
-                    events: vec![Event::Exited(kind)],
-                    at: Instant::now(),
-                });
-            }
-        })?;
         Ok(Self {
-            input: Some(input_tx),
+            seat: launch.seat,
+            generation: launch.generation,
+            stdin,
+            unwritten: Vec::new(),
+            close_when_written: false,
+            stdout,
+            lines: LineBuffer::new(launch.max_line_bytes),
+            stderr,
+            pidfd: sys::pidfd(pid),
+            exit: None,
             guard,
-            stderr_done,
-            stderr_peek,
-            stderr_log,
         })
-    }
-
-    /// The position in the seat's stderr stream (see
-    /// [`CappedLog::total_bytes`]) up to which everything the process has
-    /// written to stderr so far will be: what the drain has logged plus what
-    /// still waits in the pipe. Exact, because the drain only reads while
-    /// holding the log's lock.
-    pub(crate) fn stderr_position(&self) -> u64 {
-        let log = self
-            .stderr_log
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let pending = self
-            .stderr_peek
-            .as_ref()
-            .map_or(0, |fd| sys::pending_bytes(fd.as_fd()));
-        log.total_bytes() + pending
     }
 
     /// The process group id (equal to the pid).
@@ -187,98 +165,209 @@ impl BotProcess {
         self.guard.pgid
     }
 
-    /// Queues lines for the process's stdin; never blocks.
-    pub(crate) fn send(&self, lines: &[String]) {
-        if lines.is_empty() {
+    /// The position in the seat's stderr stream (see
+    /// [`CappedLog::total_bytes`]) up to which everything the process has
+    /// written to stderr so far will be: what `log` holds plus what still
+    /// waits in the pipe.
+    pub(crate) fn stderr_position(&self, log: &CappedLog) -> u64 {
+        let pending = self
+            .stderr
+            .as_ref()
+            .map_or(0, |fd| rustix::io::ioctl_fionread(fd).unwrap_or(0));
+        log.total_bytes() + pending
+    }
+
+    /// Queues lines for stdin and writes what the pipe takes now; the rest
+    /// goes out as the bot reads. Never blocks.
+    pub(crate) fn send(&mut self, lines: &[String]) {
+        if lines.is_empty() || self.stdin.is_none() {
             return;
         }
-        if let Some(input) = &self.input {
-            let mut text = String::new();
-            for line in lines {
-                text.push_str(line);
-                text.push('\n');
-            }
-            // A send error only means the writer has stopped (the bot
-            // closed its stdin or died); that shows up as events anyway.
-            let _ = input.send(text);
+        for line in lines {
+            self.unwritten.extend_from_slice(line.as_bytes());
+            self.unwritten.push(b'\n');
         }
+        self.write_some();
     }
 
     /// Closes stdin once everything queued has been written.
     pub(crate) fn close_input(&mut self) {
-        self.input = None;
+        self.close_when_written = true;
+        self.write_some();
     }
 
-    /// Kills the group, reaps the child and waits up to `stderr_wait` for
-    /// the stderr drainer to finish so the log holds everything it wrote.
-    pub(crate) fn finish(self, stderr_wait: Duration) {
-        let BotProcess {
-            input,
-            guard,
-            stderr_done,
-            ..
-        } = self;
-        drop(input);
-        drop(guard);
-        let _ = stderr_done.recv_timeout(stderr_wait);
-    }
-}
-
-fn write_input(mut stdin: ChildStdin, queue: Receiver<String>) {
-    for text in queue {
-        if stdin.write_all(text.as_bytes()).is_err() || stdin.flush().is_err() {
+    fn write_some(&mut self) {
+        let Some(stdin) = &mut self.stdin else {
+            self.unwritten.clear();
             return;
+        };
+        while !self.unwritten.is_empty() {
+            match stdin.write(&self.unwritten) {
+                Ok(n) => {
+                    self.unwritten.drain(..n);
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                // The bot closed its stdin or died: that shows up on its
+                // other descriptors; what it did not read is dropped.
+                Err(_) => {
+                    self.unwritten.clear();
+                    self.stdin = None;
+                    return;
+                }
+            }
+        }
+        if self.close_when_written {
+            self.stdin = None;
         }
     }
-}
 
-fn read_output(
-    stdout: ChildStdout,
-    max_line_bytes: usize,
-    seat: usize,
-    generation: u64,
-    events: SyncSender<Tagged>,
-) {
-    let mut lines = CappedLines::new(stdout, max_line_bytes);
-    loop {
-        let mut batch = Vec::new();
-        let mut last = false;
-        // Everything already read goes out together; only then block.
-        while !last && (batch.is_empty() || lines.has_buffered_event()) {
-            batch.push(match lines.next_event() {
+    /// Adds the descriptors this process waits on to a poll set, each with
+    /// its seat and source in `tags`.
+    pub(crate) fn interests<'a>(
+        &'a self,
+        fds: &mut Vec<PollFd<'a>>,
+        tags: &mut Vec<(usize, Source)>,
+    ) {
+        let mut add = |fd: std::os::fd::BorrowedFd<'a>, flags: PollFlags, source: Source| {
+            fds.push(PollFd::from_borrowed_fd(fd, flags));
+            tags.push((self.seat, source));
+        };
+        if let Some(stdin) = &self.stdin
+            && !self.unwritten.is_empty()
+        {
+            add(stdin.as_fd(), PollFlags::OUT, Source::Stdin);
+        }
+        if let Some(stdout) = &self.stdout {
+            add(stdout.as_fd(), PollFlags::IN, Source::Stdout);
+        }
+        if let Some(stderr) = &self.stderr {
+            add(stderr.as_fd(), PollFlags::IN, Source::Stderr);
+        }
+        if self.exit.is_none()
+            && let Some(pidfd) = &self.pidfd
+        {
+            add(pidfd.as_fd(), PollFlags::IN, Source::Exit);
+        }
+    }
+
+    /// Whether the loop must look for this process's exit itself (no
+    /// pidfd), so it should not sleep long.
+    pub(crate) fn needs_exit_polling(&self) -> bool {
+        self.exit.is_none() && self.pidfd.is_none()
+    }
+
+    /// Handles a ready descriptor (or, for [`Source::Exit`] without a
+    /// pidfd, a periodic check): stdout lines and exits become events in
+    /// one batch, stderr goes to `log`, queued input is written.
+    pub(crate) fn on_ready(
+        &mut self,
+        source: Source,
+        log: &mut CappedLog,
+        at: Instant,
+        buf: &mut [u8],
+    ) -> Option<Tagged> {
+        let mut events = Vec::new();
+        match source {
+            Source::Stdin => self.write_some(),
+            Source::Stdout => self.read_stdout(buf, &mut events),
+            Source::Stderr => self.read_stderr(log, buf),
+            Source::Exit => {
+                if self.exit.is_none()
+                    && let Some(kind) = sys::exited_no_reap(self.pgid())
+                {
+                    self.exit = Some(kind);
+                    events.push(Event::Exited(kind));
+                }
+            }
+        }
+        (!events.is_empty()).then_some(Tagged {
+            seat: self.seat,
+            generation: self.generation,
+            events,
+            at,
+        })
+    }
+
+    fn read_stdout(&mut self, buf: &mut [u8], events: &mut Vec<Event>) {
+        let Some(stdout) = &mut self.stdout else {
+            return;
+        };
+        let mut push = |e: LineEvent| {
+            events.push(match e {
                 LineEvent::Line(line) => Event::Line(line),
                 LineEvent::TooLong => Event::TooLong,
-                LineEvent::Eof => {
-                    last = true;
-                    Event::Eof
-                }
-            });
+                LineEvent::Eof => Event::Eof,
+            })
+        };
+        match read_once(stdout, buf) {
+            Some(0) => {
+                self.lines.finish(&mut push);
+                self.stdout = None;
+            }
+            Some(n) => self.lines.push(&buf[..n], &mut push),
+            None => {}
         }
-        let sent = events.send(Tagged {
-            seat,
-            generation,
-            events: batch,
-            at: Instant::now(),
-        });
-        if last || sent.is_err() {
+    }
+
+    fn read_stderr(&mut self, log: &mut CappedLog, buf: &mut [u8]) {
+        let Some(stderr) = &mut self.stderr else {
             return;
+        };
+        match read_once(stderr, buf) {
+            Some(0) => self.stderr = None,
+            Some(n) => log.push(&buf[..n]),
+            None => {}
+        }
+    }
+
+    /// Kills the group, reaps the child and takes what its stderr pipe
+    /// holds into `log`. Returns the pipe if it is still open (a
+    /// descendant that escaped the group holds it), for the caller to
+    /// drain without blocking on it here.
+    pub(crate) fn finish(mut self, log: &mut CappedLog) -> Option<ChildStderr> {
+        self.stdin = None;
+        self.stdout = None;
+        let mut stderr = self.stderr.take();
+        drop(self);
+        let mut buf = [0u8; 8 * 1024];
+        if let Some(pipe) = &mut stderr
+            && !drain_some(pipe, log, &mut buf)
+        {
+            stderr = None;
+        }
+        stderr
+    }
+}
+
+/// Moves what a stderr pipe holds into `log` (a bounded amount, so a
+/// writer that never stops cannot keep the caller here); false once the
+/// pipe is closed.
+pub(crate) fn drain_some(stderr: &mut ChildStderr, log: &mut CappedLog, buf: &mut [u8]) -> bool {
+    for _ in 0..16 {
+        match read_once(stderr, buf) {
+            Some(0) => return false,
+            Some(n) => log.push(&buf[..n]),
+            None => return true,
+        }
+    }
+    true
+}
+
+/// One non-blocking read: `Some(0)` at end of file (or on an error, which
+/// means the same to us), `None` if nothing was there after all.
+fn read_once(source: &mut impl Read, buf: &mut [u8]) -> Option<usize> {
+    loop {
+        match source.read(buf) {
+            Ok(n) => return Some(n),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => return None,
+            Err(_) => return Some(0),
         }
     }
 }
 
-fn drain_stderr(mut stderr: ChildStderr, log: Arc<Mutex<CappedLog>>, done: Sender<()>) {
-    let mut buf = vec![0u8; 16 * 1024];
-    loop {
-        // Wait without the lock, read with it: whoever holds the lock sees
-        // every byte that left the pipe already in the log.
-        sys::wait_readable(stderr.as_fd());
-        let mut log = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match stderr.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => log.push(&buf[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        }
-    }
-    let _ = done.send(());
+/// A read buffer for [`BotProcess::on_ready`], allocated once per game.
+pub(crate) fn read_buffer() -> Vec<u8> {
+    vec![0u8; READ_CHUNK]
 }

@@ -111,34 +111,32 @@ fn live_members_from_proc(pgid: i32) -> Option<bool> {
     Some(false)
 }
 
-/// Blocks until process `pid` (our child) has ended, without reaping it,
-/// so its pid stays reserved until the owner kills its group and reaps it.
-/// Returns `None` if the child is gone already (reaped by its owner).
-pub(crate) fn wait_exit_no_reap(pid: i32) -> Option<ExitKind> {
+/// A pidfd for our child `pid` (readable once it has ended), or `None`
+/// where the kernel has none (before Linux 5.3): the game loop then asks
+/// [`exited_no_reap`] on every wake-up instead.
+pub(crate) fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
+    let pid = rustix::process::Pid::from_raw(pid)?;
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+/// How our child `pid` ended, if it has, without reaping it: its pid stays
+/// reserved until the owner kills its group and reaps it.
+pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
+    use rustix::process::{Pid, WaitId, WaitIdOptions, waitid};
+    let pid = Pid::from_raw(pid)?;
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
     loop {
-        // SAFETY: an all-zero siginfo_t is a valid value of this plain C
-        // struct, and waitid only writes into the struct we pass.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: `info` is a valid, writable siginfo_t; P_PID with our own
-        // child's pid; WNOWAIT leaves the child to be reaped by its owner.
-        let rc = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOWAIT,
-            )
-        };
-        if rc == 0 {
-            return Some(if info.si_code == libc::CLD_EXITED {
-                // SAFETY: for CLD_EXITED the union holds the child fields.
-                ExitKind::Code(unsafe { info.si_status() })
-            } else {
-                ExitKind::Signal
-            });
-        }
-        if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return None;
+        match waitid(WaitId::Pid(pid), options) {
+            Ok(Some(status)) => {
+                return Some(match status.exit_status() {
+                    Some(code) if status.exited() => ExitKind::Code(code),
+                    _ => ExitKind::Signal,
+                });
+            }
+            Ok(None) => return None,
+            Err(rustix::io::Errno::INTR) => {}
+            // ECHILD: reaped already; nothing more will be seen of it.
+            Err(_) => return None,
         }
     }
 }
@@ -167,36 +165,10 @@ pub(crate) fn die_with_parent(command: &mut std::process::Command) {
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn die_with_parent(_command: &mut std::process::Command) {}
 
-/// Blocks until `fd` has data to read or is at end of file (or in error),
-/// without reading: the stderr drain reads only while it holds the log's
-/// lock, so the bytes it has taken from the pipe are always in the log.
-pub(crate) fn wait_readable(fd: std::os::fd::BorrowedFd<'_>) {
-    use std::os::fd::AsRawFd;
-    let mut poll = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    loop {
-        // SAFETY: `poll` points to one valid pollfd for the call's duration,
-        // and `fd` is a descriptor the caller keeps open.
-        let rc = unsafe { libc::poll(&mut poll, 1, -1) };
-        if rc >= 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return;
-        }
-    }
-}
-
-/// Bytes waiting in the pipe behind `fd` (0 if that cannot be told).
-pub(crate) fn pending_bytes(fd: std::os::fd::BorrowedFd<'_>) -> u64 {
-    use std::os::fd::AsRawFd;
-    let mut pending: libc::c_int = 0;
-    // SAFETY: FIONREAD writes one c_int through the pointer, which points
-    // to a live local; `fd` is a descriptor the caller keeps open.
-    let rc = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONREAD, &mut pending) };
-    if rc == 0 {
-        u64::try_from(pending).unwrap_or(0)
-    } else {
-        0
-    }
+/// `d` as a poll timeout (saturating: poll's `None` would mean forever).
+pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
+    rustix::event::Timespec::try_from(d).unwrap_or(rustix::event::Timespec {
+        tv_sec: i64::MAX,
+        tv_nsec: 0,
+    })
 }
