@@ -110,9 +110,34 @@ fn spec(name: &str, command: Vec<String>, mode: Mode) -> BotSpec {
 /// Seconds per spawn + greeting and prompt + answer + reap of a per-turn
 /// echo bot, with nothing but the standard library.
 fn raw_spawn(echo: &Path, n: u32) -> f64 {
+    raw_spawn_with(echo, n, |_| {})
+}
+
+/// [`raw_spawn`] with a `pre_exec` hook that sets PDEATHSIG, as the runner
+/// does: a hook forces the standard library to fork instead of using
+/// `posix_spawn` (a vfork-style clone).
+#[allow(unsafe_code)]
+fn raw_spawn_forking(echo: &Path, n: u32) -> f64 {
+    use std::os::unix::process::CommandExt;
+    raw_spawn_with(echo, n, |command| {
+        // SAFETY: the hook only makes one async-signal-safe system call.
+        unsafe {
+            command.pre_exec(|| {
+                rustix::process::set_parent_process_death_signal(Some(
+                    rustix::process::Signal::KILL,
+                ))
+                .map_err(std::io::Error::from)
+            });
+        }
+    })
+}
+
+fn raw_spawn_with(echo: &Path, n: u32, setup: impl Fn(&mut Command)) -> f64 {
     let started = Instant::now();
     for _ in 0..n {
-        let mut child = Command::new(echo)
+        let mut command = Command::new(echo);
+        setup(&mut command);
+        let mut child = command
             .arg("once")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -445,6 +470,7 @@ fn main() {
     let mut turn_ratio = Vec::new();
     let mut per_move = Vec::new();
     let mut per_turn_s = Vec::new();
+    let mut fork_ratio = Vec::new();
     let mut rounds_per_game = 0.0;
     println!(
         "interleaving {} repetitions of {} games per league on {} cores",
@@ -470,6 +496,9 @@ fn main() {
         let r3 = raw_round_trip(&echo, 2000);
         let pt = runner_per_prompt(&per_turn, 100);
         let s3 = raw_spawn(&echo, 100);
+        let sf = raw_spawn_forking(&echo, 100);
+        let s4 = raw_spawn(&echo, 100);
+        fork_ratio.push(2.0 * sf / (s3 + s4));
         println!(
             "rep {rep}: spawn {:.0} us, round trip {:.1} us, jobs1 {:.2} s, jobs2 {:.2} s, model {:.2} s, per-move {:.1} us vs {:.1} us, per-turn {:.0} us vs {:.0} us",
             s * 1e6,
@@ -533,6 +562,15 @@ fn main() {
             unit: "us",
             ratio: median(turn_ratio.clone()),
             goal: "<= 1.2",
+            note: String::new(),
+        },
+        Figure {
+            name: "raw spawn: fork (pre_exec for PDEATHSIG) vs posix_spawn",
+            value: median(fork_ratio.clone()),
+            baseline: 1.0,
+            unit: "x",
+            ratio: median(fork_ratio.clone()),
+            goal: "information",
             note: String::new(),
         },
     ];

@@ -13,7 +13,7 @@ use crate::executor::{ExecError, Executor, GameResult, check_result};
 use crate::report::{FailedGame, Report, RunInfo, build_report};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
 use crate::settings::Settings;
-use crate::store::{GameLine, REPORT_FILE, Store, StoreError, write_json_atomic};
+use crate::store::{GameLine, REPORT_FILE, SYNC_INTERVAL, Store, StoreError, write_json_atomic};
 
 /// How to run (not part of the league's identity).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,7 +124,23 @@ pub fn run_league(
                 });
             }
             drop(tx);
-            for (fixture, result) in rx {
+            loop {
+                // Wake up at least once per sync interval, so a stored game
+                // waits for its fsync no longer than that even when the next
+                // game takes long.
+                let (fixture, result) = match rx.recv_timeout(SYNC_INTERVAL) {
+                    Ok(item) => item,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if write_error.is_none()
+                            && let Err(e) = store.sync_if_due()
+                        {
+                            stop.store(true, Ordering::SeqCst);
+                            write_error = Some(e);
+                        }
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                };
                 let result = result.and_then(|r| {
                     check_result(fixture, &r).map_err(ExecError::Failed)?;
                     Ok(r)
@@ -158,6 +174,8 @@ pub fn run_league(
     if let Some(e) = write_error {
         return Err(e.into());
     }
+    // The last group, before the report that counts its games.
+    store.sync()?;
 
     lines.sort_by_key(|l| l.id);
     info.failed.sort_by_key(|f| f.id);

@@ -2,13 +2,19 @@
 //!
 //! Durability rules: `league.json` and `report.json` are replaced
 //! atomically (temp file, fsync, rename); `games.jsonl` is only appended,
-//! one flushed and fsync'd line per finished game. The only thing ever
-//! removed is a torn last line of `games.jsonl` (a game whose line was cut
-//! short by a crash), which is not a finished game.
+//! one line per finished game written to the file (the kernel) before the
+//! game counts as stored, so killing dojo loses only games in flight. The
+//! file is fsync'd in groups ([`SYNC_EVERY_GAMES`] games or
+//! [`SYNC_INTERVAL`], whichever comes first, and when the store closes), so
+//! a machine crash or power cut loses at most the games of the last sync
+//! window as well. The only thing ever removed is a torn last line of
+//! `games.jsonl` (a game whose line was cut short by a crash), which is not
+//! a finished game.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -23,6 +29,12 @@ pub const GAMES_FORMAT_VERSION: u32 = 1;
 pub const LEAGUE_FILE: &str = "league.json";
 pub const GAMES_FILE: &str = "games.jsonl";
 pub const REPORT_FILE: &str = "report.json";
+
+/// `games.jsonl` is fsync'd at least once every this many stored games...
+pub const SYNC_EVERY_GAMES: u64 = 64;
+/// ... and no stored game stays unsynced longer than this (given that the
+/// writer calls [`Store::sync_if_due`] while it waits for games).
+pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
 /// One finished game: a line of `games.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -134,6 +146,12 @@ pub struct Store {
     dir: PathBuf,
     games_path: PathBuf,
     games: File,
+    /// Games written since the last fsync.
+    unsynced: u64,
+    /// When the oldest of them was written.
+    unsynced_since: Option<Instant>,
+    /// fsyncs of `games.jsonl` so far (for tests of the policy).
+    syncs: u64,
 }
 
 impl Store {
@@ -176,6 +194,9 @@ impl Store {
                 dir: dir.to_owned(),
                 games_path,
                 games,
+                unsynced: 0,
+                unsynced_since: None,
+                syncs: 0,
             },
             lines,
         ))
@@ -186,7 +207,9 @@ impl Store {
         &self.dir
     }
 
-    /// Appends one finished game and makes it durable before returning.
+    /// Appends one finished game. When this returns the line is in the
+    /// file (it survives dojo being killed); it is fsync'd with its group
+    /// (see the module docs), at the latest when the store is closed.
     pub fn append(&mut self, line: &GameLine) -> Result<(), StoreError> {
         let mut bytes = serde_json::to_vec(line).map_err(|e| StoreError::Io {
             path: self.games_path.clone(),
@@ -198,8 +221,50 @@ impl Store {
         self.games
             .write_all(&bytes)
             .and_then(|()| self.games.flush())
-            .and_then(|()| self.games.sync_data())
-            .map_err(io_err(&self.games_path))
+            .map_err(io_err(&self.games_path))?;
+        self.unsynced += 1;
+        self.unsynced_since.get_or_insert_with(Instant::now);
+        self.sync_if_due()
+    }
+
+    /// Fsyncs if [`SYNC_EVERY_GAMES`] games are unsynced or the oldest
+    /// has waited [`SYNC_INTERVAL`].
+    pub fn sync_if_due(&mut self) -> Result<(), StoreError> {
+        let due = self.unsynced >= SYNC_EVERY_GAMES
+            || self
+                .unsynced_since
+                .is_some_and(|t| t.elapsed() >= SYNC_INTERVAL);
+        if due { self.sync() } else { Ok(()) }
+    }
+
+    /// Makes every appended game durable now.
+    pub fn sync(&mut self) -> Result<(), StoreError> {
+        if self.unsynced == 0 {
+            return Ok(());
+        }
+        self.games.sync_data().map_err(io_err(&self.games_path))?;
+        self.unsynced = 0;
+        self.unsynced_since = None;
+        self.syncs += 1;
+        Ok(())
+    }
+
+    /// Games appended but not yet fsync'd.
+    pub fn unsynced_games(&self) -> u64 {
+        self.unsynced
+    }
+
+    /// How many times `games.jsonl` has been fsync'd by this store.
+    pub fn sync_count(&self) -> u64 {
+        self.syncs
+    }
+}
+
+impl Drop for Store {
+    /// The last group: a store closed on any path leaves nothing unsynced
+    /// (an error here has nowhere to go; the lines are written already).
+    fn drop(&mut self) {
+        let _ = self.sync();
     }
 }
 
@@ -459,6 +524,43 @@ mod tests {
         assert!(matches!(&err, StoreError::OtherLeague { fields, .. } if fields == &["seed"]));
         // The refused open touched nothing.
         assert_eq!(read_games(dir.path(), false).unwrap(), vec![line(0)]);
+    }
+
+    #[test]
+    fn games_are_in_the_file_at_once_and_synced_in_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut store, _) = Store::open(dir.path(), &settings()).unwrap();
+        store.append(&line(0)).unwrap();
+        // Written, so a killed dojo keeps it, but not yet fsync'd.
+        assert_eq!(read_games(dir.path(), false).unwrap(), vec![line(0)]);
+        assert_eq!((store.unsynced_games(), store.sync_count()), (1, 0));
+        for id in 1..SYNC_EVERY_GAMES {
+            store.append(&line(id)).unwrap();
+        }
+        assert_eq!((store.unsynced_games(), store.sync_count()), (0, 1));
+        store.append(&line(SYNC_EVERY_GAMES)).unwrap();
+        store.sync().unwrap();
+        assert_eq!((store.unsynced_games(), store.sync_count()), (0, 2));
+        // Nothing new: no fsync.
+        store.sync().unwrap();
+        assert_eq!(store.sync_count(), 2);
+        assert_eq!(
+            read_games(dir.path(), false).unwrap().len() as u64,
+            SYNC_EVERY_GAMES + 1
+        );
+    }
+
+    #[test]
+    fn a_game_waits_at_most_the_sync_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut store, _) = Store::open(dir.path(), &settings()).unwrap();
+        store.append(&line(0)).unwrap();
+        store.sync_if_due().unwrap();
+        assert_eq!(store.unsynced_games(), 1);
+        // Pretend the game was written an interval ago.
+        store.unsynced_since = Some(Instant::now() - SYNC_INTERVAL);
+        store.sync_if_due().unwrap();
+        assert_eq!((store.unsynced_games(), store.sync_count()), (0, 1));
     }
 
     #[test]
