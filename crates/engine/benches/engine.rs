@@ -1,6 +1,8 @@
 //! Engine throughput: whole games per second with uniformly random moves.
 //! Run with `just bench` (or `cargo bench -p dojo-engine`). Numbers only;
-//! nothing here asserts a speed.
+//! nothing here asserts a speed. Each figure is printed with the issue's
+//! goal and the ratio to it; the record-keeping and the search paths run
+//! interleaved, so their ratio is a same-run comparison.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -10,7 +12,8 @@ use dojo_engine::rng;
 use dojo_engine::royale::{Action, Board, Dir, Royale, Team};
 use rand::RngExt;
 
-fn cardjitsu(games: u64) {
+/// Rounds per second of the record-keeping path (what a referee plays).
+fn cardjitsu(games: u64) -> f64 {
     let started = Instant::now();
     let mut rounds = 0u64;
     for seed in 0..games {
@@ -23,12 +26,31 @@ fn cardjitsu(games: u64) {
         }
         black_box(game.outcome());
     }
-    let secs = started.elapsed().as_secs_f64();
-    println!(
-        "cardjitsu: {games} games, {rounds} rounds in {secs:.3} s: {:.0} games/s, {:.0} rounds/s",
-        games as f64 / secs,
-        rounds as f64 / secs
-    );
+    rounds as f64 / started.elapsed().as_secs_f64()
+}
+
+/// Rounds per second of a search: playouts of copies of a position with
+/// recording off, as a bot that simulates would run them.
+fn cardjitsu_search(roots: u64, playouts: u32) -> f64 {
+    let started = Instant::now();
+    let mut rounds = 0u64;
+    for seed in 0..roots {
+        let root = CardJitsu::new(seed, Settings::default());
+        let mut pick = rng::stream(seed, 99);
+        for _ in 0..playouts {
+            let mut game = root.search_copy();
+            while !game.is_over() {
+                let choices = [
+                    pick.random_range(0..game.hand(0).len()),
+                    pick.random_range(0..game.hand(1).len()),
+                ];
+                black_box(game.play(choices));
+            }
+            rounds += u64::from(game.rounds_played());
+            black_box(game.outcome());
+        }
+    }
+    rounds as f64 / started.elapsed().as_secs_f64()
 }
 
 fn royale(name: &str, text: &str, games: u64) {
@@ -60,7 +82,25 @@ fn royale(name: &str, text: &str, games: u64) {
 }
 
 fn main() {
-    cardjitsu(20_000);
+    let (mut record, mut search) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        record.push(cardjitsu(20_000));
+        search.push(cardjitsu_search(20, 2_000));
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (record, search) = (median(record), median(search));
+    println!(
+        "cardjitsu, record kept:      {record:>12.0} rounds/s  goal 1,000,000 (ratio {:.2})",
+        record / 1e6
+    );
+    println!(
+        "cardjitsu, search playouts:  {search:>12.0} rounds/s  goal 5,000,000 (ratio {:.2}); {:.1}x the record path",
+        search / 5e6,
+        search / record
+    );
     royale(
         "arena.txt",
         include_str!("../../../boards/arena.txt"),

@@ -226,6 +226,15 @@ impl Card {
         self.colour
     }
 
+    /// How many values [`Card::index`] takes.
+    pub const INDEX_COUNT: usize = 3 * 6 * 16;
+
+    /// A dense index of the card, below [`Card::INDEX_COUNT`], in card
+    /// order: for tables indexed by card.
+    pub const fn index(self) -> usize {
+        (self.element.index() * 6 + self.colour.index()) * 16 + self.number as usize
+    }
+
     /// The card's number, 0 to 15.
     pub const fn number(self) -> u8 {
         self.number

@@ -1,6 +1,8 @@
 //! Where new cards come from: the [`Dealer`] trait and the default
 //! deck-and-stream dealer.
 
+use std::sync::Arc;
+
 use rand::RngExt;
 
 use super::card::Card;
@@ -20,11 +22,71 @@ pub trait Dealer {
 /// random stream (stream 0 for seat 0, stream 1 for seat 1), so what a
 /// seat is dealt depends only on the seed, that seat's deck and that
 /// seat's own plays.
+///
+/// The decks are shared, not copied, between clones (a searching bot
+/// clones games often), and each comes with an index of where every card
+/// sits in it, so a draw looks at the hand's few cards instead of scanning
+/// the whole deck.
 #[derive(Debug, Clone)]
 pub struct DeckDealer {
-    decks: [Deck; 2],
+    shared: Arc<Shared>,
     rngs: [Stream; 2],
 }
+
+#[derive(Debug)]
+struct Shared {
+    decks: [Deck; 2],
+    index: [Arc<DeckIndex>; 2],
+}
+
+/// Where each card sits in a deck's entries.
+#[derive(Debug)]
+struct DeckIndex {
+    /// `positions[starts[k]..starts[k + 1]]` are the ascending positions of
+    /// the card with index `k`.
+    starts: Vec<u32>,
+    positions: Vec<u32>,
+}
+
+impl DeckIndex {
+    fn new(entries: &[Card]) -> DeckIndex {
+        let mut starts = vec![0u32; Card::INDEX_COUNT + 1];
+        for card in entries {
+            starts[card.index() + 1] += 1;
+        }
+        for k in 0..Card::INDEX_COUNT {
+            starts[k + 1] += starts[k];
+        }
+        let mut next = starts.clone();
+        let mut positions = vec![0u32; entries.len()];
+        for (at, card) in entries.iter().enumerate() {
+            let slot = &mut next[card.index()];
+            positions[*slot as usize] = at as u32;
+            *slot += 1;
+        }
+        DeckIndex { starts, positions }
+    }
+
+    /// The index of `deck`; the standard deck's is built once and shared.
+    fn of_deck(deck: &Deck) -> Arc<DeckIndex> {
+        static STANDARD: std::sync::OnceLock<Arc<DeckIndex>> = std::sync::OnceLock::new();
+        if *deck == Deck::standard() {
+            return Arc::clone(
+                STANDARD.get_or_init(|| Arc::new(DeckIndex::new(Deck::standard().entries()))),
+            );
+        }
+        Arc::new(DeckIndex::new(deck.entries()))
+    }
+
+    fn of(&self, card: Card) -> &[u32] {
+        let k = card.index();
+        &self.positions[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
+}
+
+/// Hand positions gathered on the stack; more (a deck with many copies of
+/// the cards in hand) take the scanning path.
+const FAST_EXCLUDED: usize = 32;
 
 impl DeckDealer {
     /// The random stream id of `seat`'s deck.
@@ -34,8 +96,9 @@ impl DeckDealer {
 
     /// A dealer for the game with this seed.
     pub fn new(seed: u64, decks: [Deck; 2]) -> DeckDealer {
+        let index = [DeckIndex::of_deck(&decks[0]), DeckIndex::of_deck(&decks[1])];
         DeckDealer {
-            decks,
+            shared: Arc::new(Shared { decks, index }),
             rngs: [
                 Stream::new(seed, Self::stream_id(0)),
                 Stream::new(seed, Self::stream_id(1)),
@@ -45,7 +108,7 @@ impl DeckDealer {
 
     /// The decks, by seat.
     pub fn decks(&self) -> &[Deck; 2] {
-        &self.decks
+        &self.shared.decks
     }
 }
 
@@ -54,9 +117,27 @@ impl Dealer for DeckDealer {
     /// in the hand, using exactly one random number per draw.
     fn draw(&mut self, seat: usize, hand: &[Card]) -> Card {
         let seat = seat.min(1);
-        let entries = self.decks[seat].entries();
-        let eligible = |c: &&Card| !hand.contains(c);
-        let count = entries.iter().filter(eligible).count();
+        let entries = self.shared.decks[seat].entries();
+        let index = &self.shared.index[seat];
+        // The deck positions of the hand's cards (a hand holds no
+        // duplicates, so none is counted twice).
+        let mut excluded = [0u32; FAST_EXCLUDED];
+        let mut n = 0;
+        let mut fits = true;
+        for &card in hand {
+            let at = index.of(card);
+            if n + at.len() > FAST_EXCLUDED {
+                fits = false;
+                break;
+            }
+            excluded[n..n + at.len()].copy_from_slice(at);
+            n += at.len();
+        }
+        if !fits {
+            return draw_by_scanning(entries, hand, self.rngs[seat].rng());
+        }
+        let excluded = &mut excluded[..n];
+        let count = entries.len() - n;
         // A deck has at least HAND_SIZE distinct cards and a hand being
         // refilled at most HAND_SIZE - 1, so `count` is never 0; the
         // fallback only keeps a broken caller from panicking.
@@ -64,12 +145,34 @@ impl Dealer for DeckDealer {
             return entries[0];
         }
         let pick = self.rngs[seat].rng().random_range(0..count);
-        *entries
-            .iter()
-            .filter(eligible)
-            .nth(pick)
-            .unwrap_or(&entries[0])
+        // The pick-th entry not excluded: step over each excluded position
+        // at or before it.
+        excluded.sort_unstable();
+        let mut at = pick;
+        for &p in excluded.iter() {
+            if p as usize <= at {
+                at += 1;
+            } else {
+                break;
+            }
+        }
+        entries.get(at).copied().unwrap_or(entries[0])
     }
+}
+
+/// The same draw as [`DeckDealer::draw`] by looking at every entry.
+fn draw_by_scanning(entries: &[Card], hand: &[Card], rng: &mut crate::rng::ChaCha8Rng) -> Card {
+    let eligible = |c: &&Card| !hand.contains(c);
+    let count = entries.iter().filter(eligible).count();
+    if count == 0 {
+        return entries[0];
+    }
+    let pick = rng.random_range(0..count);
+    *entries
+        .iter()
+        .filter(eligible)
+        .nth(pick)
+        .unwrap_or(&entries[0])
 }
 
 #[cfg(test)]
@@ -96,6 +199,35 @@ mod tests {
                     assert!(!hand.contains(&c), "{c} already in {hand:?}");
                     assert!(deck.entries().contains(&c));
                     hand.push(c);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn indexed_draws_equal_scanning_draws() {
+        // Includes a deck with many copies (the scanning path) and hand
+        // cards that are not in the deck at all.
+        let mut text = "Wb8\nSo3\nFr4\nFo5\nFy2\n".to_string();
+        text += &"Sg8\n".repeat(40);
+        let heavy = Deck::parse_dcfg(&text, "t").unwrap();
+        for deck in [Deck::standard(), heavy] {
+            for seed in 0..30 {
+                let mut dealer = DeckDealer::new(seed, [deck.clone(), deck.clone()]);
+                let mut rng = crate::rng::stream(seed, 0);
+                let mut hand: Vec<Card> = Vec::new();
+                let stranger: Card = "Wp0".parse().unwrap();
+                for round in 0..100 {
+                    if hand.len() == 5 {
+                        hand.remove(round % 5);
+                    }
+                    if round == 7 {
+                        hand[0] = stranger;
+                    }
+                    let expected = draw_by_scanning(deck.entries(), &hand, &mut rng);
+                    let got = dealer.draw(0, &hand);
+                    assert_eq!(got, expected, "seed {seed} round {round}");
+                    hand.push(got);
                 }
             }
         }

@@ -74,16 +74,22 @@ impl Deck {
     /// The default deck: every element, colour and number 2 to 12 once
     /// (198 cards), in card order.
     pub fn standard() -> Deck {
-        let entries: Vec<Card> = Element::ALL
-            .into_iter()
-            .flat_map(|e| {
-                Colour::ALL
+        // Built once: every game's default settings start from it.
+        static STANDARD: std::sync::OnceLock<Deck> = std::sync::OnceLock::new();
+        STANDARD
+            .get_or_init(|| {
+                let entries: Vec<Card> = Element::ALL
                     .into_iter()
-                    .flat_map(move |c| (2..=12).filter_map(move |n| Card::new(e, c, n).ok()))
+                    .flat_map(|e| {
+                        Colour::ALL.into_iter().flat_map(move |c| {
+                            (2..=12).filter_map(move |n| Card::new(e, c, n).ok())
+                        })
+                    })
+                    .collect();
+                let distinct = entries.len();
+                Deck { entries, distinct }
             })
-            .collect();
-        let distinct = entries.len();
-        Deck { entries, distinct }
+            .clone()
     }
 
     /// A deck of the given entries (in draw order); `source_name` names it

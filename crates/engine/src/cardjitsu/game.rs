@@ -44,6 +44,9 @@ impl Default for Settings {
 /// Drive it through [`Referee`] (the wire protocol) or directly with
 /// [`CardJitsu::play_round`]. Cloning a game clones its random streams, so
 /// a clone replays exactly like the original: handy for bots that search.
+/// A search that plays many games out should use
+/// [`CardJitsu::search_copy`] (or [`CardJitsu::set_recording`]): rounds
+/// are then not kept in the record, and a round allocates nothing.
 #[derive(Debug, Clone)]
 pub struct CardJitsu<D = DeckDealer> {
     dealer: D,
@@ -52,6 +55,12 @@ pub struct CardJitsu<D = DeckDealer> {
     piles: [Pile; 2],
     reverse: bool,
     record: GameRecord,
+    /// Rounds played (the record holds them only while recording).
+    rounds: u32,
+    /// Whether rounds go into the record.
+    recording: bool,
+    /// The last round, when not recording (reused: no allocation).
+    last: RoundRecord,
 }
 
 impl CardJitsu<DeckDealer> {
@@ -80,6 +89,8 @@ impl<D: Dealer> CardJitsu<D> {
             }
             hand
         });
+        // Any card: the reused round slot is overwritten before it is read.
+        let placeholder = hands[0][0];
         let outcome = (max_rounds == 0).then_some(Outcome {
             winner: None,
             reason: OutcomeReason::RoundCap,
@@ -99,6 +110,56 @@ impl<D: Dealer> CardJitsu<D> {
                 rounds: Vec::new(),
                 outcome,
             },
+            rounds: 0,
+            recording: true,
+            last: RoundRecord {
+                round: 0,
+                reverse: false,
+                hands: [Vec::with_capacity(HAND_SIZE), Vec::with_capacity(HAND_SIZE)],
+                choices: [0; 2],
+                cards: [placeholder; 2],
+                winner: 0,
+                faults: [None; 2],
+            },
+        }
+    }
+
+    /// Whether rounds are kept in [`CardJitsu::record`] (they are unless
+    /// turned off).
+    pub fn is_recording(&self) -> bool {
+        self.recording
+    }
+
+    /// Turns keeping rounds in the record on or off (for the rounds played
+    /// from now on). Without it, [`CardJitsu::play_round`] still returns
+    /// the round just played, and a round allocates nothing.
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
+    }
+
+    /// A copy to play out in a search: the same position, hands, piles and
+    /// random streams (so it continues exactly like this game would), with
+    /// no round history and recording off.
+    pub fn search_copy(&self) -> CardJitsu<D>
+    where
+        D: Clone,
+    {
+        CardJitsu {
+            dealer: self.dealer.clone(),
+            fallback: self.fallback.clone(),
+            hands: self.hands.clone(),
+            piles: self.piles.clone(),
+            reverse: self.reverse,
+            record: GameRecord {
+                rules: self.record.rules,
+                seed: self.record.seed,
+                max_rounds: self.record.max_rounds,
+                rounds: Vec::new(),
+                outcome: self.record.outcome.clone(),
+            },
+            rounds: self.rounds,
+            recording: false,
+            last: self.last.clone(),
         }
     }
 
@@ -140,7 +201,7 @@ impl<D: Dealer> CardJitsu<D> {
 
     /// Rounds played so far.
     pub fn rounds_played(&self) -> u32 {
-        self.record.rounds.len() as u32
+        self.rounds
     }
 
     /// Whether the game has ended.
@@ -158,7 +219,8 @@ impl<D: Dealer> CardJitsu<D> {
         self.outcome().map(|o| o.score(seat))
     }
 
-    /// The record so far.
+    /// The record so far (its `rounds` hold only the rounds played while
+    /// recording).
     pub fn record(&self) -> &GameRecord {
         &self.record
     }
@@ -176,9 +238,23 @@ impl<D: Dealer> CardJitsu<D> {
     /// The hand line `seat` is sent: `FyA,Fr6,WoA,Sg6,Wo5`, starting with
     /// `*` when Reverse is active.
     pub fn hand_line(&self, seat: usize) -> String {
-        let cards: Vec<String> = self.hands[seat].iter().map(Card::to_string).collect();
-        let mark = if self.reverse { "*" } else { "" };
-        format!("{mark}{}", cards.join(","))
+        let mut line = String::with_capacity(1 + 4 * HAND_SIZE);
+        self.write_hand_line(seat, &mut line);
+        line
+    }
+
+    /// Appends [`CardJitsu::hand_line`] to `out` (a reused buffer).
+    pub fn write_hand_line(&self, seat: usize, out: &mut String) {
+        use std::fmt::Write;
+        if self.reverse {
+            out.push('*');
+        }
+        for (i, card) in self.hands[seat].iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{card}");
+        }
     }
 
     /// Plays one round with these hand indices (see [`CardJitsu::play_round`]).
@@ -210,8 +286,17 @@ impl<D: Dealer> CardJitsu<D> {
                 .random_range(0..self.hands[seat].len());
             faults[seat] = Some(fault);
         }
-        let round = self.rounds_played() + 1;
-        let shown = self.hands.clone();
+        let round = self.rounds + 1;
+        self.rounds = round;
+        let shown = if self.recording {
+            Some(self.hands.clone())
+        } else {
+            // Into the reused slot: no allocation.
+            let [a, b] = &mut self.last.hands;
+            a.clone_from(&self.hands[0]);
+            b.clone_from(&self.hands[1]);
+            None
+        };
         let cards = [0, 1].map(|seat| self.hands[seat].remove(choices[seat]));
         let winner = round_winner(cards[0], cards[1], self.reverse);
         let reverse_now = self.reverse;
@@ -243,10 +328,20 @@ impl<D: Dealer> CardJitsu<D> {
                 self.hands[seat].push(card);
             }
         }
+        if !self.recording {
+            let last = &mut self.last;
+            last.round = round;
+            last.reverse = reverse_now;
+            last.choices = choices;
+            last.cards = cards;
+            last.winner = winner.player_number();
+            last.faults = faults;
+            return Some(&self.last);
+        }
         self.record.rounds.push(RoundRecord {
             round,
             reverse: reverse_now,
-            hands: shown,
+            hands: shown.unwrap_or_default(),
             choices,
             cards,
             winner: winner.player_number(),

@@ -18,6 +18,9 @@ pub struct Pile {
     cards: Vec<Card>,
     /// Position of the first card of each (element, colour) in `cards`.
     first: [[Option<usize>; COLOURS]; ELEMENTS],
+    /// Per element, a bit per colour the pile holds: the quick test of
+    /// whether a card can complete a triple at all.
+    colours: [u8; ELEMENTS],
     /// Positions of the first winning triple, in pile order.
     triple: Option<[usize; 3]>,
 }
@@ -51,12 +54,14 @@ impl Pile {
         let (e, k) = (card.element().index(), card.colour().index());
         let mut completed = None;
         if self.triple.is_none()
+            && self.may_complete(e, k)
             && let Some((i, j)) = self.best_pair(e, k)
         {
             self.triple = Some([i, j, at]);
             completed = self.winning_triple();
         }
         self.first[e][k].get_or_insert(at);
+        self.colours[e] |= 1 << k;
         completed
     }
 
@@ -75,8 +80,21 @@ impl Pile {
     /// Whether adding `card` would complete a triple (ignoring any triple
     /// the pile already has).
     pub fn completes_triple(&self, card: Card) -> bool {
-        self.best_pair(card.element().index(), card.colour().index())
-            .is_some()
+        self.may_complete(card.element().index(), card.colour().index())
+    }
+
+    /// Whether some pair of held cards makes a triple with a card of
+    /// element `e` and colour `k`, from the colour bits alone: two other
+    /// colours of `e`, or a colour of each other element, the two
+    /// different from each other and from `k`.
+    fn may_complete(&self, e: usize, k: usize) -> bool {
+        let others = !(1u8 << k);
+        if (self.colours[e] & others).count_ones() >= 2 {
+            return true;
+        }
+        let a = self.colours[(e + 1) % ELEMENTS] & others;
+        let b = self.colours[(e + 2) % ELEMENTS] & others;
+        a != 0 && b != 0 && !(a == b && a.count_ones() == 1)
     }
 
     /// Among the pairs of earlier cards that make a triple with a card of

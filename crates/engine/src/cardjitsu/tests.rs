@@ -442,3 +442,52 @@ fn cloned_games_replay_identically() {
         assert_eq!(x, y);
     }
 }
+
+#[test]
+fn a_search_copy_plays_on_exactly_like_the_game_without_keeping_rounds() {
+    for seed in 0..40 {
+        let mut game = CardJitsu::new(seed, Settings::default());
+        let mut pick = rng::stream(seed, 7);
+        // Some rounds first, with a fault, so streams and piles have moved.
+        for round in 0..3 {
+            if game.is_over() {
+                break;
+            }
+            let first = if round == 1 {
+                Answer::Fault(Fault::Timeout)
+            } else {
+                Answer::Move(pick.random_range(0..5))
+            };
+            game.play_round([first, Answer::Move(pick.random_range(0..5))]);
+        }
+        let mut copy = game.search_copy();
+        assert!(!copy.is_recording() && game.is_recording());
+        assert_eq!(copy.rounds_played(), game.rounds_played());
+        assert!(copy.record().rounds.is_empty());
+        while !game.is_over() {
+            let choices = [pick.random_range(0..5), pick.random_range(0..5)];
+            let kept = game.play(choices).cloned();
+            let seen = copy.play(choices).cloned();
+            assert_eq!(kept, seen, "seed {seed}");
+            assert_eq!(copy.hand_line(0), game.hand_line(0));
+        }
+        assert!(copy.is_over());
+        assert_eq!(copy.outcome(), game.outcome());
+        assert_eq!(copy.rounds_played(), game.rounds_played());
+        assert!(copy.record().rounds.is_empty());
+        let mut line = String::from("x");
+        game.write_hand_line(1, &mut line);
+        assert_eq!(line, format!("x{}", game.hand_line(1)));
+    }
+}
+
+#[test]
+fn turning_recording_off_keeps_earlier_rounds_only() {
+    let mut game = CardJitsu::new(3, Settings::default());
+    game.play([0, 0]);
+    game.set_recording(false);
+    let round = game.play([1, 1]).cloned();
+    assert_eq!(round.map(|r| r.round), Some(2));
+    assert_eq!(game.record().rounds.len(), 1);
+    assert_eq!(game.rounds_played(), 2);
+}
