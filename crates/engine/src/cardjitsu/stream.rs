@@ -8,24 +8,45 @@
 use crate::rng::ChaCha8Rng;
 
 /// A [`ChaCha8Rng`] that clones by copying its exact position.
+///
+/// Rebuilding a generator from its position recomputes its block buffer,
+/// which costs more than a whole CardJitsu round; so a clone keeps only the
+/// position and rebuilds the generator when it is first used (a searching
+/// bot's copies never touch the fallback streams unless a fault happens).
 #[derive(Debug)]
-pub(crate) struct Stream(ChaCha8Rng);
+pub(crate) struct Stream {
+    /// The generator, once built.
+    live: Option<ChaCha8Rng>,
+    /// The position to build it from when `live` is `None`.
+    saved: [u8; 49],
+}
 
 impl Stream {
     /// Stream `id` of `seed`, as [`crate::rng::stream`] defines it.
     pub(crate) fn new(seed: u64, id: u64) -> Stream {
-        Stream(crate::rng::stream(seed, id))
+        Stream {
+            live: Some(crate::rng::stream(seed, id)),
+            saved: [0; 49],
+        }
     }
 
     /// The generator.
     pub(crate) fn rng(&mut self) -> &mut ChaCha8Rng {
-        &mut self.0
+        let saved = &self.saved;
+        self.live
+            .get_or_insert_with(|| ChaCha8Rng::deserialize_state(saved))
     }
 }
 
 impl Clone for Stream {
     fn clone(&self) -> Stream {
-        Stream(ChaCha8Rng::deserialize_state(&self.0.serialize_state()))
+        Stream {
+            live: None,
+            saved: self
+                .live
+                .as_ref()
+                .map_or(self.saved, ChaCha8Rng::serialize_state),
+        }
     }
 }
 
@@ -33,6 +54,19 @@ impl Clone for Stream {
 mod tests {
     use super::*;
     use rand::RngExt;
+
+    #[test]
+    fn clones_of_clones_and_unused_clones_continue_from_the_same_position() {
+        let mut a = Stream::new(9, 1);
+        let _: u64 = a.rng().random();
+        let b = a.clone();
+        let mut c = b.clone();
+        let _: u64 = a.rng().random();
+        let mut d = b.clone();
+        let x: u64 = c.rng().random();
+        let y: u64 = d.rng().random();
+        assert_eq!(x, y);
+    }
 
     #[test]
     fn clone_continues_from_the_same_position() {
