@@ -463,6 +463,7 @@ fn main() {
     let mut spawn = Vec::new();
     let mut rt = Vec::new();
     let mut model = Vec::new();
+    let mut model_fork = Vec::new();
     let mut j1 = Vec::new();
     let mut j2 = Vec::new();
     let mut py = Vec::new();
@@ -499,6 +500,10 @@ fn main() {
         let sf = raw_spawn_forking(&echo, 100);
         let s4 = raw_spawn(&echo, 100);
         fork_ratio.push(2.0 * sf / (s3 + s4));
+        // The same model with the runner's spawn path (fork, for PDEATHSIG).
+        model_fork.push(
+            (m + one.games as f64 * 2.0 * s * (2.0 * sf / (s3 + s4) - 1.0)) / one.games as f64,
+        );
         println!(
             "rep {rep}: spawn {:.0} us, round trip {:.1} us, jobs1 {:.2} s, jobs2 {:.2} s, model {:.2} s, per-move {:.1} us vs {:.1} us, per-turn {:.0} us vs {:.0} us",
             s * 1e6,
@@ -563,6 +568,15 @@ fn main() {
             ratio: median(turn_ratio.clone()),
             goal: "<= 1.2",
             note: String::new(),
+        },
+        Figure {
+            name: "league --jobs 1 vs the model with fork spawns",
+            value: 1.0 / median(j1.clone()),
+            baseline: 1.0 / median(model_fork.clone()),
+            unit: "games/s",
+            ratio: ratio_of(&model_fork, &j1),
+            goal: "information",
+            note: "what the runner's spawn path (fork + PDEATHSIG) leaves".into(),
         },
         Figure {
             name: "raw spawn: fork (pre_exec for PDEATHSIG) vs posix_spawn",
