@@ -91,7 +91,9 @@ pub fn run_league(
         .filter(|f| !done.contains_key(&f.id))
         .collect();
     let total = fixtures.len() as u64;
-    let mut lines: Vec<GameLine> = done.into_values().collect();
+    // Only the results are kept for the report: a league's memory must not
+    // grow with the records of the games it has stored.
+    let mut lines: Vec<GameLine> = done.into_values().map(results_only).collect();
     let mut leader = Leader::new(&lines);
     let mut info = RunInfo::default();
     let mut write_error: Option<StoreError> = None;
@@ -155,7 +157,7 @@ pub fn run_league(
                         }
                         leader.add(&line);
                         progress.game_stored(&line);
-                        lines.push(line);
+                        lines.push(results_only(line));
                         info.games_this_run += 1;
                         progress.game_done(lines.len() as u64, total, leader.best());
                     }
@@ -184,6 +186,15 @@ pub fn run_league(
     let report = build_report(settings, &lines, total, info);
     write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
     Ok(report)
+}
+
+/// `line` without its record and timing, which the report does not read.
+fn results_only(line: GameLine) -> GameLine {
+    GameLine {
+        record: serde_json::Value::Null,
+        timing: serde_json::Value::Null,
+        ..line
+    }
 }
 
 /// Checks stored games belong to this directory's fixtures; returns them by
