@@ -29,7 +29,8 @@ league *args="":
 royale board="boards/arena.txt":
     cargo run --release -- match royale --board {{board}} --rock general --paper royale-random-py --scissors royale-random-py
 
-# Speed benchmarks (engine throughput, runner round-trip), never timed tests.
+# Speed benchmarks, each figure beside a baseline measured in the same run
+# (see docs/performance.md); never timed tests.
 bench:
     cargo bench --workspace
 
