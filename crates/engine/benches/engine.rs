@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use dojo_engine::cardjitsu::{CardJitsu, Settings};
 use dojo_engine::rng;
-use dojo_engine::royale::{Action, Board, Dir, Royale, Team};
+use dojo_engine::royale::{Action, Board, Dir, Royale, Team, write_prompt};
 use rand::RngExt;
 
 /// Rounds per second of the record-keeping path (what a referee plays).
@@ -53,31 +53,51 @@ fn cardjitsu_search(roots: u64, playouts: u32) -> f64 {
     rounds as f64 / started.elapsed().as_secs_f64()
 }
 
+/// Royale turns per second on `text`'s board with random actions: the
+/// steps alone (setup is not timed), and the steps plus writing the
+/// mover's prompt text into one reused buffer, as a referee would.
 fn royale(name: &str, text: &str, games: u64) {
     let board = Board::parse(text, name).expect("bundled board parses");
-    let started = Instant::now();
+    let (mut step_secs, mut prompt_secs) = (0.0, 0.0);
     let mut turns = 0u64;
+    let mut buf = String::new();
     for seed in 0..games {
-        let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
-        let mut game =
-            Royale::new(board.clone(), teams, seed, Default::default()).expect("three players");
-        let mut pick = rng::stream(seed, 99);
-        while let Some(seat) = game.to_move() {
-            let dir = Dir::ALL[pick.random_range(0..4usize)];
-            let action = match pick.random_range(0..3u8) {
-                0 => Action::Pass,
-                1 => Action::Move(dir),
-                _ => Action::Instigate(dir),
-            };
-            let _ = game.step(seat, action);
-            turns += 1;
+        for with_prompt in [false, true] {
+            let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
+            let mut game =
+                Royale::new(board.clone(), teams, seed, Default::default()).expect("three players");
+            let mut pick = rng::stream(seed, 99);
+            let started = Instant::now();
+            let mut n = 0u64;
+            while let Some(seat) = game.to_move() {
+                if with_prompt {
+                    buf.clear();
+                    write_prompt(game.board(), game.positions()[seat], &mut buf);
+                    black_box(&buf);
+                }
+                let dir = Dir::ALL[pick.random_range(0..4usize)];
+                let action = match pick.random_range(0..3u8) {
+                    0 => Action::Pass,
+                    1 => Action::Move(dir),
+                    _ => Action::Instigate(dir),
+                };
+                let _ = game.step(seat, action);
+                n += 1;
+            }
+            let secs = started.elapsed().as_secs_f64();
+            black_box(game.outcome());
+            if with_prompt {
+                prompt_secs += secs;
+            } else {
+                step_secs += secs;
+                turns += n;
+            }
         }
-        black_box(game.outcome());
     }
-    let secs = started.elapsed().as_secs_f64();
     println!(
-        "royale {name}: {games} games, {turns} turns in {secs:.3} s: {:.0} turns/s",
-        turns as f64 / secs
+        "royale {name}: {games} games, {turns} turns: {:>12.0} turns/s (goal 20,000,000 on large.txt), {:.0} turns/s writing each prompt into a reused buffer",
+        turns as f64 / step_secs,
+        turns as f64 / prompt_secs
     );
 }
 

@@ -33,7 +33,7 @@ pub use record::{
     ActionRecord, Effect, EndReason, GameRecord, Outcome, PlayerRecord, ResolvedSettings, TurnFault,
 };
 pub use types::{Action, BadAction, BadTeam, BadTileChar, Dir, Pos, Team, Tile};
-pub use wire::{parse_prompt, parse_reply_lines, prompt_lines};
+pub use wire::{parse_prompt, parse_reply_lines, prompt_lines, write_prompt};
 
 #[cfg(test)]
 mod tests {

@@ -22,6 +22,15 @@ pub fn prompt_lines(board: &Board, pos: Pos) -> Vec<String> {
     lines
 }
 
+/// Appends the prompt for a player at `pos` to `out` as the bot reads it
+/// (the lines of [`prompt_lines`], each ending in `\n`): for a caller that
+/// keeps one buffer for every turn.
+pub fn write_prompt(board: &Board, pos: Pos, out: &mut String) {
+    use std::fmt::Write;
+    board.write_text(out);
+    let _ = write!(out, "\n{}\n{}\n", pos.x, pos.y);
+}
+
 /// Reads the reply lines received so far.
 pub fn parse_reply_lines(lines: &[String]) -> Reply<Action> {
     let Some(first) = lines.first() else {
@@ -234,5 +243,21 @@ mod tests {
         );
         let e = parse_prompt("R.\n\nx\n1\n", "stdin").unwrap_err();
         assert_eq!(e.line, 3);
+    }
+
+    #[test]
+    fn written_prompt_is_the_prompt_lines() {
+        let board = Board::parse("RP.\n#S.\n", "t").unwrap();
+        let pos = Pos::new(2, 1);
+        let mut out = String::from("old");
+        out.clear();
+        write_prompt(&board, pos, &mut out);
+        let mut lines = prompt_lines(&board, pos).join("\n");
+        lines.push('\n');
+        assert_eq!(out, lines);
+        let capacity = out.capacity();
+        out.clear();
+        write_prompt(&board, pos, &mut out);
+        assert_eq!(out.capacity(), capacity, "the buffer is reused");
     }
 }
