@@ -37,8 +37,9 @@ fn cardjitsu_search(roots: u64, playouts: u32) -> f64 {
     for seed in 0..roots {
         let root = CardJitsu::new(seed, Settings::default());
         let mut pick = rng::stream(seed, 99);
+        let mut game = root.search_copy();
         for _ in 0..playouts {
-            let mut game = root.search_copy();
+            root.search_copy_into(&mut game);
             while !game.is_over() {
                 let choices = [
                     pick.random_range(0..game.hand(0).len()),

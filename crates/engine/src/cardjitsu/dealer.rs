@@ -70,9 +70,10 @@ impl DeckIndex {
     /// The index of `deck`; the standard deck's is built once and shared.
     fn of_deck(deck: &Deck) -> Arc<DeckIndex> {
         static STANDARD: std::sync::OnceLock<Arc<DeckIndex>> = std::sync::OnceLock::new();
-        if *deck == Deck::standard() {
+        let standard = Deck::standard_ref();
+        if deck == standard {
             return Arc::clone(
-                STANDARD.get_or_init(|| Arc::new(DeckIndex::new(Deck::standard().entries()))),
+                STANDARD.get_or_init(|| Arc::new(DeckIndex::new(standard.entries()))),
             );
         }
         Arc::new(DeckIndex::new(deck.entries()))

@@ -74,22 +74,25 @@ impl Deck {
     /// The default deck: every element, colour and number 2 to 12 once
     /// (198 cards), in card order.
     pub fn standard() -> Deck {
-        // Built once: every game's default settings start from it.
+        Deck::standard_ref().clone()
+    }
+
+    /// The standard deck, built once: every game's default settings start
+    /// from it.
+    pub(crate) fn standard_ref() -> &'static Deck {
         static STANDARD: std::sync::OnceLock<Deck> = std::sync::OnceLock::new();
-        STANDARD
-            .get_or_init(|| {
-                let entries: Vec<Card> = Element::ALL
-                    .into_iter()
-                    .flat_map(|e| {
-                        Colour::ALL.into_iter().flat_map(move |c| {
-                            (2..=12).filter_map(move |n| Card::new(e, c, n).ok())
-                        })
-                    })
-                    .collect();
-                let distinct = entries.len();
-                Deck { entries, distinct }
-            })
-            .clone()
+        STANDARD.get_or_init(|| {
+            let entries: Vec<Card> = Element::ALL
+                .into_iter()
+                .flat_map(|e| {
+                    Colour::ALL
+                        .into_iter()
+                        .flat_map(move |c| (2..=12).filter_map(move |n| Card::new(e, c, n).ok()))
+                })
+                .collect();
+            let distinct = entries.len();
+            Deck { entries, distinct }
+        })
     }
 
     /// A deck of the given entries (in draw order); `source_name` names it

@@ -144,6 +144,49 @@ impl<D: Dealer> CardJitsu<D> {
     where
         D: Clone,
     {
+        let mut copy = self.clone_shallow();
+        copy.recording = false;
+        copy
+    }
+
+    /// Makes `target` a [`CardJitsu::search_copy`] of this game, reusing
+    /// its allocations: a search that plays out many copies of one
+    /// position allocates nothing per playout.
+    pub fn search_copy_into(&self, target: &mut CardJitsu<D>)
+    where
+        D: Clone,
+    {
+        target.dealer.clone_from(&self.dealer);
+        target.fallback.clone_from(&self.fallback);
+        for seat in 0..2 {
+            target.hands[seat].clone_from(&self.hands[seat]);
+            target.piles[seat].clone_from(&self.piles[seat]);
+        }
+        target.reverse = self.reverse;
+        target.record.rules = self.record.rules;
+        target.record.seed = self.record.seed;
+        target.record.max_rounds = self.record.max_rounds;
+        target.record.rounds.clear();
+        target.record.outcome.clone_from(&self.record.outcome);
+        target.rounds = self.rounds;
+        target.recording = false;
+        let (last, from) = (&mut target.last, &self.last);
+        last.round = from.round;
+        last.reverse = from.reverse;
+        for seat in 0..2 {
+            last.hands[seat].clone_from(&from.hands[seat]);
+        }
+        last.choices = from.choices;
+        last.cards = from.cards;
+        last.winner = from.winner;
+        last.faults = from.faults;
+    }
+
+    /// Everything but the round history.
+    fn clone_shallow(&self) -> CardJitsu<D>
+    where
+        D: Clone,
+    {
         CardJitsu {
             dealer: self.dealer.clone(),
             fallback: self.fallback.clone(),
@@ -158,7 +201,7 @@ impl<D: Dealer> CardJitsu<D> {
                 outcome: self.record.outcome.clone(),
             },
             rounds: self.rounds,
-            recording: false,
+            recording: self.recording,
             last: self.last.clone(),
         }
     }

@@ -13,7 +13,7 @@ const ELEMENTS: usize = 3;
 const COLOURS: usize = 6;
 
 /// The cards one player has won, in the order won (duplicates allowed).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq, Default)]
 pub struct Pile {
     cards: Vec<Card>,
     /// Position of the first card of each (element, colour) in `cards`.
@@ -23,6 +23,25 @@ pub struct Pile {
     colours: [u8; ELEMENTS],
     /// Positions of the first winning triple, in pile order.
     triple: Option<[usize; 3]>,
+}
+
+impl Clone for Pile {
+    fn clone(&self) -> Pile {
+        Pile {
+            cards: self.cards.clone(),
+            first: self.first,
+            colours: self.colours,
+            triple: self.triple,
+        }
+    }
+
+    /// Reuses `self`'s allocation (searches copy piles often).
+    fn clone_from(&mut self, source: &Pile) {
+        self.cards.clone_from(&source.cards);
+        self.first = source.first;
+        self.colours = source.colours;
+        self.triple = source.triple;
+    }
 }
 
 impl Pile {

@@ -461,6 +461,10 @@ fn a_search_copy_plays_on_exactly_like_the_game_without_keeping_rounds() {
             game.play_round([first, Answer::Move(pick.random_range(0..5))]);
         }
         let mut copy = game.search_copy();
+        // Copying into a used game gives the same copy.
+        let mut reused = CardJitsu::new(seed + 1000, Settings::default());
+        reused.play([1, 2]);
+        game.search_copy_into(&mut reused);
         assert!(!copy.is_recording() && game.is_recording());
         assert_eq!(copy.rounds_played(), game.rounds_played());
         assert!(copy.record().rounds.is_empty());
@@ -469,10 +473,13 @@ fn a_search_copy_plays_on_exactly_like_the_game_without_keeping_rounds() {
             let kept = game.play(choices).cloned();
             let seen = copy.play(choices).cloned();
             assert_eq!(kept, seen, "seed {seed}");
+            assert_eq!(reused.play(choices).cloned(), seen, "seed {seed}");
             assert_eq!(copy.hand_line(0), game.hand_line(0));
         }
         assert!(copy.is_over());
         assert_eq!(copy.outcome(), game.outcome());
+        assert_eq!(reused.outcome(), game.outcome());
+        assert!(reused.record().rounds.is_empty() && !reused.is_recording());
         assert_eq!(copy.rounds_played(), game.rounds_played());
         assert!(copy.record().rounds.is_empty());
         let mut line = String::from("x");
