@@ -102,7 +102,49 @@ fn royale(name: &str, text: &str, games: u64) {
     );
 }
 
+/// Peak resident memory of this process so far (MiB), from /proc.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// A royale game with random actions on a 1000x1000 board (columns of
+/// rock, paper and scissors), run first so the process's peak memory is
+/// the game's.
+fn royale_huge() {
+    let before = peak_rss_mib().unwrap_or(0.0);
+    let mut text = String::with_capacity(1001 * 1000);
+    for _ in 0..1000 {
+        for x in 0..1000 {
+            text.push(['R', 'P', 'S'][x * 3 / 1000]);
+        }
+        text.push('\n');
+    }
+    let board = Board::parse(&text, "1000x1000").expect("generated board parses");
+    drop(text);
+    let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
+    let mut game = Royale::new(board, teams, 1, Default::default()).expect("three players");
+    let mut pick = rng::stream(1, 99);
+    let mut buf = String::new();
+    let mut turns = 0u64;
+    while let Some(seat) = game.to_move() {
+        buf.clear();
+        write_prompt(game.board(), game.positions()[seat], &mut buf);
+        let dir = Dir::ALL[pick.random_range(0..4usize)];
+        let _ = game.step(seat, Action::Instigate(dir));
+        turns += 1;
+    }
+    black_box(game.record());
+    println!(
+        "royale 1000x1000: {turns} turns with prompts, peak memory {:.1} MiB (process before: {before:.1} MiB; goal < 50 MiB)",
+        peak_rss_mib().unwrap_or(0.0)
+    );
+}
+
 fn main() {
+    royale_huge();
     let (mut record, mut search) = (Vec::new(), Vec::new());
     for _ in 0..3 {
         record.push(cardjitsu(20_000));
