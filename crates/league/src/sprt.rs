@@ -332,11 +332,43 @@ pub fn bounds(p: &SprtParams) -> (f64, f64) {
 /// blocks; 0 without data, and 0 when a constrained maximum cannot be found
 /// (only for parameters that fail [`SprtParams::validate`]).
 pub fn llr(counts: &Outcomes, p: &SprtParams) -> f64 {
+    llr_from(counts, p, &mut [0.0; 2])
+}
+
+/// [`llr`], with the logistic model's Lagrange multipliers of H0 and H1
+/// started from (and updated to) `warm`: after one more block the new
+/// multipliers are close to the old ones, so the sequential test needs a
+/// Newton step or two instead of a solve from scratch.
+fn llr_from(counts: &Outcomes, p: &SprtParams, warm: &mut [f64; 2]) -> f64 {
     let n = counts.blocks();
     if n == 0 {
         return 0.0;
     }
     let phat = frequencies(counts);
+    if p.model == EloModel::Logistic {
+        let values = counts.values();
+        // `Σ p̂ ln q` with `q = p̂ / (1 + λx)` is `Σ p̂ ln p̂ - Σ p̂ ln(1 + λx)`;
+        // the first term cancels in the ratio.
+        let ll = |elo: f64, start: &mut f64| -> Option<f64> {
+            let s = logistic_score(elo);
+            let x: Vec<f64> = values.iter().map(|a| a - s).collect();
+            let lambda = solve_multiplier_from(&x, &phat, *start)?;
+            *start = lambda;
+            Some(
+                -phat
+                    .iter()
+                    .zip(&x)
+                    .filter(|(f, _)| **f > 0.0)
+                    .map(|(f, x)| f * (lambda * x).ln_1p())
+                    .sum::<f64>(),
+            )
+        };
+        let [w0, w1] = warm;
+        return match (ll(p.elo0, w0), ll(p.elo1, w1)) {
+            (Some(l0), Some(l1)) => n as f64 * (l1 - l0),
+            _ => 0.0,
+        };
+    }
     match increments(counts, &phat, p) {
         Some(l) => n as f64 * phat.iter().zip(&l).map(|(f, l)| f * l).sum::<f64>(),
         None => 0.0,
@@ -385,6 +417,8 @@ pub struct SequentialTest {
     counts: Outcomes,
     llr: f64,
     correct_overshoot: bool,
+    /// The logistic solver's multipliers after the last block.
+    warm: [f64; 2],
     /// Running minimum of the LLR and the sums of its ladder steps.
     low: Ladder,
     /// Running maximum and its ladder steps.
@@ -429,6 +463,7 @@ impl SequentialTest {
             counts: Outcomes::new(games_per_block),
             llr: 0.0,
             correct_overshoot: true,
+            warm: [0.0; 2],
             low: Ladder::default(),
             high: Ladder::default(),
         }
@@ -460,7 +495,7 @@ impl SequentialTest {
     }
 
     fn update(&mut self) -> Verdict {
-        self.llr = llr(&self.counts, &self.params);
+        self.llr = llr_from(&self.counts, &self.params, &mut self.warm);
         self.low.update(self.llr, -1.0);
         self.high.update(self.llr, 1.0);
         self.verdict()
@@ -611,6 +646,12 @@ fn tilt(phat: &[f64], x: &[f64], lambda: f64) -> Vec<f64> {
 /// found by Newton steps safeguarded by bisection. `None` if the `x_i`
 /// (over observed cells) do not take both signs.
 fn solve_multiplier(x: &[f64], phat: &[f64]) -> Option<f64> {
+    solve_multiplier_from(x, phat, 0.0)
+}
+
+/// [`solve_multiplier`] with Newton's first iterate at `start` (0 if it is
+/// not admissible).
+fn solve_multiplier_from(x: &[f64], phat: &[f64], start: f64) -> Option<f64> {
     let observed = || {
         x.iter()
             .zip(phat)
@@ -635,7 +676,7 @@ fn solve_multiplier(x: &[f64], phat: &[f64]) -> Option<f64> {
         }
         (v, d)
     };
-    let mut l = 0.0;
+    let mut l = if start > lo && start < hi { start } else { 0.0 };
     for _ in 0..200 {
         let (v, d) = f(l);
         if v == 0.0 {
