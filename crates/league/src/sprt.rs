@@ -22,7 +22,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use estimate::{EloEstimate, SampleNote, median_unbiased_estimate, naive_estimate};
+pub use estimate::{EloEstimate, MIN_BLOCKS, SampleNote, median_unbiased_estimate, naive_estimate};
 
 /// Total weight of the pseudo-count mixed into the LLR's frequencies when a
 /// cell is empty (as in Fishtest and Van den Bergh's `LLRcalc`).

@@ -264,8 +264,8 @@ fn sprt_error_rates_match_their_targets_fast() {
         "pairs",
         params("elo0=0,elo1=60,model=normalized"),
         Model::Pairs,
-        400,
-        0.03,
+        1000,
+        0.02,
         false,
     );
 }
