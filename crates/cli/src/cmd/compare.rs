@@ -273,6 +273,15 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     }))
 }
 
+/// `x` with a sign and `decimals` decimals, never as "-0.0" (a tiny
+/// negative estimate of a balanced sample would otherwise print so).
+fn signed(x: f64, decimals: usize) -> String {
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = (x * scale).round() / scale;
+    let rounded = if rounded == 0.0 { 0.0 } else { rounded };
+    format!("{rounded:+.decimals$}")
+}
+
 /// "pair" (CardJitsu) or "block" (royale).
 fn unit_name(settings: &CompareSettings) -> &'static str {
     match settings.games_per_block() {
@@ -293,15 +302,14 @@ fn summary(r: &CompareReport) -> String {
         out.push_str(&s);
         out.push('\n');
     };
-    // `+ 0.0` turns -0.0 into 0.0, so no "-0.0" is printed.
     line(format!(
-        "Elo difference (NEW - BASE): {:+.1}, 95% interval [{:+.1}, {:+.1}] (median-unbiased, logistic)",
-        r.elo.elo + 0.0,
-        r.elo.lo + 0.0,
-        r.elo.hi + 0.0
+        "Elo difference (NEW - BASE): {}, 95% interval [{}, {}] (median-unbiased, logistic)",
+        signed(r.elo.elo, 1),
+        signed(r.elo.lo, 1),
+        signed(r.elo.hi, 1)
     ));
     if let Some(note) = r.note {
-        line(format!("note: {}", note.message()));
+        line(format!("note: {}", note.message(unit_name(&r.settings))));
     }
     let counts = r
         .outcomes
@@ -419,12 +427,12 @@ impl CompareProgress for BlockProgress {
         let (lower, upper) = test.bounds();
         let e = naive_estimate(counts);
         let status = format!(
-            "LLR {:.2} in [{lower:.2}, {upper:.2}], NEW {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}]",
+            "LLR {:.2} in [{lower:.2}, {upper:.2}], NEW {:.1}%, Elo {} [{}, {}]",
             test.llr(),
             100.0 * counts.score(),
-            e.elo,
-            e.lo,
-            e.hi
+            signed(e.elo, 0),
+            signed(e.lo, 0),
+            signed(e.hi, 0)
         );
         match self {
             BlockProgress::Bar(bar) => {
@@ -453,6 +461,15 @@ mod tests {
 
     fn args(list: &[&str]) -> Vec<OsString> {
         list.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn estimates_never_print_as_minus_zero() {
+        assert_eq!(signed(-1e-10, 1), "+0.0");
+        assert_eq!(signed(-0.0, 0), "+0");
+        assert_eq!(signed(-0.04, 1), "+0.0");
+        assert_eq!(signed(-0.06, 1), "-0.1");
+        assert_eq!(signed(62.839, 1), "+62.8");
     }
 
     #[test]

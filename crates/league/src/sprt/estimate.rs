@@ -69,16 +69,17 @@ impl SampleNote {
         }
     }
 
-    /// A sentence for the text output.
-    pub fn message(&self) -> String {
+    /// A sentence for the text output; `unit` names a block (`pair`,
+    /// `block`).
+    pub fn message(&self, unit: &str) -> String {
         match self {
             SampleNote::NoData => "no games were played; the estimate is meaningless".into(),
             SampleNote::TooSmall => format!(
-                "the sample is too small to estimate (fewer than {MIN_BLOCKS} blocks): the interval leans on the prior"
+                "the sample is too small to estimate (fewer than {MIN_BLOCKS} {unit}s): the interval leans on the prior"
             ),
-            SampleNote::SingleOutcome => {
-                "every block had the same result, so the interval's width comes from the prior alone".into()
-            }
+            SampleNote::SingleOutcome => format!(
+                "every {unit} had the same result, so the interval's width comes from the prior alone"
+            ),
         }
     }
 }
