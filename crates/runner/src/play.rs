@@ -435,7 +435,7 @@ impl<'a> Game<'a> {
         let state = &mut self.seats[seat];
         state.generation += 1;
         let bot = &state.seat.bot;
-        let process = BotProcess::spawn(Launch {
+        let mut process = BotProcess::spawn(Launch {
             command: &bot.command,
             dir: &bot.dir,
             env: &state.seat.env,
@@ -456,7 +456,6 @@ impl<'a> Game<'a> {
         state.answered_in_life = 0;
         state.eof = false;
         state.exit = None;
-        let mut process = process;
         process.send(&referee.greeting(seat));
         state.process = Some(process);
         Ok(())
