@@ -371,3 +371,84 @@ fn read_once(source: &mut impl Read, buf: &mut [u8]) -> Option<usize> {
 pub(crate) fn read_buffer() -> Vec<u8> {
     vec![0u8; READ_CHUNK]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn spawn(script: &str) -> BotProcess {
+        let command = ["sh".to_string(), "-c".to_string(), script.to_string()];
+        BotProcess::spawn(Launch {
+            command: &command,
+            dir: Path::new("/"),
+            env: &[],
+            seat: 0,
+            generation: 1,
+            max_line_bytes: 100,
+        })
+        .expect("sh starts")
+    }
+
+    #[test]
+    fn exit_is_seen_through_the_pidfd_or_by_asking_without_one() {
+        for with_pidfd in [true, false] {
+            let mut process = spawn("echo hi; echo oops >&2; exit 3");
+            if !with_pidfd {
+                // As on a kernel without pidfds.
+                process.pidfd = None;
+            }
+            assert_eq!(process.needs_exit_polling(), !with_pidfd);
+            let (mut log, mut buf) = (CappedLog::new(100), read_buffer());
+            let mut events = Vec::new();
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !events.iter().any(|e| matches!(e, Event::Exited(_))) {
+                assert!(Instant::now() < deadline, "no exit seen: {events:?}");
+                let mut fds = Vec::new();
+                let mut tags = Vec::new();
+                process.interests(&mut fds, &mut tags);
+                let timeout = crate::sys::timespec(Duration::from_millis(10));
+                let _ = rustix::event::poll(&mut fds, Some(&timeout));
+                let mut ready: Vec<Source> = fds
+                    .iter()
+                    .zip(&tags)
+                    .filter(|(fd, _)| !fd.revents().is_empty())
+                    .map(|(_, &(_, source))| source)
+                    .collect();
+                drop(fds);
+                if process.needs_exit_polling() {
+                    ready.push(Source::Exit);
+                }
+                for source in ready {
+                    if let Some(batch) =
+                        process.on_ready(source, &mut log, Instant::now(), &mut buf)
+                    {
+                        events.extend(batch.events);
+                    }
+                }
+            }
+            assert!(events.contains(&Event::Line("hi".into())), "{events:?}");
+            assert!(events.contains(&Event::Exited(ExitKind::Code(3))));
+            assert!(!process.needs_exit_polling());
+            let pgid = process.pgid();
+            assert_eq!(process.finish(&mut log).map(|_| ()), None);
+            assert_eq!(log.render(), "oops\n");
+            assert!(!crate::sys::process_group_alive(pgid));
+        }
+    }
+
+    #[test]
+    fn input_the_bot_does_not_read_is_queued_not_blocking() {
+        // sleeps without reading stdin: the pipe fills up, send returns.
+        let mut process = spawn("sleep 30");
+        let line = vec!["x".repeat(1000)];
+        for _ in 0..200 {
+            process.send(&line);
+        }
+        assert!(!process.unwritten.is_empty(), "200 KB do not fit a pipe");
+        let mut log = CappedLog::new(100);
+        let pgid = process.pgid();
+        process.finish(&mut log);
+        assert!(!crate::sys::process_group_alive(pgid));
+    }
+}
