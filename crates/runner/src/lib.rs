@@ -10,6 +10,7 @@ mod lines;
 mod manifest;
 mod play;
 mod process;
+mod sandbox;
 mod spec;
 mod stderr_log;
 mod sys;
@@ -19,6 +20,7 @@ pub use play::{
     FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, play,
     play_with_observer,
 };
+pub use sandbox::{Layer, Limits, SandboxError, SandboxMode, layers_in_force, probe};
 pub use spec::{
     BotSpec, BuildError, MANIFEST_FILE, Mode, SpecError, discover, is_valid_name, load_dir, resolve,
 };

@@ -62,6 +62,10 @@ pub struct RunOptions {
     /// [`SeatRun::stderr_by_prompt`] (for showing a bot's log beside the
     /// turn it belongs to).
     pub keep_stderr: bool,
+    /// Which containment layers to use (see [`crate::SandboxMode`]).
+    pub sandbox: crate::SandboxMode,
+    /// Resource limits for every bot process.
+    pub limits: crate::Limits,
 }
 
 impl Default for RunOptions {
@@ -74,6 +78,8 @@ impl Default for RunOptions {
             end_grace: Duration::from_millis(100),
             cancel: None,
             keep_stderr: false,
+            sandbox: crate::SandboxMode::Auto,
+            limits: crate::Limits::default(),
         }
     }
 }
@@ -152,6 +158,9 @@ pub enum RunError {
     /// The referee and the seat list disagree.
     #[error("the game has {expected} seats but {given} were given")]
     SeatCount { expected: usize, given: usize },
+    /// `--sandbox strict` and a layer is missing.
+    #[error(transparent)]
+    Sandbox(#[from] crate::SandboxError),
     /// The referee asked for something impossible (a bug in the game).
     #[error("referee error: {0}")]
     Referee(String),
@@ -182,6 +191,7 @@ pub fn play_with_observer<R: Referee>(
             given: seats.len(),
         });
     }
+    crate::layers_in_force(opts.sandbox)?;
     let mut game = Game::new(seats, opts);
     let result = game.run(referee, observer);
     game.shutdown();
@@ -442,6 +452,7 @@ impl<'a> Game<'a> {
             seat,
             generation: state.generation,
             max_line_bytes: opts.max_line_bytes,
+            containment: crate::sandbox::plan(opts.sandbox, &opts.limits),
         })
         .map_err(|source| RunError::Spawn {
             bot: bot.name.clone(),

@@ -59,6 +59,7 @@ pub(crate) struct Launch<'a> {
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) max_line_bytes: usize,
+    pub(crate) containment: sys::Containment,
 }
 
 /// Which descriptor of a process a poll entry stands for.
@@ -121,12 +122,14 @@ impl BotProcess {
         command
             .args(args)
             .current_dir(launch.dir)
+            .env_clear()
+            .envs(crate::sandbox::base_env(launch.dir))
             .envs(launch.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        sys::die_with_parent(&mut command);
+        sys::contain(&mut command, launch.containment);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
         sys::register_group(pid);
@@ -386,6 +389,10 @@ mod tests {
             seat: 0,
             generation: 1,
             max_line_bytes: 100,
+            containment: crate::sandbox::plan(
+                crate::sandbox::SandboxMode::Auto,
+                &crate::sandbox::Limits::default(),
+            ),
         })
         .expect("sh starts")
     }
