@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => Ok(cmd::replay::run(&cli.bots_dir, a)),
         Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&cli.bots_dir, a),
         Command::Compare(a) => Ok(cmd::compare::run(&cli.bots_dir, a)),
+        Command::Doctor => Ok(cmd::doctor::run()),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
     };
     match outcome {

@@ -2,6 +2,7 @@
 
 pub mod bots;
 pub mod compare;
+pub mod doctor;
 pub mod league;
 pub mod match_cardjitsu;
 pub mod match_royale;
@@ -23,6 +24,15 @@ pub fn run_options(time: &TimeArgs) -> RunOptions {
     RunOptions {
         move_timeout: Duration::from_millis(time.timeout_ms),
         startup_allowance: Duration::from_millis(time.startup_ms),
+        // clap accepts only the three names.
+        sandbox: time.sandbox.parse().unwrap_or_default(),
+        limits: dojo_runner::Limits {
+            address_space_bytes: time.limit_memory_mib.map(|m| m << 20),
+            cpu_seconds: time.limit_cpu_s,
+            processes: None,
+            open_files: Some(time.limit_files),
+            file_size_bytes: Some(time.limit_file_size_mib << 20),
+        },
         ..RunOptions::default()
     }
 }
