@@ -472,6 +472,25 @@ impl<'a> Game<'a> {
         Ok(())
     }
 
+    /// Starts the seat's process for a prompt. A bot that started before
+    /// but cannot be started again (it removed its own execute bit, say)
+    /// is charged a crash for the prompt and tried again on the next one,
+    /// so the game goes on; only a bot that never started is an error.
+    fn restart<R: Referee>(&mut self, referee: &R, seat: usize) -> Result<bool, RunError> {
+        match self.start(referee, seat) {
+            Ok(()) => Ok(true),
+            Err(RunError::Spawn { source, .. }) if self.seats[seat].run.spawns > 0 => {
+                let state = &mut self.seats[seat];
+                state.run.faults.crash += 1;
+                state.needs_restart = true;
+                let note = format!("[dojo: cannot start the bot again: {source}]\n");
+                state.log.push(note.as_bytes());
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Kills the seat's process after a fault; the next prompt restarts it.
     fn kill_after_fault(&mut self, seat: usize) {
         self.retire(seat);
@@ -531,8 +550,16 @@ impl<'a> Game<'a> {
         } else if state.answered_in_life > 0 {
             state.saw_reuse = true;
         }
-        if fresh {
-            self.start(referee, seat)?;
+        if fresh && !self.restart(referee, seat)? {
+            let now = Instant::now();
+            return Ok(Pending {
+                seat,
+                lines: prompt.lines,
+                reply: Vec::new(),
+                sent: now,
+                deadline: now,
+                answer: Some(Answer::Fault(Fault::Crash)),
+            });
         }
         let sent = Instant::now();
         let mut deadline = sent + self.opts.move_timeout;
@@ -691,7 +718,10 @@ impl<'a> Game<'a> {
                     // A per-turn bot that had not yet exited when the
                     // prompt went out: start it again with a fresh clock.
                     state.saw_per_turn = true;
-                    self.start(referee, seat)?;
+                    if !self.restart(referee, seat)? {
+                        p.answer = Some(Answer::Fault(Fault::Crash));
+                        return Ok(());
+                    }
                     let now = Instant::now();
                     p.reply.clear();
                     p.sent = now;

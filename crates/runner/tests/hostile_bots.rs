@@ -245,3 +245,33 @@ fn a_bot_cannot_kill_its_opponent_or_stop_dojo() {
     assert_eq!(victim.faults.total(), 0, "{victim:?}");
     assert_eq!(victim.spawns, 1, "{victim:?}");
 }
+
+#[test]
+fn a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on() {
+    // A copy, since the bot removes its own execute bit.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = dir.path().join("unexec.py");
+    std::fs::copy(bots_dir().join("hostile/unexec.py"), &script).expect("copy");
+    let spec = Arc::new(BotSpec {
+        name: "unexec".to_string(),
+        command: vec![script.to_string_lossy().into_owned()],
+        dir: dir.path().to_path_buf(),
+        ..(*bot("hostile", "unexec.py", &[])).clone()
+    });
+    let (referee, run) = versus(spec, &options(), 6);
+    let seat = &run.seats[1];
+    // Rounds 3..=6: the crash, then three failed restarts.
+    assert_eq!(seat.faults.crash, 4, "{seat:?}");
+    assert_eq!(seat.spawns, 1, "{seat:?}");
+    assert!(
+        seat.stderr.contains("cannot start the bot again"),
+        "{}",
+        seat.stderr
+    );
+    assert!(referee.history[..2].iter().all(|r| r[1] == Answer::Move(0)));
+    assert!(
+        referee.history[2..]
+            .iter()
+            .all(|r| r[1] == Answer::Fault(dojo_engine::protocol::Fault::Crash))
+    );
+}
