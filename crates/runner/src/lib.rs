@@ -22,7 +22,8 @@ pub use play::{
 };
 pub use sandbox::{Layer, Limits, SandboxError, SandboxMode, layers_in_force, probe};
 pub use spec::{
-    BotSpec, BuildError, MANIFEST_FILE, Mode, SpecError, discover, is_valid_name, load_dir, resolve,
+    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, Mode, SpecError, discover,
+    is_valid_name, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{kill_all_bots, process_group_alive};

@@ -453,6 +453,7 @@ impl<'a> Game<'a> {
             generation: state.generation,
             max_line_bytes: opts.max_line_bytes,
             containment: crate::sandbox::plan(opts.sandbox, &opts.limits),
+            clean_env: true,
         })
         .map_err(|source| RunError::Spawn {
             bot: bot.name.clone(),

@@ -60,6 +60,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) generation: u64,
     pub(crate) max_line_bytes: usize,
     pub(crate) containment: sys::Containment,
+    /// Start from an empty environment (bots); false keeps dojo's (builds).
+    pub(crate) clean_env: bool,
 }
 
 /// Which descriptor of a process a poll entry stands for.
@@ -122,13 +124,17 @@ impl BotProcess {
         command
             .args(args)
             .current_dir(launch.dir)
-            .env_clear()
-            .envs(crate::sandbox::base_env(launch.dir))
             .envs(launch.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        if launch.clean_env {
+            command
+                .env_clear()
+                .envs(crate::sandbox::base_env(launch.dir))
+                .envs(launch.env.iter().map(|(k, v)| (k, v)));
+        }
         sys::contain(&mut command, launch.containment);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
@@ -393,6 +399,7 @@ mod tests {
                 crate::sandbox::SandboxMode::Auto,
                 &crate::sandbox::Limits::default(),
             ),
+            clean_env: true,
         })
         .expect("sh starts")
     }
