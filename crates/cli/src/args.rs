@@ -98,6 +98,9 @@ pub struct CardJitsuMatchArgs {
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
+    /// Also write the game as one self-contained HTML replay page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Print only the result, not the round-by-round transcript.
     #[arg(long, short)]
     pub quiet: bool,
@@ -149,6 +152,9 @@ pub struct RoyaleMatchArgs {
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
+    /// Also write the game as one self-contained HTML replay page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Show the board in the terminal as the game evolves.
     #[arg(long)]
     pub watch: bool,
@@ -240,6 +246,9 @@ pub struct ReplayArgs {
     /// run from their recorded command in the current directory.
     #[arg(long)]
     pub rerun: bool,
+    /// Write the game as one self-contained HTML page (a replay viewer that works offline) instead of printing it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["turn", "watch", "rerun"])]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub time: TimeArgs,
 }

@@ -4,6 +4,7 @@
 mod args;
 mod bots;
 mod cmd;
+mod html;
 mod progress;
 mod render;
 

@@ -45,6 +45,12 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     Ok(())
 }
 
+/// How a replay page names the record file in its commands: the `--json`
+/// file when one was written, else a placeholder to fill in.
+pub fn record_name(json: Option<&Path>) -> String {
+    json.map_or_else(|| "RECORD.json".to_owned(), |p| p.display().to_string())
+}
+
 /// Reads a text file, naming it in the error.
 pub fn read_text(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))

@@ -1,0 +1,1 @@
+// The league report page (below).
