@@ -39,6 +39,18 @@ pub enum Command {
     Play(PlayCommand),
     /// Play NEW against BASE until a sequential test decides whether NEW is worse.
     Compare(CompareArgs),
+    /// Show a league directory's standings again; with --html, write its report page.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A league's out directory (holding league.json and games.jsonl).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Write the report as one self-contained HTML page (standings, plots, every game's replay).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -208,6 +220,9 @@ pub struct LeagueArgs {
     /// Print a line to stderr for every game as it is stored, instead of a progress bar.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Also write the report as one self-contained HTML page (see `dojo report`).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => Ok(cmd::replay::run(&cli.bots_dir, a)),
         Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&cli.bots_dir, a),
         Command::Compare(a) => Ok(cmd::compare::run(&cli.bots_dir, a)),
+        Command::Report(a) => cmd::report::run(a),
     };
     match outcome {
         Ok(code) => code,

@@ -71,6 +71,11 @@ struct Opened {
 
 impl Opened {
     fn open(chrome: &Path, file: &Path) -> Opened {
+        Opened::open_until(chrome, file, "#result")
+    }
+
+    /// Opens `file` and waits until `selector` is drawn.
+    fn open_until(chrome: &Path, file: &Path, selector: &str) -> Opened {
         let profile = tempfile::tempdir().unwrap();
         // The flags keep Chromium from phoning home, which on a closed
         // network only makes noise (and would count as requests here).
@@ -154,8 +159,8 @@ impl Opened {
             .unwrap()
             .wait_until_navigated()
             .unwrap();
-        tab.wait_for_element("#result")
-            .expect("the page draws its result line");
+        tab.wait_for_element(selector)
+            .expect("the page draws its content");
         Opened {
             _browser: browser,
             _profile: profile,
@@ -542,5 +547,101 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     if let Some(out) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.key("End");
         page.screenshot(&Path::new(&out).join("replay-cardjitsu.png"));
+    }
+}
+
+#[test]
+fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
+    let Some(chrome) =
+        browser_or_skip("league_report_shows_every_bot_with_its_interval_and_opens_replays")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let page_file = dir.path().join("report.html");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "sensei",
+                "--games",
+                "2",
+                "--out",
+            ])
+            .arg(&out)
+            .arg("--html")
+            .arg(&page_file),
+    );
+    let report = common::read_json(&out.join("report.json"));
+    let page = Opened::open_until(&chrome, &page_file, "#standings");
+    let standings = report["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    for s in standings {
+        let name = s["name"].as_str().unwrap();
+        let row = page.eval(&format!(
+            "(() => {{ const r = document.querySelector('#standings tr[data-bot=\"{name}\"]');
+                 return r && {{ interval: r.querySelector('.interval').textContent,
+                               bar: r.querySelector('.bar .rng').style.width }}; }})()"
+        ));
+        assert!(!row.is_null(), "no standings row for {name}");
+        let lo = s["rating_lo"].as_f64().unwrap().round();
+        let hi = s["rating_hi"].as_f64().unwrap().round();
+        assert_eq!(row["interval"], format!("{lo} – {hi}"), "{name}");
+        assert!(
+            row["bar"].as_str().unwrap().starts_with("calc("),
+            "{name}: {row}"
+        );
+    }
+    // Every game is listed; the bot filter keeps only that bot's games.
+    let games = report["games_played"].as_u64().unwrap();
+    assert_eq!(
+        page.eval("document.querySelectorAll('#games tbody tr').length")
+            .as_u64(),
+        Some(games)
+    );
+    page.eval("(() => { const s = document.getElementById('filter-bot'); s.value = 'sensei'; s.dispatchEvent(new Event('change')); })()");
+    let rows: Vec<String> = serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('#games tbody tr')].map(r => r.children[1].textContent)",
+    ))
+    .unwrap();
+    assert_eq!(rows.len() as u64, games * 2 / 3);
+    assert!(rows.iter().all(|r| r.contains("sensei")), "{rows:?}");
+    page.assert_clean();
+
+    // A game's link opens its replay in the page; the triple is the record's.
+    let line = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let first: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let id = first["id"].as_u64().unwrap();
+    page.eval(&format!("(() => {{ location.hash = '#game-{id}'; }})()"));
+    page.tab.wait_for_element("#replay-view #result").unwrap();
+    let triple: Vec<String> = serde_json::from_value(
+        page.eval("[...document.querySelectorAll('#triple .card')].map(c => c.dataset.code)"),
+    )
+    .unwrap();
+    let want: Vec<String> =
+        serde_json::from_value(first["record"]["outcome"]["winning_cards"].clone()).unwrap();
+    assert_eq!(triple, want);
+    assert!(
+        page.eval("document.getElementById('report').hidden")
+            .as_bool()
+            .unwrap()
+    );
+    page.key("Home");
+    assert_eq!(page.turn(), 1);
+    page.eval("(() => { location.hash = ''; })()");
+    page.eval("new Promise(r => setTimeout(r, 50))");
+    assert!(
+        !page
+            .eval("document.getElementById('report').hidden")
+            .as_bool()
+            .unwrap()
+    );
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report.png"));
     }
 }

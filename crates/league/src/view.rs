@@ -6,6 +6,8 @@
 //! (what a turn changed, which cards form the triple) stay here and in the
 //! engine, so the page's JavaScript only draws.
 
+use std::path::Path;
+
 use dojo_engine::cardjitsu::Pile;
 use dojo_engine::royale::{Effect, Tile};
 use serde::Serialize;
@@ -13,9 +15,10 @@ use serde::Serialize;
 use crate::game::{CardJitsuRecord, RoyaleRecord};
 use crate::rating;
 use crate::replay::{ReplayError, RoyaleReplay, prompt_indices};
-use crate::report::{Report, pair_results, rating_options};
+use crate::report::{Report, build_report, pair_results, rating_options};
+use crate::schedule::{Schedule, ScheduleError};
 use crate::settings::{GameKind, Settings};
-use crate::store::GameLine;
+use crate::store::{self, GameLine, StoreError};
 
 /// Where a record was read from, for the command that replays it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -353,6 +356,33 @@ pub fn report_view<'a>(
         games: games.iter().map(GameRow::new).collect(),
         history: rating_history(settings, games),
     }
+}
+
+/// Why a league directory could not be read for its report.
+#[derive(Debug, thiserror::Error)]
+pub enum LeagueReadError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+}
+
+/// A league directory read for its report: its settings, its games sorted
+/// by id, and the report rebuilt from them (the same function `dojo
+/// league` uses, so it equals `report.json` apart from `timing`, which is
+/// taken from `report.json` when there is one).
+pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), LeagueReadError> {
+    let settings = store::load_settings(dir)?;
+    let mut games = store::read_games(dir, false)?;
+    games.sort_by_key(|g| g.id);
+    let scheduled = Schedule::build(&settings)?.select(settings.shard).len() as u64;
+    let timing = std::fs::read(dir.join(store::REPORT_FILE))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok())
+        .map(|r| r.timing)
+        .unwrap_or_default();
+    let report = build_report(&settings, &games, scheduled, timing);
+    Ok((settings, games, report))
 }
 
 #[cfg(test)]

@@ -119,7 +119,6 @@ pub fn replay(saved: &Saved, source: &RecordSource) -> Result<String> {
 /// One game's replay data as the report embeds it: its view's JSON,
 /// gzip-compressed and base64-encoded, unpacked by the page only when the
 /// game is opened (so 10,000 games cost the report no parsing up front).
-#[allow(dead_code)] // the report page, next
 fn packed_game(line: &GameLine, dir: &str) -> Result<Option<String>> {
     let mut record = line.record.clone();
     if let Some(obj) = record.as_object_mut() {
@@ -153,7 +152,6 @@ fn packed_game(line: &GameLine, dir: &str) -> Result<Option<String>> {
 /// The report page of a league: its report, every game listed, and each
 /// game's replay embedded (packed, see [`packed_game`]). `dir` is the
 /// league directory as the user named it (for the replay commands shown).
-#[allow(dead_code)] // the report page, next
 pub fn report(
     report: &dojo_league::Report,
     settings: &dojo_league::Settings,
