@@ -8,6 +8,7 @@ pub mod match_royale;
 pub mod play;
 pub mod replay;
 pub mod report;
+pub mod rules;
 
 use std::path::Path;
 use std::time::Duration;
