@@ -325,6 +325,9 @@ pub struct CompareArgs {
     /// Write settings, counts, LLR, Elo estimate, verdict and every pair as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write the result as one self-contained HTML page (LLR trace, Elo estimate, pentanomial counts).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub time: TimeArgs,
     /// Royale: the bot on the third team; default: royale-random-py.

@@ -645,3 +645,88 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
         page.screenshot(&Path::new(&shots).join("report.png"));
     }
 }
+
+#[test]
+fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
+    let Some(chrome) = browser_or_skip("compare_page_shows_the_llr_bounds_and_pentanomial_counts")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("compare.json");
+    let html = dir.path().join("compare.html");
+    // 4 pairs end inconclusive (exit status 2); the page is written anyway.
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "8",
+            "--json",
+        ])
+        .arg(&json)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(html.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = common::read_json(&json);
+    let page = Opened::open(&chrome, &html);
+    assert_eq!(
+        page.text("#llr"),
+        format!("{:.3}", report["llr"].as_f64().unwrap())
+    );
+    let counts: Vec<u64> = serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('#pentanomial [data-count]')].map(d => Number(d.dataset.count))",
+    ))
+    .unwrap();
+    let want: Vec<u64> = serde_json::from_value(report["pentanomial"].clone()).unwrap();
+    assert_eq!(counts, want);
+    let lower = format!(
+        "accept H0 ({:.2})",
+        report["bounds"]["lower"].as_f64().unwrap()
+    );
+    assert!(page.text("main").contains(&lower), "no {lower}");
+    let verdict = page.text("#verdict");
+    assert_eq!(verdict, "Inconclusive", "{verdict}");
+    page.assert_clean();
+}
+
+/// The checks above can fail: a page that logs an error and loads an image
+/// (from a closed port on this machine) is caught by both.
+#[test]
+fn the_harness_sees_console_errors_and_requests() {
+    let Some(chrome) = browser_or_skip("the_harness_sees_console_errors_and_requests") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.html");
+    std::fs::write(
+        &file,
+        "<!doctype html><img src=\"http://127.0.0.1:9/none.png\"><div id=\"result\"></div>\
+         <script>console.error('boom')</script>",
+    )
+    .unwrap();
+    let page = Opened::open(&chrome, &file);
+    page.eval("new Promise(r => setTimeout(r, 200))");
+    assert!(
+        page.errors
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|e| e.contains("boom")),
+        "{:?}",
+        page.errors.lock().unwrap()
+    );
+    assert!(
+        page.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|u| u.contains("127.0.0.1:9")),
+        "{:?}",
+        page.requests.lock().unwrap()
+    );
+}

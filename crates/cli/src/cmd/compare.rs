@@ -21,6 +21,7 @@ use dojo_league::compare::{
 };
 use dojo_league::exec::BotExecutor;
 use dojo_league::sprt::Pentanomial;
+use dojo_league::view;
 use dojo_runner::BotSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -176,18 +177,22 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     progress.finish();
     print!("{}", summary(&report));
 
+    let json = JsonReport {
+        new: BotInfo::new(&a.new, &loaded[0]),
+        base: BotInfo::new(&a.base, &loaded[1]),
+        third: (game == GameKind::Royale).then(|| BotInfo::new(&third, &loaded[2])),
+        jobs,
+        timeout_ms: a.time.timeout_ms,
+        startup_ms: a.time.startup_ms,
+        report: &report,
+    };
     if let Some(path) = &a.json {
-        let json = JsonReport {
-            new: BotInfo::new(&a.new, &loaded[0]),
-            base: BotInfo::new(&a.base, &loaded[1]),
-            third: (game == GameKind::Royale).then(|| BotInfo::new(&third, &loaded[2])),
-            jobs,
-            timeout_ms: a.time.timeout_ms,
-            startup_ms: a.time.startup_ms,
-            report: &report,
-        };
         super::write_json(path, &json)?;
         println!("report: {}", path.display());
+    }
+    if let Some(path) = &a.html {
+        write_page(path, &json)?;
+        println!("report page: {}", path.display());
     }
     Ok(ExitCode::from(match report.verdict {
         Outcome::H1 => 0,
@@ -195,6 +200,34 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         Outcome::Inconclusive => 2,
         Outcome::Cancelled => EXIT_ERROR,
     }))
+}
+
+/// The comparison's HTML page: the bots and options of `--json`, the
+/// report, the test pair by pair, and the command line as run.
+fn write_page(path: &Path, json: &JsonReport<'_>) -> Result<()> {
+    #[derive(Serialize)]
+    struct Who<'a> {
+        new: &'a BotInfo,
+        base: &'a BotInfo,
+        third: Option<&'a BotInfo>,
+        jobs: usize,
+        timeout_ms: u64,
+        startup_ms: u64,
+    }
+    let who = Who {
+        new: &json.new,
+        base: &json.base,
+        third: json.third.as_ref(),
+        jobs: json.jobs,
+        timeout_ms: json.timeout_ms,
+        startup_ms: json.startup_ms,
+    };
+    let argv: Vec<String> = std::iter::once("dojo".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect();
+    let view = dojo_league::view::compare_view(json.report, who, view::shell_line(&argv));
+    let title = format!("dojo compare: {} vs {}", json.new.name, json.base.name);
+    crate::html::write(path, &crate::html::compare(&title, &view)?)
 }
 
 /// The human-readable result.

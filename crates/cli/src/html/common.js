@@ -70,8 +70,9 @@ function thin(xs, ys, max) {
 }
 
 // A line chart: series [{name, colour, xs, ys, dash}], x from 0 to xMax.
-// Options: height, yMax, yLabel(v), xLabel(v), bands [{from, to, colour}],
-// hlines [{y, colour, label}], markers [{x, colour, title}], onPick(x)
+// Options: width, height, yMin, yMax, yLabel(v), xLabel(v), areas [{xs, lo, hi,
+// colour}], bands [{from, to, colour}],
+// hlines [{y, colour, label, below}], markers [{x, colour, title}], onPick(x)
 // (click or drag picks an x: the chart is a scrubber). Returns the SVG
 // element with setCursor(x).
 function lineChart(o) {
@@ -87,6 +88,11 @@ function lineChart(o) {
   const X = (x) => L + (x / xMax) * (W - L - R);
   const Y = (y) => T + (1 - (y - yMin) / (yMax - yMin || 1)) * (H - T - B);
   const el = svg('svg', { class: 'chart' + (o.onPick ? ' scrub' : ''), viewBox: `0 0 ${W} ${H}` });
+  for (const a of o.areas || []) {
+    const top = a.xs.map((x, i) => `${X(x).toFixed(1)},${Y(a.hi[i]).toFixed(1)}`);
+    const bottom = a.xs.map((x, i) => `${X(x).toFixed(1)},${Y(a.lo[i]).toFixed(1)}`).reverse();
+    el.append(svg('polygon', { points: top.concat(bottom).join(' '), fill: a.colour }));
+  }
   for (const b of o.bands || []) {
     el.append(svg('rect', { x: L, width: W - L - R, y: Y(b.to), height: Math.max(0, Y(b.from) - Y(b.to)), fill: b.colour }));
   }
@@ -100,7 +106,7 @@ function lineChart(o) {
   el.append(svg('text', { x: W - R, y: H - 6, 'text-anchor': 'end' }, xl(xMax)));
   for (const l of o.hlines || []) {
     el.append(svg('line', { x1: L, x2: W - R, y1: Y(l.y), y2: Y(l.y), stroke: l.colour, 'stroke-width': 1.5, 'stroke-dasharray': '6 4', 'vector-effect': 'non-scaling-stroke' }));
-    if (l.label) el.append(svg('text', { x: W - R - 4, y: Y(l.y) - 4, 'text-anchor': 'end', fill: l.colour }, l.label));
+    if (l.label) el.append(svg('text', { x: W - R - 4, y: Y(l.y) + (l.below ? 13 : -4), 'text-anchor': 'end', fill: l.colour }, l.label));
   }
   for (const s of o.series) {
     const pts = thin(s.xs, s.ys, 1200).map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(' ');

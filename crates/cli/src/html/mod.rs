@@ -180,7 +180,6 @@ pub fn report(
 }
 
 /// The page of a `dojo compare` result.
-#[allow(dead_code)] // the compare page, next
 pub fn compare(title: &str, data: &impl Serialize) -> Result<String> {
     page(title, "compare", data, "")
 }
