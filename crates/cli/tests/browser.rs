@@ -320,23 +320,19 @@ fn replay_page(dir: &Path, name: &str, record: &impl serde::Serialize) -> PathBu
     html
 }
 
-/// Each tile's letter as the canvas shows it (the colour at the centre of
-/// its cell), `?` for a colour that is no tile's, and `@` where a player
-/// stands (its marker covers the tile).
+/// Each tile's letter as the board canvas shows it (the colour inside its
+/// cell), `?` for a colour that is no tile's.
 fn canvas_tiles(page: &Opened, width: usize, height: usize) -> Vec<String> {
     let js = format!(
         "(() => {{
           const c = document.getElementById('board'), cell = Number(c.dataset.cell);
           const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
           const fills = {{ '233,230,222': '.', '59,64,73': '#', '213,94,0': 'R', '0,114,178': 'P', '0,158,115': 'S' }};
-          const taken = new Set(window.dojoReplay.positions().map(p => p[0] + ',' + p[1]));
           const rows = [];
           for (let y = 0; y < {height}; y++) {{
             let row = '';
             for (let x = 0; x < {width}; x++) {{
-              if (taken.has(x + ',' + y)) {{ row += '@'; continue; }}
-              const px = Math.floor(x * cell + 1), py = Math.floor(y * cell + 1);
-              const i = (py * c.width + px) * 4;
+              const i = (Math.floor(y * cell + 1) * c.width + Math.floor(x * cell + 1)) * 4;
               row += fills[d[i] + ',' + d[i + 1] + ',' + d[i + 2]] || '?';
             }}
             rows.push(row);
@@ -347,18 +343,47 @@ fn canvas_tiles(page: &Opened, width: usize, height: usize) -> Vec<String> {
     serde_json::from_value(page.eval(&js)).unwrap()
 }
 
-/// The engine's board with `@` where a player stands.
-fn expected_tiles(lines: &[String], positions: &[(usize, usize)]) -> Vec<String> {
-    lines
-        .iter()
-        .enumerate()
-        .map(|(y, row)| {
-            row.chars()
-                .enumerate()
-                .map(|(x, c)| if positions.contains(&(x, y)) { '@' } else { c })
-                .collect()
-        })
-        .collect()
+/// Where the players layer draws a marker: the cells whose centre pixel on
+/// that canvas is the markers' white.
+fn canvas_players(page: &Opened, width: usize, height: usize) -> Vec<(usize, usize)> {
+    let js = format!(
+        "(() => {{
+          const c = document.getElementById('players'), cell = Number(document.getElementById('board').dataset.cell);
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          const found = [];
+          for (let y = 0; y < {height}; y++) for (let x = 0; x < {width}; x++) {{
+            const px = Math.floor(x * cell + cell / 2 - 0.5), py = Math.floor(y * cell + cell / 2 - 0.5);
+            const i = (py * c.width + px) * 4;
+            if (d[i] === 255 && d[i + 1] === 255 && d[i + 2] === 255 && d[i + 3] === 255) found.push([x, y]);
+          }}
+          return found;
+        }})()"
+    );
+    serde_json::from_value(page.eval(&js)).unwrap()
+}
+
+/// Asserts the page shows the engine's board and players.
+fn assert_board(
+    page: &Opened,
+    seen: &(usize, Vec<String>, Vec<(usize, usize)>),
+    w: usize,
+    h: usize,
+) {
+    assert_eq!(
+        canvas_tiles(page, w, h),
+        seen.1,
+        "tiles after turn {}",
+        seen.0
+    );
+    let mut want = seen.2.clone();
+    want.sort_by_key(|&(x, y)| (y, x));
+    want.dedup();
+    assert_eq!(
+        canvas_players(page, w, h),
+        want,
+        "players after turn {}",
+        seen.0
+    );
 }
 
 #[test]
@@ -376,50 +401,29 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
 
     // The page opens before any turn; Right steps, End and Home jump.
     assert_eq!(page.turn(), 0);
-    assert_eq!(
-        canvas_tiles(&page, w, h),
-        expected_tiles(&seen[0].1, &seen[0].2)
-    );
+    assert_board(&page, &seen[0], w, h);
     page.key("ArrowRight");
     assert_eq!(page.turn(), 1);
-    assert_eq!(
-        canvas_tiles(&page, w, h),
-        expected_tiles(&seen[1].1, &seen[1].2)
-    );
+    assert_board(&page, &seen[1], w, h);
     page.key("ArrowRight");
     page.key("ArrowLeft");
     page.key("ArrowRight");
     assert_eq!(page.turn(), 2);
-    assert_eq!(
-        canvas_tiles(&page, w, h),
-        expected_tiles(&seen[2].1, &seen[2].2)
-    );
+    assert_board(&page, &seen[2], w, h);
     page.key("End");
     assert_eq!(page.turn(), 121);
-    assert_eq!(
-        canvas_tiles(&page, w, h),
-        expected_tiles(&seen[5].1, &seen[5].2)
-    );
+    assert_board(&page, &seen[5], w, h);
     // Back one turn at a time undoes exactly one turn.
     page.key("ArrowLeft");
     assert_eq!(page.turn(), 120);
-    assert_eq!(
-        canvas_tiles(&page, w, h),
-        expected_tiles(&seen[4].1, &seen[4].2)
-    );
+    assert_board(&page, &seen[4], w, h);
     page.key("Home");
     assert_eq!(page.turn(), 0);
-    assert_eq!(
-        canvas_tiles(&page, w, h),
-        expected_tiles(&seen[0].1, &seen[0].2)
-    );
+    assert_board(&page, &seen[0], w, h);
     // Jump through the turn box.
     page.eval("(() => { const i = document.querySelector('input[type=number]'); i.value = 37; i.dispatchEvent(new Event('change')); })()");
     assert_eq!(page.turn(), 37);
-    assert_eq!(
-        canvas_tiles(&page, w, h),
-        expected_tiles(&seen[3].1, &seen[3].2)
-    );
+    assert_board(&page, &seen[3], w, h);
     // Space plays: the turn moves on by itself.
     page.key(" ");
     let before = page.turn();
@@ -458,20 +462,14 @@ fn a_large_royale_board_replays_to_the_engines_board() {
     let page = Opened::open(&chrome, &replay_page(dir.path(), "large", &rec));
     page.key("End");
     assert_eq!(page.turn(), turns as u64);
-    assert_eq!(
-        canvas_tiles(&page, 120, 64),
-        expected_tiles(&seen[1].1, &seen[1].2)
-    );
+    assert_board(&page, &seen[1], 120, 64);
     // Stepping back from the end one turn at a time, as far as the middle.
     page.eval(&format!(
         "(() => {{ for (let i = 0; i < {}; i++) document.dispatchEvent(new KeyboardEvent('keydown', {{ key: 'ArrowLeft' }})); }})()",
         turns / 2
     ));
     assert_eq!(page.turn(), (turns / 2) as u64);
-    assert_eq!(
-        canvas_tiles(&page, 120, 64),
-        expected_tiles(&seen[0].1, &seen[0].2)
-    );
+    assert_board(&page, &seen[0], 120, 64);
     page.assert_clean();
 }
 

@@ -76,7 +76,7 @@ function thin(xs, ys, max) {
 // (click or drag picks an x: the chart is a scrubber). Returns the SVG
 // element with setCursor(x).
 function lineChart(o) {
-  const W = o.width || 1000, H = o.height || 150, L = 46, R = 12, T = 10, B = 22;
+  const W = o.width || 1000, H = o.height || 150, L = 60, R = 12, T = 10, B = 22;
   const xMax = Math.max(o.xMax, 1);
   let yMin = o.yMin ?? 0, yMax = o.yMax;
   if (yMax == null) {
@@ -135,7 +135,7 @@ function lineChart(o) {
 }
 
 function legend(items) {
-  return h('div', { class: 'legend' }, items.map(([name, colour]) => h('span', {}, h('i', { style: `background:${colour}` }), name)));
+  return h('div', { class: 'legend' }, items.map(([name, colour, ring]) => h('span', {}, h('i', { style: ring ? `border:2px solid ${ring};border-radius:50%;background:${colour}` : `background:${colour}` }), name)));
 }
 
 // One keyboard handler at a time (the report swaps replays in and out).

@@ -14,7 +14,9 @@ function stepper(last, show, opts) {
   const set = (n, big) => {
     n = clamp(n, opts.min ?? 0, last);
     if (n === t && !big) return;
-    const jump = big || Math.abs(n - t) > 1;
+    // Several steps at once (playing fast) still draw only what changed;
+    // the board redraws whole only for jumps.
+    const jump = big;
     t = n;
     range.value = t;
     if (document.activeElement !== input) input.value = t;
@@ -29,7 +31,7 @@ function stepper(last, show, opts) {
     lastTime = now;
     const steps = Math.floor(carry);
     carry -= steps;
-    for (let i = 0; i < steps && t < last; i++) set(t + 1, false);
+    if (steps > 0) set(t + steps, false);
     if (timer) timer = requestAnimationFrame(frame);
   };
   const toggle = (on = !timer) => {
@@ -64,10 +66,9 @@ function stepper(last, show, opts) {
       play,
       btn('▶', 'Forward (→; Shift+→ ' + opts.bigStep + ')', () => set(t + 1, false)),
       btn('▶|', 'Last (End)', () => set(last, true)),
-      label,
       h('span', { style: 'flex:1' }),
-      h('label', { class: 'hint' }, 'go to ', input),
       speed),
+    h('div', { class: 'controls', style: 'margin-top:8px' }, label, h('span', { style: 'flex:1' }), h('label', { class: 'hint' }, 'go to ', input)),
     h('div', { style: 'margin-top:8px' }, range),
     h('div', { class: 'hint' }, h('kbd', {}, '←'), ' ', h('kbd', {}, '→'), ' step, ', h('kbd', {}, 'Shift'), '+arrows ', opts.bigStep, ', ',
       h('kbd', {}, 'Space'), ' play/pause, ', h('kbd', {}, 'Home'), ' ', h('kbd', {}, 'End'), ' first/last'));
@@ -127,6 +128,14 @@ function royaleResult(rec) {
   }[o.reason] || `Draw (${o.reason})`, 'draw'];
 }
 
+// The count chart starts at 0 unless every count stays high, where a 0
+// axis would flatten the whole game into one line.
+function countFloor(counts) {
+  let lo = Infinity, hi = 0;
+  for (const c of counts) for (const n of c) { lo = Math.min(lo, n); hi = Math.max(hi, n); }
+  return lo > 0.4 * hi ? Math.floor((lo * 0.9) / 10) * 10 : 0;
+}
+
 function royalePage(view, app) {
   const rec = view.record, W = view.width, H = view.height, acts = rec.actions, N = acts.length;
   const nSeats = rec.players.length;
@@ -165,6 +174,11 @@ function royalePage(view, app) {
   const canvas = h('canvas', { class: 'board', id: 'board', width: W * cell * dpr, height: H * cell * dpr, style: `width:${W * cell}px;height:${H * cell}px`, 'data-cell': cell * dpr });
   const ctx = canvas.getContext('2d');
   ctx.scale(dpr, dpr);
+  // Players go on a layer of their own above the board, so their markers
+  // can be bigger than a tile on large boards without hiding any tile.
+  const layer = h('canvas', { id: 'players', width: W * cell * dpr, height: H * cell * dpr, style: `position:absolute;left:0;top:0;width:${W * cell}px;height:${H * cell}px` });
+  const pctx = layer.getContext('2d');
+  pctx.scale(dpr, dpr);
   const gap = cell >= 8 ? 1 : 0;
   const drawTile = (x, y) => {
     ctx.fillStyle = '#fbfaf7';
@@ -174,23 +188,28 @@ function royalePage(view, app) {
   };
   let mover = -1;
   const drawPlayers = () => {
-    const r = Math.max(cell * 0.36, 1.6);
+    pctx.clearRect(0, 0, W * cell, H * cell);
+    const r = Math.max(cell * 0.36, 5.5), line = Math.max(cell * 0.14, 2);
     pos.forEach((p, seat) => {
       const cx = p[0] * cell + (cell - gap) / 2, cy = p[1] * cell + (cell - gap) / 2;
-      ctx.beginPath();
-      ctx.arc(cx, cy, r, 0, 2 * Math.PI);
-      ctx.fillStyle = '#ffffff';
-      ctx.fill();
-      ctx.lineWidth = Math.max(cell * 0.16, 1);
-      ctx.strokeStyle = TEAM_COLOUR[team(seat)] || '#000';
-      ctx.stroke();
       if (seat === mover) {
-        ctx.beginPath();
-        ctx.arc(cx, cy, r + ctx.lineWidth, 0, 2 * Math.PI);
-        ctx.lineWidth = Math.max(cell * 0.08, 1);
-        ctx.strokeStyle = '#1d2127';
-        ctx.stroke();
+        pctx.beginPath();
+        pctx.arc(cx, cy, r + line + 2.5, 0, 2 * Math.PI);
+        pctx.fillStyle = 'rgba(29,33,39,0.35)';
+        pctx.fill();
       }
+      pctx.beginPath();
+      pctx.arc(cx, cy, r, 0, 2 * Math.PI);
+      pctx.fillStyle = '#ffffff';
+      pctx.fill();
+      pctx.lineWidth = line;
+      pctx.strokeStyle = TEAM_COLOUR[team(seat)] || '#000';
+      pctx.stroke();
+      pctx.beginPath();
+      pctx.arc(cx, cy, r + line / 2, 0, 2 * Math.PI);
+      pctx.lineWidth = 1;
+      pctx.strokeStyle = '#1d2127';
+      pctx.stroke();
     });
   };
   const drawAll = () => {
@@ -203,12 +222,11 @@ function royalePage(view, app) {
   // Brings the board from `shown` turns to `t` turns, redrawing only the
   // tiles that changed (and those under the players) unless `big`.
   const moveTo = (t, big) => {
-    for (const p of pos) dirty.push(p);
     while (shown < t) { const a = acts[shown]; if (a.effect && a.effect.kind === 'converted') dirty.push(a.effect.at); apply(a); shown++; }
     while (shown > t) { shown--; const a = acts[shown]; if (a.effect && a.effect.kind === 'converted') dirty.push(a.effect.at); undo(a, shown); }
     mover = t > 0 ? acts[t - 1].seat : -1;
     if (big || dirty.length > 2000) drawAll();
-    else { for (const [x, y] of dirty) drawTile(x, y); for (const p of pos) drawTile(p[0], p[1]); drawPlayers(); }
+    else { for (const [x, y] of dirty) drawTile(x, y); drawPlayers(); }
     dirty.length = 0;
   };
 
@@ -250,7 +268,7 @@ function royalePage(view, app) {
   const pick = (t) => step.set(t);
   const countChart = lineChart({
     series: ['R', 'P', 'S'].map((k, j) => ({ name: TEAM[k], colour: TEAM_COLOUR[k], xs: view.counts.map((_, i) => i), ys: view.counts.map((c) => c[j]) })),
-    xMax: N, height: 170, xLabel: (v) => `turn ${fmt(v)}`, onPick: pick,
+    xMax: N, height: 170, xLabel: (v) => `turn ${fmt(v)}`, onPick: pick, yMin: countFloor(view.counts),
     markers: faults.map((t) => ({ x: t, title: `turn ${t}: ${acts[t - 1].fault}` })),
   });
   const latSeries = rec.players.map((p) => ({ name: `seat ${p.seat}`, colour: TEAM_COLOUR[p.team], xs: [], ys: [] }));
@@ -276,8 +294,8 @@ function royalePage(view, app) {
     h('p', { class: 'sub' }, `${W}×${H} board · seed ${rec.seed} · ${fmt(N)} turns in ${fmt(rec.outcome ? rec.outcome.rounds : rounds(N))} rounds · round cap ${fmt(rec.settings.max_rounds)}, stall limit ${fmt(rec.settings.stall_rounds)}`),
     h('div', { class: 'result', id: 'result' }, h('span', { class: 'badge ' + cls }, cls === 'win' ? 'Win' : 'Draw'), ' ', result),
     h('div', { class: 'row' },
-      h('div', { class: 'board-wrap' }, canvas,
-        legend([['Rock', TEAM_COLOUR.R], ['Paper', TEAM_COLOUR.P], ['Scissors', TEAM_COLOUR.S], ['wall', TILE_FILL[1]], ['empty', TILE_FILL[0]], ['player (ring = team)', '#fff']])),
+      h('div', { class: 'board-wrap' }, h('div', { style: 'position:relative' }, canvas, layer),
+        legend([['Rock', TEAM_COLOUR.R], ['Paper', TEAM_COLOUR.P], ['Scissors', TEAM_COLOUR.S], ['wall', TILE_FILL[1]], ['empty', TILE_FILL[0]], ['player (ring: team)', '#fff', '#1d2127']])),
       h('div', { class: 'grow' },
         h('div', { class: 'panel' }, step.el, countsEl, actionEl, stderrEl),
         h('div', { class: 'panel' }, h('h2', {}, `Faults (${faults.length})`),
@@ -287,7 +305,7 @@ function royalePage(view, app) {
     seatsPanel(view, (s) => h('span', { class: 'team-' + s.team }, h('span', { class: 'dot', style: `background:${TEAM_COLOUR[s.team]}` }), `${s.seat} · ${TEAM[s.team] || '?'}`)));
   drawAll();
   step.init();
-  window.dojoReplay = { tile: (x, y) => TILE_CHAR[grid[y * W + x]], positions: () => pos.map((p) => p.slice()) };
+  window.dojoReplay = { positions: () => pos.map((p) => p.slice()) };
 }
 
 // ------------------------------------------------------------- cardjitsu
