@@ -76,7 +76,8 @@ function thin(xs, ys, max) {
 // (click or drag picks an x: the chart is a scrubber). Returns the SVG
 // element with setCursor(x).
 function lineChart(o) {
-  const W = o.width || 1000, H = o.height || 150, L = 60, R = 12, T = 10, B = 22;
+  const W = o.width || 1000, H = o.height || 150, L = 60, R = 12, B = 22;
+  const T = o.markers && o.markers.length ? 20 : 10;
   const xMax = Math.max(o.xMax, 1);
   let yMin = o.yMin ?? 0, yMax = o.yMax;
   if (yMax == null) {
@@ -113,7 +114,7 @@ function lineChart(o) {
     el.append(svg('polyline', { points: pts, fill: 'none', stroke: s.colour, 'stroke-width': s.width || 1.8, 'stroke-dasharray': s.dash, 'vector-effect': 'non-scaling-stroke', 'stroke-linejoin': 'round' }, svg('title', {}, s.name)));
   }
   for (const m of o.markers || []) {
-    el.append(svg('path', { d: `M${X(m.x)},${T} l-5,-8 h10 z`, fill: m.colour || '#c0392b', transform: 'translate(0,8)' }, svg('title', {}, m.title || '')));
+    el.append(svg('path', { d: `M${X(m.x)},${T - 4} l-4,-8 h8 z`, fill: m.colour || '#c0392b' }, svg('title', {}, m.title || '')));
   }
   const cursor = svg('line', { class: 'cursor', y1: T, y2: H - B, 'vector-effect': 'non-scaling-stroke', visibility: 'hidden' });
   el.append(cursor);

@@ -3,7 +3,9 @@
 // A position in 0..=last with step, jump, play/pause, speed and keys.
 // `show(t, big)` draws position t; big is true for jumps (redraw all).
 function stepper(last, show, opts) {
-  let t = opts.start ?? 0, timer = null, carry = 0, lastTime = 0;
+  // A standalone replay opens at #turn-N when the address says so.
+  const asked = /^#turn-(\d+)$/.exec(location.hash);
+  let t = asked ? clamp(Number(asked[1]), opts.min ?? 0, last) : opts.start ?? 0, timer = null, carry = 0, lastTime = 0;
   const speeds = opts.speeds;
   const speed = h('select', { title: 'Speed' }, speeds.map(([v, label]) => h('option', { value: v }, label)));
   speed.value = String(opts.speed);

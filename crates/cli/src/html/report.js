@@ -27,7 +27,7 @@ function standingsPanel(rep) {
     h('td', { class: 'num' }, FAULT_KINDS.map(([k]) => s.faults[k] || 0).join(' / '))));
   return h('div', { class: 'panel stand' }, h('h2', {}, 'Standings'),
     h('table', { id: 'standings' },
-      h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Bot'), h('th', { class: 'num' }, 'Elo'), h('th', {}, `95% interval (${Math.round(lo)} to ${Math.round(hi)})`), h('th', { class: 'num' }, 'interval'),
+      h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Bot'), h('th', { class: 'num' }, 'Elo'), h('th', {}, `95% interval (${Math.round(lo)} to ${Math.round(hi)})`), h('th', { class: 'num' }, 'range'),
         h('th', { class: 'num' }, 'Games'), h('th', { class: 'num' }, 'W / D / L'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: 'timeout / crash / invalid / restart' }, 'Faults t/c/i/r')),
       rows),
     h('p', { class: 'hint', style: 'margin:8px 0 0' }, rep.game === 'royale'
