@@ -29,21 +29,24 @@ pub enum RecordSource {
     File(String),
     /// Game `id` of the league directory `dir`.
     League { dir: String, id: u64 },
+    /// A game just played whose record was not saved (no `--json`):
+    /// nothing to rerun from.
+    Unsaved,
 }
 
 impl RecordSource {
-    /// `dojo replay ...` arguments naming the record.
-    fn replay_args(&self) -> Vec<String> {
+    /// `dojo replay ... --rerun`, when there is a saved record to name.
+    fn rerun(&self) -> Option<String> {
+        let mut words: Vec<String> = vec!["dojo".into(), "replay".into()];
         match self {
-            RecordSource::File(path) => vec!["dojo".into(), "replay".into(), path.clone()],
-            RecordSource::League { dir, id } => vec![
-                "dojo".into(),
-                "replay".into(),
-                dir.clone(),
-                "--game".into(),
-                id.to_string(),
-            ],
+            RecordSource::File(path) => words.push(path.clone()),
+            RecordSource::League { dir, id } => {
+                words.extend([dir.clone(), "--game".into(), id.to_string()]);
+            }
+            RecordSource::Unsaved => return None,
         }
+        words.push("--rerun".into());
+        Some(shell_line(&words))
     }
 }
 
@@ -51,8 +54,9 @@ impl RecordSource {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Commands {
     /// Plays the same game again from the record and says whether it
-    /// comes out the same (`dojo replay ... --rerun`).
-    pub rerun: String,
+    /// comes out the same (`dojo replay ... --rerun`); `None` when the
+    /// record was not saved.
+    pub rerun: Option<String>,
     /// A fresh `dojo match` with the same bots, seats, seed and settings.
     #[serde(rename = "match")]
     pub play: String,
@@ -132,8 +136,6 @@ pub fn cardjitsu_view<'a>(rec: &'a CardJitsuRecord, source: &RecordSource) -> Ca
 }
 
 fn cardjitsu_commands(rec: &CardJitsuRecord, source: &RecordSource) -> Commands {
-    let mut rerun = source.replay_args();
-    rerun.push("--rerun".into());
     let mut play: Vec<String> = ["dojo", "match", "cardjitsu"].map(String::from).into();
     play.extend(rec.seats.iter().map(|s| s.bot.clone()));
     play.extend([
@@ -150,7 +152,7 @@ fn cardjitsu_commands(rec: &CardJitsuRecord, source: &RecordSource) -> Commands 
         }
     }
     Commands {
-        rerun: shell_line(&rerun),
+        rerun: source.rerun(),
         play: shell_line(&play),
     }
 }
@@ -194,8 +196,6 @@ pub fn royale_view<'a>(
 }
 
 fn royale_commands(rec: &RoyaleRecord, source: &RecordSource) -> Commands {
-    let mut rerun = source.replay_args();
-    rerun.push("--rerun".into());
     let mut play: Vec<String> = ["dojo", "match", "royale", "--board"]
         .map(String::from)
         .into();
@@ -218,7 +218,7 @@ fn royale_commands(rec: &RoyaleRecord, source: &RecordSource) -> Commands {
         rec.play.settings.stall_rounds.to_string(),
     ]);
     Commands {
-        rerun: shell_line(&rerun),
+        rerun: source.rerun(),
         play: shell_line(&play),
     }
 }
@@ -509,7 +509,10 @@ mod tests {
         }
         let won: usize = rec.play.rounds.iter().filter(|r| r.winner != 0).count();
         assert_eq!(view.piles[0].len() + view.piles[1].len(), won);
-        assert_eq!(view.commands.rerun, "dojo replay g.json --rerun");
+        assert_eq!(
+            view.commands.rerun.as_deref(),
+            Some("dojo replay g.json --rerun")
+        );
         assert!(
             view.commands
                 .play

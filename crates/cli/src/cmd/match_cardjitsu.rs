@@ -67,7 +67,7 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
         super::write_json(path, &record)?;
     }
     if let Some(path) = &a.html {
-        let source = dojo_league::view::RecordSource::File(super::record_name(a.json.as_deref()));
+        let source = super::record_source(a.json.as_deref());
         crate::html::write(path, &crate::html::cardjitsu_replay(&record, &source)?)?;
         println!("replay page: {}", path.display());
     }

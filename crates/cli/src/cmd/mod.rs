@@ -47,10 +47,12 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     Ok(())
 }
 
-/// How a replay page names the record file in its commands: the `--json`
-/// file when one was written, else a placeholder to fill in.
-pub fn record_name(json: Option<&Path>) -> String {
-    json.map_or_else(|| "RECORD.json".to_owned(), |p| p.display().to_string())
+/// What a replay page of a game just played can say about its record:
+/// the `--json` file it was saved to, if any.
+pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
+    json.map_or(dojo_league::view::RecordSource::Unsaved, |p| {
+        dojo_league::view::RecordSource::File(p.display().to_string())
+    })
 }
 
 /// Reads a text file, naming it in the error.

@@ -28,7 +28,8 @@ function stepper(last, show, opts) {
     if (t >= last && timer) toggle(false);
   };
   const frame = (now) => {
-    if (!timer) return;
+    // Stop when the replay was closed (the report swaps replays in and out).
+    if (!timer || !label.isConnected) { timer = null; return; }
     carry += ((now - lastTime) / 1000) * Number(speed.value);
     lastTime = now;
     const steps = Math.floor(carry);
@@ -94,7 +95,7 @@ function seatsPanel(view, who) {
     h('h2', {}, 'Seats'),
     h('table', {}, h('tr', {}, ['Seat', 'Bot', 'Command', 'Mode', 'Faults'].map((x) => h('th', {}, x))), rows),
     h('div', { style: 'margin-top:12px' },
-      command('check', view.commands.rerun),
+      view.commands.rerun ? command('check', view.commands.rerun) : h('p', { class: 'hint' }, 'Save the record with --json to check it again with dojo replay --rerun.'),
       command('play', view.commands.match)));
 }
 
@@ -114,7 +115,6 @@ PAGES.replay = (view, app) => (view.record.game === 'royale' ? royalePage : card
 // ---------------------------------------------------------------- royale
 
 const TILE_CODE = { '.': 0, '#': 1, R: 2, P: 3, S: 4 };
-const TILE_CHAR = ['.', '#', 'R', 'P', 'S'];
 const TILE_FILL = ['#e9e6de', '#3b4049', '#d55e00', '#0072b2', '#009e73'];
 
 function royaleResult(rec) {
