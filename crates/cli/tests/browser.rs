@@ -208,6 +208,18 @@ impl Opened {
         self.eval("1");
         let errors = self.errors.lock().unwrap();
         assert!(errors.is_empty(), "the page logged errors: {errors:#?}");
+        // No value the script failed to find shows up as text.
+        let text = self.eval("document.body.innerText");
+        let text = text.as_str().unwrap_or_default();
+        for word in ["undefined", "NaN", "null", "[object Object]"] {
+            let whole = text
+                .split(|c: char| !c.is_alphanumeric() && c != '[' && c != ']')
+                .any(|w| w == word);
+            assert!(
+                !whole && !text.contains("[object Object]"),
+                "the page shows {word:?}"
+            );
+        }
         let requests = self.requests.lock().unwrap();
         let others: Vec<&String> = requests.iter().filter(|u| **u != self.url).collect();
         assert!(others.is_empty(), "the page made requests: {others:?}");
@@ -681,10 +693,11 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
         format!("{:.3}", report["llr"].as_f64().unwrap())
     );
     let counts: Vec<u64> = serde_json::from_value(page.eval(
-        "[...document.querySelectorAll('#pentanomial [data-count]')].map(d => Number(d.dataset.count))",
+        "[...document.querySelectorAll('#outcomes [data-count]')].map(d => Number(d.dataset.count))",
     ))
     .unwrap();
-    let want: Vec<u64> = serde_json::from_value(report["pentanomial"].clone()).unwrap();
+    let want: Vec<u64> = serde_json::from_value(report["outcomes"]["counts"].clone()).unwrap();
+    assert_eq!(want.len(), 5, "pairs: the pentanomial counts");
     assert_eq!(counts, want);
     let lower = format!(
         "accept H0 ({:.2})",

@@ -19,7 +19,6 @@ use crate::replay::{ReplayError, RoyaleReplay, prompt_indices};
 use crate::report::{Report, build_report, pair_results, rating_options};
 use crate::schedule::{Schedule, ScheduleError};
 use crate::settings::{GameKind, Settings};
-use crate::sprt::{self, Pentanomial, SprtParams};
 use crate::store::{self, GameLine, StoreError};
 
 /// Where a record was read from, for the command that replays it.
@@ -360,66 +359,15 @@ pub fn report_view<'a>(
     }
 }
 
-/// The test after a number of pairs.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
-pub struct TracePoint {
-    /// Pairs counted so far.
-    pub pairs: u64,
-    /// The log-likelihood ratio after them.
-    pub llr: f64,
-    /// The Elo estimate (NEW - BASE) and its 95% interval after them.
-    pub elo: f64,
-    pub lo: f64,
-    pub hi: f64,
-}
-
 /// A `dojo compare` result and what its page shows beside it.
 #[derive(Debug, Serialize)]
 pub struct CompareView<'a, B: Serialize> {
-    /// Who played (as the CLI describes the bots).
+    /// Who played and how (as the CLI describes the bots).
     pub bots: B,
+    /// The result, with the test's course block by block in its `trace`.
     pub report: &'a CompareReport,
-    /// The test pair by pair (at most [`TRACE_POINTS`] points, the last
-    /// pair always included).
-    pub trace: Vec<TracePoint>,
     /// The command line that ran the comparison.
     pub command: String,
-}
-
-/// How many points [`compare_trace`] keeps at most.
-pub const TRACE_POINTS: usize = 2000;
-
-/// The LLR and Elo estimate after each pair of `report` in pair order,
-/// recomputed with the same functions the test used.
-pub fn compare_trace(report: &CompareReport) -> Vec<TracePoint> {
-    let n = report.pairs.len();
-    let every = n.div_ceil(TRACE_POINTS).max(1);
-    let mut counts = Pentanomial::default();
-    let mut out = Vec::with_capacity(n.min(TRACE_POINTS) + 1);
-    out.push(point(&counts, &report.settings.sprt));
-    for (i, pair) in report.pairs.iter().enumerate() {
-        let score = |leg: usize| pair.games.get(leg).map_or(0.5, |g| g.new_score);
-        counts.add_pair(score(0), score(1));
-        if (i + 1) % every == 0 || i + 1 == n {
-            out.push(point(&counts, &report.settings.sprt));
-        }
-    }
-    out
-}
-
-fn point(counts: &Pentanomial, params: &SprtParams) -> TracePoint {
-    let e = sprt::elo_estimate(counts);
-    TracePoint {
-        pairs: counts.pairs(),
-        llr: if counts.pairs() == 0 {
-            0.0
-        } else {
-            sprt::llr(counts, params)
-        },
-        elo: e.elo,
-        lo: e.lo,
-        hi: e.hi,
-    }
 }
 
 /// The page data of a comparison.
@@ -431,7 +379,6 @@ pub fn compare_view<B: Serialize>(
     CompareView {
         bots,
         report,
-        trace: compare_trace(report),
         command,
     }
 }
@@ -519,69 +466,5 @@ mod tests {
                 .starts_with("dojo match cardjitsu a 'b b' --seed 11")
         );
         assert!(view.commands.play.ends_with("--deck2 'my deck.dcfg'"));
-    }
-
-    #[test]
-    fn compare_trace_ends_at_the_reports_llr_and_elo() {
-        use crate::compare::{
-            Bounds, COMPARE_FORMAT_VERSION, CompareSettings, LegRecord, Outcome, PairRecord,
-            RoleFaults,
-        };
-        let params = SprtParams::default();
-        let leg = |new_score: f64| LegRecord {
-            seats: vec!["new".into(), "base".into()],
-            teams: Vec::new(),
-            scores: vec![new_score, 1.0 - new_score],
-            faults: Vec::new(),
-            new_score,
-        };
-        let mut counts = Pentanomial::default();
-        let pairs: Vec<PairRecord> = (0..7u64)
-            .map(|i| {
-                let (a, b) = (
-                    [1.0, 0.5, 0.0][i as usize % 3],
-                    [1.0, 1.0, 0.0, 0.5][i as usize % 4],
-                );
-                counts.add_pair(a, b);
-                PairRecord {
-                    pair: i,
-                    seed: i,
-                    board: None,
-                    games: vec![leg(a), leg(b)],
-                    new_points: a + b,
-                }
-            })
-            .collect();
-        let (lower, upper) = sprt::bounds(&params);
-        let report = CompareReport {
-            version: COMPARE_FORMAT_VERSION,
-            settings: CompareSettings {
-                game: GameKind::Cardjitsu,
-                sprt: params,
-                games: 100,
-                seed: 1,
-                boards: Vec::new(),
-            },
-            verdict: Outcome::Inconclusive,
-            pairs_played: 7,
-            games_played: 14,
-            pentanomial: counts,
-            new_score: counts.score(),
-            llr: sprt::llr(&counts, &params),
-            bounds: Bounds { lower, upper },
-            elo: sprt::elo_estimate(&counts),
-            faults: RoleFaults::default(),
-            pairs,
-        };
-        let trace = compare_trace(&report);
-        assert_eq!(trace.len(), 8);
-        assert_eq!(trace[0].pairs, 0);
-        let last = trace.last().unwrap();
-        assert_eq!(last.pairs, 7);
-        assert_eq!(last.llr, report.llr);
-        assert_eq!(
-            (last.elo, last.lo, last.hi),
-            (report.elo.elo, report.elo.lo, report.elo.hi)
-        );
     }
 }
