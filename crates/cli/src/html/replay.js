@@ -170,8 +170,10 @@ function royalePage(view, app) {
     else if (e.kind === 'moved') pos[a.seat] = before[i];
   };
 
-  // Canvas: the cell size fits the board in about 760x600 CSS pixels.
-  const cell = clamp(Math.floor(Math.min(760 / W, 560 / H)), 3, 36);
+  // Canvas: the cell size fits the board beside the side panel (at most
+  // 760x560 CSS pixels), so a laptop screen shows both.
+  const room = clamp((app.clientWidth || 1200) - 390, 240, 760);
+  const cell = clamp(Math.floor(Math.min(room / W, 560 / H)), 3, 36);
   const dpr = window.devicePixelRatio || 1;
   const canvas = h('canvas', { class: 'board', id: 'board', width: W * cell * dpr, height: H * cell * dpr, style: `width:${W * cell}px;height:${H * cell}px`, 'data-cell': cell * dpr });
   const ctx = canvas.getContext('2d');
