@@ -411,7 +411,16 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
     };
     let dir = tempfile::tempdir().unwrap();
     let checks = [0, 1, 2, 37, 120, 121];
-    let (rec, seen) = royale_game("boards/arena.txt", 121, &checks);
+    let (mut rec, seen) = royale_game("boards/arena.txt", 121, &checks);
+    // Each seat's stderr, per prompt (its how-manieth turn).
+    rec.stderr = (0..3)
+        .map(|s| {
+            let turns = rec.play.actions.iter().filter(|a| a.seat == s).count();
+            (0..turns)
+                .map(|i| format!("seat {s} prompt {i} </script>"))
+                .collect()
+        })
+        .collect();
     let page = Opened::open(&chrome, &replay_page(dir.path(), "arena", &rec));
     let (w, h) = (12, 8);
 
@@ -425,6 +434,17 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
     page.key("ArrowLeft");
     page.key("ArrowRight");
     assert_eq!(page.turn(), 2);
+    // The stderr shown is that of turn 2's seat, for its own prompt.
+    let second = rec.play.actions[1].seat;
+    let earlier = rec.play.actions[..1]
+        .iter()
+        .filter(|a| a.seat == second)
+        .count();
+    let text = page.text("main");
+    assert!(
+        text.contains(&format!("seat {second} prompt {earlier} </script>")),
+        "{text}"
+    );
     assert_board(&page, &seen[2], w, h);
     page.key("End");
     assert_eq!(page.turn(), 121);
