@@ -39,11 +39,26 @@ pub enum Command {
     Play(PlayCommand),
     /// Play NEW against BASE until a sequential test decides whether NEW is worse.
     Compare(CompareArgs),
+<<<<<<< HEAD
     /// Show which bot containment layers this machine supports, and why the others are missing.
     Doctor,
+=======
+    /// Show a league directory's standings again; with --html, write its report page.
+    Report(ReportArgs),
+>>>>>>> main
     /// Ask a card game's rules: a Skat hand's bid value, whether a Tichu play is legal.
     #[command(subcommand)]
     Rules(RulesCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A league's out directory (holding league.json and games.jsonl).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Write the report as one self-contained HTML page (standings, plots, every game's replay).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -121,6 +136,9 @@ pub struct CardJitsuMatchArgs {
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
+    /// Also write the game as one self-contained HTML replay page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Print only the result, not the round-by-round transcript.
     #[arg(long, short)]
     pub quiet: bool,
@@ -172,6 +190,9 @@ pub struct RoyaleMatchArgs {
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
+    /// Also write the game as one self-contained HTML replay page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Show the board in the terminal as the game evolves.
     #[arg(long)]
     pub watch: bool,
@@ -225,6 +246,9 @@ pub struct LeagueArgs {
     /// Print a line to stderr for every game as it is stored, instead of a progress bar.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Also write the report as one self-contained HTML page (see `dojo report`).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -263,6 +287,9 @@ pub struct ReplayArgs {
     /// run from their recorded command in the current directory.
     #[arg(long)]
     pub rerun: bool,
+    /// Write the game as one self-contained HTML page (a replay viewer that works offline) instead of printing it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["turn", "watch", "rerun"])]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub time: TimeArgs,
 }
@@ -322,6 +349,9 @@ pub struct CompareArgs {
     /// Write settings, model, counts, LLR and bounds, Elo estimate, verdict, the LLR's course and every block as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write the result as one self-contained HTML page (LLR trace, Elo estimate, pentanomial counts).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub time: TimeArgs,
     /// Royale: the bot on the third team; default: royale-random-py.

@@ -4,6 +4,7 @@
 mod args;
 mod bots;
 mod cmd;
+mod html;
 mod progress;
 mod render;
 
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&cli.bots_dir, a),
         Command::Compare(a) => Ok(cmd::compare::run(&cli.bots_dir, a)),
         Command::Doctor => Ok(cmd::doctor::run()),
+        Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
     };
     match outcome {

@@ -19,6 +19,7 @@ pub mod schedule;
 pub mod settings;
 pub mod sprt;
 pub mod store;
+pub mod view;
 
 pub use executor::{ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};

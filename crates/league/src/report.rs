@@ -158,17 +158,22 @@ fn fit_ratings(
     names: &[String],
     results: &[rating::PairResult],
 ) -> Vec<rating::Rating> {
+    rating::fit(names.len(), results, &rating_options(settings, names))
+}
+
+/// The options every league rating fit uses: the anchor, the bootstrap
+/// and its seed (also used by the report page's rating history).
+pub(crate) fn rating_options(settings: &Settings, names: &[String]) -> rating::RatingOptions {
     let anchor = settings
         .anchor
         .as_ref()
         .and_then(|a| names.binary_search(a).ok())
         .map(|i| (i, settings.anchor_elo.unwrap_or(ANCHOR_ELO)));
-    let opts = rating::RatingOptions {
+    rating::RatingOptions {
         anchor,
         bootstrap: BOOTSTRAP_SAMPLES,
         seed: derive_seed(settings.seed, &[fnv1a64("ratings")]),
-    };
-    rating::fit(names.len(), results, &opts)
+    }
 }
 
 #[derive(Default)]

@@ -21,6 +21,7 @@ use dojo_league::compare::{
 };
 use dojo_league::exec::BotExecutor;
 use dojo_league::sprt::{SequentialTest, naive_estimate};
+use dojo_league::view;
 use dojo_runner::BotSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -252,18 +253,24 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     progress.finish();
     print!("{}", summary(&report));
 
+    let run = RunInfo {
+        new: BotInfo::new(&a.new, &loaded[0]),
+        base: BotInfo::new(&a.base, &loaded[1]),
+        third: (game == GameKind::Royale).then(|| BotInfo::new(&third, &loaded[2])),
+        jobs,
+        timeout_ms: a.time.timeout_ms,
+        startup_ms: a.time.startup_ms,
+    };
+    if let Some(path) = &a.html {
+        write_page(path, &run, &report)?;
+    }
     if let Some(path) = &a.json {
-        let run = RunInfo {
-            new: BotInfo::new(&a.new, &loaded[0]),
-            base: BotInfo::new(&a.base, &loaded[1]),
-            third: (game == GameKind::Royale).then(|| BotInfo::new(&third, &loaded[2])),
-            jobs,
-            timeout_ms: a.time.timeout_ms,
-            startup_ms: a.time.startup_ms,
-        };
         let json = JsonReport::new(run, &report);
         super::write_json(path, &json)?;
         println!("report: {}", path.display());
+    }
+    if let Some(path) = &a.html {
+        println!("report page: {}", path.display());
     }
     Ok(ExitCode::from(match report.verdict {
         Outcome::H1 => 0,
@@ -271,6 +278,34 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         Outcome::Inconclusive => 2,
         Outcome::Cancelled => EXIT_ERROR,
     }))
+}
+
+/// The comparison's HTML page: who played and how, the library's report
+/// (with its trace), and the command line as run.
+fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> {
+    #[derive(Serialize)]
+    struct Who<'a> {
+        new: &'a BotInfo,
+        base: &'a BotInfo,
+        third: Option<&'a BotInfo>,
+        jobs: usize,
+        timeout_ms: u64,
+        startup_ms: u64,
+    }
+    let who = Who {
+        new: &run.new,
+        base: &run.base,
+        third: run.third.as_ref(),
+        jobs: run.jobs,
+        timeout_ms: run.timeout_ms,
+        startup_ms: run.startup_ms,
+    };
+    let argv: Vec<String> = std::iter::once("dojo".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect();
+    let page = view::compare_view(report, who, view::shell_line(&argv));
+    let title = format!("dojo compare: {} vs {}", run.new.name, run.base.name);
+    crate::html::write(path, &crate::html::compare(&title, &page)?)
 }
 
 /// `x` with a sign and `decimals` decimals, never as "-0.0" (a tiny

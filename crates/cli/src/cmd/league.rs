@@ -237,6 +237,10 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     progress.finish();
     print!("{}", render::standings::table(&report));
     println!("report: {}", out.join(store::REPORT_FILE).display());
+    if let Some(path) = &a.html {
+        super::report::write_page(&out, Some(path))?;
+        println!("report page: {}", path.display());
+    }
     Ok(exit_code(&report))
 }
 

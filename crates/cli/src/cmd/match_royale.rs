@@ -96,5 +96,10 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
     if let Some(path) = &a.json {
         super::write_json(path, &record)?;
     }
+    if let Some(path) = &a.html {
+        let source = super::record_source(a.json.as_deref());
+        crate::html::write(path, &crate::html::royale_replay(&record, &source)?)?;
+        println!("replay page: {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@ pub mod match_cardjitsu;
 pub mod match_royale;
 pub mod play;
 pub mod replay;
+pub mod report;
 pub mod rules;
 
 use std::path::Path;
@@ -54,6 +55,14 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// What a replay page of a game just played can say about its record:
+/// the `--json` file it was saved to, if any.
+pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
+    json.map_or(dojo_league::view::RecordSource::Unsaved, |p| {
+        dojo_league::view::RecordSource::File(p.display().to_string())
+    })
 }
 
 /// Reads a text file, naming it in the error.

@@ -21,6 +21,7 @@ use dojo_league::game::{CardJitsuRecord, RoyaleRecord, SeatInfo};
 use dojo_league::replay::{
     self, BoardSource, BotSource, Difference, ReplayError, RoyaleReplay, Saved,
 };
+use dojo_league::view::RecordSource;
 use dojo_runner::BotSpec;
 
 use crate::args::ReplayArgs;
@@ -42,6 +43,16 @@ pub fn run(bots_dir: &Path, a: ReplayArgs) -> ExitCode {
 
 fn replay(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     let saved = load(&a.record, a.game)?;
+    if let Some(path) = &a.html {
+        let record = a.record.display().to_string();
+        let source = match a.game {
+            Some(id) => RecordSource::League { dir: record, id },
+            None => RecordSource::File(record),
+        };
+        crate::html::write(path, &crate::html::replay(&saved, &source)?)?;
+        println!("replay page: {}", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     match (saved, a.rerun) {
         (Saved::CardJitsu(rec), false) => {
             print!("{}", show_cardjitsu(&rec, a.turn, a.stderr)?);

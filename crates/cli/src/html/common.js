@@ -1,0 +1,156 @@
+'use strict';
+// Shared helpers: element builders, number formats, a small SVG line chart
+// that doubles as a scrubber, and the page's start-up.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// h('div', {class: 'x', onclick: f}, child, 'text', [more]) -> element.
+function build(el, attrs, kids) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid == null || kid === false) continue;
+    el.append(kid instanceof Node ? kid : String(kid));
+  }
+  return el;
+}
+const h = (tag, attrs, ...kids) => build(document.createElement(tag), attrs, kids);
+const svg = (tag, attrs, ...kids) => build(document.createElementNS(SVG_NS, tag), attrs, kids);
+
+const fmt = (n) => Number(n).toLocaleString('en-US');
+const fmt1 = (n) => Number(n).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+function fmtUs(us) {
+  if (us == null) return '–';
+  if (us >= 1e6) return (us / 1e6).toFixed(2) + ' s';
+  if (us >= 1000) return (us / 1000).toFixed(us >= 1e5 ? 0 : 1) + ' ms';
+  return us + ' µs';
+}
+const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
+const TEAM = { R: 'Rock', P: 'Paper', S: 'Scissors' };
+const TEAM_COLOUR = { R: '#d55e00', P: '#0072b2', S: '#009e73' };
+
+// A copyable command line.
+function command(label, text) {
+  const code = h('code', {}, text);
+  const copy = h('button', {
+    title: 'Copy to the clipboard',
+    onclick: () => {
+      const done = () => { copy.textContent = 'Copied'; setTimeout(() => { copy.textContent = 'Copy'; }, 1200); };
+      if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, () => selectText(code));
+      else selectText(code);
+    },
+  }, 'Copy');
+  return h('div', { class: 'cmd' }, h('span', { class: 'label' }, label), code, copy);
+}
+function selectText(el) {
+  const r = document.createRange();
+  r.selectNodeContents(el);
+  const s = getSelection();
+  s.removeAllRanges();
+  s.addRange(r);
+}
+
+// Keeps at most `max` points of a series, each the largest of its bucket
+// (spikes stay visible), as [x, y] pairs.
+function thin(xs, ys, max) {
+  if (xs.length <= max) return xs.map((x, i) => [x, ys[i]]);
+  const out = [];
+  const per = xs.length / max;
+  for (let b = 0; b < max; b++) {
+    const from = Math.floor(b * per), to = Math.floor((b + 1) * per);
+    let best = from;
+    for (let i = from; i < to; i++) if (ys[i] > ys[best]) best = i;
+    out.push([xs[best], ys[best]]);
+  }
+  return out;
+}
+
+// A line chart: series [{name, colour, xs, ys, dash}], x from 0 to xMax.
+// Options: width, height, yMin, yMax, yLabel(v), xLabel(v), areas [{xs, lo, hi,
+// colour}], bands [{from, to, colour}],
+// hlines [{y, colour, label, below}], markers [{x, colour, title}], onPick(x)
+// (click or drag picks an x: the chart is a scrubber). Returns the SVG
+// element with setCursor(x).
+function lineChart(o) {
+  const W = o.width || 1000, H = o.height || 150, L = 60, R = 12, B = 22;
+  const T = o.markers && o.markers.length ? 20 : 10;
+  const xMax = Math.max(o.xMax, 1);
+  let yMin = o.yMin ?? 0, yMax = o.yMax;
+  if (yMax == null) {
+    yMax = 0;
+    for (const s of o.series) for (const y of s.ys) if (y > yMax) yMax = y;
+    for (const l of o.hlines || []) yMax = Math.max(yMax, l.y);
+    yMax = yMax * 1.05 || 1;
+  }
+  const X = (x) => L + (x / xMax) * (W - L - R);
+  const Y = (y) => T + (1 - (y - yMin) / (yMax - yMin || 1)) * (H - T - B);
+  const el = svg('svg', { class: 'chart' + (o.onPick ? ' scrub' : ''), viewBox: `0 0 ${W} ${H}` });
+  for (const a of o.areas || []) {
+    const top = a.xs.map((x, i) => `${X(x).toFixed(1)},${Y(a.hi[i]).toFixed(1)}`);
+    const bottom = a.xs.map((x, i) => `${X(x).toFixed(1)},${Y(a.lo[i]).toFixed(1)}`).reverse();
+    el.append(svg('polygon', { points: top.concat(bottom).join(' '), fill: a.colour }));
+  }
+  for (const b of o.bands || []) {
+    el.append(svg('rect', { x: L, width: W - L - R, y: Y(b.to), height: Math.max(0, Y(b.from) - Y(b.to)), fill: b.colour }));
+  }
+  const yl = o.yLabel || ((v) => fmt(Math.round(v)));
+  for (const v of [yMin, (yMin + yMax) / 2, yMax]) {
+    el.append(svg('line', { class: 'axis', x1: L, x2: W - R, y1: Y(v), y2: Y(v), 'stroke-dasharray': v === yMin ? null : '3 4' }));
+    el.append(svg('text', { x: L - 6, y: Y(v) + 4, 'text-anchor': 'end' }, yl(v)));
+  }
+  const xl = o.xLabel || fmt;
+  el.append(svg('text', { x: L, y: H - 6 }, xl(0)));
+  el.append(svg('text', { x: W - R, y: H - 6, 'text-anchor': 'end' }, xl(xMax)));
+  for (const l of o.hlines || []) {
+    el.append(svg('line', { x1: L, x2: W - R, y1: Y(l.y), y2: Y(l.y), stroke: l.colour, 'stroke-width': 1.5, 'stroke-dasharray': '6 4', 'vector-effect': 'non-scaling-stroke' }));
+    if (l.label) el.append(svg('text', { x: W - R - 4, y: Y(l.y) + (l.below ? 13 : -4), 'text-anchor': 'end', fill: l.colour }, l.label));
+  }
+  for (const s of o.series) {
+    const pts = thin(s.xs, s.ys, 1200).map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(' ');
+    el.append(svg('polyline', { points: pts, fill: 'none', stroke: s.colour, 'stroke-width': s.width || 1.8, 'stroke-dasharray': s.dash, 'vector-effect': 'non-scaling-stroke', 'stroke-linejoin': 'round' }, svg('title', {}, s.name)));
+  }
+  for (const m of o.markers || []) {
+    el.append(svg('path', { d: `M${X(m.x)},${T - 4} l-4,-8 h8 z`, fill: m.colour || '#c0392b' }, svg('title', {}, m.title || '')));
+  }
+  const cursor = svg('line', { class: 'cursor', y1: T, y2: H - B, 'vector-effect': 'non-scaling-stroke', visibility: 'hidden' });
+  el.append(cursor);
+  el.setCursor = (x) => {
+    cursor.setAttribute('x1', X(x));
+    cursor.setAttribute('x2', X(x));
+    cursor.setAttribute('visibility', 'visible');
+  };
+  if (o.onPick) {
+    const pick = (ev) => {
+      const r = el.getBoundingClientRect();
+      const vx = ((ev.clientX - r.left) / r.width) * W;
+      o.onPick(clamp(Math.round(((vx - L) / (W - L - R)) * xMax), 0, xMax));
+    };
+    el.addEventListener('pointerdown', (ev) => { el.setPointerCapture(ev.pointerId); pick(ev); });
+    el.addEventListener('pointermove', (ev) => { if (el.hasPointerCapture(ev.pointerId)) pick(ev); });
+  }
+  return el;
+}
+
+function legend(items) {
+  return h('div', { class: 'legend' }, items.map(([name, colour, ring]) => h('span', {}, h('i', { style: ring ? `border:2px solid ${ring};border-radius:50%;background:${colour}` : `background:${colour}` }), name)));
+}
+
+// One keyboard handler at a time (the report swaps replays in and out).
+let keyHandler = null;
+const setKeys = (f) => { keyHandler = f; };
+document.addEventListener('keydown', (ev) => { if (keyHandler) keyHandler(ev); });
+
+// Pages register here; the data block's `page` picks one.
+const PAGES = {};
+function start() {
+  const block = document.getElementById('dojo-data');
+  const data = JSON.parse(block.textContent);
+  const app = document.getElementById('app');
+  app.textContent = '';
+  PAGES[data.page](data, app);
+}
+document.addEventListener('DOMContentLoaded', start);

@@ -1,0 +1,90 @@
+// The compare page: the verdict, the LLR trace against its bounds (as they
+// stood after each block), the Elo estimate with its interval over blocks
+// played, and the blocks by NEW's points (the pentanomial counts for pairs).
+
+const VERDICT = {
+  h1: ['NEW passes', 'H1 accepted: the data favour elo1 over elo0', 'win'],
+  h0: ['NEW is worse', 'H0 accepted: the data favour elo0 over elo1', 'fault'],
+  inconclusive: ['Inconclusive', 'the game limit was reached before either bound', 'draw'],
+  cancelled: ['Interrupted', 'stopped before a decision', 'draw'],
+};
+const NOTE = {
+  no_data: 'no block was played',
+  too_small: 'fewer than 10 blocks: the interval leans on the prior',
+  single_outcome: 'every block had the same total: the interval’s width comes from the prior alone',
+};
+
+// Half points as text: 0, ½, 1, 1½, ...
+const halves = (k) => (k % 2 ? (k > 1 ? `${(k - 1) / 2}½` : '½') : String(k / 2));
+
+PAGES.compare = (view, app) => {
+  const r = view.report, p = r.settings.sprt, b = view.bots;
+  const tr = [{ blocks: 0, llr: 0, lower: r.trace.length ? r.trace[0].lower : r.bounds.lower, upper: r.trace.length ? r.trace[0].upper : r.bounds.upper, elo: null }].concat(r.trace);
+  const unit = r.model.unit === 'block' ? 'block' : 'pair';
+  const units = unit + 's';
+  const xs = tr.map((t) => t.blocks);
+  const last = Math.max(1, xs[xs.length - 1]);
+  const llrs = tr.map((t) => t.llr);
+  const lo = Math.min(r.bounds.wald_lower, ...tr.map((t) => t.lower), ...llrs);
+  const hi = Math.max(r.bounds.wald_upper, ...tr.map((t) => t.upper), ...llrs);
+  const pad = (hi - lo) * 0.08;
+  const llrChart = lineChart({
+    series: [
+      { name: 'LLR', colour: '#3d5a80', xs, ys: llrs, width: 2.2 },
+      { name: 'upper bound (accept H1)', colour: '#2f7d5b', xs, ys: tr.map((t) => t.upper), dash: '6 4', width: 1.5 },
+      { name: 'lower bound (accept H0)', colour: '#c0392b', xs, ys: tr.map((t) => t.lower), dash: '6 4', width: 1.5 },
+    ],
+    xMax: last, yMin: lo - pad, yMax: hi + pad, height: 240, yLabel: (v) => v.toFixed(2), xLabel: (v) => `${fmt(v)} ${units}`,
+    hlines: [
+      { y: r.bounds.upper, colour: '#2f7d5b', label: `accept H1 (${r.bounds.upper.toFixed(2)})` },
+      { y: r.bounds.lower, colour: '#c0392b', label: `accept H0 (${r.bounds.lower.toFixed(2)})`, below: true },
+      { y: 0, colour: '#cfcabf' },
+    ],
+  });
+  // Early estimates are very wide; the chart is clipped to a readable range.
+  const est = tr.filter((t) => t.elo);
+  const cap = Math.max(4 * Math.max(Math.abs(p.elo0), Math.abs(p.elo1), 10), Math.abs(r.elo.lo), Math.abs(r.elo.hi)) * 1.1;
+  const c = (v) => clamp(v, -cap, cap);
+  const exs = est.map((t) => t.blocks);
+  const eloLo = Math.min(...est.map((t) => c(t.elo.lo)), p.elo0, 0), eloHi = Math.max(...est.map((t) => c(t.elo.hi)), p.elo1, 0);
+  const eloChart = est.length ? lineChart({
+    series: [{ name: 'Elo estimate (fixed sample)', colour: '#3d5a80', xs: exs, ys: est.map((t) => c(t.elo.elo)), width: 2.2 }],
+    areas: [{ xs: exs, lo: est.map((t) => c(t.elo.lo)), hi: est.map((t) => c(t.elo.hi)), colour: 'rgba(61,90,128,0.16)' }],
+    xMax: last, yMin: eloLo, yMax: eloHi, width: 720, height: 240, yLabel: (v) => (v > 0 ? '+' : '') + v.toFixed(0), xLabel: (v) => `${fmt(v)} ${units}`,
+    hlines: [{ y: p.elo1, colour: '#2f7d5b', label: `elo1 ${p.elo1}` }, { y: p.elo0, colour: '#c0392b', label: `elo0 ${p.elo0}`, below: true }, { y: 0, colour: '#cfcabf' }],
+  }) : h('p', { class: 'muted' }, 'No block was played.');
+  const counts = r.outcomes.counts, most = Math.max(1, ...counts), n = counts.length - 1;
+  const colour = (k) => { const t = k / n; return t < 0.5 ? `rgba(192,57,43,${1 - t * 1.6})` : t > 0.5 ? `rgba(47,125,91,${(t - 0.5) * 1.6 + 0.2})` : '#b8b2a6'; };
+  const outcomes = h('div', { id: 'outcomes', style: 'display:flex;gap:10px;align-items:flex-end;height:170px;padding-top:10px' },
+    counts.map((k, i) => h('div', { style: 'flex:1;text-align:center', 'data-count': k },
+      h('div', { class: 'hint' }, fmt(k)),
+      h('div', { style: `height:${(120 * k) / most}px;background:${colour(i)};border-radius:4px 4px 0 0` }),
+      h('div', { style: 'font-weight:600;margin-top:4px' }, halves(i)))));
+  const faults = (f) => ['timeout', 'crash', 'invalid', 'restart'].filter((k) => f[k]).map((k) => `${f[k]} ${k}`).join(', ') || 'none';
+  const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
+  const sign = (v) => { const x = Math.round(v * 10) / 10; return (x > 0 ? '+' : '') + (x === 0 ? '0.0' : x.toFixed(1)); };
+  const [word, why, cls] = VERDICT[r.verdict] || [r.verdict, '', 'draw'];
+  app.append(
+    h('h1', {}, `${b.new.name} (NEW) vs ${b.base.name} (BASE)`),
+    h('p', { class: 'sub' }, `${r.settings.game} · ${fmt(r.games_played)} games in ${fmt(r.blocks_played)} ${unit === 'pair' ? 'seat-swapped pairs' : 'blocks of ' + r.model.games_per_unit} · seed ${r.settings.seed}`),
+    h('div', { class: 'result', id: 'result' }, h('span', { class: `badge ${cls}`, id: 'verdict' }, word), ' ', why,
+      h('span', { class: 'muted' }, ` · Elo ${sign(r.elo.elo)} [${sign(r.elo.lo)}, ${sign(r.elo.hi)}] · LLR `), h('span', { id: 'llr' }, r.llr.toFixed(3))),
+    r.note ? h('p', { class: 'hint', id: 'note' }, `Note: ${NOTE[r.note] || r.note}.`) : '',
+    h('div', { class: 'panel' }, h('h2', {}, `Log-likelihood ratio after each ${unit}`), llrChart,
+      h('p', { class: 'hint', style: 'margin:4px 0 0' }, `H0: NEW − BASE = ${p.elo0} Elo, H1: = ${p.elo1} Elo (${p.model || 'logistic'}), α = ${p.alpha}, β = ${p.beta}. `,
+        `Dashed: the bounds in force after each ${unit} (Wald’s ${r.bounds.wald_lower.toFixed(2)} and ${r.bounds.wald_upper.toFixed(2)}${r.model.overshoot_correction ? ', moved inward by the overshoot correction' : ''}); the test stops when the line leaves the band.`)),
+    h('div', { class: 'row' },
+      h('div', { class: 'panel grow' }, h('h2', {}, 'Elo estimate (NEW − BASE) with 95% interval'), eloChart,
+        h('p', { class: 'hint', style: 'margin:4px 0 0' }, `Line: the fixed-sample estimate after each ${unit}. Final median-unbiased estimate ${sign(r.elo.elo)} [${sign(r.elo.lo)}, ${sign(r.elo.hi)}]; fixed-sample ${sign(r.elo_naive.elo)} [${sign(r.elo_naive.lo)}, ${sign(r.elo_naive.hi)}].`)),
+      h('div', { class: 'panel', style: 'flex:0 1 380px' }, h('h2', {}, `${unit === 'pair' ? 'Pairs' : 'Blocks'} by NEW’s points (of ${r.outcomes.games_per_block})`), outcomes,
+        h('p', { class: 'hint', style: 'margin:8px 0 0' }, `NEW scores ${fmt1(100 * r.new_score)}% per game.`))),
+    h('div', { class: 'row' },
+      h('div', { class: 'panel grow' }, h('h2', {}, 'Bots'),
+        h('table', {}, [['NEW', b.new], ['BASE', b.base], b.third ? ['third', b.third] : null].filter(Boolean).map(([role, x]) => h('tr', {},
+          h('td', { class: 'muted' }, role), h('td', { class: 'name' }, x.name), h('td', {}, h('code', {}, x.command.join(' '))),
+          h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new) : role === 'BASE' ? faults(r.faults.base) : ''))))),
+      h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),
+        h('dl', { class: 'kv' }, item('game limit', fmt(r.settings.games)), item('time per move', `${fmt(b.timeout_ms)} ms (+${fmt(b.startup_ms)} ms at start-up)`),
+          item('jobs', b.jobs), r.settings.boards.length ? item('boards', r.settings.boards.join(', ')) : null),
+        h('div', { style: 'margin-top:10px' }, command('run', view.command)))));
+};

@@ -1,0 +1,219 @@
+//! Self-contained HTML pages: a game's replay, a league report, a
+//! comparison. Each page is one file: the data as JSON in a
+//! `<script type="application/json">` block, and the CSS and JavaScript
+//! inline, all compiled into the binary (`include_str!`), so the installed
+//! `dojo` needs no other file and the page works offline. A
+//! Content-Security-Policy of `default-src 'none'` makes sure the page
+//! cannot fetch anything even by mistake.
+//!
+//! The values come typed from [`dojo_league::view`]; this module only
+//! serialises them into the template.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use base64::Engine as _;
+use dojo_league::game::{CardJitsuRecord, RoyaleRecord};
+use dojo_league::replay::Saved;
+use dojo_league::store::GameLine;
+use dojo_league::view::{self, RecordSource};
+use serde::Serialize;
+
+const PAGE: &str = include_str!("page.html");
+const STYLE: &str = include_str!("style.css");
+const COMMON_JS: &str = include_str!("common.js");
+const REPLAY_JS: &str = include_str!("replay.js");
+const REPORT_JS: &str = include_str!("report.js");
+const COMPARE_JS: &str = include_str!("compare.js");
+
+/// JSON safe to put inside a `<script>` element: every `<` is written as
+/// `\u003c` (only possible inside JSON strings), so neither `</script>`
+/// nor `<!--` can end or change the block.
+pub fn script_json(value: &impl Serialize) -> Result<String> {
+    let text = serde_json::to_string(value).context("serialising the page data")?;
+    Ok(text.replace('<', "\\u003c"))
+}
+
+/// Text safe inside HTML element content.
+fn escape_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The page template with `{{name}}` placeholders filled in one pass (so
+/// nothing inside a filled-in value is ever taken for a placeholder).
+fn fill(template: &str, values: &BTreeMap<&str, &str>) -> String {
+    let mut out =
+        String::with_capacity(template.len() + values.values().map(|v| v.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find("}}") {
+            Some(end) if values.contains_key(&after[..end]) => {
+                out.push_str(values[&after[..end]]);
+                rest = &after[end + 2..];
+            }
+            _ => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A whole page: `kind` picks what the script draws (`replay`, `report`,
+/// `compare`); `extra` is more markup before the script (the lazily read
+/// games of a report).
+fn page(title: &str, kind: &str, data: &impl Serialize, extra: &str) -> Result<String> {
+    #[derive(Serialize)]
+    struct Data<'a, T> {
+        page: &'a str,
+        #[serde(flatten)]
+        data: &'a T,
+    }
+    let json = script_json(&Data { page: kind, data })?;
+    let script = [COMMON_JS, REPLAY_JS, REPORT_JS, COMPARE_JS].join("\n");
+    let title = escape_text(title);
+    let values = BTreeMap::from([
+        ("version", env!("CARGO_PKG_VERSION")),
+        ("title", title.as_str()),
+        ("style", STYLE),
+        ("data", json.as_str()),
+        ("extra", extra),
+        ("script", script.as_str()),
+    ]);
+    Ok(fill(PAGE, &values))
+}
+
+/// The replay page of a CardJitsu record.
+pub fn cardjitsu_replay(rec: &CardJitsuRecord, source: &RecordSource) -> Result<String> {
+    let title = format!(
+        "CardJitsu: {} vs {} (seed {})",
+        rec.seats.first().map_or("?", |s| s.bot.as_str()),
+        rec.seats.get(1).map_or("?", |s| s.bot.as_str()),
+        rec.play.seed
+    );
+    page(&title, "replay", &view::cardjitsu_view(rec, source), "")
+}
+
+/// The replay page of a royale record.
+pub fn royale_replay(rec: &RoyaleRecord, source: &RecordSource) -> Result<String> {
+    let title = format!("Royale on {} (seed {})", rec.board_file, rec.play.seed);
+    page(&title, "replay", &view::royale_view(rec, source)?, "")
+}
+
+/// The replay page of either kind of record.
+pub fn replay(saved: &Saved, source: &RecordSource) -> Result<String> {
+    match saved {
+        Saved::CardJitsu(rec) => cardjitsu_replay(rec, source),
+        Saved::Royale(rec) => royale_replay(rec, source),
+    }
+}
+
+/// One game's replay data as the report embeds it: its view's JSON,
+/// gzip-compressed and base64-encoded, unpacked by the page only when the
+/// game is opened (so 10,000 games cost the report no parsing up front).
+fn packed_game(line: &GameLine, dir: &str) -> Result<Option<String>> {
+    let mut record = line.record.clone();
+    if let Some(obj) = record.as_object_mut() {
+        obj.insert("timing".into(), line.timing.clone());
+    }
+    let source = RecordSource::League {
+        dir: dir.to_owned(),
+        id: line.id,
+    };
+    let json = match record.get("game").and_then(|g| g.as_str()) {
+        Some("cardjitsu") => match serde_json::from_value::<CardJitsuRecord>(record) {
+            Ok(rec) => serde_json::to_vec(&view::cardjitsu_view(&rec, &source))?,
+            Err(_) => return Ok(None),
+        },
+        Some("royale") => match serde_json::from_value::<RoyaleRecord>(record) {
+            Ok(rec) => match view::royale_view(&rec, &source) {
+                Ok(v) => serde_json::to_vec(&v)?,
+                Err(_) => return Ok(None),
+            },
+            Err(_) => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&json)?;
+    Ok(Some(
+        base64::engine::general_purpose::STANDARD.encode(gz.finish()?),
+    ))
+}
+
+/// The report page of a league: its report, every game listed, and each
+/// game's replay embedded (packed, see [`packed_game`]). `dir` is the
+/// league directory as the user named it (for the replay commands shown).
+pub fn report(
+    report: &dojo_league::Report,
+    settings: &dojo_league::Settings,
+    games: &[GameLine],
+    dir: &Path,
+) -> Result<String> {
+    let dir_text = dir.display().to_string();
+    let data = view::report_view(report, settings, games);
+    let mut packed = BTreeMap::new();
+    for line in games {
+        if let Some(text) = packed_game(line, &dir_text)? {
+            packed.insert(line.id, text);
+        }
+    }
+    let extra = format!(
+        "<script type=\"application/json\" id=\"dojo-games\">{}</script>\n",
+        script_json(&packed)?
+    );
+    let title = format!(
+        "{} league: {} bots, {} games",
+        settings.game,
+        settings.bots.len(),
+        games.len()
+    );
+    page(&title, "report", &data, &extra)
+}
+
+/// The page of a `dojo compare` result.
+pub fn compare(title: &str, data: &impl Serialize) -> Result<String> {
+    page(title, "compare", data, "")
+}
+
+/// Writes a page atomically (a temporary file beside it, then a rename).
+pub fn write(path: &Path, html: &str) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map_or_else(|| "page.html".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, html).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_json_cannot_close_the_block() {
+        let text = script_json(&["</script><script>alert(1)</script>", "<!--"]).unwrap();
+        assert!(!text.contains('<'), "{text}");
+        let back: Vec<String> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back[0], "</script><script>alert(1)</script>");
+    }
+
+    #[test]
+    fn fill_does_not_expand_placeholders_inside_values() {
+        let values = BTreeMap::from([("a", "{{b}}"), ("b", "B")]);
+        assert_eq!(fill("<{{a}}|{{b}}|{{c}}>", &values), "<{{b}}|B|{{c}}>");
+    }
+}

@@ -1,0 +1,219 @@
+// The league report page: standings with intervals, head-to-head heat map,
+// ratings over games played, faults, settings, and every game with its
+// replay (packed in the page, unpacked only when opened).
+
+const BOT_COLOURS = ['#3d5a80', '#d55e00', '#009e73', '#cc79a7', '#0072b2', '#e69f00', '#56b4e9', '#8a5cb8', '#7a7a7a', '#b5523b', '#2a9d8f', '#9c6644'];
+const FAULT_KINDS = [['timeout', '#c0392b'], ['crash', '#7b2d26'], ['invalid', '#e67e22'], ['restart', '#95a5a6']];
+const REASON = { triple: 'triple', round_cap: 'round cap', one_sign_left: 'one sign left', already_won: 'already won', no_signs: 'no signs', stalled: 'stalled' };
+
+// Interval bars share one scale: from the lowest lower end to the highest upper end.
+function standingsPanel(rep) {
+  const st = rep.standings;
+  const lo = Math.min(...st.map((s) => s.rating_lo)), hi = Math.max(...st.map((s) => s.rating_hi));
+  const span = hi - lo || 1;
+  const at = (v) => `${(((v - lo) / span) * 100).toFixed(2)}%`;
+  const anchor = rep.anchor;
+  const rows = st.map((s) => h('tr', { 'data-bot': s.name },
+    h('td', { class: 'num' }, s.rank),
+    h('td', { class: 'name' }, s.name, s.name === anchor ? h('span', { class: 'hint' }, ' (anchor)') : null),
+    h('td', { class: 'num' }, h('b', {}, fmt(Math.round(s.rating)))),
+    h('td', {}, h('div', { class: 'bar', title: `95% interval ${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)}` },
+      h('span', { class: 'rng', style: `left:${at(s.rating_lo)};width:calc(${at(s.rating_hi)} - ${at(s.rating_lo)})` }),
+      h('span', { class: 'pt', style: `left:${at(s.rating)}` }))),
+    h('td', { class: 'num interval mono' }, `${Math.round(s.rating_lo)} – ${Math.round(s.rating_hi)}`),
+    h('td', { class: 'num' }, fmt(s.games)),
+    h('td', { class: 'num' }, `${s.wins} / ${s.draws} / ${s.losses}`),
+    h('td', { class: 'num' }, fmt1(s.score_pct) + '%'),
+    h('td', { class: 'num' }, FAULT_KINDS.map(([k]) => s.faults[k] || 0).join(' / '))));
+  return h('div', { class: 'panel stand' }, h('h2', {}, 'Standings'),
+    h('table', { id: 'standings' },
+      h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Bot'), h('th', { class: 'num' }, 'Elo'), h('th', {}, `95% interval (${Math.round(lo)} to ${Math.round(hi)})`), h('th', { class: 'num' }, 'range'),
+        h('th', { class: 'num' }, 'Games'), h('th', { class: 'num' }, 'W / D / L'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: 'timeout / crash / invalid / restart' }, 'Faults t/c/i/r')),
+      rows),
+    h('p', { class: 'hint', style: 'margin:8px 0 0' }, rep.game === 'royale'
+      ? 'Royale: a win beats both other teams, the two losers draw; score baseline is about 33%. Bars: 95% bootstrap interval, tick: rating.'
+      : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'));
+}
+
+// Score of the row bot against the column bot, coloured from red (0%) through white (50%) to green (100%).
+function heatPanel(rep, order) {
+  const cell = {};
+  for (const p of rep.pairs) {
+    cell[p.a + '\u0000' + p.b] = [p.score_a_pct, p.results];
+    cell[p.b + '\u0000' + p.a] = [100 - p.score_a_pct, p.results];
+  }
+  const mix = (a, b, t) => a.map((x, i) => Math.round(x + (b[i] - x) * t));
+  const colour = (s) => {
+    const t = Math.min(Math.abs(s - 50) / 50, 1);
+    const c = mix([250, 249, 245], s >= 50 ? [47, 125, 91] : [192, 57, 43], t * 0.85);
+    return `rgb(${c.join(',')})`;
+  };
+  return h('div', { class: 'panel grow heat' }, h('h2', {}, 'Head to head (row bot’s score against column bot)'),
+    h('div', { style: 'overflow-x:auto' }, h('table', { id: 'heat', style: 'width:auto' },
+      h('tr', {}, h('th', {}), order.map((b) => h('th', { class: 'col' }, b))),
+      order.map((a) => h('tr', {}, h('th', {}, a), order.map((b) => {
+        if (a === b) return h('td', { class: 'cell', style: 'background:#f0eee8' }, '');
+        const c = cell[a + '\u0000' + b];
+        if (!c) return h('td', { class: 'cell muted' }, '–');
+        return h('td', { class: 'cell', style: `background:${colour(c[0])};color:${Math.abs(c[0] - 50) > 30 ? '#fff' : 'inherit'}`, title: `${a} vs ${b}: ${fmt1(c[0])}% of ${c[1]} results` }, Math.round(c[0]) + '%');
+      }))))));
+}
+
+function historyPanel(view, colourOf) {
+  const hist = view.history;
+  if (hist.length < 2) return h('div', { class: 'panel grow' }, h('h2', {}, 'Rating over games played'), h('p', { class: 'muted' }, 'Too few games for a history.'));
+  const xs = hist.map((p) => p.games);
+  const series = view.names.map((n, i) => ({ name: n, colour: colourOf(n), xs, ys: hist.map((p) => p.elo[i]) }));
+  let yMin = Infinity, yMax = -Infinity;
+  for (const s of series) for (const y of s.ys) { yMin = Math.min(yMin, y); yMax = Math.max(yMax, y); }
+  const pad = (yMax - yMin) * 0.08 || 10;
+  return h('div', { class: 'panel grow' }, h('h2', {}, 'Rating over games played (point estimates)'),
+    legend(view.names.map((n) => [n, colourOf(n)])),
+    lineChart({ series, xMax: xs[xs.length - 1], yMin: yMin - pad, yMax: yMax + pad, width: 620, height: 260, xLabel: (v) => `${fmt(v)} games` }));
+}
+
+function faultsPanel(rep) {
+  const st = rep.standings;
+  const total = (s) => FAULT_KINDS.reduce((n, [k]) => n + (s.faults[k] || 0), 0);
+  const most = Math.max(1, ...st.map(total));
+  return h('div', { class: 'panel grow' }, h('h2', {}, 'Faults per bot'),
+    legend(FAULT_KINDS),
+    h('table', {}, st.map((s) => h('tr', {},
+      h('td', { class: 'name', style: 'width:150px' }, s.name),
+      h('td', {}, h('div', { style: 'display:flex;height:14px;border-radius:3px;overflow:hidden;background:#f0eee8' },
+        FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null)))),
+      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)))))));
+}
+
+function settingsPanel(view) {
+  const rep = view.report, s = rep.settings;
+  const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
+  const extra = Object.entries(s).filter(([k]) => !['game', 'bots', 'games', 'seed', 'boards', 'timeout_ms', 'anchor', 'anchor_elo', 'shard'].includes(k));
+  return h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),
+    h('dl', { class: 'kv' },
+      item('game', s.game), item('seed', s.seed),
+      item(s.game === 'royale' ? 'games per trio' : 'games per pair', s.games),
+      item('time per move', `${fmt(s.timeout_ms)} ms`),
+      s.boards && s.boards.length ? item('boards', s.boards.join(', ')) : null,
+      s.anchor ? item('anchor', `${s.anchor} = ${s.anchor_elo ?? 1500}`) : null,
+      extra.map(([k, v]) => item(k, typeof v === 'object' ? JSON.stringify(v) : String(v))),
+      item('games', `${fmt(rep.games_played)} of ${fmt(rep.games_scheduled)} played${rep.complete ? '' : ' (incomplete: resume with --resume)'}`),
+      item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn`),
+      rep.timing && rep.timing.wall_ms ? item('last run', `${fmt(rep.timing.games_this_run)} games in ${fmt1(rep.timing.wall_ms / 1000)} s`) : null),
+    h('h2', { style: 'margin-top:14px' }, 'Bots'),
+    h('table', {}, s.bots.map((b) => h('tr', {}, h('td', { class: 'name' }, b.name), h('td', {}, h('code', {}, b.command)), h('td', { class: 'muted' }, b.fixed_team ? `always ${TEAM[b.fixed_team]}` : '')))),
+    h('div', { style: 'margin-top:12px' }, command('league', view.command)));
+}
+
+// Every game: filter by bot and result, shown a page at a time so 10,000
+// games stay quick.
+function gamesPanel(view, packed) {
+  const royale = view.report.game === 'royale';
+  const games = view.games;
+  const bot = h('select', { id: 'filter-bot' }, h('option', { value: '' }, 'all bots'), view.names.map((n) => h('option', { value: n }, n)));
+  const result = h('select', { id: 'filter-result' }, [['', 'all results'], ['win', 'won by the bot'], ['loss', 'lost by the bot'], ['draw', 'draws'], ['fault', 'with faults']].map(([v, l]) => h('option', { value: v }, l)));
+  const count = h('span', { class: 'hint', id: 'games-count' });
+  const body = h('tbody', {});
+  const more = h('button', { onclick: () => draw(shown + 200) }, 'Show more');
+  let shown = 0, list = games;
+  const outcome = (g) => {
+    const best = Math.max(...g.scores);
+    if (g.scores.every((s) => s === best)) return 'draw';
+    return 'win';
+  };
+  const matches = (g) => {
+    const b = bot.value, r = result.value;
+    const seats = b ? g.seats.map((s, i) => (s === b ? i : -1)).filter((i) => i >= 0) : [];
+    if (b && !seats.length) return false;
+    if (r === 'draw') return outcome(g) === 'draw';
+    if (r === 'fault') return (b ? seats : g.faults.map((_, i) => i)).some((i) => g.faults[i] > 0);
+    if (r === 'win' || r === 'loss') {
+      if (outcome(g) === 'draw') return false;
+      const won = (i) => g.scores[i] === 1;
+      if (!b) return true;
+      return r === 'win' ? seats.some(won) : seats.every((i) => !won(i));
+    }
+    return true;
+  };
+  const row = (g) => {
+    const seatCell = g.seats.map((s, i) => [h('span', { class: g.scores[i] === 1 ? 'name' : 'muted', style: g.scores[i] === 1 ? 'font-weight:650' : '' },
+      royale ? h('span', { class: 'dot', style: `background:${TEAM_COLOUR[g.teams[i]]}`, title: TEAM[g.teams[i]] }) : null, s),
+      i < g.seats.length - 1 ? h('span', { class: 'muted' }, royale ? ', ' : ' vs ') : null]);
+    const res = outcome(g) === 'draw' ? 'draw' : royale ? `${TEAM[g.teams[g.scores.indexOf(1)]]} wins` : `${g.seats[g.scores.indexOf(1)]} wins`;
+    const faults = g.faults.reduce((a, b) => a + b, 0);
+    return h('tr', {},
+      h('td', { class: 'num mono' }, g.id),
+      h('td', {}, seatCell),
+      h('td', {}, res),
+      h('td', { class: 'muted' }, REASON[g.reason] || g.reason || ''),
+      h('td', { class: 'num' }, g.rounds ?? ''),
+      royale ? h('td', { class: 'muted' }, (g.board || '').replace(/^.*\//, '')) : null,
+      h('td', { class: 'num' }, faults ? h('span', { class: 'badge fault' }, faults) : ''),
+      h('td', {}, packed ? h('a', { href: `#game-${g.id}` }, 'replay ›') : ''));
+  };
+  const draw = (n) => {
+    const frag = document.createDocumentFragment();
+    for (let i = shown; i < Math.min(n, list.length); i++) frag.append(row(list[i]));
+    body.append(frag);
+    shown = Math.min(n, list.length);
+    count.textContent = `${fmt(list.length)} of ${fmt(games.length)} games${shown < list.length ? `, showing ${fmt(shown)}` : ''}`;
+    more.hidden = shown >= list.length;
+  };
+  const refilter = () => { list = games.filter(matches); body.textContent = ''; shown = 0; draw(200); };
+  bot.addEventListener('change', refilter);
+  result.addEventListener('change', refilter);
+  refilter();
+  return h('div', { class: 'panel games' }, h('h2', {}, 'Games'),
+    h('div', { class: 'games-tools' }, bot, result, count),
+    h('table', { id: 'games' }, h('thead', {}, h('tr', {}, [['Game', 'num'], [royale ? 'Seats (R, P, S)' : 'Seats'], ['Result'], ['Ended by'], ['Rounds', 'num'], royale ? ['Board'] : null, ['Faults', 'num'], ['']].filter(Boolean).map(([x, c]) => h('th', { class: c }, x)))), body),
+    h('div', { style: 'margin-top:8px' }, more));
+}
+
+// Unpacks one game's replay data: base64 -> gzip -> JSON, with the
+// browser's own DecompressionStream (no network, no library).
+async function unpack(b64) {
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return JSON.parse(await new Response(stream).text());
+}
+
+PAGES.report = (view, app) => {
+  const rep = view.report;
+  const order = rep.standings.map((s) => s.name);
+  const colourOf = (n) => BOT_COLOURS[view.names.indexOf(n) % BOT_COLOURS.length];
+  const block = document.getElementById('dojo-games');
+  let packed = null;
+  const games = () => { if (!packed) packed = JSON.parse(block.textContent); return packed; };
+  const reportEl = h('div', { id: 'report' },
+    h('h1', {}, `${rep.game === 'royale' ? 'Royale' : 'CardJitsu'} league`),
+    h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)} (incomplete)`} · seed ${rep.seed}`),
+    standingsPanel(rep),
+    h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
+    h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
+    gamesPanel(view, block != null));
+  const replayEl = h('div', { id: 'replay-view' });
+  app.append(reportEl, replayEl);
+  let scroll = 0;
+  const route = async () => {
+    const m = /^#game-(\d+)$/.exec(location.hash);
+    if (!m) {
+      setKeys(null);
+      replayEl.textContent = '';
+      reportEl.hidden = false;
+      window.scrollTo(0, scroll);
+      return;
+    }
+    const packedGame = block && games()[m[1]];
+    if (!packedGame) return;
+    if (!reportEl.hidden) scroll = window.scrollY;
+    reportEl.hidden = true;
+    replayEl.textContent = '';
+    const inner = h('div', {});
+    replayEl.append(h('p', { class: 'back' }, h('a', { href: '#' }, '‹ back to the league report')), inner);
+    const data = await unpack(packedGame);
+    PAGES.replay(data, inner);
+    window.scrollTo(0, 0);
+  };
+  window.addEventListener('hashchange', route);
+  route();
+};

@@ -1,0 +1,767 @@
+//! The HTML pages opened in headless Chromium, driven over the DevTools
+//! protocol: each page must load with no console error, no exception and no
+//! network request, and show what the engine says.
+//!
+//! Without Chromium these tests print why and pass, so `cargo test` works on
+//! a machine with only the Rust toolchain; CI installs Chromium and sets
+//! `DOJO_REQUIRE_BROWSER=1`, which turns a missing browser into a failure.
+//! `DOJO_CHROMIUM` names the browser binary if it is not on the PATH.
+
+mod common;
+
+use std::ffi::OsStr;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use dojo_engine::cardjitsu::{self, CardJitsu};
+use dojo_engine::protocol::Fault;
+use dojo_engine::royale::{self, Action, Board, Dir, Royale, Team};
+use dojo_league::game::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatInfo, Timing};
+use headless_chrome::protocol::cdp::types::Event;
+use headless_chrome::protocol::cdp::{Network, Page};
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use serde_json::Value;
+
+use common::{dojo, root, stdout_ok};
+
+/// The Chromium binary, if there is one.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("DOJO_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+    .find(|p| p.is_file())
+}
+
+/// Chromium, or `None` after saying why the test is skipped (a failure
+/// instead when `DOJO_REQUIRE_BROWSER` is set, as in CI).
+fn browser_or_skip(test: &str) -> Option<PathBuf> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("DOJO_REQUIRE_BROWSER").is_none(),
+            "{test}: DOJO_REQUIRE_BROWSER is set but no Chromium was found (apt-get install chromium, or set DOJO_CHROMIUM)"
+        );
+        // Straight to the stderr handle: the test harness captures
+        // eprintln! of passing tests, and this reason must be seen.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipping {test}: no Chromium found (apt-get install chromium, or set DOJO_CHROMIUM); the HTML pages are not tested in a browser"
+        );
+    }
+    found
+}
+
+/// A page open in headless Chromium, with every console error, exception
+/// and network request it caused.
+struct Opened {
+    _browser: Browser,
+    _profile: tempfile::TempDir,
+    tab: Arc<Tab>,
+    url: String,
+    errors: Arc<Mutex<Vec<String>>>,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl Opened {
+    fn open(chrome: &Path, file: &Path) -> Opened {
+        Opened::open_until(chrome, file, "#result")
+    }
+
+    /// Opens `file` and waits until `selector` is drawn.
+    fn open_until(chrome: &Path, file: &Path, selector: &str) -> Opened {
+        let profile = tempfile::tempdir().unwrap();
+        // The flags keep Chromium from phoning home, which on a closed
+        // network only makes noise (and would count as requests here).
+        let args: Vec<&OsStr> = [
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ]
+        .iter()
+        .map(OsStr::new)
+        .collect();
+        let options = LaunchOptions::default_builder()
+            .path(Some(chrome.to_owned()))
+            .headless(true)
+            .sandbox(false)
+            .user_data_dir(Some(profile.path().to_owned()))
+            .window_size(Some((1366, 1000)))
+            .idle_browser_timeout(Duration::from_secs(120))
+            .args(args)
+            .build()
+            .unwrap();
+        let browser = Browser::new(options).expect("Chromium starts");
+        let tab = browser.new_tab().unwrap();
+        tab.set_default_timeout(Duration::from_secs(30));
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let (e, r) = (Arc::clone(&errors), Arc::clone(&requests));
+        tab.add_event_listener(Arc::new(move |event: &Event| match event {
+            Event::RuntimeExceptionThrown(ev) => {
+                let d = &ev.params.exception_details;
+                let what = d.exception.as_ref().and_then(|x| x.description.clone());
+                e.lock()
+                    .unwrap()
+                    .push(format!("exception: {} {what:?}", d.text));
+            }
+            Event::RuntimeConsoleAPICalled(ev) => {
+                let kind = format!("{:?}", ev.params.Type);
+                if kind == "Error" || kind == "Assert" || kind == "Warning" {
+                    let args: Vec<String> = ev
+                        .params
+                        .args
+                        .iter()
+                        .map(|a| {
+                            format!(
+                                "{:?}",
+                                a.value
+                                    .as_ref()
+                                    .or(a.description.as_ref().map(|_| &Value::Null))
+                            )
+                        })
+                        .collect();
+                    e.lock().unwrap().push(format!("console.{kind}: {args:?}"));
+                }
+            }
+            Event::LogEntryAdded(ev) => {
+                let entry = &ev.params.entry;
+                // Errors only: the tests' own canvas read-back draws a
+                // performance warning.
+                if format!("{:?}", entry.level) == "Error" {
+                    e.lock()
+                        .unwrap()
+                        .push(format!("log {:?}: {}", entry.level, entry.text));
+                }
+            }
+            Event::NetworkRequestWillBeSent(ev) => {
+                r.lock().unwrap().push(ev.params.request.url.clone());
+            }
+            _ => {}
+        }))
+        .unwrap();
+        tab.enable_runtime().unwrap();
+        tab.enable_log().unwrap();
+        let enable: Network::Enable = serde_json::from_str("{}").unwrap();
+        tab.call_method(enable).unwrap();
+        let url = format!("file://{}", file.canonicalize().unwrap().display());
+        tab.navigate_to(&url)
+            .unwrap()
+            .wait_until_navigated()
+            .unwrap();
+        tab.wait_for_element(selector)
+            .expect("the page draws its content");
+        Opened {
+            _browser: browser,
+            _profile: profile,
+            tab,
+            url,
+            errors,
+            requests,
+        }
+    }
+
+    /// Evaluates `expr` in the page; its value comes back through
+    /// `JSON.stringify`.
+    fn eval(&self, expr: &str) -> Value {
+        let wrapped = format!("JSON.stringify((() => {{ return {expr}; }})() ?? null)");
+        let out = self.tab.evaluate(&wrapped, false).unwrap();
+        match out.value {
+            Some(Value::String(text)) => serde_json::from_str(&text).unwrap(),
+            other => panic!("{expr}: no value ({other:?}, {:?})", out.description),
+        }
+    }
+
+    fn text(&self, selector: &str) -> String {
+        let v = self.eval(&format!("document.querySelector({selector:?}).textContent"));
+        v.as_str().unwrap_or_default().to_owned()
+    }
+
+    fn key(&self, key: &str) {
+        self.tab.press_key(key).unwrap();
+    }
+
+    /// The stepper's position (turn or round).
+    fn turn(&self) -> u64 {
+        self.eval("Number(document.getElementById('turn').dataset.turn)")
+            .as_u64()
+            .unwrap()
+    }
+
+    /// No console error or exception, and no request but the page itself.
+    fn assert_clean(&self) {
+        // A round trip to the page, so events sent before it have arrived.
+        self.eval("1");
+        let errors = self.errors.lock().unwrap();
+        assert!(errors.is_empty(), "the page logged errors: {errors:#?}");
+        // No value the script failed to find shows up as text.
+        let text = self.eval("document.body.innerText");
+        let text = text.as_str().unwrap_or_default();
+        for word in ["undefined", "NaN", "null", "[object Object]"] {
+            let whole = text
+                .split(|c: char| !c.is_alphanumeric() && c != '[' && c != ']')
+                .any(|w| w == word);
+            assert!(
+                !whole && !text.contains("[object Object]"),
+                "the page shows {word:?}"
+            );
+        }
+        let requests = self.requests.lock().unwrap();
+        let others: Vec<&String> = requests.iter().filter(|u| **u != self.url).collect();
+        assert!(others.is_empty(), "the page made requests: {others:?}");
+    }
+
+    fn screenshot(&self, path: &Path) {
+        let png = self
+            .tab
+            .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
+            .unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+/// A tiny deterministic generator for test moves.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn seat(i: usize, bot: &str, team: Option<Team>) -> SeatInfo {
+    SeatInfo {
+        seat: i,
+        bot: bot.into(),
+        command: vec!["python3".into(), format!("{bot}.py")],
+        team,
+    }
+}
+
+/// A royale game on `board_file` played by the engine with made-up moves
+/// (some of them illegal, every 29th a timeout), and the engine's board
+/// lines and positions after each turn in `checkpoints`.
+#[allow(clippy::type_complexity)]
+fn royale_game(
+    board_file: &str,
+    turns: usize,
+    checkpoints: &[usize],
+) -> (RoyaleRecord, Vec<(usize, Vec<String>, Vec<(usize, usize)>)>) {
+    let text = std::fs::read_to_string(root().join(board_file)).unwrap();
+    let board = Board::parse(&text, board_file).unwrap();
+    let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
+    let settings = royale::Settings {
+        max_rounds: Some(100_000),
+        stall_rounds: Some(100_000),
+    };
+    let mut game = Royale::new(board, teams.clone(), 7, settings).unwrap();
+    let mut rng = Lcg(42);
+    let mut seen = Vec::new();
+    let dirs = [Dir::U, Dir::D, Dir::L, Dir::R];
+    let snapshot = |game: &Royale, n: usize| {
+        let pos = game.positions().iter().map(|p| (p.x, p.y)).collect();
+        (n, game.board().to_lines(), pos)
+    };
+    if checkpoints.contains(&0) {
+        seen.push(snapshot(&game, 0));
+    }
+    let mut played = 0;
+    while played < turns {
+        let Some(seat) = game.to_move() else { break };
+        if played % 29 == 28 {
+            game.step_fault(seat, Fault::Timeout).unwrap();
+        } else {
+            let dir = dirs[rng.next(4) as usize];
+            let action = match rng.next(10) {
+                0 => Action::Pass,
+                1..=3 => Action::Move(dir),
+                _ => Action::Instigate(dir),
+            };
+            game.step(seat, action).unwrap();
+        }
+        played += 1;
+        if checkpoints.contains(&played) {
+            seen.push(snapshot(&game, played));
+        }
+    }
+    let mut latency = vec![Vec::new(); 3];
+    for a in &game.record().actions {
+        let n = latency[a.seat].len() as u64;
+        latency[a.seat].push(200 + 37 * n % 900);
+    }
+    let rec = RoyaleRecord {
+        version: RECORD_VERSION,
+        game: "royale".into(),
+        seats: teams
+            .iter()
+            .enumerate()
+            .map(|(i, t)| seat(i, &format!("bot-{t}"), Some(*t)))
+            .collect(),
+        board_file: board_file.into(),
+        play: game.record(),
+        conduct: Vec::new(),
+        stderr: Vec::new(),
+        timing: Timing {
+            wall_ms: 1.0,
+            latency_us: latency,
+        },
+    };
+    (rec, seen)
+}
+
+/// Writes `record` and its replay page into `dir`; returns the page.
+fn replay_page(dir: &Path, name: &str, record: &impl serde::Serialize) -> PathBuf {
+    let json = dir.join(format!("{name}.json"));
+    std::fs::write(&json, serde_json::to_string(record).unwrap()).unwrap();
+    let html = dir.join(format!("{name}.html"));
+    stdout_ok(dojo().arg("replay").arg(&json).arg("--html").arg(&html));
+    html
+}
+
+/// Each tile's letter as the board canvas shows it (the colour inside its
+/// cell), `?` for a colour that is no tile's.
+fn canvas_tiles(page: &Opened, width: usize, height: usize) -> Vec<String> {
+    let js = format!(
+        "(() => {{
+          const c = document.getElementById('board'), cell = Number(c.dataset.cell);
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          const fills = {{ '233,230,222': '.', '59,64,73': '#', '213,94,0': 'R', '0,114,178': 'P', '0,158,115': 'S' }};
+          const rows = [];
+          for (let y = 0; y < {height}; y++) {{
+            let row = '';
+            for (let x = 0; x < {width}; x++) {{
+              const i = (Math.floor(y * cell + 1) * c.width + Math.floor(x * cell + 1)) * 4;
+              row += fills[d[i] + ',' + d[i + 1] + ',' + d[i + 2]] || '?';
+            }}
+            rows.push(row);
+          }}
+          return rows;
+        }})()"
+    );
+    serde_json::from_value(page.eval(&js)).unwrap()
+}
+
+/// Where the players layer draws a marker: the cells whose centre pixel on
+/// that canvas is the markers' white.
+fn canvas_players(page: &Opened, width: usize, height: usize) -> Vec<(usize, usize)> {
+    let js = format!(
+        "(() => {{
+          const c = document.getElementById('players'), cell = Number(document.getElementById('board').dataset.cell);
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          const found = [];
+          for (let y = 0; y < {height}; y++) for (let x = 0; x < {width}; x++) {{
+            const px = Math.floor(x * cell + cell / 2 - 0.5), py = Math.floor(y * cell + cell / 2 - 0.5);
+            const i = (py * c.width + px) * 4;
+            if (d[i] === 255 && d[i + 1] === 255 && d[i + 2] === 255 && d[i + 3] === 255) found.push([x, y]);
+          }}
+          return found;
+        }})()"
+    );
+    serde_json::from_value(page.eval(&js)).unwrap()
+}
+
+/// Asserts the page shows the engine's board and players.
+fn assert_board(
+    page: &Opened,
+    seen: &(usize, Vec<String>, Vec<(usize, usize)>),
+    w: usize,
+    h: usize,
+) {
+    assert_eq!(
+        canvas_tiles(page, w, h),
+        seen.1,
+        "tiles after turn {}",
+        seen.0
+    );
+    let mut want = seen.2.clone();
+    want.sort_by_key(|&(x, y)| (y, x));
+    want.dedup();
+    assert_eq!(
+        canvas_players(page, w, h),
+        want,
+        "players after turn {}",
+        seen.0
+    );
+}
+
+#[test]
+fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
+    let Some(chrome) =
+        browser_or_skip("royale_replay_shows_the_engines_board_and_steps_with_the_keys")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let checks = [0, 1, 2, 37, 120, 121];
+    let (mut rec, seen) = royale_game("boards/arena.txt", 121, &checks);
+    // Each seat's stderr, per prompt (its how-manieth turn).
+    rec.stderr = (0..3)
+        .map(|s| {
+            let turns = rec.play.actions.iter().filter(|a| a.seat == s).count();
+            (0..turns)
+                .map(|i| format!("seat {s} prompt {i} </script>"))
+                .collect()
+        })
+        .collect();
+    let page = Opened::open(&chrome, &replay_page(dir.path(), "arena", &rec));
+    let (w, h) = (12, 8);
+
+    // The page opens before any turn; Right steps, End and Home jump.
+    assert_eq!(page.turn(), 0);
+    assert_board(&page, &seen[0], w, h);
+    page.key("ArrowRight");
+    assert_eq!(page.turn(), 1);
+    assert_board(&page, &seen[1], w, h);
+    page.key("ArrowRight");
+    page.key("ArrowLeft");
+    page.key("ArrowRight");
+    assert_eq!(page.turn(), 2);
+    // The stderr shown is that of turn 2's seat, for its own prompt.
+    let second = rec.play.actions[1].seat;
+    let earlier = rec.play.actions[..1]
+        .iter()
+        .filter(|a| a.seat == second)
+        .count();
+    let text = page.text("main");
+    assert!(
+        text.contains(&format!("seat {second} prompt {earlier} </script>")),
+        "{text}"
+    );
+    assert_board(&page, &seen[2], w, h);
+    page.key("End");
+    assert_eq!(page.turn(), 121);
+    assert_board(&page, &seen[5], w, h);
+    // Back one turn at a time undoes exactly one turn.
+    page.key("ArrowLeft");
+    assert_eq!(page.turn(), 120);
+    assert_board(&page, &seen[4], w, h);
+    page.key("Home");
+    assert_eq!(page.turn(), 0);
+    assert_board(&page, &seen[0], w, h);
+    // Jump through the turn box.
+    page.eval("(() => { const i = document.querySelector('input[type=number]'); i.value = 37; i.dispatchEvent(new Event('change')); })()");
+    assert_eq!(page.turn(), 37);
+    assert_board(&page, &seen[3], w, h);
+    // Space plays: the turn moves on by itself.
+    page.key(" ");
+    let before = page.turn();
+    page.eval("new Promise(r => setTimeout(r, 400))");
+    let waited = page.tab.evaluate("new Promise(r => setTimeout(() => r(Number(document.getElementById('turn').dataset.turn)), 600))", true).unwrap();
+    let after = waited.value.and_then(|v| v.as_u64()).unwrap();
+    assert!(
+        after > before,
+        "playing did not advance ({before} -> {after})"
+    );
+
+    // Every fault is listed, with its kind.
+    let faults = rec
+        .play
+        .actions
+        .iter()
+        .filter(|a| a.fault.is_some())
+        .count();
+    assert!(faults >= 4, "the test game has faults");
+    let items = page.eval("document.querySelectorAll('#faults li').length");
+    assert_eq!(items.as_u64().unwrap() as usize, faults);
+    assert!(page.text("#faults").contains("timeout"));
+    assert!(page.text("#result").contains("Draw") || page.text("#result").contains("wins"));
+    page.assert_clean();
+}
+
+#[test]
+fn a_large_royale_board_replays_to_the_engines_board() {
+    let Some(chrome) = browser_or_skip("a_large_royale_board_replays_to_the_engines_board") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let turns = 3 * 1_840;
+    let (rec, seen) = royale_game("boards/large.txt", turns, &[turns / 2, turns]);
+    assert_eq!(rec.play.actions.len(), turns);
+    let page = Opened::open(&chrome, &replay_page(dir.path(), "large", &rec));
+    page.key("End");
+    assert_eq!(page.turn(), turns as u64);
+    assert_board(&page, &seen[1], 120, 64);
+    // Stepping back from the end one turn at a time, as far as the middle.
+    page.eval(&format!(
+        "(() => {{ for (let i = 0; i < {}; i++) document.dispatchEvent(new KeyboardEvent('keydown', {{ key: 'ArrowLeft' }})); }})()",
+        turns / 2
+    ));
+    assert_eq!(page.turn(), (turns / 2) as u64);
+    assert_board(&page, &seen[0], 120, 64);
+    page.assert_clean();
+}
+
+#[test]
+fn cardjitsu_replay_shows_the_winning_triple() {
+    let Some(chrome) = browser_or_skip("cardjitsu_replay_shows_the_winning_triple") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = CardJitsu::new(21, cardjitsu::Settings::default());
+    let mut rng = Lcg(9);
+    while game.outcome().is_none() {
+        game.play([rng.next(5) as usize, rng.next(5) as usize]);
+    }
+    let play = game.into_record();
+    let outcome = play.outcome.clone().unwrap();
+    let triple = outcome.winning_cards.expect("this seed ends in a triple");
+    let rounds = play.rounds.len();
+    let rec = CardJitsuRecord {
+        version: RECORD_VERSION,
+        game: "cardjitsu".into(),
+        seats: vec![seat(0, "alpha", None), seat(1, "beta", None)],
+        decks: ["standard".into(), "standard".into()],
+        play,
+        conduct: Vec::new(),
+        stderr: vec![
+            vec!["thinking </script> hard".into(); rounds],
+            vec![String::new(); rounds],
+        ],
+        timing: Timing::default(),
+    };
+    let page = Opened::open(&chrome, &replay_page(dir.path(), "cj", &rec));
+    // The page opens on the last round, with the triple outlined in the
+    // winner's pile, in pile order.
+    assert_eq!(page.turn(), rounds as u64);
+    let winner = outcome.winner.unwrap();
+    let shown = page.eval(&format!(
+        "[...document.querySelectorAll('#pile{winner} .card.win')].map(c => c.dataset.code)"
+    ));
+    let mut shown: Vec<String> = serde_json::from_value(shown).unwrap();
+    let mut want: Vec<String> = triple.iter().map(|c| c.to_string()).collect();
+    let in_order: Vec<String> = serde_json::from_value(
+        page.eval("[...document.querySelectorAll('#triple .card')].map(c => c.dataset.code)"),
+    )
+    .unwrap();
+    assert_eq!(in_order, want);
+    shown.sort();
+    want.sort();
+    assert_eq!(shown, want);
+    let loser = 3 - winner;
+    assert_eq!(
+        page.eval(&format!(
+            "document.querySelectorAll('#pile{loser} .card.win').length"
+        )),
+        0
+    );
+    assert!(page.text("#result").contains(&format!("Player {winner} (")));
+    // The stderr of the round is shown as text (the `</script>` in it did
+    // not end the data block).
+    assert!(page.text("main").contains("thinking </script> hard"));
+    // Home goes to round 1; the played cards and hands are that round's.
+    page.key("Home");
+    assert_eq!(page.turn(), 1);
+    let chosen: Vec<String> = serde_json::from_value(
+        page.eval("[...document.querySelectorAll('#round .card.chosen')].map(c => c.dataset.code)"),
+    )
+    .unwrap();
+    let first = &rec.play.rounds[0];
+    assert_eq!(chosen, first.cards.map(|c| c.to_string()));
+    page.key("ArrowRight");
+    assert_eq!(page.turn(), 2.min(rounds as u64));
+    page.assert_clean();
+    if let Some(out) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.key("End");
+        page.screenshot(&Path::new(&out).join("replay-cardjitsu.png"));
+    }
+}
+
+#[test]
+fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
+    let Some(chrome) =
+        browser_or_skip("league_report_shows_every_bot_with_its_interval_and_opens_replays")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let page_file = dir.path().join("report.html");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "sensei",
+                "--games",
+                "2",
+                "--out",
+            ])
+            .arg(&out)
+            .arg("--html")
+            .arg(&page_file),
+    );
+    let report = common::read_json(&out.join("report.json"));
+    let page = Opened::open_until(&chrome, &page_file, "#standings");
+    let standings = report["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    for s in standings {
+        let name = s["name"].as_str().unwrap();
+        let row = page.eval(&format!(
+            "(() => {{ const r = document.querySelector('#standings tr[data-bot=\"{name}\"]');
+                 return r && {{ interval: r.querySelector('.interval').textContent,
+                               bar: r.querySelector('.bar .rng').style.width }}; }})()"
+        ));
+        assert!(!row.is_null(), "no standings row for {name}");
+        let lo = s["rating_lo"].as_f64().unwrap().round();
+        let hi = s["rating_hi"].as_f64().unwrap().round();
+        assert_eq!(row["interval"], format!("{lo} – {hi}"), "{name}");
+        assert!(
+            row["bar"].as_str().unwrap().starts_with("calc("),
+            "{name}: {row}"
+        );
+    }
+    // Every game is listed; the bot filter keeps only that bot's games.
+    let games = report["games_played"].as_u64().unwrap();
+    assert_eq!(
+        page.eval("document.querySelectorAll('#games tbody tr').length")
+            .as_u64(),
+        Some(games)
+    );
+    page.eval("(() => { const s = document.getElementById('filter-bot'); s.value = 'sensei'; s.dispatchEvent(new Event('change')); })()");
+    let rows: Vec<String> = serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('#games tbody tr')].map(r => r.children[1].textContent)",
+    ))
+    .unwrap();
+    assert_eq!(rows.len() as u64, games * 2 / 3);
+    assert!(rows.iter().all(|r| r.contains("sensei")), "{rows:?}");
+    page.assert_clean();
+
+    // A game's link opens its replay in the page; the triple is the record's.
+    let line = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let first: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let id = first["id"].as_u64().unwrap();
+    page.eval(&format!("(() => {{ location.hash = '#game-{id}'; }})()"));
+    page.tab.wait_for_element("#replay-view #result").unwrap();
+    let triple: Vec<String> = serde_json::from_value(
+        page.eval("[...document.querySelectorAll('#triple .card')].map(c => c.dataset.code)"),
+    )
+    .unwrap();
+    let want: Vec<String> =
+        serde_json::from_value(first["record"]["outcome"]["winning_cards"].clone()).unwrap();
+    assert_eq!(triple, want);
+    assert!(
+        page.eval("document.getElementById('report').hidden")
+            .as_bool()
+            .unwrap()
+    );
+    page.key("Home");
+    assert_eq!(page.turn(), 1);
+    page.eval("(() => { location.hash = ''; })()");
+    page.eval("new Promise(r => setTimeout(r, 50))");
+    assert!(
+        !page
+            .eval("document.getElementById('report').hidden")
+            .as_bool()
+            .unwrap()
+    );
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report.png"));
+    }
+}
+
+#[test]
+fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
+    let Some(chrome) = browser_or_skip("compare_page_shows_the_llr_bounds_and_pentanomial_counts")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("compare.json");
+    let html = dir.path().join("compare.html");
+    // 4 pairs end inconclusive (exit status 2); the page is written anyway.
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "8",
+            "--json",
+        ])
+        .arg(&json)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(html.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = common::read_json(&json);
+    let page = Opened::open(&chrome, &html);
+    assert_eq!(
+        page.text("#llr"),
+        format!("{:.3}", report["llr"].as_f64().unwrap())
+    );
+    let counts: Vec<u64> = serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('#outcomes [data-count]')].map(d => Number(d.dataset.count))",
+    ))
+    .unwrap();
+    let want: Vec<u64> = serde_json::from_value(report["outcomes"]["counts"].clone()).unwrap();
+    assert_eq!(want.len(), 5, "pairs: the pentanomial counts");
+    assert_eq!(counts, want);
+    let lower = format!(
+        "accept H0 ({:.2})",
+        report["bounds"]["lower"].as_f64().unwrap()
+    );
+    assert!(page.text("main").contains(&lower), "no {lower}");
+    let verdict = page.text("#verdict");
+    assert_eq!(verdict, "Inconclusive", "{verdict}");
+    page.assert_clean();
+}
+
+/// The checks above can fail: a page that logs an error and loads an image
+/// (from a closed port on this machine) is caught by both.
+#[test]
+fn the_harness_sees_console_errors_and_requests() {
+    let Some(chrome) = browser_or_skip("the_harness_sees_console_errors_and_requests") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.html");
+    std::fs::write(
+        &file,
+        "<!doctype html><img src=\"http://127.0.0.1:9/none.png\"><div id=\"result\"></div>\
+         <script>console.error('boom')</script>",
+    )
+    .unwrap();
+    let page = Opened::open(&chrome, &file);
+    page.eval("new Promise(r => setTimeout(r, 200))");
+    assert!(
+        page.errors
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|e| e.contains("boom")),
+        "{:?}",
+        page.errors.lock().unwrap()
+    );
+    assert!(
+        page.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|u| u.contains("127.0.0.1:9")),
+        "{:?}",
+        page.requests.lock().unwrap()
+    );
+}

@@ -1,0 +1,168 @@
+//! `--html` without a browser: the pages are written as one file with the
+//! data block safe to embed, and the errors name what is wrong. What the
+//! pages show is tested in a real browser in `browser.rs`.
+
+use serde_json::Value;
+
+mod common;
+use common::{dojo, stdout_ok};
+
+/// The JSON of a page's data block.
+fn data_block(html: &str) -> Value {
+    let open = "<script type=\"application/json\" id=\"dojo-data\">";
+    let start = html.find(open).expect("a data block") + open.len();
+    let end = start + html[start..].find("</script>").expect("the block ends");
+    let text = &html[start..end];
+    assert!(!text.contains('<'), "a '<' inside the data block");
+    serde_json::from_str(text).expect("the data block is JSON")
+}
+
+#[test]
+fn match_and_replay_write_one_self_contained_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("game.json");
+    let from_match = tmp.path().join("match.html");
+    let out = stdout_ok(
+        dojo()
+            .args([
+                "match",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--seed",
+                "3",
+                "-q",
+                "--json",
+            ])
+            .arg(&json)
+            .arg("--html")
+            .arg(&from_match),
+    );
+    assert!(out.contains("replay page: "), "{out}");
+    let page = tmp.path().join("replay.html");
+    let out = stdout_ok(dojo().arg("replay").arg(&json).arg("--html").arg(&page));
+    assert_eq!(out.trim(), format!("replay page: {}", page.display()));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html, std::fs::read_to_string(&from_match).unwrap());
+    // Nothing is loaded from anywhere: no src or href attribute, and a
+    // policy that forbids fetching.
+    assert!(html.contains("default-src 'none'"));
+    for attr in [" src=", " href=", "@import", "url("] {
+        assert!(!html.contains(attr), "the page contains {attr}");
+    }
+    let data = data_block(&html);
+    assert_eq!(data["page"], "replay");
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(data["record"], record);
+    let rerun = data["commands"]["rerun"].as_str().unwrap();
+    assert!(
+        rerun.starts_with("dojo replay ") && rerun.ends_with(" --rerun"),
+        "{rerun}"
+    );
+}
+
+#[test]
+fn a_record_with_script_tags_in_its_stderr_stays_inside_the_block() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("game.json");
+    stdout_ok(
+        dojo()
+            .args([
+                "match",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--seed",
+                "3",
+                "-q",
+                "--json",
+            ])
+            .arg(&json),
+    );
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rounds = record["rounds"].as_array().unwrap().len();
+    let evil = "</script><script>alert(1)</script><!--";
+    record["stderr"] = serde_json::json!([vec![evil; rounds], vec![""; rounds]]);
+    // A field dojo does not know is carried along, not refused.
+    record["future_field"] = serde_json::json!({"x": 1});
+    std::fs::write(&json, record.to_string()).unwrap();
+    let page = tmp.path().join("page.html");
+    stdout_ok(dojo().arg("replay").arg(&json).arg("--html").arg(&page));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(
+        html.matches("</script>").count(),
+        2,
+        "only the two blocks' own ends"
+    );
+    assert_eq!(data_block(&html)["record"]["stderr"][0][0], evil);
+}
+
+#[test]
+fn html_cannot_be_combined_with_rerun_or_turn() {
+    for extra in [&["--rerun"][..], &["--turn", "2"]] {
+        dojo()
+            .args(["replay", "game.json", "--html", "x.html"])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("cannot be used with"));
+    }
+}
+
+#[test]
+fn report_needs_a_league_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    dojo()
+        .arg("report")
+        .arg(tmp.path())
+        .args(["--html", "x.html"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains(
+            "not a league out directory (it has no league.json)",
+        ));
+}
+
+#[test]
+fn report_prints_the_standings_and_writes_a_page_with_every_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--games",
+                "4",
+                "--out",
+            ])
+            .arg(&out),
+    );
+    let page = tmp.path().join("report.html");
+    let shown = stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page));
+    assert!(
+        shown.contains("random-py") && shown.contains("random-sh"),
+        "{shown}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let data = data_block(&html);
+    assert_eq!(data["page"], "report");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(data["report"]["standings"], report["standings"]);
+    assert_eq!(data["games"].as_array().unwrap().len(), 4);
+    // Each game's replay is packed in the second block, by id.
+    let open = "<script type=\"application/json\" id=\"dojo-games\">";
+    let start = html.find(open).unwrap() + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let packed: Value = serde_json::from_str(&html[start..end]).unwrap();
+    assert_eq!(packed.as_object().unwrap().len(), 4);
+    assert!(
+        data["command"]
+            .as_str()
+            .unwrap()
+            .starts_with("dojo league cardjitsu random-py random-sh --games 4")
+    );
+}
