@@ -39,13 +39,10 @@ pub enum Command {
     Play(PlayCommand),
     /// Play NEW against BASE until a sequential test decides whether NEW is worse.
     Compare(CompareArgs),
-<<<<<<< HEAD
     /// Show which bot containment layers this machine supports, and why the others are missing.
     Doctor,
-=======
     /// Show a league directory's standings again; with --html, write its report page.
     Report(ReportArgs),
->>>>>>> main
     /// Ask a card game's rules: a Skat hand's bid value, whether a Tichu play is legal.
     #[command(subcommand)]
     Rules(RulesCommand),
