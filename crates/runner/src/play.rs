@@ -268,6 +268,15 @@ impl SeatState<'_> {
         self.process.is_some() && !self.eof && self.exit.is_none()
     }
 
+    /// Whether a process whose stdout closed can be known not to be a
+    /// per-turn bot on its way out (whose exit, about to be seen, starts
+    /// it again): it never answered, or it promised to stay alive. Such a
+    /// process is charged a crash at once; otherwise at the deadline
+    /// unless its exit shows up first.
+    fn closed_stdout_for_good(&self) -> bool {
+        self.answered_in_life == 0 || self.seat.bot.mode == Mode::Persistent
+    }
+
     /// A process that exited 0 after answering is a per-turn bot, unless
     /// it promised to stay alive.
     fn exited_per_turn(&self) -> bool {
@@ -567,7 +576,13 @@ impl<'a> Game<'a> {
         if fresh {
             deadline += self.opts.startup_allowance;
         }
-        if let Some(process) = &mut self.seats[seat].process {
+        let state = &mut self.seats[seat];
+        if state.eof && state.closed_stdout_for_good() {
+            // Closed stdout between prompts and still running: charged
+            // at once by the deadline check.
+            deadline = sent;
+        }
+        if let Some(process) = &mut state.process {
             process.send(&prompt.lines);
         }
         Ok(Pending {
@@ -610,10 +625,16 @@ impl<'a> Game<'a> {
             let now = Instant::now();
             for p in pending.iter_mut() {
                 if p.answer.is_none() && p.deadline <= now {
-                    p.answer = Some(Answer::Fault(Fault::Timeout));
                     let state = &mut self.seats[p.seat];
-                    state.run.faults.timeout += 1;
-                    state.run.latencies_us.push(micros(now - p.sent));
+                    if state.eof {
+                        // Closed its stdout: it can never answer.
+                        p.answer = Some(Answer::Fault(Fault::Crash));
+                        state.run.faults.crash += 1;
+                    } else {
+                        p.answer = Some(Answer::Fault(Fault::Timeout));
+                        state.run.faults.timeout += 1;
+                        state.run.latencies_us.push(micros(now - p.sent));
+                    }
                     self.kill_after_fault(p.seat);
                 }
             }
@@ -709,12 +730,17 @@ impl<'a> Game<'a> {
                     Event::Exited(kind) => state.exit = Some(kind),
                     _ => state.eof = true,
                 }
-                if !state.is_dead() {
-                    return Ok(());
-                }
                 let Some(p) = outstanding else {
                     return Ok(());
                 };
+                if !state.is_dead() {
+                    if state.eof && state.closed_stdout_for_good() {
+                        // Still running but cannot answer: a crash now
+                        // (the deadline check charges it), not a timeout.
+                        p.deadline = p.deadline.min(at);
+                    }
+                    return Ok(());
+                }
                 if state.exited_per_turn() && state.seat.bot.mode != Mode::PerTurn {
                     // A per-turn bot that had not yet exited when the
                     // prompt went out: start it again with a fresh clock.

@@ -111,12 +111,23 @@ fn live_members_from_proc(pgid: i32) -> Option<bool> {
     Some(false)
 }
 
-/// A pidfd for our child `pid` (readable once it has ended), or `None`
+/// A pidfd for `pid` (readable once it has ended), or `None`
 /// where the kernel has none (before Linux 5.3): the game loop then asks
 /// [`exited_no_reap`] on every wake-up instead.
 pub(crate) fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
     let pid = rustix::process::Pid::from_raw(pid)?;
     rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+/// The one child of `pid` (the bot under its waiter), from
+/// `/proc/PID/task/PID/children`; `None` if there is not exactly one.
+pub(crate) fn only_child(pid: i32) -> Option<i32> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    let mut children = text.split_whitespace().map(str::parse::<i32>);
+    match (children.next(), children.next()) {
+        (Some(Ok(child)), None) => Some(child),
+        _ => None,
+    }
 }
 
 /// How our child `pid` ended, if it has, without reaping it: its pid stays

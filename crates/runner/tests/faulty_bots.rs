@@ -568,3 +568,19 @@ fn stdout_flood_after_each_answer_neither_blocks_nor_stops_the_game() {
         "the flood was seen: {seat:?}"
     );
 }
+
+#[test]
+fn closing_stdout_while_running_is_a_crash_at_once() {
+    // A minute per move: a timeout would take minutes; a crash is
+    // charged as soon as stdout closes.
+    let opts = RunOptions {
+        move_timeout: Duration::from_secs(60),
+        ..options()
+    };
+    let started = std::time::Instant::now();
+    let (_, run) = versus("close_stdout.py", Mode::Auto, &opts);
+    let seat = &run.seats[1];
+    let n = ROUNDS as u32;
+    assert_eq!(seat.faults, faults(0, n, 0, n - 1), "{seat:?}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
