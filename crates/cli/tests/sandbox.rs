@@ -119,3 +119,29 @@ fn nothing_a_bot_started_survives_kill_9_of_dojo() {
     }
     assert!(gone, "left running after kill -9 of dojo: {left:?}");
 }
+
+#[test]
+fn a_league_records_the_containment_it_had() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("league");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--games",
+                "2",
+            ])
+            .args(["--sandbox", "off", "--out"])
+            .arg(&out),
+    );
+    let league = common::read_json(&out.join("league.json"));
+    assert_eq!(league["containment"]["mode"], "off", "{league}");
+    let layers = league["containment"]["layers"].as_array().expect("layers");
+    assert!(!layers.iter().any(|l| l == "pid-namespace"), "{league}");
+    assert!(layers.iter().any(|l| l == "clean-environment"), "{league}");
+    let report = common::read_json(&out.join("report.json"));
+    assert_eq!(report["timing"]["containment"], league["containment"]);
+}

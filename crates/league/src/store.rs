@@ -138,6 +138,10 @@ struct LeagueFile {
     version: u32,
     #[serde(flatten)]
     settings: Settings,
+    /// The bot containment of the latest run (not part of the league's
+    /// identity: a league may be resumed on another machine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    containment: Option<dojo_runner::InForce>,
 }
 
 /// An open league directory that finished games are appended to.
@@ -339,9 +343,20 @@ pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
 
 /// Writes `dir/league.json` atomically.
 pub fn write_settings(dir: &Path, settings: &Settings) -> Result<(), StoreError> {
+    write_settings_with(dir, settings, None)
+}
+
+/// Writes `dir/league.json` atomically, with the containment of the run
+/// that is about to play its games.
+pub fn write_settings_with(
+    dir: &Path,
+    settings: &Settings,
+    containment: Option<dojo_runner::InForce>,
+) -> Result<(), StoreError> {
     let file = LeagueFile {
         version: LEAGUE_FORMAT_VERSION,
         settings: settings.clone(),
+        containment,
     };
     write_json_atomic(&dir.join(LEAGUE_FILE), &file)
 }

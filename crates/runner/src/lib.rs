@@ -20,7 +20,9 @@ pub use play::{
     FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, play,
     play_with_observer,
 };
-pub use sandbox::{Layer, Limits, SandboxError, SandboxMode, layers_in_force, probe};
+pub use sandbox::{
+    InForce, Layer, Limits, SandboxError, SandboxMode, in_force, layers_in_force, probe,
+};
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, Mode, SpecError, discover,
     is_valid_name, load_dir, resolve,

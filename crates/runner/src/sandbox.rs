@@ -130,6 +130,25 @@ pub struct SandboxError {
     pub missing: String,
 }
 
+/// The containment a run had: recorded in a league's `league.json` and
+/// `report.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InForce {
+    /// `--sandbox` as given.
+    pub mode: SandboxMode,
+    /// The layers every bot process got (see [`probe`]).
+    pub layers: Vec<String>,
+}
+
+/// What a run in `mode` gets on this machine (an error in strict mode
+/// when a layer is missing).
+pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
+    Ok(InForce {
+        mode,
+        layers: layers_in_force(mode)?,
+    })
+}
+
 /// The layers that are implemented and enforced when available; strict
 /// mode insists on these (not on the ones not yet built).
 const ENFORCEABLE: &[&str] = &["pid-namespace", "network-namespace"];
