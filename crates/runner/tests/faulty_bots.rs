@@ -415,7 +415,12 @@ fn missing_program_is_a_spawn_error_and_nothing_survives() {
     missing.name = "missing".into();
     missing.command = vec!["/nonexistent/dojo-bot".into()];
     let seats = [Seat::new(Arc::new(first)), Seat::new(Arc::new(missing))];
-    let err = play(&mut MiniJitsu::default(), &seats, &options()).unwrap_err();
+    // Without namespaces, so the recorded `$$` is the group dojo kills.
+    let opts = RunOptions {
+        sandbox: dojo_runner::SandboxMode::Off,
+        ..options()
+    };
+    let err = play(&mut MiniJitsu::default(), &seats, &opts).unwrap_err();
     match &err {
         RunError::Spawn { bot, command, .. } => {
             assert_eq!(bot, "missing");
@@ -461,7 +466,12 @@ fn cancel_stops_the_game_and_kills_the_bots() {
 #[test]
 fn seat_count_mismatch_is_rejected() {
     let seats = [Seat::new(bot("random_ok.py", Mode::Auto))];
-    let err = play(&mut MiniJitsu::default(), &seats, &options()).unwrap_err();
+    // Without namespaces, so the recorded `$$` is the group dojo kills.
+    let opts = RunOptions {
+        sandbox: dojo_runner::SandboxMode::Off,
+        ..options()
+    };
+    let err = play(&mut MiniJitsu::default(), &seats, &opts).unwrap_err();
     assert!(
         matches!(
             err,

@@ -185,6 +185,9 @@ fn executor(settings: &Settings, bots_dir: &Path, a: &LeagueArgs) -> Result<BotE
         boards.insert(name.clone(), load_board(Path::new(name))?);
     }
     let mut run = super::run_options(&a.time);
+    // --sandbox strict on a machine without the namespaces: refuse before
+    // any game, rather than fail every game.
+    dojo_runner::in_force(run.sandbox)?;
     run.move_timeout = std::time::Duration::from_millis(settings.timeout_ms);
     Ok(BotExecutor {
         bots: loaded,
