@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// line per message. A BOT argument is a directory holding a `bot.toml`, the
 /// name of a bot under `bots/`, or `NAME=COMMAND` for a command run as is.
 #[derive(Debug, Parser)]
-#[command(name = "dojo", version, about, long_about)]
+#[command(name = "dojo", version, about, long_about, after_help = crate::exit::HELP)]
 pub struct Cli {
     /// Where bot names are looked up.
     #[arg(long, global = true, default_value = "bots", value_name = "DIR")]
@@ -317,10 +317,14 @@ fn at_least_one_u64() -> clap::builder::RangedU64ValueParser<u64> {
     clap::builder::RangedU64ValueParser::new().range(1..)
 }
 
-/// See [`at_least_one_u64`].
+/// Parallel jobs: at least 1, and at most [`MAX_JOBS`] (each is a thread
+/// and a set of bot processes; a typo must not start millions).
 fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..)
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_JOBS)
 }
+
+/// The most games played at once.
+pub const MAX_JOBS: u64 = 1024;
 
 #[cfg(test)]
 mod tests {

@@ -48,7 +48,7 @@ pub fn check_game(bot: &BotSpec, game: &str) -> Result<()> {
 /// Runs `bot`'s build step, if it has one, saying so on stderr.
 pub fn build(bot: &BotSpec) -> Result<()> {
     if let Some(cmd) = &bot.build {
-        eprintln!("building {} ({})", bot.name, cmd.join(" "));
+        errln!("building {} ({})", bot.name, cmd.join(" "));
         // The build error names the bot and its command already.
         bot.build()?;
     }
@@ -64,16 +64,16 @@ pub fn on_ctrl_c(graceful: bool) -> Arc<AtomicBool> {
     let seen = Arc::clone(&flag);
     let result = ctrlc::set_handler(move || {
         if graceful && !seen.swap(true, Ordering::SeqCst) {
-            eprintln!(
+            errln!(
                 "\ninterrupted: stopping after abandoning the games in flight (Ctrl-C again to quit now)"
             );
             return;
         }
         dojo_runner::kill_all_bots();
-        std::process::exit(130);
+        std::process::exit(i32::from(crate::exit::INTERRUPTED));
     });
     if let Err(err) = result {
-        eprintln!("warning: cannot install the Ctrl-C handler: {err}");
+        errln!("warning: cannot install the Ctrl-C handler: {err}");
     }
     flag
 }

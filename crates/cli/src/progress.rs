@@ -64,7 +64,7 @@ impl Progress for LeagueProgress {
                 if done == total || last.elapsed() >= Duration::from_secs(10) {
                     *last = Instant::now();
                     let secs = started.elapsed().as_secs_f64();
-                    eprintln!(
+                    errln!(
                         "progress: {done}/{total} games, {:.1} games/min, {leader}",
                         done as f64 * 60.0 / secs.max(1e-9)
                     );
@@ -81,10 +81,10 @@ impl Progress for LeagueProgress {
                 bar.set_position(done);
             }
             LeagueProgress::Plain { .. } | LeagueProgress::EveryGame if done > 0 => {
-                eprintln!("{done} of {total} games already stored; playing the rest");
+                errln!("{done} of {total} games already stored; playing the rest");
             }
             LeagueProgress::Plain { .. } | LeagueProgress::EveryGame => {
-                eprintln!("playing {total} games");
+                errln!("playing {total} games");
             }
         }
     }
@@ -97,7 +97,7 @@ impl Progress for LeagueProgress {
                 .zip(&line.scores)
                 .map(|(bot, score)| format!("{bot} {score}"))
                 .collect();
-            eprintln!("game {} stored: {}", line.id, seats.join(", "));
+            errln!("game {} stored: {}", line.id, seats.join(", "));
         }
     }
 
@@ -105,7 +105,7 @@ impl Progress for LeagueProgress {
         let line = format!("game {} failed: {error}", fixture.id);
         match self {
             LeagueProgress::Bar(bar) => bar.println(line),
-            LeagueProgress::Plain { .. } | LeagueProgress::EveryGame => eprintln!("{line}"),
+            LeagueProgress::Plain { .. } | LeagueProgress::EveryGame => errln!("{line}"),
         }
     }
 }

@@ -175,7 +175,7 @@ fn an_empty_name_in_a_team_list_names_the_flag() {
             .args(["match", "royale", "--board", "boards/arena.txt"])
             .args(["--rock", rock, "--paper", BOT, "--scissors", BOT])
             .assert()
-            .code(1)
+            .code(3)
             .stderr(predicate::str::contains("--rock"))
             .stderr(predicate::str::contains("an empty bot name"))
             .stderr(predicate::str::contains("no bot").not());

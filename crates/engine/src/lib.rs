@@ -9,3 +9,4 @@ pub mod cardjitsu;
 pub mod protocol;
 pub mod rng;
 pub mod royale;
+pub mod verify;

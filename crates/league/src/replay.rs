@@ -72,6 +72,15 @@ pub enum ReplayError {
         kind: &'static str,
         source: serde_json::Error,
     },
+    /// The record's format version is not one this dojo reads.
+    #[error(
+        "{}: record version {found} is not supported (this dojo reads versions 1 to {})",
+        path.display(), crate::game::RECORD_VERSION
+    )]
+    UnknownVersion { path: PathBuf, found: u64 },
+    /// The record parses but contradicts itself or the rules.
+    #[error("{}: corrupt record: {problem}", path.display())]
+    Corrupt { path: PathBuf, problem: String },
     /// The record's `game` field names no game dojo knows.
     #[error(
         "{}: expected a game record with \"game\": \"cardjitsu\" or \"royale\", found {found:?}",
@@ -169,18 +178,100 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
             source,
         }
     };
-    match value.get("game").and_then(|g| g.as_str()).unwrap_or("") {
-        "cardjitsu" => Ok(Saved::CardJitsu(Box::new(
-            serde_json::from_value(value).map_err(bad("CardJitsu"))?,
-        ))),
-        "royale" => Ok(Saved::Royale(Box::new(
-            serde_json::from_value(value).map_err(bad("royale"))?,
-        ))),
+    let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
+    // (A record without a version is refused by the parse below.)
+    if (game == "cardjitsu" || game == "royale") && value.get("version").is_some() {
+        check_version(path, &value)?;
+    }
+    let corrupt = |problem: String| ReplayError::Corrupt {
+        path: path.into(),
+        problem,
+    };
+    match game {
+        "cardjitsu" => {
+            let rec: CardJitsuRecord = serde_json::from_value(value).map_err(bad("CardJitsu"))?;
+            check_cardjitsu(&rec).map_err(corrupt)?;
+            Ok(Saved::CardJitsu(Box::new(rec)))
+        }
+        "royale" => {
+            let rec: RoyaleRecord = serde_json::from_value(value).map_err(bad("royale"))?;
+            check_royale(&rec).map_err(corrupt)?;
+            Ok(Saved::Royale(Box::new(rec)))
+        }
         other => Err(ReplayError::UnknownGame {
             path: path.into(),
             found: other.to_owned(),
         }),
     }
+}
+
+/// Refuses a record from a newer (or a nonsensical) format version: its
+/// fields may mean something this dojo does not know.
+fn check_version(path: &Path, value: &Value) -> Result<(), ReplayError> {
+    let found = value.get("version").and_then(Value::as_u64).unwrap_or(0);
+    if !(1..=u64::from(crate::game::RECORD_VERSION)).contains(&found) {
+        return Err(ReplayError::UnknownVersion {
+            path: path.into(),
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// The seats of a record: `count` of them, numbered in order, with one
+/// conduct entry each and stderr (if kept) for no other seat.
+fn check_seats(
+    seats: &[SeatInfo],
+    conduct_len: usize,
+    stderr_len: usize,
+    count: usize,
+) -> Result<(), String> {
+    if seats.len() != count {
+        return Err(format!(
+            "expected {count} seats, the record has {}",
+            seats.len()
+        ));
+    }
+    if let Some((i, s)) = seats.iter().enumerate().find(|(i, s)| s.seat != *i) {
+        return Err(format!("seat {i} is recorded as seat {}", s.seat));
+    }
+    if conduct_len != count {
+        return Err(format!(
+            "expected conduct for {count} seats, the record has {conduct_len}"
+        ));
+    }
+    if stderr_len > count {
+        return Err(format!(
+            "stderr for {stderr_len} seats in a game of {count}"
+        ));
+    }
+    Ok(())
+}
+
+/// Everything shown or replayed from a CardJitsu record follows from it:
+/// two seats, and rounds that agree with the rules.
+pub fn check_cardjitsu(rec: &CardJitsuRecord) -> Result<(), String> {
+    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), 2)?;
+    rec.play.verify().map_err(|c| c.to_string())
+}
+
+/// Everything shown or replayed from a royale record follows from it: one
+/// seat per player, with the player's team, and turns that agree with the
+/// rules.
+pub fn check_royale(rec: &RoyaleRecord) -> Result<(), String> {
+    let players = rec.play.players.len();
+    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), players)?;
+    for (seat, player) in rec.seats.iter().zip(&rec.play.players) {
+        if seat.team.is_some_and(|t| t != player.team) {
+            return Err(format!(
+                "seat {} is on two teams ({} and {})",
+                seat.seat,
+                seat.team.map_or_else(String::new, |t| t.to_string()),
+                player.team
+            ));
+        }
+    }
+    royale::verify_record(&rec.play).map_err(|c| c.to_string())
 }
 
 /// The league stores `timing` beside the record; put it back inside.
@@ -510,20 +601,41 @@ mod tests {
     use dojo_engine::royale::{Action, Dir, Royale};
 
     use super::*;
-    use crate::game::{RECORD_VERSION, Timing};
+    use crate::game::{RECORD_VERSION, SeatConduct, Timing};
+
+    fn seats(n: usize) -> (Vec<SeatInfo>, Vec<SeatConduct>) {
+        let info = (0..n)
+            .map(|seat| SeatInfo {
+                seat,
+                bot: format!("bot{seat}"),
+                command: vec!["./bot".into()],
+                team: None,
+            })
+            .collect();
+        let conduct = (0..n)
+            .map(|_| SeatConduct {
+                faults: Default::default(),
+                spawns: 1,
+                unsolicited: 0,
+                mode: Mode::Auto,
+            })
+            .collect();
+        (info, conduct)
+    }
 
     fn cardjitsu(seed: u64) -> CardJitsuRecord {
         let mut game = CardJitsu::new(seed, cardjitsu::Settings::default());
         for _ in 0..4 {
             game.play([0, 1]);
         }
+        let (seats, conduct) = seats(2);
         CardJitsuRecord {
             version: RECORD_VERSION,
             game: "cardjitsu".into(),
-            seats: Vec::new(),
+            seats,
             decks: ["standard".into(), "standard".into()],
             play: game.into_record(),
-            conduct: Vec::new(),
+            conduct,
             stderr: Vec::new(),
             timing: Timing::default(),
         }
@@ -548,13 +660,14 @@ mod tests {
                 game.step(seat, Action::Pass).unwrap();
             }
         }
+        let (seats, conduct) = seats(3);
         let rec = RoyaleRecord {
             version: RECORD_VERSION,
             game: "royale".into(),
-            seats: Vec::new(),
+            seats,
             board_file: "boards/seed-example.txt".into(),
             play: game.record(),
-            conduct: Vec::new(),
+            conduct,
             stderr: Vec::new(),
             timing: Timing::default(),
         };
@@ -690,10 +803,47 @@ mod tests {
 
     #[test]
     fn cardjitsu_setup_needs_two_seats() {
-        let rec = cardjitsu(3);
+        let mut rec = cardjitsu(3);
+        rec.seats.truncate(1);
         assert!(matches!(
             cardjitsu_setup(&rec),
-            Err(ReplayError::SeatCount(0))
+            Err(ReplayError::SeatCount(1))
         ));
+    }
+
+    #[test]
+    fn records_that_contradict_themselves_or_the_rules_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("game.json");
+        let load_edited = |edit: &dyn Fn(&mut Value)| {
+            let mut value = serde_json::to_value(cardjitsu(3)).unwrap();
+            edit(&mut value);
+            std::fs::write(&file, value.to_string()).unwrap();
+            load(&file, None)
+        };
+        assert!(load_edited(&|_| {}).is_ok());
+        let winner = load_edited(&|v| v["rounds"][1]["winner"] = 3.into()).unwrap_err();
+        assert!(matches!(winner, ReplayError::Corrupt { .. }), "{winner}");
+        assert!(winner.to_string().contains("round 2"), "{winner}");
+        let one_seat = load_edited(&|v| {
+            v["seats"].as_array_mut().unwrap().pop();
+        })
+        .unwrap_err();
+        assert!(
+            one_seat.to_string().contains("expected 2 seats"),
+            "{one_seat}"
+        );
+        let version = load_edited(&|v| v["version"] = 99.into()).unwrap_err();
+        assert!(
+            matches!(version, ReplayError::UnknownVersion { found: 99, .. }),
+            "{version}"
+        );
+
+        let (rec, _) = royale();
+        let mut value = serde_json::to_value(&rec).unwrap();
+        value["actions"][2]["seat"] = 7.into();
+        std::fs::write(&file, value.to_string()).unwrap();
+        let err = load(&file, None).unwrap_err();
+        assert!(err.to_string().contains("turn 3"), "{err}");
     }
 }

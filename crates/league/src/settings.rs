@@ -54,6 +54,7 @@ impl FromStr for GameKind {
 
 /// One bot of a league.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BotSpec {
     /// Unique name; the schedule, seeds and report refer to bots by it.
     pub name: String,
@@ -68,6 +69,7 @@ pub struct BotSpec {
 /// Which part of a league one machine plays: fixtures with
 /// `id % count == index - 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shard {
     /// 1-based, `1 <= index <= count`.
     pub index: u64,
@@ -117,6 +119,7 @@ impl fmt::Display for Shard {
 /// Two directories hold the same league exactly when their settings are
 /// equal; shards of one league differ only in `shard`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settings {
     pub game: GameKind,
     pub bots: Vec<BotSpec>,

@@ -8,7 +8,7 @@ use anyhow::Result;
 pub fn run(bots_dir: &Path) -> Result<ExitCode> {
     let found = dojo_runner::discover(bots_dir)?;
     if found.is_empty() {
-        println!("no bots under {}", bots_dir.display());
+        outln!("no bots under {}", bots_dir.display());
     }
     for bot in found {
         let games = if bot.games.is_empty() {
@@ -16,7 +16,7 @@ pub fn run(bots_dir: &Path) -> Result<ExitCode> {
         } else {
             bot.games.join(",")
         };
-        println!(
+        outln!(
             "{:<20} {:<18} {}",
             bot.name,
             games,

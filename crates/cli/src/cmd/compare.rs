@@ -6,7 +6,6 @@
 //! instead of leaving them to `main`.
 
 use std::collections::BTreeMap;
-use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -28,43 +27,17 @@ use serde::Serialize;
 use crate::args::{CompareArgs, GameArg};
 use crate::bots;
 
-/// Exit status for a usage or bot error, or an interruption.
-const EXIT_ERROR: u8 = 3;
+use crate::exit::ERROR as EXIT_ERROR;
 
 /// The royale third bot when `--third` is not given.
 const DEFAULT_THIRD: &str = "royale-random-py";
-
-/// Exits after a command-line parse error: with status 3 when the
-/// subcommand is `compare` (its 1 and 2 are verdicts), else as clap does
-/// (2; help and version exit 0).
-pub fn exit_on_usage_error(err: clap::Error) -> ! {
-    if err.use_stderr() && is_compare(std::env::args_os()) {
-        let _ = err.print();
-        std::process::exit(i32::from(EXIT_ERROR));
-    }
-    err.exit()
-}
-
-/// Whether the first positional argument (the subcommand) is `compare`,
-/// skipping the global `--bots-dir DIR`.
-fn is_compare(args: impl IntoIterator<Item = OsString>) -> bool {
-    let mut args = args.into_iter().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--bots-dir" {
-            args.next();
-        } else if !arg.to_string_lossy().starts_with('-') {
-            return arg == "compare";
-        }
-    }
-    false
-}
 
 /// Runs the comparison; errors are printed here and give status 3.
 pub fn run(bots_dir: &Path, a: CompareArgs) -> ExitCode {
     match compare(bots_dir, a) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            errln!("error: {err:#}");
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -162,7 +135,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         GameKind::Royale => format!(" (third: {})", loaded[2].name),
         GameKind::Cardjitsu => String::new(),
     };
-    eprintln!(
+    errln!(
         "compare: {game}, NEW {} vs BASE {}{third_note}; sprt {}; at most {} games, seed {}, {jobs} job(s)",
         loaded[0].name,
         loaded[1].name,
@@ -174,7 +147,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let mut progress = PairProgress::new(settings.max_pairs(), a.verbose);
     let report = run_compare(&settings, &exec, jobs, &mut progress, &cancel)?;
     progress.finish();
-    print!("{}", summary(&report));
+    out!("{}", summary(&report));
 
     if let Some(path) = &a.json {
         let json = JsonReport {
@@ -187,13 +160,13 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
             report: &report,
         };
         super::write_json(path, &json)?;
-        println!("report: {}", path.display());
+        outln!("report: {}", path.display());
     }
     Ok(ExitCode::from(match report.verdict {
-        Outcome::H1 => 0,
-        Outcome::H0 => 1,
-        Outcome::Inconclusive => 2,
-        Outcome::Cancelled => EXIT_ERROR,
+        Outcome::H1 => crate::exit::SUCCESS,
+        Outcome::H0 => crate::exit::NEGATIVE,
+        Outcome::Inconclusive => crate::exit::INCONCLUSIVE,
+        Outcome::Cancelled => crate::exit::INTERRUPTED,
     }))
 }
 
@@ -298,37 +271,14 @@ impl CompareProgress for PairProgress {
             PairProgress::Plain { last } => {
                 if last.elapsed() >= Duration::from_secs(10) {
                     *last = Instant::now();
-                    eprintln!("progress: {} pairs, {status}", counts.pairs());
+                    errln!("progress: {} pairs, {status}", counts.pairs());
                 }
             }
-            PairProgress::EveryPair => eprintln!(
+            PairProgress::EveryPair => errln!(
                 "pair {}: NEW {} of 2 points; {status}",
-                pair.pair, pair.new_points
+                pair.pair,
+                pair.new_points
             ),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(list: &[&str]) -> Vec<OsString> {
-        list.iter().map(OsString::from).collect()
-    }
-
-    #[test]
-    fn the_compare_subcommand_is_found_past_global_options() {
-        assert!(is_compare(args(&["dojo", "compare", "cardjitsu"])));
-        assert!(is_compare(args(&["dojo", "--bots-dir", "x", "compare"])));
-        assert!(is_compare(args(&["dojo", "--bots-dir=x", "compare"])));
-        assert!(!is_compare(args(&[
-            "dojo",
-            "--bots-dir",
-            "compare",
-            "league"
-        ])));
-        assert!(!is_compare(args(&["dojo", "league", "compare"])));
-        assert!(!is_compare(args(&["dojo"])));
     }
 }

@@ -217,7 +217,7 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    eprintln!(
+    errln!(
         "league: {} with {} bots, {jobs} job(s), out {}",
         settings.game,
         settings.bots.len(),
@@ -235,20 +235,20 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         &cancel,
     )?;
     progress.finish();
-    print!("{}", render::standings::table(&report));
-    println!("report: {}", out.join(store::REPORT_FILE).display());
+    out!("{}", render::standings::table(&report));
+    outln!("report: {}", out.join(store::REPORT_FILE).display());
     Ok(exit_code(&report))
 }
 
 fn exit_code(report: &Report) -> ExitCode {
     if report.timing.cancelled {
-        ExitCode::from(130)
+        crate::exit::code(crate::exit::INTERRUPTED)
     } else if !report.timing.failed.is_empty() {
-        eprintln!(
+        errln!(
             "{} game(s) failed and stay pending; fix the cause and --resume",
             report.timing.failed.len()
         );
-        ExitCode::FAILURE
+        crate::exit::code(crate::exit::NEGATIVE)
     } else {
         ExitCode::SUCCESS
     }
@@ -256,7 +256,7 @@ fn exit_code(report: &Report) -> ExitCode {
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     let report = dojo_league::merge(&a.dirs, &a.out)?;
-    print!("{}", render::standings::table(&report));
-    println!("report: {}", a.out.join(store::REPORT_FILE).display());
+    out!("{}", render::standings::table(&report));
+    outln!("report: {}", a.out.join(store::REPORT_FILE).display());
     Ok(ExitCode::SUCCESS)
 }

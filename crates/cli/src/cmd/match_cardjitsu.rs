@@ -33,7 +33,7 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
     let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, "cardjitsu")?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
-        eprintln!("seed: {s} (replay with --seed {s})");
+        errln!("seed: {s} (replay with --seed {s})");
         s
     });
     bots::on_ctrl_c(false);
@@ -55,13 +55,13 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
         },
         &mut |_| {},
     )?;
-    println!("{}", render::cardjitsu::header(&record));
+    outln!("{}", render::cardjitsu::header(&record));
     if !a.quiet {
-        print!("{}", render::cardjitsu::transcript(&record));
+        out!("{}", render::cardjitsu::transcript(&record));
     }
-    println!("result: {}", render::cardjitsu::result(&record));
+    outln!("result: {}", render::cardjitsu::result(&record));
     for line in render::cardjitsu::conduct(&record) {
-        println!("faults: {line}");
+        outln!("faults: {line}");
     }
     if let Some(path) = &a.json {
         super::write_json(path, &record)?;

@@ -17,7 +17,7 @@ use crate::bots;
 pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
-        eprintln!("seed: {s} (replay with --seed {s})");
+        errln!("seed: {s} (replay with --seed {s})");
         s
     });
     let stdin = io::stdin();

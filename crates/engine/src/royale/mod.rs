@@ -28,7 +28,7 @@ mod types;
 mod wire;
 
 pub use board::{Board, BoardError, BoardProblem, FixedStart, TileCounts};
-pub use game::{Royale, Settings, SetupError, StepError};
+pub use game::{Royale, Settings, SetupError, StepError, verify_record};
 pub use record::{
     ActionRecord, Effect, EndReason, GameRecord, Outcome, PlayerRecord, ResolvedSettings, TurnFault,
 };
