@@ -236,8 +236,10 @@ pub struct ReplayArgs {
     pub stderr: bool,
     /// Play the game again with the same bots, seats, seed and settings and
     /// say whether it comes out the same (exit status 0) or not (1).
-    /// Bots are found by their recorded name under the bots directory, else
-    /// run from their recorded command in the current directory.
+    /// Each bot is run from the directory the record names; a bot that is
+    /// gone or has changed since (its fingerprint) is an error (status 3).
+    /// Records from older dojo versions find bots by name under the bots
+    /// directory.
     #[arg(long)]
     pub rerun: bool,
     #[command(flatten)]

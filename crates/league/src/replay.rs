@@ -2,12 +2,11 @@
 //! playing it again with the same bots, seed and settings, and comparing
 //! the two records (what `dojo replay` and `dojo replay --rerun` show).
 //!
-//! A rerun finds each seat's bot by its recorded name ([`seat_bot`]): first
-//! a bot under the bots directory whose manifest name (or directory name)
-//! is that name; failing that, an inline bot running the recorded command
-//! in the current directory (bots given as `NAME=COMMAND` are recorded
-//! with their program made absolute, so this works from anywhere unless
-//! their arguments were relative paths). Decks are re-read from the
+//! A rerun finds each seat's bot where the record says it ran
+//! ([`seat_bot`]) and refuses one that has changed since
+//! ([`check_fingerprint`]); only records from before dojo kept that
+//! (version 1) fall back to a bot of the recorded name under the bots
+//! directory. Decks are re-read from the
 //! recorded names (`standard`, or a file path relative to the current
 //! directory); royale boards from the recorded board file when it still
 //! holds the recorded grid (keeping its `start` lines), else from the grid
@@ -105,16 +104,35 @@ pub enum ReplayError {
     /// A bot directory's manifest is broken.
     #[error(transparent)]
     Spec(#[from] SpecError),
-    /// A seat's bot is nowhere to be found.
-    #[error("seat {seat}: no bot {bot:?} under {} and no recorded command to run", bots_dir.display())]
+    /// A version 1 record's bot is not under the bots directory.
+    #[error(
+        "seat {seat}: no bot {bot:?} under {} (this record is from an older dojo and does not say where the bot was; point --bots-dir at the directory holding it)",
+        bots_dir.display()
+    )]
     NoBot {
         seat: usize,
         bot: String,
         bots_dir: PathBuf,
     },
-    /// The current directory (where a recorded command runs) is unknown.
-    #[error("reading the current directory")]
-    CurrentDir(#[source] io::Error),
+    /// The directory a seat's bot ran in is gone.
+    #[error("seat {seat}: bot {bot:?} is gone: {} no longer exists", dir.display())]
+    BotGone {
+        seat: usize,
+        bot: String,
+        dir: PathBuf,
+    },
+    /// A seat's bot has changed since the game was recorded.
+    #[error(
+        "seat {seat}: bot {bot:?} in {} has changed since the game was recorded (fingerprint {recorded}, now {now}): a rerun would not test the bot that played",
+        dir.display()
+    )]
+    BotChanged {
+        seat: usize,
+        bot: String,
+        dir: PathBuf,
+        recorded: String,
+        now: String,
+    },
     /// The CardJitsu rerun failed to run.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -337,17 +355,61 @@ pub fn prompt_indices(actions: &[ActionRecord]) -> Vec<usize> {
 /// Where [`seat_bot`] found a recorded seat's bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BotSource {
-    /// Under the bots directory; `command_changed` when it no longer runs
-    /// the recorded command.
+    /// In the directory the record names (version 2 records).
+    RecordedDir,
+    /// Under the bots directory by its recorded name (version 1 records,
+    /// which do not say where the bot was); `command_changed` when it no
+    /// longer runs the recorded command.
     BotsDir { command_changed: bool },
-    /// Not there: an inline bot running the recorded command in the
-    /// current directory.
-    RecordedCommand,
 }
 
-/// The bot for a recorded seat (see the module docs for the order), and
-/// where it was found.
+/// The bot for a recorded seat, and where it was found.
+///
+/// A version 2 record names the bot's directory: the bot there (its
+/// `bot.toml`, or the recorded command run in that directory for a bot
+/// given as `NAME=COMMAND`) is the one, and a directory that is gone is
+/// an error. A version 1 record only has a name, looked up under
+/// `bots_dir`. A recorded command is never run in the current directory:
+/// that would run whatever file of the same name happens to be there.
+/// Check the bot with [`check_fingerprint`] once it is built.
 pub fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<(BotSpec, BotSource), ReplayError> {
+    if let Some(dir) = &seat.dir {
+        let dir = PathBuf::from(dir);
+        if !dir.is_dir() {
+            return Err(ReplayError::BotGone {
+                seat: seat.seat,
+                bot: seat.bot.clone(),
+                dir,
+            });
+        }
+        // The manifest there, if it still runs the recorded command (it
+        // brings the build step and mode); else the recorded command, as
+        // for a bot given as NAME=COMMAND. The fingerprint check decides
+        // whether either is still the bot that played.
+        if dir.join(MANIFEST_FILE).is_file() {
+            let bot = dojo_runner::load_dir(&dir)?;
+            if bot.command == seat.command {
+                return Ok((
+                    BotSpec {
+                        name: seat.bot.clone(),
+                        ..bot
+                    },
+                    BotSource::RecordedDir,
+                ));
+            }
+        }
+        let bot = BotSpec {
+            name: seat.bot.clone(),
+            command: seat.command.clone(),
+            dir,
+            build: None,
+            mode: Mode::Auto,
+            games: Vec::new(),
+            team: None,
+            description: None,
+        };
+        return Ok((bot, BotSource::RecordedDir));
+    }
     let by_manifest = dojo_runner::discover(bots_dir)
         .ok()
         .and_then(|found| found.into_iter().find(|b| b.name == seat.bot));
@@ -360,28 +422,38 @@ pub fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<(BotSpec, BotSource)
         Some(bot) => Some(bot),
         None => by_dir().transpose()?,
     };
-    if let Some(bot) = found {
-        let command_changed = bot.command != seat.command;
-        return Ok((bot, BotSource::BotsDir { command_changed }));
-    }
-    if seat.command.is_empty() {
-        return Err(ReplayError::NoBot {
+    match found {
+        Some(bot) => {
+            let command_changed = bot.command != seat.command;
+            Ok((bot, BotSource::BotsDir { command_changed }))
+        }
+        None => Err(ReplayError::NoBot {
             seat: seat.seat,
             bot: seat.bot.clone(),
             bots_dir: bots_dir.into(),
+        }),
+    }
+}
+
+/// Refuses a bot that is not what played the recorded seat: its
+/// fingerprint (manifest, command and the files the command names) has
+/// changed, so a different game would say nothing about determinism.
+/// Records without a fingerprint (version 1) pass.
+pub fn check_fingerprint(seat: &SeatInfo, bot: &BotSpec) -> Result<(), ReplayError> {
+    let Some(recorded) = &seat.fingerprint else {
+        return Ok(());
+    };
+    let now = dojo_runner::fingerprint(bot);
+    if &now != recorded {
+        return Err(ReplayError::BotChanged {
+            seat: seat.seat,
+            bot: seat.bot.clone(),
+            dir: bot.dir.clone(),
+            recorded: recorded.clone(),
+            now,
         });
     }
-    let bot = BotSpec {
-        name: seat.bot.clone(),
-        command: seat.command.clone(),
-        dir: std::env::current_dir().map_err(ReplayError::CurrentDir)?,
-        build: None,
-        mode: Mode::Auto,
-        games: Vec::new(),
-        team: None,
-        description: None,
-    };
-    Ok((bot, BotSource::RecordedCommand))
+    Ok(())
 }
 
 /// A recorded deck read again: `standard`, or a DeckConfig file.
@@ -609,6 +681,8 @@ mod tests {
                 seat,
                 bot: format!("bot{seat}"),
                 command: vec!["./bot".into()],
+                dir: None,
+                fingerprint: None,
                 team: None,
             })
             .collect();

@@ -164,6 +164,8 @@ fn seats(n: usize) -> (Vec<SeatInfo>, Vec<SeatConduct>) {
             seat,
             bot: format!("bot{seat}"),
             command: vec!["./bot".into()],
+            dir: Some("/nowhere/bot".into()),
+            fingerprint: Some("fnv1a64:0000000000000000".into()),
             team: None,
         })
         .collect();

@@ -191,45 +191,47 @@ fn show_royale(rec: &RoyaleRecord, a: &ReplayArgs) -> Result<()> {
 }
 
 /// The bot for a recorded seat ([`replay::seat_bot`]), with a note when
-/// it is not quite the recorded one.
+/// it was found by name only (a record from an older dojo).
 fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<BotSpec> {
     let (bot, source) = replay::seat_bot(seat, bots_dir)?;
     match source {
-        BotSource::BotsDir {
-            command_changed: true,
-        } => errln!(
-            "note: seat {}: {} now runs {:?} (recorded: {:?})",
-            seat.seat,
-            bot.name,
-            bot.command,
-            seat.command
-        ),
-        BotSource::BotsDir {
-            command_changed: false,
-        } => {}
-        BotSource::RecordedCommand => errln!(
-            "note: seat {}: no bot {:?} under {}; running its recorded command {:?} in the current directory",
-            seat.seat,
-            seat.bot,
-            bots_dir.display(),
-            seat.command
-        ),
+        BotSource::RecordedDir => {}
+        BotSource::BotsDir { command_changed } => {
+            errln!(
+                "note: seat {}: the record does not say where {} was; using {}",
+                seat.seat,
+                seat.bot,
+                bot.dir.display()
+            );
+            if command_changed {
+                errln!(
+                    "note: seat {}: {} now runs {:?} (recorded: {:?})",
+                    seat.seat,
+                    bot.name,
+                    bot.command,
+                    seat.command
+                );
+            }
+        }
     }
     Ok(bot)
 }
 
-/// Every seat's bot, each distinct bot built once.
-fn seat_bots(seats: &[SeatInfo], bots_dir: &Path) -> Result<Vec<Arc<BotSpec>>> {
-    let mut built: HashMap<(String, Vec<String>), Arc<BotSpec>> = HashMap::new();
+/// Every seat's bot, each distinct bot built once and checked: it plays
+/// `game` and is the bot that played (its fingerprint is unchanged).
+fn seat_bots(seats: &[SeatInfo], bots_dir: &Path, game: &str) -> Result<Vec<Arc<BotSpec>>> {
+    let mut built: HashMap<(Option<String>, String, Vec<String>), Arc<BotSpec>> = HashMap::new();
     let mut out = Vec::with_capacity(seats.len());
     for seat in seats {
-        let key = (seat.bot.clone(), seat.command.clone());
+        let key = (seat.dir.clone(), seat.bot.clone(), seat.command.clone());
         if let Some(bot) = built.get(&key) {
             out.push(Arc::clone(bot));
             continue;
         }
         let bot = Arc::new(seat_bot(seat, bots_dir)?);
+        bots::check_game(&bot, game)?;
         bots::build(&bot)?;
+        replay::check_fingerprint(seat, &bot)?;
         built.insert(key, Arc::clone(&bot));
         out.push(bot);
     }
@@ -298,7 +300,7 @@ fn royale_turn(rec: &RoyaleRecord, i: usize) -> String {
 
 fn rerun_cardjitsu(bots_dir: &Path, rec: &CardJitsuRecord, a: &ReplayArgs) -> Result<ExitCode> {
     let setup = replay::cardjitsu_setup(rec)?;
-    let loaded = seat_bots(&rec.seats, bots_dir)?;
+    let loaded = seat_bots(&rec.seats, bots_dir, "cardjitsu")?;
     bots::on_ctrl_c(false);
     outln!("{}", render::cardjitsu::header(rec));
     let new = replay::rerun_cardjitsu(&setup, loaded, &super::run_options(&a.time))?;
@@ -307,7 +309,7 @@ fn rerun_cardjitsu(bots_dir: &Path, rec: &CardJitsuRecord, a: &ReplayArgs) -> Re
 }
 
 fn rerun_royale(bots_dir: &Path, rec: &RoyaleRecord, a: &ReplayArgs) -> Result<ExitCode> {
-    let loaded = seat_bots(&rec.seats, bots_dir)?;
+    let loaded = seat_bots(&rec.seats, bots_dir, "royale")?;
     let players = replay::royale_players(rec, loaded)?;
     let (board, source) = replay::rerun_board(rec)?;
     if source == (BoardSource::Record { file_changed: true }) {
