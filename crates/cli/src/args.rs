@@ -202,6 +202,11 @@ pub struct LeagueArgs {
     /// Print a line to stderr for every game as it is stored, instead of a progress bar.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Start the league even when a bot fails its smoke start (a short game
+    /// against itself before the league: it must start and answer its
+    /// first prompt in time).
+    #[arg(long)]
+    pub allow_broken: bool,
 }
 
 #[derive(Debug, Args)]

@@ -17,7 +17,9 @@ pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod settings;
+pub mod smoke;
 pub mod sprt;
+pub mod stderr_logs;
 pub mod store;
 
 pub use executor::{ExecError, Executor, GameResult, SeatFaults};

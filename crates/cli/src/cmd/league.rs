@@ -177,6 +177,7 @@ fn executor(settings: &Settings, bots_dir: &Path, a: &LeagueArgs) -> Result<BotE
     for bot in &settings.bots {
         let spec = dojo_runner::resolve(&bot.command, bots_dir)
             .with_context(|| format!("bot {} ({})", bot.name, bot.command))?;
+        bots::check_game(&spec, settings.game.name())?;
         bots::build(&spec)?;
         loaded.insert(bot.name.clone(), Arc::new(spec));
     }
@@ -186,6 +187,8 @@ fn executor(settings: &Settings, bots_dir: &Path, a: &LeagueArgs) -> Result<BotE
     }
     let mut run = super::run_options(&a.time);
     run.move_timeout = std::time::Duration::from_millis(settings.timeout_ms);
+    // Each game's stderr goes to the bots' logs (not into games.jsonl).
+    run.keep_stderr = true;
     Ok(BotExecutor {
         bots: loaded,
         boards,
@@ -213,6 +216,7 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     let mut exec = executor(&settings, bots_dir, &a)?;
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
+    smoke_start(&settings, &exec, a.allow_broken)?;
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -238,6 +242,49 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     out!("{}", render::standings::table(&report));
     outln!("report: {}", out.join(store::REPORT_FILE).display());
     Ok(exit_code(&report))
+}
+
+/// Gives every bot a smoke start ([`dojo_league::smoke`]), all at once;
+/// refuses the league when one fails, unless `allow_broken`.
+fn smoke_start(settings: &Settings, exec: &BotExecutor, allow_broken: bool) -> Result<()> {
+    let board = exec.boards.values().next();
+    let failures: Vec<_> = std::thread::scope(|scope| {
+        let checks: Vec<_> = exec
+            .bots
+            .values()
+            .map(|bot| {
+                scope.spawn(move || {
+                    dojo_league::smoke::smoke_start(settings.game, bot, board, &exec.run)
+                })
+            })
+            .collect();
+        checks
+            .into_iter()
+            .filter_map(|c| c.join().ok().and_then(Result::err))
+            .collect()
+    });
+    for f in &failures {
+        errln!("bot {} failed its smoke start: it {}", f.bot, f.problem);
+        if f.stderr_head.is_empty() {
+            errln!("  (it wrote nothing to stderr)");
+        } else {
+            errln!("  head of its stderr:");
+            for line in f.stderr_head.lines() {
+                errln!("  | {line}");
+            }
+        }
+    }
+    match failures.len() {
+        0 => Ok(()),
+        _ if allow_broken => {
+            errln!("--allow-broken: playing the league anyway");
+            Ok(())
+        }
+        1 => bail!("1 bot failed its smoke start; fix it, or pass --allow-broken to play anyway"),
+        n => bail!(
+            "{n} bots failed their smoke start; fix them, or pass --allow-broken to play anyway"
+        ),
+    }
 }
 
 fn exit_code(report: &Report) -> ExitCode {
