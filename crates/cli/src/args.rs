@@ -61,6 +61,40 @@ pub struct TimeArgs {
     pub startup_ms: u64,
 }
 
+/// The time flags of `dojo league`: unset flags take the stored values on
+/// `--resume`, and the defaults in a new league.
+#[derive(Debug, Clone, Args)]
+pub struct LeagueTimeArgs {
+    /// Time allowed per move, from sending the prompt to the whole answer [default: 1000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: Option<u64>,
+    /// Extra time for the first answer of a freshly started process [default: 2000].
+    #[arg(long, value_name = "MS")]
+    pub startup_ms: Option<u64>,
+}
+
+/// How each game is played, as `dojo match` takes it: for leagues and
+/// comparisons. Flags of the other game are refused.
+#[derive(Debug, Clone, Args)]
+pub struct GameOptionsArgs {
+    /// CardJitsu: which rules to play by [default: tournament].
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    /// CardJitsu: deck file (.dcfg) seat 1 draws from; default: all 198 cards.
+    #[arg(long, value_name = "FILE")]
+    pub deck1: Option<PathBuf>,
+    /// CardJitsu: deck file (.dcfg) seat 2 draws from; default: all 198 cards.
+    #[arg(long, value_name = "FILE")]
+    pub deck2: Option<PathBuf>,
+    /// Rounds after which an undecided game is a draw; default: CardJitsu
+    /// 500, royale 10 * (width + height).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_rounds: Option<u32>,
+    /// Royale: whole rounds without any tile changing after which the game is a draw; default: width + height.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub stall_rounds: Option<u32>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RulesArg {
     /// CardJitsu Bot Championship rules: power cards and Reverse.
@@ -92,7 +126,7 @@ pub struct CardJitsuMatchArgs {
     pub max_rounds: u32,
     #[command(flatten)]
     pub time: TimeArgs,
-    /// Write the game record as JSON to this file.
+    /// Write the game record as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
@@ -143,7 +177,7 @@ pub struct RoyaleMatchArgs {
     pub stall_rounds: Option<u32>,
     #[command(flatten)]
     pub time: TimeArgs,
-    /// Write the game record as JSON to this file.
+    /// Write the game record as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
@@ -179,18 +213,22 @@ pub struct LeagueArgs {
     /// Games played at once; default: the number of cores.
     #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
-    /// League seed; game seeds derive from it.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub seed: u64,
+    /// League seed; game seeds derive from it [default: 1].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// Where games.jsonl and report.json go; default: results/GAME-DATE-TIME/.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub time: TimeArgs,
+    pub time: LeagueTimeArgs,
+    #[command(flatten)]
+    pub play: GameOptionsArgs,
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub board: Vec<PathBuf>,
-    /// Continue an interrupted league in DIR, playing only the missing games.
+    /// Continue an interrupted league in DIR, playing only the missing
+    /// games, with its stored settings: a flag that would change them is
+    /// refused (--anchor is applied: it only changes the report).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out"])]
     pub resume: Option<PathBuf>,
     /// Play only slice I of N of the schedule (1-based).
@@ -302,11 +340,13 @@ pub struct CompareArgs {
     /// Game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub seed: u64,
-    /// Write settings, counts, LLR, Elo estimate, verdict and every pair as JSON to this file.
+    /// Write settings, counts, LLR, Elo estimate, verdict and every pair as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     #[command(flatten)]
     pub time: TimeArgs,
+    #[command(flatten)]
+    pub play: GameOptionsArgs,
     /// Royale: the bot on the third team; default: royale-random-py.
     #[arg(long, value_name = "BOT")]
     pub third: Option<String>,

@@ -401,6 +401,7 @@ mod tests {
             anchor: Some("b".into()),
             anchor_elo: None,
             shard: None,
+            play: Default::default(),
         };
         let games = vec![
             line(0, &["a", "b", "c"], &[1.0, 0.0, 0.0]),

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dojo_engine::cardjitsu::Ruleset;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -144,6 +145,43 @@ pub struct Settings {
     /// Set when this directory plays only part of the league.
     #[serde(default)]
     pub shard: Option<Shard>,
+    /// How each game is played beyond the bots and seeds: rules, decks,
+    /// round limits, start-up allowance. Absent in leagues from before it
+    /// existed, which were played with these defaults.
+    #[serde(default)]
+    pub play: PlayOptions,
+}
+
+/// The per-game options `dojo match` takes, as a league or comparison
+/// stores them: everything besides bots and seeds that changes results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayOptions {
+    /// CardJitsu: the rule variant.
+    pub rules: Ruleset,
+    /// CardJitsu: each seat's deck, `standard` or the path of a `.dcfg`
+    /// file (made absolute, so `--resume` works from any directory).
+    pub decks: [String; 2],
+    /// Rounds after which an undecided game is a draw; `None`: the game's
+    /// default (CardJitsu 500, royale 10 * (width + height)).
+    pub max_rounds: Option<u32>,
+    /// Royale: whole rounds without a tile changing after which the game is
+    /// a draw; `None`: width + height.
+    pub stall_rounds: Option<u32>,
+    /// Extra time for the first answer of a freshly started bot process.
+    pub startup_ms: u64,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            rules: Ruleset::Tournament,
+            decks: ["standard".into(), "standard".into()],
+            max_rounds: None,
+            stall_rounds: None,
+            startup_ms: 2000,
+        }
+    }
 }
 
 impl Settings {

@@ -483,6 +483,7 @@ mod tests {
             anchor: None,
             anchor_elo: None,
             shard: None,
+            play: Default::default(),
         }
     }
 

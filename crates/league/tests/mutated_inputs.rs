@@ -260,6 +260,7 @@ fn settings() -> Settings {
         anchor: Some("a".into()),
         anchor_elo: None,
         shard: Some(dojo_league::Shard::new(1, 2).unwrap()),
+        play: Default::default(),
     }
 }
 

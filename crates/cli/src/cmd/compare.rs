@@ -86,6 +86,8 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if game == GameKind::Cardjitsu && (a.third.is_some() || !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
+    let play = super::play_options(game, &a.play, a.time.startup_ms)?;
+    let (cardjitsu, deck_names, royale) = super::game_settings(&play)?;
     let boards = match game {
         GameKind::Cardjitsu => Vec::new(),
         GameKind::Royale if a.board.is_empty() => super::league::default_boards()?,
@@ -124,8 +126,9 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         bots: by_role,
         boards,
         run,
-        cardjitsu: Default::default(),
-        royale: Default::default(),
+        cardjitsu,
+        deck_names,
+        royale,
     };
     let jobs = a
         .jobs

@@ -28,6 +28,12 @@ use crate::{bots, render};
 
 pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     let saved = load(&a.record, a.game)?;
+    if a.watch && matches!(saved, Saved::CardJitsu(_)) {
+        bail!(
+            "--watch only applies to royale records; {} holds a CardJitsu game",
+            a.record.display()
+        );
+    }
     match (saved, a.rerun) {
         (Saved::CardJitsu(rec), false) => {
             out!("{}", show_cardjitsu(&rec, a.turn, a.stderr)?);
