@@ -13,9 +13,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "dojo", version, about, long_about, after_help = crate::exit::HELP)]
 pub struct Cli {
-    /// Where bot names are looked up.
-    #[arg(long, global = true, default_value = "bots", value_name = "DIR")]
-    pub bots_dir: PathBuf,
+    /// Where bot names are looked up; default: ./bots if it exists, else
+    /// $DOJO_HOME/bots, else the bots/ of the checkout dojo was built from.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub bots_dir: Option<PathBuf>,
 
     #[command(subcommand)]
     pub command: Command,

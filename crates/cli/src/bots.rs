@@ -20,13 +20,22 @@ pub fn load(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<Bot
             out.push(Arc::clone(bot));
             continue;
         }
-        let bot = Arc::new(dojo_runner::resolve(spec, bots_dir)?);
+        let bot = Arc::new(resolve(spec, bots_dir)?);
         check_game(&bot, game)?;
         build(&bot)?;
         seen.insert(spec, Arc::clone(&bot));
         out.push(bot);
     }
     Ok(out)
+}
+
+/// [`dojo_runner::resolve`], with a hint when the bots directory itself
+/// is missing (an installed dojo run outside a checkout).
+pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
+    dojo_runner::resolve(spec, bots_dir).map_err(|err| match crate::home::hint(bots_dir) {
+        Some(hint) => anyhow::Error::new(err).context(hint),
+        None => err.into(),
+    })
 }
 
 /// Refuses a bot whose manifest says it plays other games: it would only

@@ -8,6 +8,7 @@ mod args;
 mod bots;
 mod cmd;
 mod exit;
+mod home;
 mod progress;
 mod render;
 
@@ -19,15 +20,16 @@ use args::{Cli, Command, MatchCommand, PlayCommand};
 
 fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|err| exit::on_usage_error(err));
+    let bots_dir = home::bots_dir(cli.bots_dir);
     let outcome = match cli.command {
-        Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&cli.bots_dir, a),
-        Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&cli.bots_dir, a),
-        Command::League(a) => cmd::league::run(&cli.bots_dir, a),
+        Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&bots_dir, a),
+        Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&bots_dir, a),
+        Command::League(a) => cmd::league::run(&bots_dir, a),
         Command::Merge(a) => cmd::league::merge(a),
-        Command::Bots => cmd::bots::run(&cli.bots_dir),
-        Command::Replay(a) => cmd::replay::run(&cli.bots_dir, &a),
-        Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&cli.bots_dir, a),
-        Command::Compare(a) => Ok(cmd::compare::run(&cli.bots_dir, a)),
+        Command::Bots => cmd::bots::run(&bots_dir),
+        Command::Replay(a) => cmd::replay::run(&bots_dir, &a),
+        Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&bots_dir, a),
+        Command::Compare(a) => Ok(cmd::compare::run(&bots_dir, a)),
     };
     match outcome {
         Ok(code) => code,

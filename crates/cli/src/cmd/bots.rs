@@ -6,6 +6,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 pub fn run(bots_dir: &Path) -> Result<ExitCode> {
+    if let Some(hint) = crate::home::hint(bots_dir) {
+        anyhow::bail!("{hint}");
+    }
     let found = dojo_runner::discover(bots_dir)?;
     if found.is_empty() {
         outln!("no bots under {}", bots_dir.display());

@@ -15,9 +15,6 @@ use crate::args::{GameArg, LeagueArgs, MergeArgs};
 use crate::progress::LeagueProgress;
 use crate::{bots, render};
 
-/// Where bundled boards live.
-const BOARDS_DIR: &str = "boards";
-
 fn game_kind(g: GameArg) -> GameKind {
     match g {
         GameArg::Cardjitsu => GameKind::Cardjitsu,
@@ -34,6 +31,9 @@ fn league_bots(
 ) -> Result<Vec<dojo_league::BotSpec>> {
     let mut out = Vec::new();
     if names.is_empty() {
+        if let Some(hint) = crate::home::hint(bots_dir) {
+            bail!("{hint}");
+        }
         for bot in dojo_runner::discover(bots_dir)? {
             if bot.games.iter().any(|g| g == game.name()) {
                 // Stored as the name under the bots directory, so the
@@ -58,7 +58,7 @@ fn league_bots(
         }
     } else {
         for arg in names {
-            let bot = dojo_runner::resolve(arg, bots_dir)?;
+            let bot = bots::resolve(arg, bots_dir)?;
             // Stored as given, so `--resume` (from the same directory)
             // and shards on other machines resolve it the same way.
             out.push(dojo_league::BotSpec {
@@ -71,23 +71,18 @@ fn league_bots(
     Ok(out)
 }
 
-/// Every board under `boards/` that is not already decided.
+/// Every default board ([`crate::home::default_board_paths`]) that is not
+/// already decided.
 pub(super) fn default_boards() -> Result<Vec<String>> {
     let mut found = Vec::new();
-    let entries = std::fs::read_dir(BOARDS_DIR)
-        .with_context(|| format!("cannot list {BOARDS_DIR}/ (pass --board FILE)"))?;
-    for entry in entries {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "txt") {
-            let board = load_board(&path)?;
-            if board.counts().signs_present().count() >= 2 {
-                found.push(path.display().to_string());
-            }
+    for path in crate::home::default_board_paths() {
+        let board = load_board(&path)?;
+        if board.counts().signs_present().count() >= 2 {
+            found.push(path.display().to_string());
         }
     }
-    found.sort();
     if found.is_empty() {
-        bail!("no playable board under {BOARDS_DIR}/ (pass --board FILE)");
+        bail!("no playable board found (pass --board FILE)");
     }
     Ok(found)
 }
@@ -302,7 +297,7 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
 fn executor(settings: &Settings, bots_dir: &Path) -> Result<BotExecutor> {
     let mut loaded = BTreeMap::new();
     for bot in &settings.bots {
-        let spec = dojo_runner::resolve(&bot.command, bots_dir)
+        let spec = bots::resolve(&bot.command, bots_dir)
             .with_context(|| format!("bot {} ({})", bot.name, bot.command))?;
         bots::check_game(&spec, settings.game.name())?;
         bots::build(&spec)?;

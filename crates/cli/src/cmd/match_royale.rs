@@ -16,7 +16,7 @@ use crate::{bots, render};
 
 /// Reads and checks a board file.
 pub fn load_board(path: &Path) -> Result<Board> {
-    let text = super::read_text(path)?;
+    let text = crate::home::board_text(path)?;
     Ok(Board::parse(&text, &path.display().to_string())?)
 }
 
