@@ -292,7 +292,7 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// Classic Card-Jitsu (the older variant: no power cards, no Reverse): you are player 1 and type 1 to 5 to play a card.
+    /// Classic Card-Jitsu (the older variant: no power cards, no Reverse): you are player 1 and type 1 to 5 to play a card. Ending the input before the game ends exits with status 1.
     Cardjitsu(PlayCardJitsuArgs),
 }
 
@@ -306,6 +306,14 @@ pub struct PlayCardJitsuArgs {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub time: TimeArgs,
+    /// Show the game in the classic challenge's exact format (bare card
+    /// lists, no prompt), for scripts; the default when stdin is not a terminal.
+    #[arg(long, conflicts_with = "labelled")]
+    pub plain: bool,
+    /// Show labelled piles, a numbered hand, a prompt and each round's result
+    /// in words; the default when stdin is a terminal.
+    #[arg(long)]
+    pub labelled: bool,
 }
 
 /// `dojo compare`: exit status 0 when NEW passes (H1 accepted), 1 when NEW

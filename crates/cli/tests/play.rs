@@ -66,12 +66,12 @@ fn plays_a_whole_game_in_the_seed_format() {
 }
 
 #[test]
-fn garbage_is_asked_again_and_end_of_input_ends_cleanly() {
+fn garbage_is_asked_again_and_end_of_input_is_not_a_normal_end() {
     let out = dojo()
         .args(["play", "cardjitsu", "--seed", "1"])
         .write_stdin("x\n9\n")
         .assert()
-        .code(0);
+        .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[..2], ["[]", "[]"]);
@@ -87,6 +87,42 @@ fn garbage_is_asked_again_and_end_of_input_ends_cleanly() {
         "{text}"
     );
     assert_eq!(lines[7..], ["end of input: game abandoned"]);
+}
+
+#[test]
+fn labelled_by_default_at_a_terminal_or_on_request() {
+    let out = dojo()
+        .args(["play", "cardjitsu", "--seed", "1", "--labelled"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with(
+            "round 1\n  your pile:  (none)\n  the computer's pile:  (none)\n  your hand:  1:"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("play which card (1-5)? 1\n"), "{text}");
+    assert!(text.contains("  you play "), "{text}");
+    assert!(
+        text.contains(" wins the round") || text.contains("nobody wins"),
+        "{text}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(
+        (last.starts_with("You win the game with ")
+            || last.starts_with("the computer wins the game with "))
+            && last.contains("different colours"),
+        "{last}"
+    );
+    // --plain (or a pipe, as above) keeps the classic format.
+    let plain = dojo()
+        .args(["play", "cardjitsu", "--seed", "1", "--plain"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    check_game(&String::from_utf8_lossy(&plain.get_output().stdout));
 }
 
 #[test]
