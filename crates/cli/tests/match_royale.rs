@@ -42,7 +42,7 @@ fn seeded_match_prints_result_rounds_tiles_and_faults() {
     );
     let record = read_json(&json);
     assert_eq!(record["game"], "royale");
-    assert_eq!(record["seed"], 3);
+    assert_eq!(record["seed"], "3");
     assert_eq!(record["board_file"], "boards/arena.txt");
 
     let lines: Vec<&str> = stdout.lines().collect();

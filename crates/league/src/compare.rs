@@ -64,6 +64,7 @@ pub struct CompareSettings {
     /// Most games to play; rounded up to whole pairs.
     pub games: u64,
     /// Game seeds derive from it.
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     /// Royale: boards to rotate through (at least one); ignored for
     /// CardJitsu.
@@ -209,6 +210,7 @@ pub struct PairRecord {
     /// Pair index.
     pub pair: u64,
     /// Seed of both games.
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     /// Royale: the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -49,7 +49,7 @@ pub enum ReplayError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// `games` (a league's games.jsonl) holds no game `id`.
-    #[error("{}: no game with id {id} ({count} game(s) stored)", games.display())]
+    #[error("{}: no game with id {id} ({count} stored{})", games.display(), if *count == 1 { " game" } else { " games" })]
     NoGame {
         games: PathBuf,
         id: u64,

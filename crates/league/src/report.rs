@@ -31,6 +31,7 @@ pub const BOOTSTRAP_SAMPLES: usize = 200;
 pub struct Report {
     pub version: u32,
     pub game: GameKind,
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     pub anchor: Option<String>,
     /// The league as `league.json` holds it: bots with their commands,

@@ -128,6 +128,7 @@ pub struct Settings {
     /// seed pairs). Royale: games per triple (rounded up to a multiple of 3).
     pub games: u64,
     /// The league seed every game seed is derived from.
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     /// Royale boards (paths or names, opaque), used in rotation; empty
     /// means the game's default board.

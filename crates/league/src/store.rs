@@ -34,6 +34,7 @@ pub struct GameLine {
     pub board: Option<String>,
     pub pair: u64,
     pub leg: u8,
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     pub scores: Vec<f64>,
     pub faults: Vec<SeatFaults>,

@@ -139,12 +139,13 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         GameKind::Cardjitsu => String::new(),
     };
     errln!(
-        "compare: {game}, NEW {} vs BASE {}{third_note}; sprt {}; at most {} games, seed {}, {jobs} job(s)",
+        "compare: {game}, NEW {} vs BASE {}{third_note}; sprt {}; at most {} games, seed {}, {}",
         loaded[0].name,
         loaded[1].name,
         settings.sprt,
         2 * settings.max_pairs(),
         settings.seed,
+        super::league::count(jobs, "job"),
     );
 
     let mut progress = PairProgress::new(settings.max_pairs(), a.verbose);

@@ -51,8 +51,8 @@ fn league_bots(
         }
         if out.len() < 2 {
             bail!(
-                "found {} bot(s) under {} that play {game}; a league needs at least 2 (name them on the command line)",
-                out.len(),
+                "found {} under {} that play {game}; a league needs at least 2 (name them on the command line)",
+                count(out.len(), "bot"),
                 bots_dir.display()
             );
         }
@@ -339,9 +339,10 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     errln!(
-        "league: {} with {}, {jobs} job(s), out {}",
+        "league: {} with {}, {}, out {}",
         settings.game,
         count(settings.bots.len(), "bot"),
+        count(jobs, "job"),
         out.display()
     );
     let mut progress = LeagueProgress::new(0, a.verbose);
@@ -418,8 +419,13 @@ fn exit_code(report: &Report) -> ExitCode {
         crate::exit::code(crate::exit::INTERRUPTED)
     } else if !report.timing.failed.is_empty() {
         errln!(
-            "{} game(s) failed and stay pending; fix the cause and --resume",
-            report.timing.failed.len()
+            "{} failed and stay{} pending; fix the cause and --resume",
+            count(report.timing.failed.len(), "game"),
+            if report.timing.failed.len() == 1 {
+                "s"
+            } else {
+                ""
+            }
         );
         crate::exit::code(crate::exit::NEGATIVE)
     } else {

@@ -50,8 +50,10 @@ pub fn table(report: &Report) -> String {
         let faults = s.faults.timeout + s.faults.crash + s.faults.invalid;
         let _ = writeln!(
             out,
-            "\nwarning: {} faulted {faults} time(s) in {} game(s) (timeout/crash/invalid); its rating says little (see its stderr log in the out directory)",
-            s.name, s.games
+            "\nwarning: {} faulted {} in {} (timeout/crash/invalid); its rating says little (see its stderr log in the out directory)",
+            s.name,
+            super::count(faults, "time"),
+            super::count(s.games, "game")
         );
     }
     let t = &report.totals;

@@ -88,6 +88,7 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     pub rules: Ruleset,
+    #[serde(with = "crate::rng::seed_json")]
     pub seed: u64,
     pub max_rounds: u32,
     pub rounds: Vec<RoundRecord>,

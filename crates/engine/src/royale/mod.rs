@@ -1,4 +1,4 @@
-//! Rock-paper-scissors royale (seed 004): three teams fill a grid with
+//! Rock-paper-scissors royale: three teams fill a grid with
 //! their hand sign by moving and instigating fights between tiles.
 //!
 //! Rules as implemented:
