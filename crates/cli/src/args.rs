@@ -40,6 +40,9 @@ pub enum Command {
     Play(PlayCommand),
     /// Play NEW against BASE until a sequential test decides whether NEW is worse.
     Compare(CompareArgs),
+    /// Ask a card game's rules: a Skat hand's bid value, whether a Tichu play is legal.
+    #[command(subcommand)]
+    Rules(RulesCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -365,6 +368,70 @@ pub struct CompareArgs {
     /// Print a line to stderr for every pair counted, instead of a progress line.
     #[arg(long, short)]
     pub verbose: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RulesCommand {
+    /// The game value a Skat hand may bid (`36 Clubs`), or `pass`.
+    #[command(
+        after_help = "Example: `dojo rules skat JC JS JD AC KC 9C AS 7H QD 8D` prints `36 Clubs` \
+                            (JC: jack of clubs; 0S: ten of spades).\n\
+                            Exit status: 0 a value or pass was printed, 2 a malformed hand \
+                            (the message names the card and, with --batch, the line)."
+    )]
+    Skat(SkatRulesArgs),
+    /// Whether a Tichu play is legal after the previous play.
+    #[command(
+        after_help = "Cards: 2-9, 0 (ten), J Q K A, 1 (Mah Jong), R (dragon), P (phoenix), \
+                            D (dog), one character each, in any order: `dojo rules tichu 66 7P`.\n\
+                            Exit status: 0 legal, 1 illegal, 2 a malformed play (the message names \
+                            the card). With --batch: 0 once every line is judged, 2 at the first \
+                            malformed line (the message names the line)."
+    )]
+    Tichu(TichuRulesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SkatRulesArgs {
+    /// The hand: 10 different cards, value (A K Q J 0 9 8 7; 0 is the ten) then suit (C S H D).
+    #[arg(
+        value_name = "CARD",
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub cards: Vec<String>,
+    /// Also say why: the jack factor and suit value, or the reason to pass.
+    #[arg(long)]
+    pub why: bool,
+    /// Read hands from stdin, one per line (cards separated by spaces), and
+    /// print one answer per line. Empty lines and lines starting with # are skipped.
+    #[arg(long)]
+    pub batch: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TichuRulesArgs {
+    /// The previous play, `-` if the player has the lead.
+    #[arg(
+        value_name = "PREV",
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub previous: Option<String>,
+    /// The play to judge.
+    #[arg(
+        value_name = "PLAY",
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub play: Option<String>,
+    /// Also say why: the combinations compared, or the rule the play breaks.
+    #[arg(long)]
+    pub why: bool,
+    /// Read cases from stdin, one `PREV PLAY` per line, and print one verdict
+    /// per line. Empty lines and lines starting with # are skipped.
+    #[arg(long)]
+    pub batch: bool,
 }
 
 /// Counts of games and parallel jobs must be positive: 0 games would write an

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 /// `compare` passed NEW).
 pub const SUCCESS: u8 = 0;
 /// A negative answer: `replay --rerun` differs, `compare` finds NEW worse,
-/// a league finished with games that failed and stay pending, or `play`'s
-/// input ended before the game did.
+/// a league finished with games that failed and stay pending, `play`'s
+/// input ended before the game did, or `rules tichu` judges a play illegal.
 pub const NEGATIVE: u8 = 1;
 /// `compare` only: inconclusive at the game limit.
 pub const INCONCLUSIVE: u8 = 2;
@@ -24,7 +24,7 @@ pub const HELP: &str = "Exit status (every command):
   0    done (replay --rerun: identical; compare: NEW passes)
   1    a negative answer (replay --rerun: differs; compare: NEW is worse;
        league: some games failed and stay pending; play: the input ended
-       before the game did)
+       before the game did; rules tichu: the play is illegal)
   2    compare: inconclusive at the game limit
   3    usage error, bad input (flag, deck, board, record, league directory,
        bot spec), or a bot that cannot be found, built or started

@@ -7,6 +7,7 @@ pub mod match_cardjitsu;
 pub mod match_royale;
 pub mod play;
 pub mod replay;
+pub mod rules;
 
 use std::path::Path;
 use std::time::Duration;
