@@ -184,3 +184,75 @@ fn an_old_record_never_runs_its_command_in_the_current_directory() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("does not say where the bot was"), "{err}");
 }
+
+#[test]
+fn a_deck_given_by_a_relative_path_is_found_again_from_elsewhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(common::data("small.dcfg"), tmp.path().join("mine.dcfg")).unwrap();
+    let json = tmp.path().join("r.json");
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args([
+            "match",
+            "cardjitsu",
+            "--seed",
+            "3",
+            "--deck1",
+            "mine.dcfg",
+            "--json",
+            "r.json",
+        ])
+        .arg(root().join("bots/random-py"))
+        .arg(root().join("bots/random-sh"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let record = common::read_json(&json);
+    let deck = record["decks"][0].as_str().unwrap();
+    assert!(Path::new(deck).is_absolute(), "{deck}");
+    let out = rerun(&[json.as_os_str()], &decoy(tmp.path()));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout_of(&out),
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn a_royale_rerun_starts_where_the_game_did_without_the_board_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("r.json");
+    // frontier.txt fixes start tiles in `start` lines, which the record's
+    // grid does not hold.
+    let out = dojo()
+        .args([
+            "match",
+            "royale",
+            "--board",
+            "boards/frontier.txt",
+            "--seed",
+            "6",
+        ])
+        .args(["--max-rounds", "3", "--rock", "royale-random-py", "--paper"])
+        .args([
+            "royale-random-py",
+            "--scissors",
+            "royale-random-py",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let out = rerun(&[json.as_os_str()], &decoy(tmp.path()));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout_of(&out),
+        stderr_of(&out)
+    );
+    assert!(stdout_of(&out).contains("identical"));
+}

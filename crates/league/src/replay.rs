@@ -531,7 +531,8 @@ pub enum BoardSource {
 
 /// The board to play a royale rerun on: the recorded file if it still
 /// holds the recorded grid (its `start` lines matter), else the recorded
-/// grid.
+/// grid with every seat's recorded start tile fixed (`start` lines of our
+/// own), so the rerun starts where the game did even without the file.
 pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayError> {
     let mut file_changed = false;
     if let Ok(text) = std::fs::read_to_string(&rec.board_file) {
@@ -542,7 +543,12 @@ pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayErr
         }
         file_changed = true;
     }
-    let board = Board::parse(&rec.play.board.join("\n"), "the record's board")?;
+    let mut text = rec.play.board.join("\n");
+    text.push_str("\n\n");
+    for p in &rec.play.players {
+        text.push_str(&format!("start {} {} {}\n", p.team, p.start.x, p.start.y));
+    }
+    let board = Board::parse(&text, "the record's board")?;
     Ok((board, BoardSource::Record { file_changed }))
 }
 

@@ -16,7 +16,12 @@ fn deck(path: Option<&Path>) -> Result<(Deck, String)> {
     match path {
         None => Ok((Deck::standard(), "standard".to_owned())),
         Some(path) => {
-            let name = path.display().to_string();
+            // Recorded absolute, so `replay --rerun` reads the same file
+            // from any directory.
+            let name = std::path::absolute(path)
+                .unwrap_or_else(|_| path.to_path_buf())
+                .display()
+                .to_string();
             let deck = Deck::parse_dcfg(&super::read_text(path)?, &name)?;
             Ok((deck, name))
         }
