@@ -168,3 +168,41 @@ fn play_help_names_the_rules_not_a_source_document_that_reads_like_a_seed() {
     // "(seed 000)" named the rules' source but read like a game seed.
     assert!(!help.contains("seed 000"), "{help}");
 }
+
+/// At a real terminal (a pty from `script`, when it is installed) the game
+/// is labelled without asking.
+#[test]
+fn a_terminal_gets_the_labelled_game_by_default() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux) is not installed, no pty to test with");
+        return;
+    }
+    let dojo = assert_cmd::cargo::cargo_bin("dojo");
+    let mut child = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{} play cardjitsu --seed 1", dojo.display()),
+            "/dev/null",
+        ])
+        .current_dir(common::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("1\n".repeat(400).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    // The pty echoes the typed lines too, wherever they fall.
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert!(
+        text.contains("round 1\n  your pile:  (none)\n  the computer's pile:  (none)\n"),
+        "{text}"
+    );
+    assert!(text.contains("play which card (1-5)? "), "{text}");
+}
