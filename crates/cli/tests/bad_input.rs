@@ -281,3 +281,81 @@ fn league_json_refuses_unknown_keys() {
         .stderr(predicate::str::contains("league.json"))
         .stderr(predicate::str::contains("unknown field `gmaes`"));
 }
+
+/// Every number leaf of `value`, as JSON pointers.
+fn number_paths(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Number(_) => out.push(at),
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                number_paths(v, format!("{at}/{i}"), out);
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                number_paths(v, format!("{at}/{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn no_edited_number_in_a_record_makes_replay_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cardjitsu = read_json(&record(tmp.path()));
+    let royale_json = tmp.path().join("royale.json");
+    stdout_ok(
+        dojo()
+            .args([
+                "match",
+                "royale",
+                "--board",
+                "boards/arena.txt",
+                "--seed",
+                "2",
+            ])
+            .args(["--max-rounds", "2", "--rock", "royale-random-py", "--paper"])
+            .args([
+                "royale-random-py",
+                "--scissors",
+                "royale-random-py",
+                "--json",
+            ])
+            .arg(&royale_json),
+    );
+    let royale = read_json(&royale_json);
+    let values = [0i64, 1, 2, 3, 5, 7, -1, 99, 4_294_967_296];
+    let mut runs = 0;
+    for rec in [cardjitsu, royale] {
+        let mut paths = Vec::new();
+        number_paths(&rec, String::new(), &mut paths);
+        paths.retain(|p| !p.starts_with("/timing"));
+        // About 40 edits per record, spread over all its numbers.
+        let step = (paths.len() / 40).max(1);
+        for (i, path) in paths.iter().enumerate().step_by(step) {
+            let mut edited = rec.clone();
+            *edited.pointer_mut(path).unwrap() = values[i % values.len()].into();
+            for extra in [&[][..], &["--turn", "2"][..]] {
+                let file = tmp.path().join("edited.json");
+                std::fs::write(&file, edited.to_string()).unwrap();
+                let out = dojo()
+                    .arg("replay")
+                    .arg(&file)
+                    .args(extra)
+                    .output()
+                    .unwrap();
+                let err = stderr_of(&out);
+                assert!(
+                    out.status.code().is_some_and(|c| c == 0 || c == 3)
+                        && !err.contains("panicked"),
+                    "{path} = {}: status {:?}\n{err}",
+                    values[i % values.len()],
+                    out.status.code()
+                );
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs > 100, "{runs}");
+}
