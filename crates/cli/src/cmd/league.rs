@@ -263,10 +263,16 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
     let shard = settings
         .shard
         .map_or_else(|| "no shard".to_owned(), |s| s.to_string());
+    let given_shard = a
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()?
+        .map(|s| s.to_string());
     check(
         "--shard",
-        a.shard.is_some(),
-        a.shard.clone().unwrap_or_default(),
+        given_shard.is_some(),
+        given_shard.clone().unwrap_or_default(),
         shard,
     );
     if !conflicts.is_empty() {
