@@ -335,7 +335,8 @@ pub struct CompareArgs {
     pub new: String,
     /// The bot it is compared with.
     pub base: String,
-    /// Most games to play (rounded up to seat-swapped pairs).
+    /// Most games to play (rounded up to whole blocks: seat-swapped pairs,
+    /// or royale's six team rotations).
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with
@@ -352,7 +353,7 @@ pub struct CompareArgs {
     /// Game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub seed: u64,
-    /// Write settings, counts, LLR, Elo estimate, verdict and every pair as JSON to this file (`-`: stdout).
+    /// Write settings, model, counts, LLR and bounds, Elo estimate, verdict, the LLR's course and every block as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     #[command(flatten)]
@@ -365,7 +366,7 @@ pub struct CompareArgs {
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub board: Vec<PathBuf>,
-    /// Print a line to stderr for every pair counted, instead of a progress line.
+    /// Print a line to stderr for every pair (royale: block) counted, instead of a progress line.
     #[arg(long, short)]
     pub verbose: bool,
 }

@@ -18,17 +18,20 @@ fn sensei() -> String {
     )
 }
 
-/// Pairs recorded in a report, checked against its pentanomial counts.
-fn pairs(report: &serde_json::Value) -> u64 {
-    let counts: u64 = report["pentanomial"]
+/// Blocks (pairs for CardJitsu) recorded in a report, checked against its
+/// outcome counts, trace and games.
+fn blocks(report: &serde_json::Value) -> u64 {
+    let counts: u64 = report["outcomes"]["counts"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| c.as_u64().unwrap())
         .sum();
-    assert_eq!(report["pairs_played"], counts);
-    assert_eq!(report["pairs"].as_array().unwrap().len() as u64, counts);
-    assert_eq!(report["games_played"], 2 * counts);
+    let per_block = report["model"]["games_per_unit"].as_u64().unwrap();
+    assert_eq!(report["blocks_played"], counts);
+    assert_eq!(report["blocks"].as_array().unwrap().len() as u64, counts);
+    assert_eq!(report["trace"].as_array().unwrap().len() as u64, counts);
+    assert_eq!(report["games_played"], per_block * counts);
     counts
 }
 
@@ -46,14 +49,21 @@ fn the_strong_bot_passes_against_the_random_bot() {
         .stdout(contains("Elo difference (NEW - BASE): +"))
         .stdout(contains("LLR: "));
     let report = read_json(&json);
+    // The schema's version comes first.
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.starts_with("{\"version\":2,"), "{}", &text[..40]);
     assert_eq!(report["verdict"], "h1");
+    assert_eq!(report["model"]["unit"], "pair");
+    assert_eq!(report["model"]["elo_model"], "logistic");
+    assert_eq!(report["settings"]["sprt"]["model"], "logistic");
+    assert_eq!(report["model"]["estimate"], "median_unbiased");
     assert_eq!(report["new"]["name"], "sensei");
     assert_eq!(report["base"]["name"], "random-py");
     assert_eq!(report["settings"]["sprt"]["elo0"], -100.0);
     let llr = report["llr"].as_f64().unwrap();
     assert!(llr >= report["bounds"]["upper"].as_f64().unwrap());
     assert!(report["elo"]["lo"].as_f64().unwrap() > 0.0);
-    let n = pairs(&report);
+    let n = blocks(&report);
     eprintln!("sensei vs random-py: H1 after {n} pairs");
     assert!(n < 200);
 }
@@ -74,37 +84,59 @@ fn the_random_bot_fails_against_the_strong_bot() {
     assert_eq!(report["verdict"], "h0");
     let llr = report["llr"].as_f64().unwrap();
     assert!(llr <= report["bounds"]["lower"].as_f64().unwrap());
-    let n = pairs(&report);
+    let n = blocks(&report);
     eprintln!("random-py vs sensei: H0 after {n} pairs");
 }
 
+/// Two copies of a deterministic bot mirror every seat-swapped pair, so
+/// every pair scores exactly one point. The interval used to collapse to
+/// [-3.0, +3.0] after ten games; now it is regularised, centred and wide,
+/// and the output says the sample is too small.
 #[test]
-fn a_bot_against_itself_is_inconclusive_at_the_game_limit() {
+fn a_bot_against_itself_is_inconclusive_with_an_honest_interval() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("compare.json");
-    dojo()
+    let out = dojo()
         .args([
             "compare",
             "cardjitsu",
             "random-py",
             "random-py",
             "--games",
-            "6",
+            "10",
         ])
         .arg("--json")
         .arg(&json)
         .assert()
         .code(2)
-        .stdout(contains("verdict: inconclusive"));
+        .stdout(contains("verdict: inconclusive"))
+        .stdout(contains("note: the sample is too small"))
+        .get_output()
+        .stdout
+        .clone();
     let report = read_json(&json);
     assert_eq!(report["verdict"], "inconclusive");
-    assert_eq!(pairs(&report), 3);
+    assert_eq!(blocks(&report), 5);
+    assert_eq!(
+        report["outcomes"]["counts"],
+        serde_json::json!([0, 0, 5, 0, 0])
+    );
+    assert_eq!(report["note"], "too_small");
+    let elo = &report["elo"];
+    let (lo, hi) = (elo["lo"].as_f64().unwrap(), elo["hi"].as_f64().unwrap());
+    assert!(elo["elo"].as_f64().unwrap().abs() < 1.0, "{elo}");
+    assert!(lo < -30.0 && hi > 30.0 && hi - lo < 1000.0, "{elo}");
+    assert!((lo + hi).abs() < 1.0, "{elo}");
+    let stdout = String::from_utf8_lossy(&out);
+    assert!(!stdout.contains("[-3.0, +3.0]"), "{stdout}");
 }
 
 /// All three teams are the persistent Rust bot: royale-random-py starts a
-/// Python process per move, which makes a game take tens of seconds.
+/// Python process per move, which makes a game take tens of seconds. Six
+/// games are one block: one board and seed under all six assignments of
+/// the three bots to the teams.
 #[test]
-fn royale_compare_plays_pairs_against_the_third_bot() {
+fn royale_compare_plays_blocks_of_every_team_rotation() {
     let general = format!(
         "general={}",
         debug_bot("dojo-bot-general", "general").display()
@@ -118,28 +150,43 @@ fn royale_compare_plays_pairs_against_the_third_bot() {
         .arg(&json)
         .output()
         .unwrap();
-    // Six games cannot reach the default test's bounds.
+    // One block cannot reach the default test's bounds.
     assert_eq!(
         out.status.code(),
         Some(2),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("in 1 blocks of 6"), "{stdout}");
     let report = read_json(&json);
     assert_eq!(report["verdict"], "inconclusive");
     assert_eq!(report["third"]["name"], "general");
-    assert_eq!(pairs(&report), 3);
-    for (k, pair) in report["pairs"].as_array().unwrap().iter().enumerate() {
-        assert_eq!(pair["board"], "boards/arena.txt");
-        let games = pair["games"].as_array().unwrap();
-        let seats: Vec<&serde_json::Value> = games.iter().map(|g| &g["seats"]).collect();
-        assert_eq!(seats[0][k % 3], "third");
-        assert_eq!(seats[1][k % 3], "third");
-        assert_ne!(seats[0], seats[1]);
-        for g in games {
-            assert_eq!(g["teams"], serde_json::json!(["R", "P", "S"]));
-        }
+    assert_eq!(report["model"]["unit"], "block");
+    assert_eq!(report["model"]["games_per_unit"], 6);
+    assert_eq!(report["outcomes"]["counts"].as_array().unwrap().len(), 13);
+    assert_eq!(blocks(&report), 1);
+    let block = &report["blocks"][0];
+    assert_eq!(block["board"], "boards/arena.txt");
+    let games = block["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6);
+    let mut rotations: Vec<String> = games.iter().map(|g| g["seats"].to_string()).collect();
+    rotations.sort();
+    rotations.dedup();
+    assert_eq!(rotations.len(), 6, "{rotations:?}");
+    for g in games {
+        assert_eq!(g["teams"], serde_json::json!(["R", "P", "S"]));
     }
+    // Interval sane for a single block.
+    let (lo, hi) = (
+        report["elo"]["lo"].as_f64().unwrap(),
+        report["elo"]["hi"].as_f64().unwrap(),
+    );
+    assert!(
+        lo < hi && hi - lo < 1500.0 && lo > -1500.0,
+        "{}",
+        report["elo"]
+    );
 }
 
 #[test]

@@ -1,31 +1,35 @@
-//! `dojo compare`: NEW against BASE in seat-swapped pairs of games until a
-//! sequential probability ratio test ([`crate::sprt`], `SPRT.md`) decides
-//! or the game limit is reached.
+//! `dojo compare`: NEW against BASE in blocks of games until a sequential
+//! probability ratio test ([`crate::sprt`], `SPRT.md`) decides or the game
+//! limit is reached.
 //!
 //! The games are [`Fixture`]s played through an [`Executor`] on a rayon
 //! pool, as in a league. Seats hold the role names [`NEW`], [`BASE`] and
 //! [`THIRD`] (the executor maps them to bots), so two versions of a bot
 //! with the same name can be compared.
 //!
-//! **Pairs.** Pair `k` is two games with the seed
+//! **Blocks.** Block `k` is a set of games sharing the seed
 //! `derive_seed(seed, [h("compare"), h(game), k])` (`h` = FNV-1a 64, as in
-//! the league schedule), fixture ids `2k` and `2k + 1`:
+//! the league schedule) that together are fair to both bots; the block, not
+//! the game, is the independent unit the test counts.
 //!
-//! - CardJitsu: leg 0 seats `[new, base]`, leg 1 `[base, new]`.
-//! - Royale: seat `i` plays team `R`, `P`, `S`; the third bot takes team
-//!   `TEAMS[k % 3]`, NEW and BASE the other two (leg 0: NEW on the first of
-//!   them, leg 1 swapped); the board is `boards[(k / 3) % boards.len()]`,
-//!   so each board is played with the third bot on every team.
+//! - CardJitsu: a seat-swapped pair, fixture ids `2k` and `2k + 1`; leg 0
+//!   seats `[new, base]`, leg 1 `[base, new]`.
+//! - Royale: six games on board `boards[k % boards.len()]`, fixture ids
+//!   `6k..6k + 6`: seat `i` plays team `R`, `P`, `S`; in legs `2r` and
+//!   `2r + 1` the third bot takes team `TEAMS[r]`, NEW and BASE the other
+//!   two (leg `2r`: NEW on the first of them, leg `2r + 1` swapped). Every
+//!   assignment of the three bots to the three teams is played once on the
+//!   same board and seed.
 //!
 //! **Scores.** In each game NEW scores `(1 + s_new - s_base) / 2` against
 //! BASE (`s` = seat score), the league's pairwise result: in CardJitsu this
 //! is NEW's score; in royale NEW's team winning counts 1, BASE's 0, and the
 //! third bot winning or a draw ½.
 //!
-//! **Order.** Games run in parallel, but finished pairs are fed to the test
-//! strictly in pair order, and the run stops at the first pair after which
-//! the test decides; games of later pairs are not started (any already
-//! running are ignored). The verdict is therefore the same for any number
+//! **Order.** Games run in parallel, but finished blocks are fed to the
+//! test strictly in block order, and the run stops at the first block after
+//! which the test decides; games of later blocks are not started (any
+//! already running are ignored). The verdict is therefore the same for any number
 //! of jobs when the bots are deterministic.
 
 use std::collections::BTreeMap;
@@ -41,7 +45,8 @@ use crate::run::NoProgress;
 use crate::schedule::{Fixture, TEAMS, fnv1a64};
 use crate::settings::GameKind;
 use crate::sprt::{
-    self, EloEstimate, Pentanomial, SprtParams, SprtParamsError, Verdict, elo_estimate,
+    EloEstimate, Outcomes, SampleNote, SequentialTest, SprtParams, SprtParamsError, Verdict,
+    naive_estimate,
 };
 
 /// Seat name of the bot under test.
@@ -52,7 +57,9 @@ pub const BASE: &str = "base";
 pub const THIRD: &str = "third";
 
 /// Version of the `dojo compare --json` report format.
-pub const COMPARE_FORMAT_VERSION: u32 = 1;
+/// Version 2: blocks (royale plays six games per block), the overshoot
+/// correction, the median-unbiased estimate, `model`, `note` and `trace`.
+pub const COMPARE_FORMAT_VERSION: u32 = 2;
 
 /// What a comparison plays and how it decides.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,7 +68,7 @@ pub struct CompareSettings {
     pub game: GameKind,
     /// Hypotheses and error rates.
     pub sprt: SprtParams,
-    /// Most games to play; rounded up to whole pairs.
+    /// Most games to play; rounded up to whole blocks.
     pub games: u64,
     /// Game seeds derive from it.
     #[serde(with = "dojo_engine::rng::seed_json")]
@@ -93,12 +100,12 @@ pub enum CompareError {
     },
     /// A game needed before the test could decide could not be played
     /// (for example a bot that cannot be started).
-    #[error("game {id} (pair {pair}) failed: {message}")]
+    #[error("game {id} (block {block}) failed: {message}")]
     GameFailed {
         /// Fixture id.
         id: u64,
-        /// Pair index.
-        pair: u64,
+        /// Block index.
+        block: u64,
         /// The executor's error.
         message: String,
     },
@@ -117,61 +124,74 @@ impl CompareSettings {
         Ok(())
     }
 
-    /// Most pairs played: `ceil(games / 2)`.
-    pub fn max_pairs(&self) -> u64 {
-        self.games.div_ceil(2)
+    /// Games in one block: 2 (a seat-swapped pair) for CardJitsu, 6 (every
+    /// team rotation) for royale.
+    pub fn games_per_block(&self) -> u32 {
+        match self.game {
+            GameKind::Cardjitsu => 2,
+            GameKind::Royale => 6,
+        }
     }
 
-    /// The seed of pair `pair`.
-    pub fn pair_seed(&self, pair: u64) -> u64 {
+    /// Most blocks played: `ceil(games / games_per_block)`.
+    pub fn max_blocks(&self) -> u64 {
+        self.games.div_ceil(u64::from(self.games_per_block()))
+    }
+
+    /// The seed of every game of block `block`.
+    pub fn block_seed(&self, block: u64) -> u64 {
         derive_seed(
             self.seed,
-            &[fnv1a64("compare"), fnv1a64(self.game.name()), pair],
+            &[fnv1a64("compare"), fnv1a64(self.game.name()), block],
         )
     }
 
-    /// The two games of pair `pair` (see the module documentation).
+    /// The games of block `block` (see the module documentation).
     /// Royale settings must have a board ([`CompareSettings::validate`]).
-    pub fn pair_fixtures(&self, pair: u64) -> [Fixture; 2] {
-        let seed = self.pair_seed(pair);
-        let fixture = |leg: u8, seats: [&str; 2]| {
-            let (seats, teams, board) = match self.game {
-                GameKind::Cardjitsu => (
-                    seats.iter().map(|s| s.to_string()).collect(),
-                    Vec::new(),
-                    None,
-                ),
-                GameKind::Royale => {
-                    let third = (pair % 3) as usize;
-                    let mut others = seats.iter();
-                    let seats = (0..TEAMS.len())
-                        .map(|team| {
-                            if team == third {
-                                THIRD
-                            } else {
-                                others.next().copied().unwrap_or(THIRD)
-                            }
-                        })
-                        .map(str::to_string)
-                        .collect();
-                    let board = (!self.boards.is_empty()).then(|| {
-                        let i = (pair / 3) % self.boards.len() as u64;
-                        self.boards[i as usize].clone()
-                    });
-                    (seats, TEAMS.iter().map(|t| t.to_string()).collect(), board)
-                }
-            };
-            Fixture {
-                id: 2 * pair + u64::from(leg),
-                seats,
-                teams,
-                board,
-                pair,
-                leg,
-                seed,
-            }
+    pub fn block_fixtures(&self, block: u64) -> Vec<Fixture> {
+        let seed = self.block_seed(block);
+        let g = u64::from(self.games_per_block());
+        let fixture = |leg: u8, seats: Vec<String>, teams: Vec<String>, board| Fixture {
+            id: g * block + u64::from(leg),
+            seats,
+            teams,
+            board,
+            pair: block,
+            leg,
+            seed,
         };
-        [fixture(0, [NEW, BASE]), fixture(1, [BASE, NEW])]
+        let roles = |names: [&str; 2]| names.map(str::to_string).into_iter();
+        match self.game {
+            GameKind::Cardjitsu => vec![
+                fixture(0, roles([NEW, BASE]).collect(), Vec::new(), None),
+                fixture(1, roles([BASE, NEW]).collect(), Vec::new(), None),
+            ],
+            GameKind::Royale => {
+                let board = (!self.boards.is_empty()).then(|| {
+                    let i = block % self.boards.len() as u64;
+                    self.boards[i as usize].clone()
+                });
+                let teams: Vec<String> = TEAMS.iter().map(|t| t.to_string()).collect();
+                let mut out = Vec::with_capacity(6);
+                for third in 0..TEAMS.len() {
+                    for (swap, pair) in [[NEW, BASE], [BASE, NEW]].into_iter().enumerate() {
+                        let mut others = roles(pair);
+                        let seats = (0..TEAMS.len())
+                            .map(|team| {
+                                if team == third {
+                                    THIRD.to_string()
+                                } else {
+                                    others.next().unwrap_or_else(|| THIRD.to_string())
+                                }
+                            })
+                            .collect();
+                        let leg = (2 * third + swap) as u8;
+                        out.push(fixture(leg, seats, teams.clone(), board.clone()));
+                    }
+                }
+                out
+            }
+        }
     }
 }
 
@@ -189,7 +209,7 @@ pub enum Outcome {
     Cancelled,
 }
 
-/// One game of a pair, as the report shows it.
+/// One game of a block, as the report shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegRecord {
     /// Role by seat (`new`, `base`, `third`).
@@ -204,30 +224,79 @@ pub struct LegRecord {
     pub new_score: f64,
 }
 
-/// A finished pair, fed to the test.
+/// A finished block, fed to the test.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PairRecord {
-    /// Pair index.
-    pub pair: u64,
-    /// Seed of both games.
+pub struct BlockRecord {
+    /// Block index.
+    pub block: u64,
+    /// Seed of all its games.
     #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     /// Royale: the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<String>,
-    /// The two legs, in leg order.
+    /// Its games, in leg order.
     pub games: Vec<LegRecord>,
-    /// NEW's points over the two games (0 to 2 in half points).
+    /// NEW's points over the block's games (in half points).
     pub new_points: f64,
 }
 
 /// The SPRT's stopping bounds on the LLR.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Bounds {
-    /// At or below: accept H0.
+    /// At or below: accept H0 (Wald's bound moved inward by the estimated
+    /// overshoot).
     pub lower: f64,
-    /// At or above: accept H1.
+    /// At or above: accept H1 (likewise).
     pub upper: f64,
+    /// Wald's lower bound, `ln(beta / (1 - alpha))`.
+    pub wald_lower: f64,
+    /// Wald's upper bound, `ln((1 - beta) / alpha)`.
+    pub wald_upper: f64,
+}
+
+/// The statistical model of a comparison, for the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareModel {
+    /// `pair` (CardJitsu: a seat-swapped pair, the pentanomial model) or
+    /// `block` (royale: one board and seed under all six team rotations).
+    pub unit: Unit,
+    /// Games per unit: 2 or 6.
+    pub games_per_unit: u32,
+    /// Elo model of the hypotheses (`logistic` or `normalized`).
+    pub elo_model: crate::sprt::EloModel,
+    /// Always `gsprt`: the generalized SPRT on the unit-score frequencies.
+    pub test: String,
+    /// Whether the bounds carry the dynamic overshoot correction (always
+    /// true in `dojo compare`).
+    pub overshoot_correction: bool,
+    /// Always `median_unbiased`: how `elo` was estimated.
+    pub estimate: String,
+}
+
+/// The independent unit the test counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// A seat-swapped pair of games.
+    Pair,
+    /// A royale block of six games.
+    Block,
+}
+
+/// The test after one more block, for drawing its course.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TracePoint {
+    /// Blocks counted so far.
+    pub blocks: u64,
+    /// The LLR after them.
+    pub llr: f64,
+    /// The bounds in force after them.
+    pub lower: f64,
+    /// Likewise.
+    pub upper: f64,
+    /// The fixed-sample Elo estimate after them, with its 95% interval.
+    pub elo: EloEstimate,
 }
 
 /// Fault totals of NEW's and BASE's seats over the counted pairs.
@@ -240,57 +309,66 @@ pub struct RoleFaults {
 }
 
 /// Everything a comparison found; `dojo compare --json` writes it (with
-/// the bots added by the CLI).
+/// the bots added by the CLI). The schema is in `SPRT.md`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompareReport {
     /// [`COMPARE_FORMAT_VERSION`].
     pub version: u32,
     /// What was played.
     pub settings: CompareSettings,
+    /// The statistical model.
+    pub model: CompareModel,
     /// How it ended.
     pub verdict: Outcome,
-    /// Pairs fed to the test.
-    pub pairs_played: u64,
-    /// Games of those pairs (twice the pairs).
+    /// Blocks fed to the test (pairs for CardJitsu).
+    pub blocks_played: u64,
+    /// Games of those blocks.
     pub games_played: u64,
-    /// Counts of NEW's pair points 0, 0.5, 1, 1.5, 2.
-    pub pentanomial: Pentanomial,
+    /// Blocks by NEW's points.
+    pub outcomes: Outcomes,
     /// NEW's mean score per game against BASE.
     pub new_score: f64,
     /// Log-likelihood ratio of H1 against H0.
     pub llr: f64,
     /// The test's bounds.
     pub bounds: Bounds,
-    /// Logistic Elo of NEW minus BASE with a 95% interval.
+    /// Median-unbiased logistic Elo of NEW minus BASE with a 95% interval.
     pub elo: EloEstimate,
+    /// The fixed-sample estimate (ignores optional stopping).
+    pub elo_naive: EloEstimate,
+    /// Set when the sample is too small or degenerate to estimate well.
+    pub note: Option<SampleNote>,
     /// Faults of NEW and BASE.
     pub faults: RoleFaults,
-    /// Every counted pair, in pair order.
-    pub pairs: Vec<PairRecord>,
+    /// The LLR and estimate after each block.
+    pub trace: Vec<TracePoint>,
+    /// Every counted block, in order.
+    pub blocks: Vec<BlockRecord>,
 }
 
-/// Told about every pair fed to the test, on the calling thread.
+/// Told about every block fed to the test, on the calling thread.
 pub trait CompareProgress {
-    /// `pair` was counted; `counts` and `llr` include it.
-    fn pair_done(&mut self, pair: &PairRecord, counts: &Pentanomial, llr: f64);
+    /// `block` was counted; `test` includes it.
+    fn block_done(&mut self, block: &BlockRecord, test: &SequentialTest);
 }
 
 impl CompareProgress for NoProgress {
-    fn pair_done(&mut self, _: &PairRecord, _: &Pentanomial, _: f64) {}
+    fn block_done(&mut self, _: &BlockRecord, _: &SequentialTest) {}
 }
 
-/// The running test: pairs counted in order.
+/// The running test: blocks counted in order.
 struct Tally<'a> {
     settings: &'a CompareSettings,
-    counts: Pentanomial,
+    test: SequentialTest,
     faults: RoleFaults,
-    pairs: Vec<PairRecord>,
+    blocks: Vec<BlockRecord>,
+    trace: Vec<TracePoint>,
     decided: Option<Outcome>,
 }
 
 impl Tally<'_> {
-    fn count(&mut self, fixtures: &[Fixture; 2], results: [GameResult; 2]) {
-        let mut games = Vec::with_capacity(2);
+    fn count(&mut self, fixtures: &[Fixture], results: Vec<GameResult>) {
+        let mut games = Vec::with_capacity(fixtures.len());
         for (fixture, result) in fixtures.iter().zip(results) {
             let seat_score = |role: &str| {
                 fixture
@@ -315,49 +393,83 @@ impl Tally<'_> {
                 new_score,
             });
         }
-        self.counts.add_pair(games[0].new_score, games[1].new_score);
-        let new_points = games[0].new_score + games[1].new_score;
-        self.decided = match sprt::verdict(&self.counts, &self.settings.sprt) {
+        let scores: Vec<f64> = games.iter().map(|g| g.new_score).collect();
+        self.decided = match self.test.add_block(&scores) {
             Verdict::H1 => Some(Outcome::H1),
             Verdict::H0 => Some(Outcome::H0),
             Verdict::Continue => None,
         };
-        self.pairs.push(PairRecord {
-            pair: fixtures[0].pair,
+        let (lower, upper) = self.test.bounds();
+        self.trace.push(TracePoint {
+            blocks: self.test.counts().blocks(),
+            llr: self.test.llr(),
+            lower,
+            upper,
+            elo: naive_estimate(self.test.counts()),
+        });
+        self.blocks.push(BlockRecord {
+            block: fixtures[0].pair,
             seed: fixtures[0].seed,
             board: fixtures[0].board.clone(),
             games,
-            new_points,
+            new_points: scores.iter().sum(),
         });
     }
 
     fn report(self, outcome: Outcome) -> CompareReport {
-        let (lower, upper) = sprt::bounds(&self.settings.sprt);
-        let pairs = self.counts.pairs();
+        let (lower, upper) = self.test.bounds();
+        let (wald_lower, wald_upper) = self.test.wald_bounds();
+        let counts = self.test.counts().clone();
+        let blocks = counts.blocks();
+        let g = self.settings.games_per_block();
+        let verdict = match outcome {
+            Outcome::H1 => Verdict::H1,
+            Outcome::H0 => Verdict::H0,
+            Outcome::Inconclusive | Outcome::Cancelled => Verdict::Continue,
+        };
         CompareReport {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
+            model: CompareModel {
+                unit: match self.settings.game {
+                    GameKind::Cardjitsu => Unit::Pair,
+                    GameKind::Royale => Unit::Block,
+                },
+                games_per_unit: g,
+                elo_model: self.settings.sprt.model,
+                test: "gsprt".into(),
+                overshoot_correction: true,
+                estimate: "median_unbiased".into(),
+            },
             verdict: outcome,
-            pairs_played: pairs,
-            games_played: 2 * pairs,
-            pentanomial: self.counts,
-            new_score: self.counts.score(),
-            llr: sprt::llr(&self.counts, &self.settings.sprt),
-            bounds: Bounds { lower, upper },
-            elo: elo_estimate(&self.counts),
+            blocks_played: blocks,
+            games_played: u64::from(g) * blocks,
+            new_score: counts.score(),
+            llr: self.test.llr(),
+            bounds: Bounds {
+                lower,
+                upper,
+                wald_lower,
+                wald_upper,
+            },
+            elo: crate::sprt::median_unbiased_estimate(&counts, &self.settings.sprt, verdict),
+            elo_naive: naive_estimate(&counts),
+            note: SampleNote::of(&counts),
+            outcomes: counts,
             faults: self.faults,
-            pairs: self.pairs,
+            trace: self.trace,
+            blocks: self.blocks,
         }
     }
 }
 
-/// Plays pairs of NEW against BASE on `jobs` threads until the SPRT
+/// Plays blocks of NEW against BASE on `jobs` threads until the SPRT
 /// decides, `settings.games` is reached, or `cancel` becomes true.
 ///
-/// Cancelling returns the report of the pairs counted so far with
+/// Cancelling returns the report of the blocks counted so far with
 /// [`Outcome::Cancelled`]. A game that fails ([`ExecError::Failed`], or a
 /// result of the wrong shape) is an error unless the test decided before
-/// its pair.
+/// its block.
 pub fn run_compare(
     settings: &CompareSettings,
     executor: &impl Executor,
@@ -366,12 +478,14 @@ pub fn run_compare(
     cancel: &AtomicBool,
 ) -> Result<CompareReport, CompareError> {
     settings.validate()?;
-    let max_pairs = settings.max_pairs();
+    let max_blocks = settings.max_blocks();
+    let g = u64::from(settings.games_per_block());
     let mut tally = Tally {
         settings,
-        counts: Pentanomial::default(),
+        test: SequentialTest::new(settings.sprt, settings.games_per_block()),
         faults: RoleFaults::default(),
-        pairs: Vec::new(),
+        blocks: Vec::new(),
+        trace: Vec::new(),
         decided: None,
     };
     if cancel.load(Ordering::SeqCst) {
@@ -386,26 +500,26 @@ pub fn run_compare(
             message: e.to_string(),
         })?;
 
-    // Games of pairs at or beyond the horizon are not started: it drops to
-    // just past the deciding pair, or to the first failed pair.
-    let horizon = AtomicU64::new(max_pairs);
-    // The earliest failure: (fixture id, pair, message).
+    // Games of blocks at or beyond the horizon are not started: it drops to
+    // just past the deciding block, or to the first failed block.
+    let horizon = AtomicU64::new(max_blocks);
+    // The earliest failure: (fixture id, block, message).
     let mut failure: Option<(u64, u64, String)> = None;
     // Games are started a few at a time, in fixture order, so that once the
     // test decides only the games in flight are wasted.
-    let window = 2 * jobs as u64;
+    let window = (2 * jobs as u64).max(g);
     let mut started = 0;
     let mut in_flight = 0;
     let (tx, rx) = mpsc::channel::<(Fixture, Result<GameResult, ExecError>)>();
     pool.in_place_scope(|scope| {
-        let mut legs: BTreeMap<u64, [Option<GameResult>; 2]> = BTreeMap::new();
+        let mut legs: BTreeMap<u64, Vec<Option<GameResult>>> = BTreeMap::new();
         let mut next = 0;
         loop {
             while in_flight < window
-                && started < 2 * horizon.load(Ordering::SeqCst)
+                && started < g * horizon.load(Ordering::SeqCst)
                 && !cancel.load(Ordering::SeqCst)
             {
-                let fixture = settings.pair_fixtures(started / 2)[(started % 2) as usize].clone();
+                let fixture = settings.block_fixtures(started / g)[(started % g) as usize].clone();
                 started += 1;
                 in_flight += 1;
                 let tx = tx.clone();
@@ -435,7 +549,10 @@ pub fn run_compare(
             in_flight -= 1;
             match result {
                 Ok(r) => {
-                    legs.entry(fixture.pair).or_default()[usize::from(fixture.leg)] = Some(r);
+                    let block = legs
+                        .entry(fixture.pair)
+                        .or_insert_with(|| vec![None; g as usize]);
+                    block[usize::from(fixture.leg)] = Some(r);
                 }
                 Err(ExecError::Cancelled) => {}
                 Err(ExecError::Failed(message)) => {
@@ -452,13 +569,13 @@ pub fn run_compare(
                 if !complete {
                     break;
                 }
-                let Some([Some(a), Some(b)]) = legs.remove(&next) else {
+                let Some(results) = legs.remove(&next) else {
                     break;
                 };
-                tally.count(&settings.pair_fixtures(next), [a, b]);
-                if let Some(record) = tally.pairs.last() {
-                    let llr = sprt::llr(&tally.counts, &settings.sprt);
-                    progress.pair_done(record, &tally.counts, llr);
+                let results: Vec<GameResult> = results.into_iter().flatten().collect();
+                tally.count(&settings.block_fixtures(next), results);
+                if let Some(record) = tally.blocks.last() {
+                    progress.block_done(record, &tally.test);
                 }
                 next += 1;
                 if tally.decided.is_some() {
@@ -474,8 +591,8 @@ pub fn run_compare(
     if cancel.load(Ordering::SeqCst) {
         return Ok(tally.report(Outcome::Cancelled));
     }
-    if let Some((id, pair, message)) = failure {
-        return Err(CompareError::GameFailed { id, pair, message });
+    if let Some((id, block, message)) = failure {
+        return Err(CompareError::GameFailed { id, block, message });
     }
     Ok(tally.report(Outcome::Inconclusive))
 }
@@ -562,6 +679,10 @@ mod tests {
         }
     }
 
+    fn s_games(game: GameKind) -> u32 {
+        settings(game, 2).games_per_block()
+    }
+
     fn run(s: &CompareSettings, exec: &Fake, jobs: usize) -> CompareReport {
         run_compare(s, exec, jobs, &mut NoProgress, &AtomicBool::new(false)).unwrap()
     }
@@ -571,11 +692,14 @@ mod tests {
         for game in [GameKind::Cardjitsu, GameKind::Royale] {
             let r = run(&settings(game, 2000), &Fake::new(1.0), 2);
             assert_eq!(r.verdict, Outcome::H1, "{game}");
-            assert!(r.pairs_played < 150, "{game}: {} pairs", r.pairs_played);
-            assert_eq!(r.pentanomial.0, [0, 0, 0, 0, r.pairs_played]);
+            assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
+            let last = r.outcomes.counts.len() - 1;
+            assert_eq!(r.outcomes.counts[last], r.blocks_played);
             assert!(r.llr >= r.bounds.upper);
-            assert!(r.elo.elo > 400.0);
-            assert_eq!(r.games_played, 2 * r.pairs_played);
+            assert!(r.elo.elo > 400.0 && r.elo.hi < 2000.0, "{:?}", r.elo);
+            let g = u64::from(s_games(game));
+            assert_eq!(r.games_played, g * r.blocks_played);
+            assert_eq!(r.trace.len() as u64, r.blocks_played);
             assert_eq!(r.faults.new.invalid, r.games_played);
             assert_eq!(r.faults.base.invalid, r.games_played);
         }
@@ -586,8 +710,8 @@ mod tests {
         for game in [GameKind::Cardjitsu, GameKind::Royale] {
             let r = run(&settings(game, 2000), &Fake::new(0.0), 3);
             assert_eq!(r.verdict, Outcome::H0, "{game}");
-            assert!(r.pairs_played < 150, "{game}: {} pairs", r.pairs_played);
-            assert_eq!(r.pentanomial.0, [r.pairs_played, 0, 0, 0, 0]);
+            assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
+            assert_eq!(r.outcomes.counts[0], r.blocks_played);
             assert!(r.llr <= r.bounds.lower);
             assert!(r.elo.hi < -400.0);
         }
@@ -600,15 +724,15 @@ mod tests {
         let exec = Fake::new(0.5);
         let r = run(&s, &exec, 2);
         assert_eq!(r.verdict, Outcome::Inconclusive);
-        assert_eq!(r.pairs_played, 21);
-        assert_eq!(r.pairs.len(), 21);
+        assert_eq!(r.blocks_played, 21);
+        assert_eq!(r.blocks.len(), 21);
         assert!(r.llr > r.bounds.lower && r.llr < r.bounds.upper);
         assert_eq!(exec.played.lock().unwrap().len(), 42);
         // Every pair's games are its seed twice, seats swapped.
-        for p in &r.pairs {
+        for p in &r.blocks {
             assert_eq!(p.games[0].seats, [NEW, BASE]);
             assert_eq!(p.games[1].seats, [BASE, NEW]);
-            assert_eq!(p.seed, s.pair_seed(p.pair));
+            assert_eq!(p.seed, s.block_seed(p.block));
         }
     }
 
@@ -619,7 +743,7 @@ mod tests {
             // About +50 Elo per game: decides, but not in a handful of pairs.
             let reference = run(&s, &Fake::new(0.57), 1);
             assert_ne!(reference.verdict, Outcome::Inconclusive);
-            assert!(reference.pairs_played > 10);
+            assert!(reference.blocks_played > 10);
             for jobs in [2, 4, 7] {
                 let exec = Fake::new(0.57);
                 let r = run(&s, &exec, jobs);
@@ -632,27 +756,29 @@ mod tests {
     }
 
     #[test]
-    fn royale_pairs_swap_new_and_base_and_rotate_the_third_team_and_board() {
+    fn a_royale_block_plays_every_team_rotation_on_one_board_and_seed() {
         let s = settings(GameKind::Royale, 20);
-        for pair in 0..6 {
-            let [a, b] = s.pair_fixtures(pair);
-            assert_eq!(a.seed, b.seed);
-            assert_eq!(a.board, b.board);
-            assert_eq!(a.teams, TEAMS);
-            let third = (pair % 3) as usize;
-            assert_eq!(a.seats[third], THIRD);
-            assert_eq!(b.seats[third], THIRD);
-            for (x, y) in a.seats.iter().zip(&b.seats) {
-                if x != THIRD {
-                    assert_ne!(x, y);
-                }
+        assert_eq!(s.max_blocks(), 4);
+        for block in 0..4 {
+            let games = s.block_fixtures(block);
+            assert_eq!(games.len(), 6);
+            let mut rotations: Vec<Vec<String>> = Vec::new();
+            for (j, f) in games.iter().enumerate() {
+                assert_eq!(f.seed, s.block_seed(block));
+                assert_eq!(f.teams, TEAMS);
+                assert_eq!(
+                    (f.id, f.pair, f.leg),
+                    (6 * block + j as u64, block, j as u8)
+                );
+                let board = if block % 2 == 0 { "a.txt" } else { "b.txt" };
+                assert_eq!(f.board.as_deref(), Some(board));
+                rotations.push(f.seats.clone());
             }
-            assert!(a.seats.contains(&NEW.to_string()) && a.seats.contains(&BASE.to_string()));
-            let board = if pair < 3 { "a.txt" } else { "b.txt" };
-            assert_eq!(a.board.as_deref(), Some(board));
-            assert_eq!((a.id, b.id), (2 * pair, 2 * pair + 1));
+            rotations.sort();
+            rotations.dedup();
+            assert_eq!(rotations.len(), 6, "all 3! assignments of bots to teams");
         }
-        assert_ne!(s.pair_seed(0), s.pair_seed(1));
+        assert_ne!(s.block_seed(0), s.block_seed(1));
     }
 
     #[test]
@@ -677,8 +803,12 @@ mod tests {
         let r = run_compare(&s, &ThirdWins, 2, &mut NoProgress, &AtomicBool::new(false));
         let r = r.unwrap();
         assert_eq!(r.verdict, Outcome::Inconclusive);
-        assert_eq!(r.pentanomial.0, [0, 0, 5, 0, 0]);
+        // 10 games round up to two blocks of six, all drawn between NEW
+        // and BASE.
+        assert_eq!(r.outcomes.counts[6], 2);
+        assert_eq!(r.blocks_played, 2);
         assert_eq!(r.new_score, 0.5);
+        assert_eq!(r.note, Some(SampleNote::TooSmall));
     }
 
     #[test]
@@ -694,7 +824,14 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            matches!(err, CompareError::GameFailed { id: 6, pair: 3, .. }),
+            matches!(
+                err,
+                CompareError::GameFailed {
+                    id: 6,
+                    block: 3,
+                    ..
+                }
+            ),
             "{err}"
         );
         assert!(err.to_string().contains("would not start"));
@@ -715,7 +852,7 @@ mod tests {
         let r = run_compare(&s, &exec, 1, &mut NoProgress, &FLAG).unwrap();
         assert_eq!(r.verdict, Outcome::Cancelled);
         // One job: games run in order, the flag is set during the 10th.
-        assert_eq!(r.pairs_played, 5);
+        assert_eq!(r.blocks_played, 5);
         assert_eq!(exec.played.lock().unwrap().len(), 10);
     }
 
@@ -741,14 +878,14 @@ mod tests {
     fn progress_sees_every_counted_pair_in_order() {
         struct Seen(Vec<(u64, u64)>);
         impl CompareProgress for Seen {
-            fn pair_done(&mut self, pair: &PairRecord, counts: &Pentanomial, _: f64) {
-                self.0.push((pair.pair, counts.pairs()));
+            fn block_done(&mut self, block: &BlockRecord, test: &SequentialTest) {
+                self.0.push((block.block, test.counts().blocks()));
             }
         }
         let mut seen = Seen(Vec::new());
         let s = settings(GameKind::Cardjitsu, 30);
         let r = run_compare(&s, &Fake::new(0.5), 3, &mut seen, &AtomicBool::new(false));
-        let n = r.unwrap().pairs_played;
+        let n = r.unwrap().blocks_played;
         let expected: Vec<(u64, u64)> = (0..n).map(|k| (k, k + 1)).collect();
         assert_eq!(seen.0, expected);
     }

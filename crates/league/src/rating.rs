@@ -103,7 +103,33 @@ pub fn fit(n: usize, results: &[PairResult], opts: &RatingOptions) -> Vec<Rating
     if opts.bootstrap == 0 || groups.len() < 2 {
         return covariance_intervals(&elo, &fitted.information, anchor);
     }
-    bootstrap_intervals(n, &elo, &groups, opts.bootstrap, opts.seed, anchor)
+    let boot = bootstrap_intervals(n, &elo, &groups, opts.bootstrap, opts.seed, anchor);
+    let cov = covariance_intervals(&elo, &fitted.information, anchor);
+    regularise(&boot, &cov, groups.len())
+}
+
+/// Widens each bootstrap interval by the covariance interval at the weight
+/// of one group: each end moves out to `√(d² + h²/(G + 1))` from the
+/// estimate, with `d` the bootstrap end's distance and `h` the covariance
+/// half-width. When the groups all agree (two identical deterministic bots
+/// mirror every seat-swapped pair) every resample is the same and the
+/// percentile interval has zero width; this keeps it honest, and changes
+/// an ordinary interval by a fraction of a percent.
+fn regularise(boot: &[Rating], cov: &[Rating], groups: usize) -> Vec<Rating> {
+    let weight = 1.0 / (groups as f64 + 1.0);
+    boot.iter()
+        .zip(cov)
+        .map(|(b, c)| {
+            let h = 0.5 * (c.hi - c.lo);
+            let extra = if h.is_finite() { h * h * weight } else { 0.0 };
+            let widen = |d: f64| (d * d + extra).sqrt();
+            Rating {
+                elo: b.elo,
+                lo: b.elo - widen(b.elo - b.lo),
+                hi: b.elo + widen(b.hi - b.elo),
+            }
+        })
+        .collect()
 }
 
 /// Valid results with `a < b`, sorted, so that every later step sees the
@@ -642,6 +668,35 @@ mod tests {
                 assert!((gap_free - gap_pinned).abs() < 1e-9);
             }
         }
+    }
+
+    /// Two identical deterministic bots split every seat-swapped pair:
+    /// every bootstrap resample is the same, yet the interval is not a
+    /// point, and it narrows with more pairs.
+    #[test]
+    fn mirrored_pairs_still_get_an_interval() {
+        let mirrored = |pairs: u64| -> Vec<PairResult> {
+            (0..pairs)
+                .flat_map(|g| {
+                    [1.0, 0.0].map(|score_a| PairResult {
+                        a: 0,
+                        b: 1,
+                        score_a,
+                        group: g,
+                    })
+                })
+                .collect()
+        };
+        let width = |pairs| {
+            let r = fit(2, &mirrored(pairs), &opts(200));
+            assert!((r[0].elo - 1500.0).abs() < 1e-9, "{r:?}");
+            assert!((r[0].hi + r[0].lo - 3000.0).abs() < 1e-6, "{r:?}");
+            r[0].hi - r[0].lo
+        };
+        let (few, many) = (width(5), width(100));
+        eprintln!("mirrored pairs: interval width {few:.1} Elo after 5 pairs, {many:.1} after 100");
+        assert!(few > 20.0 && few < 1000.0, "{few}");
+        assert!(many > 1.0 && many < few, "{many} vs {few}");
     }
 
     #[test]

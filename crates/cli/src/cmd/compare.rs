@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 use dojo_league::GameKind;
 use dojo_league::compare::{
-    BASE, CompareProgress, CompareReport, CompareSettings, NEW, Outcome, PairRecord, THIRD,
+    BASE, BlockRecord, CompareProgress, CompareReport, CompareSettings, NEW, Outcome, THIRD, Unit,
     run_compare,
 };
 use dojo_league::exec::BotExecutor;
-use dojo_league::sprt::Pentanomial;
+use dojo_league::sprt::{SequentialTest, naive_estimate};
 use dojo_runner::BotSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -64,9 +64,13 @@ impl BotInfo {
     }
 }
 
-/// `--json`: the bots and run options, then the library's report.
+/// `--json`: `version` first, the bots and run options, then the library's
+/// report field by field (destructured in [`JsonReport::new`], so a field
+/// added to the report cannot be forgotten here). The schema is documented
+/// in `crates/league/SPRT.md`.
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
+    version: u32,
     new: BotInfo,
     base: BotInfo,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,8 +78,79 @@ struct JsonReport<'a> {
     jobs: usize,
     timeout_ms: u64,
     startup_ms: u64,
-    #[serde(flatten)]
-    report: &'a CompareReport,
+    settings: &'a CompareSettings,
+    model: &'a dojo_league::compare::CompareModel,
+    verdict: Outcome,
+    blocks_played: u64,
+    games_played: u64,
+    outcomes: &'a dojo_league::sprt::Outcomes,
+    new_score: f64,
+    llr: f64,
+    bounds: dojo_league::compare::Bounds,
+    elo: dojo_league::sprt::EloEstimate,
+    elo_naive: dojo_league::sprt::EloEstimate,
+    note: Option<dojo_league::sprt::SampleNote>,
+    faults: dojo_league::compare::RoleFaults,
+    trace: &'a [dojo_league::compare::TracePoint],
+    blocks: &'a [BlockRecord],
+}
+
+/// Who played and how, for [`JsonReport`].
+#[derive(Debug)]
+struct RunInfo {
+    new: BotInfo,
+    base: BotInfo,
+    third: Option<BotInfo>,
+    jobs: usize,
+    timeout_ms: u64,
+    startup_ms: u64,
+}
+
+impl<'a> JsonReport<'a> {
+    fn new(run: RunInfo, report: &'a CompareReport) -> JsonReport<'a> {
+        let CompareReport {
+            version,
+            settings,
+            model,
+            verdict,
+            blocks_played,
+            games_played,
+            outcomes,
+            new_score,
+            llr,
+            bounds,
+            elo,
+            elo_naive,
+            note,
+            faults,
+            trace,
+            blocks,
+        } = report;
+        JsonReport {
+            version: *version,
+            new: run.new,
+            base: run.base,
+            third: run.third,
+            jobs: run.jobs,
+            timeout_ms: run.timeout_ms,
+            startup_ms: run.startup_ms,
+            settings,
+            model,
+            verdict: *verdict,
+            blocks_played: *blocks_played,
+            games_played: *games_played,
+            outcomes,
+            new_score: *new_score,
+            llr: *llr,
+            bounds: *bounds,
+            elo: *elo,
+            elo_naive: *elo_naive,
+            note: *note,
+            faults: *faults,
+            trace,
+            blocks,
+        }
+    }
 }
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
@@ -143,26 +218,27 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         loaded[0].name,
         loaded[1].name,
         settings.sprt,
-        2 * settings.max_pairs(),
+        u64::from(settings.games_per_block()) * settings.max_blocks(),
         settings.seed,
         super::league::count(jobs, "job"),
     );
 
-    let mut progress = PairProgress::new(settings.max_pairs(), a.verbose);
+    let unit = unit_name(&settings);
+    let mut progress = BlockProgress::new(settings.max_blocks(), unit, a.verbose);
     let report = run_compare(&settings, &exec, jobs, &mut progress, &cancel)?;
     progress.finish();
     out!("{}", summary(&report));
 
     if let Some(path) = &a.json {
-        let json = JsonReport {
+        let run = RunInfo {
             new: BotInfo::new(&a.new, &loaded[0]),
             base: BotInfo::new(&a.base, &loaded[1]),
             third: (game == GameKind::Royale).then(|| BotInfo::new(&third, &loaded[2])),
             jobs,
             timeout_ms: a.time.timeout_ms,
             startup_ms: a.time.startup_ms,
-            report: &report,
         };
+        let json = JsonReport::new(run, &report);
         super::write_json(path, &json)?;
         outln!("report: {}", path.display());
     }
@@ -174,31 +250,92 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     }))
 }
 
+/// `x` with a sign and `decimals` decimals, never as "-0.0" (a tiny
+/// negative estimate of a balanced sample would otherwise print so).
+fn signed(x: f64, decimals: usize) -> String {
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = (x * scale).round() / scale;
+    let rounded = if rounded == 0.0 { 0.0 } else { rounded };
+    format!("{rounded:+.decimals$}")
+}
+
+/// "pair" (CardJitsu) or "block" (royale).
+fn unit_name(settings: &CompareSettings) -> &'static str {
+    match settings.games_per_block() {
+        2 => "pair",
+        _ => "block",
+    }
+}
+
 /// The human-readable result.
 fn summary(r: &CompareReport) -> String {
     let p = &r.settings.sprt;
+    let model = serde_json::to_value(p.model)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
     let mut out = String::new();
     let mut line = |s: String| {
         out.push_str(&s);
         out.push('\n');
     };
     line(format!(
-        "Elo difference (NEW - BASE): {:+.1}, 95% interval [{:+.1}, {:+.1}]",
-        r.elo.elo, r.elo.lo, r.elo.hi
+        "Elo difference (NEW - BASE): {}, 95% interval [{}, {}] (median-unbiased, logistic)",
+        signed(r.elo.elo, 1),
+        signed(r.elo.lo, 1),
+        signed(r.elo.hi, 1)
+    ));
+    if let Some(note) = r.note {
+        line(format!("note: {}", note.message(unit_name(&r.settings))));
+    }
+    let counts = r
+        .outcomes
+        .counts
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>();
+    match r.model.unit {
+        Unit::Pair => {
+            line(format!(
+                "games: {} in {} seat-swapped pairs, NEW scores {:.1}%",
+                r.games_played,
+                r.blocks_played,
+                100.0 * r.new_score
+            ));
+            line(format!(
+                "pairs by NEW's points (0, 0.5, 1, 1.5, 2): {}",
+                counts.join(", ")
+            ));
+        }
+        Unit::Block => {
+            line(format!(
+                "games: {} in {} blocks of {} (one board and seed, every team rotation), NEW scores {:.1}%",
+                r.games_played,
+                r.blocks_played,
+                r.model.games_per_unit,
+                100.0 * r.new_score
+            ));
+            line(format!(
+                "blocks by NEW's points (0, 0.5, ..., {}): {}",
+                r.model.games_per_unit,
+                counts.join(", ")
+            ));
+        }
+    }
+    line(format!(
+        "LLR: {:.3}, bounds [{:.3}, {:.3}] (Wald [{:.3}, {:.3}] less the estimated overshoot)",
+        r.llr, r.bounds.lower, r.bounds.upper, r.bounds.wald_lower, r.bounds.wald_upper
     ));
     line(format!(
-        "games: {} in {} seat-swapped pairs, NEW scores {:.1}%",
-        r.games_played,
-        r.pairs_played,
-        100.0 * r.new_score
-    ));
-    let [c0, c1, c2, c3, c4] = r.pentanomial.0;
-    line(format!(
-        "pairs by NEW's points (0, 0.5, 1, 1.5, 2): {c0}, {c1}, {c2}, {c3}, {c4}"
-    ));
-    line(format!(
-        "LLR: {:.3}, bounds [{:.3}, {:.3}] (H0: elo0={}, H1: elo1={}, alpha={}, beta={})",
-        r.llr, r.bounds.lower, r.bounds.upper, p.elo0, p.elo1, p.alpha, p.beta
+        "test: GSPRT on {} scores, {model} Elo, H0: elo0={}, H1: elo1={}, alpha={}, beta={}",
+        match r.model.unit {
+            Unit::Pair => "pair",
+            Unit::Block => "block",
+        },
+        p.elo0,
+        p.elo1,
+        p.alpha,
+        p.beta
     ));
     for (role, f) in [("NEW", r.faults.new), ("BASE", r.faults.base)] {
         if f.timeout + f.crash + f.invalid + f.restart > 0 {
@@ -219,7 +356,7 @@ fn summary(r: &CompareReport) -> String {
         ),
         Outcome::Inconclusive => format!(
             "verdict: inconclusive, the game limit ({}) was reached first",
-            2 * r.settings.max_pairs()
+            u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
         ),
         Outcome::Cancelled => "verdict: none, interrupted".to_owned(),
     });
@@ -227,62 +364,84 @@ fn summary(r: &CompareReport) -> String {
 }
 
 /// Progress on stderr: a bar on a terminal, a line every 10 s elsewhere,
-/// or a line per pair with `--verbose`.
-enum PairProgress {
+/// or a line per block with `--verbose`.
+enum BlockProgress {
     Bar(ProgressBar),
     Plain { last: Instant },
-    EveryPair,
+    EveryBlock(&'static str),
 }
 
-impl PairProgress {
-    fn new(max_pairs: u64, verbose: bool) -> PairProgress {
+impl BlockProgress {
+    fn new(max_blocks: u64, unit: &'static str, verbose: bool) -> BlockProgress {
         if verbose {
-            PairProgress::EveryPair
+            BlockProgress::EveryBlock(unit)
         } else if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(max_pairs);
+            let bar = ProgressBar::new(max_blocks);
+            let template = format!("{{bar:30.cyan/blue}} {{pos}}/{{len}} {unit}s  {{msg}}");
             bar.set_style(
-                ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} pairs  {msg}")
+                ProgressStyle::with_template(&template)
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar.enable_steady_tick(Duration::from_millis(200));
-            PairProgress::Bar(bar)
+            BlockProgress::Bar(bar)
         } else {
-            PairProgress::Plain {
+            BlockProgress::Plain {
                 last: Instant::now(),
             }
         }
     }
 
     fn finish(&self) {
-        if let PairProgress::Bar(bar) = self {
+        if let BlockProgress::Bar(bar) = self {
             bar.finish_and_clear();
         }
     }
 }
 
-impl CompareProgress for PairProgress {
-    fn pair_done(&mut self, pair: &PairRecord, counts: &Pentanomial, llr: f64) {
+impl CompareProgress for BlockProgress {
+    fn block_done(&mut self, block: &BlockRecord, test: &SequentialTest) {
+        let counts = test.counts();
+        let (lower, upper) = test.bounds();
+        let e = naive_estimate(counts);
         let status = format!(
-            "LLR {llr:.2}, NEW {:.1}%, pentanomial {:?}",
+            "LLR {:.2} in [{lower:.2}, {upper:.2}], NEW {:.1}%, Elo {} [{}, {}]",
+            test.llr(),
             100.0 * counts.score(),
-            counts.0
+            signed(e.elo, 0),
+            signed(e.lo, 0),
+            signed(e.hi, 0)
         );
         match self {
-            PairProgress::Bar(bar) => {
-                bar.set_position(counts.pairs());
+            BlockProgress::Bar(bar) => {
+                bar.set_position(counts.blocks());
                 bar.set_message(status);
             }
-            PairProgress::Plain { last } => {
+            BlockProgress::Plain { last } => {
                 if last.elapsed() >= Duration::from_secs(10) {
                     *last = Instant::now();
-                    errln!("progress: {} pairs, {status}", counts.pairs());
+                    errln!("progress: {} blocks, {status}", counts.blocks());
                 }
             }
-            PairProgress::EveryPair => errln!(
-                "pair {}: NEW {} of 2 points; {status}",
-                pair.pair,
-                pair.new_points
+            BlockProgress::EveryBlock(unit) => errln!(
+                "{unit} {}: NEW {} of {} points; {status}",
+                block.block,
+                block.new_points,
+                block.games.len()
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_never_print_as_minus_zero() {
+        assert_eq!(signed(-1e-10, 1), "+0.0");
+        assert_eq!(signed(-0.0, 0), "+0");
+        assert_eq!(signed(-0.04, 1), "+0.0");
+        assert_eq!(signed(-0.06, 1), "-0.1");
+        assert_eq!(signed(62.839, 1), "+62.8");
     }
 }
