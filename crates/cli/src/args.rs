@@ -321,11 +321,11 @@ pub struct PlayCardJitsuArgs {
 
 /// `dojo compare`: exit status 0 when NEW passes (H1 accepted), 1 when NEW
 /// is worse (H0 accepted), 2 when the game limit is reached first, 3 on a
-/// usage or bot error or an interruption.
+/// usage or bot error, 130 when interrupted.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Exit status: 0 NEW passes (H1 accepted), 1 NEW is worse (H0 accepted), \
-                  2 inconclusive at the game limit, 3 usage or bot error, or interrupted."
+                  2 inconclusive at the game limit, 3 usage or bot error, 130 interrupted."
 )]
 pub struct CompareArgs {
     /// The game to play.
@@ -377,7 +377,7 @@ pub enum RulesCommand {
     #[command(
         after_help = "Example: `dojo rules skat JC JS JD AC KC 9C AS 7H QD 8D` prints `36 Clubs` \
                             (JC: jack of clubs; 0S: ten of spades).\n\
-                            Exit status: 0 a value or pass was printed, 2 a malformed hand \
+                            Exit status: 0 a value or pass was printed, 3 a malformed hand \
                             (the message names the card and, with --batch, the line)."
     )]
     Skat(SkatRulesArgs),
@@ -385,8 +385,8 @@ pub enum RulesCommand {
     #[command(
         after_help = "Cards: 2-9, 0 (ten), J Q K A, 1 (Mah Jong), R (dragon), P (phoenix), \
                             D (dog), one character each, in any order: `dojo rules tichu 66 7P`.\n\
-                            Exit status: 0 legal, 1 illegal, 2 a malformed play (the message names \
-                            the card). With --batch: 0 once every line is judged, 2 at the first \
+                            Exit status: 0 legal, 1 illegal, 3 a malformed play (the message names \
+                            the card). With --batch: 0 once every line is judged, 3 at the first \
                             malformed line (the message names the line)."
     )]
     Tichu(TichuRulesArgs),

@@ -1,9 +1,8 @@
 //! `dojo compare`: NEW against BASE until the SPRT decides.
 //!
-//! Exit status: 0 NEW passes (H1), 1 NEW is worse (H0), 2 inconclusive at
-//! the game limit, 3 a usage or bot error or an interruption. Statuses 1
-//! and 2 mean verdicts here, so this command reports its own errors
-//! instead of leaving them to `main`.
+//! Exit status (see [`crate::exit`]): 0 NEW passes (H1), 1 NEW is worse
+//! (H0), 2 inconclusive at the game limit, 3 a usage or bot error, 130
+//! interrupted.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
