@@ -253,6 +253,8 @@ fn seat(i: usize, bot: &str, team: Option<Team>) -> SeatInfo {
         bot: bot.into(),
         command: vec!["python3".into(), format!("{bot}.py")],
         team,
+        dir: None,
+        fingerprint: None,
     }
 }
 

@@ -423,6 +423,8 @@ mod tests {
             bot: bot.into(),
             command: vec!["python3".into(), "bot.py".into()],
             team: None,
+            dir: None,
+            fingerprint: None,
         }
     }
 
