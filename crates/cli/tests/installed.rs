@@ -8,11 +8,19 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 use common::{root, stderr_of, stdout_of};
 
+/// Held while a copy of the binary is written and while a process is
+/// started. A process forked by another test thread while the copy's
+/// write descriptor is open keeps it until its exec, and executing the
+/// copy meanwhile fails with "Text file busy" (ETXTBSY).
+static SPAWN: Mutex<()> = Mutex::new(());
+
 /// A copy of the built binary in `dir/bin`.
 fn installed(dir: &Path) -> PathBuf {
+    let _spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let to = bin.join("dojo");
@@ -21,6 +29,7 @@ fn installed(dir: &Path) -> PathBuf {
 }
 
 fn run(dojo: &Path, cwd: &Path, args: &[&str]) -> std::process::Output {
+    let _spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
     Command::new(dojo)
         .args(args)
         .current_dir(cwd)
@@ -94,12 +103,14 @@ fn dojo_home_points_at_other_bots_and_a_missing_directory_says_how_to_fix_it() {
         .unwrap()
         .replace("name = \"random-py\"", "name = \"home-bot\"");
     std::fs::write(bot.join("bot.toml"), text).unwrap();
+    let spawning = SPAWN.lock().unwrap_or_else(|e| e.into_inner());
     let out = Command::new(&dojo)
         .arg("bots")
         .current_dir(tmp.path())
         .env("DOJO_HOME", &home)
         .output()
         .unwrap();
+    drop(spawning);
     let listed = stdout_of(&out);
     assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(listed.contains("home-bot"), "{listed}");
