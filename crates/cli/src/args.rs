@@ -11,11 +11,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// line per message. A BOT argument is a directory holding a `bot.toml`, the
 /// name of a bot under `bots/`, or `NAME=COMMAND` for a command run as is.
 #[derive(Debug, Parser)]
-#[command(name = "dojo", version, about, long_about)]
+#[command(name = "dojo", version, about, long_about, after_help = crate::exit::HELP)]
 pub struct Cli {
-    /// Where bot names are looked up.
-    #[arg(long, global = true, default_value = "bots", value_name = "DIR")]
-    pub bots_dir: PathBuf,
+    /// Where bot names are looked up; default: ./bots if it exists, else
+    /// $DOJO_HOME/bots, else the bots/ of the checkout dojo was built from.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub bots_dir: Option<PathBuf>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -76,6 +77,13 @@ pub struct TimeArgs {
     /// Extra time for the first answer of a freshly started process.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub startup_ms: u64,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// How bot processes are contained and limited (see `dojo doctor`).
+#[derive(Debug, Clone, Args)]
+pub struct SandboxArgs {
     /// Bot containment: `auto` uses every layer this machine has (see
     /// `dojo doctor`), `strict` refuses to run without them, `off` only
     /// kills each bot's process group.
@@ -94,6 +102,42 @@ pub struct TimeArgs {
     /// Largest file a bot process may write (RLIMIT_FSIZE).
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub limit_file_size_mib: u64,
+}
+
+/// The time flags of `dojo league`: unset flags take the stored values on
+/// `--resume`, and the defaults in a new league.
+#[derive(Debug, Clone, Args)]
+pub struct LeagueTimeArgs {
+    /// Time allowed per move, from sending the prompt to the whole answer [default: 1000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: Option<u64>,
+    /// Extra time for the first answer of a freshly started process [default: 2000].
+    #[arg(long, value_name = "MS")]
+    pub startup_ms: Option<u64>,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// How each game is played, as `dojo match` takes it: for leagues and
+/// comparisons. Flags of the other game are refused.
+#[derive(Debug, Clone, Args)]
+pub struct GameOptionsArgs {
+    /// CardJitsu: which rules to play by [default: tournament].
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    /// CardJitsu: deck file (.dcfg) seat 1 draws from; default: all 198 cards.
+    #[arg(long, value_name = "FILE")]
+    pub deck1: Option<PathBuf>,
+    /// CardJitsu: deck file (.dcfg) seat 2 draws from; default: all 198 cards.
+    #[arg(long, value_name = "FILE")]
+    pub deck2: Option<PathBuf>,
+    /// Rounds after which an undecided game is a draw; default: CardJitsu
+    /// 500, royale 10 * (width + height).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_rounds: Option<u32>,
+    /// Royale: whole rounds without any tile changing after which the game is a draw; default: width + height.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub stall_rounds: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -127,7 +171,7 @@ pub struct CardJitsuMatchArgs {
     pub max_rounds: u32,
     #[command(flatten)]
     pub time: TimeArgs,
-    /// Write the game record as JSON to this file.
+    /// Write the game record as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
@@ -181,7 +225,7 @@ pub struct RoyaleMatchArgs {
     pub stall_rounds: Option<u32>,
     #[command(flatten)]
     pub time: TimeArgs,
-    /// Write the game record as JSON to this file.
+    /// Write the game record as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
@@ -220,18 +264,22 @@ pub struct LeagueArgs {
     /// Games played at once; default: the number of cores.
     #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
-    /// League seed; game seeds derive from it.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub seed: u64,
+    /// League seed; game seeds derive from it [default: 1].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// Where games.jsonl and report.json go; default: results/GAME-DATE-TIME/.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub time: TimeArgs,
+    pub time: LeagueTimeArgs,
+    #[command(flatten)]
+    pub play: GameOptionsArgs,
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub board: Vec<PathBuf>,
-    /// Continue an interrupted league in DIR, playing only the missing games.
+    /// Continue an interrupted league in DIR, playing only the missing
+    /// games, with its stored settings: a flag that would change them is
+    /// refused (--anchor is applied: it only changes the report).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out"])]
     pub resume: Option<PathBuf>,
     /// Play only slice I of N of the schedule (1-based).
@@ -246,6 +294,11 @@ pub struct LeagueArgs {
     /// Also write the report as one self-contained HTML page (see `dojo report`).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Start the league even when a bot fails its smoke start (a short game
+    /// against itself before the league: it must start and answer its
+    /// first prompt in time).
+    #[arg(long)]
+    pub allow_broken: bool,
 }
 
 #[derive(Debug, Args)]
@@ -280,8 +333,10 @@ pub struct ReplayArgs {
     pub stderr: bool,
     /// Play the game again with the same bots, seats, seed and settings and
     /// say whether it comes out the same (exit status 0) or not (1).
-    /// Bots are found by their recorded name under the bots directory, else
-    /// run from their recorded command in the current directory.
+    /// Each bot is run from the directory the record names; a bot that is
+    /// gone or has changed since (its fingerprint) is an error (status 3).
+    /// Records from older dojo versions find bots by name under the bots
+    /// directory.
     #[arg(long)]
     pub rerun: bool,
     /// Write the game as one self-contained HTML page (a replay viewer that works offline) instead of printing it.
@@ -293,7 +348,7 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// Classic Card-Jitsu (the older variant: no power cards, no Reverse): you are player 1 and type 1 to 5 to play a card.
+    /// Classic Card-Jitsu (the older variant: no power cards, no Reverse): you are player 1 and type 1 to 5 to play a card. Ending the input before the game ends exits with status 1.
     Cardjitsu(PlayCardJitsuArgs),
 }
 
@@ -307,15 +362,23 @@ pub struct PlayCardJitsuArgs {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub time: TimeArgs,
+    /// Show the game in the classic challenge's exact format (bare card
+    /// lists, no prompt), for scripts; the default when stdin is not a terminal.
+    #[arg(long, conflicts_with = "labelled")]
+    pub plain: bool,
+    /// Show labelled piles, a numbered hand, a prompt and each round's result
+    /// in words; the default when stdin is a terminal.
+    #[arg(long)]
+    pub labelled: bool,
 }
 
 /// `dojo compare`: exit status 0 when NEW passes (H1 accepted), 1 when NEW
 /// is worse (H0 accepted), 2 when the game limit is reached first, 3 on a
-/// usage or bot error or an interruption.
+/// usage or bot error, 130 when interrupted.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Exit status: 0 NEW passes (H1 accepted), 1 NEW is worse (H0 accepted), \
-                  2 inconclusive at the game limit, 3 usage or bot error, or interrupted."
+                  2 inconclusive at the game limit, 3 usage or bot error, 130 interrupted."
 )]
 pub struct CompareArgs {
     /// The game to play.
@@ -343,7 +406,7 @@ pub struct CompareArgs {
     /// Game seeds derive from it.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub seed: u64,
-    /// Write settings, model, counts, LLR and bounds, Elo estimate, verdict, the LLR's course and every block as JSON to this file.
+    /// Write settings, model, counts, LLR and bounds, Elo estimate, verdict, the LLR's course and every block as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Write the result as one self-contained HTML page (LLR trace, Elo estimate, pentanomial counts).
@@ -351,6 +414,8 @@ pub struct CompareArgs {
     pub html: Option<PathBuf>,
     #[command(flatten)]
     pub time: TimeArgs,
+    #[command(flatten)]
+    pub play: GameOptionsArgs,
     /// Royale: the bot on the third team; default: royale-random-py.
     #[arg(long, value_name = "BOT")]
     pub third: Option<String>,
@@ -368,7 +433,7 @@ pub enum RulesCommand {
     #[command(
         after_help = "Example: `dojo rules skat JC JS JD AC KC 9C AS 7H QD 8D` prints `36 Clubs` \
                             (JC: jack of clubs; 0S: ten of spades).\n\
-                            Exit status: 0 a value or pass was printed, 2 a malformed hand \
+                            Exit status: 0 a value or pass was printed, 3 a malformed hand \
                             (the message names the card and, with --batch, the line)."
     )]
     Skat(SkatRulesArgs),
@@ -376,8 +441,8 @@ pub enum RulesCommand {
     #[command(
         after_help = "Cards: 2-9, 0 (ten), J Q K A, 1 (Mah Jong), R (dragon), P (phoenix), \
                             D (dog), one character each, in any order: `dojo rules tichu 66 7P`.\n\
-                            Exit status: 0 legal, 1 illegal, 2 a malformed play (the message names \
-                            the card). With --batch: 0 once every line is judged, 2 at the first \
+                            Exit status: 0 legal, 1 illegal, 3 a malformed play (the message names \
+                            the card). With --batch: 0 once every line is judged, 3 at the first \
                             malformed line (the message names the line)."
     )]
     Tichu(TichuRulesArgs),
@@ -432,10 +497,14 @@ fn at_least_one_u64() -> clap::builder::RangedU64ValueParser<u64> {
     clap::builder::RangedU64ValueParser::new().range(1..)
 }
 
-/// See [`at_least_one_u64`].
+/// Parallel jobs: at least 1, and at most [`MAX_JOBS`] (each is a thread
+/// and a set of bot processes; a typo must not start millions).
 fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..)
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_JOBS)
 }
+
+/// The most games played at once.
+pub const MAX_JOBS: u64 = 1024;
 
 #[cfg(test)]
 mod tests {

@@ -20,13 +20,22 @@ pub fn load(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<Bot
             out.push(Arc::clone(bot));
             continue;
         }
-        let bot = Arc::new(dojo_runner::resolve(spec, bots_dir)?);
+        let bot = Arc::new(resolve(spec, bots_dir)?);
         check_game(&bot, game)?;
         build(&bot)?;
         seen.insert(spec, Arc::clone(&bot));
         out.push(bot);
     }
     Ok(out)
+}
+
+/// [`dojo_runner::resolve`], with a hint when the bots directory itself
+/// is missing (an installed dojo run outside a checkout).
+pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
+    dojo_runner::resolve(spec, bots_dir).map_err(|err| match crate::home::hint(bots_dir) {
+        Some(hint) => anyhow::Error::new(err).context(hint),
+        None => err.into(),
+    })
 }
 
 /// Refuses a bot whose manifest says it plays other games: it would only
@@ -48,7 +57,7 @@ pub fn check_game(bot: &BotSpec, game: &str) -> Result<()> {
 /// Runs `bot`'s build step, if it has one, saying so on stderr.
 pub fn build(bot: &BotSpec) -> Result<()> {
     if let Some(cmd) = &bot.build {
-        eprintln!("building {} ({})", bot.name, cmd.join(" "));
+        errln!("building {} ({})", bot.name, cmd.join(" "));
         // The build error names the bot and its command already.
         bot.build()?;
     }
@@ -64,16 +73,16 @@ pub fn on_ctrl_c(graceful: bool) -> Arc<AtomicBool> {
     let seen = Arc::clone(&flag);
     let result = ctrlc::set_handler(move || {
         if graceful && !seen.swap(true, Ordering::SeqCst) {
-            eprintln!(
+            errln!(
                 "\ninterrupted: stopping after abandoning the games in flight (Ctrl-C again to quit now)"
             );
             return;
         }
         dojo_runner::kill_all_bots();
-        std::process::exit(130);
+        std::process::exit(i32::from(crate::exit::INTERRUPTED));
     });
     if let Err(err) = result {
-        eprintln!("warning: cannot install the Ctrl-C handler: {err}");
+        errln!("warning: cannot install the Ctrl-C handler: {err}");
     }
     flag
 }

@@ -1,9 +1,14 @@
 //! The `dojo` command. It parses arguments and calls the library crates;
 //! anything a library can do without a terminal lives there.
 
+#[macro_use]
+mod output;
+
 mod args;
 mod bots;
 mod cmd;
+mod exit;
+mod home;
 mod html;
 mod progress;
 mod render;
@@ -15,27 +20,39 @@ use clap::Parser;
 use args::{Cli, Command, MatchCommand, PlayCommand};
 
 fn main() -> ExitCode {
-    let cli = Cli::try_parse().unwrap_or_else(|err| cmd::compare::exit_on_usage_error(err));
+    let cli = Cli::try_parse().unwrap_or_else(|err| exit::on_usage_error(err));
+    let bots_dir = home::bots_dir(cli.bots_dir);
     let outcome = match cli.command {
-        Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&cli.bots_dir, a),
-        Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&cli.bots_dir, a),
-        Command::League(a) => cmd::league::run(&cli.bots_dir, a),
+        Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&bots_dir, a),
+        Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&bots_dir, a),
+        Command::League(a) => cmd::league::run(&bots_dir, a),
         Command::Merge(a) => cmd::league::merge(a),
-        Command::Bots => cmd::bots::run(&cli.bots_dir),
-        Command::Replay(a) => Ok(cmd::replay::run(&cli.bots_dir, a)),
-        Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&cli.bots_dir, a),
-        Command::Compare(a) => Ok(cmd::compare::run(&cli.bots_dir, a)),
+        Command::Bots => cmd::bots::run(&bots_dir),
+        Command::Replay(a) => cmd::replay::run(&bots_dir, &a),
+        Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&bots_dir, a),
+        Command::Compare(a) => Ok(cmd::compare::run(&bots_dir, a)),
         Command::Doctor => Ok(cmd::doctor::run()),
         Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
     };
     match outcome {
         Ok(code) => code,
+        // The reader of stdout went away (`| head`): nothing to report.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {}", error_chain(&err));
-            ExitCode::FAILURE
+            errln!("error: {}", error_chain(&err));
+            exit::code(exit::ERROR)
         }
     }
+}
+
+/// Whether `err` comes from writing to a closed pipe.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// `err` and its causes, joined by `: `. A cause whose text already ends

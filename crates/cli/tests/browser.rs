@@ -18,7 +18,9 @@ use std::time::Duration;
 use dojo_engine::cardjitsu::{self, CardJitsu};
 use dojo_engine::protocol::Fault;
 use dojo_engine::royale::{self, Action, Board, Dir, Royale, Team};
-use dojo_league::game::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatInfo, Timing};
+use dojo_league::game::{
+    CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing,
+};
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::protocol::cdp::{Network, Page};
 use headless_chrome::{Browser, LaunchOptions, Tab};
@@ -247,12 +249,27 @@ impl Lcg {
     }
 }
 
+/// One conduct entry per seat, as the runner reports a clean game (the
+/// records here are made by the engine, not played by processes).
+fn conduct(seats: usize) -> Vec<SeatConduct> {
+    (0..seats)
+        .map(|_| SeatConduct {
+            faults: Default::default(),
+            spawns: 1,
+            unsolicited: 0,
+            mode: dojo_runner::Mode::Auto,
+        })
+        .collect()
+}
+
 fn seat(i: usize, bot: &str, team: Option<Team>) -> SeatInfo {
     SeatInfo {
         seat: i,
         bot: bot.into(),
         command: vec!["python3".into(), format!("{bot}.py")],
         team,
+        dir: None,
+        fingerprint: None,
     }
 }
 
@@ -317,7 +334,7 @@ fn royale_game(
             .collect(),
         board_file: board_file.into(),
         play: game.record(),
-        conduct: Vec::new(),
+        conduct: conduct(3),
         stderr: Vec::new(),
         timing: Timing {
             wall_ms: 1.0,
@@ -530,7 +547,7 @@ fn cardjitsu_replay_shows_the_winning_triple() {
         seats: vec![seat(0, "alpha", None), seat(1, "beta", None)],
         decks: ["standard".into(), "standard".into()],
         play,
-        conduct: Vec::new(),
+        conduct: conduct(2),
         stderr: vec![
             vec!["thinking </script> hard".into(); rounds],
             vec![String::new(); rounds],

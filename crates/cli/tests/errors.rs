@@ -11,7 +11,7 @@ fn an_unknown_flag_is_a_usage_error() {
     dojo()
         .arg("--frobnicate")
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains(
             "unexpected argument '--frobnicate'",
         ))
@@ -26,7 +26,7 @@ fn an_unknown_flag_is_a_usage_error() {
             "1",
         ])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("unexpected argument '--sede'"))
         .stderr(predicate::str::contains("--seed"));
 }
@@ -36,14 +36,14 @@ fn an_unknown_subcommand_is_a_usage_error() {
     dojo()
         .arg("tournament")
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains(
             "unrecognized subcommand 'tournament'",
         ));
     dojo()
         .args(["match", "chess", "a", "b"])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("unrecognized subcommand 'chess'"));
 }
 
@@ -59,13 +59,13 @@ fn bad_values_and_missing_arguments_are_usage_errors() {
             "nope",
         ])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("invalid value 'nope'"))
         .stderr(predicate::str::contains("tournament, classic"));
     dojo()
         .args(["match", "cardjitsu", "random-py"])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("<BOT2>"));
     dojo()
         .args([
@@ -77,12 +77,12 @@ fn bad_values_and_missing_arguments_are_usage_errors() {
             "a",
         ])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("--paper"));
     dojo()
         .args(["league", "cardjitsu", "--games", "many"])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("invalid value 'many'"));
 }
 
@@ -195,7 +195,7 @@ fn zero_games_or_zero_jobs_is_a_usage_error_before_anything_is_written() {
             .arg(&out_arg)
             .args([flag, "0"])
             .assert()
-            .code(2)
+            .code(3)
             .stderr(predicate::str::contains(format!(
                 "invalid value '0' for '{flag}"
             )));
@@ -219,7 +219,7 @@ fn a_round_limit_of_zero_is_a_usage_error_and_royale_help_shows_the_defaults() {
         .args(["match", "cardjitsu", "random-py", "random-sh"])
         .args(["--max-rounds", "0"])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains(
             "invalid value '0' for '--max-rounds",
         ));
@@ -229,7 +229,7 @@ fn a_round_limit_of_zero_is_a_usage_error_and_royale_help_shows_the_defaults() {
             .args(["--rock", "a=x", "--paper", "b=x", "--scissors", "c=x"])
             .args([flag, "0"])
             .assert()
-            .code(2)
+            .code(3)
             .stderr(predicate::str::contains(format!(
                 "invalid value '0' for '{flag}"
             )));
@@ -255,7 +255,7 @@ fn a_failing_build_is_reported_once_with_the_bot_and_its_command() {
         .arg(tmp.path())
         .output()
         .expect("dojo runs");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     let err = common::stderr_of(&out);
     assert!(err.contains("no compiler"), "{err}");
     assert!(err.contains("exit status: 3"), "{err}");
@@ -268,7 +268,7 @@ fn a_bot_for_another_game_is_refused_before_anything_runs() {
         .args(["match", "cardjitsu", "royale-random-py", "random-py"])
         .output()
         .expect("dojo runs");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     let err = common::stderr_of(&out);
     assert!(
         err.contains("bot royale-random-py plays royale, not cardjitsu"),
@@ -290,6 +290,6 @@ fn a_zero_move_timeout_is_a_usage_error() {
             "0",
         ])
         .assert()
-        .code(2)
+        .code(3)
         .stderr(predicate::str::contains("--timeout-ms"));
 }

@@ -104,7 +104,7 @@ fn html_cannot_be_combined_with_rerun_or_turn() {
             .args(["replay", "game.json", "--html", "x.html"])
             .args(extra)
             .assert()
-            .code(2)
+            .code(3)
             .stderr(predicates::str::contains("cannot be used with"));
     }
 }

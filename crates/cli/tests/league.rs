@@ -418,7 +418,7 @@ fn resume_of_a_directory_that_is_no_league_says_so() {
             .args(["league", "--resume"])
             .arg(&dir)
             .assert()
-            .code(1)
+            .code(3)
             .stderr(predicate::str::contains("not a league out directory"))
             .stderr(predicate::str::contains(dir.display().to_string()));
     }

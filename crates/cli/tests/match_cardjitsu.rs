@@ -104,7 +104,7 @@ fn same_seed_gives_the_same_record_apart_from_timing() {
     play(&["random-py", "random-sh", "--seed", "11", "-q"], &a);
     play(&["random-py", "random-sh", "--seed", "11", "-q"], &b);
     let record = read_json(&a);
-    assert_eq!(record["seed"], 11);
+    assert_eq!(record["seed"], "11", "seeds are written as strings");
     assert_eq!(record["game"], "cardjitsu");
     assert_eq!(record["seats"][0]["bot"], "random-py");
     assert_eq!(record["seats"][1]["bot"], "random-sh");
@@ -138,7 +138,7 @@ fn unseeded_match_prints_a_seed_that_replays_it() {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no `seed: N` line on stderr: {stderr}"));
-    assert_eq!(read_json(&first)["seed"], seed);
+    assert_eq!(read_json(&first)["seed"], seed.to_string());
 
     let seed = seed.to_string();
     play(&["random-py", "random-sh", "--seed", &seed, "-q"], &replay);

@@ -42,7 +42,7 @@ fn seeded_match_prints_result_rounds_tiles_and_faults() {
     );
     let record = read_json(&json);
     assert_eq!(record["game"], "royale");
-    assert_eq!(record["seed"], 3);
+    assert_eq!(record["seed"], "3");
     assert_eq!(record["board_file"], "boards/arena.txt");
 
     let lines: Vec<&str> = stdout.lines().collect();
@@ -175,7 +175,7 @@ fn an_empty_name_in_a_team_list_names_the_flag() {
             .args(["match", "royale", "--board", "boards/arena.txt"])
             .args(["--rock", rock, "--paper", BOT, "--scissors", BOT])
             .assert()
-            .code(1)
+            .code(3)
             .stderr(predicate::str::contains("--rock"))
             .stderr(predicate::str::contains("an empty bot name"))
             .stderr(predicate::str::contains("no bot").not());

@@ -66,12 +66,12 @@ fn plays_a_whole_game_in_the_seed_format() {
 }
 
 #[test]
-fn garbage_is_asked_again_and_end_of_input_ends_cleanly() {
+fn garbage_is_asked_again_and_end_of_input_is_not_a_normal_end() {
     let out = dojo()
         .args(["play", "cardjitsu", "--seed", "1"])
         .write_stdin("x\n9\n")
         .assert()
-        .code(0);
+        .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[..2], ["[]", "[]"]);
@@ -87,6 +87,42 @@ fn garbage_is_asked_again_and_end_of_input_ends_cleanly() {
         "{text}"
     );
     assert_eq!(lines[7..], ["end of input: game abandoned"]);
+}
+
+#[test]
+fn labelled_by_default_at_a_terminal_or_on_request() {
+    let out = dojo()
+        .args(["play", "cardjitsu", "--seed", "1", "--labelled"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with(
+            "round 1\n  your pile:  (none)\n  the computer's pile:  (none)\n  your hand:  1:"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("play which card (1-5)? 1\n"), "{text}");
+    assert!(text.contains("  you play "), "{text}");
+    assert!(
+        text.contains(" wins the round") || text.contains("nobody wins"),
+        "{text}"
+    );
+    let last = text.lines().last().unwrap();
+    assert!(
+        (last.starts_with("You win the game with ")
+            || last.starts_with("the computer wins the game with "))
+            && last.contains("different colours"),
+        "{last}"
+    );
+    // --plain (or a pipe, as above) keeps the classic format.
+    let plain = dojo()
+        .args(["play", "cardjitsu", "--seed", "1", "--plain"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    check_game(&String::from_utf8_lossy(&plain.get_output().stdout));
 }
 
 #[test]
@@ -131,4 +167,42 @@ fn play_help_names_the_rules_not_a_source_document_that_reads_like_a_seed() {
     assert!(help.contains("no power cards, no Reverse"), "{help}");
     // "(seed 000)" named the rules' source but read like a game seed.
     assert!(!help.contains("seed 000"), "{help}");
+}
+
+/// At a real terminal (a pty from `script`, when it is installed) the game
+/// is labelled without asking.
+#[test]
+fn a_terminal_gets_the_labelled_game_by_default() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux) is not installed, no pty to test with");
+        return;
+    }
+    let dojo = assert_cmd::cargo::cargo_bin("dojo");
+    let mut child = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{} play cardjitsu --seed 1", dojo.display()),
+            "/dev/null",
+        ])
+        .current_dir(common::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("1\n".repeat(400).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    // The pty echoes the typed lines too, wherever they fall.
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert!(
+        text.contains("round 1\n  your pile:  (none)\n  the computer's pile:  (none)\n"),
+        "{text}"
+    );
+    assert!(text.contains("play which card (1-5)? "), "{text}");
 }

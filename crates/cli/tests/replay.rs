@@ -85,7 +85,7 @@ fn game_id_picks_a_game_of_a_league_directory() {
         .iter()
         .map(|s| s.as_str().unwrap())
         .collect();
-    let seed = line["seed"].as_u64().unwrap();
+    let seed: u64 = line["seed"].as_str().unwrap().parse().unwrap();
     // The same game played as a match prints the same transcript.
     let (_, shown) = cardjitsu_match(tmp.path(), [seats[0], seats[1]], seed, &[]);
     let replayed = stdout(

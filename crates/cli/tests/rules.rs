@@ -97,7 +97,7 @@ fn skat_malformed_hands_exit_2_naming_the_card() {
         args.extend(words(hand));
         assert_eq!(
             rules(&args, ""),
-            (2, String::new(), message.to_owned()),
+            (3, String::new(), message.to_owned()),
             "{hand}"
         );
     }
@@ -117,7 +117,7 @@ fn skat_batch_answers_each_line_and_stops_at_a_malformed_one() {
     assert_eq!(
         rules(&["skat", "--batch"], input),
         (
-            2,
+            3,
             "36 Clubs\n".to_owned(),
             "error: stdin line 2: expected 10 cards, found 2\n".to_owned()
         )
@@ -264,7 +264,7 @@ fn tichu_malformed_plays_exit_2_naming_the_card() {
     for (args, message) in cases {
         assert_eq!(
             rules(args, ""),
-            (2, String::new(), message.to_owned()),
+            (3, String::new(), message.to_owned()),
             "{args:?}"
         );
     }
@@ -273,14 +273,14 @@ fn tichu_malformed_plays_exit_2_naming_the_card() {
 #[test]
 fn tichu_batch_stops_at_a_malformed_line_naming_it() {
     let (code, out, err) = rules(&["tichu", "--batch"], "6 J\n9 3\n77 7X\n- D\n");
-    assert_eq!(code, 2);
+    assert_eq!(code, 3);
     assert_eq!(out, "legal\nillegal\n");
     assert!(
         err.starts_with("error: stdin line 3: PLAY: `X` in `7X`"),
         "{err}"
     );
     let (code, out, err) = rules(&["tichu", "--batch", "--why"], "6 J\n6 J 7\n");
-    assert_eq!(code, 2);
+    assert_eq!(code, 3);
     assert_eq!(out, "legal: a single J beats a single 6\n");
     assert_eq!(
         err,
@@ -291,9 +291,9 @@ fn tichu_batch_stops_at_a_malformed_line_naming_it() {
 #[test]
 fn batch_and_cases_on_the_command_line_do_not_mix() {
     let (code, out, err) = rules(&["tichu", "--batch", "6", "J"], "");
-    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!((code, out.as_str()), (3, ""));
     assert!(err.contains("'--batch' cannot be used with"), "{err}");
     let (code, _, err) = rules(&["skat"], "");
-    assert_eq!(code, 2);
+    assert_eq!(code, 3);
     assert!(err.contains("<CARD>"), "{err}");
 }

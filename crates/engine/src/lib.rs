@@ -15,3 +15,4 @@ pub mod rng;
 pub mod royale;
 pub mod skat;
 pub mod tichu;
+pub mod verify;

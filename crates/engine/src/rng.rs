@@ -75,3 +75,78 @@ mod tests {
         assert_eq!(s, derive_seed(1, &[2, 3]));
     }
 }
+
+/// Seeds in JSON: written as decimal strings (`"seed": "8250275021143807264"`),
+/// read from a string or a number. Seeds use all 64 bits, and JSON numbers
+/// above 2^53 are rounded by `jq` and JavaScript (8250275021143807264
+/// becomes 8250275021143807000): a seed copied from such a tool would
+/// replay a different game. Numbers are still read, for files written
+/// before seeds were strings. Use with `#[serde(with = "...::seed_json")]`.
+pub mod seed_json {
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::ser::Serializer;
+
+    /// Writes `seed` as a decimal string.
+    pub fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(seed)
+    }
+
+    struct SeedVisitor;
+
+    impl Visitor<'_> for SeedVisitor {
+        type Value = u64;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(
+                "a seed: an integer from 0 to 18446744073709551615, as a string or a number",
+            )
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+            v.parse()
+                .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+        }
+    }
+
+    /// Reads a seed from a decimal string or a JSON integer.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        d.deserialize_any(SeedVisitor)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct S {
+            #[serde(with = "super")]
+            seed: u64,
+        }
+
+        #[test]
+        fn written_as_strings_read_from_either() {
+            let big = S {
+                seed: 8_250_275_021_143_807_264,
+            };
+            let text = serde_json::to_string(&big).unwrap();
+            assert_eq!(text, r#"{"seed":"8250275021143807264"}"#);
+            assert_eq!(serde_json::from_str::<S>(&text).unwrap(), big);
+            let old: S = serde_json::from_str(r#"{"seed":8250275021143807264}"#).unwrap();
+            assert_eq!(old, big);
+            for bad in [
+                r#"{"seed":-1}"#,
+                r#"{"seed":"x"}"#,
+                r#"{"seed":1.5}"#,
+                r#"{"seed":"18446744073709551616"}"#,
+            ] {
+                assert!(serde_json::from_str::<S>(bad).is_err(), "{bad}");
+            }
+        }
+    }
+}

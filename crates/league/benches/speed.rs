@@ -277,6 +277,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         anchor: None,
         anchor_elo: None,
         shard: None,
+        play: Default::default(),
     };
     let bots_dir = root().join("bots");
     let executor = BotExecutor {
@@ -290,6 +291,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         boards: Default::default(),
         run: dojo_runner::RunOptions::default(),
         cardjitsu: Default::default(),
+        deck_names: ["standard".into(), "standard".into()],
         royale: Default::default(),
     };
     let options = dojo_league::RunOptions {

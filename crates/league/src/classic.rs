@@ -63,15 +63,78 @@ pub trait Opponent {
     fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()>;
 }
 
+/// How [`play_classic`] shows the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Display {
+    /// Seed 000's exact format: three bare card lists per round, the
+    /// choice, both cards and the winner's number, one per line (the
+    /// format scripts and the seed's example expect).
+    Plain,
+    /// For a person: labelled piles, a numbered hand, a prompt, the round's
+    /// result in words and the winning triple at the end. `opponent` names
+    /// player 2 (`the computer`, or the bot).
+    Labelled { opponent: String },
+}
+
+/// A card for a person: `Fire blue 4 (Fb4)`, with dojo's spelling.
+fn spoken(card: Card) -> String {
+    format!(
+        "{} {} {} ({card})",
+        card.element().name(),
+        card.colour().name().to_lowercase(),
+        card.number()
+    )
+}
+
+/// Cards in dojo's spelling, or `(none)`.
+fn pile_text(cards: &[Card]) -> String {
+    if cards.is_empty() {
+        return "(none)".to_owned();
+    }
+    cards
+        .iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Why a round went as it did, in words.
+fn why(mine: Card, theirs: Card) -> String {
+    let (a, b) = (mine.element(), theirs.element());
+    if a != b {
+        let (w, l) = if a.beats(b) { (a, b) } else { (b, a) };
+        return format!("{} beats {}", w.name(), l.name());
+    }
+    if mine.number() == theirs.number() {
+        return format!("both {} {}: a stalemate", a.name(), mine.number());
+    }
+    let (hi, lo) = (
+        mine.number().max(theirs.number()),
+        mine.number().min(theirs.number()),
+    );
+    format!("both {}: {hi} beats {lo}", a.name())
+}
+
+/// Why three cards win: all one element or all different, colours all different.
+fn why_triple(cards: &[Card; 3]) -> &'static str {
+    if cards[0].element() == cards[1].element() {
+        "one element in three different colours"
+    } else {
+        "three different elements in three different colours"
+    }
+}
+
 /// Plays one game: player 1's hand comes from `dealer` (seat 0), its moves
-/// from `input` (one number per line); player 2 is `opponent`. With `echo`,
-/// each input line is written to `output` too, so a transcript of piped
-/// input reads like a terminal session. Bad input is asked again; the end
-/// of `input` ends the game as [`Outcome::Abandoned`].
+/// from `input` (one number per line); player 2 is `opponent`; `display`
+/// says how it is shown. With `echo`, each input line is written to
+/// `output` too, so a transcript of piped input reads like a terminal
+/// session. Bad input is asked again; the end of `input` ends the game as
+/// [`Outcome::Abandoned`].
 pub fn play_classic(
     mut input: impl BufRead,
     mut output: impl Write,
     echo: bool,
+    display: &Display,
     dealer: &mut impl Dealer,
     opponent: &mut impl Opponent,
 ) -> io::Result<Outcome> {
@@ -83,13 +146,38 @@ pub fn play_classic(
     let mut piles = [Pile::new(), Pile::new()];
     let mut line = Vec::new();
     for round in 1.. {
-        writeln!(output, "{}", classic_list(piles[0].cards()))?;
-        writeln!(output, "{}", classic_list(piles[1].cards()))?;
-        writeln!(output, "{}", classic_list(&hand))?;
+        match display {
+            Display::Plain => {
+                writeln!(output, "{}", classic_list(piles[0].cards()))?;
+                writeln!(output, "{}", classic_list(piles[1].cards()))?;
+                writeln!(output, "{}", classic_list(&hand))?;
+            }
+            Display::Labelled { opponent } => {
+                let numbered: Vec<String> = hand
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("{}:{c}", i + 1))
+                    .collect();
+                writeln!(output, "round {round}")?;
+                writeln!(output, "  your pile:  {}", pile_text(piles[0].cards()))?;
+                writeln!(
+                    output,
+                    "  {opponent}'s pile:  {}",
+                    pile_text(piles[1].cards())
+                )?;
+                writeln!(output, "  your hand:  {}", numbered.join("  "))?;
+            }
+        }
         let choice = loop {
+            if let Display::Labelled { .. } = display {
+                write!(output, "play which card (1-{})? ", hand.len())?;
+            }
             output.flush()?;
             line.clear();
             if input.read_until(b'\n', &mut line)? == 0 {
+                if let Display::Labelled { .. } = display {
+                    writeln!(output)?;
+                }
                 writeln!(output, "end of input: game abandoned")?;
                 output.flush()?;
                 return Ok(Outcome::Abandoned);
@@ -111,9 +199,27 @@ pub fn play_classic(
         let mine = hand.remove(choice);
         let theirs = opponent.card(round)?;
         let winner = round_winner(mine, theirs, false);
-        writeln!(output, "{}", mine.classic_name())?;
-        writeln!(output, "{}", theirs.classic_name())?;
-        writeln!(output, "{}", winner.player_number())?;
+        match display {
+            Display::Plain => {
+                writeln!(output, "{}", mine.classic_name())?;
+                writeln!(output, "{}", theirs.classic_name())?;
+                writeln!(output, "{}", winner.player_number())?;
+            }
+            Display::Labelled { opponent } => {
+                let result = match winner.seat() {
+                    Some(0) => "you win the round".to_owned(),
+                    Some(_) => format!("{opponent} wins the round"),
+                    None => "nobody wins the round".to_owned(),
+                };
+                writeln!(
+                    output,
+                    "  you play {}, {opponent} plays {}: {}; {result}",
+                    spoken(mine),
+                    spoken(theirs),
+                    why(mine, theirs)
+                )?;
+            }
+        }
         let triple = match winner.seat() {
             Some(0) => piles[0].push(mine),
             Some(_) => piles[1].push(theirs),
@@ -122,11 +228,27 @@ pub fn play_classic(
         opponent.result(mine, theirs, winner.player_number(), triple.is_some())?;
         if let Some(cards) = triple {
             let player = winner.player_number();
-            writeln!(
-                output,
-                "Player {player} wins the game with {}",
-                classic_list(&cards)
-            )?;
+            match display {
+                Display::Plain => writeln!(
+                    output,
+                    "Player {player} wins the game with {}",
+                    classic_list(&cards)
+                )?,
+                Display::Labelled { opponent } => {
+                    let who = if player == 1 {
+                        "You win".to_owned()
+                    } else {
+                        format!("{opponent} wins")
+                    };
+                    let list: Vec<String> = cards.iter().map(|c| spoken(*c)).collect();
+                    writeln!(
+                        output,
+                        "{who} the game with {}: {}",
+                        list.join(", "),
+                        why_triple(&cards)
+                    )?;
+                }
+            }
             output.flush()?;
             return Ok(Outcome::Won { player, cards });
         }
@@ -426,6 +548,7 @@ Player 1 wins the game with [FB4,WG7,SP9]
             "2\n3\n1\n5\n3\n1\n".as_bytes(),
             &mut out,
             true,
+            &Display::Plain,
             &mut dealer,
             &mut opponent,
         )
@@ -464,6 +587,7 @@ Player 1 wins the game with [FB4,WG7,SP9]
             "x\n9\n\n0\n2\n".as_bytes(),
             &mut out,
             false,
+            &Display::Plain,
             &mut dealer,
             &mut opponent,
         )
@@ -477,6 +601,43 @@ Player 1 wins the game with [FB4,WG7,SP9]
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_labelled_display_explains_each_round_and_the_win() {
+        let mut dealer = Scripted(cards("SG10,FB4,SP9,WY7,FO8,WR2,FY5,WG7,FB3,WR7"));
+        let mut opponent = ScriptedOpponent {
+            cards: cards("SY6,WB8,WG10,WY4,WG2,WO10"),
+            told: Vec::new(),
+        };
+        let mut out = Vec::new();
+        let display = Display::Labelled {
+            opponent: "the computer".into(),
+        };
+        play_classic(
+            "2\n3\n1\n5\n3\n1\n".as_bytes(),
+            &mut out,
+            false,
+            &display,
+            &mut dealer,
+            &mut opponent,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with(
+            "round 1\n  your pile:  (none)\n  the computer's pile:  (none)\n  your hand:  1:SgA  2:Fb4  3:Sp9  4:Wy7  5:Fo8\nplay which card (1-5)? "
+        ), "{text}");
+        assert!(text.contains(
+            "you play Fire blue 4 (Fb4), the computer plays Snow yellow 6 (Sy6): Fire beats Snow; you win the round"
+        ), "{text}");
+        assert!(
+            text.contains("Water green 2 (Wg2): both Water 2: a stalemate; nobody wins the round"),
+            "{text}"
+        );
+        assert!(text.contains("round 2\n  your pile:  Fb4\n"), "{text}");
+        assert!(text.ends_with(
+            "You win the game with Fire blue 4 (Fb4), Water green 7 (Wg7), Snow purple 9 (Sp9): three different elements in three different colours\n"
+        ), "{text}");
     }
 
     #[test]

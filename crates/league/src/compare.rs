@@ -71,6 +71,7 @@ pub struct CompareSettings {
     /// Most games to play; rounded up to whole blocks.
     pub games: u64,
     /// Game seeds derive from it.
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     /// Royale: boards to rotate through (at least one); ignored for
     /// CardJitsu.
@@ -229,6 +230,7 @@ pub struct BlockRecord {
     /// Block index.
     pub block: u64,
     /// Seed of all its games.
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     /// Royale: the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]

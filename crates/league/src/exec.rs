@@ -26,6 +26,8 @@ pub struct BotExecutor {
     /// Per-move limits; `cancel` is the league's stop flag.
     pub run: RunOptions,
     pub cardjitsu: cardjitsu::Settings,
+    /// The names of `cardjitsu`'s decks, for the records.
+    pub deck_names: [String; 2],
     pub royale: royale::Settings,
 }
 
@@ -96,7 +98,7 @@ impl BotExecutor {
         let setup = CardJitsuSetup {
             seed: fixture.seed,
             settings: self.cardjitsu.clone(),
-            deck_names: ["standard".into(), "standard".into()],
+            deck_names: self.deck_names.clone(),
         };
         let record = play_cardjitsu([self.bot(a)?, self.bot(b)?], &setup, &self.run, &mut |_| {})
             .map_err(run_error)?;

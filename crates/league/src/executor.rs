@@ -21,10 +21,12 @@ pub struct SeatFaults {
 impl SeatFaults {
     /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &SeatFaults) {
-        self.timeout += other.timeout;
-        self.crash += other.crash;
-        self.invalid += other.invalid;
-        self.restart += other.restart;
+        // Saturating: stored lines are checked, but a sum must never wrap
+        // (or panic) whatever a hand-edited file says.
+        self.timeout = self.timeout.saturating_add(other.timeout);
+        self.crash = self.crash.saturating_add(other.crash);
+        self.invalid = self.invalid.saturating_add(other.invalid);
+        self.restart = self.restart.saturating_add(other.restart);
     }
 }
 

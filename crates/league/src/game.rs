@@ -7,7 +7,9 @@
 //! function of the seed and the bots' answers, so deterministic bots give a
 //! byte-identical record apart from `timing`.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use dojo_engine::cardjitsu::{self, CardJitsu};
@@ -16,8 +18,10 @@ use dojo_engine::royale::{self, Board, Royale, Team};
 use dojo_runner::{BotSpec, FaultCounts, MatchRun, Mode, RunError, RunOptions, Seat};
 use serde::{Deserialize, Serialize};
 
-/// Version of the game-record format (see FORMATS.md).
-pub const RECORD_VERSION: u32 = 1;
+/// Version of the game-record format (see FORMATS.md and docs/records.md).
+/// Version 2 added each seat's `dir` and `fingerprint`; version 1 records
+/// still load (their seats are found by name under the bots directory).
+pub const RECORD_VERSION: u32 = 2;
 
 /// Who sat in a seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,6 +30,14 @@ pub struct SeatInfo {
     pub seat: usize,
     pub bot: String,
     pub command: Vec<String>,
+    /// The directory the bot ran in (absolute): where `--rerun` finds it
+    /// again. Absent in version 1 records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<String>,
+    /// [`dojo_runner::fingerprint`] of the bot as it played: `--rerun`
+    /// refuses a bot that has changed since. Absent in version 1 records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
     /// Royale: the team the seat plays for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<Team>,
@@ -151,8 +163,28 @@ fn seat_info(seat: usize, bot: &BotSpec, team: Option<Team>) -> SeatInfo {
         seat,
         bot: bot.name.clone(),
         command: bot.command.clone(),
+        dir: Some(bot.dir.display().to_string()),
+        fingerprint: Some(cached_fingerprint(bot)),
         team,
     }
+}
+
+/// [`dojo_runner::fingerprint`], computed once per bot and process: a
+/// league plays the same (already built) bots thousands of times, and
+/// hashing a bot's files for every game would cost more than its moves.
+pub fn cached_fingerprint(bot: &BotSpec) -> String {
+    type Cache = Mutex<HashMap<(PathBuf, Vec<String>), String>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = (bot.dir.clone(), bot.command.clone());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return found;
+    }
+    let print = dojo_runner::fingerprint(bot);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, print.clone());
+    }
+    print
 }
 
 /// A run's per-seat results: conduct, stderr by prompt (empty when no seat

@@ -17,7 +17,9 @@ pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod settings;
+pub mod smoke;
 pub mod sprt;
+pub mod stderr_logs;
 pub mod store;
 pub mod view;
 
@@ -26,4 +28,4 @@ pub use merge::{MergeError, merge};
 pub use report::Report;
 pub use run::{LeagueError, NoProgress, Progress, RunOptions, run_league};
 pub use schedule::{Fixture, Schedule};
-pub use settings::{BotSpec, GameKind, Settings, Shard};
+pub use settings::{BotSpec, GameKind, PlayOptions, Settings, Shard};

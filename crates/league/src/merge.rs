@@ -31,6 +31,12 @@ pub enum MergeError {
     Conflict { id: u64, a: PathBuf, b: PathBuf },
     #[error("{}: game {id} is not in the league's schedule or does not match it", path.display())]
     Foreign { path: PathBuf, id: u64 },
+    /// The output is one of the inputs: merging would overwrite a shard.
+    #[error(
+        "--out {} is also an input; merge into a new directory (the shards are only read)",
+        out.display()
+    )]
+    OutIsInput { out: PathBuf },
 }
 
 /// Merges `dirs` into `out`: `out/league.json` (without shard),
@@ -43,11 +49,16 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     let Some(first) = dirs.first() else {
         return Err(MergeError::NoInput);
     };
+    if dirs.iter().any(|d| same_dir(d, out)) {
+        return Err(MergeError::OutIsInput {
+            out: out.to_owned(),
+        });
+    }
     let settings = store::load_settings(first)?.unsharded();
     let mut sources: Vec<PathBuf> = dirs.to_vec();
-    if out.join(LEAGUE_FILE).exists() && !dirs.iter().any(|d| same_dir(d, out)) {
+    if out.join(LEAGUE_FILE).exists() {
         sources.push(out.to_owned());
-    } else if out.join(GAMES_FILE).exists() && !dirs.iter().any(|d| same_dir(d, out)) {
+    } else if out.join(GAMES_FILE).exists() {
         return Err(StoreError::NoLeague {
             path: out.to_owned(),
         }

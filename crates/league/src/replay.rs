@@ -2,12 +2,11 @@
 //! playing it again with the same bots, seed and settings, and comparing
 //! the two records (what `dojo replay` and `dojo replay --rerun` show).
 //!
-//! A rerun finds each seat's bot by its recorded name ([`seat_bot`]): first
-//! a bot under the bots directory whose manifest name (or directory name)
-//! is that name; failing that, an inline bot running the recorded command
-//! in the current directory (bots given as `NAME=COMMAND` are recorded
-//! with their program made absolute, so this works from anywhere unless
-//! their arguments were relative paths). Decks are re-read from the
+//! A rerun finds each seat's bot where the record says it ran
+//! ([`seat_bot`]) and refuses one that has changed since
+//! ([`check_fingerprint`]); only records from before dojo kept that
+//! (version 1) fall back to a bot of the recorded name under the bots
+//! directory. Decks are re-read from the
 //! recorded names (`standard`, or a file path relative to the current
 //! directory); royale boards from the recorded board file when it still
 //! holds the recorded grid (keeping its `start` lines), else from the grid
@@ -50,7 +49,7 @@ pub enum ReplayError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// `games` (a league's games.jsonl) holds no game `id`.
-    #[error("{}: no game with id {id} ({count} game(s) stored)", games.display())]
+    #[error("{}: no game with id {id} ({count} stored{})", games.display(), if *count == 1 { " game" } else { " games" })]
     NoGame {
         games: PathBuf,
         id: u64,
@@ -72,6 +71,15 @@ pub enum ReplayError {
         kind: &'static str,
         source: serde_json::Error,
     },
+    /// The record's format version is not one this dojo reads.
+    #[error(
+        "{}: record version {found} is not supported (this dojo reads versions 1 to {})",
+        path.display(), crate::game::RECORD_VERSION
+    )]
+    UnknownVersion { path: PathBuf, found: u64 },
+    /// The record parses but contradicts itself or the rules.
+    #[error("{}: corrupt record: {problem}", path.display())]
+    Corrupt { path: PathBuf, problem: String },
     /// The record's `game` field names no game dojo knows.
     #[error(
         "{}: expected a game record with \"game\": \"cardjitsu\" or \"royale\", found {found:?}",
@@ -96,16 +104,35 @@ pub enum ReplayError {
     /// A bot directory's manifest is broken.
     #[error(transparent)]
     Spec(#[from] SpecError),
-    /// A seat's bot is nowhere to be found.
-    #[error("seat {seat}: no bot {bot:?} under {} and no recorded command to run", bots_dir.display())]
+    /// A version 1 record's bot is not under the bots directory.
+    #[error(
+        "seat {seat}: no bot {bot:?} under {} (this record is from an older dojo and does not say where the bot was; point --bots-dir at the directory holding it)",
+        bots_dir.display()
+    )]
     NoBot {
         seat: usize,
         bot: String,
         bots_dir: PathBuf,
     },
-    /// The current directory (where a recorded command runs) is unknown.
-    #[error("reading the current directory")]
-    CurrentDir(#[source] io::Error),
+    /// The directory a seat's bot ran in is gone.
+    #[error("seat {seat}: bot {bot:?} is gone: {} no longer exists", dir.display())]
+    BotGone {
+        seat: usize,
+        bot: String,
+        dir: PathBuf,
+    },
+    /// A seat's bot has changed since the game was recorded.
+    #[error(
+        "seat {seat}: bot {bot:?} in {} has changed since the game was recorded (fingerprint {recorded}, now {now}): a rerun would not test the bot that played",
+        dir.display()
+    )]
+    BotChanged {
+        seat: usize,
+        bot: String,
+        dir: PathBuf,
+        recorded: String,
+        now: String,
+    },
     /// The CardJitsu rerun failed to run.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -169,18 +196,100 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
             source,
         }
     };
-    match value.get("game").and_then(|g| g.as_str()).unwrap_or("") {
-        "cardjitsu" => Ok(Saved::CardJitsu(Box::new(
-            serde_json::from_value(value).map_err(bad("CardJitsu"))?,
-        ))),
-        "royale" => Ok(Saved::Royale(Box::new(
-            serde_json::from_value(value).map_err(bad("royale"))?,
-        ))),
+    let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
+    // (A record without a version is refused by the parse below.)
+    if (game == "cardjitsu" || game == "royale") && value.get("version").is_some() {
+        check_version(path, &value)?;
+    }
+    let corrupt = |problem: String| ReplayError::Corrupt {
+        path: path.into(),
+        problem,
+    };
+    match game {
+        "cardjitsu" => {
+            let rec: CardJitsuRecord = serde_json::from_value(value).map_err(bad("CardJitsu"))?;
+            check_cardjitsu(&rec).map_err(corrupt)?;
+            Ok(Saved::CardJitsu(Box::new(rec)))
+        }
+        "royale" => {
+            let rec: RoyaleRecord = serde_json::from_value(value).map_err(bad("royale"))?;
+            check_royale(&rec).map_err(corrupt)?;
+            Ok(Saved::Royale(Box::new(rec)))
+        }
         other => Err(ReplayError::UnknownGame {
             path: path.into(),
             found: other.to_owned(),
         }),
     }
+}
+
+/// Refuses a record from a newer (or a nonsensical) format version: its
+/// fields may mean something this dojo does not know.
+fn check_version(path: &Path, value: &Value) -> Result<(), ReplayError> {
+    let found = value.get("version").and_then(Value::as_u64).unwrap_or(0);
+    if !(1..=u64::from(crate::game::RECORD_VERSION)).contains(&found) {
+        return Err(ReplayError::UnknownVersion {
+            path: path.into(),
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// The seats of a record: `count` of them, numbered in order, with one
+/// conduct entry each and stderr (if kept) for no other seat.
+fn check_seats(
+    seats: &[SeatInfo],
+    conduct_len: usize,
+    stderr_len: usize,
+    count: usize,
+) -> Result<(), String> {
+    if seats.len() != count {
+        return Err(format!(
+            "expected {count} seats, the record has {}",
+            seats.len()
+        ));
+    }
+    if let Some((i, s)) = seats.iter().enumerate().find(|(i, s)| s.seat != *i) {
+        return Err(format!("seat {i} is recorded as seat {}", s.seat));
+    }
+    if conduct_len != count {
+        return Err(format!(
+            "expected conduct for {count} seats, the record has {conduct_len}"
+        ));
+    }
+    if stderr_len > count {
+        return Err(format!(
+            "stderr for {stderr_len} seats in a game of {count}"
+        ));
+    }
+    Ok(())
+}
+
+/// Everything shown or replayed from a CardJitsu record follows from it:
+/// two seats, and rounds that agree with the rules.
+pub fn check_cardjitsu(rec: &CardJitsuRecord) -> Result<(), String> {
+    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), 2)?;
+    rec.play.verify().map_err(|c| c.to_string())
+}
+
+/// Everything shown or replayed from a royale record follows from it: one
+/// seat per player, with the player's team, and turns that agree with the
+/// rules.
+pub fn check_royale(rec: &RoyaleRecord) -> Result<(), String> {
+    let players = rec.play.players.len();
+    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), players)?;
+    for (seat, player) in rec.seats.iter().zip(&rec.play.players) {
+        if seat.team.is_some_and(|t| t != player.team) {
+            return Err(format!(
+                "seat {} is on two teams ({} and {})",
+                seat.seat,
+                seat.team.map_or_else(String::new, |t| t.to_string()),
+                player.team
+            ));
+        }
+    }
+    royale::verify_record(&rec.play).map_err(|c| c.to_string())
 }
 
 /// The league stores `timing` beside the record; put it back inside.
@@ -246,17 +355,61 @@ pub fn prompt_indices(actions: &[ActionRecord]) -> Vec<usize> {
 /// Where [`seat_bot`] found a recorded seat's bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BotSource {
-    /// Under the bots directory; `command_changed` when it no longer runs
-    /// the recorded command.
+    /// In the directory the record names (version 2 records).
+    RecordedDir,
+    /// Under the bots directory by its recorded name (version 1 records,
+    /// which do not say where the bot was); `command_changed` when it no
+    /// longer runs the recorded command.
     BotsDir { command_changed: bool },
-    /// Not there: an inline bot running the recorded command in the
-    /// current directory.
-    RecordedCommand,
 }
 
-/// The bot for a recorded seat (see the module docs for the order), and
-/// where it was found.
+/// The bot for a recorded seat, and where it was found.
+///
+/// A version 2 record names the bot's directory: the bot there (its
+/// `bot.toml`, or the recorded command run in that directory for a bot
+/// given as `NAME=COMMAND`) is the one, and a directory that is gone is
+/// an error. A version 1 record only has a name, looked up under
+/// `bots_dir`. A recorded command is never run in the current directory:
+/// that would run whatever file of the same name happens to be there.
+/// Check the bot with [`check_fingerprint`] once it is built.
 pub fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<(BotSpec, BotSource), ReplayError> {
+    if let Some(dir) = &seat.dir {
+        let dir = PathBuf::from(dir);
+        if !dir.is_dir() {
+            return Err(ReplayError::BotGone {
+                seat: seat.seat,
+                bot: seat.bot.clone(),
+                dir,
+            });
+        }
+        // The manifest there, if it still runs the recorded command (it
+        // brings the build step and mode); else the recorded command, as
+        // for a bot given as NAME=COMMAND. The fingerprint check decides
+        // whether either is still the bot that played.
+        if dir.join(MANIFEST_FILE).is_file() {
+            let bot = dojo_runner::load_dir(&dir)?;
+            if bot.command == seat.command {
+                return Ok((
+                    BotSpec {
+                        name: seat.bot.clone(),
+                        ..bot
+                    },
+                    BotSource::RecordedDir,
+                ));
+            }
+        }
+        let bot = BotSpec {
+            name: seat.bot.clone(),
+            command: seat.command.clone(),
+            dir,
+            build: None,
+            mode: Mode::Auto,
+            games: Vec::new(),
+            team: None,
+            description: None,
+        };
+        return Ok((bot, BotSource::RecordedDir));
+    }
     let by_manifest = dojo_runner::discover(bots_dir)
         .ok()
         .and_then(|found| found.into_iter().find(|b| b.name == seat.bot));
@@ -269,28 +422,38 @@ pub fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<(BotSpec, BotSource)
         Some(bot) => Some(bot),
         None => by_dir().transpose()?,
     };
-    if let Some(bot) = found {
-        let command_changed = bot.command != seat.command;
-        return Ok((bot, BotSource::BotsDir { command_changed }));
-    }
-    if seat.command.is_empty() {
-        return Err(ReplayError::NoBot {
+    match found {
+        Some(bot) => {
+            let command_changed = bot.command != seat.command;
+            Ok((bot, BotSource::BotsDir { command_changed }))
+        }
+        None => Err(ReplayError::NoBot {
             seat: seat.seat,
             bot: seat.bot.clone(),
             bots_dir: bots_dir.into(),
+        }),
+    }
+}
+
+/// Refuses a bot that is not what played the recorded seat: its
+/// fingerprint (manifest, command and the files the command names) has
+/// changed, so a different game would say nothing about determinism.
+/// Records without a fingerprint (version 1) pass.
+pub fn check_fingerprint(seat: &SeatInfo, bot: &BotSpec) -> Result<(), ReplayError> {
+    let Some(recorded) = &seat.fingerprint else {
+        return Ok(());
+    };
+    let now = dojo_runner::fingerprint(bot);
+    if &now != recorded {
+        return Err(ReplayError::BotChanged {
+            seat: seat.seat,
+            bot: seat.bot.clone(),
+            dir: bot.dir.clone(),
+            recorded: recorded.clone(),
+            now,
         });
     }
-    let bot = BotSpec {
-        name: seat.bot.clone(),
-        command: seat.command.clone(),
-        dir: std::env::current_dir().map_err(ReplayError::CurrentDir)?,
-        build: None,
-        mode: Mode::Auto,
-        games: Vec::new(),
-        team: None,
-        description: None,
-    };
-    Ok((bot, BotSource::RecordedCommand))
+    Ok(())
 }
 
 /// A recorded deck read again: `standard`, or a DeckConfig file.
@@ -368,7 +531,8 @@ pub enum BoardSource {
 
 /// The board to play a royale rerun on: the recorded file if it still
 /// holds the recorded grid (its `start` lines matter), else the recorded
-/// grid.
+/// grid with every seat's recorded start tile fixed (`start` lines of our
+/// own), so the rerun starts where the game did even without the file.
 pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayError> {
     let mut file_changed = false;
     if let Ok(text) = std::fs::read_to_string(&rec.board_file) {
@@ -379,7 +543,12 @@ pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayErr
         }
         file_changed = true;
     }
-    let board = Board::parse(&rec.play.board.join("\n"), "the record's board")?;
+    let mut text = rec.play.board.join("\n");
+    text.push_str("\n\n");
+    for p in &rec.play.players {
+        text.push_str(&format!("start {} {} {}\n", p.team, p.start.x, p.start.y));
+    }
+    let board = Board::parse(&text, "the record's board")?;
     Ok((board, BoardSource::Record { file_changed }))
 }
 
@@ -510,20 +679,43 @@ mod tests {
     use dojo_engine::royale::{Action, Dir, Royale};
 
     use super::*;
-    use crate::game::{RECORD_VERSION, Timing};
+    use crate::game::{RECORD_VERSION, SeatConduct, Timing};
+
+    fn seats(n: usize) -> (Vec<SeatInfo>, Vec<SeatConduct>) {
+        let info = (0..n)
+            .map(|seat| SeatInfo {
+                seat,
+                bot: format!("bot{seat}"),
+                command: vec!["./bot".into()],
+                dir: None,
+                fingerprint: None,
+                team: None,
+            })
+            .collect();
+        let conduct = (0..n)
+            .map(|_| SeatConduct {
+                faults: Default::default(),
+                spawns: 1,
+                unsolicited: 0,
+                mode: Mode::Auto,
+            })
+            .collect();
+        (info, conduct)
+    }
 
     fn cardjitsu(seed: u64) -> CardJitsuRecord {
         let mut game = CardJitsu::new(seed, cardjitsu::Settings::default());
         for _ in 0..4 {
             game.play([0, 1]);
         }
+        let (seats, conduct) = seats(2);
         CardJitsuRecord {
             version: RECORD_VERSION,
             game: "cardjitsu".into(),
-            seats: Vec::new(),
+            seats,
             decks: ["standard".into(), "standard".into()],
             play: game.into_record(),
-            conduct: Vec::new(),
+            conduct,
             stderr: Vec::new(),
             timing: Timing::default(),
         }
@@ -548,13 +740,14 @@ mod tests {
                 game.step(seat, Action::Pass).unwrap();
             }
         }
+        let (seats, conduct) = seats(3);
         let rec = RoyaleRecord {
             version: RECORD_VERSION,
             game: "royale".into(),
-            seats: Vec::new(),
+            seats,
             board_file: "boards/seed-example.txt".into(),
             play: game.record(),
-            conduct: Vec::new(),
+            conduct,
             stderr: Vec::new(),
             timing: Timing::default(),
         };
@@ -690,10 +883,47 @@ mod tests {
 
     #[test]
     fn cardjitsu_setup_needs_two_seats() {
-        let rec = cardjitsu(3);
+        let mut rec = cardjitsu(3);
+        rec.seats.truncate(1);
         assert!(matches!(
             cardjitsu_setup(&rec),
-            Err(ReplayError::SeatCount(0))
+            Err(ReplayError::SeatCount(1))
         ));
+    }
+
+    #[test]
+    fn records_that_contradict_themselves_or_the_rules_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("game.json");
+        let load_edited = |edit: &dyn Fn(&mut Value)| {
+            let mut value = serde_json::to_value(cardjitsu(3)).unwrap();
+            edit(&mut value);
+            std::fs::write(&file, value.to_string()).unwrap();
+            load(&file, None)
+        };
+        assert!(load_edited(&|_| {}).is_ok());
+        let winner = load_edited(&|v| v["rounds"][1]["winner"] = 3.into()).unwrap_err();
+        assert!(matches!(winner, ReplayError::Corrupt { .. }), "{winner}");
+        assert!(winner.to_string().contains("round 2"), "{winner}");
+        let one_seat = load_edited(&|v| {
+            v["seats"].as_array_mut().unwrap().pop();
+        })
+        .unwrap_err();
+        assert!(
+            one_seat.to_string().contains("expected 2 seats"),
+            "{one_seat}"
+        );
+        let version = load_edited(&|v| v["version"] = 99.into()).unwrap_err();
+        assert!(
+            matches!(version, ReplayError::UnknownVersion { found: 99, .. }),
+            "{version}"
+        );
+
+        let (rec, _) = royale();
+        let mut value = serde_json::to_value(&rec).unwrap();
+        value["actions"][2]["seat"] = 7.into();
+        std::fs::write(&file, value.to_string()).unwrap();
+        let err = load(&file, None).unwrap_err();
+        assert!(err.to_string().contains("turn 3"), "{err}");
     }
 }

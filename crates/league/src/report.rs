@@ -19,6 +19,10 @@ use crate::store::GameLine;
 pub const REPORT_FORMAT_VERSION: u32 = 1;
 /// The rating the `--anchor` bot is pinned at unless another is given.
 pub const ANCHOR_ELO: f64 = 1500.0;
+/// A bot with at least this many faults (timeouts, crashes and invalid
+/// answers) per game it played is flagged in the standings: its results say
+/// more about a broken bot than about its play.
+pub const FLAG_FAULTS_PER_GAME: f64 = 1.0;
 /// Bootstrap resamples for the rating intervals.
 pub const BOOTSTRAP_SAMPLES: usize = 200;
 
@@ -27,6 +31,7 @@ pub const BOOTSTRAP_SAMPLES: usize = 200;
 pub struct Report {
     pub version: u32,
     pub game: GameKind,
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     pub anchor: Option<String>,
     /// The league as `league.json` holds it: bots with their commands,
@@ -66,6 +71,10 @@ pub struct Standing {
     /// 95% interval of the rating.
     pub rating_lo: f64,
     pub rating_hi: f64,
+    /// Faults reached [`FLAG_FAULTS_PER_GAME`] per game: look at the bot's
+    /// stderr log before trusting its rating.
+    #[serde(default)]
+    pub flagged: bool,
 }
 
 /// Results between two bots.
@@ -254,6 +263,12 @@ pub fn build_report(
             rating: r.elo,
             rating_lo: r.lo,
             rating_hi: r.hi,
+            flagged: t.games > 0
+                && t.faults
+                    .timeout
+                    .saturating_add(t.faults.crash)
+                    .saturating_add(t.faults.invalid) as f64
+                    >= FLAG_FAULTS_PER_GAME * t.games as f64,
         })
         .collect();
     standings.sort_by(|x, y| {
@@ -395,6 +410,7 @@ mod tests {
             anchor: Some("b".into()),
             anchor_elo: None,
             shard: None,
+            play: Default::default(),
         };
         let games = vec![
             line(0, &["a", "b", "c"], &[1.0, 0.0, 0.0]),

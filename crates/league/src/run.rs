@@ -13,6 +13,7 @@ use crate::executor::{ExecError, Executor, GameResult, check_result};
 use crate::report::{FailedGame, Report, RunInfo, build_report};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
 use crate::settings::Settings;
+use crate::stderr_logs::StderrLogs;
 use crate::store::{GameLine, REPORT_FILE, SYNC_INTERVAL, Store, StoreError, write_json_atomic};
 
 /// How to run (not part of the league's identity).
@@ -104,6 +105,7 @@ pub fn run_league(
         ..RunInfo::default()
     };
     let mut write_error: Option<StoreError> = None;
+    let mut stderr_logs = StderrLogs::new(&options.out);
     progress.started(lines.len() as u64, total);
 
     if !pending.is_empty() && !cancel.load(Ordering::SeqCst) {
@@ -155,12 +157,17 @@ pub fn run_league(
                     Ok(r)
                 });
                 match result {
-                    Ok(r) if write_error.is_none() => {
+                    Ok(mut r) if write_error.is_none() => {
+                        // Stderr goes to the bots' logs, not games.jsonl.
+                        let stderr = r.record.as_object_mut().and_then(|o| o.remove("stderr"));
                         let line = GameLine::new(fixture, r);
                         if let Err(e) = store.append(&line) {
                             stop.store(true, Ordering::SeqCst);
                             write_error = Some(e);
                             continue;
+                        }
+                        if let Some(stderr) = &stderr {
+                            stderr_logs.add(fixture, stderr);
                         }
                         leader.add(&line);
                         progress.game_stored(&line);

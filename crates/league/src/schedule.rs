@@ -52,10 +52,34 @@ pub enum ScheduleError {
         "the fixed teams leave no valid royale seating: every game would need two bots on one team"
     )]
     Empty,
+    #[error(
+        "this league would schedule up to {games} games; at most {MAX_FIXTURES} are allowed (use fewer --games or bots, or split it into several leagues)"
+    )]
+    TooManyGames { games: u128 },
     #[error("anchor `{0}` is not one of the league's bots")]
     UnknownAnchor(String),
     #[error(transparent)]
     BadShard(#[from] BadShard),
+}
+
+/// Most fixtures one schedule may hold. The schedule is built in memory
+/// (about 200 bytes a fixture), so a mistyped `--games` or a hand-edited
+/// `league.json` must be refused before it is built, not run out of memory.
+pub const MAX_FIXTURES: u128 = 2_000_000;
+
+/// An upper bound on the fixtures of `bots` bots playing `games` games per
+/// pairing (CardJitsu) or trio (royale), computed without overflow.
+fn fixture_bound(game: GameKind, bots: usize, games: u64) -> u128 {
+    let n = bots as u128;
+    let (groups, legs, cycles) = match game {
+        GameKind::Cardjitsu => (n * n.saturating_sub(1) / 2, 2, games.div_ceil(2)),
+        GameKind::Royale => (
+            (n * n.saturating_sub(1) * n.saturating_sub(2) / 6).max(2),
+            6,
+            games.div_ceil(3),
+        ),
+    };
+    groups * legs * u128::from(cycles)
 }
 
 /// FNV-1a, 64 bit, over the UTF-8 bytes of `s`: the stable name hash that
@@ -105,6 +129,10 @@ impl Schedule {
         }
         if games == 0 {
             return Err(ScheduleError::ZeroGames);
+        }
+        let bound = fixture_bound(game, bots.len(), games);
+        if bound > MAX_FIXTURES {
+            return Err(ScheduleError::TooManyGames { games: bound });
         }
         let mut sorted: Vec<&BotSpec> = bots.iter().collect();
         sorted.sort_by(|a, b| a.name.cmp(&b.name));

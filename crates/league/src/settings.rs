@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dojo_engine::cardjitsu::Ruleset;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -54,6 +55,7 @@ impl FromStr for GameKind {
 
 /// One bot of a league.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BotSpec {
     /// Unique name; the schedule, seeds and report refer to bots by it.
     pub name: String,
@@ -68,6 +70,7 @@ pub struct BotSpec {
 /// Which part of a league one machine plays: fixtures with
 /// `id % count == index - 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Shard {
     /// 1-based, `1 <= index <= count`.
     pub index: u64,
@@ -117,6 +120,7 @@ impl fmt::Display for Shard {
 /// Two directories hold the same league exactly when their settings are
 /// equal; shards of one league differ only in `shard`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settings {
     pub game: GameKind,
     pub bots: Vec<BotSpec>,
@@ -124,6 +128,7 @@ pub struct Settings {
     /// seed pairs). Royale: games per triple (rounded up to a multiple of 3).
     pub games: u64,
     /// The league seed every game seed is derived from.
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     /// Royale boards (paths or names, opaque), used in rotation; empty
     /// means the game's default board.
@@ -141,6 +146,43 @@ pub struct Settings {
     /// Set when this directory plays only part of the league.
     #[serde(default)]
     pub shard: Option<Shard>,
+    /// How each game is played beyond the bots and seeds: rules, decks,
+    /// round limits, start-up allowance. Absent in leagues from before it
+    /// existed, which were played with these defaults.
+    #[serde(default)]
+    pub play: PlayOptions,
+}
+
+/// The per-game options `dojo match` takes, as a league or comparison
+/// stores them: everything besides bots and seeds that changes results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayOptions {
+    /// CardJitsu: the rule variant.
+    pub rules: Ruleset,
+    /// CardJitsu: each seat's deck, `standard` or the path of a `.dcfg`
+    /// file (made absolute, so `--resume` works from any directory).
+    pub decks: [String; 2],
+    /// Rounds after which an undecided game is a draw; `None`: the game's
+    /// default (CardJitsu 500, royale 10 * (width + height)).
+    pub max_rounds: Option<u32>,
+    /// Royale: whole rounds without a tile changing after which the game is
+    /// a draw; `None`: width + height.
+    pub stall_rounds: Option<u32>,
+    /// Extra time for the first answer of a freshly started bot process.
+    pub startup_ms: u64,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            rules: Ruleset::Tournament,
+            decks: ["standard".into(), "standard".into()],
+            max_rounds: None,
+            stall_rounds: None,
+            startup_ms: 2000,
+        }
+    }
 }
 
 impl Settings {

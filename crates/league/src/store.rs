@@ -21,7 +21,7 @@ use thiserror::Error;
 
 use crate::executor::{GameResult, SeatFaults};
 use crate::schedule::Fixture;
-use crate::settings::{LEAGUE_FORMAT_VERSION, Settings};
+use crate::settings::{LEAGUE_FORMAT_VERSION, Settings, Shard};
 
 /// Version of a `games.jsonl` line.
 pub const GAMES_FORMAT_VERSION: u32 = 1;
@@ -46,6 +46,7 @@ pub struct GameLine {
     pub board: Option<String>,
     pub pair: u64,
     pub leg: u8,
+    #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     pub scores: Vec<f64>,
     pub faults: Vec<SeatFaults>,
@@ -81,6 +82,49 @@ impl GameLine {
             && self.pair == fixture.pair
             && self.leg == fixture.leg
             && self.seed == fixture.seed
+    }
+
+    /// Checks the line is a result a game can have: 2 or 3 seats, a team
+    /// per seat or none, one score and one fault record per seat, scores
+    /// that are a win (one 1, the rest 0) or a draw (all 0.5), and fault
+    /// counts no game can exceed (the runner counts in 32 bits), so sums
+    /// over a league cannot overflow.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.seats.len();
+        if !(2..=3).contains(&n) {
+            return Err(format!("expected 2 or 3 seats, found {n}"));
+        }
+        if !self.teams.is_empty() && self.teams.len() != n {
+            return Err(format!("{} teams for {n} seats", self.teams.len()));
+        }
+        if self.scores.len() != n || self.faults.len() != n {
+            return Err(format!(
+                "{} scores and {} fault records for {n} seats",
+                self.scores.len(),
+                self.faults.len()
+            ));
+        }
+        let draw = self.scores.iter().all(|&s| s == 0.5);
+        let win = self.scores.iter().filter(|&&s| s == 1.0).count() == 1
+            && self.scores.iter().all(|&s| s == 1.0 || s == 0.0);
+        if !draw && !win {
+            return Err(format!(
+                "scores {:?} are neither a win (one 1, the rest 0) nor a draw (all 0.5)",
+                self.scores
+            ));
+        }
+        let limit = u64::from(u32::MAX);
+        for (seat, f) in self.faults.iter().enumerate() {
+            if [f.timeout, f.crash, f.invalid, f.restart]
+                .iter()
+                .any(|&c| c > limit)
+            {
+                return Err(format!(
+                    "seat {seat}: a fault count above {limit}, more than one game can have"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Equal apart from `timing`: the same game result.
@@ -133,7 +177,7 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     }
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct LeagueFile {
     version: u32,
     #[serde(flatten)]
@@ -319,26 +363,36 @@ fn differing_fields(a: &Settings, b: &Settings) -> Vec<String> {
     keys
 }
 
-/// Reads `dir/league.json`.
+/// Reads `dir/league.json`. Unknown keys are refused (as in `bot.toml`):
+/// a misspelt setting must not silently fall back to its default.
 pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
     let path = dir.join(LEAGUE_FILE);
     let text = fs::read_to_string(&path).map_err(io_err(&path))?;
-    let file: LeagueFile = serde_json::from_str(&text).map_err(|e| StoreError::Malformed {
+    let malformed = |line: usize, message: String| StoreError::Malformed {
         path: path.clone(),
-        line: e.line(),
-        message: format!("expected a league.json object: {e}"),
-    })?;
-    if file.version != LEAGUE_FORMAT_VERSION {
-        return Err(StoreError::Malformed {
-            path,
-            line: 1,
-            message: format!(
-                "league.json version {} is not supported (expected {LEAGUE_FORMAT_VERSION})",
-                file.version
+        line,
+        message,
+    };
+    let mut value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| malformed(e.line(), format!("expected a league.json object: {e}")))?;
+    let version = value
+        .as_object_mut()
+        .and_then(|o| o.remove("version"))
+        .ok_or_else(|| malformed(1, "expected a league.json object with a \"version\"".into()))?;
+    if version.as_u64() != Some(u64::from(LEAGUE_FORMAT_VERSION)) {
+        return Err(malformed(
+            1,
+            format!(
+                "league.json version {version} is not supported (expected {LEAGUE_FORMAT_VERSION})"
             ),
-        });
+        ));
     }
-    Ok(file.settings)
+    let settings: Settings = serde_json::from_value(value)
+        .map_err(|e| malformed(1, format!("expected a league.json object: {e}")))?;
+    if let Some(shard) = settings.shard {
+        Shard::new(shard.index, shard.count).map_err(|e| malformed(1, e.to_string()))?;
+    }
+    Ok(settings)
 }
 
 /// Writes `dir/league.json` atomically.
@@ -394,6 +448,13 @@ pub fn read_games(dir: &Path, repair: bool) -> Result<Vec<GameLine>, StoreError>
                             "game line version {} is not supported (expected {GAMES_FORMAT_VERSION})",
                             line.version
                         ),
+                    });
+                }
+                if let Err(problem) = line.check() {
+                    return Err(StoreError::Malformed {
+                        path,
+                        line: number,
+                        message: format!("not a possible game result: {problem}"),
                     });
                 }
                 lines.push(line);
@@ -503,6 +564,7 @@ mod tests {
             anchor: None,
             anchor_elo: None,
             shard: None,
+            play: Default::default(),
         }
     }
 

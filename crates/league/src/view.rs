@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use dojo_engine::cardjitsu::Pile;
+use dojo_engine::cardjitsu::{Pile, Ruleset};
 use dojo_engine::royale::{Effect, Tile};
 use serde::Serialize;
 
@@ -18,7 +18,7 @@ use crate::rating;
 use crate::replay::{ReplayError, RoyaleReplay, prompt_indices};
 use crate::report::{Report, build_report, pair_results, rating_options};
 use crate::schedule::{Schedule, ScheduleError};
-use crate::settings::{GameKind, Settings};
+use crate::settings::{GameKind, PlayOptions, Settings};
 use crate::store::{self, GameLine, StoreError};
 
 /// Where a record was read from, for the command that replays it.
@@ -338,6 +338,26 @@ pub fn league_command(settings: &Settings) -> String {
             None => anchor.clone(),
         });
     }
+    let (play, defaults) = (&settings.play, PlayOptions::default());
+    if play.rules == Ruleset::Classic {
+        words.extend(["--rules".into(), "classic".into()]);
+    }
+    for (flag, deck) in ["--deck1", "--deck2"].into_iter().zip(&play.decks) {
+        if deck != "standard" {
+            words.extend([flag.into(), deck.clone()]);
+        }
+    }
+    for (flag, limit) in [
+        ("--max-rounds", play.max_rounds),
+        ("--stall-rounds", play.stall_rounds),
+    ] {
+        if let Some(n) = limit {
+            words.extend([flag.into(), n.to_string()]);
+        }
+    }
+    if play.startup_ms != defaults.startup_ms {
+        words.extend(["--startup-ms".into(), play.startup_ms.to_string()]);
+    }
     if let Some(shard) = settings.shard {
         words.extend(["--shard".into(), shard.to_string()]);
     }
@@ -423,6 +443,8 @@ mod tests {
             bot: bot.into(),
             command: vec!["python3".into(), "bot.py".into()],
             team: None,
+            dir: None,
+            fingerprint: None,
         }
     }
 
@@ -466,5 +488,42 @@ mod tests {
                 .starts_with("dojo match cardjitsu a 'b b' --seed 11")
         );
         assert!(view.commands.play.ends_with("--deck2 'my deck.dcfg'"));
+    }
+
+    #[test]
+    fn the_league_command_carries_the_play_options() {
+        let bot = |name: &str| crate::settings::BotSpec {
+            name: name.into(),
+            command: name.into(),
+            fixed_team: None,
+        };
+        let mut settings = Settings {
+            game: GameKind::Cardjitsu,
+            bots: vec![bot("a"), bot("b")],
+            games: 4,
+            seed: 7,
+            boards: Vec::new(),
+            timeout_ms: 500,
+            anchor: None,
+            anchor_elo: None,
+            shard: None,
+            play: PlayOptions::default(),
+        };
+        assert_eq!(
+            league_command(&settings),
+            "dojo league cardjitsu a b --games 4 --seed 7 --timeout-ms 500"
+        );
+        settings.play = PlayOptions {
+            rules: Ruleset::Classic,
+            decks: ["standard".into(), "/decks/x.dcfg".into()],
+            max_rounds: Some(40),
+            stall_rounds: None,
+            startup_ms: 3000,
+        };
+        assert_eq!(
+            league_command(&settings),
+            "dojo league cardjitsu a b --games 4 --seed 7 --timeout-ms 500 --rules classic \
+             --deck2 /decks/x.dcfg --max-rounds 40 --startup-ms 3000"
+        );
     }
 }

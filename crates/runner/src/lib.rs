@@ -6,6 +6,7 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
+mod fingerprint;
 mod lines;
 mod manifest;
 mod play;
@@ -15,6 +16,7 @@ mod spec;
 mod stderr_log;
 mod sys;
 
+pub use fingerprint::fingerprint;
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use play::{
     FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, play,

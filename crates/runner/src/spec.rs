@@ -10,7 +10,7 @@ use crate::manifest::parse_manifest;
 /// File name of a bot's manifest inside its directory.
 pub const MANIFEST_FILE: &str = "bot.toml";
 
-/// How a bot's process lives across turns (see seed 004: a bot may exit
+/// How a bot's process lives across turns (the royale rules allow it: a bot may exit
 /// after each move and be started again, or stay alive and be reused).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -50,14 +50,17 @@ pub struct BotSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
     #[error(
-        "no bot {spec:?}: tried {}; available bots: {}",
+        "no bot {spec:?}: tried {}; available bots: {}{}",
         show_paths(tried),
-        show_names(available)
+        show_names(available),
+        suggestion.as_ref().map(|s| format!("; did you mean {s:?}?")).unwrap_or_default()
     )]
     NotFound {
         spec: String,
         tried: Vec<PathBuf>,
         available: Vec<String>,
+        /// The available name closest to `spec`, if close enough to be a typo.
+        suggestion: Option<String>,
     },
     #[error("inline bot {spec:?}: {message}")]
     Inline { spec: String, message: String },
@@ -179,8 +182,21 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
     Err(SpecError::NotFound {
         spec: spec.to_string(),
         tried,
+        suggestion: closest(spec, &available),
         available,
     })
+}
+
+/// The name in `names` closest to `spec` by edit distance, when it is
+/// within a third of the name's length (at least 1, at most 3 edits): a
+/// likely typo, not just any bot.
+fn closest(spec: &str, names: &[String]) -> Option<String> {
+    names
+        .iter()
+        .map(|n| (strsim::levenshtein(spec, n), n))
+        .filter(|(d, n)| *d > 0 && *d <= (n.chars().count() / 3).clamp(1, 3))
+        .min()
+        .map(|(_, n)| n.clone())
 }
 
 fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {

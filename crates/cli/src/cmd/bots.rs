@@ -6,9 +6,12 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 pub fn run(bots_dir: &Path) -> Result<ExitCode> {
+    if let Some(hint) = crate::home::hint(bots_dir) {
+        anyhow::bail!("{hint}");
+    }
     let found = dojo_runner::discover(bots_dir)?;
     if found.is_empty() {
-        println!("no bots under {}", bots_dir.display());
+        outln!("no bots under {}", bots_dir.display());
     }
     for bot in found {
         let games = if bot.games.is_empty() {
@@ -16,7 +19,7 @@ pub fn run(bots_dir: &Path) -> Result<ExitCode> {
         } else {
             bot.games.join(",")
         };
-        println!(
+        outln!(
             "{:<20} {:<18} {}",
             bot.name,
             games,

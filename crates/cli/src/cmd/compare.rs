@@ -1,12 +1,10 @@
 //! `dojo compare`: NEW against BASE until the SPRT decides.
 //!
-//! Exit status: 0 NEW passes (H1), 1 NEW is worse (H0), 2 inconclusive at
-//! the game limit, 3 a usage or bot error or an interruption. Statuses 1
-//! and 2 mean verdicts here, so this command reports its own errors
-//! instead of leaving them to `main`.
+//! Exit status (see [`crate::exit`]): 0 NEW passes (H1), 1 NEW is worse
+//! (H0), 2 inconclusive at the game limit, 3 a usage or bot error, 130
+//! interrupted.
 
 use std::collections::BTreeMap;
-use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -29,43 +27,17 @@ use serde::Serialize;
 use crate::args::{CompareArgs, GameArg};
 use crate::bots;
 
-/// Exit status for a usage or bot error, or an interruption.
-const EXIT_ERROR: u8 = 3;
+use crate::exit::ERROR as EXIT_ERROR;
 
 /// The royale third bot when `--third` is not given.
 const DEFAULT_THIRD: &str = "royale-random-py";
-
-/// Exits after a command-line parse error: with status 3 when the
-/// subcommand is `compare` (its 1 and 2 are verdicts), else as clap does
-/// (2; help and version exit 0).
-pub fn exit_on_usage_error(err: clap::Error) -> ! {
-    if err.use_stderr() && is_compare(std::env::args_os()) {
-        let _ = err.print();
-        std::process::exit(i32::from(EXIT_ERROR));
-    }
-    err.exit()
-}
-
-/// Whether the first positional argument (the subcommand) is `compare`,
-/// skipping the global `--bots-dir DIR`.
-fn is_compare(args: impl IntoIterator<Item = OsString>) -> bool {
-    let mut args = args.into_iter().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--bots-dir" {
-            args.next();
-        } else if !arg.to_string_lossy().starts_with('-') {
-            return arg == "compare";
-        }
-    }
-    false
-}
 
 /// Runs the comparison; errors are printed here and give status 3.
 pub fn run(bots_dir: &Path, a: CompareArgs) -> ExitCode {
     match compare(bots_dir, a) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            errln!("error: {err:#}");
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -189,6 +161,8 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if game == GameKind::Cardjitsu && (a.third.is_some() || !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
+    let play = super::play_options(game, &a.play, a.time.startup_ms)?;
+    let (cardjitsu, deck_names, royale) = super::game_settings(&play)?;
     let boards = match game {
         GameKind::Cardjitsu => Vec::new(),
         GameKind::Royale if a.board.is_empty() => super::league::default_boards()?,
@@ -227,8 +201,9 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         bots: by_role,
         boards,
         run,
-        cardjitsu: Default::default(),
-        royale: Default::default(),
+        cardjitsu,
+        deck_names,
+        royale,
     };
     let jobs = a
         .jobs
@@ -238,20 +213,21 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         GameKind::Royale => format!(" (third: {})", loaded[2].name),
         GameKind::Cardjitsu => String::new(),
     };
-    eprintln!(
-        "compare: {game}, NEW {} vs BASE {}{third_note}; sprt {}; at most {} games, seed {}, {jobs} job(s)",
+    errln!(
+        "compare: {game}, NEW {} vs BASE {}{third_note}; sprt {}; at most {} games, seed {}, {}",
         loaded[0].name,
         loaded[1].name,
         settings.sprt,
         u64::from(settings.games_per_block()) * settings.max_blocks(),
         settings.seed,
+        super::league::count(jobs, "job"),
     );
 
     let unit = unit_name(&settings);
     let mut progress = BlockProgress::new(settings.max_blocks(), unit, a.verbose);
     let report = run_compare(&settings, &exec, jobs, &mut progress, &cancel)?;
     progress.finish();
-    print!("{}", summary(&report));
+    out!("{}", summary(&report));
 
     let run = RunInfo {
         new: BotInfo::new(&a.new, &loaded[0]),
@@ -267,16 +243,16 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if let Some(path) = &a.json {
         let json = JsonReport::new(run, &report);
         super::write_json(path, &json)?;
-        println!("report: {}", path.display());
+        outln!("report: {}", path.display());
     }
     if let Some(path) = &a.html {
-        println!("report page: {}", path.display());
+        outln!("report page: {}", path.display());
     }
     Ok(ExitCode::from(match report.verdict {
-        Outcome::H1 => 0,
-        Outcome::H0 => 1,
-        Outcome::Inconclusive => 2,
-        Outcome::Cancelled => EXIT_ERROR,
+        Outcome::H1 => crate::exit::SUCCESS,
+        Outcome::H0 => crate::exit::NEGATIVE,
+        Outcome::Inconclusive => crate::exit::INCONCLUSIVE,
+        Outcome::Cancelled => crate::exit::INTERRUPTED,
     }))
 }
 
@@ -477,10 +453,10 @@ impl CompareProgress for BlockProgress {
             BlockProgress::Plain { last } => {
                 if last.elapsed() >= Duration::from_secs(10) {
                     *last = Instant::now();
-                    eprintln!("progress: {} blocks, {status}", counts.blocks());
+                    errln!("progress: {} blocks, {status}", counts.blocks());
                 }
             }
-            BlockProgress::EveryBlock(unit) => eprintln!(
+            BlockProgress::EveryBlock(unit) => errln!(
                 "{unit} {}: NEW {} of {} points; {status}",
                 block.block,
                 block.new_points,
@@ -494,10 +470,6 @@ impl CompareProgress for BlockProgress {
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<OsString> {
-        list.iter().map(OsString::from).collect()
-    }
-
     #[test]
     fn estimates_never_print_as_minus_zero() {
         assert_eq!(signed(-1e-10, 1), "+0.0");
@@ -505,20 +477,5 @@ mod tests {
         assert_eq!(signed(-0.04, 1), "+0.0");
         assert_eq!(signed(-0.06, 1), "-0.1");
         assert_eq!(signed(62.839, 1), "+62.8");
-    }
-
-    #[test]
-    fn the_compare_subcommand_is_found_past_global_options() {
-        assert!(is_compare(args(&["dojo", "compare", "cardjitsu"])));
-        assert!(is_compare(args(&["dojo", "--bots-dir", "x", "compare"])));
-        assert!(is_compare(args(&["dojo", "--bots-dir=x", "compare"])));
-        assert!(!is_compare(args(&[
-            "dojo",
-            "--bots-dir",
-            "compare",
-            "league"
-        ])));
-        assert!(!is_compare(args(&["dojo", "league", "compare"])));
-        assert!(!is_compare(args(&["dojo"])));
     }
 }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dojo_engine::royale::Board;
@@ -13,9 +14,6 @@ use dojo_league::{GameKind, Report, Settings, Shard, store};
 use crate::args::{GameArg, LeagueArgs, MergeArgs};
 use crate::progress::LeagueProgress;
 use crate::{bots, render};
-
-/// Where bundled boards live.
-const BOARDS_DIR: &str = "boards";
 
 fn game_kind(g: GameArg) -> GameKind {
     match g {
@@ -33,6 +31,9 @@ fn league_bots(
 ) -> Result<Vec<dojo_league::BotSpec>> {
     let mut out = Vec::new();
     if names.is_empty() {
+        if let Some(hint) = crate::home::hint(bots_dir) {
+            bail!("{hint}");
+        }
         for bot in dojo_runner::discover(bots_dir)? {
             if bot.games.iter().any(|g| g == game.name()) {
                 // Stored as the name under the bots directory, so the
@@ -50,14 +51,14 @@ fn league_bots(
         }
         if out.len() < 2 {
             bail!(
-                "found {} bot(s) under {} that play {game}; a league needs at least 2 (name them on the command line)",
-                out.len(),
+                "found {} under {} that play {game}; a league needs at least 2 (name them on the command line)",
+                count(out.len(), "bot"),
                 bots_dir.display()
             );
         }
     } else {
         for arg in names {
-            let bot = dojo_runner::resolve(arg, bots_dir)?;
+            let bot = bots::resolve(arg, bots_dir)?;
             // Stored as given, so `--resume` (from the same directory)
             // and shards on other machines resolve it the same way.
             out.push(dojo_league::BotSpec {
@@ -70,23 +71,18 @@ fn league_bots(
     Ok(out)
 }
 
-/// Every board under `boards/` that is not already decided.
+/// Every default board ([`crate::home::default_board_paths`]) that is not
+/// already decided.
 pub(super) fn default_boards() -> Result<Vec<String>> {
     let mut found = Vec::new();
-    let entries = std::fs::read_dir(BOARDS_DIR)
-        .with_context(|| format!("cannot list {BOARDS_DIR}/ (pass --board FILE)"))?;
-    for entry in entries {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "txt") {
-            let board = load_board(&path)?;
-            if board.counts().signs_present().count() >= 2 {
-                found.push(path.display().to_string());
-            }
+    for path in crate::home::default_board_paths() {
+        let board = load_board(&path)?;
+        if board.counts().signs_present().count() >= 2 {
+            found.push(path.display().to_string());
         }
     }
-    found.sort();
     if found.is_empty() {
-        bail!("no playable board under {BOARDS_DIR}/ (pass --board FILE)");
+        bail!("no playable board found (pass --board FILE)");
     }
     Ok(found)
 }
@@ -140,6 +136,10 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
     let Some(game) = a.game.map(game_kind) else {
         bail!("name the game: dojo league cardjitsu|royale (or --resume DIR)");
     };
+    if game == GameKind::Cardjitsu && !a.board.is_empty() {
+        bail!("--board only applies to royale, not cardjitsu");
+    }
+    let play = super::play_options(game, &a.play, a.time.startup_ms.unwrap_or(2000))?;
     let boards = match game {
         GameKind::Cardjitsu => Vec::new(),
         GameKind::Royale if a.board.is_empty() => default_boards()?,
@@ -160,23 +160,156 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
             // Each trio plays every board once in each team rotation.
             GameKind::Royale => 3 * boards.len() as u64,
         }),
-        seed: a.seed,
+        seed: a.seed.unwrap_or(1),
         boards,
-        timeout_ms: a.time.timeout_ms,
+        timeout_ms: a.time.timeout_ms.unwrap_or(1000),
         anchor,
         anchor_elo,
         shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
+        play,
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, out))
 }
 
+/// The stored league in `dir`, checked against the flags given beside
+/// `--resume`: a flag that would change its results must agree with it
+/// (naming the flag when it does not); `--anchor` only changes the report
+/// and is applied (and stored).
+fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
+    // Say what is wrong with DIR rather than only which file is missing.
+    if !dir.join(store::LEAGUE_FILE).is_file() {
+        bail!(
+            "--resume {}: not a league out directory (it has no league.json); \
+             expected the --out directory of an earlier `dojo league`",
+            dir.display()
+        );
+    }
+    let mut settings = store::load_settings(dir)?;
+    let given = super::play_options(
+        settings.game,
+        &a.play,
+        a.time.startup_ms.unwrap_or(settings.play.startup_ms),
+    )?;
+    let stored = &settings.play;
+    let mut conflicts: Vec<String> = Vec::new();
+    let mut check = |flag: &str, is_given: bool, value: String, stored: String| {
+        if is_given && value != stored {
+            conflicts.push(format!("{flag} {value} (the league has {stored})"));
+        }
+    };
+    let show = |v: Option<u32>| v.map_or_else(|| "the default".to_owned(), |v| v.to_string());
+    check(
+        "--seed",
+        a.seed.is_some(),
+        format!("{}", a.seed.unwrap_or_default()),
+        settings.seed.to_string(),
+    );
+    check(
+        "--games",
+        a.games.is_some(),
+        format!("{}", a.games.unwrap_or_default()),
+        settings.games.to_string(),
+    );
+    check(
+        "--timeout-ms",
+        a.time.timeout_ms.is_some(),
+        format!("{}", a.time.timeout_ms.unwrap_or_default()),
+        settings.timeout_ms.to_string(),
+    );
+    check(
+        "--startup-ms",
+        a.time.startup_ms.is_some(),
+        given.startup_ms.to_string(),
+        stored.startup_ms.to_string(),
+    );
+    check(
+        "--rules",
+        a.play.rules.is_some(),
+        given.rules.to_string(),
+        stored.rules.to_string(),
+    );
+    check(
+        "--deck1",
+        a.play.deck1.is_some(),
+        given.decks[0].clone(),
+        stored.decks[0].clone(),
+    );
+    check(
+        "--deck2",
+        a.play.deck2.is_some(),
+        given.decks[1].clone(),
+        stored.decks[1].clone(),
+    );
+    check(
+        "--max-rounds",
+        a.play.max_rounds.is_some(),
+        show(given.max_rounds),
+        show(stored.max_rounds),
+    );
+    check(
+        "--stall-rounds",
+        a.play.stall_rounds.is_some(),
+        show(given.stall_rounds),
+        show(stored.stall_rounds),
+    );
+    let boards: Vec<String> = a.board.iter().map(|p| p.display().to_string()).collect();
+    check(
+        "--board",
+        !a.board.is_empty(),
+        boards.join(" "),
+        settings.boards.join(" "),
+    );
+    let shard = settings
+        .shard
+        .map_or_else(|| "no shard".to_owned(), |s| s.to_string());
+    let given_shard = a
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()?
+        .map(|s| s.to_string());
+    check(
+        "--shard",
+        given_shard.is_some(),
+        given_shard.clone().unwrap_or_default(),
+        shard,
+    );
+    if !conflicts.is_empty() {
+        bail!(
+            "--resume {}: {} conflict{} with the stored league; a league's settings are fixed when it starts (start a new one with --out, or drop the flag)",
+            dir.display(),
+            conflicts.join(", "),
+            if conflicts.len() == 1 { "s" } else { "" }
+        );
+    }
+    if let Some(arg) = &a.anchor {
+        let (name, elo) = parse_anchor(arg)?;
+        if !settings.bots.iter().any(|b| b.name == name) {
+            bail!("--anchor {name}: not one of the league's bots");
+        }
+        if settings.anchor.as_deref() != Some(name.as_str()) || settings.anchor_elo != elo {
+            // Not while a league runs on the directory.
+            let _lock = store::lock_games(dir)?;
+            settings.anchor = Some(name);
+            settings.anchor_elo = elo;
+            store::write_settings(dir, &settings)?;
+        }
+    }
+    Ok(settings)
+}
+
 /// Resolves, builds and loads everything the league's games need.
-fn executor(settings: &Settings, bots_dir: &Path, a: &LeagueArgs) -> Result<BotExecutor> {
+fn executor(
+    settings: &Settings,
+    bots_dir: &Path,
+    sandbox: &crate::args::SandboxArgs,
+) -> Result<BotExecutor> {
     let mut loaded = BTreeMap::new();
     for bot in &settings.bots {
-        let spec = dojo_runner::resolve(&bot.command, bots_dir)
+        let spec = bots::resolve(&bot.command, bots_dir)
             .with_context(|| format!("bot {} ({})", bot.name, bot.command))?;
+        bots::check_game(&spec, settings.game.name())?;
         bots::build(&spec)?;
         loaded.insert(bot.name.clone(), Arc::new(spec));
     }
@@ -184,46 +317,45 @@ fn executor(settings: &Settings, bots_dir: &Path, a: &LeagueArgs) -> Result<BotE
     for name in &settings.boards {
         boards.insert(name.clone(), load_board(Path::new(name))?);
     }
-    let mut run = super::run_options(&a.time);
+    let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
+    let run = dojo_runner::RunOptions {
+        move_timeout: Duration::from_millis(settings.timeout_ms),
+        startup_allowance: Duration::from_millis(settings.play.startup_ms),
+        // Each game's stderr goes to the bots' logs (not into games.jsonl).
+        keep_stderr: true,
+        ..super::sandboxed(sandbox)
+    };
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
     dojo_runner::in_force(run.sandbox)?;
-    run.move_timeout = std::time::Duration::from_millis(settings.timeout_ms);
     Ok(BotExecutor {
         bots: loaded,
         boards,
         run,
-        cardjitsu: Default::default(),
-        royale: Default::default(),
+        cardjitsu,
+        deck_names,
+        royale,
     })
 }
 
 pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     let (settings, out) = match &a.resume {
-        Some(dir) => {
-            // Say what is wrong with DIR rather than only which file is missing.
-            if !dir.join("league.json").is_file() {
-                bail!(
-                    "--resume {}: not a league out directory (it has no league.json); \
-                     expected the --out directory of an earlier `dojo league`",
-                    dir.display()
-                );
-            }
-            (store::load_settings(dir)?, dir.clone())
-        }
+        Some(dir) => (resumed_settings(dir, &a)?, dir.clone()),
         None => new_settings(bots_dir, &a)?,
     };
-    let mut exec = executor(&settings, bots_dir, &a)?;
+    let mut exec = executor(&settings, bots_dir, &a.time.sandbox)?;
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
+    smoke_start(&settings, &exec, a.allow_broken)?;
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    eprintln!(
-        "league: {} with {} bots, {jobs} job(s), out {}",
+    errln!(
+        "league: {} with {}, {}, out {}",
         settings.game,
-        settings.bots.len(),
+        count(settings.bots.len(), "bot"),
+        count(jobs, "job"),
         out.display()
     );
     let mut progress = LeagueProgress::new(0, a.verbose);
@@ -238,24 +370,81 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         &cancel,
     )?;
     progress.finish();
-    print!("{}", render::standings::table(&report));
-    println!("report: {}", out.join(store::REPORT_FILE).display());
+    out!("{}", render::standings::table(&report));
+    outln!("report: {}", out.join(store::REPORT_FILE).display());
     if let Some(path) = &a.html {
         super::report::write_page(&out, Some(path))?;
-        println!("report page: {}", path.display());
+        outln!("report page: {}", path.display());
     }
     Ok(exit_code(&report))
 }
 
+/// `1 bot`, `3 bots`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Gives every bot a smoke start ([`dojo_league::smoke`]), all at once;
+/// refuses the league when one fails, unless `allow_broken`.
+fn smoke_start(settings: &Settings, exec: &BotExecutor, allow_broken: bool) -> Result<()> {
+    let board = exec.boards.values().next();
+    let failures: Vec<_> = std::thread::scope(|scope| {
+        let checks: Vec<_> = exec
+            .bots
+            .values()
+            .map(|bot| {
+                scope.spawn(move || {
+                    dojo_league::smoke::smoke_start(settings.game, bot, board, &exec.run)
+                })
+            })
+            .collect();
+        checks
+            .into_iter()
+            .filter_map(|c| c.join().ok().and_then(Result::err))
+            .collect()
+    });
+    for f in &failures {
+        errln!("bot {} failed its smoke start: it {}", f.bot, f.problem);
+        if f.stderr_head.is_empty() {
+            errln!("  (it wrote nothing to stderr)");
+        } else {
+            errln!("  head of its stderr:");
+            for line in f.stderr_head.lines() {
+                errln!("  | {line}");
+            }
+        }
+    }
+    match failures.len() {
+        0 => Ok(()),
+        _ if allow_broken => {
+            errln!("--allow-broken: playing the league anyway");
+            Ok(())
+        }
+        1 => bail!("1 bot failed its smoke start; fix it, or pass --allow-broken to play anyway"),
+        n => bail!(
+            "{n} bots failed their smoke start; fix them, or pass --allow-broken to play anyway"
+        ),
+    }
+}
+
 fn exit_code(report: &Report) -> ExitCode {
     if report.timing.cancelled {
-        ExitCode::from(130)
+        crate::exit::code(crate::exit::INTERRUPTED)
     } else if !report.timing.failed.is_empty() {
-        eprintln!(
-            "{} game(s) failed and stay pending; fix the cause and --resume",
-            report.timing.failed.len()
+        errln!(
+            "{} failed and stay{} pending; fix the cause and --resume",
+            count(report.timing.failed.len(), "game"),
+            if report.timing.failed.len() == 1 {
+                "s"
+            } else {
+                ""
+            }
         );
-        ExitCode::FAILURE
+        crate::exit::code(crate::exit::NEGATIVE)
     } else {
         ExitCode::SUCCESS
     }
@@ -263,7 +452,7 @@ fn exit_code(report: &Report) -> ExitCode {
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     let report = dojo_league::merge(&a.dirs, &a.out)?;
-    print!("{}", render::standings::table(&report));
-    println!("report: {}", a.out.join(store::REPORT_FILE).display());
+    out!("{}", render::standings::table(&report));
+    outln!("report: {}", a.out.join(store::REPORT_FILE).display());
     Ok(ExitCode::SUCCESS)
 }

@@ -16,7 +16,12 @@ fn deck(path: Option<&Path>) -> Result<(Deck, String)> {
     match path {
         None => Ok((Deck::standard(), "standard".to_owned())),
         Some(path) => {
-            let name = path.display().to_string();
+            // Recorded absolute, so `replay --rerun` reads the same file
+            // from any directory.
+            let name = std::path::absolute(path)
+                .unwrap_or_else(|_| path.to_path_buf())
+                .display()
+                .to_string();
             let deck = Deck::parse_dcfg(&super::read_text(path)?, &name)?;
             Ok((deck, name))
         }
@@ -33,7 +38,7 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
     let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, "cardjitsu")?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
-        eprintln!("seed: {s} (replay with --seed {s})");
+        errln!("seed: {s} (replay with --seed {s})");
         s
     });
     bots::on_ctrl_c(false);
@@ -55,13 +60,13 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
         },
         &mut |_| {},
     )?;
-    println!("{}", render::cardjitsu::header(&record));
+    outln!("{}", render::cardjitsu::header(&record));
     if !a.quiet {
-        print!("{}", render::cardjitsu::transcript(&record));
+        out!("{}", render::cardjitsu::transcript(&record));
     }
-    println!("result: {}", render::cardjitsu::result(&record));
+    outln!("result: {}", render::cardjitsu::result(&record));
     for line in render::cardjitsu::conduct(&record) {
-        println!("faults: {line}");
+        outln!("faults: {line}");
     }
     if let Some(path) = &a.json {
         super::write_json(path, &record)?;
@@ -69,7 +74,7 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
     if let Some(path) = &a.html {
         let source = super::record_source(a.json.as_deref());
         crate::html::write(path, &crate::html::cardjitsu_replay(&record, &source)?)?;
-        println!("replay page: {}", path.display());
+        outln!("replay page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

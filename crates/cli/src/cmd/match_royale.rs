@@ -1,6 +1,6 @@
 //! `dojo match royale`: one game between three teams of bots.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -16,7 +16,7 @@ use crate::{bots, render};
 
 /// Reads and checks a board file.
 pub fn load_board(path: &Path) -> Result<Board> {
-    let text = super::read_text(path)?;
+    let text = crate::home::board_text(path)?;
     Ok(Board::parse(&text, &path.display().to_string())?)
 }
 
@@ -44,7 +44,7 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
     let loaded = bots::load(&specs, bots_dir, "royale")?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
-        eprintln!("seed: {s} (replay with --seed {s})");
+        errln!("seed: {s} (replay with --seed {s})");
         s
     });
     bots::on_ctrl_c(false);
@@ -64,16 +64,13 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
         if !a.watch {
             return;
         }
-        let mut out = std::io::stdout().lock();
         let clear = if ansi { "\x1b[H\x1b[2J" } else { "" };
-        let _ = write!(
-            out,
+        out!(
             "{clear}round {}  {}\n{}",
             game.round(),
             render::royale::counts(game.counts()),
             render::royale::board(game.board(), game.positions(), ansi)
         );
-        let _ = out.flush();
         std::thread::sleep(delay);
     };
     let record = play_royale(
@@ -85,21 +82,21 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
         },
         &mut watch,
     )?;
-    println!(
+    outln!(
         "Royale on {} (seed {}), {}x{}",
         record.board_file,
         record.play.seed,
         setup.board.width(),
         setup.board.height()
     );
-    print!("{}", render::royale::summary(&record));
+    out!("{}", render::royale::summary(&record));
     if let Some(path) = &a.json {
         super::write_json(path, &record)?;
     }
     if let Some(path) = &a.html {
         let source = super::record_source(a.json.as_deref());
         crate::html::write(path, &crate::html::royale_replay(&record, &source)?)?;
-        println!("replay page: {}", path.display());
+        outln!("replay page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,35 +14,52 @@ pub mod rules;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use dojo_engine::cardjitsu::{self, Deck, Ruleset};
+use dojo_engine::royale;
+use dojo_league::{GameKind, PlayOptions};
 use dojo_runner::RunOptions;
 use serde::Serialize;
 
-use crate::args::TimeArgs;
+use crate::args::{GameOptionsArgs, RulesArg, TimeArgs};
 
 /// Runner options from the time flags.
 pub fn run_options(time: &TimeArgs) -> RunOptions {
     RunOptions {
         move_timeout: Duration::from_millis(time.timeout_ms),
         startup_allowance: Duration::from_millis(time.startup_ms),
+        ..sandboxed(&time.sandbox)
+    }
+}
+
+/// Runner options with the sandbox flags applied, the rest default.
+pub fn sandboxed(flags: &crate::args::SandboxArgs) -> RunOptions {
+    RunOptions {
         // clap accepts only the three names.
-        sandbox: time.sandbox.parse().unwrap_or_default(),
+        sandbox: flags.sandbox.parse().unwrap_or_default(),
         limits: dojo_runner::Limits {
-            address_space_bytes: time.limit_memory_mib.map(|m| m << 20),
-            cpu_seconds: time.limit_cpu_s,
+            address_space_bytes: flags.limit_memory_mib.map(|m| m << 20),
+            cpu_seconds: flags.limit_cpu_s,
             processes: None,
-            open_files: Some(time.limit_files),
-            file_size_bytes: Some(time.limit_file_size_mib << 20),
+            open_files: Some(flags.limit_files),
+            file_size_bytes: Some(flags.limit_file_size_mib << 20),
         },
         ..RunOptions::default()
     }
 }
 
 /// Writes `value` as one line of JSON, atomically (a temporary file in the
-/// same directory, then a rename), so a reader never sees half a record.
+/// same directory, then a rename), so a reader never sees half a record;
+/// `-` writes it to stdout.
 pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     let mut text = serde_json::to_string(value).context("serialising the record")?;
     text.push('\n');
+    if path.as_os_str() == "-" {
+        out!("{text}");
+        return Ok(());
+    }
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -63,6 +80,89 @@ pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
     json.map_or(dojo_league::view::RecordSource::Unsaved, |p| {
         dojo_league::view::RecordSource::File(p.display().to_string())
     })
+}
+
+/// The rules, decks (with their names for the record) and round limits of
+/// `play`, decks read and checked now.
+pub fn game_settings(
+    play: &PlayOptions,
+) -> Result<(cardjitsu::Settings, [String; 2], royale::Settings)> {
+    let deck = |name: &str| -> Result<Deck> {
+        if name == "standard" {
+            return Ok(Deck::standard());
+        }
+        Ok(Deck::parse_dcfg(&read_text(Path::new(name))?, name)?)
+    };
+    let cardjitsu = cardjitsu::Settings {
+        rules: play.rules,
+        max_rounds: play.max_rounds.unwrap_or(cardjitsu::DEFAULT_MAX_ROUNDS),
+        decks: [deck(&play.decks[0])?, deck(&play.decks[1])?],
+    };
+    let royale = royale::Settings {
+        max_rounds: play.max_rounds,
+        stall_rounds: play.stall_rounds,
+    };
+    Ok((cardjitsu, play.decks.clone(), royale))
+}
+
+/// The stored form of the game flags for `game`: refuses flags of the
+/// other game (they would be silently ignored), makes deck paths absolute
+/// and checks the decks parse.
+pub fn play_options(game: GameKind, a: &GameOptionsArgs, startup_ms: u64) -> Result<PlayOptions> {
+    let mut not_here: Vec<&str> = Vec::new();
+    match game {
+        GameKind::Cardjitsu => {
+            if a.stall_rounds.is_some() {
+                not_here.push("--stall-rounds");
+            }
+        }
+        GameKind::Royale => {
+            for (given, flag) in [
+                (a.rules.is_some(), "--rules"),
+                (a.deck1.is_some(), "--deck1"),
+                (a.deck2.is_some(), "--deck2"),
+            ] {
+                if given {
+                    not_here.push(flag);
+                }
+            }
+        }
+    }
+    if !not_here.is_empty() {
+        let other = match game {
+            GameKind::Cardjitsu => "royale",
+            GameKind::Royale => "cardjitsu",
+        };
+        let verb = if not_here.len() == 1 {
+            "applies"
+        } else {
+            "apply"
+        };
+        bail!("{} only {verb} to {other}, not {game}", not_here.join(", "));
+    }
+    let deck_name = |path: &Option<PathBuf>| -> Result<String> {
+        match path {
+            None => Ok("standard".to_owned()),
+            Some(p) => {
+                let abs = std::path::absolute(p)
+                    .with_context(|| format!("cannot resolve {}", p.display()))?;
+                Ok(abs.display().to_string())
+            }
+        }
+    };
+    let play = PlayOptions {
+        rules: match a.rules {
+            None | Some(RulesArg::Tournament) => Ruleset::Tournament,
+            Some(RulesArg::Classic) => Ruleset::Classic,
+        },
+        decks: [deck_name(&a.deck1)?, deck_name(&a.deck2)?],
+        max_rounds: a.max_rounds,
+        stall_rounds: a.stall_rounds,
+        startup_ms,
+    };
+    // Read the decks now: a bad deck is an error before any game.
+    game_settings(&play)?;
+    Ok(play)
 }
 
 /// Reads a text file, naming it in the error.

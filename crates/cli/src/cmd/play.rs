@@ -1,6 +1,7 @@
-//! `dojo play cardjitsu`: a person against the computer or a bot, in the
-//! display format of seed 000 (the older Card-Jitsu variant); the game
-//! itself is [`dojo_league::classic`]. Without a bot, player 2 plays a
+//! `dojo play cardjitsu`: a person against the computer or a bot, the
+//! older Card-Jitsu variant; labelled for a person at a terminal, in the
+//! classic challenge's exact format for scripts (`--plain`, or stdin not a
+//! terminal); the game itself is [`dojo_league::classic`]. Without a bot, player 2 plays a
 //! uniformly random card of all 198 every round (as in the seed).
 
 use std::io::{self, IsTerminal};
@@ -9,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use dojo_engine::cardjitsu::{Deck, DeckDealer};
-use dojo_league::classic::{RandomOpponent, play_classic, with_bot};
+use dojo_league::classic::{Display, Outcome, RandomOpponent, play_classic, with_bot};
 
 use crate::args::PlayCardJitsuArgs;
 use crate::bots;
@@ -17,21 +18,31 @@ use crate::bots;
 pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
-        eprintln!("seed: {s} (replay with --seed {s})");
+        errln!("seed: {s} (replay with --seed {s})");
         s
     });
     let stdin = io::stdin();
     // A terminal already shows what the person typed.
     let echo = !stdin.is_terminal();
+    let labelled = a.labelled || (!a.plain && stdin.is_terminal());
+    let display = |opponent: &str| {
+        if labelled {
+            Display::Labelled {
+                opponent: opponent.to_owned(),
+            }
+        } else {
+            Display::Plain
+        }
+    };
     let mut dealer = DeckDealer::new(seed, [Deck::standard(), Deck::standard()]);
     let input = stdin.lock();
     let output = io::stdout().lock();
-    // Won or abandoned, the game ended as the person wanted: status 0.
-    match &a.opponent {
+    let outcome = match &a.opponent {
         None => play_classic(
             input,
             output,
             echo,
+            &display("the computer"),
             &mut dealer,
             &mut RandomOpponent::new(seed),
         )?,
@@ -39,10 +50,16 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
             let bot = bots::load(std::slice::from_ref(spec), bots_dir, "cardjitsu")?.remove(0);
             bots::on_ctrl_c(false);
             let opts = super::run_options(&a.time);
+            let shown = display(&bot.name);
             with_bot(bot, seed, &opts, |opponent| {
-                play_classic(input, output, echo, &mut dealer, opponent)
+                play_classic(input, output, echo, &shown, &mut dealer, opponent)
             })?
         }
     };
-    Ok(ExitCode::SUCCESS)
+    // An input that ends mid-game is not a finished game (a script that
+    // ran out of moves should notice).
+    Ok(match outcome {
+        Outcome::Won { .. } => ExitCode::SUCCESS,
+        Outcome::Abandoned => crate::exit::code(crate::exit::NEGATIVE),
+    })
 }

@@ -3,14 +3,14 @@
 //! Loading, rebuilding, rerunning and comparing records is
 //! [`dojo_league::replay`]; this module renders and prints.
 //!
-//! Exit status: 0 when shown, or when a rerun came out identical; 1 when a
-//! rerun differs; 2 for usage errors (clap); [`ERROR_EXIT`] for any other
-//! error (an unreadable record, a bot that cannot be found or started), so
-//! a script never mistakes a broken setup for a nondeterministic bot.
+//! Exit status (see [`crate::exit`]): 0 when shown, or when a rerun came
+//! out identical; 1 when a rerun differs; 3 for any error (an unreadable or
+//! corrupt record, a bot that is gone, changed or cannot be started), so a
+//! script never mistakes a broken setup for a nondeterministic bot.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -27,22 +27,14 @@ use dojo_runner::BotSpec;
 use crate::args::ReplayArgs;
 use crate::{bots, render};
 
-/// Exit status for errors other than usage errors; distinct from 1, which
-/// means "the rerun differs".
-pub const ERROR_EXIT: u8 = 3;
-
-pub fn run(bots_dir: &Path, a: ReplayArgs) -> ExitCode {
-    match replay(bots_dir, &a) {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            ExitCode::from(ERROR_EXIT)
-        }
-    }
-}
-
-fn replay(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
+pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     let saved = load(&a.record, a.game)?;
+    if a.watch && matches!(saved, Saved::CardJitsu(_)) {
+        bail!(
+            "--watch only applies to royale records; {} holds a CardJitsu game",
+            a.record.display()
+        );
+    }
     if let Some(path) = &a.html {
         let record = a.record.display().to_string();
         let source = match a.game {
@@ -50,12 +42,12 @@ fn replay(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
             None => RecordSource::File(record),
         };
         crate::html::write(path, &crate::html::replay(&saved, &source)?)?;
-        println!("replay page: {}", path.display());
+        outln!("replay page: {}", path.display());
         return Ok(ExitCode::SUCCESS);
     }
     match (saved, a.rerun) {
         (Saved::CardJitsu(rec), false) => {
-            print!("{}", show_cardjitsu(&rec, a.turn, a.stderr)?);
+            out!("{}", show_cardjitsu(&rec, a.turn, a.stderr)?);
             Ok(ExitCode::SUCCESS)
         }
         (Saved::Royale(rec), false) => {
@@ -119,7 +111,7 @@ pub fn show_cardjitsu(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) 
         return Ok(out);
     }
     if stderr && rec.stderr.is_empty() {
-        eprintln!("note: this record holds no stderr (play it with `dojo match --keep-stderr`)");
+        errln!("note: this record holds no stderr (play it with `dojo match --keep-stderr`)");
     }
     for (i, block) in blocks.iter().enumerate() {
         out.push_str(block);
@@ -164,9 +156,7 @@ fn show_royale(rec: &RoyaleRecord, a: &ReplayArgs) -> Result<()> {
         let seat = actions[i].seat;
         stderr_beside(&rec.stderr, seat, prompts[i], &format!("seat {seat}"))
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    writeln!(out, "{}", royale_header(rec, &state))?;
+    outln!("{}", royale_header(rec, &state));
     if let Some(n) = a.turn {
         if n > actions.len() {
             bail!("no turn {n}: the game has turns 0 to {}", actions.len());
@@ -175,82 +165,90 @@ fn show_royale(rec: &RoyaleRecord, a: &ReplayArgs) -> Result<()> {
             state.apply(action);
         }
         if n == 0 {
-            writeln!(out, "turn 0: before any turn")?;
+            outln!("turn 0: before any turn");
         } else {
-            writeln!(out, "{}", render::royale::turn_line(rec, n - 1))?;
-            write!(out, "{}", beside(n - 1))?;
+            outln!("{}", render::royale::turn_line(rec, n - 1));
+            out!("{}", beside(n - 1));
         }
-        write!(out, "{}", show_state(&state, false))?;
+        out!("{}", show_state(&state, false));
         return Ok(());
     }
     if a.stderr && rec.stderr.is_empty() {
-        eprintln!("note: this record holds no stderr (play it with `dojo match --keep-stderr`)");
+        errln!("note: this record holds no stderr (play it with `dojo match --keep-stderr`)");
     }
-    let ansi = a.watch && stdout.is_terminal();
+    let ansi = a.watch && std::io::stdout().is_terminal();
     let clear = if ansi { "\x1b[H\x1b[2J" } else { "" };
     let delay = Duration::from_millis(a.delay_ms);
     let header = royale_header(rec, &state);
     if a.watch {
-        write!(out, "{clear}{header}\nturn 0: before any turn\n")?;
+        out!("{clear}{header}\nturn 0: before any turn\n");
     } else {
-        writeln!(out, "turn 0: before any turn")?;
+        outln!("turn 0: before any turn");
     }
-    write!(out, "{}", show_state(&state, ansi))?;
+    out!("{}", show_state(&state, ansi));
     for (i, action) in actions.iter().enumerate() {
         state.apply(action);
-        if a.watch {
-            out.flush()?;
-            std::thread::sleep(delay);
-            writeln!(out, "{clear}{header}")?;
-        } else {
-            writeln!(out)?;
+        if crate::output::stdout_closed() {
+            // Nobody reads any more (`| head`): stop showing.
+            return Ok(());
         }
-        writeln!(out, "{}", render::royale::turn_line(rec, i))?;
-        write!(out, "{}", beside(i))?;
-        write!(out, "{}", show_state(&state, ansi))?;
+        if a.watch {
+            std::thread::sleep(delay);
+            outln!("{clear}{header}");
+        } else {
+            outln!();
+        }
+        outln!("{}", render::royale::turn_line(rec, i));
+        out!("{}", beside(i));
+        out!("{}", show_state(&state, ansi));
     }
-    writeln!(out)?;
-    write!(out, "{}", render::royale::summary(rec))?;
+    outln!();
+    out!("{}", render::royale::summary(rec));
     Ok(())
 }
 
 /// The bot for a recorded seat ([`replay::seat_bot`]), with a note when
-/// it is not quite the recorded one.
+/// it was found by name only (a record from an older dojo).
 fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<BotSpec> {
     let (bot, source) = replay::seat_bot(seat, bots_dir)?;
     match source {
-        BotSource::BotsDir {
-            command_changed: true,
-        } => eprintln!(
-            "note: seat {}: {} now runs {:?} (recorded: {:?})",
-            seat.seat, bot.name, bot.command, seat.command
-        ),
-        BotSource::BotsDir {
-            command_changed: false,
-        } => {}
-        BotSource::RecordedCommand => eprintln!(
-            "note: seat {}: no bot {:?} under {}; running its recorded command {:?} in the current directory",
-            seat.seat,
-            seat.bot,
-            bots_dir.display(),
-            seat.command
-        ),
+        BotSource::RecordedDir => {}
+        BotSource::BotsDir { command_changed } => {
+            errln!(
+                "note: seat {}: the record does not say where {} was; using {}",
+                seat.seat,
+                seat.bot,
+                bot.dir.display()
+            );
+            if command_changed {
+                errln!(
+                    "note: seat {}: {} now runs {:?} (recorded: {:?})",
+                    seat.seat,
+                    bot.name,
+                    bot.command,
+                    seat.command
+                );
+            }
+        }
     }
     Ok(bot)
 }
 
-/// Every seat's bot, each distinct bot built once.
-fn seat_bots(seats: &[SeatInfo], bots_dir: &Path) -> Result<Vec<Arc<BotSpec>>> {
-    let mut built: HashMap<(String, Vec<String>), Arc<BotSpec>> = HashMap::new();
+/// Every seat's bot, each distinct bot built once and checked: it plays
+/// `game` and is the bot that played (its fingerprint is unchanged).
+fn seat_bots(seats: &[SeatInfo], bots_dir: &Path, game: &str) -> Result<Vec<Arc<BotSpec>>> {
+    let mut built: HashMap<(Option<String>, String, Vec<String>), Arc<BotSpec>> = HashMap::new();
     let mut out = Vec::with_capacity(seats.len());
     for seat in seats {
-        let key = (seat.bot.clone(), seat.command.clone());
+        let key = (seat.dir.clone(), seat.bot.clone(), seat.command.clone());
         if let Some(bot) = built.get(&key) {
             out.push(Arc::clone(bot));
             continue;
         }
         let bot = Arc::new(seat_bot(seat, bots_dir)?);
+        bots::check_game(&bot, game)?;
         bots::build(&bot)?;
+        replay::check_fingerprint(seat, &bot)?;
         built.insert(key, Arc::clone(&bot));
         out.push(bot);
     }
@@ -269,25 +267,25 @@ fn verdict<R>(
 ) -> ExitCode {
     match difference {
         None => {
-            println!("identical: the rerun played the same game (timing and stderr aside)");
+            outln!("identical: the rerun played the same game (timing and stderr aside)");
             return ExitCode::SUCCESS;
         }
         Some(Difference::At(i)) => {
-            println!("differs: first at {moment} {}", i + 1);
-            print!("saved:\n{}rerun:\n{}", show(saved, i), show(rerun, i));
+            outln!("differs: first at {moment} {}", i + 1);
+            out!("saved:\n{}rerun:\n{}", show(saved, i), show(rerun, i));
         }
         Some(Difference::Fields(fields)) => {
-            println!("differs: the moves are the same, but these fields are not:");
+            outln!("differs: the moves are the same, but these fields are not:");
             let value = |v: Option<&serde_json::Value>| {
                 v.map_or_else(|| "(absent)".to_owned(), serde_json::Value::to_string)
             };
             for f in fields {
-                println!("  {}:\n    saved: {}", f.field, value(f.saved.as_ref()));
-                println!("    rerun: {}", value(f.rerun.as_ref()));
+                outln!("  {}:\n    saved: {}", f.field, value(f.saved.as_ref()));
+                outln!("    rerun: {}", value(f.rerun.as_ref()));
             }
         }
     }
-    ExitCode::from(1)
+    crate::exit::code(crate::exit::NEGATIVE)
 }
 
 /// Round `i` (0-based) of a CardJitsu record as the transcript shows it.
@@ -319,27 +317,27 @@ fn royale_turn(rec: &RoyaleRecord, i: usize) -> String {
 
 fn rerun_cardjitsu(bots_dir: &Path, rec: &CardJitsuRecord, a: &ReplayArgs) -> Result<ExitCode> {
     let setup = replay::cardjitsu_setup(rec)?;
-    let loaded = seat_bots(&rec.seats, bots_dir)?;
+    let loaded = seat_bots(&rec.seats, bots_dir, "cardjitsu")?;
     bots::on_ctrl_c(false);
-    println!("{}", render::cardjitsu::header(rec));
+    outln!("{}", render::cardjitsu::header(rec));
     let new = replay::rerun_cardjitsu(&setup, loaded, &super::run_options(&a.time))?;
     let difference = replay::compare_cardjitsu(rec, &new)?;
     Ok(verdict(rec, &new, difference, "round", cardjitsu_round))
 }
 
 fn rerun_royale(bots_dir: &Path, rec: &RoyaleRecord, a: &ReplayArgs) -> Result<ExitCode> {
-    let loaded = seat_bots(&rec.seats, bots_dir)?;
+    let loaded = seat_bots(&rec.seats, bots_dir, "royale")?;
     let players = replay::royale_players(rec, loaded)?;
     let (board, source) = replay::rerun_board(rec)?;
     if source == (BoardSource::Record { file_changed: true }) {
-        eprintln!(
+        errln!(
             "note: {} no longer holds the recorded board; using the board stored in the record",
             rec.board_file
         );
     }
     bots::on_ctrl_c(false);
     let new = replay::rerun_royale(rec, &players, board, &super::run_options(&a.time))?;
-    println!("Royale on {} (seed {})", rec.board_file, rec.play.seed);
+    outln!("Royale on {} (seed {})", rec.board_file, rec.play.seed);
     let difference = replay::compare_royale(rec, &new)?;
     Ok(verdict(rec, &new, difference, "turn", royale_turn))
 }

@@ -13,7 +13,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let (_, _, report) = write_page(&a.dir, a.html.as_deref())?;
     print!("{}", render::standings::table(&report));
     if let Some(path) = &a.html {
-        println!("report page: {}", path.display());
+        outln!("report page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,12 +9,12 @@ use dojo_engine::{skat, tichu};
 
 use crate::args::{RulesCommand, SkatRulesArgs, TichuRulesArgs};
 
-/// A Tichu play is illegal (single case).
-const EXIT_ILLEGAL: u8 = 1;
-/// A malformed hand, play or input line: never a verdict.
-const EXIT_MALFORMED: u8 = 2;
+/// A Tichu play is illegal (single case): a negative answer.
+const EXIT_ILLEGAL: u8 = crate::exit::NEGATIVE;
+/// A malformed hand, play or input line: bad input, never a verdict.
+const EXIT_MALFORMED: u8 = crate::exit::ERROR;
 
-/// Runs `dojo rules ...`; errors are printed here and give status 2.
+/// Runs `dojo rules ...`; errors are printed here and give status 3.
 pub fn run(command: RulesCommand) -> ExitCode {
     let outcome = match command {
         RulesCommand::Skat(a) => skat_cmd(&a),
@@ -23,7 +23,7 @@ pub fn run(command: RulesCommand) -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            errln!("error: {message}");
             ExitCode::from(EXIT_MALFORMED)
         }
     }

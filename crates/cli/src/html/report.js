@@ -96,7 +96,11 @@ function settingsPanel(view) {
       item('time per move', `${fmt(s.timeout_ms)} ms`),
       s.boards && s.boards.length ? item('boards', s.boards.join(', ')) : null,
       s.anchor ? item('anchor', `${s.anchor} = ${s.anchor_elo ?? 1500}`) : null,
-      extra.map(([k, v]) => item(k, typeof v === 'object' ? JSON.stringify(v) : String(v))),
+      // Nested settings (the per-game `play` options) are shown key by key;
+      // unset values (null) are left out rather than printed.
+      extra.flatMap(([k, v]) => v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.entries(v).filter(([, x]) => x !== null).map(([kk, x]) => item(kk.replace(/_/g, ' '), Array.isArray(x) ? x.join(', ') : String(x)))
+        : v === null ? [] : [item(k, typeof v === 'object' ? JSON.stringify(v) : String(v))]),
       item('games', `${fmt(rep.games_played)} of ${fmt(rep.games_scheduled)} played${rep.complete ? '' : ' (incomplete: resume with --resume)'}`),
       item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn`),
       rep.timing && rep.timing.wall_ms ? item('last run', `${fmt(rep.timing.games_this_run)} games in ${fmt1(rep.timing.wall_ms / 1000)} s`) : null),

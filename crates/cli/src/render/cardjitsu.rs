@@ -57,7 +57,14 @@ pub fn rounds(rec: &CardJitsuRecord) -> Vec<String> {
             let w = usize::from(r.winner - 1);
             piles[w].push(r.cards[w]);
         }
-        let _ = writeln!(out, "  {}", r.result_line());
+        // The wire line says `0 wins!` for a stalemate (the protocol's
+        // words); a person reads "stalemate".
+        let result = if r.winner == 0 {
+            format!("{} vs. {}: stalemate", r.cards[0], r.cards[1])
+        } else {
+            r.result_line()
+        };
+        let _ = writeln!(out, "  {result}");
         let _ = writeln!(
             out,
             "  piles  P1 [{}]  P2 [{}]",
@@ -105,4 +112,38 @@ fn rounds_text(n: u32) -> String {
 /// One line per seat with fault counts, only for seats that had any.
 pub fn conduct(rec: &CardJitsuRecord) -> Vec<String> {
     super::conduct_lines(&rec.seats, &rec.conduct)
+}
+
+#[cfg(test)]
+mod tests {
+    use dojo_engine::cardjitsu::{self, CardJitsu};
+    use dojo_league::game::{CardJitsuRecord, RECORD_VERSION, Timing};
+
+    use super::*;
+
+    #[test]
+    fn a_stalemate_reads_as_a_stalemate() {
+        // The first seed whose first round, both playing card 0, is a stalemate.
+        let (game, _) = (0..10_000)
+            .map(|seed| {
+                let mut g = CardJitsu::new(seed, cardjitsu::Settings::default());
+                let w = g.play([0, 0]).map(|r| r.winner);
+                (g, w)
+            })
+            .find(|(_, w)| *w == Some(0))
+            .expect("some seed starts with a stalemate");
+        let rec = CardJitsuRecord {
+            version: RECORD_VERSION,
+            game: "cardjitsu".into(),
+            seats: Vec::new(),
+            decks: ["standard".into(), "standard".into()],
+            play: game.into_record(),
+            conduct: Vec::new(),
+            stderr: Vec::new(),
+            timing: Timing::default(),
+        };
+        let text = transcript(&rec);
+        assert!(text.contains(": stalemate\n"), "{text}");
+        assert!(!text.contains("0 wins!"), "{text}");
+    }
 }

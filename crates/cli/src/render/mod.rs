@@ -17,15 +17,24 @@ pub fn conduct_lines(seats: &[SeatInfo], conduct: &[SeatConduct]) -> Vec<String>
         .filter(|(_, c)| c.faults.total() > 0 || c.faults.restart > 0 || c.unsolicited > 0)
         .map(|(s, c)| {
             format!(
-                "player {} ({}): {} timeout, {} crash, {} invalid, {} restart, {} unsolicited line(s)",
+                "player {} ({}): {} timeout, {} crash, {} invalid, {} restart, {}",
                 s.seat + 1,
                 s.bot,
                 c.faults.timeout,
                 c.faults.crash,
                 c.faults.invalid,
                 c.faults.restart,
-                c.unsolicited
+                count(u64::from(c.unsolicited), "unsolicited line")
             )
         })
         .collect()
+}
+
+/// `1 game`, `0 games`, `3 games`: a count with its noun in the right number.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

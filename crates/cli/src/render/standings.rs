@@ -21,7 +21,7 @@ pub fn table(report: &Report) -> String {
     for s in &report.standings {
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>6.0}  {:>15}  {:>6}  {:>15}  {:>6.1}%  {}/{}/{}/{}",
+            "{:>4}  {:<width$}  {:>6.0}  {:>15}  {:>6}  {:>15}  {:>6.1}%  {}/{}/{}/{}{}",
             s.rank,
             s.name,
             s.rating,
@@ -32,7 +32,8 @@ pub fn table(report: &Report) -> String {
             s.faults.timeout,
             s.faults.crash,
             s.faults.invalid,
-            s.faults.restart
+            s.faults.restart,
+            if s.flagged { "  FAULTY" } else { "" }
         );
     }
     if !report.pairs.is_empty() {
@@ -44,6 +45,16 @@ pub fn table(report: &Report) -> String {
                 p.a, p.b, p.score_a_pct, p.games
             );
         }
+    }
+    for s in report.standings.iter().filter(|s| s.flagged) {
+        let faults = s.faults.timeout + s.faults.crash + s.faults.invalid;
+        let _ = writeln!(
+            out,
+            "\nwarning: {} faulted {} in {} (timeout/crash/invalid); its rating says little (see its stderr log in the out directory)",
+            s.name,
+            super::count(faults, "time"),
+            super::count(s.games, "game")
+        );
     }
     let t = &report.totals;
     let _ = writeln!(

@@ -257,7 +257,7 @@ impl Card {
         )
     }
 
-    /// The older (seed 000) rules' spelling: element, uppercase colour,
+    /// The older Card-Jitsu challenge's spelling: element, uppercase colour,
     /// decimal number (`SG10`), as the interactive classic game shows it.
     pub fn classic_name(self) -> String {
         format!(
@@ -269,7 +269,7 @@ impl Card {
     }
 }
 
-/// A list of cards in the older (seed 000) rules' spelling: `[FO5,WG6,WY9]`
+/// A list of cards in the older challenge's spelling: `[FO5,WG6,WY9]`
 /// (see [`Card::classic_name`]).
 pub fn classic_list(cards: &[Card]) -> String {
     let names: Vec<String> = cards.iter().map(|c| c.classic_name()).collect();

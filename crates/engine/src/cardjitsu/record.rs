@@ -5,9 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::HAND_SIZE;
 use super::card::Card;
-use super::rules::Ruleset;
+use super::pile::Pile;
+use super::rules::{Ruleset, round_winner};
 use crate::protocol::Fault;
+use crate::verify::Contradiction;
 
 /// One played round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,9 +88,136 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     pub rules: Ruleset,
+    #[serde(with = "crate::rng::seed_json")]
     pub seed: u64,
     pub max_rounds: u32,
     pub rounds: Vec<RoundRecord>,
     /// `None` while the game is running.
     pub outcome: Option<Outcome>,
+}
+
+impl GameRecord {
+    /// Re-derives every round from the rules: hands carried over from the
+    /// round before (the played card gone, one card drawn), the card
+    /// played is the chosen one, Reverse follows from the previous round's
+    /// winning card, the winner from the two cards, and the outcome from
+    /// the piles and the round cap. The dealing itself (which card was
+    /// drawn) depends on the decks and is not checked here.
+    pub fn verify(&self) -> Result<(), Contradiction> {
+        let mut piles = [Pile::new(), Pile::new()];
+        let mut reverse = false;
+        let mut ended = (self.max_rounds == 0).then_some(Outcome {
+            winner: None,
+            reason: OutcomeReason::RoundCap,
+            rounds: 0,
+            winning_cards: None,
+        });
+        for (i, r) in self.rounds.iter().enumerate() {
+            let at = format!("round {}", i + 1);
+            let bad = |what: String| Err(Contradiction::new(at.clone(), what));
+            if ended.is_some() {
+                return bad("the game had already ended".into());
+            }
+            if u64::from(r.round) != i as u64 + 1 {
+                return bad(format!("numbered {}, expected {}", r.round, i + 1));
+            }
+            for seat in 0..2 {
+                let hand = &r.hands[seat];
+                if hand.len() != HAND_SIZE {
+                    return bad(format!(
+                        "player {} holds {} cards, expected {HAND_SIZE}",
+                        seat + 1,
+                        hand.len()
+                    ));
+                }
+                if hand.get(r.choices[seat]) != Some(&r.cards[seat]) {
+                    return bad(format!(
+                        "player {} played {} but card {} of its hand is not that card",
+                        seat + 1,
+                        r.cards[seat],
+                        r.choices[seat]
+                    ));
+                }
+                if let Some(prev) = i.checked_sub(1).map(|p| &self.rounds[p]) {
+                    let mut kept = prev.hands[seat].clone();
+                    kept.remove(prev.choices[seat]);
+                    if hand[..kept.len()] != kept[..] {
+                        return bad(format!(
+                            "player {}'s hand is not last round's hand without the card played",
+                            seat + 1
+                        ));
+                    }
+                }
+            }
+            if r.reverse != reverse {
+                return bad(format!(
+                    "the record says Reverse is {}, the rules say {}",
+                    on_off(r.reverse),
+                    on_off(reverse)
+                ));
+            }
+            let winner = round_winner(r.cards[0], r.cards[1], reverse);
+            if r.winner != winner.player_number() {
+                return bad(format!(
+                    "{} vs. {}: the record says {}, the rules say {}",
+                    r.cards[0],
+                    r.cards[1],
+                    winner_text(r.winner),
+                    winner_text(winner.player_number())
+                ));
+            }
+            reverse = false;
+            if let Some(seat) = winner.seat() {
+                let card = r.cards[seat];
+                reverse = self.rules.activates_reverse(card);
+                if let Some(triple) = piles[seat].push(card) {
+                    ended = Some(Outcome {
+                        winner: Some(winner.player_number()),
+                        reason: OutcomeReason::Triple,
+                        rounds: r.round,
+                        winning_cards: Some(triple),
+                    });
+                }
+            }
+            if ended.is_none() && r.round >= self.max_rounds {
+                ended = Some(Outcome {
+                    winner: None,
+                    reason: OutcomeReason::RoundCap,
+                    rounds: r.round,
+                    winning_cards: None,
+                });
+            }
+        }
+        if self.outcome != ended {
+            let show = |o: &Option<Outcome>| match o {
+                None => "no result yet".to_owned(),
+                Some(o) => format!(
+                    "{} after {} round(s) ({:?})",
+                    o.farewell_line(),
+                    o.rounds,
+                    o.reason
+                ),
+            };
+            return Err(Contradiction::new(
+                "the outcome",
+                format!(
+                    "the record says {}, the rounds give {}",
+                    show(&self.outcome),
+                    show(&ended)
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
+fn winner_text(winner: u8) -> String {
+    match winner {
+        0 => "a stalemate".to_owned(),
+        n => format!("player {n} wins"),
+    }
 }

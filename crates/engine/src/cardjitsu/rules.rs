@@ -14,11 +14,11 @@ use super::card::Card;
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Ruleset {
-    /// The championship rules (seed 002): winning with a power card (10)
+    /// The CardJitsu Bot Championship rules: winning with a power card (10)
     /// activates Reverse for the next round.
     #[default]
     Tournament,
-    /// The older variant (seed 000): no power cards, never Reverse.
+    /// The older Card-Jitsu variant: no power cards, never Reverse.
     Classic,
 }
 

@@ -303,7 +303,7 @@ fn record_json_shape() {
         "{json}"
     );
     let head = serde_json::to_string(game.record()).unwrap();
-    assert!(head.starts_with(r#"{"rules":"classic","seed":1,"max_rounds":500,"rounds":["#));
+    assert!(head.starts_with(r#"{"rules":"classic","seed":"1","max_rounds":500,"rounds":["#));
     assert!(head.ends_with(r#""outcome":null}"#), "{head}");
 }
 

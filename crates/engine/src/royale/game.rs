@@ -22,6 +22,7 @@ use super::record::{
 use super::types::{Action, Pos, Team, Tile};
 use crate::protocol::Fault;
 use crate::rng;
+use crate::verify::Contradiction;
 
 /// Round limits; `None` takes the default scaled to the board:
 /// `max_rounds = 10 * (width + height)` (enough for one player per team
@@ -350,6 +351,89 @@ impl Royale {
             counts: *self.board.counts(),
         });
     }
+}
+
+/// Re-derives a royale record from the rules: the recorded board, seats,
+/// start tiles and turn order are taken as given (start tiles may come
+/// from the board file's `start` lines, which the record does not keep),
+/// then every turn is played again and must be the recorded seat's turn
+/// and have the recorded effect; the outcome must be the one the turns
+/// lead to.
+pub fn verify_record(rec: &GameRecord) -> Result<(), Contradiction> {
+    let setup = |what: String| Contradiction::new("the players", what);
+    let board = Board::parse(&rec.board.join("\n"), "the record's board")
+        .map_err(|e| Contradiction::new("the board", e.to_string()))?;
+    let n = rec.players.len();
+    if n == 0 {
+        return Err(setup("the record has no players".into()));
+    }
+    for (i, p) in rec.players.iter().enumerate() {
+        if p.seat != i {
+            return Err(setup(format!("player {i} is recorded as seat {}", p.seat)));
+        }
+        if !board.tile(p.start).is_some_and(Tile::is_passable) {
+            return Err(setup(format!(
+                "seat {i} starts at {}, which is not a passable tile of the board",
+                p.start
+            )));
+        }
+    }
+    let mut order = rec.turn_order.clone();
+    order.sort_unstable();
+    if order != (0..n).collect::<Vec<_>>() {
+        return Err(setup(format!(
+            "the turn order {:?} is not an order of the seats 0 to {}",
+            rec.turn_order,
+            n - 1
+        )));
+    }
+    let settings = Settings {
+        max_rounds: Some(rec.settings.max_rounds),
+        stall_rounds: Some(rec.settings.stall_rounds),
+    };
+    let teams = rec.players.iter().map(|p| p.team).collect();
+    let mut game = Royale::new(board, teams, rec.seed, settings)
+        .map_err(|e| Contradiction::new("the settings", e.to_string()))?;
+    game.starts = rec.players.iter().map(|p| p.start).collect();
+    game.positions = game.starts.clone();
+    game.order = rec.turn_order.clone();
+    for (i, a) in rec.actions.iter().enumerate() {
+        let at = format!("turn {}", i + 1);
+        let bad = |what: String| Err(Contradiction::new(at.clone(), what));
+        match game.to_move() {
+            None => return bad("the game had already ended".into()),
+            Some(seat) if seat != a.seat => {
+                return bad(format!(
+                    "the record says seat {} played, the turn order says seat {seat}",
+                    a.seat
+                ));
+            }
+            Some(_) => {}
+        }
+        let played = match a.fault {
+            Some(TurnFault::Timeout) => game.step_fault(a.seat, Fault::Timeout),
+            Some(TurnFault::Crash) => game.step_fault(a.seat, Fault::Crash),
+            Some(TurnFault::Invalid) => game.step_fault(a.seat, Fault::Invalid),
+            None | Some(TurnFault::Illegal) => game.step(a.seat, a.action),
+        };
+        match played {
+            Ok(r) if r == *a => {}
+            Ok(r) => {
+                return bad(format!("the record says {:?}, the rules give {:?}", a, r));
+            }
+            Err(e) => return bad(e.to_string()),
+        }
+    }
+    if game.outcome != rec.outcome {
+        return Err(Contradiction::new(
+            "the outcome",
+            format!(
+                "the record says {:?}, the turns give {:?}",
+                rec.outcome, game.outcome
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Start tiles per seat (see the module docs for the draws).

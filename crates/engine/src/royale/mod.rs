@@ -1,4 +1,4 @@
-//! Rock-paper-scissors royale (seed 004): three teams fill a grid with
+//! Rock-paper-scissors royale: three teams fill a grid with
 //! their hand sign by moving and instigating fights between tiles.
 //!
 //! Rules as implemented:
@@ -28,7 +28,7 @@ mod types;
 mod wire;
 
 pub use board::{Board, BoardError, BoardProblem, FixedStart, TileCounts};
-pub use game::{Royale, Settings, SetupError, StepError};
+pub use game::{Royale, Settings, SetupError, StepError, verify_record};
 pub use record::{
     ActionRecord, Effect, EndReason, GameRecord, Outcome, PlayerRecord, ResolvedSettings, TurnFault,
 };

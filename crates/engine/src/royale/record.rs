@@ -128,6 +128,7 @@ pub struct PlayerRecord {
 pub struct GameRecord {
     /// The initial grid, one string per row.
     pub board: Vec<String>,
+    #[serde(with = "crate::rng::seed_json")]
     pub seed: u64,
     pub settings: ResolvedSettings,
     pub players: Vec<PlayerRecord>,

@@ -1,0 +1,46 @@
+//! Exit statuses: one meaning per number, the same in every command.
+//! [`HELP`] lists them in `dojo --help`; the README repeats it.
+
+use std::process::ExitCode;
+
+/// Done: the command did what was asked (a rerun came out identical,
+/// `compare` passed NEW).
+pub const SUCCESS: u8 = 0;
+/// A negative answer: `replay --rerun` differs, `compare` finds NEW worse,
+/// a league finished with games that failed and stay pending, `play`'s
+/// input ended before the game did, or `rules tichu` judges a play illegal.
+pub const NEGATIVE: u8 = 1;
+/// `compare` only: inconclusive at the game limit.
+pub const INCONCLUSIVE: u8 = 2;
+/// Nothing was decided: a usage error (an unknown, missing or conflicting
+/// flag), bad input (a deck, board, record, league directory or bot spec),
+/// or a bot that cannot be found, built or started.
+pub const ERROR: u8 = 3;
+/// Interrupted with Ctrl-C.
+pub const INTERRUPTED: u8 = 130;
+
+/// The exit statuses, as `dojo --help` shows them.
+pub const HELP: &str = "Exit status (every command):
+  0    done (replay --rerun: identical; compare: NEW passes)
+  1    a negative answer (replay --rerun: differs; compare: NEW is worse;
+       league: some games failed and stay pending; play: the input ended
+       before the game did; rules tichu: the play is illegal)
+  2    compare: inconclusive at the game limit
+  3    usage error, bad input (flag, deck, board, record, league directory,
+       bot spec), or a bot that cannot be found, built or started
+  130  interrupted (Ctrl-C)";
+
+/// `code` as an [`ExitCode`].
+pub fn code(code: u8) -> ExitCode {
+    ExitCode::from(code)
+}
+
+/// Exits after a command-line parse error with [`ERROR`] (clap's own 2
+/// would read as `compare`'s "inconclusive"); help and version exit 0.
+pub fn on_usage_error(err: clap::Error) -> ! {
+    if err.use_stderr() {
+        let _ = err.print();
+        std::process::exit(i32::from(ERROR));
+    }
+    err.exit()
+}

@@ -1,0 +1,174 @@
+//! Where dojo finds its bundled bots and boards, so that an installed
+//! binary (`cargo install --path crates/cli`) works from any directory.
+//!
+//! Bots: `--bots-dir DIR` when given; else `./bots` when the current
+//! directory has one (a checkout, or a project of one's own); else
+//! `$DOJO_HOME/bots`; else the `bots/` of the checkout the binary was built
+//! from, if it is still there. Boards are looked up the same way (`./`,
+//! then `$DOJO_HOME/`, then the checkout, for a relative `--board` path),
+//! and the bundled boards are also compiled into the binary, so
+//! `--board boards/arena.txt` works even with no checkout at all.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+
+/// The environment variable naming a directory that holds `bots/` and
+/// `boards/`.
+pub const HOME_VAR: &str = "DOJO_HOME";
+
+/// The checkout this binary was built from (it may have moved since).
+fn checkout() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The places searched, in order, with what each is (for error hints).
+fn roots() -> Vec<(PathBuf, String)> {
+    let mut out = vec![(PathBuf::from("."), "the current directory".to_owned())];
+    if let Some(home) = std::env::var_os(HOME_VAR).filter(|h| !h.is_empty()) {
+        out.push((PathBuf::from(&home), format!("${HOME_VAR}")));
+    }
+    out.push((checkout(), "the checkout dojo was built from".to_owned()));
+    out
+}
+
+/// The bots directory: `given`, or the first of `./bots`, `$DOJO_HOME/bots`
+/// and the checkout's `bots/` that exists; `bots` when none does (a bot
+/// looked up there then fails with [`hint`]).
+pub fn bots_dir(given: Option<PathBuf>) -> PathBuf {
+    if let Some(dir) = given {
+        return dir;
+    }
+    roots()
+        .into_iter()
+        .map(|(root, _)| root.join("bots"))
+        .find(|dir| dir.is_dir())
+        .map_or_else(
+            || PathBuf::from("bots"),
+            |d| d.strip_prefix(".").map(Path::to_path_buf).unwrap_or(d),
+        )
+}
+
+/// When `bots_dir` does not exist: where dojo looked and how to point it
+/// at bots, to add to the error of a failed lookup.
+pub fn hint(bots_dir: &Path) -> Option<String> {
+    if bots_dir.is_dir() {
+        return None;
+    }
+    let tried: Vec<String> = roots()
+        .iter()
+        .map(|(root, what)| format!("{} ({what})", root.join("bots").display()))
+        .collect();
+    Some(format!(
+        "no bots directory {} (looked in {}); pass --bots-dir DIR, or set {HOME_VAR} to a directory holding bots/ and boards/",
+        bots_dir.display(),
+        tried.join(", ")
+    ))
+}
+
+/// The bundled boards, compiled in: (file name, text).
+const EMBEDDED_BOARDS: [(&str, &str); 6] = [
+    ("arena.txt", include_str!("../../../boards/arena.txt")),
+    ("frontier.txt", include_str!("../../../boards/frontier.txt")),
+    ("large.txt", include_str!("../../../boards/large.txt")),
+    ("maze.txt", include_str!("../../../boards/maze.txt")),
+    (
+        "seed-example.txt",
+        include_str!("../../../boards/seed-example.txt"),
+    ),
+    ("won.txt", include_str!("../../../boards/won.txt")),
+];
+
+/// The text of the board file `path`: the file itself, or for a relative
+/// path missing here, the same path under `$DOJO_HOME` or the checkout,
+/// or a bundled board of that name (`boards/arena.txt`, `arena.txt`).
+pub fn board_text(path: &Path) -> Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => return Ok(text),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound || path.is_absolute() => {
+            bail!("cannot read {}: {e}", path.display())
+        }
+        Err(_) => {}
+    }
+    for (root, _) in roots().iter().skip(1) {
+        if let Ok(text) = std::fs::read_to_string(root.join(path)) {
+            return Ok(text);
+        }
+    }
+    let bundled = path.strip_prefix("boards").unwrap_or(path);
+    if let Some((_, text)) = EMBEDDED_BOARDS
+        .iter()
+        .find(|(name, _)| Path::new(name) == bundled)
+    {
+        return Ok((*text).to_owned());
+    }
+    let names: Vec<&str> = EMBEDDED_BOARDS.iter().map(|(n, _)| *n).collect();
+    bail!(
+        "cannot read {}: no such file (bundled boards: boards/{})",
+        path.display(),
+        names.join(", boards/")
+    )
+}
+
+/// The royale boards a league or comparison rotates through by default:
+/// every `*.txt` in the first boards directory found (as for bots), else
+/// the bundled ones; as paths that [`board_text`] reads back.
+pub fn default_board_paths() -> Vec<PathBuf> {
+    for (root, _) in roots() {
+        let dir = root.join("boards");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut found: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .collect();
+        if found.is_empty() {
+            continue;
+        }
+        found.sort();
+        // `./boards/x.txt` is shown as `boards/x.txt`, as before.
+        return found
+            .into_iter()
+            .map(|p| p.strip_prefix(".").map(Path::to_path_buf).unwrap_or(p))
+            .collect();
+    }
+    EMBEDDED_BOARDS
+        .iter()
+        .map(|(name, _)| Path::new("boards").join(name))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_boards_are_compiled_in_and_parse() {
+        for (name, text) in EMBEDDED_BOARDS {
+            dojo_engine::royale::Board::parse(text, name).unwrap();
+            let on_disk = checkout().join("boards").join(name);
+            assert_eq!(std::fs::read_to_string(on_disk).unwrap(), text, "{name}");
+        }
+        let mut files: Vec<String> = std::fs::read_dir(checkout().join("boards"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".txt"))
+            .collect();
+        files.sort();
+        let embedded: Vec<&str> = EMBEDDED_BOARDS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(files, embedded, "every bundled board is compiled in");
+        // Not a file anywhere it looks, but a bundled board's name.
+        assert_eq!(
+            board_text(Path::new("won.txt")).unwrap(),
+            EMBEDDED_BOARDS[5].1
+        );
+        let err = board_text(Path::new("boards/nope.txt")).unwrap_err();
+        assert!(
+            err.to_string().contains("bundled boards: boards/arena.txt"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! The smaller things a new user trips over: exact 64-bit seeds in JSON,
+//! a merge that would overwrite a shard, counts in words, and a typo in a
+//! bot name.
+
+mod common;
+
+use common::{dojo, root, stderr_of, stdout_ok};
+use predicates::prelude::*;
+
+const BIG: &str = "8250275021143807264";
+
+#[test]
+fn seeds_are_written_as_exact_strings_in_every_json_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("g.json");
+    stdout_ok(
+        dojo()
+            .args([
+                "match",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--quiet",
+                "--seed",
+                BIG,
+            ])
+            .arg("--json")
+            .arg(&json),
+    );
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.contains(&format!("\"seed\":\"{BIG}\"")), "{text}");
+    // And it replays: the string is read back exactly.
+    stdout_ok(dojo().arg("replay").arg(&json));
+
+    let out = tmp.path().join("l");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--games",
+                "2",
+                "--seed",
+                BIG,
+            ])
+            .arg("--out")
+            .arg(&out),
+    );
+    for file in ["league.json", "report.json"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        assert!(
+            text.contains(&format!("\"seed\": \"{BIG}\"")),
+            "{file}: {text}"
+        );
+    }
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    for line in games.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let seed = v["seed"].as_str().unwrap();
+        assert_eq!(v["record"]["seed"].as_str(), Some(seed));
+        seed.parse::<u64>().unwrap();
+    }
+    // A resume reads the strings back.
+    stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
+}
+
+#[test]
+fn merge_refuses_an_output_that_is_also_an_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for (dir, shard) in [(&a, "1/2"), (&b, "2/2")] {
+        stdout_ok(
+            dojo()
+                .args([
+                    "league",
+                    "cardjitsu",
+                    "random-py",
+                    "random-sh",
+                    "--games",
+                    "2",
+                ])
+                .args(["--shard", shard, "--out"])
+                .arg(dir),
+        );
+    }
+    let before = std::fs::read(a.join("games.jsonl")).unwrap();
+    dojo()
+        .arg("merge")
+        .arg(&a)
+        .arg(&b)
+        .arg("--out")
+        .arg(&a)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("is also an input"));
+    assert_eq!(std::fs::read(a.join("games.jsonl")).unwrap(), before);
+}
+
+#[test]
+fn counts_read_as_words_and_a_typo_gets_a_suggestion() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = tmp.path().join("bots");
+    std::fs::create_dir_all(&bots).unwrap();
+    let from = root().join("bots/random-py");
+    std::fs::create_dir_all(bots.join("random-py")).unwrap();
+    for f in ["bot.toml", "bot.py"] {
+        std::fs::copy(from.join(f), bots.join("random-py").join(f)).unwrap();
+    }
+    dojo()
+        .arg("--bots-dir")
+        .arg(&bots)
+        .args(["league", "cardjitsu"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("found 1 bot under"));
+
+    let out = dojo()
+        .args(["match", "cardjitsu", "radnom-py", "random-sh"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr_of(&out).contains("did you mean \"random-py\"?"),
+        "{}",
+        stderr_of(&out)
+    );
+}

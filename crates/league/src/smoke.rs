@@ -1,0 +1,126 @@
+//! A smoke start before a league: each bot plays one short game against
+//! itself, and must start and answer its first prompt in time (the
+//! start-up allowance applies) without crashing or answering nonsense. A
+//! bot that fails would otherwise lose every game of the league to faults,
+//! silently.
+
+use std::sync::Arc;
+
+use dojo_engine::cardjitsu;
+use dojo_engine::royale::{self, Board, Team};
+use dojo_runner::{BotSpec, RunOptions};
+
+use crate::game::{CardJitsuSetup, RoyaleSetup, SeatConduct, play_cardjitsu, play_royale};
+use crate::settings::GameKind;
+
+/// Lines of a failed bot's stderr shown.
+const STDERR_HEAD_LINES: usize = 12;
+
+/// Why a bot failed its smoke start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmokeFailure {
+    pub bot: String,
+    /// What went wrong, in words.
+    pub problem: String,
+    /// The first lines the bot wrote to stderr (may be empty).
+    pub stderr_head: String,
+}
+
+fn head(stderr: &[Vec<String>], seat: usize) -> String {
+    let text: String = stderr
+        .get(seat)
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    text.lines()
+        .take(STDERR_HEAD_LINES)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn problem(c: &SeatConduct, opts: &RunOptions) -> Option<String> {
+    let f = c.faults;
+    let what = if f.timeout > 0 {
+        format!(
+            "did not answer its first prompt within {} ms (move timeout plus start-up allowance)",
+            (opts.move_timeout + opts.startup_allowance).as_millis()
+        )
+    } else if f.crash > 0 {
+        "exited or closed its output without answering its first prompt".to_owned()
+    } else if f.invalid > 0 {
+        "answered its first prompt with something that is not a move".to_owned()
+    } else {
+        return None;
+    };
+    Some(what)
+}
+
+/// Plays one short game of `game` with `bot` in every seat and checks the
+/// first seat's conduct. Royale needs a `board` (any of the league's).
+pub fn smoke_start(
+    game: GameKind,
+    bot: &Arc<BotSpec>,
+    board: Option<&Board>,
+    opts: &RunOptions,
+) -> Result<(), SmokeFailure> {
+    let opts = RunOptions {
+        keep_stderr: true,
+        ..opts.clone()
+    };
+    let fail = |problem: String, stderr_head: String| SmokeFailure {
+        bot: bot.name.clone(),
+        problem,
+        stderr_head,
+    };
+    let (conduct, stderr) = match (game, board) {
+        (GameKind::Cardjitsu, _) => {
+            let setup = CardJitsuSetup {
+                seed: 1,
+                settings: cardjitsu::Settings {
+                    max_rounds: 1,
+                    ..Default::default()
+                },
+                deck_names: ["standard".into(), "standard".into()],
+            };
+            let rec = play_cardjitsu(
+                [Arc::clone(bot), Arc::clone(bot)],
+                &setup,
+                &opts,
+                &mut |_| {},
+            )
+            .map_err(|e| fail(e.to_string(), String::new()))?;
+            (rec.conduct, rec.stderr)
+        }
+        (GameKind::Royale, None) => return Ok(()),
+        (GameKind::Royale, Some(board)) => {
+            let own: Team = bot
+                .team
+                .as_deref()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(Team::Rock);
+            let teams = [own].into_iter().chain(
+                [Team::Rock, Team::Paper, Team::Scissors]
+                    .into_iter()
+                    .filter(|&t| t != own),
+            );
+            let players: Vec<_> = teams.map(|t| (Arc::clone(bot), t)).collect();
+            let setup = RoyaleSetup {
+                seed: 1,
+                board: board.clone(),
+                board_file: "smoke start".into(),
+                settings: royale::Settings {
+                    max_rounds: Some(1),
+                    stall_rounds: Some(1),
+                },
+            };
+            let rec = play_royale(&players, &setup, &opts, &mut |_| {})
+                .map_err(|e| fail(e.to_string(), String::new()))?;
+            (rec.conduct, rec.stderr)
+        }
+    };
+    match conduct.first().and_then(|c| problem(c, &opts)) {
+        None => Ok(()),
+        Some(p) => Err(fail(p, head(&stderr, 0))),
+    }
+}

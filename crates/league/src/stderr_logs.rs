@@ -1,0 +1,153 @@
+//! A league's per-bot stderr logs: `stderr/<bot>.log` in the out directory,
+//! what each bot wrote to stderr game by game, capped per bot. A bot that
+//! crashes on every turn says why here (Python's `can't open file`, a
+//! panic), where no one would otherwise see it.
+
+use std::collections::HashMap;
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::schedule::Fixture;
+
+/// The directory in a league's out directory holding the logs.
+pub const STDERR_DIR: &str = "stderr";
+/// Most bytes kept per bot (over all its games, across resumes).
+pub const STDERR_LOG_CAP: u64 = 256 * 1024;
+
+/// Appends each game's stderr to its bots' logs.
+#[derive(Debug)]
+pub struct StderrLogs {
+    dir: PathBuf,
+    /// Bytes in each bot's log so far.
+    sizes: HashMap<String, u64>,
+}
+
+/// A bot name as a file name: anything but letters, digits, `-`, `_` and
+/// `.` becomes `_`.
+pub fn log_name(bot: &str) -> String {
+    let safe: String = bot
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{}.log", safe.trim_start_matches('.'))
+}
+
+impl StderrLogs {
+    pub fn new(out: &Path) -> StderrLogs {
+        StderrLogs {
+            dir: out.join(STDERR_DIR),
+            sizes: HashMap::new(),
+        }
+    }
+
+    /// Adds `stderr` (a record's per seat, per prompt stderr) of the game
+    /// `fixture` to its bots' logs. Best effort: a log that cannot be
+    /// written never costs a result.
+    pub fn add(&mut self, fixture: &Fixture, stderr: &Value) {
+        let Some(seats) = stderr.as_array() else {
+            return;
+        };
+        for (seat, entries) in seats.iter().enumerate() {
+            let Some(bot) = fixture.seats.get(seat) else {
+                continue;
+            };
+            let text: String = entries
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            if text.trim().is_empty() {
+                continue;
+            }
+            let _ = self.append(bot, fixture.id, seat, &text);
+        }
+    }
+
+    fn append(&mut self, bot: &str, id: u64, seat: usize, text: &str) -> std::io::Result<()> {
+        let path = self.dir.join(log_name(bot));
+        let size = match self.sizes.get(bot) {
+            Some(&s) => s,
+            None => fs::metadata(&path).map_or(0, |m| m.len()),
+        };
+        if size >= STDERR_LOG_CAP {
+            return Ok(());
+        }
+        let mut chunk = format!("--- game {id}, seat {seat} ---\n{text}");
+        if !chunk.ends_with('\n') {
+            chunk.push('\n');
+        }
+        let room = (STDERR_LOG_CAP - size) as usize;
+        if chunk.len() > room {
+            let mut cut = room;
+            while !chunk.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            chunk.truncate(cut);
+            chunk.push_str(&format!("\n[log capped at {STDERR_LOG_CAP} bytes]\n"));
+        }
+        fs::create_dir_all(&self.dir)?;
+        let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
+        file.write_all(chunk.as_bytes())?;
+        // A capped log counts as full, so nothing is appended after the note.
+        let written =
+            if chunk.ends_with("bytes]\n") && size + chunk.len() as u64 >= STDERR_LOG_CAP - 64 {
+                STDERR_LOG_CAP
+            } else {
+                size + chunk.len() as u64
+            };
+        self.sizes.insert(bot.to_owned(), written);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> Fixture {
+        Fixture {
+            id: 7,
+            seats: vec!["a/b".into(), "c".into()],
+            teams: Vec::new(),
+            board: None,
+            pair: 0,
+            leg: 0,
+            seed: 1,
+        }
+    }
+
+    #[test]
+    fn logs_each_seat_under_its_bot_and_stops_at_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut logs = StderrLogs::new(dir.path());
+        logs.add(&fixture(), &serde_json::json!([["oops\n", "again"], [""]]));
+        let a = fs::read_to_string(dir.path().join("stderr/a_b.log")).unwrap();
+        assert_eq!(a, "--- game 7, seat 0 ---\noops\nagain\n");
+        assert!(!dir.path().join("stderr/c.log").exists());
+
+        let big = "x".repeat(STDERR_LOG_CAP as usize);
+        for _ in 0..3 {
+            logs.add(&fixture(), &serde_json::json!([[big], []]));
+        }
+        let a = fs::read_to_string(dir.path().join("stderr/a_b.log")).unwrap();
+        assert!(a.len() as u64 <= STDERR_LOG_CAP + 64, "{}", a.len());
+        assert!(a.ends_with("bytes]\n"));
+        // A new run (a resume) counts what is already there.
+        let mut again = StderrLogs::new(dir.path());
+        again.add(&fixture(), &serde_json::json!([["more"]]));
+        assert_eq!(
+            fs::read_to_string(dir.path().join("stderr/a_b.log")).unwrap(),
+            a
+        );
+    }
+}
