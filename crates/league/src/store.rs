@@ -387,6 +387,14 @@ pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
             ),
         ));
     }
+    // The containment of the latest run sits beside the settings and is
+    // not part of them (a league resumes on another machine).
+    if let Some(o) = value.as_object_mut()
+        && let Some(containment) = o.remove("containment")
+    {
+        serde_json::from_value::<dojo_runner::InForce>(containment)
+            .map_err(|e| malformed(1, format!("league.json \"containment\": {e}")))?;
+    }
     let settings: Settings = serde_json::from_value(value)
         .map_err(|e| malformed(1, format!("expected a league.json object: {e}")))?;
     if let Some(shard) = settings.shard {
