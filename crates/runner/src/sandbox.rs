@@ -100,8 +100,8 @@ pub fn probe() -> &'static [Layer] {
             Layer {
                 name: "rlimits".to_string(),
                 available: cfg!(target_os = "linux"),
-                detail: "core dumps off, file size, open files (and the limits a bot.toml \
-                         or the organiser sets)"
+                detail: "core dumps off, file size, open files, and the memory and CPU limits \
+                         the organiser sets with --limit-* (not yet per bot in bot.toml)"
                     .to_string(),
             },
             Layer {
