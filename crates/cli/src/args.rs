@@ -40,6 +40,8 @@ pub enum Command {
     Play(PlayCommand),
     /// Play NEW against BASE until a sequential test decides whether NEW is worse.
     Compare(CompareArgs),
+    /// Show which bot containment layers this machine supports, and why the others are missing.
+    Doctor,
     /// Show a league directory's standings again; with --html, write its report page.
     Report(ReportArgs),
     /// Ask a card game's rules: a Skat hand's bid value, whether a Tichu play is legal.
@@ -75,6 +77,31 @@ pub struct TimeArgs {
     /// Extra time for the first answer of a freshly started process.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub startup_ms: u64,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+/// How bot processes are contained and limited (see `dojo doctor`).
+#[derive(Debug, Clone, Args)]
+pub struct SandboxArgs {
+    /// Bot containment: `auto` uses every layer this machine has (see
+    /// `dojo doctor`), `strict` refuses to run without them, `off` only
+    /// kills each bot's process group.
+    #[arg(long, default_value = "auto", value_name = "MODE",
+          value_parser = ["off", "auto", "strict"])]
+    pub sandbox: String,
+    /// Largest address space of each bot process (RLIMIT_AS).
+    #[arg(long, value_name = "MIB")]
+    pub limit_memory_mib: Option<u64>,
+    /// CPU seconds each bot process may use in all (RLIMIT_CPU).
+    #[arg(long, value_name = "SECONDS")]
+    pub limit_cpu_s: Option<u64>,
+    /// Open files of each bot process (RLIMIT_NOFILE).
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    pub limit_files: u64,
+    /// Largest file a bot process may write (RLIMIT_FSIZE).
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    pub limit_file_size_mib: u64,
 }
 
 /// The time flags of `dojo league`: unset flags take the stored values on
@@ -87,6 +114,8 @@ pub struct LeagueTimeArgs {
     /// Extra time for the first answer of a freshly started process [default: 2000].
     #[arg(long, value_name = "MS")]
     pub startup_ms: Option<u64>,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }
 
 /// How each game is played, as `dojo match` takes it: for leagues and

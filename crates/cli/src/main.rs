@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => cmd::replay::run(&bots_dir, &a),
         Command::Play(PlayCommand::Cardjitsu(a)) => cmd::play::run(&bots_dir, a),
         Command::Compare(a) => Ok(cmd::compare::run(&bots_dir, a)),
+        Command::Doctor => Ok(cmd::doctor::run()),
         Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
     };

@@ -137,6 +137,10 @@ impl BotExecutor {
 }
 
 impl Executor for BotExecutor {
+    fn containment(&self) -> Option<dojo_runner::InForce> {
+        dojo_runner::in_force(self.run.sandbox).ok()
+    }
+
     fn play(&self, fixture: &Fixture, cancel: &AtomicBool) -> Result<GameResult, ExecError> {
         // Once a game runs, the runner watches `self.run.cancel` (give it the
         // league's flag) and stops within a fraction of a second.

@@ -61,6 +61,12 @@ pub trait Executor: Sync {
     /// Plays `fixture` to the end, or returns [`ExecError::Cancelled`]
     /// soon after `cancel` becomes true.
     fn play(&self, fixture: &Fixture, cancel: &AtomicBool) -> Result<GameResult, ExecError>;
+
+    /// The bot containment games get, recorded in `league.json` and
+    /// `report.json`; `None` for executors that run no processes.
+    fn containment(&self) -> Option<dojo_runner::InForce> {
+        None
+    }
 }
 
 /// Checks a result has one score and one fault record per seat and only

@@ -110,6 +110,9 @@ pub struct RunInfo {
     pub failed: Vec<FailedGame>,
     /// The run was cancelled before the schedule was done.
     pub cancelled: bool,
+    /// The bot containment this run's games had (`dojo doctor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub containment: Option<dojo_runner::InForce>,
 }
 
 /// A game that could not be played.

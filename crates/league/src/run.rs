@@ -96,7 +96,14 @@ pub fn run_league(
     // grow with the records of the games it has stored.
     let mut lines: Vec<GameLine> = done.into_values().map(results_only).collect();
     let mut leader = Leader::new(&lines);
-    let mut info = RunInfo::default();
+    let containment = executor.containment();
+    if containment.is_some() {
+        crate::store::write_settings_with(&options.out, settings, containment.clone())?;
+    }
+    let mut info = RunInfo {
+        containment,
+        ..RunInfo::default()
+    };
     let mut write_error: Option<StoreError> = None;
     let mut stderr_logs = StderrLogs::new(&options.out);
     progress.started(lines.len() as u64, total);

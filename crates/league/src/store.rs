@@ -182,6 +182,10 @@ struct LeagueFile {
     version: u32,
     #[serde(flatten)]
     settings: Settings,
+    /// The bot containment of the latest run (not part of the league's
+    /// identity: a league may be resumed on another machine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    containment: Option<dojo_runner::InForce>,
 }
 
 /// An open league directory that finished games are appended to.
@@ -383,6 +387,14 @@ pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
             ),
         ));
     }
+    // The containment of the latest run sits beside the settings and is
+    // not part of them (a league resumes on another machine).
+    if let Some(o) = value.as_object_mut()
+        && let Some(containment) = o.remove("containment")
+    {
+        serde_json::from_value::<dojo_runner::InForce>(containment)
+            .map_err(|e| malformed(1, format!("league.json \"containment\": {e}")))?;
+    }
     let settings: Settings = serde_json::from_value(value)
         .map_err(|e| malformed(1, format!("expected a league.json object: {e}")))?;
     if let Some(shard) = settings.shard {
@@ -393,9 +405,20 @@ pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
 
 /// Writes `dir/league.json` atomically.
 pub fn write_settings(dir: &Path, settings: &Settings) -> Result<(), StoreError> {
+    write_settings_with(dir, settings, None)
+}
+
+/// Writes `dir/league.json` atomically, with the containment of the run
+/// that is about to play its games.
+pub fn write_settings_with(
+    dir: &Path,
+    settings: &Settings,
+    containment: Option<dojo_runner::InForce>,
+) -> Result<(), StoreError> {
     let file = LeagueFile {
         version: LEAGUE_FORMAT_VERSION,
         settings: settings.clone(),
+        containment,
     };
     write_json_atomic(&dir.join(LEAGUE_FILE), &file)
 }

@@ -105,6 +105,10 @@ fn generous() -> RunOptions {
     RunOptions {
         move_timeout: Duration::from_millis(1500),
         startup_allowance: Duration::from_millis(2500),
+        // The pid files record `$$`, which is 1 inside a PID namespace:
+        // these tests check the process-group bookkeeping without one
+        // (bots/hostile and the runner's hostile_bots.rs cover it).
+        sandbox: dojo_runner::SandboxMode::Off,
         ..RunOptions::default()
     }
 }
@@ -115,6 +119,10 @@ fn quick() -> RunOptions {
     RunOptions {
         move_timeout: Duration::from_millis(350),
         startup_allowance: Duration::from_millis(1000),
+        // The pid files record `$$`, which is 1 inside a PID namespace:
+        // these tests check the process-group bookkeeping without one
+        // (bots/hostile and the runner's hostile_bots.rs cover it).
+        sandbox: dojo_runner::SandboxMode::Off,
         ..RunOptions::default()
     }
 }

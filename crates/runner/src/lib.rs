@@ -11,6 +11,7 @@ mod lines;
 mod manifest;
 mod play;
 mod process;
+mod sandbox;
 mod spec;
 mod stderr_log;
 mod sys;
@@ -21,8 +22,12 @@ pub use play::{
     FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, play,
     play_with_observer,
 };
+pub use sandbox::{
+    InForce, Layer, Limits, SandboxError, SandboxMode, in_force, layers_in_force, probe,
+};
 pub use spec::{
-    BotSpec, BuildError, MANIFEST_FILE, Mode, SpecError, discover, is_valid_name, load_dir, resolve,
+    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, Mode, SpecError, discover,
+    is_valid_name, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{kill_all_bots, process_group_alive};

@@ -62,6 +62,10 @@ pub struct RunOptions {
     /// [`SeatRun::stderr_by_prompt`] (for showing a bot's log beside the
     /// turn it belongs to).
     pub keep_stderr: bool,
+    /// Which containment layers to use (see [`crate::SandboxMode`]).
+    pub sandbox: crate::SandboxMode,
+    /// Resource limits for every bot process.
+    pub limits: crate::Limits,
 }
 
 impl Default for RunOptions {
@@ -74,6 +78,8 @@ impl Default for RunOptions {
             end_grace: Duration::from_millis(100),
             cancel: None,
             keep_stderr: false,
+            sandbox: crate::SandboxMode::Auto,
+            limits: crate::Limits::default(),
         }
     }
 }
@@ -152,6 +158,9 @@ pub enum RunError {
     /// The referee and the seat list disagree.
     #[error("the game has {expected} seats but {given} were given")]
     SeatCount { expected: usize, given: usize },
+    /// `--sandbox strict` and a layer is missing.
+    #[error(transparent)]
+    Sandbox(#[from] crate::SandboxError),
     /// The referee asked for something impossible (a bug in the game).
     #[error("referee error: {0}")]
     Referee(String),
@@ -182,6 +191,7 @@ pub fn play_with_observer<R: Referee>(
             given: seats.len(),
         });
     }
+    crate::layers_in_force(opts.sandbox)?;
     let mut game = Game::new(seats, opts);
     let result = game.run(referee, observer);
     game.shutdown();
@@ -256,6 +266,15 @@ impl SeatState<'_> {
 
     fn is_live(&self) -> bool {
         self.process.is_some() && !self.eof && self.exit.is_none()
+    }
+
+    /// Whether a process whose stdout closed can be known not to be a
+    /// per-turn bot on its way out (whose exit, about to be seen, starts
+    /// it again): it never answered, or it promised to stay alive. Such a
+    /// process is charged a crash at once; otherwise at the deadline
+    /// unless its exit shows up first.
+    fn closed_stdout_for_good(&self) -> bool {
+        self.answered_in_life == 0 || self.seat.bot.mode == Mode::Persistent
     }
 
     /// A process that exited 0 after answering is a per-turn bot, unless
@@ -442,6 +461,8 @@ impl<'a> Game<'a> {
             seat,
             generation: state.generation,
             max_line_bytes: opts.max_line_bytes,
+            containment: crate::sandbox::plan(opts.sandbox, &opts.limits),
+            clean_env: true,
         })
         .map_err(|source| RunError::Spawn {
             bot: bot.name.clone(),
@@ -459,6 +480,25 @@ impl<'a> Game<'a> {
         process.send(&referee.greeting(seat));
         state.process = Some(process);
         Ok(())
+    }
+
+    /// Starts the seat's process for a prompt. A bot that started before
+    /// but cannot be started again (it removed its own execute bit, say)
+    /// is charged a crash for the prompt and tried again on the next one,
+    /// so the game goes on; only a bot that never started is an error.
+    fn restart<R: Referee>(&mut self, referee: &R, seat: usize) -> Result<bool, RunError> {
+        match self.start(referee, seat) {
+            Ok(()) => Ok(true),
+            Err(RunError::Spawn { source, .. }) if self.seats[seat].run.spawns > 0 => {
+                let state = &mut self.seats[seat];
+                state.run.faults.crash += 1;
+                state.needs_restart = true;
+                let note = format!("[dojo: cannot start the bot again: {source}]\n");
+                state.log.push(note.as_bytes());
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Kills the seat's process after a fault; the next prompt restarts it.
@@ -520,15 +560,29 @@ impl<'a> Game<'a> {
         } else if state.answered_in_life > 0 {
             state.saw_reuse = true;
         }
-        if fresh {
-            self.start(referee, seat)?;
+        if fresh && !self.restart(referee, seat)? {
+            let now = Instant::now();
+            return Ok(Pending {
+                seat,
+                lines: prompt.lines,
+                reply: Vec::new(),
+                sent: now,
+                deadline: now,
+                answer: Some(Answer::Fault(Fault::Crash)),
+            });
         }
         let sent = Instant::now();
         let mut deadline = sent + self.opts.move_timeout;
         if fresh {
             deadline += self.opts.startup_allowance;
         }
-        if let Some(process) = &mut self.seats[seat].process {
+        let state = &mut self.seats[seat];
+        if state.eof && state.closed_stdout_for_good() {
+            // Closed stdout between prompts and still running: charged
+            // at once by the deadline check.
+            deadline = sent;
+        }
+        if let Some(process) = &mut state.process {
             process.send(&prompt.lines);
         }
         Ok(Pending {
@@ -571,10 +625,16 @@ impl<'a> Game<'a> {
             let now = Instant::now();
             for p in pending.iter_mut() {
                 if p.answer.is_none() && p.deadline <= now {
-                    p.answer = Some(Answer::Fault(Fault::Timeout));
                     let state = &mut self.seats[p.seat];
-                    state.run.faults.timeout += 1;
-                    state.run.latencies_us.push(micros(now - p.sent));
+                    if state.eof {
+                        // Closed its stdout: it can never answer.
+                        p.answer = Some(Answer::Fault(Fault::Crash));
+                        state.run.faults.crash += 1;
+                    } else {
+                        p.answer = Some(Answer::Fault(Fault::Timeout));
+                        state.run.faults.timeout += 1;
+                        state.run.latencies_us.push(micros(now - p.sent));
+                    }
                     self.kill_after_fault(p.seat);
                 }
             }
@@ -670,17 +730,25 @@ impl<'a> Game<'a> {
                     Event::Exited(kind) => state.exit = Some(kind),
                     _ => state.eof = true,
                 }
-                if !state.is_dead() {
-                    return Ok(());
-                }
                 let Some(p) = outstanding else {
                     return Ok(());
                 };
+                if !state.is_dead() {
+                    if state.eof && state.closed_stdout_for_good() {
+                        // Still running but cannot answer: a crash now
+                        // (the deadline check charges it), not a timeout.
+                        p.deadline = p.deadline.min(at);
+                    }
+                    return Ok(());
+                }
                 if state.exited_per_turn() && state.seat.bot.mode != Mode::PerTurn {
                     // A per-turn bot that had not yet exited when the
                     // prompt went out: start it again with a fresh clock.
                     state.saw_per_turn = true;
-                    self.start(referee, seat)?;
+                    if !self.restart(referee, seat)? {
+                        p.answer = Some(Answer::Fault(Fault::Crash));
+                        return Ok(());
+                    }
                     let now = Instant::now();
                     p.reply.clear();
                     p.sent = now;

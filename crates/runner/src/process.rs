@@ -59,6 +59,9 @@ pub(crate) struct Launch<'a> {
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) max_line_bytes: usize,
+    pub(crate) containment: sys::Containment,
+    /// Start from an empty environment (bots); false keeps dojo's (builds).
+    pub(crate) clean_env: bool,
 }
 
 /// Which descriptor of a process a poll entry stands for.
@@ -76,7 +79,15 @@ pub(crate) enum Source {
 struct GroupGuard {
     child: Child,
     pgid: i32,
+    /// With a PID namespace, the child is the waiter and this is a pidfd
+    /// of the bot, init of the namespace: readable once it and everything
+    /// in its namespace are gone.
+    init: Option<OwnedFd>,
 }
+
+/// How long a drop waits for a killed namespace to be torn down (SIGKILL
+/// takes effect at once unless a process is stuck in the kernel).
+const TEARDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
@@ -85,6 +96,14 @@ impl Drop for GroupGuard {
         // then only a direct kill keeps the reap below from blocking.
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(init) = &self.init {
+            // The bot left the group? SIGKILL through its pidfd (never a
+            // recycled pid); then wait until the kernel has killed its
+            // namespace, so nothing of it outlives this drop.
+            let _ = rustix::process::pidfd_send_signal(init, rustix::process::Signal::KILL);
+            let mut fds = [PollFd::new(init, PollFlags::IN)];
+            let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(TEARDOWN_WAIT)));
+        }
     }
 }
 
@@ -126,7 +145,13 @@ impl BotProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
-        sys::die_with_parent(&mut command);
+        if launch.clean_env {
+            command
+                .env_clear()
+                .envs(crate::sandbox::base_env(launch.dir))
+                .envs(launch.env.iter().map(|(k, v)| (k, v)));
+        }
+        sys::contain(&mut command, launch.containment);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
         sys::register_group(pid);
@@ -134,7 +159,16 @@ impl BotProcess {
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         // From here on the guard kills the group if anything below fails.
-        let guard = GroupGuard { child, pgid: pid };
+        let init = if launch.containment.unshare_flags & sys::NEW_PID != 0 {
+            sys::only_child(pid).and_then(sys::pidfd)
+        } else {
+            None
+        };
+        let guard = GroupGuard {
+            child,
+            pgid: pid,
+            init,
+        };
         for fd in [
             stdin.as_ref().map(AsFd::as_fd),
             stdout.as_ref().map(AsFd::as_fd),
@@ -386,6 +420,11 @@ mod tests {
             seat: 0,
             generation: 1,
             max_line_bytes: 100,
+            containment: crate::sandbox::plan(
+                crate::sandbox::SandboxMode::Auto,
+                &crate::sandbox::Limits::default(),
+            ),
+            clean_env: true,
         })
         .expect("sh starts")
     }

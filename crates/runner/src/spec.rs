@@ -2,7 +2,6 @@
 //! from a command-line string.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
 
 use serde::{Deserialize, Serialize};
 
@@ -109,10 +108,27 @@ pub enum BuildError {
     Failed {
         bot: String,
         command: Vec<String>,
-        status: ExitStatus,
+        /// How it ended (`exit status 3`, `killed by a signal`).
+        status: String,
+        stderr_tail: String,
+    },
+    #[error(
+        "bot {bot}: build command {command:?} still running after {} s (killed with everything it started); end of its stderr:\n{stderr_tail}",
+        limit.as_secs()
+    )]
+    TimedOut {
+        bot: String,
+        command: Vec<String>,
+        limit: std::time::Duration,
         stderr_tail: String,
     },
 }
+
+/// How long a build step may run unless the caller says otherwise.
+pub const DEFAULT_BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Stderr of a build kept in memory (the head; the message shows its end).
+const BUILD_LOG_CAP_BYTES: usize = 1 << 20;
 
 /// Bot names: letters, digits, `_`, `.` and `-`.
 pub fn is_valid_name(name: &str) -> bool {
@@ -275,38 +291,118 @@ impl BotSpec {
         self.games.is_empty() || self.games.iter().any(|g| g == game)
     }
 
-    /// Runs the build step, if any, in the bot's directory with no input.
+    /// Runs the build step, if any, in the bot's directory with no input,
+    /// for at most [`DEFAULT_BUILD_TIMEOUT`]. See [`BotSpec::build_within`].
     pub fn build(&self) -> Result<(), BuildError> {
+        self.build_within(DEFAULT_BUILD_TIMEOUT)
+    }
+
+    /// Runs the build step like a bot process: in its own process group
+    /// (and PID namespace where available, so a background process it
+    /// leaves behind dies with it and cannot hold its pipes open), known to
+    /// [`crate::kill_all_bots`] for Ctrl-C, with stdout read and dropped
+    /// and stderr capped. It sees dojo's environment and the network
+    /// (builds fetch dependencies). Killed with its process tree after
+    /// `limit`.
+    pub fn build_within(&self, limit: std::time::Duration) -> Result<(), BuildError> {
+        use crate::process::{BotProcess, Event, Launch, Source};
         let Some(command) = &self.build else {
             return Ok(());
         };
-        let Some((program, args)) = command.split_first() else {
-            return Ok(());
-        };
-        let output = Command::new(program)
-            .args(args)
-            .current_dir(&self.dir)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|source| BuildError::Spawn {
-                bot: self.name.clone(),
-                command: command.clone(),
-                source,
-            })?;
-        if output.status.success() {
+        if command.is_empty() {
             return Ok(());
         }
-        let stderr = &output.stderr;
-        let tail = &stderr[stderr.len().saturating_sub(STDERR_TAIL_BYTES)..];
-        Err(BuildError::Failed {
+        let mut containment =
+            crate::sandbox::plan(crate::SandboxMode::Auto, &crate::Limits::default());
+        containment.unshare_flags &= crate::sys::NEW_PID;
+        let mut process = BotProcess::spawn(Launch {
+            command,
+            dir: &self.dir,
+            env: &[],
+            seat: 0,
+            generation: 0,
+            max_line_bytes: 4096,
+            containment,
+            clean_env: false,
+        })
+        .map_err(|source| BuildError::Spawn {
             bot: self.name.clone(),
             command: command.clone(),
-            status: output.status,
-            stderr_tail: match String::from_utf8_lossy(tail).trim_end() {
-                "" => "(nothing)".to_owned(),
-                text => text.to_owned(),
-            },
-        })
+            source,
+        })?;
+        process.close_input();
+        let mut log = crate::CappedLog::new(BUILD_LOG_CAP_BYTES);
+        let mut buf = crate::process::read_buffer();
+        let deadline = std::time::Instant::now() + limit;
+        let exit = loop {
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                break None;
+            }
+            let mut wait = deadline - now;
+            if process.needs_exit_polling() {
+                wait = wait.min(std::time::Duration::from_millis(10));
+            }
+            let mut fds = Vec::new();
+            let mut tags = Vec::new();
+            process.interests(&mut fds, &mut tags);
+            let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(wait)));
+            let mut ready: Vec<Source> = fds
+                .iter()
+                .zip(&tags)
+                .filter(|(fd, _)| !fd.revents().is_empty())
+                .map(|(_, &(_, source))| source)
+                .collect();
+            drop(fds);
+            if process.needs_exit_polling() {
+                ready.push(Source::Exit);
+            }
+            let at = std::time::Instant::now();
+            let mut ended = None;
+            for source in ready {
+                if let Some(batch) = process.on_ready(source, &mut log, at, &mut buf) {
+                    for event in batch.events {
+                        if let Event::Exited(kind) = event {
+                            ended = Some(kind);
+                        }
+                    }
+                }
+            }
+            if ended.is_some() {
+                break ended;
+            }
+        };
+        // Kills whatever is left of the group; a pipe still held open by
+        // an escaped process is dropped, not waited for.
+        drop(process.finish(&mut log));
+        let rendered = log.render();
+        let tail_start = rendered
+            .char_indices()
+            .map(|(i, _)| i)
+            .find(|&i| rendered.len() - i <= STDERR_TAIL_BYTES)
+            .unwrap_or(rendered.len());
+        let stderr_tail = match rendered[tail_start..].trim_end() {
+            "" => "(nothing)".to_owned(),
+            text => text.to_owned(),
+        };
+        match exit {
+            Some(crate::sys::ExitKind::Code(0)) => Ok(()),
+            Some(kind) => Err(BuildError::Failed {
+                bot: self.name.clone(),
+                command: command.clone(),
+                status: match kind {
+                    crate::sys::ExitKind::Code(code) => format!("exit status: {code}"),
+                    crate::sys::ExitKind::Signal => "killed by a signal".to_string(),
+                },
+                stderr_tail,
+            }),
+            None => Err(BuildError::TimedOut {
+                bot: self.name.clone(),
+                command: command.clone(),
+                limit,
+                stderr_tail,
+            }),
+        }
     }
 }
 
@@ -411,6 +507,51 @@ mod tests {
             .map(|b| b.name)
             .collect();
         assert_eq!(names, ["alpha", "zeta"]);
+    }
+
+    #[test]
+    fn a_hanging_build_is_killed_at_its_time_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_bot(
+            tmp.path(),
+            "b",
+            "command = \"true\"\nbuild = [\"sh\", \"-c\", \"echo compiling >&2; sleep 1000\"]\n",
+        );
+        let err = load_dir(&dir)
+            .unwrap()
+            .build_within(std::time::Duration::from_millis(300))
+            .unwrap_err();
+        assert!(matches!(err, BuildError::TimedOut { .. }), "{err}");
+        assert!(err.to_string().contains("compiling"), "{err}");
+    }
+
+    #[test]
+    fn a_build_that_leaves_a_process_holding_its_stdout_does_not_hang() {
+        let tmp = tempfile::tempdir().unwrap();
+        // The background sleeper keeps stdout and stderr open after the
+        // build itself has exited successfully.
+        let dir = write_bot(
+            tmp.path(),
+            "b",
+            "command = \"true\"\nbuild = [\"sh\", \"-c\", \"setsid sleep 1000 & echo done\"]\n",
+        );
+        let started = std::time::Instant::now();
+        load_dir(&dir)
+            .unwrap()
+            .build_within(std::time::Duration::from_secs(60))
+            .unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_build_flooding_stdout_is_read_and_dropped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_bot(
+            tmp.path(),
+            "b",
+            "command = \"true\"\nbuild = [\"sh\", \"-c\", \"head -c 50000000 /dev/zero; exit 0\"]\n",
+        );
+        load_dir(&dir).unwrap().build().unwrap();
     }
 
     #[test]

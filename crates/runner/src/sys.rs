@@ -111,12 +111,23 @@ fn live_members_from_proc(pgid: i32) -> Option<bool> {
     Some(false)
 }
 
-/// A pidfd for our child `pid` (readable once it has ended), or `None`
+/// A pidfd for `pid` (readable once it has ended), or `None`
 /// where the kernel has none (before Linux 5.3): the game loop then asks
 /// [`exited_no_reap`] on every wake-up instead.
 pub(crate) fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
     let pid = rustix::process::Pid::from_raw(pid)?;
     rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+}
+
+/// The one child of `pid` (the bot under its waiter), from
+/// `/proc/PID/task/PID/children`; `None` if there is not exactly one.
+pub(crate) fn only_child(pid: i32) -> Option<i32> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    let mut children = text.split_whitespace().map(str::parse::<i32>);
+    match (children.next(), children.next()) {
+        (Some(Ok(child)), None) => Some(child),
+        _ => None,
+    }
 }
 
 /// How our child `pid` ended, if it has, without reaping it: its pid stays
@@ -141,34 +152,171 @@ pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
     }
 }
 
-/// Asks the kernel to SIGKILL the bot if the thread that started it dies,
-/// which covers the one exit path no guard can: the harness itself being
-/// killed with SIGKILL. (Only the bot's own process gets the signal; its
-/// children still die with their group on every other path.)
-#[cfg(target_os = "linux")]
-pub(crate) fn die_with_parent(command: &mut std::process::Command) {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the forked child before exec and only
-    // calls prctl, which is async-signal-safe; it touches no memory of the
-    // parent.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-}
-
-/// Elsewhere the guards and the Ctrl-C handler are the only protection.
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn die_with_parent(_command: &mut std::process::Command) {}
-
 /// `d` as a poll timeout (saturating: poll's `None` would mean forever).
 pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
     rustix::event::Timespec::try_from(d).unwrap_or(rustix::event::Timespec {
         tv_sec: i64::MAX,
         tv_nsec: 0,
     })
+}
+
+/// What the forked child does before it runs the bot (see [`contain`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Containment {
+    /// `CLONE_NEW*` flags to unshare (PID and network namespaces); 0 for none.
+    pub(crate) unshare_flags: i32,
+    /// Resource limits to set, as (resource, soft = hard limit).
+    pub(crate) rlimits: [Option<(i32, u64)>; 8],
+}
+
+/// Namespace flags, for the sandbox module's probe and plan.
+pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
+pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
+
+/// Resource ids, for the sandbox module.
+pub(crate) mod resource {
+    pub(crate) const CORE: i32 = libc::RLIMIT_CORE as i32;
+    pub(crate) const FSIZE: i32 = libc::RLIMIT_FSIZE as i32;
+    pub(crate) const NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
+    pub(crate) const AS: i32 = libc::RLIMIT_AS as i32;
+    pub(crate) const CPU: i32 = libc::RLIMIT_CPU as i32;
+    pub(crate) const NPROC: i32 = libc::RLIMIT_NPROC as i32;
+}
+
+/// Arranges for the spawned child to run the bot contained.
+///
+/// In the forked child, before exec: PDEATHSIG (the child dies with the
+/// thread that spawned it), then, with namespace flags, `unshare` and a
+/// second fork. The first child stays behind as a tiny waiter outside the
+/// new namespaces: it closes every descriptor (so it holds none of the
+/// bot's pipes), waits for the bot and exits with the bot's status (or
+/// dies of the bot's signal), so the runner sees the bot's exit as
+/// before. The second child is PID 1 of a fresh PID namespace and execs
+/// the bot: when it dies, for whatever reason, the kernel kills every
+/// process left in that namespace — `setsid` and double-forked
+/// descendants included — and since it has PDEATHSIG on the waiter, which
+/// has PDEATHSIG on dojo, even `kill -9` of dojo takes the whole tree
+/// down. Both stay in the process group the runner kills.
+#[cfg(target_os = "linux")]
+pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec. It only
+    // makes raw system calls that are async-signal-safe (prctl, setrlimit,
+    // unshare, pipe2, fork, close, poll, close_range, waitpid, signal,
+    // kill, _exit) and touches no memory shared with the parent: `plan`
+    // is a plain copied value.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            for (resource, value) in plan.rlimits.iter().flatten() {
+                let limit = libc::rlimit {
+                    rlim_cur: *value,
+                    rlim_max: *value,
+                };
+                if libc::setrlimit(*resource as _, &limit) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if plan.unshare_flags == 0 {
+                return Ok(());
+            }
+            if libc::unshare(plan.unshare_flags) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The pipe tells the bot whether the waiter is still there
+            // after the bot armed its own PDEATHSIG (closing the race
+            // where dojo and the waiter die in between).
+            let mut alive = [0i32; 2];
+            if libc::pipe2(alive.as_mut_ptr(), libc::O_CLOEXEC) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            let pid = libc::fork();
+            if pid == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if pid == 0 {
+                // The bot: PID 1 of the new namespace.
+                libc::close(alive[1]);
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                let mut fd = libc::pollfd {
+                    fd: alive[0],
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                if libc::poll(&mut fd, 1, 0) != 0 {
+                    // The waiter is gone already.
+                    libc::_exit(1);
+                }
+                return Ok(());
+            }
+            // The waiter: holds nothing but the write end of `alive`.
+            let keep = alive[1] as u32;
+            if keep > 0 {
+                libc::syscall(libc::SYS_close_range, 0u32, keep - 1, 0u32);
+            }
+            libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32);
+            let mut status = 0;
+            loop {
+                let rc = libc::waitpid(pid, &mut status, 0);
+                if rc == pid {
+                    break;
+                }
+                if rc == -1 && *libc::__errno_location() != libc::EINTR {
+                    libc::_exit(1);
+                }
+            }
+            if libc::WIFEXITED(status) {
+                libc::_exit(libc::WEXITSTATUS(status));
+            }
+            let signal = libc::WTERMSIG(status);
+            libc::signal(signal, libc::SIG_DFL);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, signal);
+            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::kill(libc::getpid(), signal);
+            libc::_exit(128 + signal);
+        });
+    }
+}
+
+/// Elsewhere the guards and the Ctrl-C handler are the only protection.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn contain(_command: &mut std::process::Command, _plan: Containment) {}
+
+/// Whether the kernel lets this process create the namespaces in `flags`
+/// for a child: tried in a throwaway child that exits before exec.
+#[cfg(target_os = "linux")]
+pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
+    use std::os::unix::process::CommandExt;
+    let mut command = std::process::Command::new("true");
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: as in `contain`: only unshare and _exit, both
+    // async-signal-safe, in the forked child.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::unshare(flags) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            libc::_exit(0);
+        });
+    }
+    let status = command.spawn()?.wait()?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!("probe child ended {status}")))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
+    Err(std::io::Error::other("namespaces exist only on Linux"))
 }

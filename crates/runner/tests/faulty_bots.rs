@@ -326,8 +326,15 @@ fn stderr_flood_is_drained_and_capped() {
 
 #[test]
 fn fork_sleeper_dies_with_its_whole_group() {
+    // Without namespaces, so the pids the sleepers report are ours and
+    // the process-group kill (the layer every machine has) is what is
+    // tested; bots/hostile covers the PID namespace.
     let sleeper = Seat::new(bot("fork_sleeper.py", Mode::Auto));
-    let (_, run) = versus_with(sleeper, &quick_options(), QUICK_ROUNDS);
+    let opts = RunOptions {
+        sandbox: dojo_runner::SandboxMode::Off,
+        ..quick_options()
+    };
+    let (_, run) = versus_with(sleeper, &opts, QUICK_ROUNDS);
     let seat = &run.seats[1];
     let n = QUICK_ROUNDS as u32;
     assert_eq!(seat.faults, faults(n, 0, 0, n - 1), "{seat:?}");
@@ -408,7 +415,12 @@ fn missing_program_is_a_spawn_error_and_nothing_survives() {
     missing.name = "missing".into();
     missing.command = vec!["/nonexistent/dojo-bot".into()];
     let seats = [Seat::new(Arc::new(first)), Seat::new(Arc::new(missing))];
-    let err = play(&mut MiniJitsu::default(), &seats, &options()).unwrap_err();
+    // Without namespaces, so the recorded `$$` is the group dojo kills.
+    let opts = RunOptions {
+        sandbox: dojo_runner::SandboxMode::Off,
+        ..options()
+    };
+    let err = play(&mut MiniJitsu::default(), &seats, &opts).unwrap_err();
     match &err {
         RunError::Spawn { bot, command, .. } => {
             assert_eq!(bot, "missing");
@@ -454,7 +466,12 @@ fn cancel_stops_the_game_and_kills_the_bots() {
 #[test]
 fn seat_count_mismatch_is_rejected() {
     let seats = [Seat::new(bot("random_ok.py", Mode::Auto))];
-    let err = play(&mut MiniJitsu::default(), &seats, &options()).unwrap_err();
+    // Without namespaces, so the recorded `$$` is the group dojo kills.
+    let opts = RunOptions {
+        sandbox: dojo_runner::SandboxMode::Off,
+        ..options()
+    };
+    let err = play(&mut MiniJitsu::default(), &seats, &opts).unwrap_err();
     assert!(
         matches!(
             err,
@@ -560,4 +577,20 @@ fn stdout_flood_after_each_answer_neither_blocks_nor_stops_the_game() {
         seat.unsolicited + seat.faults.invalid > 0,
         "the flood was seen: {seat:?}"
     );
+}
+
+#[test]
+fn closing_stdout_while_running_is_a_crash_at_once() {
+    // A minute per move: a timeout would take minutes; a crash is
+    // charged as soon as stdout closes.
+    let opts = RunOptions {
+        move_timeout: Duration::from_secs(60),
+        ..options()
+    };
+    let started = std::time::Instant::now();
+    let (_, run) = versus("close_stdout.py", Mode::Auto, &opts);
+    let seat = &run.seats[1];
+    let n = ROUNDS as u32;
+    assert_eq!(seat.faults, faults(0, n, 0, n - 1), "{seat:?}");
+    assert!(started.elapsed() < Duration::from_secs(60));
 }

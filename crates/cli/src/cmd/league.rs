@@ -300,7 +300,11 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
 }
 
 /// Resolves, builds and loads everything the league's games need.
-fn executor(settings: &Settings, bots_dir: &Path) -> Result<BotExecutor> {
+fn executor(
+    settings: &Settings,
+    bots_dir: &Path,
+    sandbox: &crate::args::SandboxArgs,
+) -> Result<BotExecutor> {
     let mut loaded = BTreeMap::new();
     for bot in &settings.bots {
         let spec = bots::resolve(&bot.command, bots_dir)
@@ -319,8 +323,11 @@ fn executor(settings: &Settings, bots_dir: &Path) -> Result<BotExecutor> {
         startup_allowance: Duration::from_millis(settings.play.startup_ms),
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
-        ..Default::default()
+        ..super::sandboxed(sandbox)
     };
+    // --sandbox strict on a machine without the namespaces: refuse before
+    // any game, rather than fail every game.
+    dojo_runner::in_force(run.sandbox)?;
     Ok(BotExecutor {
         bots: loaded,
         boards,
@@ -336,7 +343,7 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         Some(dir) => (resumed_settings(dir, &a)?, dir.clone()),
         None => new_settings(bots_dir, &a)?,
     };
-    let mut exec = executor(&settings, bots_dir)?;
+    let mut exec = executor(&settings, bots_dir, &a.time.sandbox)?;
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
     smoke_start(&settings, &exec, a.allow_broken)?;

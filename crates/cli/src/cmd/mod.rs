@@ -2,6 +2,7 @@
 
 pub mod bots;
 pub mod compare;
+pub mod doctor;
 pub mod league;
 pub mod match_cardjitsu;
 pub mod match_royale;
@@ -29,6 +30,22 @@ pub fn run_options(time: &TimeArgs) -> RunOptions {
     RunOptions {
         move_timeout: Duration::from_millis(time.timeout_ms),
         startup_allowance: Duration::from_millis(time.startup_ms),
+        ..sandboxed(&time.sandbox)
+    }
+}
+
+/// Runner options with the sandbox flags applied, the rest default.
+pub fn sandboxed(flags: &crate::args::SandboxArgs) -> RunOptions {
+    RunOptions {
+        // clap accepts only the three names.
+        sandbox: flags.sandbox.parse().unwrap_or_default(),
+        limits: dojo_runner::Limits {
+            address_space_bytes: flags.limit_memory_mib.map(|m| m << 20),
+            cpu_seconds: flags.limit_cpu_s,
+            processes: None,
+            open_files: Some(flags.limit_files),
+            file_size_bytes: Some(flags.limit_file_size_mib << 20),
+        },
         ..RunOptions::default()
     }
 }

@@ -394,17 +394,31 @@ impl<D: Dealer> CardJitsu<D> {
     }
 }
 
-/// Reads a reply line: a hand index 0 to 4, surrounding whitespace ignored.
+/// What surrounds an answer and is ignored: ASCII spaces, and the CR of a
+/// CRLF line ending. Nothing else (no tabs, no Unicode spaces).
+pub fn trim_answer(line: &str) -> &str {
+    line.trim_matches(|c| c == ' ' || c == '\r')
+}
+
+/// Reads a reply line: a hand index 0 to 4 written as exactly one ASCII
+/// digit (no sign, no leading zero), with optional ASCII spaces and CR
+/// around it (see `docs/protocols.md`).
 pub fn parse_choice(line: &str) -> Result<usize, String> {
-    let text = line.trim();
-    match text.parse::<usize>() {
-        Ok(i) if i < HAND_SIZE => Ok(i),
+    let text = trim_answer(line);
+    let digits = text.len() == 1 || !text.starts_with('0');
+    let parsed = if digits && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        text.parse::<usize>().ok()
+    } else {
+        None
+    };
+    match parsed {
+        Some(i) if i < HAND_SIZE => Ok(i),
         _ if text.is_empty() => Err(format!(
             "empty reply; expected a card index 0 to {}",
             HAND_SIZE - 1
         )),
         _ => Err(format!(
-            "`{text}` is not a card index; expected an integer 0 to {}",
+            "`{text}` is not a card index; expected one ASCII digit 0 to {}",
             HAND_SIZE - 1
         )),
     }

@@ -34,7 +34,9 @@ mod tests;
 pub use card::{Card, CardParseError, Colour, Element, classic_list};
 pub use dealer::{Dealer, DeckDealer};
 pub use deck::{Deck, DeckError};
-pub use game::{CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice, parse_reply_lines};
+pub use game::{
+    CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice, parse_reply_lines, trim_answer,
+};
 pub use pile::{Pile, is_winning_triple};
 pub use record::{GameRecord, Outcome, OutcomeReason, RoundRecord};
 pub use rules::{RoundWinner, Ruleset, RulesetParseError, round_winner};

@@ -166,9 +166,26 @@ fn parse_reply_accepts_only_indices_0_to_4() {
     let game = CardJitsu::new(5, Settings::default());
     let parse = |s: &str| game.parse_reply(0, &[s.to_owned()]);
     assert_eq!(parse("0"), Reply::Complete(0));
-    assert_eq!(parse(" 4\t"), Reply::Complete(4));
+    assert_eq!(parse("  4 "), Reply::Complete(4));
     assert_eq!(parse("3\r"), Reply::Complete(3));
-    for bad in ["5", "-1", "x", "", "1 2", "1.0", "99999999999999999999999"] {
+    assert_eq!(parse(" 2 \r"), Reply::Complete(2));
+    // Exactly what docs/protocols.md says: one ASCII digit, ASCII spaces
+    // and CR around it; no sign, no leading zero, no other whitespace.
+    let strict = [
+        "+1",
+        "01",
+        "00",
+        "\u{a0}1",
+        "1\u{2003}",
+        "\u{ff11}",
+        "\t4",
+        "4\t",
+        "\u{b}1",
+    ];
+    for bad in ["5", "-1", "x", "", "1 2", "1.0", "99999999999999999999999"]
+        .into_iter()
+        .chain(strict)
+    {
         assert!(
             matches!(parse(bad), Reply::Invalid(ref why) if !why.is_empty()),
             "{bad:?}"

@@ -36,7 +36,7 @@ pub fn parse_reply_lines(lines: &[String]) -> Reply<Action> {
     let Some(first) = lines.first() else {
         return Reply::Incomplete;
     };
-    let make: fn(Dir) -> Action = match first.trim() {
+    let make: fn(Dir) -> Action = match crate::cardjitsu::trim_answer(first) {
         "P" => return Reply::Complete(Action::Pass),
         "M" => Action::Move,
         "I" => Action::Instigate,
@@ -49,13 +49,13 @@ pub fn parse_reply_lines(lines: &[String]) -> Reply<Action> {
     let Some(second) = lines.get(1) else {
         return Reply::Incomplete;
     };
-    let dir = second.trim();
+    let dir = crate::cardjitsu::trim_answer(second);
     let mut chars = dir.chars();
     match (chars.next().and_then(Dir::from_letter), chars.next()) {
         (Some(d), None) => Reply::Complete(make(d)),
         _ => Reply::Invalid(format!(
             "expected U, D, L or R after {}, found {dir:?}",
-            first.trim()
+            crate::cardjitsu::trim_answer(first)
         )),
     }
 }
@@ -162,6 +162,9 @@ mod tests {
         }
         for bad in [
             &["X"][..],
+            &["\u{a0}P"],
+            &["P\t"],
+            &["M", "\u{2003}U"],
             &["p"],
             &[""],
             &["PM"],

@@ -1,0 +1,147 @@
+//! Containment seen from the command line: `dojo doctor`, `--sandbox`,
+//! and nothing a bot started outliving `kill -9` of dojo.
+
+mod common;
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{dojo, root, stdout_ok};
+
+/// Running (non-zombie) processes whose command line contains `tag`.
+fn tagged_processes(tag: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if !String::from_utf8_lossy(&cmdline).contains(tag) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        if !matches!(state, None | Some("Z") | Some("X")) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Polls (bounded) until `done` holds; returns whether it did.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    done()
+}
+
+#[test]
+fn doctor_lists_every_layer() {
+    let out = stdout_ok(dojo().arg("doctor"));
+    for layer in [
+        "pid-namespace",
+        "network-namespace",
+        "rlimits",
+        "landlock",
+        "seccomp",
+    ] {
+        assert!(out.contains(layer), "{out}");
+    }
+    assert!(out.contains("--sandbox strict"), "{out}");
+}
+
+#[test]
+fn an_unknown_sandbox_mode_is_refused() {
+    let out = dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "sensei",
+            "random-py",
+            "--sandbox",
+            "maybe",
+        ])
+        .output()
+        .expect("dojo runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("maybe"));
+}
+
+#[test]
+fn nothing_a_bot_started_survives_kill_9_of_dojo() {
+    let doctor = stdout_ok(dojo().arg("doctor"));
+    if !doctor.contains("pid-namespace      yes") {
+        eprintln!("skipped: no PID namespaces here:\n{doctor}");
+        return;
+    }
+    let tag = format!("dojo-kill9-{}", std::process::id());
+    // hang.py stops answering after two hands; with a minute per move the
+    // match is certainly still running when dojo is killed.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args([
+            "match",
+            "cardjitsu",
+            &format!("esc=python3 bots/hostile/escaper.py {tag}"),
+            "hang=python3 bots/faulty/hang.py",
+            "--timeout-ms",
+            "60000",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("dojo starts");
+    // The bot, its setsid grandchild, its setpgid child, the daemon.
+    let started = eventually(|| tagged_processes(&tag).len() >= 4);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        started,
+        "the escapers never started: {:?}",
+        tagged_processes(&tag)
+    );
+    let gone = eventually(|| tagged_processes(&tag).is_empty());
+    let left = tagged_processes(&tag);
+    for &pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(gone, "left running after kill -9 of dojo: {left:?}");
+}
+
+#[test]
+fn a_league_records_the_containment_it_had() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("league");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--games",
+                "2",
+            ])
+            .args(["--sandbox", "off", "--out"])
+            .arg(&out),
+    );
+    let league = common::read_json(&out.join("league.json"));
+    assert_eq!(league["containment"]["mode"], "off", "{league}");
+    let layers = league["containment"]["layers"].as_array().expect("layers");
+    assert!(!layers.iter().any(|l| l == "pid-namespace"), "{league}");
+    assert!(layers.iter().any(|l| l == "clean-environment"), "{league}");
+    let report = common::read_json(&out.join("report.json"));
+    assert_eq!(report["timing"]["containment"], league["containment"]);
+}

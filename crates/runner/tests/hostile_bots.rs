@@ -1,0 +1,266 @@
+//! Hostile bots (bots/hostile/) against the containment layers: each plays
+//! full games against an honest bot, and afterwards nothing it started is
+//! left running and it could not reach what it attacked. A layer this
+//! machine lacks (see `dojo_runner::probe`) skips its test with a printed
+//! reason.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
+use dojo_runner::{BotSpec, MatchRun, Mode, RunOptions, SandboxMode, Seat, play, probe};
+
+/// Two seats, `rounds` rounds of "pick a card 0..=4", answers recorded.
+#[derive(Debug, Default)]
+struct Cards {
+    rounds: usize,
+    history: Vec<Vec<Answer<u8>>>,
+}
+
+impl Referee for Cards {
+    type Move = u8;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn greeting(&self, seat: usize) -> Vec<String> {
+        vec![(seat + 1).to_string()]
+    }
+
+    fn prompts(&self) -> Vec<Prompt> {
+        if self.history.len() >= self.rounds {
+            return Vec::new();
+        }
+        (0..2)
+            .map(|seat| Prompt {
+                seat,
+                lines: vec!["AAA,BBB,CCC,DDD,EEE".to_string()],
+            })
+            .collect()
+    }
+
+    fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<u8> {
+        match lines.last().map(|l| l.trim().parse::<u8>()) {
+            Some(Ok(i)) if i <= 4 => Reply::Complete(i),
+            _ => Reply::Invalid(format!("not a card index: {:?}", lines.last())),
+        }
+    }
+
+    fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
+        self.history.push(answers);
+        vec![Notice {
+            seats: vec![0, 1],
+            lines: vec!["AAA vs. BBB: 0 wins!".to_string()],
+        }]
+    }
+
+    fn farewell(&self) -> Vec<String> {
+        vec!["Draw!".to_string()]
+    }
+}
+
+fn bots_dir() -> PathBuf {
+    std::fs::canonicalize(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots"))
+        .expect("bots/ exists")
+}
+
+fn bot(folder: &str, file: &str, args: &[&str]) -> Arc<BotSpec> {
+    let dir = bots_dir().join(folder);
+    let mut command = vec![dir.join(file).to_string_lossy().into_owned()];
+    command.extend(args.iter().map(|a| a.to_string()));
+    Arc::new(BotSpec {
+        name: file.trim_end_matches(".py").to_string(),
+        command,
+        dir,
+        build: None,
+        mode: Mode::Auto,
+        games: vec!["cardjitsu".to_string()],
+        team: None,
+        description: None,
+    })
+}
+
+fn options() -> RunOptions {
+    RunOptions {
+        move_timeout: Duration::from_millis(1500),
+        startup_allowance: Duration::from_millis(3000),
+        ..RunOptions::default()
+    }
+}
+
+/// `hostile` (seat 1) against the honest random_ok.py (seat 0).
+fn versus(hostile: Arc<BotSpec>, opts: &RunOptions, rounds: usize) -> (Cards, MatchRun) {
+    let seats = [
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+        Seat::new(hostile),
+    ];
+    let mut referee = Cards {
+        rounds,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, opts).expect("game runs to the end");
+    assert_eq!(referee.history.len(), rounds, "every round was played");
+    (referee, run)
+}
+
+/// Whether this machine has the layer; prints why a test is skipped if not.
+fn have(layer: &str) -> bool {
+    let found = probe()
+        .iter()
+        .find(|l| l.name == layer)
+        .expect("known layer");
+    if !found.available {
+        eprintln!("skipped: no {layer} here: {}", found.detail);
+    }
+    found.available
+}
+
+/// Running (non-zombie) processes whose command line contains `tag`.
+fn tagged_processes(tag: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if !String::from_utf8_lossy(&cmdline).contains(tag) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        if !matches!(state, None | Some("Z") | Some("X")) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn unique_tag(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("dojo-test-{name}-{}-{nanos}", std::process::id())
+}
+
+#[test]
+fn escaped_descendants_die_with_their_game() {
+    if !have("pid-namespace") {
+        return;
+    }
+    let tag = unique_tag("escaper");
+    let (referee, run) = versus(bot("hostile", "escaper.py", &[&tag]), &options(), 3);
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+    // play() returns only once the bot's namespace is gone: no waiting.
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
+}
+
+#[test]
+fn without_a_sandbox_escapers_do_survive() {
+    // The counterpart of the test above: shows the test can fail, and
+    // cleans up after itself.
+    let tag = unique_tag("escaper-off");
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
+    let left = tagged_processes(&tag);
+    for &pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(
+        !left.is_empty(),
+        "escapers are expected to survive with --sandbox off"
+    );
+}
+
+#[test]
+fn a_bot_sees_only_the_documented_environment() {
+    let mut seat = Seat::new(bot("hostile", "env_reader.py", &[]));
+    seat.env.push(("DOJO_SEED".to_string(), "7".to_string()));
+    let seats = [Seat::new(bot("faulty", "random_ok.py", &[])), seat];
+    let mut referee = Cards {
+        rounds: 2,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, &options()).expect("game runs");
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
+#[test]
+fn no_connection_leaves_a_network_namespace() {
+    if !have("network-namespace") {
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener.local_addr().expect("addr").port().to_string();
+    let (referee, run) = versus(bot("hostile", "connect.py", &[&port]), &options(), 2);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+    assert!(listener.accept().is_err(), "a connection was made");
+}
+
+#[test]
+fn a_bot_cannot_kill_its_opponent_or_stop_dojo() {
+    if !have("pid-namespace") {
+        return;
+    }
+    let (_, run) = versus(
+        bot("hostile", "killer.py", &["random_ok.py"]),
+        &options(),
+        4,
+    );
+    let victim = &run.seats[0];
+    assert_eq!(victim.faults.total(), 0, "{victim:?}");
+    assert_eq!(victim.spawns, 1, "{victim:?}");
+}
+
+#[test]
+fn a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on() {
+    // A copy, since the bot removes its own execute bit.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = dir.path().join("unexec.py");
+    std::fs::copy(bots_dir().join("hostile/unexec.py"), &script).expect("copy");
+    let spec = Arc::new(BotSpec {
+        name: "unexec".to_string(),
+        command: vec![script.to_string_lossy().into_owned()],
+        dir: dir.path().to_path_buf(),
+        ..(*bot("hostile", "unexec.py", &[])).clone()
+    });
+    let (referee, run) = versus(spec, &options(), 6);
+    let seat = &run.seats[1];
+    // Rounds 3..=6: the crash, then three failed restarts.
+    assert_eq!(seat.faults.crash, 4, "{seat:?}");
+    assert_eq!(seat.spawns, 1, "{seat:?}");
+    assert!(
+        seat.stderr.contains("cannot start the bot again"),
+        "{}",
+        seat.stderr
+    );
+    assert!(referee.history[..2].iter().all(|r| r[1] == Answer::Move(0)));
+    assert!(
+        referee.history[2..]
+            .iter()
+            .all(|r| r[1] == Answer::Fault(dojo_engine::protocol::Fault::Crash))
+    );
+}
