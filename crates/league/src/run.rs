@@ -10,7 +10,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 use crate::executor::{ExecError, Executor, GameResult, check_result};
-use crate::report::{FailedGame, Report, RunInfo, build_report};
+use crate::report::{FailedGame, Outcome, Report, RunInfo, build_report_from};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
 use crate::settings::Settings;
 use crate::stderr_logs::StderrLogs;
@@ -50,6 +50,10 @@ pub struct NoProgress;
 impl Progress for NoProgress {
     fn game_done(&mut self, _: u64, _: u64, _: Option<(&str, f64)>) {}
 }
+
+/// Games handed to the thread pool ahead of the one each worker plays,
+/// so a worker never waits for the writer to give it the next game.
+const QUEUED_PER_WORKER: usize = 2;
 
 /// Why a league could not be run.
 #[derive(Debug, Error)]
@@ -92,14 +96,19 @@ pub fn run_league(
         .filter(|f| !done.contains_key(&f.id))
         .collect();
     let total = fixtures.len() as u64;
-    // Only the results are kept for the report: a league's memory must not
-    // grow with the records of the games it has stored.
-    let mut lines: Vec<GameLine> = done.into_values().map(results_only).collect();
-    let mut leader = Leader::new(&lines);
+    // Only a compact outcome is kept for the report: a league's memory must
+    // not grow with the records (or even the names) of the games it stored.
+    let names = settings.sorted_names();
+    let mut leader = Leader::new(done.values());
+    let mut stored_games = done.len() as u64;
+    let mut outcomes: Vec<Outcome> = done
+        .into_values()
+        .filter_map(|l| Outcome::new(&names, &l))
+        .collect();
     let mut info = RunInfo::default();
     let mut write_error: Option<StoreError> = None;
     let mut stderr_logs = StderrLogs::new(&options.out);
-    progress.started(lines.len() as u64, total);
+    progress.started(stored_games, total);
 
     if !pending.is_empty() && !cancel.load(Ordering::SeqCst) {
         let jobs = options.jobs.max(1);
@@ -114,7 +123,12 @@ pub fn run_league(
         let stop = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<(&Fixture, Result<GameResult, ExecError>)>();
         pool.in_place_scope(|scope| {
-            for &fixture in &pending {
+            // Games are handed to the pool a few at a time, not all at once,
+            // so the pool's queue stays as small as the number of workers
+            // however long the league.
+            let mut queue = pending.iter();
+            let mut in_flight = 0usize;
+            let start = |fixture| {
                 let tx = tx.clone();
                 let stop = &stop;
                 scope.spawn(move |_| {
@@ -126,9 +140,12 @@ pub fn run_league(
                     // The receiver outlives the scope; a send cannot fail.
                     let _ = tx.send((fixture, result));
                 });
+            };
+            for &fixture in queue.by_ref().take(jobs * QUEUED_PER_WORKER) {
+                start(fixture);
+                in_flight += 1;
             }
-            drop(tx);
-            loop {
+            while in_flight > 0 {
                 // Wake up at least once per sync interval, so a stored game
                 // waits for its fsync no longer than that even when the next
                 // game takes long.
@@ -143,8 +160,14 @@ pub fn run_league(
                         }
                         continue;
                     }
+                    // Unreachable while `tx` is held here; stop waiting.
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 };
+                in_flight -= 1;
+                if let Some(&next) = queue.next() {
+                    start(next);
+                    in_flight += 1;
+                }
                 let result = result.and_then(|r| {
                     check_result(fixture, &r).map_err(ExecError::Failed)?;
                     Ok(r)
@@ -164,9 +187,10 @@ pub fn run_league(
                         }
                         leader.add(&line);
                         progress.game_stored(&line);
-                        lines.push(results_only(line));
+                        outcomes.extend(Outcome::new(&names, &line));
+                        stored_games += 1;
                         info.games_this_run += 1;
-                        progress.game_done(lines.len() as u64, total, leader.best());
+                        progress.game_done(stored_games, total, leader.best());
                     }
                     Ok(_) | Err(ExecError::Cancelled) => {}
                     Err(ExecError::Failed(error)) => {
@@ -186,22 +210,13 @@ pub fn run_league(
     // The last group, before the report that counts its games.
     store.sync()?;
 
-    lines.sort_by_key(|l| l.id);
+    outcomes.sort_by_key(|o| o.id);
     info.failed.sort_by_key(|f| f.id);
-    info.cancelled = cancel.load(Ordering::SeqCst) && (lines.len() as u64) < total;
+    info.cancelled = cancel.load(Ordering::SeqCst) && stored_games < total;
     info.wall_ms = started.elapsed().as_millis() as u64;
-    let report = build_report(settings, &lines, total, info);
+    let report = build_report_from(settings, &outcomes, total, info);
     write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
     Ok(report)
-}
-
-/// `line` without its record and timing, which the report does not read.
-fn results_only(line: GameLine) -> GameLine {
-    GameLine {
-        record: serde_json::Value::Null,
-        timing: serde_json::Value::Null,
-        ..line
-    }
 }
 
 /// Checks stored games belong to this directory's fixtures; returns them by
@@ -242,7 +257,7 @@ struct Leader {
 }
 
 impl Leader {
-    fn new(lines: &[GameLine]) -> Leader {
+    fn new<'a>(lines: impl Iterator<Item = &'a GameLine>) -> Leader {
         let mut l = Leader {
             tally: BTreeMap::new(),
         };
