@@ -86,15 +86,18 @@ pub fn run_league(
     cancel: &AtomicBool,
 ) -> Result<Report, LeagueError> {
     let started = Instant::now();
-    let fixtures = Schedule::build(settings)?.select(settings.shard);
+    let fixtures = Schedule::build(settings)?.into_selected(settings.shard);
     let (mut store, stored) = Store::open(&options.out, settings)?;
     let games_path = options.out.join(crate::store::GAMES_FILE);
     let done = check_stored(&games_path, &fixtures, stored)?;
 
-    let pending: Vec<&Fixture> = fixtures
+    // Stored ids, sorted: the pending games are found by walking the
+    // schedule, not by copying it.
+    let done_ids: Vec<u64> = done.keys().copied().collect();
+    let mut pending = fixtures
         .iter()
-        .filter(|f| !done.contains_key(&f.id))
-        .collect();
+        .filter(|f| done_ids.binary_search(&f.id).is_err())
+        .peekable();
     let total = fixtures.len() as u64;
     // Only a compact outcome is kept for the report: a league's memory must
     // not grow with the records (or even the names) of the games it stored.
@@ -110,7 +113,7 @@ pub fn run_league(
     let mut stderr_logs = StderrLogs::new(&options.out);
     progress.started(stored_games, total);
 
-    if !pending.is_empty() && !cancel.load(Ordering::SeqCst) {
+    if pending.peek().is_some() && !cancel.load(Ordering::SeqCst) {
         let jobs = options.jobs.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
@@ -126,7 +129,7 @@ pub fn run_league(
             // Games are handed to the pool a few at a time, not all at once,
             // so the pool's queue stays as small as the number of workers
             // however long the league.
-            let mut queue = pending.iter();
+            let queue = &mut pending;
             let mut in_flight = 0usize;
             let start = |fixture| {
                 let tx = tx.clone();
@@ -141,7 +144,7 @@ pub fn run_league(
                     let _ = tx.send((fixture, result));
                 });
             };
-            for &fixture in queue.by_ref().take(jobs * QUEUED_PER_WORKER) {
+            for fixture in queue.by_ref().take(jobs * QUEUED_PER_WORKER) {
                 start(fixture);
                 in_flight += 1;
             }
@@ -164,7 +167,7 @@ pub fn run_league(
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 };
                 in_flight -= 1;
-                if let Some(&next) = queue.next() {
+                if let Some(next) = queue.next() {
                     start(next);
                     in_flight += 1;
                 }
@@ -226,7 +229,13 @@ fn check_stored(
     fixtures: &[Fixture],
     stored: Vec<GameLine>,
 ) -> Result<BTreeMap<u64, GameLine>, LeagueError> {
-    let by_id: BTreeMap<u64, &Fixture> = fixtures.iter().map(|f| (f.id, f)).collect();
+    // `fixtures` is in id order: found by binary search, not a map of them.
+    let find = |id: u64| {
+        fixtures
+            .binary_search_by_key(&id, |f| f.id)
+            .ok()
+            .map(|i| &fixtures[i])
+    };
     let mut done = BTreeMap::new();
     for line in stored {
         let foreign = |problem| LeagueError::Foreign {
@@ -234,7 +243,7 @@ fn check_stored(
             id: line.id,
             problem,
         };
-        match by_id.get(&line.id) {
+        match find(line.id) {
             None => return Err(foreign("is not in this league's schedule")),
             Some(f) if !line.matches(f) => {
                 return Err(foreign("does not match its scheduled seats or seed"));
