@@ -131,11 +131,17 @@ pub fn pair_score(score_i: f64, score_j: f64) -> f64 {
 /// The pairwise results the ratings are fitted to, in game order; bots are
 /// indices into `names` (sorted). Games naming unknown bots are skipped.
 pub fn pair_results(names: &[String], games: &[GameLine]) -> Vec<rating::PairResult> {
+    let outcomes: Vec<Outcome> = games
+        .iter()
+        .filter_map(|g| Outcome::new(names, g))
+        .collect();
+    outcome_pair_results(&outcomes)
+}
+
+fn outcome_pair_results(games: &[Outcome]) -> Vec<rating::PairResult> {
     let mut out = Vec::new();
     for g in games {
-        let Some(idx) = seat_indices(names, g) else {
-            continue;
-        };
+        let idx = g.seats();
         for i in 0..idx.len() {
             for j in i + 1..idx.len() {
                 if idx[i] == idx[j] {
@@ -161,6 +167,64 @@ fn seat_indices(names: &[String], g: &GameLine) -> Option<Vec<usize>> {
         .iter()
         .map(|s| names.binary_search(s).ok())
         .collect()
+}
+
+/// Most seats a game has (royale: 3).
+const MAX_SEATS: usize = 3;
+
+/// What the report reads of one stored game, kept compact so that a
+/// running league's memory does not grow with the games it has played:
+/// the bots by index into the sorted names, the scores, the bootstrap group
+/// and the faults only when there were any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The game's id.
+    pub id: u64,
+    /// Bootstrap group (the fixture's `pair`).
+    pair: u64,
+    seats: [u16; MAX_SEATS],
+    len: u8,
+    scores: [f64; MAX_SEATS],
+    /// Per seat, as stored; empty when every count is zero (adding zero
+    /// counts changes nothing).
+    faults: Box<[SeatFaults]>,
+}
+
+impl Outcome {
+    /// The outcome of `g` among `names` (sorted), or `None` when the report
+    /// skips the game (a seat not among `names`, scores not one per seat).
+    pub fn new(names: &[String], g: &GameLine) -> Option<Outcome> {
+        let idx = seat_indices(names, g)?;
+        if idx.len() > MAX_SEATS || idx.iter().any(|&i| i > usize::from(u16::MAX)) {
+            return None;
+        }
+        let mut seats = [0; MAX_SEATS];
+        let mut scores = [0.0; MAX_SEATS];
+        for (k, &i) in idx.iter().enumerate() {
+            seats[k] = i as u16;
+            scores[k] = g.scores[k];
+        }
+        let faults = if g.faults.iter().all(|f| *f == SeatFaults::default()) {
+            Box::default()
+        } else {
+            g.faults.clone().into_boxed_slice()
+        };
+        Some(Outcome {
+            id: g.id,
+            pair: g.pair,
+            seats,
+            len: idx.len() as u8,
+            scores,
+            faults,
+        })
+    }
+
+    fn seats(&self) -> Vec<usize> {
+        self.seats[..usize::from(self.len)]
+            .iter()
+            .map(|&i| usize::from(i))
+            .collect()
+    }
 }
 
 /// All rating fits go through here, so swapping the implementation is one
@@ -208,6 +272,22 @@ pub fn build_report(
     timing: RunInfo,
 ) -> Report {
     let names = settings.sorted_names();
+    let outcomes: Vec<Outcome> = games
+        .iter()
+        .filter_map(|g| Outcome::new(&names, g))
+        .collect();
+    build_report_from(settings, &outcomes, scheduled, timing)
+}
+
+/// [`build_report`] from the games' compact outcomes ([`Outcome::new`]
+/// with `settings.sorted_names()`), in game id order.
+pub fn build_report_from(
+    settings: &Settings,
+    games: &[Outcome],
+    scheduled: u64,
+    timing: RunInfo,
+) -> Report {
+    let names = settings.sorted_names();
     let mut tallies: Vec<Tally> = names.iter().map(|_| Tally::default()).collect();
     let mut totals = Totals {
         games: 0,
@@ -216,11 +296,9 @@ pub fn build_report(
         faults: SeatFaults::default(),
     };
     for g in games {
-        let Some(idx) = seat_indices(&names, g) else {
-            continue;
-        };
+        let idx = g.seats();
         totals.games += 1;
-        if g.scores.contains(&1.0) {
+        if g.scores[..usize::from(g.len)].contains(&1.0) {
             totals.decisive += 1;
         } else {
             totals.drawn += 1;
@@ -244,7 +322,7 @@ pub fn build_report(
         }
     }
 
-    let results = pair_results(&names, games);
+    let results = outcome_pair_results(games);
     let ratings = fit_ratings(settings, &names, &results);
 
     let mut standings: Vec<Standing> = names
@@ -311,7 +389,7 @@ fn pct(score: f64, games: u64) -> f64 {
 
 fn head_to_head(
     names: &[String],
-    games: &[GameLine],
+    games: &[Outcome],
     results: &[rating::PairResult],
 ) -> Vec<HeadToHead> {
     // (lower index, higher index) -> (games, results, score of lower)
@@ -327,9 +405,7 @@ fn head_to_head(
         e.2 += s;
     }
     for g in games {
-        let Some(mut idx) = seat_indices(names, g) else {
-            continue;
-        };
+        let mut idx = g.seats();
         idx.sort_unstable();
         idx.dedup();
         for i in 0..idx.len() {

@@ -10,7 +10,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 use crate::executor::{ExecError, Executor, GameResult, check_result};
-use crate::report::{FailedGame, Report, RunInfo, build_report};
+use crate::report::{FailedGame, Outcome, Report, RunInfo, build_report_from};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
 use crate::settings::Settings;
 use crate::stderr_logs::StderrLogs;
@@ -51,6 +51,10 @@ impl Progress for NoProgress {
     fn game_done(&mut self, _: u64, _: u64, _: Option<(&str, f64)>) {}
 }
 
+/// Games handed to the thread pool ahead of the one each worker plays,
+/// so a worker never waits for the writer to give it the next game.
+const QUEUED_PER_WORKER: usize = 2;
+
 /// Why a league could not be run.
 #[derive(Debug, Error)]
 pub enum LeagueError {
@@ -82,20 +86,28 @@ pub fn run_league(
     cancel: &AtomicBool,
 ) -> Result<Report, LeagueError> {
     let started = Instant::now();
-    let fixtures = Schedule::build(settings)?.select(settings.shard);
+    let fixtures = Schedule::build(settings)?.into_selected(settings.shard);
     let (mut store, stored) = Store::open(&options.out, settings)?;
     let games_path = options.out.join(crate::store::GAMES_FILE);
     let done = check_stored(&games_path, &fixtures, stored)?;
 
-    let pending: Vec<&Fixture> = fixtures
+    // Stored ids, sorted: the pending games are found by walking the
+    // schedule, not by copying it.
+    let done_ids: Vec<u64> = done.keys().copied().collect();
+    let mut pending = fixtures
         .iter()
-        .filter(|f| !done.contains_key(&f.id))
-        .collect();
+        .filter(|f| done_ids.binary_search(&f.id).is_err())
+        .peekable();
     let total = fixtures.len() as u64;
-    // Only the results are kept for the report: a league's memory must not
-    // grow with the records of the games it has stored.
-    let mut lines: Vec<GameLine> = done.into_values().map(results_only).collect();
-    let mut leader = Leader::new(&lines);
+    // Only a compact outcome is kept for the report: a league's memory must
+    // not grow with the records (or even the names) of the games it stored.
+    let names = settings.sorted_names();
+    let mut leader = Leader::new(done.values());
+    let mut stored_games = done.len() as u64;
+    let mut outcomes: Vec<Outcome> = done
+        .into_values()
+        .filter_map(|l| Outcome::new(&names, &l))
+        .collect();
     let containment = executor.containment();
     if containment.is_some() {
         crate::store::write_settings_with(&options.out, settings, containment.clone())?;
@@ -106,9 +118,9 @@ pub fn run_league(
     };
     let mut write_error: Option<StoreError> = None;
     let mut stderr_logs = StderrLogs::new(&options.out);
-    progress.started(lines.len() as u64, total);
+    progress.started(stored_games, total);
 
-    if !pending.is_empty() && !cancel.load(Ordering::SeqCst) {
+    if pending.peek().is_some() && !cancel.load(Ordering::SeqCst) {
         let jobs = options.jobs.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
@@ -121,7 +133,12 @@ pub fn run_league(
         let stop = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<(&Fixture, Result<GameResult, ExecError>)>();
         pool.in_place_scope(|scope| {
-            for &fixture in &pending {
+            // Games are handed to the pool a few at a time, not all at once,
+            // so the pool's queue stays as small as the number of workers
+            // however long the league.
+            let queue = &mut pending;
+            let mut in_flight = 0usize;
+            let start = |fixture| {
                 let tx = tx.clone();
                 let stop = &stop;
                 scope.spawn(move |_| {
@@ -133,9 +150,12 @@ pub fn run_league(
                     // The receiver outlives the scope; a send cannot fail.
                     let _ = tx.send((fixture, result));
                 });
+            };
+            for fixture in queue.by_ref().take(jobs * QUEUED_PER_WORKER) {
+                start(fixture);
+                in_flight += 1;
             }
-            drop(tx);
-            loop {
+            while in_flight > 0 {
                 // Wake up at least once per sync interval, so a stored game
                 // waits for its fsync no longer than that even when the next
                 // game takes long.
@@ -150,8 +170,14 @@ pub fn run_league(
                         }
                         continue;
                     }
+                    // Unreachable while `tx` is held here; stop waiting.
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 };
+                in_flight -= 1;
+                if let Some(next) = queue.next() {
+                    start(next);
+                    in_flight += 1;
+                }
                 let result = result.and_then(|r| {
                     check_result(fixture, &r).map_err(ExecError::Failed)?;
                     Ok(r)
@@ -171,9 +197,10 @@ pub fn run_league(
                         }
                         leader.add(&line);
                         progress.game_stored(&line);
-                        lines.push(results_only(line));
+                        outcomes.extend(Outcome::new(&names, &line));
+                        stored_games += 1;
                         info.games_this_run += 1;
-                        progress.game_done(lines.len() as u64, total, leader.best());
+                        progress.game_done(stored_games, total, leader.best());
                     }
                     Ok(_) | Err(ExecError::Cancelled) => {}
                     Err(ExecError::Failed(error)) => {
@@ -193,22 +220,13 @@ pub fn run_league(
     // The last group, before the report that counts its games.
     store.sync()?;
 
-    lines.sort_by_key(|l| l.id);
+    outcomes.sort_by_key(|o| o.id);
     info.failed.sort_by_key(|f| f.id);
-    info.cancelled = cancel.load(Ordering::SeqCst) && (lines.len() as u64) < total;
+    info.cancelled = cancel.load(Ordering::SeqCst) && stored_games < total;
     info.wall_ms = started.elapsed().as_millis() as u64;
-    let report = build_report(settings, &lines, total, info);
+    let report = build_report_from(settings, &outcomes, total, info);
     write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
     Ok(report)
-}
-
-/// `line` without its record and timing, which the report does not read.
-fn results_only(line: GameLine) -> GameLine {
-    GameLine {
-        record: serde_json::Value::Null,
-        timing: serde_json::Value::Null,
-        ..line
-    }
 }
 
 /// Checks stored games belong to this directory's fixtures; returns them by
@@ -218,7 +236,13 @@ fn check_stored(
     fixtures: &[Fixture],
     stored: Vec<GameLine>,
 ) -> Result<BTreeMap<u64, GameLine>, LeagueError> {
-    let by_id: BTreeMap<u64, &Fixture> = fixtures.iter().map(|f| (f.id, f)).collect();
+    // `fixtures` is in id order: found by binary search, not a map of them.
+    let find = |id: u64| {
+        fixtures
+            .binary_search_by_key(&id, |f| f.id)
+            .ok()
+            .map(|i| &fixtures[i])
+    };
     let mut done = BTreeMap::new();
     for line in stored {
         let foreign = |problem| LeagueError::Foreign {
@@ -226,7 +250,7 @@ fn check_stored(
             id: line.id,
             problem,
         };
-        match by_id.get(&line.id) {
+        match find(line.id) {
             None => return Err(foreign("is not in this league's schedule")),
             Some(f) if !line.matches(f) => {
                 return Err(foreign("does not match its scheduled seats or seed"));
@@ -249,7 +273,7 @@ struct Leader {
 }
 
 impl Leader {
-    fn new(lines: &[GameLine]) -> Leader {
+    fn new<'a>(lines: impl Iterator<Item = &'a GameLine>) -> Leader {
         let mut l = Leader {
             tally: BTreeMap::new(),
         };

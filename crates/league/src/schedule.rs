@@ -168,6 +168,17 @@ impl Schedule {
         Ok(self.select(Some(shard)))
     }
 
+    /// [`Schedule::select`] without copying the schedule: a league holds
+    /// only one copy of its fixtures at a time.
+    pub fn into_selected(self, shard: Option<Shard>) -> Vec<Fixture> {
+        let mut fixtures = self.fixtures;
+        if let Some(s) = shard {
+            fixtures.retain(|f| f.id % s.count == s.index - 1);
+            fixtures.shrink_to_fit();
+        }
+        fixtures
+    }
+
     /// The fixtures a directory with this shard setting plays.
     pub fn select(&self, shard: Option<Shard>) -> Vec<Fixture> {
         match shard {
