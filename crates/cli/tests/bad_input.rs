@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 
-use common::{dojo, read_json, stderr_of, stdout_ok};
+use common::{dojo, random_league, read_json, stderr_of, stdout_ok};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -182,19 +182,7 @@ fn huge_game_counts_are_refused_before_allocating() {
         .stderr(predicate::str::contains("at most 2000000 are allowed"));
 
     // The same count in a hand-edited league.json.
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "2",
-            ])
-            .arg("--out")
-            .arg(&out),
-    );
+    random_league(&out, 2, &[]);
     let file = out.join("league.json");
     let mut league = read_json(&file);
     league["games"] = Value::from(u64::MAX);

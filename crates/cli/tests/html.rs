@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{dojo, stdout_ok};
+use common::{dojo, random_league, stdout_ok};
 
 /// The JSON of a page's data block.
 fn data_block(html: &str) -> Value {
@@ -127,19 +127,7 @@ fn report_needs_a_league_directory() {
 fn report_prints_the_standings_and_writes_a_page_with_every_game() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("league");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "4",
-                "--out",
-            ])
-            .arg(&out),
-    );
+    random_league(&out, 4, &[]);
     let page = tmp.path().join("report.html");
     let shown = stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page));
     assert!(

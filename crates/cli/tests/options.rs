@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{data, dojo, read_json, stderr_of, stdout_ok};
+use common::{data, dojo, random_league, read_json, stderr_of, stdout_ok};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -75,19 +75,7 @@ fn league_options_are_stored_and_honoured_by_resume() {
 fn resume_refuses_conflicting_flags_by_name_and_applies_the_anchor() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("l");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "2",
-                "--out",
-            ])
-            .arg(&out),
-    );
+    random_league(&out, 2, &[]);
     for (flag, value, says) in [
         ("--seed", "5", "--seed 5 (the league has 1)"),
         ("--games", "8", "--games 8 (the league has 2)"),

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{dojo, root, stderr_of, stdout_ok};
+use common::{dojo, random_league, root, stderr_of, stdout_ok};
 use predicates::prelude::*;
 
 const BIG: &str = "8250275021143807264";
@@ -33,21 +33,7 @@ fn seeds_are_written_as_exact_strings_in_every_json_file() {
     stdout_ok(dojo().arg("replay").arg(&json));
 
     let out = tmp.path().join("l");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "2",
-                "--seed",
-                BIG,
-            ])
-            .arg("--out")
-            .arg(&out),
-    );
+    random_league(&out, 2, &["--seed", BIG]);
     for file in ["league.json", "report.json"] {
         let text = std::fs::read_to_string(out.join(file)).unwrap();
         assert!(

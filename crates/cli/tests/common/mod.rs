@@ -86,3 +86,16 @@ pub fn debug_bot(package: &str, bin: &str) -> PathBuf {
     assert!(path.exists(), "{} was not built", path.display());
     path
 }
+
+/// Plays a CardJitsu league of the two bundled random bots into `out`
+/// (`games` per pair, `extra` flags after it) and returns its stdout.
+pub fn random_league(out: &Path, games: u32, extra: &[&str]) -> String {
+    stdout_ok(
+        dojo()
+            .args(["league", "cardjitsu", "random-py", "random-sh", "--games"])
+            .arg(games.to_string())
+            .args(extra)
+            .arg("--out")
+            .arg(out),
+    )
+}
