@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use dojo_engine::cardjitsu::{CardJitsu, OutcomeReason, Settings};
 use dojo_engine::protocol::Fault;
-use dojo_league::game::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+use dojo_games::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
 mod processes;

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dojo_engine::royale::{Board, EndReason, Royale, Settings, Team, TurnFault};
-use dojo_league::game::{RoyaleRecord, RoyaleSetup, play_royale};
+use dojo_games::{RoyaleRecord, RoyaleSetup, play_royale};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
 mod processes;
