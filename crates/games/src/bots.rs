@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use dojo_engine::cardjitsu;
 use dojo_engine::royale::{self, Board, Team};
-use dojo_runner::{BotSpec, FaultCounts, RunError, RunOptions};
+use dojo_runner::{BotSpec, RunError, RunOptions};
 use serde::Serialize;
 
 use crate::cardjitsu::{CardJitsuSetup, play_cardjitsu};
@@ -33,23 +33,7 @@ pub struct BotExecutor {
 }
 
 fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
-    conduct
-        .iter()
-        .map(|c| {
-            let FaultCounts {
-                timeout,
-                crash,
-                invalid,
-                restart,
-            } = c.faults;
-            SeatFaults {
-                timeout: timeout.into(),
-                crash: crash.into(),
-                invalid: invalid.into(),
-                restart: restart.into(),
-            }
-        })
-        .collect()
+    conduct.iter().map(|c| c.faults).collect()
 }
 
 /// The league's view of a played game: its record with `timing` split off

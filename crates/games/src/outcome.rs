@@ -4,27 +4,10 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// How often one seat's answers could not be used in one game.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatFaults {
-    pub timeout: u64,
-    pub crash: u64,
-    pub invalid: u64,
-    /// Times the seat's process was started again.
-    pub restart: u64,
-}
-
-impl SeatFaults {
-    /// Adds `other`'s counts to these.
-    pub fn add(&mut self, other: &SeatFaults) {
-        // Saturating: stored lines are checked, but a sum must never wrap
-        // (or panic) whatever a hand-edited file says.
-        self.timeout = self.timeout.saturating_add(other.timeout);
-        self.crash = self.crash.saturating_add(other.crash);
-        self.invalid = self.invalid.saturating_add(other.invalid);
-        self.restart = self.restart.saturating_add(other.restart);
-    }
-}
+/// How often one seat's answers could not be used in one game: the
+/// runner's fault counts, the same type in records, stored lines and
+/// reports (the old name, kept because the league's files call it that).
+pub type SeatFaults = dojo_runner::FaultCounts;
 
 /// The outcome of one finished game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
