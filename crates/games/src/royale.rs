@@ -43,6 +43,30 @@ impl RoyaleRecord {
     }
 }
 
+/// A bot's manifest declares a `team` that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{}: `team` {team:?} is not a team; expected \"R\", \"P\" or \"S\"",
+    manifest.display()
+)]
+pub struct BadFixedTeam {
+    pub manifest: std::path::PathBuf,
+    pub team: String,
+}
+
+/// The team `bot`'s manifest insists on, if any.
+pub fn fixed_team(bot: &BotSpec) -> Result<Option<Team>, BadFixedTeam> {
+    bot.team
+        .as_deref()
+        .map(|t| {
+            t.parse().map_err(|_| BadFixedTeam {
+                manifest: bot.dir.join(dojo_runner::MANIFEST_FILE),
+                team: t.to_owned(),
+            })
+        })
+        .transpose()
+}
+
 /// Everything that fixes a royale game apart from the bots.
 #[derive(Debug, Clone)]
 pub struct RoyaleSetup {
@@ -100,4 +124,33 @@ pub fn play_royale(
         stderr,
         timing,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(team: Option<&str>) -> BotSpec {
+        BotSpec {
+            name: "x".into(),
+            command: vec!["x".into()],
+            dir: "/bots/x".into(),
+            build: None,
+            mode: dojo_runner::Mode::Auto,
+            games: Vec::new(),
+            team: team.map(str::to_owned),
+            description: None,
+        }
+    }
+
+    #[test]
+    fn a_manifest_team_is_checked_here_and_named_with_its_file() {
+        assert_eq!(fixed_team(&bot(None)), Ok(None));
+        assert_eq!(fixed_team(&bot(Some("P"))), Ok(Some(Team::Paper)));
+        let err = fixed_team(&bot(Some("Q"))).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "/bots/x/bot.toml: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\""
+        );
+    }
 }

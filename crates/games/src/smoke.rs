@@ -96,10 +96,8 @@ pub fn smoke_start(
         }
         (Game::Royale, None) => return Ok(()),
         (Game::Royale, Some(board)) => {
-            let own: Team = bot
-                .team
-                .as_deref()
-                .and_then(|t| t.parse().ok())
+            let own = crate::royale::fixed_team(bot)
+                .map_err(|e| fail(e.to_string(), String::new()))?
                 .unwrap_or(Team::Rock);
             let teams = [own].into_iter().chain(
                 [Team::Rock, Team::Paper, Team::Scissors]

@@ -262,7 +262,7 @@ struct LeagueRun {
 fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
     let out = dir.join(format!("league-{jobs}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let bots = ["a", "b"].map(|name| dojo_league::BotSpec {
+    let bots = ["a", "b"].map(|name| dojo_league::Entrant {
         name: name.into(),
         command: format!("{name}={echo_cmd}"),
         fixed_team: None,

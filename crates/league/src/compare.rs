@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use dojo_engine::rng::derive_seed;
+use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -151,7 +152,7 @@ impl CompareSettings {
     pub fn block_fixtures(&self, block: u64) -> Vec<Fixture> {
         let seed = self.block_seed(block);
         let g = u64::from(self.games_per_block());
-        let fixture = |leg: u8, seats: Vec<String>, teams: Vec<String>, board| Fixture {
+        let fixture = |leg: u8, seats: Vec<String>, teams: Vec<Team>, board| Fixture {
             id: g * block + u64::from(leg),
             game: self.game,
             seats,
@@ -172,7 +173,7 @@ impl CompareSettings {
                     let i = block % self.boards.len() as u64;
                     self.boards[i as usize].clone()
                 });
-                let teams: Vec<String> = TEAMS.iter().map(|t| t.to_string()).collect();
+                let teams = TEAMS.to_vec();
                 let mut out = Vec::with_capacity(6);
                 for third in 0..TEAMS.len() {
                     for (swap, pair) in [[NEW, BASE], [BASE, NEW]].into_iter().enumerate() {
@@ -216,7 +217,7 @@ pub struct LegRecord {
     /// Role by seat (`new`, `base`, `third`).
     pub seats: Vec<String>,
     /// Royale: team by seat; empty for CardJitsu.
-    pub teams: Vec<String>,
+    pub teams: Vec<Team>,
     /// Per seat: 1 win, 0.5 draw, 0 loss.
     pub scores: Vec<f64>,
     /// Per seat.

@@ -3,7 +3,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use dojo_engine::royale::Team;
 pub use dojo_games::BotExecutor;
 use dojo_games::Table;
 
@@ -21,21 +20,13 @@ impl Executor for BotExecutor {
         if cancel.load(Ordering::SeqCst) {
             return Err(ExecError::Cancelled);
         }
-        let teams = fixture
-            .teams
-            .iter()
-            .map(|t| {
-                t.parse::<Team>()
-                    .map_err(|_| ExecError::Failed(format!("bad team `{t}`")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
         BotExecutor::play(
             self,
             &Table {
                 id: fixture.id,
                 game: fixture.game,
                 seats: &fixture.seats,
-                teams: &teams,
+                teams: &fixture.teams,
                 board: fixture.board.as_deref(),
                 seed: fixture.seed,
             },

@@ -420,14 +420,14 @@ fn head_to_head(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::BotSpec;
+    use crate::settings::Entrant;
 
     fn line(id: u64, seats: &[&str], scores: &[f64]) -> GameLine {
         GameLine {
             version: 1,
             id,
             seats: seats.iter().map(|s| s.to_string()).collect(),
-            teams: vec!["R".into(), "P".into(), "S".into()],
+            teams: crate::schedule::TEAMS.to_vec(),
             board: None,
             pair: id,
             leg: 0,
@@ -460,7 +460,7 @@ mod tests {
     fn tallies_and_standings() {
         let bots = ["a", "b", "c"]
             .iter()
-            .map(|n| BotSpec {
+            .map(|n| Entrant {
                 name: n.to_string(),
                 command: String::new(),
                 fixed_team: None,

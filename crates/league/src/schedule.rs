@@ -7,13 +7,14 @@
 //! FORMATS.md for the exact derivation.
 
 use dojo_engine::rng::derive_seed;
+use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::settings::{BadShard, BotSpec, GameKind, Settings, Shard};
+use crate::settings::{BadShard, Entrant, GameKind, Settings, Shard};
 
 /// Royale teams, in seat order: seat `i` plays `TEAMS[i]`.
-pub const TEAMS: [&str; 3] = ["R", "P", "S"];
+pub const TEAMS: [Team; 3] = [Team::Rock, Team::Paper, Team::Scissors];
 
 /// One scheduled game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,8 +25,9 @@ pub struct Fixture {
     pub game: GameKind,
     /// Bot names by seat.
     pub seats: Vec<String>,
-    /// Royale: the team of each seat (`R`, `P`, `S`); empty for CardJitsu.
-    pub teams: Vec<String>,
+    /// Royale: the team of each seat (`R`, `P`, `S` in files); empty for
+    /// CardJitsu.
+    pub teams: Vec<Team>,
     /// Royale: the board, if boards were given.
     pub board: Option<String>,
     /// Index of the group of games sharing one seed (CardJitsu: the two
@@ -46,8 +48,6 @@ pub enum ScheduleError {
     DuplicateBot(String),
     #[error("bot name {0:?} is invalid: names must be non-empty and contain no control characters")]
     BadName(String),
-    #[error("bot `{bot}` has fixed team `{team}`: expected R, P or S")]
-    BadTeam { bot: String, team: String },
     #[error("the number of games must be at least 1")]
     ZeroGames,
     #[error(
@@ -121,7 +121,7 @@ impl Schedule {
     /// royale; `fixed_team` is ignored for CardJitsu.
     pub fn new(
         game: GameKind,
-        bots: &[BotSpec],
+        bots: &[Entrant],
         games: u64,
         seed: u64,
         boards: &[String],
@@ -136,7 +136,7 @@ impl Schedule {
         if bound > MAX_FIXTURES {
             return Err(ScheduleError::TooManyGames { games: bound });
         }
-        let mut sorted: Vec<&BotSpec> = bots.iter().collect();
+        let mut sorted: Vec<&Entrant> = bots.iter().collect();
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
         for w in sorted.windows(2) {
             if w[0].name == w[1].name {
@@ -198,7 +198,7 @@ impl Schedule {
 /// Every unordered pair plays `ceil(games / 2)` seeds, each twice with the
 /// seats swapped. Rounds are outermost so that any prefix of the schedule
 /// (a cancelled league, a shard) covers every pair about equally.
-fn cardjitsu(bots: &[&BotSpec], games: u64, league_seed: u64) -> Vec<Fixture> {
+fn cardjitsu(bots: &[&Entrant], games: u64, league_seed: u64) -> Vec<Fixture> {
     let tag = fnv1a64("cardjitsu");
     let mut pairs = Vec::new();
     for (i, a) in bots.iter().enumerate() {
@@ -235,22 +235,12 @@ fn cardjitsu(bots: &[&BotSpec], games: u64, league_seed: u64) -> Vec<Fixture> {
 /// the triple has a fixed team, otherwise every distinct permutation that
 /// honours the fixed teams.
 fn royale(
-    bots: &[&BotSpec],
+    bots: &[&Entrant],
     games: u64,
     league_seed: u64,
     boards: &[String],
 ) -> Result<Vec<Fixture>, ScheduleError> {
-    for b in bots {
-        if let Some(team) = &b.fixed_team
-            && !TEAMS.contains(&team.as_str())
-        {
-            return Err(ScheduleError::BadTeam {
-                bot: b.name.clone(),
-                team: team.clone(),
-            });
-        }
-    }
-    let triples: Vec<[&BotSpec; 3]> = if bots.len() == 2 {
+    let triples: Vec<[&Entrant; 3]> = if bots.len() == 2 {
         vec![[bots[0], bots[0], bots[1]], [bots[0], bots[1], bots[1]]]
     } else {
         let mut t = Vec::new();
@@ -263,7 +253,7 @@ fn royale(
         }
         t
     };
-    let seatings: Vec<Vec<[&BotSpec; 3]>> = triples.iter().map(|t| seatings_of(*t)).collect();
+    let seatings: Vec<Vec<[&Entrant; 3]>> = triples.iter().map(|t| seatings_of(*t)).collect();
 
     let tag = fnv1a64("royale");
     let mut fixtures = Vec::new();
@@ -290,7 +280,7 @@ fn royale(
                     id: fixtures.len() as u64,
                     game: GameKind::Royale,
                     seats: seating.iter().map(|b| b.name.clone()).collect(),
-                    teams: TEAMS.iter().map(|t| t.to_string()).collect(),
+                    teams: TEAMS.to_vec(),
                     board: board.clone(),
                     pair,
                     leg: leg as u8,
@@ -304,7 +294,7 @@ fn royale(
 }
 
 /// The seatings (bot per team R, P, S) one seed of a triple is played in.
-fn seatings_of(t: [&BotSpec; 3]) -> Vec<[&BotSpec; 3]> {
+fn seatings_of(t: [&Entrant; 3]) -> Vec<[&Entrant; 3]> {
     let any_fixed = t.iter().any(|b| b.fixed_team.is_some());
     let candidates: Vec<[usize; 3]> = if any_fixed {
         vec![
@@ -318,13 +308,13 @@ fn seatings_of(t: [&BotSpec; 3]) -> Vec<[&BotSpec; 3]> {
     } else {
         vec![[0, 1, 2], [1, 2, 0], [2, 0, 1]]
     };
-    let mut out: Vec<[&BotSpec; 3]> = Vec::new();
+    let mut out: Vec<[&Entrant; 3]> = Vec::new();
     for c in candidates {
         let seating = [t[c[0]], t[c[1]], t[c[2]]];
         let honours = seating
             .iter()
             .zip(TEAMS)
-            .all(|(b, team)| b.fixed_team.as_deref().is_none_or(|fixed| fixed == team));
+            .all(|(b, team)| b.fixed_team.is_none_or(|fixed| fixed == team));
         let fresh = !out
             .iter()
             .any(|s| s.iter().zip(&seating).all(|(x, y)| x.name == y.name));
@@ -339,8 +329,8 @@ fn seatings_of(t: [&BotSpec; 3]) -> Vec<[&BotSpec; 3]> {
 mod tests {
     use super::*;
 
-    fn bot(name: &str) -> BotSpec {
-        BotSpec {
+    fn bot(name: &str) -> Entrant {
+        Entrant {
             name: name.into(),
             command: format!("./{name}"),
             fixed_team: None,
@@ -372,14 +362,10 @@ mod tests {
         assert_eq!(dup, Err(ScheduleError::DuplicateBot("a".into())));
         let zero = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("b")], 0, 1, &[]);
         assert_eq!(zero, Err(ScheduleError::ZeroGames));
-        let mut x = bot("x");
-        x.fixed_team = Some("Q".into());
-        let team = Schedule::new(GameKind::Royale, &[x, bot("b"), bot("c")], 3, 1, &[]);
-        assert!(matches!(team, Err(ScheduleError::BadTeam { .. })));
         let mut r1 = bot("r1");
-        r1.fixed_team = Some("R".into());
+        r1.fixed_team = Some(Team::Rock);
         let mut r2 = bot("r2");
-        r2.fixed_team = Some("R".into());
+        r2.fixed_team = Some(Team::Rock);
         let none = Schedule::new(GameKind::Royale, &[r1, r2], 3, 1, &[]);
         assert_eq!(none, Err(ScheduleError::Empty));
     }

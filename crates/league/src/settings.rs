@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use dojo_engine::cardjitsu::Ruleset;
+use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -15,10 +16,12 @@ pub const LEAGUE_FORMAT_VERSION: u32 = 1;
 // it `GameKind`.
 pub use dojo_games::{Game as GameKind, UnknownGame};
 
-/// One bot of a league.
+/// A bot entered in a league, as `league.json` stores it: its name, the
+/// spec it was given by (resolved into a runnable `dojo_runner::BotSpec`
+/// when games are played) and the team it insists on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BotSpec {
+pub struct Entrant {
     /// Unique name; the schedule, seeds and report refer to bots by it.
     pub name: String,
     /// How to start the bot; opaque to the league (the runner reads it).
@@ -26,7 +29,7 @@ pub struct BotSpec {
     /// Royale only: the team (`R`, `P` or `S`) the bot's manifest insists
     /// on; the bot is then only scheduled on that team.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fixed_team: Option<String>,
+    pub fixed_team: Option<Team>,
 }
 
 /// Which part of a league one machine plays: fixtures with
@@ -85,7 +88,7 @@ impl fmt::Display for Shard {
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub game: GameKind,
-    pub bots: Vec<BotSpec>,
+    pub bots: Vec<Entrant>,
     /// CardJitsu: games per pair of bots (rounded up to whole seat-swapped
     /// seed pairs). Royale: games per triple (rounded up to a multiple of 3).
     pub games: u64,

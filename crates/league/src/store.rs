@@ -16,6 +16,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -42,7 +43,7 @@ pub struct GameLine {
     pub version: u32,
     pub id: u64,
     pub seats: Vec<String>,
-    pub teams: Vec<String>,
+    pub teams: Vec<Team>,
     pub board: Option<String>,
     pub pair: u64,
     pub leg: u8,
@@ -548,18 +549,18 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{BotSpec, GameKind};
+    use crate::settings::{Entrant, GameKind};
 
     fn settings() -> Settings {
         Settings {
             game: GameKind::Cardjitsu,
             bots: vec![
-                BotSpec {
+                Entrant {
                     name: "a".into(),
                     command: "./a".into(),
                     fixed_team: None,
                 },
-                BotSpec {
+                Entrant {
                     name: "b".into(),
                     command: "./b".into(),
                     fixed_team: None,

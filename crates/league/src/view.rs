@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use dojo_engine::cardjitsu::{Pile, Ruleset};
-use dojo_engine::royale::{Effect, Tile};
+use dojo_engine::royale::{Effect, Team, Tile};
 use serde::Serialize;
 
 use crate::compare::CompareReport;
@@ -228,7 +228,7 @@ pub struct GameRow {
     pub id: u64,
     pub seats: Vec<String>,
     /// Royale: each seat's team.
-    pub teams: Vec<String>,
+    pub teams: Vec<Team>,
     pub board: Option<String>,
     pub scores: Vec<f64>,
     /// Per seat: all faults (timeouts, crashes, invalid answers).
@@ -492,7 +492,7 @@ mod tests {
 
     #[test]
     fn the_league_command_carries_the_play_options() {
-        let bot = |name: &str| crate::settings::BotSpec {
+        let bot = |name: &str| crate::settings::Entrant {
             name: name.into(),
             command: name.into(),
             fixed_team: None,

@@ -14,7 +14,7 @@ use dojo_engine::rng;
 use dojo_engine::royale::{self, Board, Royale, Team};
 use dojo_games::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing};
 use dojo_league::store::{self, GameLine};
-use dojo_league::{BotSpec, Fixture, GameKind, GameResult, Schedule, SeatFaults, Settings};
+use dojo_league::{Entrant, Fixture, GameKind, GameResult, Schedule, SeatFaults, Settings};
 use rand::RngExt;
 
 /// Values the mutator writes over numbers: edges of every integer width,
@@ -243,7 +243,7 @@ fn records() {
 }
 
 fn settings() -> Settings {
-    let bot = |name: &str| BotSpec {
+    let bot = |name: &str| Entrant {
         name: name.into(),
         command: name.into(),
         fixed_team: None,

@@ -5,7 +5,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use dojo_league::schedule::TEAMS;
-use dojo_league::{BotSpec, GameKind, Schedule};
+use dojo_league::{Entrant, GameKind, Schedule};
 
 use common::bots;
 
@@ -62,7 +62,7 @@ fn team_counts(s: &Schedule) -> BTreeMap<(String, String), u64> {
         f.seats
             .iter()
             .cloned()
-            .zip(f.teams.iter().cloned())
+            .zip(f.teams.iter().map(|t| t.to_string()))
             .collect::<Vec<_>>()
     }))
 }
@@ -103,7 +103,7 @@ fn royale_with_two_bots_never_plays_a_bot_alone() {
 #[test]
 fn fixed_teams_are_honoured_and_free_bots_stay_balanced() {
     let mut b = bots(&["ant", "bee", "cat", "dog"]);
-    b[0].fixed_team = Some("R".into());
+    b[0].fixed_team = Some(dojo_engine::royale::Team::Rock);
     let s = Schedule::new(GameKind::Royale, &b, 3, 3, &[]).unwrap();
     let teams = team_counts(&s);
     // Three triples with ant, two seatings each.
@@ -118,7 +118,7 @@ fn fixed_teams_are_honoured_and_free_bots_stay_balanced() {
     }
     // Same with a fixed bot among two.
     let mut two = bots(&["x", "y"]);
-    two[1].fixed_team = Some("S".into());
+    two[1].fixed_team = Some(dojo_engine::royale::Team::Scissors);
     let s = Schedule::new(GameKind::Royale, &two, 3, 3, &[]).unwrap();
     assert!(
         s.fixtures()
@@ -139,7 +139,7 @@ fn seeds_do_not_depend_on_bot_order() {
     for game in [GameKind::Cardjitsu, GameKind::Royale] {
         let names = ["ant", "bee", "cat", "dog"];
         let a = Schedule::new(game, &bots(&names), 4, 77, &[]).unwrap();
-        let mut reversed: Vec<BotSpec> = bots(&names);
+        let mut reversed: Vec<Entrant> = bots(&names);
         reversed.reverse();
         let b = Schedule::new(game, &reversed, 4, 77, &[]).unwrap();
         assert_eq!(a, b);

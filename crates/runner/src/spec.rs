@@ -40,7 +40,9 @@ pub struct BotSpec {
     pub mode: Mode,
     /// Games it declares it plays; empty means not declared.
     pub games: Vec<String>,
-    /// Royale team (`R`, `P` or `S`), if declared.
+    /// The team the manifest declares, as written; the runner knows no
+    /// game, so it is checked where a game uses it
+    /// (`dojo_games::royale::fixed_team`).
     pub team: Option<String>,
     /// Free text from the manifest.
     pub description: Option<String>,

@@ -28,8 +28,9 @@ fn league_bots(
     game: GameKind,
     names: &[String],
     bots_dir: &Path,
-) -> Result<Vec<dojo_league::BotSpec>> {
+) -> Result<(Vec<dojo_league::Entrant>, Resolved)> {
     let mut out = Vec::new();
+    let mut resolved = Resolved::new();
     if names.is_empty() {
         if let Some(hint) = crate::home::hint(bots_dir) {
             bail!("{hint}");
@@ -42,11 +43,12 @@ fn league_bots(
                     || bot.dir.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                out.push(dojo_league::BotSpec {
+                out.push(dojo_league::Entrant {
                     name: bot.name.clone(),
                     command: under,
-                    fixed_team: bot.team.clone(),
+                    fixed_team: dojo_games::royale::fixed_team(&bot)?,
                 });
+                resolved.insert(bot.name.clone(), bot);
             }
         }
         if out.len() < 2 {
@@ -61,15 +63,20 @@ fn league_bots(
             let bot = bots::resolve(arg, bots_dir)?;
             // Stored as given, so `--resume` (from the same directory)
             // and shards on other machines resolve it the same way.
-            out.push(dojo_league::BotSpec {
+            out.push(dojo_league::Entrant {
                 name: bot.name.clone(),
                 command: arg.clone(),
-                fixed_team: bot.team.clone(),
+                fixed_team: dojo_games::royale::fixed_team(&bot)?,
             });
+            resolved.insert(bot.name.clone(), bot);
         }
     }
-    Ok(out)
+    Ok((out, resolved))
 }
+
+/// Bots already resolved while the league's entrants were listed, by name:
+/// the executor uses them rather than resolving each spec a second time.
+type Resolved = BTreeMap<String, dojo_runner::BotSpec>;
 
 /// Every default board ([`crate::home::default_board_paths`]) that is not
 /// already decided.
@@ -132,7 +139,7 @@ fn default_out(game: GameKind) -> PathBuf {
     ))
 }
 
-fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> {
+fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, Resolved)> {
     let Some(game) = a.game.map(game_kind) else {
         bail!("name the game: dojo league cardjitsu|royale (or --resume DIR)");
     };
@@ -152,9 +159,10 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
         }
         None => (None, None),
     };
+    let (bots, resolved) = league_bots(game, &a.bots, bots_dir)?;
     let settings = Settings {
         game,
-        bots: league_bots(game, &a.bots, bots_dir)?,
+        bots,
         games: a.games.unwrap_or(match game {
             GameKind::Cardjitsu => 40,
             // Each trio plays every board once in each team rotation.
@@ -169,7 +177,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
         play,
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
-    Ok((settings, out))
+    Ok((settings, out, resolved))
 }
 
 /// The stored league in `dir`, checked against the flags given beside
@@ -299,16 +307,21 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
     Ok(settings)
 }
 
-/// Resolves, builds and loads everything the league's games need.
+/// Resolves (unless `resolved` has it already), builds and loads
+/// everything the league's games need.
 fn executor(
     settings: &Settings,
     bots_dir: &Path,
     sandbox: &crate::args::SandboxArgs,
+    mut resolved: Resolved,
 ) -> Result<BotExecutor> {
     let mut loaded = BTreeMap::new();
     for bot in &settings.bots {
-        let spec = bots::resolve(&bot.command, bots_dir)
-            .with_context(|| format!("bot {} ({})", bot.name, bot.command))?;
+        let spec = match resolved.remove(&bot.name) {
+            Some(spec) => spec,
+            None => bots::resolve(&bot.command, bots_dir)
+                .with_context(|| format!("bot {} ({})", bot.name, bot.command))?,
+        };
         bots::check_game(&spec, settings.game.name())?;
         bots::build(&spec)?;
         loaded.insert(bot.name.clone(), Arc::new(spec));
@@ -339,11 +352,11 @@ fn executor(
 }
 
 pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
-    let (settings, out) = match &a.resume {
-        Some(dir) => (resumed_settings(dir, &a)?, dir.clone()),
+    let (settings, out, resolved) = match &a.resume {
+        Some(dir) => (resumed_settings(dir, &a)?, dir.clone(), Resolved::new()),
         None => new_settings(bots_dir, &a)?,
     };
-    let mut exec = executor(&settings, bots_dir, &a.time.sandbox)?;
+    let mut exec = executor(&settings, bots_dir, &a.time.sandbox, resolved)?;
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
     smoke_start(&settings, &exec, a.allow_broken)?;

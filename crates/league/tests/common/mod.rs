@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use dojo_engine::rng::derive_seed;
 use dojo_league::schedule::fnv1a64;
 use dojo_league::{
-    BotSpec, ExecError, Executor, Fixture, GameKind, GameResult, SeatFaults, Settings,
+    Entrant, ExecError, Executor, Fixture, GameKind, GameResult, SeatFaults, Settings,
 };
 
 /// Strength 1..=10 from the bot name.
@@ -82,10 +82,10 @@ impl Executor for FakeGame {
     }
 }
 
-pub fn bots(names: &[&str]) -> Vec<BotSpec> {
+pub fn bots(names: &[&str]) -> Vec<Entrant> {
     names
         .iter()
-        .map(|n| BotSpec {
+        .map(|n| Entrant {
             name: n.to_string(),
             command: format!("./bots/{n} --fast"),
             fixed_team: None,
