@@ -11,11 +11,9 @@ use dojo_engine::royale::{self, Board, Team};
 use dojo_runner::{BotSpec, RunError, RunOptions};
 use serde::Serialize;
 
-use crate::cardjitsu::{CardJitsuSetup, play_cardjitsu};
 use crate::game::Game;
 use crate::outcome::{ExecError, GameResult, SeatFaults};
 use crate::record::SeatConduct;
-use crate::royale::{RoyaleError, RoyaleSetup, play_royale};
 
 /// Bots and boards resolved once, shared by every game of a league.
 #[derive(Debug)]
@@ -38,7 +36,7 @@ fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
 
 /// The league's view of a played game: its record with `timing` split off
 /// (the one part that may differ between two plays of the same game).
-fn game_result(
+pub(crate) fn game_result(
     scores: Vec<f64>,
     conduct: &[SeatConduct],
     record: &impl Serialize,
@@ -57,7 +55,7 @@ fn game_result(
     })
 }
 
-fn run_error(err: RunError) -> ExecError {
+pub(crate) fn run_error(err: RunError) -> ExecError {
     match err {
         RunError::Cancelled => ExecError::Cancelled,
         other => ExecError::Failed(other.to_string()),
@@ -65,63 +63,11 @@ fn run_error(err: RunError) -> ExecError {
 }
 
 impl BotExecutor {
-    fn bot(&self, name: &str) -> Result<Arc<BotSpec>, ExecError> {
+    pub(crate) fn bot(&self, name: &str) -> Result<Arc<BotSpec>, ExecError> {
         self.bots
             .get(name)
             .cloned()
             .ok_or_else(|| ExecError::Failed(format!("unknown bot `{name}`")))
-    }
-
-    pub(crate) fn cardjitsu(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
-        let [a, b] = table.seats else {
-            return Err(ExecError::Failed(format!(
-                "a CardJitsu game needs 2 seats, game {} has {}",
-                table.id,
-                table.seats.len()
-            )));
-        };
-        let setup = CardJitsuSetup {
-            seed: table.seed,
-            settings: self.cardjitsu.clone(),
-            deck_names: self.deck_names.clone(),
-        };
-        let record = play_cardjitsu([self.bot(a)?, self.bot(b)?], &setup, &self.run, &mut |_| {})
-            .map_err(run_error)?;
-        game_result(record.scores(), &record.conduct, &record)
-    }
-
-    pub(crate) fn royale(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
-        let board_name = table
-            .board
-            .ok_or_else(|| ExecError::Failed(format!("game {} has no board", table.id)))?;
-        let board = self
-            .boards
-            .get(board_name)
-            .ok_or_else(|| ExecError::Failed(format!("unknown board `{board_name}`")))?;
-        if table.teams.len() != table.seats.len() {
-            return Err(ExecError::Failed(format!(
-                "royale game {} has {} seats but {} teams",
-                table.id,
-                table.seats.len(),
-                table.teams.len()
-            )));
-        }
-        let mut players = Vec::with_capacity(table.seats.len());
-        for (name, &team) in table.seats.iter().zip(table.teams) {
-            players.push((self.bot(name)?, team));
-        }
-        let setup = RoyaleSetup {
-            seed: table.seed,
-            board: board.clone(),
-            board_file: board_name.to_owned(),
-            settings: self.royale,
-        };
-        let record =
-            play_royale(&players, &setup, &self.run, &mut |_| {}).map_err(|e| match e {
-                RoyaleError::Run(e) => run_error(e),
-                RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
-            })?;
-        game_result(record.scores(), &record.conduct, &record)
     }
 }
 

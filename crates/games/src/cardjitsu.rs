@@ -7,6 +7,8 @@ use dojo_engine::cardjitsu::{self, CardJitsu};
 use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
 use serde::{Deserialize, Serialize};
 
+use crate::bots::{BotExecutor, Table, game_result, run_error};
+use crate::outcome::{ExecError, GameResult};
 use crate::record::{
     RECORD_VERSION, SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info,
 };
@@ -83,6 +85,44 @@ pub fn play_cardjitsu(
         stderr,
         timing,
     })
+}
+
+/// Plays `table` with `exec`'s bots: the registry's `play` arm.
+pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
+    let [a, b] = table.seats else {
+        return Err(ExecError::Failed(format!(
+            "a CardJitsu game needs 2 seats, game {} has {}",
+            table.id,
+            table.seats.len()
+        )));
+    };
+    let setup = CardJitsuSetup {
+        seed: table.seed,
+        settings: exec.cardjitsu.clone(),
+        deck_names: exec.deck_names.clone(),
+    };
+    let record = play_cardjitsu([exec.bot(a)?, exec.bot(b)?], &setup, &exec.run, &mut |_| {})
+        .map_err(run_error)?;
+    game_result(record.scores(), &record.conduct, &record)
+}
+
+/// The smoke start's game: `bot` against itself for one round.
+pub(crate) fn smoke(bot: &Arc<BotSpec>, opts: &RunOptions) -> Result<CardJitsuRecord, String> {
+    let setup = CardJitsuSetup {
+        seed: 1,
+        settings: cardjitsu::Settings {
+            max_rounds: 1,
+            ..Default::default()
+        },
+        deck_names: ["standard".into(), "standard".into()],
+    };
+    play_cardjitsu(
+        [Arc::clone(bot), Arc::clone(bot)],
+        &setup,
+        opts,
+        &mut |_| {},
+    )
+    .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

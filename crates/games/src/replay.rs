@@ -24,7 +24,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+use crate::game::Game;
 use crate::record::{RECORD_VERSION, SeatInfo};
+use crate::registry::RecordProblem;
 use crate::royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};
 
 /// A saved game of either kind.
@@ -186,29 +188,23 @@ pub fn parse(path: &Path, value: Value) -> Result<Saved, ReplayError> {
     };
     let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
     // (A record without a version is refused by the parse below.)
-    if (game == "cardjitsu" || game == "royale") && value.get("version").is_some() {
+    if game.parse::<Game>().is_ok() && value.get("version").is_some() {
         check_version(path, &value)?;
     }
     let corrupt = |problem: String| ReplayError::Corrupt {
         path: path.into(),
         problem,
     };
-    match game {
-        "cardjitsu" => {
-            let rec: CardJitsuRecord = serde_json::from_value(value).map_err(bad("CardJitsu"))?;
-            check_cardjitsu(&rec).map_err(corrupt)?;
-            Ok(Saved::CardJitsu(Box::new(rec)))
-        }
-        "royale" => {
-            let rec: RoyaleRecord = serde_json::from_value(value).map_err(bad("royale"))?;
-            check_royale(&rec).map_err(corrupt)?;
-            Ok(Saved::Royale(Box::new(rec)))
-        }
-        other => Err(ReplayError::UnknownGame {
+    let Ok(game) = game.parse::<Game>() else {
+        return Err(ReplayError::UnknownGame {
             path: path.into(),
-            found: other.to_owned(),
-        }),
-    }
+            found: game.to_owned(),
+        });
+    };
+    crate::registry::parse_record(game, value).map_err(|problem| match problem {
+        RecordProblem::Parse(kind, source) => bad(kind)(source),
+        RecordProblem::Corrupt(problem) => corrupt(problem),
+    })
 }
 
 /// Refuses a record from a newer (or a nonsensical) format version: its

@@ -7,6 +7,8 @@ use dojo_engine::royale::{self, Board, Royale, Team};
 use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
 use serde::{Deserialize, Serialize};
 
+use crate::bots::{BotExecutor, Table, game_result, run_error};
+use crate::outcome::{ExecError, GameResult};
 use crate::record::{
     RECORD_VERSION, SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info,
 };
@@ -124,6 +126,68 @@ pub fn play_royale(
         stderr,
         timing,
     })
+}
+
+/// Plays `table` with `exec`'s bots: the registry's `play` arm.
+pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
+    let board_name = table
+        .board
+        .ok_or_else(|| ExecError::Failed(format!("game {} has no board", table.id)))?;
+    let board = exec
+        .boards
+        .get(board_name)
+        .ok_or_else(|| ExecError::Failed(format!("unknown board `{board_name}`")))?;
+    if table.teams.len() != table.seats.len() {
+        return Err(ExecError::Failed(format!(
+            "royale game {} has {} seats but {} teams",
+            table.id,
+            table.seats.len(),
+            table.teams.len()
+        )));
+    }
+    let mut players = Vec::with_capacity(table.seats.len());
+    for (name, &team) in table.seats.iter().zip(table.teams) {
+        players.push((exec.bot(name)?, team));
+    }
+    let setup = RoyaleSetup {
+        seed: table.seed,
+        board: board.clone(),
+        board_file: board_name.to_owned(),
+        settings: exec.royale,
+    };
+    let record = play_royale(&players, &setup, &exec.run, &mut |_| {}).map_err(|e| match e {
+        RoyaleError::Run(e) => run_error(e),
+        RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
+    })?;
+    game_result(record.scores(), &record.conduct, &record)
+}
+
+/// The smoke start's game: `bot` in all three seats (its own team first,
+/// if it insists on one) for one round on `board`.
+pub(crate) fn smoke(
+    bot: &Arc<BotSpec>,
+    board: &Board,
+    opts: &RunOptions,
+) -> Result<RoyaleRecord, String> {
+    let own = fixed_team(bot)
+        .map_err(|e| e.to_string())?
+        .unwrap_or(Team::Rock);
+    let teams = [own].into_iter().chain(
+        [Team::Rock, Team::Paper, Team::Scissors]
+            .into_iter()
+            .filter(|&t| t != own),
+    );
+    let players: Vec<_> = teams.map(|t| (Arc::clone(bot), t)).collect();
+    let setup = RoyaleSetup {
+        seed: 1,
+        board: board.clone(),
+        board_file: "smoke start".into(),
+        settings: royale::Settings {
+            max_rounds: Some(1),
+            stall_rounds: Some(1),
+        },
+    };
+    play_royale(&players, &setup, opts, &mut |_| {}).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -6,14 +6,11 @@
 
 use std::sync::Arc;
 
-use dojo_engine::cardjitsu;
-use dojo_engine::royale::{self, Board, Team};
+use dojo_engine::royale::Board;
 use dojo_runner::{BotSpec, RunOptions};
 
-use crate::cardjitsu::{CardJitsuSetup, play_cardjitsu};
 use crate::game::Game;
 use crate::record::SeatConduct;
-use crate::royale::{RoyaleSetup, play_royale};
 
 /// Lines of a failed bot's stderr shown.
 const STDERR_HEAD_LINES: usize = 12;
@@ -75,49 +72,10 @@ pub fn smoke_start(
         problem,
         stderr_head,
     };
-    let (conduct, stderr) = match (game, board) {
-        (Game::Cardjitsu, _) => {
-            let setup = CardJitsuSetup {
-                seed: 1,
-                settings: cardjitsu::Settings {
-                    max_rounds: 1,
-                    ..Default::default()
-                },
-                deck_names: ["standard".into(), "standard".into()],
-            };
-            let rec = play_cardjitsu(
-                [Arc::clone(bot), Arc::clone(bot)],
-                &setup,
-                &opts,
-                &mut |_| {},
-            )
-            .map_err(|e| fail(e.to_string(), String::new()))?;
-            (rec.conduct, rec.stderr)
-        }
-        (Game::Royale, None) => return Ok(()),
-        (Game::Royale, Some(board)) => {
-            let own = crate::royale::fixed_team(bot)
-                .map_err(|e| fail(e.to_string(), String::new()))?
-                .unwrap_or(Team::Rock);
-            let teams = [own].into_iter().chain(
-                [Team::Rock, Team::Paper, Team::Scissors]
-                    .into_iter()
-                    .filter(|&t| t != own),
-            );
-            let players: Vec<_> = teams.map(|t| (Arc::clone(bot), t)).collect();
-            let setup = RoyaleSetup {
-                seed: 1,
-                board: board.clone(),
-                board_file: "smoke start".into(),
-                settings: royale::Settings {
-                    max_rounds: Some(1),
-                    stall_rounds: Some(1),
-                },
-            };
-            let rec = play_royale(&players, &setup, &opts, &mut |_| {})
-                .map_err(|e| fail(e.to_string(), String::new()))?;
-            (rec.conduct, rec.stderr)
-        }
+    let Some((conduct, stderr)) =
+        crate::registry::smoke_game(game, bot, board, &opts).map_err(|e| fail(e, String::new()))?
+    else {
+        return Ok(());
     };
     match conduct.first().and_then(|c| problem(c, &opts)) {
         None => Ok(()),
