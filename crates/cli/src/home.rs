@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use dojo_engine::royale::Board;
 
 /// The environment variable naming a directory that holds `bots/` and
 /// `boards/`.
@@ -138,6 +139,28 @@ pub fn default_board_paths() -> Vec<PathBuf> {
         .iter()
         .map(|(name, _)| Path::new("boards").join(name))
         .collect()
+}
+
+/// Every default board ([`crate::home::default_board_paths`]) that is not
+/// already decided.
+pub fn default_boards() -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    for path in crate::home::default_board_paths() {
+        let board = load_board(&path)?;
+        if board.counts().signs_present().count() >= 2 {
+            found.push(path.display().to_string());
+        }
+    }
+    if found.is_empty() {
+        bail!("no playable board found (pass --board FILE)");
+    }
+    Ok(found)
+}
+
+/// Reads and checks a board file.
+pub fn load_board(path: &Path) -> Result<Board> {
+    let text = board_text(path)?;
+    Ok(Board::parse(&text, &path.display().to_string())?)
 }
 
 #[cfg(test)]

@@ -52,3 +52,12 @@ macro_rules! errln {
     () => { $crate::output::err(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::output::err(format_args!("{}\n", format_args!($($arg)*))) };
 }
+
+/// `1 bot`, `3 bots`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -165,7 +165,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let (cardjitsu, deck_names, royale) = super::game_settings(&play)?;
     let boards = match game {
         GameKind::Cardjitsu => Vec::new(),
-        GameKind::Royale if a.board.is_empty() => super::league::default_boards()?,
+        GameKind::Royale if a.board.is_empty() => crate::home::default_boards()?,
         GameKind::Royale => a.board.iter().map(|p| p.display().to_string()).collect(),
     };
     let settings = CompareSettings {
@@ -189,10 +189,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     }
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
-        boards.insert(
-            name.clone(),
-            super::match_royale::load_board(Path::new(name))?,
-        );
+        boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
     let mut run = super::run_options(&a.time);
@@ -220,7 +217,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         settings.sprt,
         u64::from(settings.games_per_block()) * settings.max_blocks(),
         settings.seed,
-        super::league::count(jobs, "job"),
+        crate::output::count(jobs, "job"),
     );
 
     let unit = unit_name(&settings);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use dojo_engine::royale::Board;
+
 use dojo_games::BotExecutor;
 use dojo_league::{GameKind, Report, Settings, Shard, store};
 
@@ -54,7 +54,7 @@ fn league_bots(
         if out.len() < 2 {
             bail!(
                 "found {} under {} that play {game}; a league needs at least 2 (name them on the command line)",
-                count(out.len(), "bot"),
+                crate::output::count(out.len(), "bot"),
                 bots_dir.display()
             );
         }
@@ -77,26 +77,6 @@ fn league_bots(
 /// Bots already resolved while the league's entrants were listed, by name:
 /// the executor uses them rather than resolving each spec a second time.
 type Resolved = BTreeMap<String, dojo_runner::BotSpec>;
-
-/// Every default board ([`crate::home::default_board_paths`]) that is not
-/// already decided.
-pub(super) fn default_boards() -> Result<Vec<String>> {
-    let mut found = Vec::new();
-    for path in crate::home::default_board_paths() {
-        let board = load_board(&path)?;
-        if board.counts().signs_present().count() >= 2 {
-            found.push(path.display().to_string());
-        }
-    }
-    if found.is_empty() {
-        bail!("no playable board found (pass --board FILE)");
-    }
-    Ok(found)
-}
-
-fn load_board(path: &Path) -> Result<Board> {
-    super::match_royale::load_board(path)
-}
 
 /// `BOT` or `BOT=ELO`.
 fn parse_anchor(arg: &str) -> Result<(String, Option<f64>)> {
@@ -149,7 +129,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
     let play = super::play_options(game, &a.play, a.time.startup_ms.unwrap_or(2000))?;
     let boards = match game {
         GameKind::Cardjitsu => Vec::new(),
-        GameKind::Royale if a.board.is_empty() => default_boards()?,
+        GameKind::Royale if a.board.is_empty() => crate::home::default_boards()?,
         GameKind::Royale => a.board.iter().map(|p| p.display().to_string()).collect(),
     };
     let (anchor, anchor_elo) = match &a.anchor {
@@ -328,7 +308,7 @@ fn executor(
     }
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
-        boards.insert(name.clone(), load_board(Path::new(name))?);
+        boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
     let run = dojo_runner::RunOptions {
@@ -367,8 +347,8 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     errln!(
         "league: {} with {}, {}, out {}",
         settings.game,
-        count(settings.bots.len(), "bot"),
-        count(jobs, "job"),
+        crate::output::count(settings.bots.len(), "bot"),
+        crate::output::count(jobs, "job"),
         out.display()
     );
     let mut progress = LeagueProgress::new(0, a.verbose);
@@ -386,19 +366,10 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     out!("{}", render::standings::table(&report));
     outln!("report: {}", out.join(store::REPORT_FILE).display());
     if let Some(path) = &a.html {
-        super::report::write_page(&out, Some(path))?;
+        super::league_page(&out, Some(path))?;
         outln!("report page: {}", path.display());
     }
     Ok(exit_code(&report))
-}
-
-/// `1 bot`, `3 bots`.
-pub fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }
 
 /// Gives every bot a smoke start ([`dojo_games::smoke`]), all at once;
@@ -450,7 +421,7 @@ fn exit_code(report: &Report) -> ExitCode {
     } else if !report.timing.failed.is_empty() {
         errln!(
             "{} failed and stay{} pending; fix the cause and --resume",
-            count(report.timing.failed.len(), "game"),
+            crate::output::count(report.timing.failed.len(), "game"),
             if report.timing.failed.len() == 1 {
                 "s"
             } else {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use dojo_engine::royale::{Board, Royale, Settings, Team};
+use dojo_engine::royale::{Royale, Settings, Team};
 use dojo_games::{RoyaleSetup, play_royale};
 
 use dojo_runner::RunOptions;
@@ -14,14 +14,8 @@ use dojo_runner::RunOptions;
 use crate::args::RoyaleMatchArgs;
 use crate::{bots, render};
 
-/// Reads and checks a board file.
-pub fn load_board(path: &Path) -> Result<Board> {
-    let text = crate::home::board_text(path)?;
-    Ok(Board::parse(&text, &path.display().to_string())?)
-}
-
 pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
-    let board = load_board(&a.board)?;
+    let board = crate::home::load_board(&a.board)?;
     let mut specs = Vec::new();
     let mut teams = Vec::new();
     for (team, flag, names) in [

@@ -169,3 +169,27 @@ pub fn play_options(game: GameKind, a: &GameOptionsArgs, startup_ms: u64) -> Res
 pub fn read_text(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
 }
+
+/// Reads the league in `dir` and, with `html`, writes its report page
+/// there (every game's replay packed inside it).
+pub fn league_page(
+    dir: &Path,
+    html: Option<&Path>,
+) -> Result<(
+    dojo_league::Settings,
+    Vec<dojo_league::store::GameLine>,
+    dojo_league::Report,
+)> {
+    if !dir.join(dojo_league::store::LEAGUE_FILE).is_file() {
+        anyhow::bail!(
+            "{}: not a league out directory (it has no league.json); expected the --out directory of a `dojo league`",
+            dir.display()
+        );
+    }
+    let (settings, games, report) = dojo_league::view::read_league(dir)
+        .with_context(|| format!("reading the league in {}", dir.display()))?;
+    if let Some(path) = html {
+        crate::html::write(path, &crate::html::report(&report, &settings, &games, dir)?)?;
+    }
+    Ok((settings, games, report))
+}
