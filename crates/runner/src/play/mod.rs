@@ -67,7 +67,7 @@ mod tests;
 
 use dojo_engine::protocol::Referee;
 
-pub use options::{RunOptions, Seat};
+pub use options::{RunOptions, Seat, TimeMode};
 pub use outcome::{FaultCounts, MatchRun, RunError, SeatRun};
 pub use stderr_cut::STDERR_ENTRY_CAP_BYTES;
 
@@ -96,6 +96,9 @@ pub fn play_with_observer<R: Referee>(
 ) -> Result<MatchRun, RunError> {
     check_seats(referee, seats)?;
     crate::layers_in_force(opts.sandbox)?;
+    if opts.time == TimeMode::Cpu {
+        check_cpu_time()?;
+    }
     play_on(referee, seats, opts, Pipes::new(seats, opts), observer)
 }
 
@@ -123,5 +126,14 @@ fn check_seats<R: Referee>(referee: &R, seats: &[Seat]) -> Result<(), RunError> 
             expected: referee.seats(),
             given: seats.len(),
         })
+    }
+}
+
+/// Whether CPU time can be measured here: tried on this process.
+pub(crate) fn check_cpu_time() -> Result<(), RunError> {
+    let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+    match crate::cputime::tree_cpu_time(me) {
+        Some(_) => Ok(()),
+        None => Err(RunError::NoCpuTime("cannot read /proc".to_string())),
     }
 }
