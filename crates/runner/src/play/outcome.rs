@@ -4,23 +4,37 @@ use serde::{Deserialize, Serialize};
 
 use crate::spec::Mode;
 
-/// Faults of one seat, by kind.
+/// Faults of one seat, by kind: the one fault-count type from the runner
+/// to the records, the league's stored lines and its report (which sums
+/// them per bot with [`FaultCounts::add`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FaultCounts {
     /// No complete answer by the deadline.
-    pub timeout: u32,
+    pub timeout: u64,
     /// Exited or closed stdout without answering, or exited non-zero.
-    pub crash: u32,
+    pub crash: u64,
     /// Malformed answer or over-long line.
-    pub invalid: u32,
+    pub invalid: u64,
     /// Processes started again after a fault (per-turn respawns excluded).
-    pub restart: u32,
+    pub restart: u64,
 }
 
 impl FaultCounts {
     /// Timeouts, crashes and invalid answers (restarts are consequences).
-    pub fn total(&self) -> u32 {
-        self.timeout + self.crash + self.invalid
+    pub fn total(&self) -> u64 {
+        self.timeout
+            .saturating_add(self.crash)
+            .saturating_add(self.invalid)
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &FaultCounts) {
+        // Saturating: stored lines are checked, but a sum must never wrap
+        // (or panic) whatever a hand-edited file says.
+        self.timeout = self.timeout.saturating_add(other.timeout);
+        self.crash = self.crash.saturating_add(other.crash);
+        self.invalid = self.invalid.saturating_add(other.invalid);
+        self.restart = self.restart.saturating_add(other.restart);
     }
 }
 
