@@ -99,6 +99,14 @@ pub fn play_with_observer<R: Referee>(
     if opts.time == TimeMode::Cpu {
         check_cpu_time()?;
     }
+    if opts.pin_game_threads {
+        let opts = RunOptions {
+            pin_cpu: Some(cpu_of_this_thread()),
+            pin_game_threads: false,
+            ..opts.clone()
+        };
+        return play_on(referee, seats, &opts, Pipes::new(seats, &opts), observer);
+    }
     play_on(referee, seats, opts, Pipes::new(seats, opts), observer)
 }
 
@@ -136,4 +144,20 @@ pub(crate) fn check_cpu_time() -> Result<(), RunError> {
         Some(_) => Ok(()),
         None => Err(RunError::NoCpuTime("cannot read /proc".to_string())),
     }
+}
+
+/// The CPU the games of this thread run on: threads take the CPUs this
+/// process may use in turn, in the order they first ask.
+fn cpu_of_this_thread() -> usize {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    thread_local!(static CPU: Cell<Option<usize>> = const { Cell::new(None) });
+    CPU.with(|cpu| {
+        *cpu.get().get_or_insert_with(|| {
+            let cpus = crate::sys::allowed_cpus();
+            let next = NEXT.fetch_add(1, Ordering::Relaxed);
+            cpus.get(next % cpus.len().max(1)).copied().unwrap_or(0)
+        })
+    })
 }

@@ -68,6 +68,11 @@ pub struct RunOptions {
     /// Run every bot process of the game on this CPU only
     /// (`sched_setaffinity`, inherited by everything a bot starts).
     pub pin_cpu: Option<usize>,
+    /// Run every bot process of the game on the CPU of the thread that
+    /// plays it (overrides `pin_cpu`): each thread that plays a game gets
+    /// the next CPU this process may use, so with no more game threads
+    /// than CPUs no two games share a core.
+    pub pin_game_threads: bool,
 }
 
 impl Default for RunOptions {
@@ -87,6 +92,7 @@ impl Default for RunOptions {
             overage: Duration::ZERO,
             game_budget: None,
             pin_cpu: None,
+            pin_game_threads: false,
         }
     }
 }
