@@ -78,7 +78,32 @@ pub struct TimeArgs {
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub startup_ms: u64,
     #[command(flatten)]
+    pub clock: ClockArgs,
+    #[command(flatten)]
     pub sandbox: SandboxArgs,
+}
+
+/// What a move's time counts and what a bot gets beyond one move's time
+/// (docs/protocols.md, "Time").
+#[derive(Debug, Clone, Args)]
+pub struct ClockArgs {
+    /// What the move time counts: `wall` (wall-clock time) or `cpu` (CPU
+    /// time of the bot's whole process tree, with a wall-clock backstop of
+    /// 4 times the budget) [default: wall].
+    #[arg(long, value_name = "MODE", value_parser = ["wall", "cpu"])]
+    pub time: Option<String>,
+    /// A bank of extra time per bot and game that moves over the move time
+    /// draw on [default: 0].
+    #[arg(long, value_name = "MS")]
+    pub overage_ms: Option<u64>,
+    /// The most time a bot may use in one game, start-up allowances not
+    /// counted [default: unlimited].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game_ms: Option<u64>,
+    /// Run each game's bots on one CPU core of their own (a league then
+    /// runs at most one game per core).
+    #[arg(long)]
+    pub pin: bool,
 }
 
 /// How bot processes are contained and limited (see `dojo doctor`).
@@ -114,6 +139,8 @@ pub struct LeagueTimeArgs {
     /// Extra time for the first answer of a freshly started process [default: 2000].
     #[arg(long, value_name = "MS")]
     pub startup_ms: Option<u64>,
+    #[command(flatten)]
+    pub clock: ClockArgs,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
 }

@@ -337,6 +337,7 @@ fn royale_game(
         timing: Timing {
             wall_ms: 1.0,
             latency_us: latency,
+            ..Timing::default()
         },
     };
     (rec, seen)

@@ -63,6 +63,12 @@ pub struct Timing {
     pub wall_ms: f64,
     /// Per seat, microseconds from each prompt to its answer or timeout.
     pub latency_us: Vec<Vec<u64>>,
+    /// Per seat, beside each entry of `latency_us`: microseconds of CPU
+    /// time the bot's process tree used for that move (since its previous
+    /// answer was read, or its process started), `null` where it could not
+    /// be measured. Absent in records from before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_us: Vec<Vec<Option<u64>>>,
 }
 
 /// The environment every bot process gets: the game, its seat and a seed
@@ -116,6 +122,7 @@ pub(crate) fn conduct_and_timing(
     let mut timing = Timing {
         wall_ms: started.elapsed().as_secs_f64() * 1000.0,
         latency_us: Vec::new(),
+        cpu_us: Vec::new(),
     };
     let mut stderr = Vec::new();
     let conduct = run
@@ -123,6 +130,7 @@ pub(crate) fn conduct_and_timing(
         .into_iter()
         .map(|s| {
             timing.latency_us.push(s.latencies_us);
+            timing.cpu_us.push(s.cpu_us);
             stderr.push(s.stderr_by_prompt);
             SeatConduct {
                 faults: s.faults,

@@ -136,6 +136,28 @@ pub struct PlayOptions {
     pub stall_rounds: Option<u32>,
     /// Extra time for the first answer of a freshly started bot process.
     pub startup_ms: u64,
+    /// What a move's time counts (`wall` or `cpu`); left out when `wall`,
+    /// so leagues without it read and write as before.
+    #[serde(skip_serializing_if = "is_wall")]
+    pub time: dojo_runner::TimeMode,
+    /// The bank of extra time per bot and game; left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub overage_ms: u64,
+    /// The most time a bot may use in one game; left out when unlimited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game_ms: Option<u64>,
+    /// Each game's bots on one CPU core, at most one game per core; left
+    /// out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pin: bool,
+}
+
+fn is_wall(time: &dojo_runner::TimeMode) -> bool {
+    *time == dojo_runner::TimeMode::Wall
+}
+
+fn is_zero(ms: &u64) -> bool {
+    *ms == 0
 }
 
 impl Default for PlayOptions {
@@ -146,6 +168,10 @@ impl Default for PlayOptions {
             max_rounds: None,
             stall_rounds: None,
             startup_ms: 2000,
+            time: dojo_runner::TimeMode::Wall,
+            overage_ms: 0,
+            game_ms: None,
+            pin: false,
         }
     }
 }

@@ -358,6 +358,18 @@ pub fn league_command(settings: &Settings) -> String {
     if play.startup_ms != defaults.startup_ms {
         words.extend(["--startup-ms".into(), play.startup_ms.to_string()]);
     }
+    if play.time != defaults.time {
+        words.extend(["--time".into(), play.time.name().into()]);
+    }
+    if play.overage_ms != defaults.overage_ms {
+        words.extend(["--overage-ms".into(), play.overage_ms.to_string()]);
+    }
+    if let Some(ms) = play.game_ms {
+        words.extend(["--game-ms".into(), ms.to_string()]);
+    }
+    if play.pin {
+        words.push("--pin".into());
+    }
     if let Some(shard) = settings.shard {
         words.extend(["--shard".into(), shard.to_string()]);
     }
@@ -519,11 +531,16 @@ mod tests {
             max_rounds: Some(40),
             stall_rounds: None,
             startup_ms: 3000,
+            time: dojo_runner::TimeMode::Cpu,
+            overage_ms: 2000,
+            pin: true,
+            ..PlayOptions::default()
         };
         assert_eq!(
             league_command(&settings),
             "dojo league cardjitsu a b --games 4 --seed 7 --timeout-ms 500 --rules classic \
-             --deck2 /decks/x.dcfg --max-rounds 40 --startup-ms 3000"
+             --deck2 /decks/x.dcfg --max-rounds 40 --startup-ms 3000 --time cpu \
+             --overage-ms 2000 --pin"
         );
     }
 }

@@ -6,6 +6,7 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
+mod cputime;
 mod fingerprint;
 mod lines;
 mod manifest;
@@ -19,8 +20,8 @@ mod sys;
 pub use fingerprint::fingerprint;
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use play::{
-    FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, play,
-    play_with_observer,
+    FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, TimeMode,
+    play, play_with_observer,
 };
 pub use sandbox::{
     InForce, Layer, Limits, SandboxError, SandboxMode, in_force, layers_in_force, probe,
@@ -30,4 +31,4 @@ pub use spec::{
     is_valid_name, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
-pub use sys::{kill_all_bots, process_group_alive};
+pub use sys::{allowed_cpus, kill_all_bots, process_group_alive};

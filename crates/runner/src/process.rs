@@ -62,6 +62,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) containment: sys::Containment,
     /// Start from an empty environment (bots); false keeps dojo's (builds).
     pub(crate) clean_env: bool,
+    /// Run the process (and all it starts) on this CPU only.
+    pub(crate) cpu: Option<usize>,
 }
 
 /// Which descriptor of a process a poll entry stands for.
@@ -151,6 +153,9 @@ impl BotProcess {
                 .envs(crate::sandbox::base_env(launch.dir))
                 .envs(launch.env.iter().map(|(k, v)| (k, v)));
         }
+        if let Some(cpu) = launch.cpu {
+            sys::pin(&mut command, cpu);
+        }
         sys::contain(&mut command, launch.containment);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
@@ -192,6 +197,12 @@ impl BotProcess {
             exit: None,
             guard,
         })
+    }
+
+    /// CPU time used so far by the process and its live descendants (see
+    /// [`crate::cputime`]).
+    pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
+        crate::cputime::tree_cpu_time(self.guard.pgid)
     }
 
     /// The process group id (equal to the pid).
@@ -425,6 +436,7 @@ mod tests {
                 &crate::sandbox::Limits::default(),
             ),
             clean_env: true,
+            cpu: None,
         })
         .expect("sh starts")
     }

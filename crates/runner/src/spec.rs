@@ -326,6 +326,7 @@ impl BotSpec {
             max_line_bytes: 4096,
             containment,
             clean_env: false,
+            cpu: None,
         })
         .map_err(|source| BuildError::Spawn {
             bot: self.name.clone(),

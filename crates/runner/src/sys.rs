@@ -320,3 +320,87 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
 pub(crate) fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
     Err(std::io::Error::other("namespaces exist only on Linux"))
 }
+
+/// CPU time used so far by every thread, live or ended, of process `pid`
+/// (its own clock, `CLOCK_PROCESS_CPUTIME` of another process: nanosecond
+/// resolution); `None` if it is gone or its clock cannot be read.
+#[cfg(target_os = "linux")]
+pub(crate) fn process_cpu_time(pid: i32) -> Option<std::time::Duration> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: clock_getcpuclockid writes one clockid_t through a valid
+    // pointer to a local; it has no other preconditions.
+    if unsafe { libc::clock_getcpuclockid(pid, &mut clock) } != 0 {
+        return None;
+    }
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
+        return None;
+    }
+    Some(std::time::Duration::new(
+        u64::try_from(now.tv_sec).ok()?,
+        u32::try_from(now.tv_nsec).ok()?,
+    ))
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn process_cpu_time(_pid: i32) -> Option<std::time::Duration> {
+    None
+}
+
+/// Clock ticks per second of the times in `/proc/PID/stat`.
+pub(crate) fn clock_ticks_per_second() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    u64::try_from(ticks).ok().filter(|&t| t > 0).unwrap_or(100)
+}
+
+/// Arranges for the spawned child, and so everything it starts, to run on
+/// CPU `cpu` only. Registered before [`contain`], so the waiter and the bot
+/// both inherit it.
+#[cfg(target_os = "linux")]
+pub(crate) fn pin(command: &mut std::process::Command, cpu: usize) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec and only
+    // fills a cpu_set_t on its stack and calls sched_setaffinity, which
+    // is a plain system call (async-signal-safe).
+    unsafe {
+        command.pre_exec(move || {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_ZERO(&mut set);
+            libc::CPU_SET(cpu, &mut set);
+            if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn pin(_command: &mut std::process::Command, _cpu: usize) {}
+
+/// The CPUs this process may run on, in order (all of `0..n` where the
+/// affinity cannot be read).
+#[cfg(target_os = "linux")]
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: sched_getaffinity writes one cpu_set_t through a valid
+    // pointer to a zeroed local; CPU_ISSET only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
+            return (0..libc::CPU_SETSIZE as usize)
+                .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
+                .collect();
+        }
+    }
+    (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect()
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn allowed_cpus() -> Vec<usize> {
+    (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect()
+}

@@ -127,6 +127,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
         bail!("--board only applies to royale, not cardjitsu");
     }
     let play = super::play_options(game, &a.play, a.time.startup_ms.unwrap_or(2000))?;
+    let play = super::apply_clock(&play, &a.time.clock);
     let boards = match game {
         GameKind::Cardjitsu => Vec::new(),
         GameKind::Royale if a.board.is_empty() => crate::home::default_boards()?,
@@ -210,6 +211,35 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         a.time.startup_ms.is_some(),
         given.startup_ms.to_string(),
         stored.startup_ms.to_string(),
+    );
+    let clock = super::apply_clock(stored, &a.time.clock);
+    check(
+        "--time",
+        a.time.clock.time.is_some(),
+        clock.time.name().to_owned(),
+        stored.time.name().to_owned(),
+    );
+    check(
+        "--overage-ms",
+        a.time.clock.overage_ms.is_some(),
+        clock.overage_ms.to_string(),
+        stored.overage_ms.to_string(),
+    );
+    check(
+        "--game-ms",
+        a.time.clock.game_ms.is_some(),
+        clock
+            .game_ms
+            .map_or_else(|| "unlimited".into(), |ms| ms.to_string()),
+        stored
+            .game_ms
+            .map_or_else(|| "unlimited".into(), |ms| ms.to_string()),
+    );
+    check(
+        "--pin",
+        a.time.clock.pin,
+        clock.pin.to_string(),
+        stored.pin.to_string(),
     );
     check(
         "--rules",
@@ -316,7 +346,7 @@ fn executor(
         startup_allowance: Duration::from_millis(settings.play.startup_ms),
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
-        ..super::sandboxed(sandbox)
+        ..super::apply_stored_clock(super::sandboxed(sandbox), &settings.play)
     };
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
@@ -344,6 +374,12 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    // --pin: one game per core, so bots of two games never share one.
+    let jobs = if settings.play.pin {
+        jobs.min(dojo_runner::allowed_cpus().len().max(1))
+    } else {
+        jobs
+    };
     errln!(
         "league: {} with {}, {}, out {}",
         settings.game,

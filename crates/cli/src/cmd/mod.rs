@@ -30,7 +30,42 @@ pub fn run_options(time: &TimeArgs) -> RunOptions {
     RunOptions {
         move_timeout: Duration::from_millis(time.timeout_ms),
         startup_allowance: Duration::from_millis(time.startup_ms),
+        time: clock_mode(&time.clock),
+        overage: Duration::from_millis(time.clock.overage_ms.unwrap_or(0)),
+        game_budget: time.clock.game_ms.map(Duration::from_millis),
+        pin_game_threads: time.clock.pin,
         ..sandboxed(&time.sandbox)
+    }
+}
+
+/// `--time`: clap accepts only the two names.
+pub fn clock_mode(clock: &crate::args::ClockArgs) -> dojo_runner::TimeMode {
+    clock
+        .time
+        .as_deref()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_default()
+}
+
+/// The stored form of the clock flags, over `base` (unset flags keep it).
+pub fn apply_clock(base: &PlayOptions, clock: &crate::args::ClockArgs) -> PlayOptions {
+    PlayOptions {
+        time: clock.time.as_ref().map_or(base.time, |_| clock_mode(clock)),
+        overage_ms: clock.overage_ms.unwrap_or(base.overage_ms),
+        game_ms: clock.game_ms.or(base.game_ms),
+        pin: clock.pin || base.pin,
+        ..base.clone()
+    }
+}
+
+/// Runner options for a league's or comparison's stored play options.
+pub fn apply_stored_clock(run: RunOptions, play: &PlayOptions) -> RunOptions {
+    RunOptions {
+        time: play.time,
+        overage: Duration::from_millis(play.overage_ms),
+        game_budget: play.game_ms.map(Duration::from_millis),
+        pin_game_threads: play.pin,
+        ..run
     }
 }
 
@@ -159,6 +194,7 @@ pub fn play_options(game: GameKind, a: &GameOptionsArgs, startup_ms: u64) -> Res
         max_rounds: a.max_rounds,
         stall_rounds: a.stall_rounds,
         startup_ms,
+        ..PlayOptions::default()
     };
     // Read the decks now: a bad deck is an error before any game.
     game_settings(&play)?;

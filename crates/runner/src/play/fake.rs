@@ -44,6 +44,11 @@ pub(crate) struct Fake {
     pub(crate) oversleep: Duration,
     /// Every line sent, per seat, with its generation.
     pub(crate) sent: Vec<Vec<(u64, String)>>,
+    /// Per seat: the share of a CPU its processes use while they live
+    /// (`None`: CPU time cannot be measured).
+    pub(crate) cpu_share: Vec<Option<f64>>,
+    /// When each seat's current process started, on the fake clock.
+    started_at: Vec<Duration>,
 }
 
 impl Fake {
@@ -60,6 +65,8 @@ impl Fake {
             busy: Duration::ZERO,
             oversleep: Duration::ZERO,
             sent: vec![Vec::new(); seats],
+            cpu_share: vec![None; seats],
+            started_at: vec![Duration::ZERO; seats],
         }
     }
 }
@@ -72,6 +79,7 @@ impl Processes for Fake {
     fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
         self.generation[seat] = generation;
         self.live[seat] = true;
+        self.started_at[seat] = self.clock;
         Ok(i32::try_from(1000 * seat as u64 + generation).unwrap_or(i32::MAX))
     }
 
@@ -148,5 +156,10 @@ impl Processes for Fake {
 
     fn stderr_log(&self, seat: usize) -> &CappedLog {
         &self.logs[seat]
+    }
+
+    fn cpu_time(&self, seat: usize) -> Option<Duration> {
+        let share = self.cpu_share[seat]?;
+        self.live[seat].then(|| (self.clock - self.started_at[seat]).mul_f64(share))
     }
 }

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 
 use dojo_engine::protocol::{Answer, Fault, Prompt, Referee, Reply};
 
+use super::options::TimeMode;
 use super::options::{RunOptions, Seat};
 use super::outcome::{MatchRun, RunError};
 use super::procs::Processes;
-use super::seat::{Pending, SeatState};
+use super::seat::{Budget, Pending, SeatState};
 use crate::process::{Event, Tagged};
 use crate::spec::Mode;
 
@@ -17,19 +18,30 @@ use crate::spec::Mode;
 /// seen promptly even if no bot does anything.
 const CANCEL_CHECK: Duration = Duration::from_millis(100);
 
+/// Shortest wait between two looks at a bot's CPU time when it is close
+/// to its budget: a CPU-time move ends at most about this late.
+const CPU_CHECK_MIN: Duration = Duration::from_millis(2);
+
 /// One game in progress over the processes `P`.
 pub(crate) struct Game<'a, P> {
     seats: Vec<SeatState<'a>>,
     opts: &'a RunOptions,
     procs: P,
+    /// How many CPUs a seat's processes can use at once: how fast its CPU
+    /// time can grow against the wall clock.
+    cpu_rate: u32,
 }
 
 impl<'a, P: Processes> Game<'a, P> {
     pub(crate) fn new(seats: &'a [Seat], opts: &'a RunOptions, procs: P) -> Self {
         Self {
-            seats: seats.iter().map(SeatState::new).collect(),
+            seats: seats.iter().map(|s| SeatState::new(s, opts)).collect(),
             opts,
             procs,
+            cpu_rate: match opts.pin_cpu {
+                Some(_) => 1,
+                None => u32::try_from(crate::sys::allowed_cpus().len().max(1)).unwrap_or(1),
+            },
         }
     }
 
@@ -203,10 +215,8 @@ impl<'a, P: Processes> Game<'a, P> {
             return Ok(self.crashed_at_once(seat, prompt.lines));
         }
         let sent = self.procs.now();
-        let mut deadline = sent + self.opts.move_timeout;
-        if fresh {
-            deadline += self.opts.startup_allowance;
-        }
+        let budget = self.seats[seat].budget(self.opts, fresh);
+        let mut deadline = self.deadline(sent, &budget);
         let state = &self.seats[seat];
         if state.eof && state.closed_stdout_for_good() {
             // Closed stdout between prompts and still running: charged
@@ -214,7 +224,27 @@ impl<'a, P: Processes> Game<'a, P> {
             deadline = sent;
         }
         self.procs.send(seat, &prompt.lines);
-        Ok(Pending::new(seat, prompt.lines, sent, deadline))
+        let mut pending = Pending::new(seat, prompt.lines, sent, deadline);
+        pending.budget = budget;
+        if budget.time == TimeMode::Cpu {
+            pending.cpu_used = self.cpu_since_mark(seat);
+        }
+        Ok(pending)
+    }
+
+    /// When a prompt sent at `sent` with `budget` ends on the wall clock.
+    fn deadline(&self, sent: Instant, budget: &Budget) -> Instant {
+        match budget.time {
+            TimeMode::Wall => sent + budget.total,
+            TimeMode::Cpu => sent + budget.total.saturating_mul(self.opts.wall_backstop.max(1)),
+        }
+    }
+
+    /// CPU time the seat's current process tree used since its last
+    /// answer was read (or it started).
+    fn cpu_since_mark(&self, seat: usize) -> Option<Duration> {
+        let total = self.procs.cpu_time(seat)?;
+        Some(total.saturating_sub(self.seats[seat].cpu_mark))
     }
 
     /// A prompt settled as a crash before it went out.
@@ -234,15 +264,16 @@ impl<'a, P: Processes> Game<'a, P> {
             if self.cancelled() {
                 return Err(RunError::Cancelled);
             }
-            let Some(deadline) = pending
+            let now = self.procs.now();
+            let Some(wake) = pending
                 .iter()
                 .filter(|p| p.answer.is_none())
-                .map(|p| p.deadline)
+                .map(|p| self.next_look(p, now))
                 .min()
             else {
                 return Ok(());
             };
-            let mut wait = deadline.saturating_duration_since(self.procs.now());
+            let mut wait = wake.saturating_duration_since(now);
             if self.opts.cancel.is_some() {
                 wait = wait.min(CANCEL_CHECK);
             }
@@ -254,17 +285,40 @@ impl<'a, P: Processes> Game<'a, P> {
             }
             let now = self.procs.now();
             for p in pending.iter_mut() {
-                if p.answer.is_none() && p.deadline <= now {
-                    let state = &mut self.seats[p.seat];
-                    if state.eof {
-                        // Closed its stdout: it can never answer.
-                        state.settle(p, Answer::Fault(Fault::Crash), None);
-                    } else {
-                        state.settle(p, Answer::Fault(Fault::Timeout), Some(now - p.sent));
-                    }
-                    self.kill_after_fault(p.seat);
+                if p.answer.is_some() {
+                    continue;
                 }
+                if p.budget.time == TimeMode::Cpu {
+                    p.cpu_used = self.cpu_since_mark(p.seat).or(p.cpu_used);
+                }
+                if p.deadline > now && !p.over_cpu_budget() {
+                    continue;
+                }
+                if self.seats[p.seat].eof {
+                    // Closed its stdout: it can never answer.
+                    self.seats[p.seat].settle(p, Answer::Fault(Fault::Crash), None);
+                } else {
+                    if p.budget.time == TimeMode::Wall {
+                        p.cpu_used = self.cpu_since_mark(p.seat);
+                    }
+                    let latency = now.saturating_duration_since(p.sent);
+                    self.seats[p.seat].settle(p, Answer::Fault(Fault::Timeout), Some(latency));
+                }
+                self.kill_after_fault(p.seat);
             }
+        }
+    }
+
+    /// When the loop must look again at an outstanding prompt: its
+    /// deadline, or with CPU time, the earliest moment its budget could
+    /// be spent (its processes using every CPU they may).
+    fn next_look<M>(&self, p: &Pending<M>, now: Instant) -> Instant {
+        match (p.budget.time, p.cpu_used) {
+            (TimeMode::Cpu, Some(used)) => {
+                let left = p.budget.total.saturating_sub(used) / self.cpu_rate;
+                p.deadline.min(now + left.max(CPU_CHECK_MIN))
+            }
+            _ => p.deadline,
         }
     }
 
@@ -275,6 +329,24 @@ impl<'a, P: Processes> Game<'a, P> {
         pending: &mut [Pending<R::Move>],
         tagged: Tagged,
     ) -> Result<(), RunError> {
+        let has_reply = tagged
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Line(_) | Event::TooLong));
+        let is_current = self
+            .seats
+            .get(tagged.seat)
+            .is_some_and(|s| s.generation == tagged.generation && s.has_process);
+        if has_reply
+            && is_current
+            && let Some(p) = pending
+                .iter_mut()
+                .find(|p| p.seat == tagged.seat && p.answer.is_none())
+        {
+            // The bot waits for its next prompt once it has answered, so
+            // its CPU time now is its CPU time when it answered.
+            p.cpu_used = self.cpu_since_mark(tagged.seat).or(p.cpu_used);
+        }
         for event in tagged.events {
             self.on_event(
                 referee,
@@ -315,7 +387,7 @@ impl<'a, P: Processes> Game<'a, P> {
         match event {
             // Read after the deadline: the prompt times out (the deadline
             // check that follows kills the process), whenever we look.
-            Event::Line(_) | Event::TooLong if at > p.deadline => {}
+            Event::Line(_) | Event::TooLong if at > p.deadline || p.over_cpu_budget() => {}
             Event::Line(line) => {
                 p.reply.push(line);
                 match referee.parse_reply(seat, &p.reply) {
@@ -349,7 +421,9 @@ impl<'a, P: Processes> Game<'a, P> {
                     let now = self.procs.now();
                     p.reply.clear();
                     p.sent = now;
-                    p.deadline = now + self.opts.move_timeout + self.opts.startup_allowance;
+                    p.budget = self.seats[seat].budget(self.opts, true);
+                    p.deadline = self.deadline(now, &p.budget);
+                    p.cpu_used = None;
                     self.procs.send(seat, &p.lines);
                 } else {
                     state.settle(p, Answer::Fault(Fault::Crash), None);

@@ -67,7 +67,7 @@ mod tests;
 
 use dojo_engine::protocol::Referee;
 
-pub use options::{RunOptions, Seat};
+pub use options::{RunOptions, Seat, TimeMode};
 pub use outcome::{FaultCounts, MatchRun, RunError, SeatRun};
 pub use stderr_cut::STDERR_ENTRY_CAP_BYTES;
 
@@ -96,6 +96,17 @@ pub fn play_with_observer<R: Referee>(
 ) -> Result<MatchRun, RunError> {
     check_seats(referee, seats)?;
     crate::layers_in_force(opts.sandbox)?;
+    if opts.time == TimeMode::Cpu {
+        check_cpu_time()?;
+    }
+    if opts.pin_game_threads {
+        let opts = RunOptions {
+            pin_cpu: Some(cpu_of_this_thread()),
+            pin_game_threads: false,
+            ..opts.clone()
+        };
+        return play_on(referee, seats, &opts, Pipes::new(seats, &opts), observer);
+    }
     play_on(referee, seats, opts, Pipes::new(seats, opts), observer)
 }
 
@@ -124,4 +135,29 @@ fn check_seats<R: Referee>(referee: &R, seats: &[Seat]) -> Result<(), RunError> 
             given: seats.len(),
         })
     }
+}
+
+/// Whether CPU time can be measured here: tried on this process.
+pub(crate) fn check_cpu_time() -> Result<(), RunError> {
+    let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+    match crate::cputime::tree_cpu_time(me) {
+        Some(_) => Ok(()),
+        None => Err(RunError::NoCpuTime("cannot read /proc".to_string())),
+    }
+}
+
+/// The CPU the games of this thread run on: threads take the CPUs this
+/// process may use in turn, in the order they first ask.
+fn cpu_of_this_thread() -> usize {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    thread_local!(static CPU: Cell<Option<usize>> = const { Cell::new(None) });
+    CPU.with(|cpu| {
+        *cpu.get().get_or_insert_with(|| {
+            let cpus = crate::sys::allowed_cpus();
+            let next = NEXT.fetch_add(1, Ordering::Relaxed);
+            cpus.get(next % cpus.len().max(1)).copied().unwrap_or(0)
+        })
+    })
 }

@@ -5,6 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
 use crate::spec::BotSpec;
 use crate::stderr_log::DEFAULT_STDERR_CAP_BYTES;
@@ -49,6 +51,28 @@ pub struct RunOptions {
     pub sandbox: crate::SandboxMode,
     /// Resource limits for every bot process.
     pub limits: crate::Limits,
+    /// What a move's time counts: wall-clock time, or the CPU time of the
+    /// bot's process tree (see [`TimeMode`]).
+    pub time: TimeMode,
+    /// With [`TimeMode::Cpu`]: a move also times out once this many times
+    /// its time budget has passed on the wall clock (a bot that sleeps or
+    /// waits uses no CPU).
+    pub wall_backstop: u32,
+    /// A bank of extra time per seat and game: a move that takes longer
+    /// than `move_timeout` draws the excess from it, and times out only
+    /// once the bank is empty (Kaggle's `remainingOverageTime`).
+    pub overage: Duration,
+    /// The most time a seat may use over the whole game, start-up
+    /// allowances not counted; once it is spent every move times out.
+    pub game_budget: Option<Duration>,
+    /// Run every bot process of the game on this CPU only
+    /// (`sched_setaffinity`, inherited by everything a bot starts).
+    pub pin_cpu: Option<usize>,
+    /// Run every bot process of the game on the CPU of the thread that
+    /// plays it (overrides `pin_cpu`): each thread that plays a game gets
+    /// the next CPU this process may use, so with no more game threads
+    /// than CPUs no two games share a core.
+    pub pin_game_threads: bool,
 }
 
 impl Default for RunOptions {
@@ -63,6 +87,49 @@ impl Default for RunOptions {
             keep_stderr: false,
             sandbox: crate::SandboxMode::Auto,
             limits: crate::Limits::default(),
+            time: TimeMode::Wall,
+            wall_backstop: 4,
+            overage: Duration::ZERO,
+            game_budget: None,
+            pin_cpu: None,
+            pin_game_threads: false,
+        }
+    }
+}
+
+/// What a move's time limit counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeMode {
+    /// Wall-clock time from sending the prompt to the answer (the
+    /// protocol's default).
+    #[default]
+    Wall,
+    /// CPU time the bot's whole process tree used since its previous
+    /// answer was read (or its process started), so a busy machine or a
+    /// CPU-burning neighbour cannot make it time out; with a wall-clock
+    /// backstop of [`RunOptions::wall_backstop`] times the budget.
+    Cpu,
+}
+
+impl TimeMode {
+    /// The name used by flags and files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Wall => "wall",
+            Self::Cpu => "cpu",
+        }
+    }
+}
+
+impl std::str::FromStr for TimeMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "wall" => Ok(Self::Wall),
+            "cpu" => Ok(Self::Cpu),
+            other => Err(format!("unknown time mode {other:?}: expected wall or cpu")),
         }
     }
 }

@@ -54,6 +54,12 @@ pub struct SeatRun {
     /// Microseconds from sending each prompt to its answer (valid or not)
     /// or its timeout, in order.
     pub latencies_us: Vec<u64>,
+    /// Beside each entry of `latencies_us`: microseconds of CPU time the
+    /// seat's process tree used since its previous answer was read (or
+    /// its process started) until this answer or timeout; `None` where it
+    /// could not be measured.
+    #[serde(default)]
+    pub cpu_us: Vec<Option<u64>>,
     /// The head of everything the seat's processes wrote to stderr.
     pub stderr: String,
     /// With [`RunOptions::keep_stderr`](crate::RunOptions::keep_stderr):
@@ -82,6 +88,7 @@ impl SeatRun {
             unsolicited: 0,
             mode,
             latencies_us: Vec::new(),
+            cpu_us: Vec::new(),
             stderr: String::new(),
             stderr_by_prompt: Vec::new(),
             pgids: Vec::new(),
@@ -114,6 +121,10 @@ pub enum RunError {
     /// `--sandbox strict` and a layer is missing.
     #[error(transparent)]
     Sandbox(#[from] crate::SandboxError),
+    /// `--time cpu` on a machine where a process's CPU time cannot be
+    /// read (no `/proc`).
+    #[error("CPU time cannot be measured on this machine ({0}): use wall-clock time")]
+    NoCpuTime(String),
     /// The referee asked for something impossible (a bug in the game).
     #[error("referee error: {0}")]
     Referee(String),

@@ -48,6 +48,8 @@ pub(crate) trait Processes {
     fn shutdown(&mut self);
     /// The seat's stderr log.
     fn stderr_log(&self, seat: usize) -> &CappedLog;
+    /// CPU time used so far by the seat's current process tree.
+    fn cpu_time(&self, seat: usize) -> Option<Duration>;
 }
 
 /// The stderr pipe of a killed process that something outside its group
@@ -111,6 +113,7 @@ impl Processes for Pipes<'_> {
             max_line_bytes: opts.max_line_bytes,
             containment: crate::sandbox::plan(opts.sandbox, &opts.limits),
             clean_env: true,
+            cpu: opts.pin_cpu,
         })?;
         let pgid = process.pgid();
         self.processes[seat] = Some(process);
@@ -246,5 +249,9 @@ impl Processes for Pipes<'_> {
 
     fn stderr_log(&self, seat: usize) -> &CappedLog {
         &self.logs[seat]
+    }
+
+    fn cpu_time(&self, seat: usize) -> Option<Duration> {
+        self.processes[seat].as_ref()?.cpu_time()
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use dojo_engine::protocol::{Answer, Fault};
 
-use super::options::Seat;
+use super::options::{RunOptions, Seat, TimeMode};
 use super::outcome::SeatRun;
 use super::stderr_cut::StderrCut;
 use crate::spec::Mode;
@@ -31,11 +31,18 @@ pub(crate) struct SeatState<'a> {
     pub(crate) saw_reuse: bool,
     /// With `keep_stderr`: where each prompt's stderr starts.
     pub(crate) cut: StderrCut,
+    /// What is left of the overage bank.
+    pub(crate) bank: Duration,
+    /// What is left of the game budget, if there is one.
+    pub(crate) game_left: Option<Duration>,
+    /// CPU time of the current process's tree when its last answer was
+    /// read (zero when it started): the next move's CPU counts from here.
+    pub(crate) cpu_mark: Duration,
     pub(crate) run: SeatRun,
 }
 
 impl<'a> SeatState<'a> {
-    pub(crate) fn new(seat: &'a Seat) -> Self {
+    pub(crate) fn new(seat: &'a Seat, opts: &RunOptions) -> Self {
         Self {
             seat,
             has_process: false,
@@ -47,6 +54,9 @@ impl<'a> SeatState<'a> {
             saw_per_turn: false,
             saw_reuse: false,
             cut: StderrCut::default(),
+            bank: opts.overage,
+            game_left: opts.game_budget,
+            cpu_mark: Duration::ZERO,
             run: SeatRun::new(seat.bot.name.clone(), seat.bot.mode),
         }
     }
@@ -62,6 +72,29 @@ impl<'a> SeatState<'a> {
         self.answered_in_life = 0;
         self.eof = false;
         self.exit = None;
+        self.cpu_mark = Duration::ZERO;
+    }
+
+    /// The time a prompt may take: `move_timeout` (plus the start-up
+    /// allowance for a fresh process), plus what is left in the bank,
+    /// capped by what is left of the game budget.
+    pub(crate) fn budget(&self, opts: &RunOptions, fresh: bool) -> Budget {
+        let startup = if fresh {
+            opts.startup_allowance
+        } else {
+            Duration::ZERO
+        };
+        let allowance = opts.move_timeout + startup;
+        let mut total = allowance + self.bank;
+        if let Some(left) = self.game_left {
+            total = total.min(left + startup);
+        }
+        Budget {
+            startup,
+            allowance,
+            total,
+            time: opts.time,
+        }
     }
 
     pub(crate) fn is_dead(&self) -> bool {
@@ -108,6 +141,21 @@ impl<'a> SeatState<'a> {
         }
         if let Some(latency) = latency {
             self.run.latencies_us.push(micros(latency));
+            self.run.cpu_us.push(pending.cpu_used.map(micros));
+            let budget = &pending.budget;
+            let used = match budget.time {
+                TimeMode::Wall => latency,
+                TimeMode::Cpu => pending.cpu_used.unwrap_or(latency),
+            }
+            .min(budget.total);
+            let drawn = used.saturating_sub(budget.allowance);
+            self.bank = self.bank.saturating_sub(drawn);
+            if let Some(left) = &mut self.game_left {
+                *left = left.saturating_sub(used.saturating_sub(budget.startup));
+            }
+        }
+        if let Some(cpu) = pending.cpu_used {
+            self.cpu_mark += cpu;
         }
         pending.answer = Some(answer);
     }
@@ -134,17 +182,40 @@ impl<'a> SeatState<'a> {
     }
 }
 
+/// The time one prompt may take.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Budget {
+    /// The start-up allowance included (fresh processes only).
+    pub(crate) startup: Duration,
+    /// What the prompt may take without drawing on the bank.
+    pub(crate) allowance: Duration,
+    /// The most it may take, the bank and the game budget included.
+    pub(crate) total: Duration,
+    /// What the time counts.
+    pub(crate) time: TimeMode,
+}
+
 /// One prompt of the current round and what became of it.
 pub(crate) struct Pending<M> {
     pub(crate) seat: usize,
     pub(crate) lines: Vec<String>,
     pub(crate) reply: Vec<String>,
     pub(crate) sent: Instant,
+    /// On the wall clock: the budget (wall time) or its backstop (CPU time).
     pub(crate) deadline: Instant,
+    pub(crate) budget: Budget,
+    /// CPU used for this prompt so far, as last sampled.
+    pub(crate) cpu_used: Option<Duration>,
     pub(crate) answer: Option<Answer<M>>,
 }
 
 impl<M> Pending<M> {
+    /// Whether the prompt counts CPU time and its bot has used more than
+    /// its budget.
+    pub(crate) fn over_cpu_budget(&self) -> bool {
+        self.budget.time == TimeMode::Cpu && self.cpu_used.is_some_and(|u| u > self.budget.total)
+    }
+
     /// A prompt just sent at `sent`, due by `deadline`.
     pub(crate) fn new(seat: usize, lines: Vec<String>, sent: Instant, deadline: Instant) -> Self {
         Self {
@@ -153,6 +224,8 @@ impl<M> Pending<M> {
             reply: Vec::new(),
             sent,
             deadline,
+            budget: Budget::default(),
+            cpu_used: None,
             answer: None,
         }
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use dojo_engine::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
 
 use super::fake::{Call, Fake, Script};
-use super::{MatchRun, RunOptions, Seat, play_on};
+use super::{MatchRun, RunOptions, Seat, TimeMode, play_on};
 use crate::process::Event;
 use crate::spec::{BotSpec, Mode};
 
@@ -119,8 +119,12 @@ fn line(text: &str) -> Event {
 }
 
 fn play_fake(referee: &mut Numbers, fake: Fake, mode: Mode) -> MatchRun {
+    play_fake_with(referee, fake, mode, &options())
+}
+
+fn play_fake_with(referee: &mut Numbers, fake: Fake, mode: Mode, opts: &RunOptions) -> MatchRun {
     let seats: Vec<Seat> = (0..referee.seats()).map(|_| seat(mode)).collect();
-    play_on(referee, &seats, &options(), fake, &mut |_| {}).expect("the game is played")
+    play_on(referee, &seats, opts, fake, &mut |_| {}).expect("the game is played")
 }
 
 #[test]
@@ -226,4 +230,109 @@ fn a_process_that_closes_stdout_without_answering_is_a_crash_at_once() {
         run.seats[0].latencies_us.len() == 1,
         "a crash has no latency"
     );
+}
+
+/// A script answering round `r` after `delays[r]` milliseconds.
+fn slow_by(delays: &'static [u64]) -> Script {
+    answering(move |_, round| vec![(delays[round], line("1"))])
+}
+
+#[test]
+fn moves_over_the_limit_draw_on_the_bank_until_it_is_empty() {
+    let opts = RunOptions {
+        overage: Duration::from_millis(500),
+        ..options()
+    };
+    // 1 s per move and 0.5 s in the bank: 1.3 s draws 0.3 s, 1.1 s draws
+    // 0.1 s, then 1.2 s is 0.1 s too many.
+    let mut referee = Numbers::new(1, 4);
+    let fake = Fake::new(vec![slow_by(&[1300, 1100, 1200, 900])]);
+    let run = play_fake_with(&mut referee, fake, Mode::Persistent, &opts);
+    assert_eq!(
+        referee.played(0),
+        [
+            Answer::Move(1),
+            Answer::Move(1),
+            Answer::Fault(Fault::Timeout),
+            Answer::Move(1)
+        ]
+    );
+    assert_eq!(
+        run.seats[0].latencies_us,
+        [1_300_000, 1_100_000, 1_100_000, 900_000],
+        "the third move ended when the bank ran dry"
+    );
+}
+
+#[test]
+fn a_spent_game_budget_times_out_every_later_move() {
+    let opts = RunOptions {
+        game_budget: Some(Duration::from_millis(1500)),
+        ..options()
+    };
+    let mut referee = Numbers::new(1, 3);
+    let fake = Fake::new(vec![slow_by(&[800, 800, 10])]);
+    let run = play_fake_with(&mut referee, fake, Mode::Persistent, &opts);
+    assert_eq!(
+        referee.played(0),
+        [
+            Answer::Move(1),
+            Answer::Fault(Fault::Timeout),
+            Answer::Fault(Fault::Timeout)
+        ],
+        "0.8 s of 1.5 s left 0.7 s; then nothing"
+    );
+    assert_eq!(run.seats[0].latencies_us[1], 700_000);
+}
+
+#[test]
+fn cpu_time_ignores_a_busy_machine_but_catches_a_busy_bot() {
+    let opts = RunOptions {
+        time: TimeMode::Cpu,
+        ..options()
+    };
+    // Seat 0 gets a quarter of a CPU (a loaded machine) and answers after
+    // 2 s of wall time: 0.5 s of CPU, in time. Seat 1 burns a whole CPU
+    // and never answers: out of time after 1 s of CPU, not at the
+    // backstop.
+    let mut fake = Fake::new(vec![slow_by(&[2000, 2000]), answering(|_, _| Vec::new())]);
+    fake.cpu_share = vec![Some(0.25), Some(1.0)];
+    let mut referee = Numbers::new(2, 2);
+    let run = play_fake_with(&mut referee, fake, Mode::Persistent, &opts);
+    assert_eq!(referee.played(0), [Answer::Move(1), Answer::Move(1)]);
+    assert_eq!(run.seats[0].cpu_us, [Some(500_000), Some(500_000)]);
+    assert_eq!(
+        referee.played(1),
+        [Answer::Fault(Fault::Timeout), Answer::Fault(Fault::Timeout)]
+    );
+    for (&wall, &cpu) in run.seats[1].latencies_us.iter().zip(&run.seats[1].cpu_us) {
+        let cpu = cpu.expect("measured");
+        assert!((1_000_000..1_010_000).contains(&cpu), "cpu {cpu}");
+        assert!(
+            wall < 1_100_000,
+            "ended by its CPU, not the backstop: {wall}"
+        );
+    }
+    // Under wall time the slow seat would have timed out.
+    let mut fake = Fake::new(vec![slow_by(&[2000, 2000]), answering(|_, _| Vec::new())]);
+    fake.cpu_share = vec![Some(0.25), Some(1.0)];
+    let mut referee = Numbers::new(2, 2);
+    play_fake(&mut referee, fake, Mode::Persistent);
+    assert_eq!(referee.played(0)[0], Answer::Fault(Fault::Timeout));
+}
+
+#[test]
+fn cpu_time_has_a_wall_clock_backstop() {
+    let opts = RunOptions {
+        time: TimeMode::Cpu,
+        wall_backstop: 3,
+        ..options()
+    };
+    // Sleeps (no CPU) and never answers.
+    let mut fake = Fake::new(vec![answering(|_, _| Vec::new())]);
+    fake.cpu_share = vec![Some(0.0)];
+    let mut referee = Numbers::new(1, 1);
+    let run = play_fake_with(&mut referee, fake, Mode::Persistent, &opts);
+    assert_eq!(referee.played(0), [Answer::Fault(Fault::Timeout)]);
+    assert_eq!(run.seats[0].latencies_us, [3_000_000]);
 }

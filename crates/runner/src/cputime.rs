@@ -1,0 +1,117 @@
+//! CPU time of a bot's whole process tree.
+//!
+//! A sample sums, over the bot's process and every live descendant (found
+//! through `/proc/PID/task/TID/children`), the process's own CPU clock
+//! (every thread, live or ended: nanosecond resolution) plus the
+//! `cutime + cstime` of `/proc/PID/stat` (descendants it has already
+//! reaped, in clock ticks: 10 ms on most systems). A descendant that died
+//! and was not yet reaped still counts through its own clock until its
+//! parent reaps it. Each sample costs a few reads of `/proc` per process
+//! in the tree.
+
+use std::time::Duration;
+
+use crate::sys;
+
+/// CPU used so far by `root` and its live descendants; `None` when
+/// `root` is gone or `/proc` cannot be read.
+pub(crate) fn tree_cpu_time(root: i32) -> Option<Duration> {
+    let ticks = sys::clock_ticks_per_second();
+    let mut total = own_and_reaped(root, ticks)?;
+    let mut stack = children(root);
+    // A process tree cannot hold more processes than the machine; the cap
+    // only guards against a cycle from recycled pids.
+    let mut budget = 100_000;
+    while let Some(pid) = stack.pop() {
+        budget -= 1;
+        if budget == 0 {
+            break;
+        }
+        if let Some(cpu) = own_and_reaped(pid, ticks) {
+            total += cpu;
+        }
+        stack.extend(children(pid));
+    }
+    Some(total)
+}
+
+/// One process's own CPU time and that of its reaped children.
+fn own_and_reaped(pid: i32, ticks: u64) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold anything) start at
+    // the last ')': state is field 3, utime 14, stime 15, cutime 16,
+    // cstime 17.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .map(|f| {
+            f.parse::<i64>()
+                .map_or(0, |v| u64::try_from(v).unwrap_or(0))
+        })
+        .collect();
+    let [utime, stime, cutime, cstime] = fields[..] else {
+        return None;
+    };
+    let of_ticks = |t: u64| Duration::from_nanos(t.saturating_mul(1_000_000_000 / ticks.max(1)));
+    let own = sys::process_cpu_time(pid).unwrap_or_else(|| of_ticks(utime + stime));
+    Some(own + of_ticks(cutime + cstime))
+}
+
+/// The live children of every thread of `pid`.
+fn children(pid: i32) -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for task in tasks.flatten() {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|c| c.parse::<i32>().ok()),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_grandchild_counts_for_the_tree() {
+        // sh starts a child sh that burns CPU in a loop; the tree's time
+        // grows although the root only waits.
+        use std::os::unix::process::CommandExt;
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sh -c 'while :; do :; done' & wait"])
+            .process_group(0)
+            .spawn()
+            .expect("sh starts");
+        let pid = child.id() as i32;
+        let start = std::time::Instant::now();
+        let mut seen = Duration::ZERO;
+        while start.elapsed() < Duration::from_secs(20) && seen < Duration::from_millis(50) {
+            std::thread::sleep(Duration::from_millis(10));
+            seen = tree_cpu_time(pid).unwrap_or_default();
+        }
+        let own = sys::process_cpu_time(pid).unwrap_or_default();
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{pid}")])
+            .status();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(seen >= Duration::from_millis(50), "tree time {seen:?}");
+        assert!(
+            own < Duration::from_millis(50),
+            "the root itself idles: {own:?}"
+        );
+    }
+
+    #[test]
+    fn a_gone_process_has_no_time() {
+        assert_eq!(tree_cpu_time(i32::MAX), None);
+    }
+}

@@ -1,0 +1,143 @@
+//! Fair time: an honest bot that thinks beside a bot whose children burn
+//! the CPU, both pinned to the same core. Under wall-clock time the honest
+//! bot loses moves to its neighbour; under CPU time it loses none.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
+use dojo_runner::{BotSpec, MatchRun, Mode, RunOptions, Seat, TimeMode, allowed_cpus, play};
+
+/// Two seats, `rounds` rounds of "pick a card 0..=4", answers recorded.
+#[derive(Debug, Default)]
+struct Cards {
+    rounds: usize,
+    history: Vec<Vec<Answer<u8>>>,
+}
+
+impl Referee for Cards {
+    type Move = u8;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn greeting(&self, seat: usize) -> Vec<String> {
+        vec![(seat + 1).to_string()]
+    }
+
+    fn prompts(&self) -> Vec<Prompt> {
+        if self.history.len() >= self.rounds {
+            return Vec::new();
+        }
+        (0..2)
+            .map(|seat| Prompt {
+                seat,
+                lines: vec!["AAA,BBB,CCC,DDD,EEE".to_string()],
+            })
+            .collect()
+    }
+
+    fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<u8> {
+        match lines.last().map(|l| l.trim().parse::<u8>()) {
+            Some(Ok(i)) if i <= 4 => Reply::Complete(i),
+            _ => Reply::Invalid(format!("not a card index: {:?}", lines.last())),
+        }
+    }
+
+    fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
+        self.history.push(answers);
+        vec![Notice {
+            seats: vec![0, 1],
+            lines: vec!["AAA vs. BBB: 0 wins!".to_string()],
+        }]
+    }
+
+    fn farewell(&self) -> Vec<String> {
+        vec!["Draw!".to_string()]
+    }
+}
+
+fn bot(file: &str, args: &[&str]) -> Arc<BotSpec> {
+    let dir =
+        std::fs::canonicalize(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/hostile"))
+            .expect("bots/hostile exists");
+    let mut command = vec![dir.join(file).to_string_lossy().into_owned()];
+    command.extend(args.iter().map(|a| a.to_string()));
+    Arc::new(BotSpec {
+        name: file.trim_end_matches(".py").to_string(),
+        command,
+        dir,
+        build: None,
+        mode: Mode::Persistent,
+        games: vec!["cardjitsu".to_string()],
+        team: None,
+        description: None,
+    })
+}
+
+const ROUNDS: usize = 5;
+
+/// thinker.py (0.1 s of CPU a move) against cpu_burner.py (4 busy
+/// children), both on the first CPU this process may use, 0.3 s a move.
+fn thinker_beside_burner(time: TimeMode) -> (Cards, MatchRun) {
+    let seats = [
+        Seat::new(bot("thinker.py", &["0.1"])),
+        Seat::new(bot("cpu_burner.py", &["4"])),
+    ];
+    let opts = RunOptions {
+        move_timeout: Duration::from_millis(300),
+        startup_allowance: Duration::from_millis(3000),
+        time,
+        // Generous: the machine running the tests may be loaded too; the
+        // honest bot needs about five times its CPU time in wall time.
+        wall_backstop: 40,
+        pin_cpu: allowed_cpus().first().copied(),
+        ..RunOptions::default()
+    };
+    let mut referee = Cards {
+        rounds: ROUNDS,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, &opts).expect("the game is played");
+    for seat in &run.seats {
+        eprintln!(
+            "{time:?} {}: faults {:?}, wall µs {:?}, cpu µs {:?}",
+            seat.bot, seat.faults, seat.latencies_us, seat.cpu_us
+        );
+    }
+    (referee, run)
+}
+
+#[test]
+fn under_cpu_time_a_burning_neighbour_costs_the_honest_bot_nothing() {
+    let (referee, run) = thinker_beside_burner(TimeMode::Cpu);
+    let honest = &run.seats[0];
+    assert_eq!(honest.faults.total(), 0, "{honest:?}");
+    assert!(
+        referee
+            .history
+            .iter()
+            .all(|round| matches!(round[0], Answer::Move(_)))
+    );
+    // Its CPU time per move is its own thinking, whatever its wall time.
+    for (&wall, cpu) in honest.latencies_us.iter().zip(&honest.cpu_us).skip(1) {
+        let cpu = cpu.expect("CPU time is measured on Linux");
+        assert!(
+            (90_000..300_000).contains(&cpu),
+            "cpu {cpu} µs, wall {wall} µs"
+        );
+    }
+    // The burner's children count for it: it is the one that times out.
+    assert!(run.seats[1].faults.timeout > 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn under_wall_time_the_same_neighbour_makes_the_honest_bot_time_out() {
+    // The control: without CPU time, sharing a core with four busy loops
+    // makes 0.1 s of thinking take about 0.5 s.
+    let (_, run) = thinker_beside_burner(TimeMode::Wall);
+    assert!(run.seats[0].faults.timeout > 0, "{:?}", run.seats[0]);
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
