@@ -296,6 +296,47 @@ fn cardjitsu_figures(reps: usize, record: bool, search: bool) -> Vec<Figure> {
     figures
 }
 
+/// A random action: a direction, and pass, move or instigate (one random
+/// number from a fast generator, so that the figure is the engine's).
+fn random_action(pick: &mut Xoshiro256PlusPlus) -> Action {
+    let r = pick.random_range(0..12u8);
+    let dir = Dir::ALL[usize::from(r % 4)];
+    match r / 4 {
+        0 => Action::Pass,
+        1 => Action::Move(dir),
+        _ => Action::Instigate(dir),
+    }
+}
+
+/// Plays `game` out with random actions; returns the turns played.
+#[inline(never)]
+fn royale_steps(game: &mut Royale, pick: &mut Xoshiro256PlusPlus) -> u64 {
+    let mut n = 0;
+    while let Some(seat) = game.to_move() {
+        let _ = black_box(game.step(seat, random_action(pick)));
+        n += 1;
+    }
+    n
+}
+
+/// [`royale_steps`], writing each mover's prompt text into `buf` first.
+#[inline(never)]
+fn royale_steps_and_prompts(
+    game: &mut Royale,
+    pick: &mut Xoshiro256PlusPlus,
+    buf: &mut String,
+) -> u64 {
+    let mut n = 0;
+    while let Some(seat) = game.to_move() {
+        buf.clear();
+        write_prompt(game.board(), game.positions()[seat], buf);
+        black_box(&buf);
+        let _ = black_box(game.step(seat, random_action(pick)));
+        n += 1;
+    }
+    n
+}
+
 /// Royale turns per second on `text`'s board with random actions: the
 /// steps alone (setup is not timed), and the steps plus writing the
 /// mover's prompt text into one reused buffer, as a referee would.
@@ -309,24 +350,13 @@ fn royale(name: &str, text: &str, games: u64) -> (Rate, Rate) {
             let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
             let mut game =
                 Royale::new(board.clone(), teams, seed, Default::default()).expect("three players");
-            let mut pick = rng::stream(seed, 99);
+            let mut pick = Xoshiro256PlusPlus::seed_from_u64(seed);
             let timer = Timer::start();
-            let mut n = 0u64;
-            while let Some(seat) = game.to_move() {
-                if with_prompt {
-                    buf.clear();
-                    write_prompt(game.board(), game.positions()[seat], &mut buf);
-                    black_box(&buf);
-                }
-                let dir = Dir::ALL[pick.random_range(0..4usize)];
-                let action = match pick.random_range(0..3u8) {
-                    0 => Action::Pass,
-                    1 => Action::Move(dir),
-                    _ => Action::Instigate(dir),
-                };
-                let _ = game.step(seat, action);
-                n += 1;
-            }
+            let n = if with_prompt {
+                royale_steps_and_prompts(&mut game, &mut pick, &mut buf)
+            } else {
+                royale_steps(&mut game, &mut pick)
+            };
             let (cpu, wall) = timer.secs();
             black_box(game.outcome());
             let total = if with_prompt {
