@@ -22,6 +22,7 @@ impl Element {
     pub const ALL: [Element; 3] = [Element::Fire, Element::Water, Element::Snow];
 
     /// Position in [`Element::ALL`].
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -56,6 +57,7 @@ impl Element {
 
     /// Whether `self` beats `other` when two different elements meet:
     /// Fire beats Snow, Snow beats Water, Water beats Fire.
+    #[inline]
     pub const fn beats(self, other: Element) -> bool {
         matches!(
             (self, other),
@@ -113,6 +115,7 @@ impl Colour {
     ];
 
     /// Position in [`Colour::ALL`].
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -193,37 +196,63 @@ pub enum CardParseError {
 /// Ordered by element, then colour, then number (the canonical orders of
 /// [`Element::ALL`] and [`Colour::ALL`]). Serialized as its 3-character
 /// string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Card {
-    element: Element,
-    colour: Colour,
-    number: u8,
+///
+/// Held in two bytes (number in bits 0-3, colour in bits 4-6, element in
+/// bits 7-8), so that comparing, copying and classifying cards in a
+/// searching bot's playouts are single integer operations, and the derived
+/// order of the bits is the card order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(u16);
+
+/// As the card's parts, the way it printed before it was packed.
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Card")
+            .field("element", &self.element())
+            .field("colour", &self.colour())
+            .field("number", &self.number())
+            .finish()
+    }
 }
 
 impl Card {
     /// The number of power cards (`A`).
     pub const POWER_NUMBER: u8 = 10;
 
+    /// The first card in card order, `Fr0`.
+    pub(crate) const LOWEST: Card = Card(0);
+
     /// A card; `number` must be a single hex digit (0 to 15).
     pub const fn new(element: Element, colour: Colour, number: u8) -> Result<Card, CardParseError> {
         if number > 15 {
             return Err(CardParseError::NumberOutOfRange(number));
         }
-        Ok(Card {
-            element,
-            colour,
-            number,
-        })
+        Ok(Card(
+            ((element as u16) << 7) | ((colour as u16) << 4) | number as u16,
+        ))
     }
 
     /// The card's element.
+    #[inline]
     pub const fn element(self) -> Element {
-        self.element
+        match self.0 >> 7 {
+            0 => Element::Fire,
+            1 => Element::Water,
+            _ => Element::Snow,
+        }
     }
 
     /// The card's colour.
+    #[inline]
     pub const fn colour(self) -> Colour {
-        self.colour
+        match (self.0 >> 4) & 7 {
+            0 => Colour::Red,
+            1 => Colour::Blue,
+            2 => Colour::Green,
+            3 => Colour::Yellow,
+            4 => Colour::Orange,
+            _ => Colour::Purple,
+        }
     }
 
     /// How many values [`Card::index`] takes.
@@ -231,19 +260,34 @@ impl Card {
 
     /// A dense index of the card, below [`Card::INDEX_COUNT`], in card
     /// order: for tables indexed by card.
+    #[inline]
     pub const fn index(self) -> usize {
-        (self.element.index() * 6 + self.colour.index()) * 16 + self.number as usize
+        (self.element_index() * 6 + self.colour_index()) * 16 + self.number() as usize
     }
 
     /// The card's number, 0 to 15.
+    #[inline]
     pub const fn number(self) -> u8 {
-        self.number
+        (self.0 & 15) as u8
     }
 
     /// Whether this is a power card (number 10), whose win activates
     /// Reverse under the tournament rules.
+    #[inline]
     pub const fn is_power(self) -> bool {
-        self.number == Self::POWER_NUMBER
+        self.number() == Self::POWER_NUMBER
+    }
+
+    /// [`Element::index`] of the card's element, without the enum.
+    #[inline]
+    pub(crate) const fn element_index(self) -> usize {
+        (self.0 >> 7) as usize
+    }
+
+    /// [`Colour::index`] of the card's colour, without the enum.
+    #[inline]
+    pub(crate) const fn colour_index(self) -> usize {
+        ((self.0 >> 4) & 7) as usize
     }
 
     /// The seed's human-readable form:
@@ -251,9 +295,9 @@ impl Card {
     pub fn describe(self) -> String {
         format!(
             "Card Element: {:<8}Card Color: {:<9}Card Level: {}",
-            format!("{},", self.element.name()),
-            format!("{},", self.colour.name()),
-            self.number
+            format!("{},", self.element().name()),
+            format!("{},", self.colour().name()),
+            self.number()
         )
     }
 
@@ -262,9 +306,9 @@ impl Card {
     pub fn classic_name(self) -> String {
         format!(
             "{}{}{}",
-            self.element.letter(),
-            self.colour.letter().to_ascii_uppercase(),
-            self.number
+            self.element().letter(),
+            self.colour().letter().to_ascii_uppercase(),
+            self.number()
         )
     }
 }
@@ -278,7 +322,7 @@ pub fn classic_list(cards: &[Card]) -> String {
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}{:X}", self.element, self.colour, self.number)
+        write!(f, "{}{}{:X}", self.element(), self.colour(), self.number())
     }
 }
 

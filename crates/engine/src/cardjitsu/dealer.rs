@@ -16,6 +16,19 @@ pub trait Dealer {
     /// the seat still holds: 0 to 4 of them). The game relies on this:
     /// a hand never holds a duplicate.
     fn draw(&mut self, seat: usize, hand: &[Card]) -> Card;
+
+    /// Makes `target` a copy of this dealer that draws from fast random
+    /// streams seeded with `seed` instead of this dealer's own (see
+    /// [`crate::cardjitsu::CardJitsu::playout_copy_into`]). The default
+    /// copies the dealer as it is: a dealer without random streams (a
+    /// scripted one, say) has nothing to reseed.
+    fn copy_for_playout(&self, target: &mut Self, seed: u64)
+    where
+        Self: Clone,
+    {
+        let _ = seed;
+        target.clone_from(self);
+    }
 }
 
 /// The default dealer: each seat draws from its own [`Deck`] with its own
@@ -27,10 +40,28 @@ pub trait Dealer {
 /// clones games often), and each comes with an index of where every card
 /// sits in it, so a draw looks at the hand's few cards instead of scanning
 /// the whole deck.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct DeckDealer {
     shared: Arc<Shared>,
     rngs: [Stream; 2],
+}
+
+impl Clone for DeckDealer {
+    fn clone(&self) -> DeckDealer {
+        DeckDealer {
+            shared: Arc::clone(&self.shared),
+            rngs: self.rngs.clone(),
+        }
+    }
+
+    /// Keeps `self`'s share of the decks when it is the same (a search
+    /// copies into the same target again and again).
+    fn clone_from(&mut self, source: &DeckDealer) {
+        if !Arc::ptr_eq(&self.shared, &source.shared) {
+            self.shared = Arc::clone(&source.shared);
+        }
+        self.rngs.clone_from(&source.rngs);
+    }
 }
 
 #[derive(Debug)]
@@ -46,6 +77,9 @@ struct DeckIndex {
     /// the card with index `k`.
     starts: Vec<u32>,
     positions: Vec<u32>,
+    /// Whether no card is in the deck twice (the standard deck): then a
+    /// card has at most one position.
+    unique: bool,
 }
 
 impl DeckIndex {
@@ -64,7 +98,12 @@ impl DeckIndex {
             positions[*slot as usize] = at as u32;
             *slot += 1;
         }
-        DeckIndex { starts, positions }
+        let unique = starts.windows(2).all(|w| w[1] - w[0] <= 1);
+        DeckIndex {
+            starts,
+            positions,
+            unique,
+        }
     }
 
     /// The index of `deck`; the standard deck's is built once and shared.
@@ -115,29 +154,39 @@ impl DeckDealer {
 
 impl Dealer for DeckDealer {
     /// Uniform over the deck's entries (duplicates weigh more) that are not
-    /// in the hand, using exactly one random number per draw.
+    /// in the hand, using exactly one random number per draw from the
+    /// seat's ChaCha8 stream (a playout copy's fast stream draws until it
+    /// hits such an entry instead: the same distribution).
     fn draw(&mut self, seat: usize, hand: &[Card]) -> Card {
         let seat = seat.min(1);
         let entries = self.shared.decks[seat].entries();
+        let stream = &mut self.rngs[seat];
+        if stream.is_fast() {
+            return draw_by_rejection(entries, hand, stream);
+        }
         let index = &self.shared.index[seat];
         // The deck positions of the hand's cards (a hand holds no
         // duplicates, so none is counted twice).
         let mut excluded = [0u32; FAST_EXCLUDED];
         let mut n = 0;
-        let mut fits = true;
-        for &card in hand {
-            let at = index.of(card);
-            if n + at.len() > FAST_EXCLUDED {
-                fits = false;
-                break;
+        if index.unique && hand.len() <= FAST_EXCLUDED {
+            for &card in hand {
+                if let Some(&at) = index.of(card).first() {
+                    excluded[n] = at;
+                    n += 1;
+                }
             }
-            excluded[n..n + at.len()].copy_from_slice(at);
-            n += at.len();
+        } else {
+            for &card in hand {
+                let at = index.of(card);
+                let Some(slots) = excluded.get_mut(n..n + at.len()) else {
+                    return draw_by_scanning(entries, hand, stream);
+                };
+                slots.copy_from_slice(at);
+                n += at.len();
+            }
         }
-        if !fits {
-            return draw_by_scanning(entries, hand, self.rngs[seat].rng());
-        }
-        let excluded = &mut excluded[..n];
+        let excluded = &excluded[..n];
         let count = entries.len() - n;
         // A deck has at least HAND_SIZE distinct cards and a hand being
         // refilled at most HAND_SIZE - 1, so `count` is never 0; the
@@ -145,24 +194,54 @@ impl Dealer for DeckDealer {
         if count == 0 {
             return entries[0];
         }
-        let pick = self.rngs[seat].rng().random_range(0..count);
-        // The pick-th entry not excluded: step over each excluded position
-        // at or before it.
-        excluded.sort_unstable();
-        let mut at = pick;
-        for &p in excluded.iter() {
-            if p as usize <= at {
-                at += 1;
-            } else {
-                break;
-            }
+        let pick = stream.random_range(0..count);
+        entries
+            .get(skip_excluded(pick, excluded))
+            .copied()
+            .unwrap_or(entries[0])
+    }
+
+    fn copy_for_playout(&self, target: &mut DeckDealer, seed: u64) {
+        if !Arc::ptr_eq(&target.shared, &self.shared) {
+            target.shared = Arc::clone(&self.shared);
         }
-        entries.get(at).copied().unwrap_or(entries[0])
+        for (id, rng) in (0..).zip(&mut target.rngs) {
+            rng.reseed_fast(seed, DeckDealer::stream_id(id));
+        }
     }
 }
 
+/// The position of the `pick`-th (from 0) entry whose position is not in
+/// `excluded` (distinct positions, in any order): the least `at >= pick`
+/// with `at == pick + (excluded positions <= at)`, found by counting again
+/// until the count stops growing (at most one pass per excluded position,
+/// without sorting them).
+fn skip_excluded(pick: usize, excluded: &[u32]) -> usize {
+    let mut at = pick;
+    loop {
+        let before = excluded.iter().filter(|&&p| p as usize <= at).count();
+        if pick + before == at {
+            return at;
+        }
+        at = pick + before;
+    }
+}
+
+/// Draws from a playout's fast stream: uniform entries until one is not in
+/// the hand (a hand holds at most 4 of a deck's at least 5 distinct cards,
+/// so a few tries nearly always do), then the exact way.
+fn draw_by_rejection(entries: &[Card], hand: &[Card], stream: &mut Stream) -> Card {
+    for _ in 0..16 {
+        let card = entries[stream.fast_below(entries.len())];
+        if !hand.contains(&card) {
+            return card;
+        }
+    }
+    draw_by_scanning(entries, hand, stream)
+}
+
 /// The same draw as [`DeckDealer::draw`] by looking at every entry.
-fn draw_by_scanning(entries: &[Card], hand: &[Card], rng: &mut crate::rng::ChaCha8Rng) -> Card {
+fn draw_by_scanning<R: rand::Rng + ?Sized>(entries: &[Card], hand: &[Card], rng: &mut R) -> Card {
     let eligible = |c: &&Card| !hand.contains(c);
     let count = entries.iter().filter(eligible).count();
     if count == 0 {

@@ -7,9 +7,10 @@ use super::HAND_SIZE;
 use super::card::Card;
 use super::dealer::{Dealer, DeckDealer};
 use super::deck::Deck;
+use super::hand::Hand;
 use super::pile::Pile;
 use super::record::{GameRecord, Outcome, OutcomeReason, RoundRecord};
-use super::rules::{Ruleset, round_winner};
+use super::rules::{RoundWinner, Ruleset, round_winner};
 use super::stream::Stream;
 use crate::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
 
@@ -46,12 +47,14 @@ impl Default for Settings {
 /// a clone replays exactly like the original: handy for bots that search.
 /// A search that plays many games out should use
 /// [`CardJitsu::search_copy`] (or [`CardJitsu::set_recording`]): rounds
-/// are then not kept in the record, and a round allocates nothing.
+/// are then not kept in the record, and a round allocates nothing; and
+/// [`CardJitsu::playout_copy_into`] when the playouts should sample the
+/// unknown future cards afresh, from fast random streams.
 #[derive(Debug, Clone)]
 pub struct CardJitsu<D = DeckDealer> {
     dealer: D,
     fallback: [Stream; 2],
-    hands: [Vec<Card>; 2],
+    hands: [Hand; 2],
     piles: [Pile; 2],
     reverse: bool,
     record: GameRecord,
@@ -82,7 +85,7 @@ impl<D: Dealer> CardJitsu<D> {
     /// seat 0 first.
     pub fn with_dealer(seed: u64, rules: Ruleset, max_rounds: u32, mut dealer: D) -> CardJitsu<D> {
         let hands = [0, 1].map(|seat| {
-            let mut hand = Vec::with_capacity(HAND_SIZE);
+            let mut hand = Hand::new();
             for _ in 0..HAND_SIZE {
                 let card = dealer.draw(seat, &hand);
                 hand.push(card);
@@ -158,8 +161,45 @@ impl<D: Dealer> CardJitsu<D> {
     {
         target.dealer.clone_from(&self.dealer);
         target.fallback.clone_from(&self.fallback);
+        self.copy_position_into(target);
+    }
+
+    /// Makes `target` a copy of this game for a playout that samples the
+    /// unknown: like [`CardJitsu::search_copy_into`] (same position, no
+    /// round history, recording off, no allocation), except that the
+    /// cards dealt from now on and any fallback moves come from fast
+    /// xoshiro256++ streams seeded with `seed` instead of this game's own
+    /// ChaCha8 streams. Each seed is a different sample of the future
+    /// deals (a bot does not know the referee's streams anyway), and such
+    /// a copy costs a fraction of an exact one to make and to play. A
+    /// dealer without random streams is copied as it is (see
+    /// [`Dealer::copy_for_playout`]). Not for refereeing: the copy no
+    /// longer follows the documented streams of its seed.
+    pub fn playout_copy_into(&self, target: &mut CardJitsu<D>, seed: u64)
+    where
+        D: Clone,
+    {
+        self.dealer.copy_for_playout(&mut target.dealer, seed);
+        for (seat, stream) in target.fallback.iter_mut().enumerate() {
+            stream.reseed_fast(seed, Self::fallback_stream_id(seat));
+        }
+        self.copy_position_into(target);
+    }
+
+    /// A [`CardJitsu::playout_copy_into`] copy in a new game.
+    pub fn playout_copy(&self, seed: u64) -> CardJitsu<D>
+    where
+        D: Clone,
+    {
+        let mut copy = self.clone_shallow();
+        self.playout_copy_into(&mut copy, seed);
+        copy
+    }
+
+    /// Everything of a search copy but the dealer and the fallback streams.
+    fn copy_position_into(&self, target: &mut CardJitsu<D>) {
+        target.hands.clone_from(&self.hands);
         for seat in 0..2 {
-            target.hands[seat].clone_from(&self.hands[seat]);
             target.piles[seat].clone_from(&self.piles[seat]);
         }
         target.reverse = self.reverse;
@@ -228,7 +268,7 @@ impl<D: Dealer> CardJitsu<D> {
     }
 
     /// Both hands, by seat.
-    pub fn hands(&self) -> &[Vec<Card>; 2] {
+    pub fn hands(&self) -> &[Hand; 2] {
         &self.hands
     }
 
@@ -305,6 +345,35 @@ impl<D: Dealer> CardJitsu<D> {
         self.play_round(choices.map(Answer::Move))
     }
 
+    /// Plays one round with these hand indices like [`CardJitsu::play`],
+    /// but returns only who won it, or `None` if the game was already
+    /// over. With recording off nothing of the round is kept (`play` keeps
+    /// it to return it): the cheapest step through a playout. With
+    /// recording on, the round is recorded as `play` records it.
+    pub fn step(&mut self, choices: [usize; 2]) -> Option<RoundWinner> {
+        if self.recording {
+            let round = self.play(choices)?;
+            return Some(match round.winner {
+                0 => RoundWinner::Stalemate,
+                1 => RoundWinner::First,
+                _ => RoundWinner::Second,
+            });
+        }
+        if self.is_over() {
+            return None;
+        }
+        let mut valid = [0; 2];
+        for seat in 0..2 {
+            let hand = self.hands[seat].len();
+            valid[seat] = if choices[seat] < hand {
+                choices[seat]
+            } else {
+                self.fallback[seat].random_range(0..hand)
+            };
+        }
+        Some(self.resolve(valid).1)
+    }
+
     /// Plays one round. A fault, or an index outside the hand, plays a
     /// uniformly random card of that seat's hand from the seat's fallback
     /// stream, and the fault is recorded. Returns the round's record, or
@@ -324,53 +393,22 @@ impl<D: Dealer> CardJitsu<D> {
                 Answer::Move(_) => Fault::Invalid,
                 Answer::Fault(f) => f,
             };
-            choices[seat] = self.fallback[seat]
-                .rng()
-                .random_range(0..self.hands[seat].len());
+            choices[seat] = self.fallback[seat].random_range(0..self.hands[seat].len());
             faults[seat] = Some(fault);
         }
-        let round = self.rounds + 1;
-        self.rounds = round;
         let shown = if self.recording {
-            Some(self.hands.clone())
+            Some(self.hands.each_ref().map(|hand| hand.to_vec()))
         } else {
             // Into the reused slot: no allocation.
-            let [a, b] = &mut self.last.hands;
-            a.clone_from(&self.hands[0]);
-            b.clone_from(&self.hands[1]);
+            for (shown, hand) in self.last.hands.iter_mut().zip(&self.hands) {
+                shown.clear();
+                shown.extend_from_slice(hand);
+            }
             None
         };
-        let cards = [0, 1].map(|seat| self.hands[seat].remove(choices[seat]));
-        let winner = round_winner(cards[0], cards[1], self.reverse);
         let reverse_now = self.reverse;
-        self.reverse = false;
-        if let Some(seat) = winner.seat() {
-            let card = cards[seat];
-            self.reverse = self.record.rules.activates_reverse(card);
-            if let Some(triple) = self.piles[seat].push(card) {
-                self.record.outcome = Some(Outcome {
-                    winner: Some(winner.player_number()),
-                    reason: OutcomeReason::Triple,
-                    rounds: round,
-                    winning_cards: Some(triple),
-                });
-            }
-        }
-        if self.record.outcome.is_none() && round >= self.record.max_rounds {
-            self.record.outcome = Some(Outcome {
-                winner: None,
-                reason: OutcomeReason::RoundCap,
-                rounds: round,
-                winning_cards: None,
-            });
-        }
-        if self.record.outcome.is_none() {
-            for seat in 0..2 {
-                let card = self.dealer.draw(seat, &self.hands[seat]);
-                debug_assert!(!self.hands[seat].contains(&card), "dealer drew a duplicate");
-                self.hands[seat].push(card);
-            }
-        }
+        let (cards, winner) = self.resolve(choices);
+        let round = self.rounds;
         if !self.recording {
             let last = &mut self.last;
             last.round = round;
@@ -391,6 +429,49 @@ impl<D: Dealer> CardJitsu<D> {
             faults,
         });
         self.record.rounds.last()
+    }
+
+    /// The rules of a round whose (valid) hand indices are known: the cards
+    /// leave the hands, the winner keeps theirs, the game may end, and
+    /// otherwise both seats draw. Returns the cards played and the winner.
+    #[inline]
+    fn resolve(&mut self, choices: [usize; 2]) -> ([Card; 2], RoundWinner) {
+        let round = self.rounds + 1;
+        self.rounds = round;
+        let cards = [
+            self.hands[0].remove(choices[0]),
+            self.hands[1].remove(choices[1]),
+        ];
+        let winner = round_winner(cards[0], cards[1], self.reverse);
+        self.reverse = false;
+        if let Some(seat) = winner.seat() {
+            let card = cards[seat];
+            self.reverse = self.record.rules.activates_reverse(card);
+            if let Some(triple) = self.piles[seat].push(card) {
+                self.record.outcome = Some(Outcome {
+                    winner: Some(winner.player_number()),
+                    reason: OutcomeReason::Triple,
+                    rounds: round,
+                    winning_cards: Some(triple),
+                });
+                return (cards, winner);
+            }
+        }
+        if round >= self.record.max_rounds {
+            self.record.outcome = Some(Outcome {
+                winner: None,
+                reason: OutcomeReason::RoundCap,
+                rounds: round,
+                winning_cards: None,
+            });
+            return (cards, winner);
+        }
+        for seat in 0..2 {
+            let card = self.dealer.draw(seat, &self.hands[seat]);
+            debug_assert!(!self.hands[seat].contains(&card), "dealer drew a duplicate");
+            self.hands[seat].push(card);
+        }
+        (cards, winner)
     }
 }
 

@@ -23,6 +23,7 @@ mod card;
 mod dealer;
 mod deck;
 mod game;
+mod hand;
 mod pile;
 mod record;
 mod rules;
@@ -37,6 +38,7 @@ pub use deck::{Deck, DeckError};
 pub use game::{
     CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice, parse_reply_lines, trim_answer,
 };
+pub use hand::Hand;
 pub use pile::{Pile, is_winning_triple};
 pub use record::{GameRecord, Outcome, OutcomeReason, RoundRecord};
 pub use rules::{RoundWinner, Ruleset, RulesetParseError, round_winner};

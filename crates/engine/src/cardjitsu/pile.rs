@@ -12,17 +12,32 @@ use super::card::Card;
 const ELEMENTS: usize = 3;
 const COLOURS: usize = 6;
 
+/// Marks an (element, colour) the pile does not hold in [`Pile`]'s `first`.
+const NONE: u32 = u32::MAX;
+
 /// The cards one player has won, in the order won (duplicates allowed).
-#[derive(Debug, PartialEq, Eq, Default)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Pile {
     cards: Vec<Card>,
-    /// Position of the first card of each (element, colour) in `cards`.
-    first: [[Option<usize>; COLOURS]; ELEMENTS],
+    /// Position of the first card of each (element, colour) in `cards`, or
+    /// [`NONE`].
+    first: [[u32; COLOURS]; ELEMENTS],
     /// Per element, a bit per colour the pile holds: the quick test of
     /// whether a card can complete a triple at all.
     colours: [u8; ELEMENTS],
     /// Positions of the first winning triple, in pile order.
     triple: Option<[usize; 3]>,
+}
+
+impl Default for Pile {
+    fn default() -> Pile {
+        Pile {
+            cards: Vec::new(),
+            first: [[NONE; COLOURS]; ELEMENTS],
+            colours: [0; ELEMENTS],
+            triple: None,
+        }
+    }
 }
 
 impl Clone for Pile {
@@ -42,6 +57,15 @@ impl Clone for Pile {
         self.colours = source.colours;
         self.triple = source.triple;
     }
+}
+
+/// The colours (0 to 5) whose bits are set in `bits`, lowest first.
+fn colours_in(mut bits: u8) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits.wrapping_sub(1);
+        (k < 8).then_some(k)
+    })
 }
 
 impl Pile {
@@ -67,10 +91,11 @@ impl Pile {
 
     /// Adds a won card. Returns the winning triple (in pile order) if this
     /// card completed the pile's first one.
+    #[inline]
     pub fn push(&mut self, card: Card) -> Option<[Card; 3]> {
         let at = self.cards.len();
         self.cards.push(card);
-        let (e, k) = (card.element().index(), card.colour().index());
+        let (e, k) = (card.element_index(), card.colour_index());
         let mut completed = None;
         if self.triple.is_none()
             && self.may_complete(e, k)
@@ -79,7 +104,12 @@ impl Pile {
             self.triple = Some([i, j, at]);
             completed = self.winning_triple();
         }
-        self.first[e][k].get_or_insert(at);
+        let first = &mut self.first[e][k];
+        if *first == NONE {
+            // A pile longer than u32 positions would need more rounds than
+            // a game's u32 round cap allows.
+            *first = u32::try_from(at).unwrap_or(NONE - 1);
+        }
         self.colours[e] |= 1 << k;
         completed
     }
@@ -99,49 +129,55 @@ impl Pile {
     /// Whether adding `card` would complete a triple (ignoring any triple
     /// the pile already has).
     pub fn completes_triple(&self, card: Card) -> bool {
-        self.may_complete(card.element().index(), card.colour().index())
+        self.may_complete(card.element_index(), card.colour_index())
     }
 
     /// Whether some pair of held cards makes a triple with a card of
     /// element `e` and colour `k`, from the colour bits alone: two other
     /// colours of `e`, or a colour of each other element, the two
     /// different from each other and from `k`.
+    #[inline]
     fn may_complete(&self, e: usize, k: usize) -> bool {
+        // `x & (x - 1)` clears the lowest bit: non-zero when `x` has at
+        // least two (no popcount instruction needed).
+        let two_or_more = |x: u8| x & x.wrapping_sub(1) != 0;
         let others = !(1u8 << k);
-        if (self.colours[e] & others).count_ones() >= 2 {
+        if two_or_more(self.colours[e] & others) {
             return true;
         }
         let a = self.colours[(e + 1) % ELEMENTS] & others;
         let b = self.colours[(e + 2) % ELEMENTS] & others;
-        a != 0 && b != 0 && !(a == b && a.count_ones() == 1)
+        // A colour of each, unless both hold only the same one colour.
+        a != 0 && b != 0 && (a != b || two_or_more(a))
     }
 
     /// Among the pairs of earlier cards that make a triple with a card of
     /// element `e` and colour `k`, the one with the earliest positions.
+    /// Runs once a game (when the triple forms), over the colours held.
     fn best_pair(&self, e: usize, k: usize) -> Option<(usize, usize)> {
-        let mut best: Option<(usize, usize)> = None;
-        let mut consider = |a: Option<usize>, b: Option<usize>| {
-            if let (Some(a), Some(b)) = (a, b) {
-                let pair = (a.min(b), a.max(b));
-                if best.is_none_or(|cur| pair < cur) {
-                    best = Some(pair);
-                }
+        let others = !(1u8 << k);
+        let mut best: Option<(u32, u32)> = None;
+        let mut consider = |a: u32, b: u32| {
+            let pair = (a.min(b), a.max(b));
+            if best.is_none_or(|cur| pair < cur) {
+                best = Some(pair);
             }
         };
         // Same element, three different colours.
-        for k1 in (0..COLOURS).filter(|&c| c != k) {
-            for k2 in (k1 + 1..COLOURS).filter(|&c| c != k) {
+        let same = self.colours[e] & others;
+        for k1 in colours_in(same) {
+            for k2 in colours_in(same & !((2u8 << k1) - 1)) {
                 consider(self.first[e][k1], self.first[e][k2]);
             }
         }
         // Three different elements, three different colours.
         let (ea, eb) = ((e + 1) % ELEMENTS, (e + 2) % ELEMENTS);
-        for k1 in (0..COLOURS).filter(|&c| c != k) {
-            for k2 in (0..COLOURS).filter(|&c| c != k && c != k1) {
+        for k1 in colours_in(self.colours[ea] & others) {
+            for k2 in colours_in(self.colours[eb] & others & !(1u8 << k1)) {
                 consider(self.first[ea][k1], self.first[eb][k2]);
             }
         }
-        best
+        best.map(|(a, b)| (a as usize, b as usize))
     }
 }
 

@@ -36,6 +36,7 @@ impl Ruleset {
 
     /// Whether winning a round with `card` makes the next round a Reverse
     /// round.
+    #[inline]
     pub const fn activates_reverse(self, winning_card: Card) -> bool {
         matches!(self, Ruleset::Tournament) && winning_card.is_power()
     }
@@ -77,6 +78,7 @@ pub enum RoundWinner {
 
 impl RoundWinner {
     /// The number on the wire and in records: 0 (stalemate), 1 or 2.
+    #[inline]
     pub const fn player_number(self) -> u8 {
         match self {
             RoundWinner::Stalemate => 0,
@@ -86,6 +88,7 @@ impl RoundWinner {
     }
 
     /// The winning seat (0 or 1), if any.
+    #[inline]
     pub const fn seat(self) -> Option<usize> {
         match self {
             RoundWinner::Stalemate => None,
@@ -99,6 +102,7 @@ impl RoundWinner {
 /// Fire; the same element goes to the higher number, or the lower one when
 /// `reverse` is active; the same element and number is a stalemate
 /// (colours never matter).
+#[inline]
 pub fn round_winner(first: Card, second: Card, reverse: bool) -> RoundWinner {
     let (a, b) = (first.element(), second.element());
     if a != b {

@@ -515,3 +515,88 @@ fn turning_recording_off_keeps_earlier_rounds_only() {
     assert_eq!(game.record().rounds.len(), 1);
     assert_eq!(game.rounds_played(), 2);
 }
+
+#[test]
+fn step_plays_the_same_rounds_as_play_and_records_when_recording() {
+    for seed in 0..30 {
+        let mut played = CardJitsu::new(seed, Settings::default());
+        let mut stepped = CardJitsu::new(seed, Settings::default());
+        let mut quiet = stepped.search_copy();
+        let mut pick = rng::stream(seed, 5);
+        while !played.is_over() {
+            // Index 7 is out of range: the fallback stream picks, alike.
+            let choices = [pick.random_range(0..8), pick.random_range(0..5)];
+            let round = played.play(choices).cloned().unwrap();
+            let winner = stepped.step(choices).unwrap();
+            assert_eq!(winner.player_number(), round.winner);
+            assert_eq!(quiet.step(choices), Some(winner));
+            assert_eq!(stepped.hands(), played.hands());
+            assert_eq!(quiet.hands(), played.hands());
+        }
+        assert_eq!(stepped.record(), played.record());
+        assert_eq!(quiet.outcome(), played.outcome());
+        assert!(quiet.record().rounds.is_empty());
+        assert_eq!(quiet.step([0, 0]), None);
+        assert_eq!(stepped.step([0, 0]), None);
+    }
+}
+
+#[test]
+fn playout_copies_keep_the_position_and_sample_the_future_by_seed() {
+    let mut root = CardJitsu::new(12, Settings::default());
+    root.play([0, 1]);
+    root.play([2, 3]);
+    let before = root.clone();
+    let play_out = |game: &mut CardJitsu| {
+        let mut pick = rng::stream(1, 1);
+        let mut winners = Vec::new();
+        while let Some(w) = game.step([pick.random_range(0..5), pick.random_range(0..5)]) {
+            winners.push((w, game.hand_line(0), game.hand_line(1)));
+            for seat in 0..2 {
+                let hand = game.hand(seat);
+                assert!(hand.iter().all(|c| Deck::standard().entries().contains(c)));
+                assert!((1..hand.len()).all(|i| !hand[..i].contains(&hand[i])));
+            }
+        }
+        (winners, game.outcome().cloned())
+    };
+    let mut copy = root.playout_copy(7);
+    assert_eq!(copy.hands(), root.hands());
+    assert_eq!(copy.pile(0), root.pile(0));
+    assert_eq!(copy.pile(1), root.pile(1));
+    assert_eq!(copy.reverse(), root.reverse());
+    assert_eq!(copy.rounds_played(), 2);
+    assert!(!copy.is_recording() && copy.record().rounds.is_empty());
+    let seven = play_out(&mut copy);
+    // The same seed plays the same future, into a used game too.
+    let mut reused = CardJitsu::new(99, Settings::default());
+    reused.play([4, 4]);
+    root.playout_copy_into(&mut reused, 7);
+    assert_eq!(play_out(&mut reused), seven);
+    // Other seeds sample other futures (with the same moves).
+    let distinct = (0..20u64)
+        .map(|seed| play_out(&mut root.playout_copy(seed)))
+        .filter(|p| *p != seven)
+        .count();
+    assert!(distinct >= 18, "{distinct}");
+    // The root is untouched: it still deals from its own streams.
+    assert_eq!(root.hands(), before.hands());
+    let mut exact = root.search_copy();
+    let mut again = before.search_copy();
+    assert_eq!(play_out(&mut exact), play_out(&mut again));
+}
+
+#[test]
+fn playout_draws_weigh_duplicates_like_the_documented_draws() {
+    let deck = Deck::parse_dcfg("Wb8\nSo3\nFr4\nFo5\nSg8\nSg8\nSg8\nSg8", "t").unwrap();
+    let dealer = DeckDealer::new(3, [deck.clone(), deck]);
+    let mut fast = dealer.clone();
+    dealer.copy_for_playout(&mut fast, 11);
+    let hand = cards("Wb8,So3,Fr4");
+    let sg8 = card("Sg8");
+    let hits = (0..5000).filter(|_| fast.draw(0, &hand) == sg8).count();
+    // Fo5 : Sg8 is 1 : 4, so Sg8 comes up about 4000 times, and nothing
+    // in the hand ever does.
+    assert!((3700..4300).contains(&hits), "{hits}");
+    assert!((0..500).all(|_| !hand.contains(&fast.draw(1, &hand))));
+}

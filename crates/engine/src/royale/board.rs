@@ -292,13 +292,14 @@ impl Board {
     /// [`Board::to_lines`]), without allocating when `out` has room.
     pub fn write_text(&self, out: &mut String) {
         out.reserve(self.tiles.len() + self.height);
-        // Tile letters are ASCII: converted a chunk at a time on the stack,
-        // which is several times faster than pushing chars one by one.
+        // Tiles are held as their ASCII letters: copied a chunk at a time
+        // on the stack (a vectorised copy), checked as UTF-8 (ASCII's fast
+        // path) and appended.
         let mut chunk = [0u8; 256];
         for row in self.tiles.chunks(self.width.max(1)) {
             for tiles in row.chunks(chunk.len()) {
                 for (byte, tile) in chunk.iter_mut().zip(tiles) {
-                    *byte = tile.to_char() as u8;
+                    *byte = tile.to_byte();
                 }
                 if let Ok(text) = std::str::from_utf8(&chunk[..tiles.len()]) {
                     out.push_str(text);

@@ -7,20 +7,58 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// One square of the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// One square of the board. Ordered as declared (rock, paper, scissors,
+/// wall, empty).
+///
+/// Each tile is held as its board character's byte, so that writing a
+/// board's text (every turn's prompt) is a plain byte copy the compiler
+/// vectorises rather than a lookup per tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(into = "char", try_from = "char")]
+#[repr(u8)]
 pub enum Tile {
     /// `R`
-    Rock,
+    Rock = b'R',
     /// `P`
-    Paper,
+    Paper = b'P',
     /// `S`
-    Scissors,
+    Scissors = b'S',
     /// `#`: impassable, never changes.
-    Wall,
+    Wall = b'#',
     /// `.`: unclaimed.
-    Empty,
+    Empty = b'.',
+}
+
+impl Tile {
+    /// Position in the declared order (which the character bytes do not
+    /// follow).
+    const fn rank(self) -> u8 {
+        match self {
+            Tile::Rock => 0,
+            Tile::Paper => 1,
+            Tile::Scissors => 2,
+            Tile::Wall => 3,
+            Tile::Empty => 4,
+        }
+    }
+
+    /// The board character as one ASCII byte.
+    #[inline]
+    pub const fn to_byte(self) -> u8 {
+        self as u8
+    }
+}
+
+impl PartialOrd for Tile {
+    fn partial_cmp(&self, other: &Tile) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Tile {
+    fn cmp(&self, other: &Tile) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
 }
 
 /// A character that is not one of `R`, `P`, `S`, `#`, `.`.
@@ -40,13 +78,7 @@ impl Tile {
 
     /// The board character.
     pub const fn to_char(self) -> char {
-        match self {
-            Tile::Rock => 'R',
-            Tile::Paper => 'P',
-            Tile::Scissors => 'S',
-            Tile::Wall => '#',
-            Tile::Empty => '.',
-        }
+        self as u8 as char
     }
 
     /// Reads a board character.
@@ -340,6 +372,17 @@ impl TryFrom<String> for Action {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn tiles_order_as_declared_and_print_as_their_bytes() {
+        assert!(Tile::ALL.is_sorted());
+        assert!(Tile::Rock < Tile::Empty && Tile::Wall < Tile::Empty);
+        for t in Tile::ALL {
+            assert_eq!(char::from(t.to_byte()), t.to_char());
+            assert_eq!(Tile::from_char(t.to_char()), Some(t));
+        }
+    }
+
     use super::*;
 
     #[test]
