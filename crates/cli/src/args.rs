@@ -280,8 +280,13 @@ pub struct LeagueArgs {
     /// Continue an interrupted league in DIR, playing only the missing
     /// games, with its stored settings: a flag that would change them is
     /// refused (--anchor is applied: it only changes the report).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out", "gauntlet"])]
     pub resume: Option<PathBuf>,
+    /// A gauntlet instead of a round robin: NEW plays each of the other bots
+    /// (royale: each trio it is in) and they do not play each other; all are
+    /// rated on the same scale.
+    #[arg(long, value_name = "NEW")]
+    pub gauntlet: Option<String>,
     /// Play only slice I of N of the schedule (1-based).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,

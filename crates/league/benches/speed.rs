@@ -276,6 +276,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         timeout_ms: 1000,
         anchor: None,
         anchor_elo: None,
+        gauntlet: None,
         shard: None,
         play: Default::default(),
     };
@@ -297,6 +298,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
     let options = dojo_league::RunOptions {
         out: out.clone(),
         jobs,
+        fingerprints: Default::default(),
     };
     let started = Instant::now();
     let report = run_league(

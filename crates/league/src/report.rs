@@ -485,6 +485,7 @@ mod tests {
             timeout_ms: 10,
             anchor: Some("b".into()),
             anchor_elo: None,
+            gauntlet: None,
             shard: None,
             play: Default::default(),
         };

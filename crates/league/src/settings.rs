@@ -1,6 +1,7 @@
 //! What identifies a league: the game, the bots, the number of games, the
 //! seed and everything else stored in `league.json`.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -143,6 +144,11 @@ pub struct Settings {
     /// The rating the anchor bot is pinned at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor_elo: Option<f64>,
+    /// A gauntlet: only the games that include this bot are played
+    /// (CardJitsu: against each other bot; royale: the trios it is in).
+    /// Absent: a round robin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gauntlet: Option<String>,
     /// Set when this directory plays only part of the league.
     #[serde(default)]
     pub shard: Option<Shard>,
@@ -185,6 +191,81 @@ impl Default for PlayOptions {
     }
 }
 
+/// Where a directory's games came from, stored beside the settings in
+/// `league.json`: the dojo that played them and the exact bots. Shards are
+/// only merged, and a league only resumed, when this is identical: equal
+/// settings with a changed bot (or a dojo that plays differently) would
+/// make one report of two different leagues.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    /// The version of dojo that played the games.
+    pub dojo_version: String,
+    /// Each bot's fingerprint (a hash of its manifest and the files its
+    /// command names; see `dojo_runner::fingerprint`), by bot name. Empty
+    /// for executors that run no bot processes.
+    pub fingerprints: BTreeMap<String, String>,
+}
+
+impl Provenance {
+    /// This dojo, with these bots.
+    pub fn current(fingerprints: BTreeMap<String, String>) -> Provenance {
+        Provenance {
+            dojo_version: env!("CARGO_PKG_VERSION").to_owned(),
+            fingerprints,
+        }
+    }
+
+    /// The first key in which `other` differs from this one, as a path into
+    /// `league.json` (`provenance.dojo_version`,
+    /// `provenance.fingerprints.NAME`), with both values (`None`: absent).
+    pub fn difference(&self, other: &Provenance) -> Option<ProvenanceDiff> {
+        if self.dojo_version != other.dojo_version {
+            return Some(ProvenanceDiff {
+                key: "provenance.dojo_version".into(),
+                ours: Some(self.dojo_version.clone()),
+                theirs: Some(other.dojo_version.clone()),
+            });
+        }
+        let names = self.fingerprints.keys().chain(other.fingerprints.keys());
+        for name in names {
+            let (ours, theirs) = (self.fingerprints.get(name), other.fingerprints.get(name));
+            if ours != theirs {
+                return Some(ProvenanceDiff {
+                    key: format!("provenance.fingerprints.{name}"),
+                    ours: ours.cloned(),
+                    theirs: theirs.cloned(),
+                });
+            }
+        }
+        None
+    }
+}
+
+/// One differing provenance key ([`Provenance::difference`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProvenanceDiff {
+    /// Path of the key in `league.json`.
+    pub key: String,
+    /// The value on the first side, `None` when absent.
+    pub ours: Option<String>,
+    /// The value on the other side.
+    pub theirs: Option<String>,
+}
+
+impl fmt::Display for ProvenanceDiff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "absent".into());
+        write!(
+            f,
+            "{} is {} there and {} here",
+            self.key,
+            show(&self.ours),
+            show(&self.theirs)
+        )
+    }
+}
+
 impl Settings {
     /// Bot names in sorted order: a bot's index in ratings is its position
     /// here, so the order bots were given in never matters.
@@ -215,6 +296,32 @@ mod tests {
         assert!("3".parse::<Shard>().is_err());
         assert!("a/b".parse::<Shard>().is_err());
         assert_eq!(Shard::new(3, 3).unwrap().to_string(), "3/3");
+    }
+
+    #[test]
+    fn provenance_names_the_first_differing_key() {
+        let fp = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        let a = Provenance::current(fp(&[("ant", "fnv1a64:1"), ("bee", "fnv1a64:2")]));
+        assert_eq!(a.difference(&a.clone()), None);
+        let b = Provenance::current(fp(&[("ant", "fnv1a64:1"), ("bee", "fnv1a64:3")]));
+        let d = a.difference(&b).unwrap();
+        assert_eq!(d.key, "provenance.fingerprints.bee");
+        assert_eq!(
+            d.to_string(),
+            "provenance.fingerprints.bee is fnv1a64:2 there and fnv1a64:3 here"
+        );
+        let c = Provenance::current(fp(&[("ant", "fnv1a64:1")]));
+        assert_eq!(a.difference(&c).unwrap().theirs, None);
+        let old = Provenance {
+            dojo_version: "0.0.1".into(),
+            ..a.clone()
+        };
+        assert_eq!(a.difference(&old).unwrap().key, "provenance.dojo_version");
     }
 
     #[test]

@@ -71,6 +71,16 @@ fn league_bots(
     Ok(out)
 }
 
+/// The NEW bot of `--gauntlet NEW`, stored as given (like the other bots).
+fn gauntlet_bot(arg: &str, bots_dir: &Path) -> Result<dojo_league::BotSpec> {
+    let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--gauntlet {arg}"))?;
+    Ok(dojo_league::BotSpec {
+        name: bot.name.clone(),
+        command: arg.to_owned(),
+        fixed_team: bot.team.clone(),
+    })
+}
+
 /// Every default board ([`crate::home::default_board_paths`]) that is not
 /// already decided.
 pub(super) fn default_boards() -> Result<Vec<String>> {
@@ -152,9 +162,24 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
         }
         None => (None, None),
     };
+    let mut bots = league_bots(game, &a.bots, bots_dir)?;
+    let gauntlet = match &a.gauntlet {
+        None => None,
+        Some(arg) => {
+            let new = gauntlet_bot(arg, bots_dir)?;
+            // A bot of the same name among the others is this one.
+            bots.retain(|b| b.name != new.name);
+            if bots.is_empty() {
+                bail!("--gauntlet {arg}: name at least one other bot for it to play");
+            }
+            let name = new.name.clone();
+            bots.push(new);
+            Some(name)
+        }
+    };
     let settings = Settings {
         game,
-        bots: league_bots(game, &a.bots, bots_dir)?,
+        bots,
         games: a.games.unwrap_or(match game {
             GameKind::Cardjitsu => 40,
             // Each trio plays every board once in each team rotation.
@@ -165,6 +190,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
         timeout_ms: a.time.timeout_ms.unwrap_or(1000),
         anchor,
         anchor_elo,
+        gauntlet,
         shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
         play,
     };
@@ -344,6 +370,12 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         None => new_settings(bots_dir, &a)?,
     };
     let mut exec = executor(&settings, bots_dir, &a.time.sandbox)?;
+    // After the builds: the fingerprint covers the programs that will run.
+    let fingerprints = exec
+        .bots
+        .iter()
+        .map(|(name, spec)| (name.clone(), dojo_runner::fingerprint(spec)))
+        .collect();
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
     smoke_start(&settings, &exec, a.allow_broken)?;
@@ -364,6 +396,7 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         &dojo_league::RunOptions {
             out: out.clone(),
             jobs,
+            fingerprints,
         },
         &exec,
         &mut progress,
