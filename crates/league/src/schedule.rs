@@ -20,6 +20,8 @@ pub const TEAMS: [&str; 3] = ["R", "P", "S"];
 pub struct Fixture {
     /// Index in the full (unsharded) schedule.
     pub id: u64,
+    /// The game played (what the executor dispatches on).
+    pub game: GameKind,
     /// Bot names by seat.
     pub seats: Vec<String>,
     /// Royale: the team of each seat (`R`, `P`, `S`); empty for CardJitsu.
@@ -116,6 +118,7 @@ struct Group {
 /// formed ([`Schedule::new`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
+    game: GameKind,
     /// Sorted bot names.
     names: Vec<String>,
     /// Role label of each seat (royale: `R`, `P`, `S`); empty for none.
@@ -231,6 +234,7 @@ impl Schedule {
         }
         offsets.push(legs);
         Ok(Schedule {
+            game,
             names: sorted.iter().map(|b| b.name.clone()).collect(),
             roles,
             boards: if game == GameKind::Royale {
@@ -280,6 +284,7 @@ impl Schedule {
         });
         Some(Fixture {
             id,
+            game: self.game,
             seats: group.seatings[leg as usize]
                 .iter()
                 .map(|&b| self.names[usize::from(b)].clone())

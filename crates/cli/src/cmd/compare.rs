@@ -12,12 +12,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
+use dojo_games::BotExecutor;
 use dojo_league::GameKind;
 use dojo_league::compare::{
     BASE, BlockRecord, CompareProgress, CompareReport, CompareSettings, NEW, Outcome, THIRD, Unit,
     run_compare,
 };
-use dojo_league::exec::BotExecutor;
 use dojo_league::sprt::{SequentialTest, naive_estimate};
 use dojo_league::view;
 use dojo_runner::BotSpec;
@@ -67,7 +67,7 @@ impl BotInfo {
 /// `--json`: `version` first, the bots and run options, then the library's
 /// report field by field (destructured in [`JsonReport::new`], so a field
 /// added to the report cannot be forgotten here). The schema is documented
-/// in `crates/league/SPRT.md`.
+/// in `crates/stats/SPRT.md`.
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
     version: u32,
