@@ -279,6 +279,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         gauntlet: None,
         shard: None,
         play: Default::default(),
+        limits: Default::default(),
     };
     let bots_dir = root().join("bots");
     let executor = BotExecutor {

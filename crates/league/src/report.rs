@@ -478,6 +478,7 @@ mod tests {
             gauntlet: None,
             shard: None,
             play: Default::default(),
+            limits: Default::default(),
         };
         let games = vec![
             line(0, &["a", "b", "c"], &[1.0, 0.0, 0.0]),

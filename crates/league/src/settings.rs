@@ -119,6 +119,49 @@ pub struct Settings {
     /// existed, which were played with these defaults.
     #[serde(default)]
     pub play: PlayOptions,
+    /// The resource limits of every bot process: a bot over one crashes,
+    /// so they change results. Absent when they are the defaults (and in
+    /// leagues from before they were stored).
+    #[serde(default, skip_serializing_if = "BotLimits::is_default")]
+    pub limits: BotLimits,
+}
+
+/// The resource limits of each bot process (`--limit-*`), as a league
+/// stores them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BotLimits {
+    /// Address space, MiB (RLIMIT_AS); `None`: inherited.
+    pub memory_mib: Option<u64>,
+    /// CPU seconds per process (RLIMIT_CPU); `None`: inherited.
+    pub cpu_s: Option<u64>,
+    /// Open files (RLIMIT_NOFILE).
+    pub files: u64,
+    /// Largest file written, MiB (RLIMIT_FSIZE).
+    pub file_size_mib: u64,
+}
+
+impl Default for BotLimits {
+    fn default() -> BotLimits {
+        BotLimits {
+            memory_mib: None,
+            cpu_s: None,
+            files: 1024,
+            file_size_mib: 64,
+        }
+    }
+}
+
+impl BotLimits {
+    /// Whether these are the defaults (then `league.json` leaves them out).
+    pub fn is_default(&self) -> bool {
+        *self == BotLimits::default()
+    }
+}
+
+/// MiB to bytes, saturating (a limit too large to express is no limit).
+fn mib(m: u64) -> u64 {
+    m.saturating_mul(1 << 20)
 }
 
 /// The per-game options `dojo match` takes, as a league or comparison
@@ -237,6 +280,27 @@ impl Settings {
         names
     }
 
+    /// How the runner must run this league's bots: `base` (containment,
+    /// stderr handling, the cancel flag) with every stored setting that
+    /// changes a result applied: the move time limit, the start-up
+    /// allowance and the resource limits. The league's settings are the
+    /// one source of these; nothing else reads them back.
+    pub fn run_options(&self, base: dojo_runner::RunOptions) -> dojo_runner::RunOptions {
+        let l = self.limits;
+        dojo_runner::RunOptions {
+            move_timeout: std::time::Duration::from_millis(self.timeout_ms),
+            startup_allowance: std::time::Duration::from_millis(self.play.startup_ms),
+            limits: dojo_runner::Limits {
+                address_space_bytes: l.memory_mib.map(mib),
+                cpu_seconds: l.cpu_s,
+                open_files: Some(l.files),
+                file_size_bytes: Some(mib(l.file_size_mib)),
+                ..base.limits
+            },
+            ..base
+        }
+    }
+
     /// The same league without its shard: what shards of one league share.
     pub fn unsharded(&self) -> Settings {
         Settings {
@@ -284,6 +348,31 @@ mod tests {
             ..a.clone()
         };
         assert_eq!(a.difference(&old).unwrap().key, "provenance.dojo_version");
+    }
+
+    #[test]
+    fn stored_limits_and_times_are_what_the_runner_gets() {
+        let mut s: Settings = serde_json::from_value(serde_json::json!({
+            "game": "cardjitsu",
+            "bots": [],
+            "games": 2,
+            "seed": "1",
+            "timeout_ms": 250,
+        }))
+        .unwrap();
+        // An old league.json without limits: the defaults, and not written.
+        assert!(s.limits.is_default());
+        assert!(serde_json::to_value(&s).unwrap().get("limits").is_none());
+        s.limits.memory_mib = Some(512);
+        s.play.startup_ms = 700;
+        let run = s.run_options(dojo_runner::RunOptions::default());
+        assert_eq!(run.move_timeout, std::time::Duration::from_millis(250));
+        assert_eq!(run.startup_allowance, std::time::Duration::from_millis(700));
+        assert_eq!(run.limits.address_space_bytes, Some(512 << 20));
+        assert_eq!(run.limits.open_files, Some(1024));
+        let v = serde_json::to_value(&s).unwrap();
+        assert_eq!(v["limits"]["memory_mib"], 512);
+        assert_eq!(serde_json::from_value::<Settings>(v).unwrap(), s);
     }
 
     #[test]

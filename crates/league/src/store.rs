@@ -654,6 +654,7 @@ mod tests {
             gauntlet: None,
             shard: None,
             play: Default::default(),
+            limits: Default::default(),
         }
     }
 

@@ -509,6 +509,7 @@ mod tests {
             gauntlet: None,
             shard: None,
             play: PlayOptions::default(),
+            limits: Default::default(),
         };
         assert_eq!(
             league_command(&settings),

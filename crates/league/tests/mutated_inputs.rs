@@ -260,6 +260,7 @@ fn settings() -> Settings {
         gauntlet: None,
         shard: Some(dojo_league::Shard::new(1, 2).unwrap()),
         play: Default::default(),
+        limits: Default::default(),
     }
 }
 

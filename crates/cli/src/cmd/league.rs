@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dojo_engine::royale::Board;
@@ -193,6 +192,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf)> 
         gauntlet,
         shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
         play,
+        limits: super::limits(&a.time.sandbox, dojo_league::BotLimits::default()),
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, out))
@@ -279,6 +279,33 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         show(given.stall_rounds),
         show(stored.stall_rounds),
     );
+    let limits = super::limits(&a.time.sandbox, settings.limits);
+    let show_limit = |v: Option<u64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
+    let flags = &a.time.sandbox;
+    check(
+        "--limit-memory-mib",
+        flags.limit_memory_mib.is_some(),
+        show_limit(limits.memory_mib),
+        show_limit(settings.limits.memory_mib),
+    );
+    check(
+        "--limit-cpu-s",
+        flags.limit_cpu_s.is_some(),
+        show_limit(limits.cpu_s),
+        show_limit(settings.limits.cpu_s),
+    );
+    check(
+        "--limit-files",
+        flags.limit_files.is_some(),
+        limits.files.to_string(),
+        settings.limits.files.to_string(),
+    );
+    check(
+        "--limit-file-size-mib",
+        flags.limit_file_size_mib.is_some(),
+        limits.file_size_mib.to_string(),
+        settings.limits.file_size_mib.to_string(),
+    );
     let boards: Vec<String> = a.board.iter().map(|p| p.display().to_string()).collect();
     check(
         "--board",
@@ -344,13 +371,15 @@ fn executor(
         boards.insert(name.clone(), load_board(Path::new(name))?);
     }
     let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
-    let run = dojo_runner::RunOptions {
-        move_timeout: Duration::from_millis(settings.timeout_ms),
-        startup_allowance: Duration::from_millis(settings.play.startup_ms),
+    // Time and resource limits come from the league's settings alone (the
+    // flags were checked against them on --resume); only the containment
+    // mode is a property of this run.
+    let run = settings.run_options(dojo_runner::RunOptions {
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
-        ..super::sandboxed(sandbox)
-    };
+        sandbox: sandbox.sandbox.parse().unwrap_or_default(),
+        ..dojo_runner::RunOptions::default()
+    });
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
     dojo_runner::in_force(run.sandbox)?;
@@ -383,8 +412,12 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let format = match &settings.gauntlet {
+        Some(new) => format!(" gauntlet of {new}"),
+        None => String::new(),
+    };
     errln!(
-        "league: {} with {}, {}, out {}",
+        "league: {}{format} with {}, {}, out {}",
         settings.game,
         count(settings.bots.len(), "bot"),
         count(jobs, "job"),

@@ -110,6 +110,7 @@ pub fn settings(game: GameKind, names: &[&str], games: u64) -> Settings {
         gauntlet: None,
         shard: None,
         play: Default::default(),
+        limits: Default::default(),
     }
 }
 
