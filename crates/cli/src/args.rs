@@ -121,12 +121,14 @@ pub struct SandboxArgs {
     /// CPU seconds each bot process may use in all (RLIMIT_CPU).
     #[arg(long, value_name = "SECONDS")]
     pub limit_cpu_s: Option<u64>,
-    /// Open files of each bot process (RLIMIT_NOFILE).
-    #[arg(long, default_value_t = 1024, value_name = "N")]
-    pub limit_files: u64,
-    /// Largest file a bot process may write (RLIMIT_FSIZE).
-    #[arg(long, default_value_t = 64, value_name = "MIB")]
-    pub limit_file_size_mib: u64,
+    /// Open files of each bot process (RLIMIT_NOFILE) [default: 1024].
+    // Options, not defaults, so that a league resumed without the flag keeps
+    // its stored value and one given with it can be checked against it.
+    #[arg(long, value_name = "N")]
+    pub limit_files: Option<u64>,
+    /// Largest file a bot process may write (RLIMIT_FSIZE) [default: 64].
+    #[arg(long, value_name = "MIB")]
+    pub limit_file_size_mib: Option<u64>,
 }
 
 /// The time flags of `dojo league`: unset flags take the stored values on
@@ -307,8 +309,13 @@ pub struct LeagueArgs {
     /// Continue an interrupted league in DIR, playing only the missing
     /// games, with its stored settings: a flag that would change them is
     /// refused (--anchor is applied: it only changes the report).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out", "gauntlet"])]
     pub resume: Option<PathBuf>,
+    /// A gauntlet instead of a round robin: NEW plays each of the other bots
+    /// (royale: each trio it is in) and they do not play each other; all are
+    /// rated on the same scale.
+    #[arg(long, value_name = "NEW")]
+    pub gauntlet: Option<String>,
     /// Play only slice I of N of the schedule (1-based).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,

@@ -276,8 +276,10 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         timeout_ms: 1000,
         anchor: None,
         anchor_elo: None,
+        gauntlet: None,
         shard: None,
         play: Default::default(),
+        limits: Default::default(),
     };
     let bots_dir = root().join("bots");
     let executor = BotExecutor {
@@ -297,6 +299,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
     let options = dojo_league::RunOptions {
         out: out.clone(),
         jobs,
+        fingerprints: Default::default(),
     };
     let started = Instant::now();
     let report = run_league(

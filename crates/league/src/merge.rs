@@ -9,6 +9,7 @@ use thiserror::Error;
 
 use crate::report::{Report, RunInfo, build_report};
 use crate::schedule::{Schedule, ScheduleError};
+use crate::settings::{Provenance, ProvenanceDiff};
 use crate::store::{
     self, GAMES_FILE, GameLine, LEAGUE_FILE, REPORT_FILE, StoreError, write_json_atomic,
 };
@@ -23,10 +24,25 @@ pub enum MergeError {
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
     #[error(
-        "{} is a different league from {} (apart from the shard, league.json must be identical)",
+        "{} is a different league from {} (differs in: {}; apart from the shard, league.json must be identical)",
+        other.display(), first.display(), fields.join(", ")
+    )]
+    OtherLeague {
+        first: PathBuf,
+        other: PathBuf,
+        /// The differing `league.json` keys.
+        fields: Vec<String>,
+    },
+    /// Same settings, but played by another dojo or other bots.
+    #[error(
+        "{} was played by a different dojo or bots than {}: {diff}; shards must be played by the same dojo version with identical bots",
         other.display(), first.display()
     )]
-    OtherLeague { first: PathBuf, other: PathBuf },
+    OtherProvenance {
+        first: PathBuf,
+        other: PathBuf,
+        diff: ProvenanceDiff,
+    },
     #[error("game {id} has different results in {} and {}", a.display(), b.display())]
     Conflict { id: u64, a: PathBuf, b: PathBuf },
     #[error("{}: game {id} is not in the league's schedule or does not match it", path.display())]
@@ -54,7 +70,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
             out: out.to_owned(),
         });
     }
-    let settings = store::load_settings(first)?.unsharded();
+    let first_league = store::load_league(first)?;
+    let settings = first_league.settings.unsharded();
     let mut sources: Vec<PathBuf> = dirs.to_vec();
     if out.join(LEAGUE_FILE).exists() {
         sources.push(out.to_owned());
@@ -70,20 +87,40 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     let _out_lock = store::lock_games(out)?;
 
     let schedule = Schedule::build(&settings)?;
-    let fixtures = schedule.fixtures();
     let mut games: BTreeMap<u64, (GameLine, &Path)> = BTreeMap::new();
+    // The provenance of the first directory with games, and where from:
+    // every other directory with games must have the same (one without
+    // games contributes nothing to mix up).
+    let mut provenance: Option<(Option<Provenance>, &Path)> = None;
     for dir in &sources {
-        if store::load_settings(dir)?.unsharded() != settings {
+        let league = store::load_league(dir)?;
+        let theirs = league.settings.unsharded();
+        if theirs != settings {
             return Err(MergeError::OtherLeague {
                 first: first.clone(),
                 other: dir.clone(),
+                fields: store::differing_fields(&settings, &theirs),
             });
         }
-        for line in store::read_games(dir, false)? {
-            let fits = usize::try_from(line.id)
-                .ok()
-                .and_then(|i| fixtures.get(i))
-                .is_some_and(|f| line.matches(f));
+        let lines = store::read_games(dir, false)?;
+        if lines.is_empty() {
+            continue;
+        }
+        match &provenance {
+            None => provenance = Some((league.provenance, dir)),
+            Some((ours, from)) => {
+                if let Some(diff) = provenance_difference(ours.as_ref(), league.provenance.as_ref())
+                {
+                    return Err(MergeError::OtherProvenance {
+                        first: from.to_path_buf(),
+                        other: dir.clone(),
+                        diff,
+                    });
+                }
+            }
+        }
+        for line in lines {
+            let fits = schedule.fixture(line.id).is_some_and(|f| line.matches(&f));
             if !fits {
                 return Err(MergeError::Foreign {
                     path: dir.join(GAMES_FILE),
@@ -111,13 +148,20 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
         path: out.to_owned(),
         source,
     })?;
-    store::write_settings(out, &settings)?;
+    store::write_league(
+        out,
+        &store::LeagueJson {
+            settings: settings.clone(),
+            containment: None,
+            provenance: provenance.and_then(|(p, _)| p),
+        },
+    )?;
     store::write_games(out, &lines)?;
     let info = RunInfo {
         wall_ms: started.elapsed().as_millis() as u64,
         ..RunInfo::default()
     };
-    let report = build_report(&settings, &lines, fixtures.len() as u64, info);
+    let report = build_report(&settings, &lines, schedule.len(), info);
     write_json_atomic(&out.join(REPORT_FILE), &report)?;
     Ok(report)
 }
@@ -126,5 +170,22 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
+    }
+}
+
+/// How two directories' provenance differs; a directory from before
+/// provenance was recorded only merges with others like it.
+fn provenance_difference(
+    first: Option<&Provenance>,
+    other: Option<&Provenance>,
+) -> Option<ProvenanceDiff> {
+    match (first, other) {
+        (Some(a), Some(b)) => a.difference(b),
+        (None, None) => None,
+        (a, b) => Some(ProvenanceDiff {
+            key: "provenance".into(),
+            ours: a.map(|_| "recorded".into()),
+            theirs: b.map(|_| "recorded".into()),
+        }),
     }
 }

@@ -475,8 +475,10 @@ mod tests {
             timeout_ms: 10,
             anchor: Some("b".into()),
             anchor_elo: None,
+            gauntlet: None,
             shard: None,
             play: Default::default(),
+            limits: Default::default(),
         };
         let games = vec![
             line(0, &["a", "b", "c"], &[1.0, 0.0, 0.0]),

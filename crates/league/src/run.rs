@@ -12,7 +12,7 @@ use thiserror::Error;
 use crate::executor::{ExecError, Executor, GameResult, check_result};
 use crate::report::{FailedGame, Outcome, Report, RunInfo, build_report_from};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
-use crate::settings::Settings;
+use crate::settings::{Provenance, Settings};
 use crate::stderr_logs::StderrLogs;
 use crate::store::{GameLine, REPORT_FILE, SYNC_INTERVAL, Store, StoreError, write_json_atomic};
 
@@ -24,6 +24,11 @@ pub struct RunOptions {
     pub out: PathBuf,
     /// Games played at once (at least 1).
     pub jobs: usize,
+    /// Each bot's fingerprint by name, recorded as the directory's
+    /// provenance (with this dojo's version); a directory whose games were
+    /// played by other bots is refused. Empty for executors that run no
+    /// bot processes.
+    pub fingerprints: BTreeMap<String, String>,
 }
 
 /// Told about every finished game, on the calling thread.
@@ -86,19 +91,22 @@ pub fn run_league(
     cancel: &AtomicBool,
 ) -> Result<Report, LeagueError> {
     let started = Instant::now();
-    let fixtures = Schedule::build(settings)?.into_selected(settings.shard);
+    // The schedule computes each fixture from its id: nothing here grows
+    // with the number of games but the compact outcomes below.
+    let schedule = Schedule::build(settings)?;
+    let shard = settings.shard;
     let (mut store, stored) = Store::open(&options.out, settings)?;
     let games_path = options.out.join(crate::store::GAMES_FILE);
-    let done = check_stored(&games_path, &fixtures, stored)?;
+    let done = check_stored(&games_path, &schedule, shard, stored)?;
 
     // Stored ids, sorted: the pending games are found by walking the
     // schedule, not by copying it.
     let done_ids: Vec<u64> = done.keys().copied().collect();
-    let mut pending = fixtures
-        .iter()
+    let mut pending = schedule
+        .selected(shard)
         .filter(|f| done_ids.binary_search(&f.id).is_err())
         .peekable();
-    let total = fixtures.len() as u64;
+    let total = schedule.selected_len(shard);
     // Only a compact outcome is kept for the report: a league's memory must
     // not grow with the records (or even the names) of the games it stored.
     let names = settings.sorted_names();
@@ -109,9 +117,8 @@ pub fn run_league(
         .filter_map(|l| Outcome::new(&names, &l))
         .collect();
     let containment = executor.containment();
-    if containment.is_some() {
-        crate::store::write_settings_with(&options.out, settings, containment.clone())?;
-    }
+    let provenance = Provenance::current(options.fingerprints.clone());
+    crate::store::record_provenance(&options.out, &provenance, containment.clone())?;
     let mut info = RunInfo {
         containment,
         ..RunInfo::default()
@@ -131,21 +138,21 @@ pub fn run_league(
             })?;
         // Set when storing fails: stop starting games, keep what is stored.
         let stop = AtomicBool::new(false);
-        let (tx, rx) = mpsc::channel::<(&Fixture, Result<GameResult, ExecError>)>();
+        let (tx, rx) = mpsc::channel::<(Fixture, Result<GameResult, ExecError>)>();
         pool.in_place_scope(|scope| {
             // Games are handed to the pool a few at a time, not all at once,
             // so the pool's queue stays as small as the number of workers
             // however long the league.
             let queue = &mut pending;
             let mut in_flight = 0usize;
-            let start = |fixture| {
+            let start = |fixture: Fixture| {
                 let tx = tx.clone();
                 let stop = &stop;
                 scope.spawn(move |_| {
                     let result = if cancel.load(Ordering::SeqCst) || stop.load(Ordering::SeqCst) {
                         Err(ExecError::Cancelled)
                     } else {
-                        executor.play(fixture, cancel)
+                        executor.play(&fixture, cancel)
                     };
                     // The receiver outlives the scope; a send cannot fail.
                     let _ = tx.send((fixture, result));
@@ -178,6 +185,7 @@ pub fn run_league(
                     start(next);
                     in_flight += 1;
                 }
+                let fixture = &fixture;
                 let result = result.and_then(|r| {
                     check_result(fixture, &r).map_err(ExecError::Failed)?;
                     Ok(r)
@@ -229,20 +237,14 @@ pub fn run_league(
     Ok(report)
 }
 
-/// Checks stored games belong to this directory's fixtures; returns them by
-/// id (identical duplicates collapse).
+/// Checks stored games belong to this directory's fixtures (those of
+/// `shard`); returns them by id (identical duplicates collapse).
 fn check_stored(
     path: &std::path::Path,
-    fixtures: &[Fixture],
+    schedule: &Schedule,
+    shard: Option<crate::settings::Shard>,
     stored: Vec<GameLine>,
 ) -> Result<BTreeMap<u64, GameLine>, LeagueError> {
-    // `fixtures` is in id order: found by binary search, not a map of them.
-    let find = |id: u64| {
-        fixtures
-            .binary_search_by_key(&id, |f| f.id)
-            .ok()
-            .map(|i| &fixtures[i])
-    };
     let mut done = BTreeMap::new();
     for line in stored {
         let foreign = |problem| LeagueError::Foreign {
@@ -250,9 +252,13 @@ fn check_stored(
             id: line.id,
             problem,
         };
-        match find(line.id) {
+        let fixture = schedule
+            .selects(shard, line.id)
+            .then(|| schedule.fixture(line.id))
+            .flatten();
+        match fixture {
             None => return Err(foreign("is not in this league's schedule")),
-            Some(f) if !line.matches(f) => {
+            Some(f) if !line.matches(&f) => {
                 return Err(foreign("does not match its scheduled seats or seed"));
             }
             Some(_) => {}

@@ -1,6 +1,7 @@
 //! What identifies a league: the game, the bots, the number of games, the
 //! seed and everything else stored in `league.json`.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -108,6 +109,11 @@ pub struct Settings {
     /// The rating the anchor bot is pinned at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor_elo: Option<f64>,
+    /// A gauntlet: only the games that include this bot are played
+    /// (CardJitsu: against each other bot; royale: the trios it is in).
+    /// Absent: a round robin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gauntlet: Option<String>,
     /// Set when this directory plays only part of the league.
     #[serde(default)]
     pub shard: Option<Shard>,
@@ -116,6 +122,49 @@ pub struct Settings {
     /// existed, which were played with these defaults.
     #[serde(default)]
     pub play: PlayOptions,
+    /// The resource limits of every bot process: a bot over one crashes,
+    /// so they change results. Absent when they are the defaults (and in
+    /// leagues from before they were stored).
+    #[serde(default, skip_serializing_if = "BotLimits::is_default")]
+    pub limits: BotLimits,
+}
+
+/// The resource limits of each bot process (`--limit-*`), as a league
+/// stores them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BotLimits {
+    /// Address space, MiB (RLIMIT_AS); `None`: inherited.
+    pub memory_mib: Option<u64>,
+    /// CPU seconds per process (RLIMIT_CPU); `None`: inherited.
+    pub cpu_s: Option<u64>,
+    /// Open files (RLIMIT_NOFILE).
+    pub files: u64,
+    /// Largest file written, MiB (RLIMIT_FSIZE).
+    pub file_size_mib: u64,
+}
+
+impl Default for BotLimits {
+    fn default() -> BotLimits {
+        BotLimits {
+            memory_mib: None,
+            cpu_s: None,
+            files: 1024,
+            file_size_mib: 64,
+        }
+    }
+}
+
+impl BotLimits {
+    /// Whether these are the defaults (then `league.json` leaves them out).
+    pub fn is_default(&self) -> bool {
+        *self == BotLimits::default()
+    }
+}
+
+/// MiB to bytes, saturating (a limit too large to express is no limit).
+fn mib(m: u64) -> u64 {
+    m.saturating_mul(1 << 20)
 }
 
 /// The per-game options `dojo match` takes, as a league or comparison
@@ -176,6 +225,81 @@ impl Default for PlayOptions {
     }
 }
 
+/// Where a directory's games came from, stored beside the settings in
+/// `league.json`: the dojo that played them and the exact bots. Shards are
+/// only merged, and a league only resumed, when this is identical: equal
+/// settings with a changed bot (or a dojo that plays differently) would
+/// make one report of two different leagues.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    /// The version of dojo that played the games.
+    pub dojo_version: String,
+    /// Each bot's fingerprint (a hash of its manifest and the files its
+    /// command names; see `dojo_runner::fingerprint`), by bot name. Empty
+    /// for executors that run no bot processes.
+    pub fingerprints: BTreeMap<String, String>,
+}
+
+impl Provenance {
+    /// This dojo, with these bots.
+    pub fn current(fingerprints: BTreeMap<String, String>) -> Provenance {
+        Provenance {
+            dojo_version: env!("CARGO_PKG_VERSION").to_owned(),
+            fingerprints,
+        }
+    }
+
+    /// The first key in which `other` differs from this one, as a path into
+    /// `league.json` (`provenance.dojo_version`,
+    /// `provenance.fingerprints.NAME`), with both values (`None`: absent).
+    pub fn difference(&self, other: &Provenance) -> Option<ProvenanceDiff> {
+        if self.dojo_version != other.dojo_version {
+            return Some(ProvenanceDiff {
+                key: "provenance.dojo_version".into(),
+                ours: Some(self.dojo_version.clone()),
+                theirs: Some(other.dojo_version.clone()),
+            });
+        }
+        let names = self.fingerprints.keys().chain(other.fingerprints.keys());
+        for name in names {
+            let (ours, theirs) = (self.fingerprints.get(name), other.fingerprints.get(name));
+            if ours != theirs {
+                return Some(ProvenanceDiff {
+                    key: format!("provenance.fingerprints.{name}"),
+                    ours: ours.cloned(),
+                    theirs: theirs.cloned(),
+                });
+            }
+        }
+        None
+    }
+}
+
+/// One differing provenance key ([`Provenance::difference`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProvenanceDiff {
+    /// Path of the key in `league.json`.
+    pub key: String,
+    /// The value on the first side, `None` when absent.
+    pub ours: Option<String>,
+    /// The value on the other side.
+    pub theirs: Option<String>,
+}
+
+impl fmt::Display for ProvenanceDiff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "absent".into());
+        write!(
+            f,
+            "{} is {} there and {} here",
+            self.key,
+            show(&self.ours),
+            show(&self.theirs)
+        )
+    }
+}
+
 impl Settings {
     /// Bot names in sorted order: a bot's index in ratings is its position
     /// here, so the order bots were given in never matters.
@@ -183,6 +307,27 @@ impl Settings {
         let mut names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
         names.sort();
         names
+    }
+
+    /// How the runner must run this league's bots: `base` (containment,
+    /// stderr handling, the cancel flag) with every stored setting that
+    /// changes a result applied: the move time limit, the start-up
+    /// allowance and the resource limits. The league's settings are the
+    /// one source of these; nothing else reads them back.
+    pub fn run_options(&self, base: dojo_runner::RunOptions) -> dojo_runner::RunOptions {
+        let l = self.limits;
+        dojo_runner::RunOptions {
+            move_timeout: std::time::Duration::from_millis(self.timeout_ms),
+            startup_allowance: std::time::Duration::from_millis(self.play.startup_ms),
+            limits: dojo_runner::Limits {
+                address_space_bytes: l.memory_mib.map(mib),
+                cpu_seconds: l.cpu_s,
+                open_files: Some(l.files),
+                file_size_bytes: Some(mib(l.file_size_mib)),
+                ..base.limits
+            },
+            ..base
+        }
     }
 
     /// The same league without its shard: what shards of one league share.
@@ -206,6 +351,57 @@ mod tests {
         assert!("3".parse::<Shard>().is_err());
         assert!("a/b".parse::<Shard>().is_err());
         assert_eq!(Shard::new(3, 3).unwrap().to_string(), "3/3");
+    }
+
+    #[test]
+    fn provenance_names_the_first_differing_key() {
+        let fp = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        let a = Provenance::current(fp(&[("ant", "fnv1a64:1"), ("bee", "fnv1a64:2")]));
+        assert_eq!(a.difference(&a.clone()), None);
+        let b = Provenance::current(fp(&[("ant", "fnv1a64:1"), ("bee", "fnv1a64:3")]));
+        let d = a.difference(&b).unwrap();
+        assert_eq!(d.key, "provenance.fingerprints.bee");
+        assert_eq!(
+            d.to_string(),
+            "provenance.fingerprints.bee is fnv1a64:2 there and fnv1a64:3 here"
+        );
+        let c = Provenance::current(fp(&[("ant", "fnv1a64:1")]));
+        assert_eq!(a.difference(&c).unwrap().theirs, None);
+        let old = Provenance {
+            dojo_version: "0.0.1".into(),
+            ..a.clone()
+        };
+        assert_eq!(a.difference(&old).unwrap().key, "provenance.dojo_version");
+    }
+
+    #[test]
+    fn stored_limits_and_times_are_what_the_runner_gets() {
+        let mut s: Settings = serde_json::from_value(serde_json::json!({
+            "game": "cardjitsu",
+            "bots": [],
+            "games": 2,
+            "seed": "1",
+            "timeout_ms": 250,
+        }))
+        .unwrap();
+        // An old league.json without limits: the defaults, and not written.
+        assert!(s.limits.is_default());
+        assert!(serde_json::to_value(&s).unwrap().get("limits").is_none());
+        s.limits.memory_mib = Some(512);
+        s.play.startup_ms = 700;
+        let run = s.run_options(dojo_runner::RunOptions::default());
+        assert_eq!(run.move_timeout, std::time::Duration::from_millis(250));
+        assert_eq!(run.startup_allowance, std::time::Duration::from_millis(700));
+        assert_eq!(run.limits.address_space_bytes, Some(512 << 20));
+        assert_eq!(run.limits.open_files, Some(1024));
+        let v = serde_json::to_value(&s).unwrap();
+        assert_eq!(v["limits"]["memory_mib"], 512);
+        assert_eq!(serde_json::from_value::<Settings>(v).unwrap(), s);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use crate::executor::{GameResult, SeatFaults};
 use crate::schedule::Fixture;
-use crate::settings::{LEAGUE_FORMAT_VERSION, Settings, Shard};
+use crate::settings::{LEAGUE_FORMAT_VERSION, Provenance, ProvenanceDiff, Settings, Shard};
 
 /// Version of a `games.jsonl` line.
 pub const GAMES_FORMAT_VERSION: u32 = 1;
@@ -163,6 +163,12 @@ pub enum StoreError {
         path.display()
     )]
     Torn { path: PathBuf, line: usize },
+    /// The directory's games were played by another dojo or other bots.
+    #[error(
+        "{}: its games were played by a different dojo or bots: {diff}; a league's bots are fixed when it starts (start a new league with --out)",
+        path.display()
+    )]
+    OtherProvenance { path: PathBuf, diff: ProvenanceDiff },
     /// Another process has the directory open for a run.
     #[error(
         "{}: another `dojo league` is running on this directory; wait for it or use another --out",
@@ -187,6 +193,21 @@ struct LeagueFile {
     /// identity: a league may be resumed on another machine).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     containment: Option<dojo_runner::InForce>,
+    /// Which dojo and bots played the games (absent in directories from
+    /// before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    provenance: Option<Provenance>,
+}
+
+/// Everything `league.json` holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeagueJson {
+    /// What identifies the league.
+    pub settings: Settings,
+    /// The containment of the latest run.
+    pub containment: Option<dojo_runner::InForce>,
+    /// Which dojo and bots played its games.
+    pub provenance: Option<Provenance>,
 }
 
 /// An open league directory that finished games are appended to.
@@ -350,7 +371,7 @@ mod lock {
 }
 
 /// Top-level `league.json` keys whose values differ.
-fn differing_fields(a: &Settings, b: &Settings) -> Vec<String> {
+pub fn differing_fields(a: &Settings, b: &Settings) -> Vec<String> {
     let (serde_json::Value::Object(a), serde_json::Value::Object(b)) = (
         serde_json::to_value(a).unwrap_or_default(),
         serde_json::to_value(b).unwrap_or_default(),
@@ -364,9 +385,14 @@ fn differing_fields(a: &Settings, b: &Settings) -> Vec<String> {
     keys
 }
 
+/// Reads `dir/league.json`'s settings (see [`load_league`]).
+pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
+    Ok(load_league(dir)?.settings)
+}
+
 /// Reads `dir/league.json`. Unknown keys are refused (as in `bot.toml`):
 /// a misspelt setting must not silently fall back to its default.
-pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
+pub fn load_league(dir: &Path) -> Result<LeagueJson, StoreError> {
     let path = dir.join(LEAGUE_FILE);
     let text = fs::read_to_string(&path).map_err(io_err(&path))?;
     let malformed = |line: usize, message: String| StoreError::Malformed {
@@ -388,40 +414,94 @@ pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
             ),
         ));
     }
-    // The containment of the latest run sits beside the settings and is
-    // not part of them (a league resumes on another machine).
-    if let Some(o) = value.as_object_mut()
-        && let Some(containment) = o.remove("containment")
-    {
-        serde_json::from_value::<dojo_runner::InForce>(containment)
-            .map_err(|e| malformed(1, format!("league.json \"containment\": {e}")))?;
+    // The containment of the latest run and the provenance sit beside the
+    // settings and are not part of them (a league resumes on another
+    // machine; shards of one league share their settings).
+    let mut containment = None;
+    let mut provenance = None;
+    if let Some(o) = value.as_object_mut() {
+        if let Some(c) = o.remove("containment") {
+            containment = Some(
+                serde_json::from_value::<dojo_runner::InForce>(c)
+                    .map_err(|e| malformed(1, format!("league.json \"containment\": {e}")))?,
+            );
+        }
+        if let Some(p) = o.remove("provenance") {
+            provenance = Some(
+                serde_json::from_value::<Provenance>(p)
+                    .map_err(|e| malformed(1, format!("league.json \"provenance\": {e}")))?,
+            );
+        }
     }
     let settings: Settings = serde_json::from_value(value)
         .map_err(|e| malformed(1, format!("expected a league.json object: {e}")))?;
     if let Some(shard) = settings.shard {
         Shard::new(shard.index, shard.count).map_err(|e| malformed(1, e.to_string()))?;
     }
-    Ok(settings)
+    Ok(LeagueJson {
+        settings,
+        containment,
+        provenance,
+    })
+}
+
+/// Replaces `dir/league.json`'s settings atomically, keeping the
+/// containment and provenance it holds.
+pub fn write_settings(dir: &Path, settings: &Settings) -> Result<(), StoreError> {
+    let (containment, provenance) = if dir.join(LEAGUE_FILE).exists() {
+        let old = load_league(dir)?;
+        (old.containment, old.provenance)
+    } else {
+        (None, None)
+    };
+    write_league(
+        dir,
+        &LeagueJson {
+            settings: settings.clone(),
+            containment,
+            provenance,
+        },
+    )
 }
 
 /// Writes `dir/league.json` atomically.
-pub fn write_settings(dir: &Path, settings: &Settings) -> Result<(), StoreError> {
-    write_settings_with(dir, settings, None)
-}
-
-/// Writes `dir/league.json` atomically, with the containment of the run
-/// that is about to play its games.
-pub fn write_settings_with(
-    dir: &Path,
-    settings: &Settings,
-    containment: Option<dojo_runner::InForce>,
-) -> Result<(), StoreError> {
+pub fn write_league(dir: &Path, league: &LeagueJson) -> Result<(), StoreError> {
     let file = LeagueFile {
         version: LEAGUE_FORMAT_VERSION,
-        settings: settings.clone(),
-        containment,
+        settings: league.settings.clone(),
+        containment: league.containment.clone(),
+        provenance: league.provenance.clone(),
     };
     write_json_atomic(&dir.join(LEAGUE_FILE), &file)
+}
+
+/// Records `given` as `dir`'s provenance, unless it holds a different one
+/// (then [`StoreError::OtherProvenance`], naming the first differing key).
+/// A directory from before provenance was recorded takes `given`.
+pub fn record_provenance(
+    dir: &Path,
+    given: &Provenance,
+    containment: Option<dojo_runner::InForce>,
+) -> Result<(), StoreError> {
+    let mut league = load_league(dir)?;
+    if let Some(stored) = &league.provenance
+        && let Some(diff) = stored.difference(given)
+    {
+        return Err(StoreError::OtherProvenance {
+            path: dir.join(LEAGUE_FILE),
+            diff,
+        });
+    }
+    if league.provenance.as_ref() == Some(given)
+        && (containment.is_none() || league.containment == containment)
+    {
+        return Ok(());
+    }
+    league.provenance = Some(given.clone());
+    if containment.is_some() {
+        league.containment = containment;
+    }
+    write_league(dir, &league)
 }
 
 /// Reads `dir/games.jsonl` (missing means empty). A torn last line (no
@@ -572,8 +652,10 @@ mod tests {
             timeout_ms: 100,
             anchor: None,
             anchor_elo: None,
+            gauntlet: None,
             shard: None,
             play: Default::default(),
+            limits: Default::default(),
         }
     }
 

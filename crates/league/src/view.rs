@@ -432,7 +432,7 @@ pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), Leag
     let settings = store::load_settings(dir)?;
     let mut games = store::read_games(dir, false)?;
     games.sort_by_key(|g| g.id);
-    let scheduled = Schedule::build(&settings)?.select(settings.shard).len() as u64;
+    let scheduled = Schedule::build(&settings)?.selected_len(settings.shard);
     let timing = std::fs::read(dir.join(store::REPORT_FILE))
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok())
@@ -518,8 +518,10 @@ mod tests {
             timeout_ms: 500,
             anchor: None,
             anchor_elo: None,
+            gauntlet: None,
             shard: None,
             play: PlayOptions::default(),
+            limits: Default::default(),
         };
         assert_eq!(
             league_command(&settings),

@@ -21,6 +21,7 @@ fn run(settings: &Settings, out: &Path, jobs: usize, exec: &impl Executor) -> do
     let opts = RunOptions {
         out: out.to_owned(),
         jobs,
+        fingerprints: Default::default(),
     };
     run_league(
         settings,
@@ -129,6 +130,7 @@ fn a_directory_of_another_league_is_refused() {
         &RunOptions {
             out: tmp.path().to_owned(),
             jobs: 1,
+            fingerprints: Default::default(),
         },
         &FakeGame::default(),
         &mut NoProgress,
@@ -195,6 +197,7 @@ fn cancelling_stops_early_writes_a_report_and_resumes() {
     let opts = RunOptions {
         out: cut.clone(),
         jobs: 1,
+        fingerprints: Default::default(),
     };
     let report = run_league(&s, &opts, &exec, &mut progress, &cancel).unwrap();
     assert_eq!(report.games_played, 3);
@@ -238,6 +241,7 @@ fn cancelling_abandons_games_in_flight() {
     let opts = RunOptions {
         out: tmp.path().to_owned(),
         jobs: 2,
+        fingerprints: Default::default(),
     };
     let report = run_league(&s, &opts, &Hang, &mut NoProgress, &cancel).unwrap();
     assert!(report.timing.cancelled);
@@ -287,6 +291,7 @@ fn failed_games_are_reported_not_stored_and_retried() {
     let opts = RunOptions {
         out: dir.clone(),
         jobs: 2,
+        fingerprints: Default::default(),
     };
     let report = run_league(&s, &opts, &FailOdd, &mut progress, &AtomicBool::new(false)).unwrap();
     progress.failed.sort_unstable();

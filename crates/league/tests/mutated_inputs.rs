@@ -257,8 +257,10 @@ fn settings() -> Settings {
         timeout_ms: 1000,
         anchor: Some("a".into()),
         anchor_elo: None,
+        gauntlet: None,
         shard: Some(dojo_league::Shard::new(1, 2).unwrap()),
         play: Default::default(),
+        limits: Default::default(),
     }
 }
 

@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
@@ -78,6 +77,17 @@ fn league_bots(
 /// the executor uses them rather than resolving each spec a second time.
 type Resolved = BTreeMap<String, dojo_runner::BotSpec>;
 
+/// The NEW bot of `--gauntlet NEW`, stored as given (like the other bots).
+fn gauntlet_bot(arg: &str, bots_dir: &Path) -> Result<(dojo_league::Entrant, dojo_runner::BotSpec)> {
+    let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--gauntlet {arg}"))?;
+    let entrant = dojo_league::Entrant {
+        name: bot.name.clone(),
+        command: arg.to_owned(),
+        fixed_team: dojo_games::royale::fixed_team(&bot)?,
+    };
+    Ok((entrant, bot))
+}
+
 /// `BOT` or `BOT=ELO`.
 fn parse_anchor(arg: &str) -> Result<(String, Option<f64>)> {
     match arg.split_once('=') {
@@ -140,7 +150,22 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
         }
         None => (None, None),
     };
-    let (bots, resolved) = league_bots(game, &a.bots, bots_dir)?;
+    let (mut bots, mut resolved) = league_bots(game, &a.bots, bots_dir)?;
+    let gauntlet = match &a.gauntlet {
+        None => None,
+        Some(arg) => {
+            let (new, spec) = gauntlet_bot(arg, bots_dir)?;
+            // A bot of the same name among the others is this one.
+            bots.retain(|b| b.name != new.name);
+            if bots.is_empty() {
+                bail!("--gauntlet {arg}: name at least one other bot for it to play");
+            }
+            let name = new.name.clone();
+            resolved.insert(name.clone(), spec);
+            bots.push(new);
+            Some(name)
+        }
+    };
     let settings = Settings {
         game,
         bots,
@@ -154,8 +179,10 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
         timeout_ms: a.time.timeout_ms.unwrap_or(1000),
         anchor,
         anchor_elo,
+        gauntlet,
         shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
         play,
+        limits: super::limits(&a.time.sandbox, dojo_league::BotLimits::default()),
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, out, resolved))
@@ -271,6 +298,33 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         show(given.stall_rounds),
         show(stored.stall_rounds),
     );
+    let limits = super::limits(&a.time.sandbox, settings.limits);
+    let show_limit = |v: Option<u64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
+    let flags = &a.time.sandbox;
+    check(
+        "--limit-memory-mib",
+        flags.limit_memory_mib.is_some(),
+        show_limit(limits.memory_mib),
+        show_limit(settings.limits.memory_mib),
+    );
+    check(
+        "--limit-cpu-s",
+        flags.limit_cpu_s.is_some(),
+        show_limit(limits.cpu_s),
+        show_limit(settings.limits.cpu_s),
+    );
+    check(
+        "--limit-files",
+        flags.limit_files.is_some(),
+        limits.files.to_string(),
+        settings.limits.files.to_string(),
+    );
+    check(
+        "--limit-file-size-mib",
+        flags.limit_file_size_mib.is_some(),
+        limits.file_size_mib.to_string(),
+        settings.limits.file_size_mib.to_string(),
+    );
     let boards: Vec<String> = a.board.iter().map(|p| p.display().to_string()).collect();
     check(
         "--board",
@@ -341,13 +395,14 @@ fn executor(
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
-    let run = dojo_runner::RunOptions {
-        move_timeout: Duration::from_millis(settings.timeout_ms),
-        startup_allowance: Duration::from_millis(settings.play.startup_ms),
+    // Time and resource limits come from the league's settings alone (the
+    // flags were checked against them on --resume); only the containment
+    // mode is a property of this run.
+    let run = settings.run_options(dojo_runner::RunOptions {
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
         ..super::apply_stored_clock(super::sandboxed(sandbox), &settings.play)
-    };
+    });
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
     dojo_runner::in_force(run.sandbox)?;
@@ -367,6 +422,12 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         None => new_settings(bots_dir, &a)?,
     };
     let mut exec = executor(&settings, bots_dir, &a.time.sandbox, resolved)?;
+    // After the builds: the fingerprint covers the programs that will run.
+    let fingerprints = exec
+        .bots
+        .iter()
+        .map(|(name, spec)| (name.clone(), dojo_runner::fingerprint(spec)))
+        .collect();
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
     smoke_start(&settings, &exec, a.allow_broken)?;
@@ -380,8 +441,12 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     } else {
         jobs
     };
+    let format = match &settings.gauntlet {
+        Some(new) => format!(" gauntlet of {new}"),
+        None => String::new(),
+    };
     errln!(
-        "league: {} with {}, {}, out {}",
+        "league: {}{format} with {}, {}, out {}",
         settings.game,
         crate::output::count(settings.bots.len(), "bot"),
         crate::output::count(jobs, "job"),
@@ -393,6 +458,7 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         &dojo_league::RunOptions {
             out: out.clone(),
             jobs,
+            fingerprints,
         },
         &exec,
         &mut progress,

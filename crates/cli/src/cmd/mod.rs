@@ -71,17 +71,33 @@ pub fn apply_stored_clock(run: RunOptions, play: &PlayOptions) -> RunOptions {
 
 /// Runner options with the sandbox flags applied, the rest default.
 pub fn sandboxed(flags: &crate::args::SandboxArgs) -> RunOptions {
+    let l = limits(flags, dojo_league::BotLimits::default());
+    let mib = |m: u64| m.saturating_mul(1 << 20);
     RunOptions {
         // clap accepts only the three names.
         sandbox: flags.sandbox.parse().unwrap_or_default(),
         limits: dojo_runner::Limits {
-            address_space_bytes: flags.limit_memory_mib.map(|m| m << 20),
-            cpu_seconds: flags.limit_cpu_s,
+            address_space_bytes: l.memory_mib.map(mib),
+            cpu_seconds: l.cpu_s,
             processes: None,
-            open_files: Some(flags.limit_files),
-            file_size_bytes: Some(flags.limit_file_size_mib << 20),
+            open_files: Some(l.files),
+            file_size_bytes: Some(mib(l.file_size_mib)),
         },
         ..RunOptions::default()
+    }
+}
+
+/// The `--limit-*` flags given, the rest from `unset` (the defaults, or a
+/// resumed league's stored limits).
+pub fn limits(
+    flags: &crate::args::SandboxArgs,
+    unset: dojo_league::BotLimits,
+) -> dojo_league::BotLimits {
+    dojo_league::BotLimits {
+        memory_mib: flags.limit_memory_mib.or(unset.memory_mib),
+        cpu_s: flags.limit_cpu_s.or(unset.cpu_s),
+        files: flags.limit_files.unwrap_or(unset.files),
+        file_size_mib: flags.limit_file_size_mib.unwrap_or(unset.file_size_mib),
     }
 }
 

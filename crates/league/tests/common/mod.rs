@@ -107,8 +107,10 @@ pub fn settings(game: GameKind, names: &[&str], games: u64) -> Settings {
         timeout_ms: 250,
         anchor: Some(names[0].to_string()),
         anchor_elo: None,
+        gauntlet: None,
         shard: None,
         play: Default::default(),
+        limits: Default::default(),
     }
 }
 

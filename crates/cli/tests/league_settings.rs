@@ -1,0 +1,159 @@
+//! `dojo league --gauntlet`, and the settings a league stores: every one
+//! that changes a result, applied from `league.json` on resume.
+
+mod common;
+
+use std::path::Path;
+
+use common::{dojo, read_json, stderr_of};
+
+fn games(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_gauntlet_plays_new_against_each_other_bot_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gauntlet, full) = (dir.path().join("g"), dir.path().join("rr"));
+    let bots = ["random-sh", "twin=sh bots/random-sh/bot.sh"];
+    let out = dojo()
+        .args(["league", "cardjitsu"])
+        .args(bots)
+        .args([
+            "--gauntlet",
+            "random-py",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--out",
+        ])
+        .arg(&gauntlet)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("gauntlet of random-py"));
+    let played = games(&gauntlet);
+    assert_eq!(played.len(), 8, "4 games against each of the 2 others");
+    for g in &played {
+        let seats: Vec<&str> = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert!(seats.contains(&"random-py"), "{seats:?}");
+    }
+    let report = read_json(&gauntlet.join("report.json"));
+    assert_eq!(report["settings"]["gauntlet"], "random-py");
+    assert_eq!(
+        report["standings"].as_array().unwrap().len(),
+        3,
+        "one scale"
+    );
+    assert_eq!(report["pairs"].as_array().unwrap().len(), 2);
+
+    // The same games, seeds and results as the round robin's games of
+    // random-py (the bundled bots are deterministic given the seed).
+    let out = dojo()
+        .args(["league", "cardjitsu", "random-py"])
+        .args(bots)
+        .args(["--games", "4", "--seed", "3", "--out"])
+        .arg(&full)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let key = |g: &serde_json::Value| {
+        (
+            g["seats"].to_string(),
+            g["seed"].to_string(),
+            g["scores"].to_string(),
+        )
+    };
+    let mut from_rr: Vec<_> = games(&full)
+        .iter()
+        .filter(|g| g["seats"].to_string().contains("random-py"))
+        .map(key)
+        .collect();
+    let mut from_g: Vec<_> = played.iter().map(key).collect();
+    from_rr.sort();
+    from_g.sort();
+    assert_eq!(from_g, from_rr);
+
+    // The gauntlet is part of the league: not changed on resume.
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&gauntlet)
+        .args(["--gauntlet", "random-sh"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
+
+#[test]
+fn an_unknown_gauntlet_bot_is_an_error_naming_it() {
+    let out = dojo()
+        .args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "--gauntlet",
+            "no-such-bot",
+        ])
+        .args(["--out", "/nonexistent/never"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("--gauntlet no-such-bot"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn resource_limits_are_stored_and_a_resume_cannot_change_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("l");
+    common::random_league(
+        &out_dir,
+        2,
+        &["--limit-files", "512", "--limit-memory-mib", "4096"],
+    );
+    let league = read_json(&out_dir.join("league.json"));
+    assert_eq!(league["limits"]["files"], 512);
+    assert_eq!(league["limits"]["memory_mib"], 4096);
+    assert_eq!(league["limits"]["file_size_mib"], 64);
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&out_dir)
+        .args(["--limit-files", "256"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("--limit-files 256 (the league has 512)"),
+        "{err}"
+    );
+    // Without the flags (or with the stored values) it resumes.
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&out_dir)
+        .args(["--limit-files", "512"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    // Default limits are not written, so older leagues read the same.
+    let plain = dir.path().join("plain");
+    common::random_league(&plain, 2, &[]);
+    assert!(
+        read_json(&plain.join("league.json"))
+            .get("limits")
+            .is_none()
+    );
+}
