@@ -6,12 +6,14 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
+mod confine;
 mod fingerprint;
 mod lines;
 mod manifest;
 mod play;
 mod process;
 mod sandbox;
+mod seccomp;
 mod spec;
 mod stderr_log;
 mod sys;

@@ -221,6 +221,9 @@ struct SeatState<'a> {
     /// Prompts sent to this seat so far.
     prompts_sent: usize,
     run: SeatRun,
+    /// The bot's scratch directory for this game (HOME and TMPDIR, the only
+    /// place it may write), made at its first start, removed with the game.
+    scratch: Option<tempfile::TempDir>,
 }
 
 impl SeatState<'_> {
@@ -347,6 +350,7 @@ impl<'a> Game<'a> {
                     stderr_by_prompt: Vec::new(),
                     pgids: Vec::new(),
                 },
+                scratch: None,
             })
             .collect();
         Self {
@@ -454,9 +458,19 @@ impl<'a> Game<'a> {
         let state = &mut self.seats[seat];
         state.generation += 1;
         let bot = &state.seat.bot;
+        let spawn_error = |source| RunError::Spawn {
+            bot: bot.name.clone(),
+            command: bot.command.clone(),
+            source,
+        };
+        if state.scratch.is_none() {
+            state.scratch = Some(crate::sandbox::scratch_dir(&bot.name).map_err(spawn_error)?);
+        }
         let mut process = BotProcess::spawn(Launch {
             command: &bot.command,
             dir: &bot.dir,
+            scratch: state.scratch.as_ref().map(tempfile::TempDir::path),
+            extra_read: &[],
             env: &state.seat.env,
             seat,
             generation: state.generation,
@@ -464,11 +478,7 @@ impl<'a> Game<'a> {
             containment: crate::sandbox::plan(opts.sandbox, &opts.limits),
             clean_env: true,
         })
-        .map_err(|source| RunError::Spawn {
-            bot: bot.name.clone(),
-            command: bot.command.clone(),
-            source,
-        })?;
+        .map_err(spawn_error)?;
         state.run.spawns += 1;
         if std::mem::take(&mut state.needs_restart) {
             state.run.faults.restart += 1;

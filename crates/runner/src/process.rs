@@ -55,11 +55,16 @@ pub(crate) struct Tagged {
 pub(crate) struct Launch<'a> {
     pub(crate) command: &'a [String],
     pub(crate) dir: &'a Path,
+    /// The bot's scratch directory (HOME, TMPDIR, and with Landlock the
+    /// only place it may write); `None` for builds.
+    pub(crate) scratch: Option<&'a Path>,
     pub(crate) env: &'a [(String, String)],
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) max_line_bytes: usize,
     pub(crate) containment: sys::Containment,
+    /// Paths outside the system and its own directory the bot may read.
+    pub(crate) extra_read: &'a [std::path::PathBuf],
     /// Start from an empty environment (bots); false keeps dojo's (builds).
     pub(crate) clean_env: bool,
 }
@@ -148,10 +153,28 @@ impl BotProcess {
         if launch.clean_env {
             command
                 .env_clear()
-                .envs(crate::sandbox::base_env(launch.dir))
+                .envs(crate::sandbox::base_env(launch.dir, launch.scratch))
                 .envs(launch.env.iter().map(|(k, v)| (k, v)));
         }
-        sys::contain(&mut command, launch.containment);
+        let mut containment = launch.containment;
+        // Owned here until the spawn has returned: the child inherits it
+        // across the fork and gives it to Landlock.
+        let mut _ruleset = None;
+        if containment.confine_fs
+            && let Some(scratch) = launch.scratch
+        {
+            let reach = crate::confine::Reach {
+                bot_dir: launch.dir,
+                program: crate::confine::program_path(launch.command, launch.dir),
+                scratch,
+                extra_read: launch.extra_read,
+            };
+            _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
+            if let Some(fd) = &_ruleset {
+                containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
+            }
+        }
+        sys::contain(&mut command, containment);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
         sys::register_group(pid);
@@ -416,6 +439,8 @@ mod tests {
         BotProcess::spawn(Launch {
             command: &command,
             dir: Path::new("/"),
+            scratch: None,
+            extra_read: &[],
             env: &[],
             seat: 0,
             generation: 1,

@@ -109,18 +109,131 @@ pub fn probe() -> &'static [Layer] {
                 available: true,
                 detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME (its directory), LANG".to_string(),
             },
-            Layer {
-                name: "landlock".to_string(),
-                available: false,
-                detail: "filesystem confinement is not implemented yet".to_string(),
-            },
-            Layer {
-                name: "seccomp".to_string(),
-                available: false,
-                detail: "the system-call filter is not implemented yet".to_string(),
-            },
+            landlock_layer(),
+            landlock_network_layer(),
+            seccomp_layer(),
         ]
     })
+}
+
+/// Filesystem confinement: probed by running `true` under a ruleset like a
+/// bot's (so a kernel that has Landlock but refuses it, for example under a
+/// container's seccomp profile, shows as missing).
+fn landlock_layer() -> Layer {
+    let name = "landlock".to_string();
+    let abi = crate::confine::probe_abi();
+    if abi <= 0 {
+        return Layer {
+            name,
+            available: false,
+            detail: "the kernel has no Landlock (Linux 5.13 or later, with landlock in the \
+                     lsm= boot list): bots can read and write whatever the user dojo runs as can"
+                .to_string(),
+        };
+    }
+    match probe_confined(true, &[]) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: format!(
+                "Landlock ABI {abi}: each bot reads only the system and its own directory and \
+                 writes only its scratch directory{}",
+                if abi >= 6 {
+                    "; it cannot signal processes outside its sandbox"
+                } else {
+                    ""
+                }
+            ),
+        },
+        Err(e) => Layer {
+            name,
+            available: false,
+            detail: format!("Landlock ABI {abi}, but a confined test process failed: {e}"),
+        },
+    }
+}
+
+/// TCP `bind`/`connect` denied (Landlock ABI 4, Linux 6.7).
+fn landlock_network_layer() -> Layer {
+    let abi = crate::confine::probe_abi();
+    let fs = landlock_layer_available();
+    Layer {
+        name: "landlock-network".to_string(),
+        available: fs && abi >= 4,
+        detail: if !fs {
+            "needs the landlock layer".to_string()
+        } else if abi >= 4 {
+            "no TCP bind or connect, also where no network namespace can be made".to_string()
+        } else {
+            format!("Landlock ABI {abi} has no network rules (ABI 4, Linux 6.7, needed)")
+        },
+    }
+}
+
+fn landlock_layer_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| crate::confine::probe_abi() > 0 && probe_confined(true, &[]).is_ok())
+}
+
+/// The system-call filter: probed by running `true` under it.
+fn seccomp_layer() -> Layer {
+    let name = "seccomp".to_string();
+    let Some(filters) = crate::seccomp::filters() else {
+        return Layer {
+            name,
+            available: false,
+            detail: format!(
+                "no filter for this architecture ({})",
+                std::env::consts::ARCH
+            ),
+        };
+    };
+    match probe_confined(false, filters) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings and new \
+                     namespaces fail with EPERM"
+                .to_string(),
+        },
+        Err(e) => Layer {
+            name,
+            available: false,
+            detail: format!("a filtered test process failed: {e}"),
+        },
+    }
+}
+
+/// Runs `true` with a Landlock ruleset (when `landlock`) and `filters`.
+fn probe_confined(
+    landlock: bool,
+    filters: &'static [seccompiler::BpfProgram],
+) -> std::io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let ruleset = if landlock {
+        let reach = crate::confine::Reach {
+            bot_dir: dir.path(),
+            program: None,
+            scratch: dir.path(),
+            extra_read: &[],
+        };
+        crate::confine::ruleset(&reach).map_err(std::io::Error::other)?
+    } else {
+        None
+    };
+    let plan = Containment {
+        landlock_fd: ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
+        seccomp: filters,
+        ..Containment::default()
+    };
+    sys::probe_exec(plan)
+}
+
+/// A fresh scratch directory for `bot` in one game (removed when dropped).
+pub(crate) fn scratch_dir(bot: &str) -> std::io::Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix(&format!("dojo-{bot}-"))
+        .tempdir()
 }
 
 /// Why a run cannot have the containment it asked for.
@@ -149,26 +262,44 @@ pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
     })
 }
 
-/// The layers that are implemented and enforced when available; strict
-/// mode insists on these (not on the ones not yet built).
-const ENFORCEABLE: &[&str] = &["pid-namespace", "network-namespace"];
+/// The layers `--sandbox off` turns off (the clean environment and the
+/// rlimits always apply).
+const SWITCHABLE: &[&str] = &[
+    "pid-namespace",
+    "network-namespace",
+    "landlock",
+    "landlock-network",
+    "seccomp",
+];
 
 /// The names of the layers a run in `mode` has, or an error in strict
-/// mode when one is missing.
+/// mode when one is missing. Strict mode needs every layer, except that
+/// either a network namespace or Landlock's network rules will do for the
+/// network.
 pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
     let mut on = Vec::new();
+    let mut missing = Vec::new();
     for layer in probe() {
-        let namespace = ENFORCEABLE.contains(&layer.name.as_str());
-        if namespace && mode == SandboxMode::Off {
+        let switchable = SWITCHABLE.contains(&layer.name.as_str());
+        if switchable && mode == SandboxMode::Off {
             continue;
         }
         if layer.available {
             on.push(layer.name.clone());
-        } else if namespace && mode == SandboxMode::Strict {
-            return Err(SandboxError {
-                missing: layer.name.clone(),
-            });
+        } else if switchable {
+            missing.push(layer.name.clone());
         }
+    }
+    let network = on
+        .iter()
+        .any(|l| l == "network-namespace" || l == "landlock-network");
+    if network {
+        missing.retain(|l| l != "network-namespace" && l != "landlock-network");
+    }
+    if mode == SandboxMode::Strict && !missing.is_empty() {
+        return Err(SandboxError {
+            missing: missing.join(", "),
+        });
     }
     Ok(on)
 }
@@ -176,11 +307,17 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
 /// The containment for one bot process in a run with `mode`.
 pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let mut flags = 0;
+    let mut confine_fs = false;
+    let mut seccomp: &'static [seccompiler::BpfProgram] = &[];
     if mode != SandboxMode::Off {
         for layer in probe() {
             match layer.name.as_str() {
                 "pid-namespace" if layer.available => flags |= sys::NEW_PID,
                 "network-namespace" if layer.available => flags |= sys::NEW_NET,
+                "landlock" if layer.available => confine_fs = true,
+                "seccomp" if layer.available => {
+                    seccomp = crate::seccomp::filters().unwrap_or_default();
+                }
                 _ => {}
             }
         }
@@ -200,6 +337,9 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     Containment {
         unshare_flags: flags,
         rlimits,
+        confine_fs,
+        seccomp,
+        ..Containment::default()
     }
 }
 
@@ -232,10 +372,16 @@ impl Default for Limits {
     }
 }
 
-/// The environment a bot process gets: a minimal PATH/HOME/LANG plus the
-/// seat's `DOJO_*` variables; nothing of dojo's own environment.
-pub(crate) fn base_env(home: &std::path::Path) -> Vec<(String, String)> {
-    vec![
+/// The environment a bot process gets: a minimal PATH/HOME/TMPDIR/LANG
+/// plus the seat's `DOJO_*` variables; nothing of dojo's own environment.
+/// HOME and TMPDIR are the scratch directory (the bot's directory for a
+/// process without one).
+pub(crate) fn base_env(
+    dir: &std::path::Path,
+    scratch: Option<&std::path::Path>,
+) -> Vec<(String, String)> {
+    let home = scratch.unwrap_or(dir);
+    let mut env = vec![
         // dojo's own PATH (not a secret, and the bot's interpreter must be
         // found where the organiser's shell finds it).
         (
@@ -244,5 +390,9 @@ pub(crate) fn base_env(home: &std::path::Path) -> Vec<(String, String)> {
         ),
         ("HOME".to_string(), home.display().to_string()),
         ("LANG".to_string(), "C.UTF-8".to_string()),
-    ]
+    ];
+    if let Some(scratch) = scratch {
+        env.push(("TMPDIR".to_string(), scratch.display().to_string()));
+    }
+    env
 }

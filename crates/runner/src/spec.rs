@@ -315,9 +315,15 @@ impl BotSpec {
         let mut containment =
             crate::sandbox::plan(crate::SandboxMode::Auto, &crate::Limits::default());
         containment.unshare_flags &= crate::sys::NEW_PID;
+        // Builds fetch dependencies and write into the bot's directory:
+        // no filesystem confinement, no system-call filter.
+        containment.confine_fs = false;
+        containment.seccomp = &[];
         let mut process = BotProcess::spawn(Launch {
             command,
             dir: &self.dir,
+            scratch: None,
+            extra_read: &[],
             env: &[],
             seat: 0,
             generation: 0,

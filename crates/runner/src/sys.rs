@@ -161,12 +161,100 @@ pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
 }
 
 /// What the forked child does before it runs the bot (see [`contain`]).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Containment {
     /// `CLONE_NEW*` flags to unshare (PID and network namespaces); 0 for none.
     pub(crate) unshare_flags: i32,
     /// Resource limits to set, as (resource, soft = hard limit).
     pub(crate) rlimits: [Option<(i32, u64)>; 8],
+    /// A Landlock ruleset descriptor to restrict the bot with; -1 for
+    /// none. Its owner keeps it open until the spawn has returned.
+    pub(crate) landlock_fd: i32,
+    /// Seccomp filters to load, in order (empty: none).
+    pub(crate) seccomp: &'static [seccompiler::BpfProgram],
+    /// Build a Landlock ruleset for this process (the spawn fills
+    /// `landlock_fd`).
+    pub(crate) confine_fs: bool,
+}
+
+impl Default for Containment {
+    fn default() -> Self {
+        Self {
+            unshare_flags: 0,
+            rlimits: [None; 8],
+            landlock_fd: -1,
+            seccomp: &[],
+            confine_fs: false,
+        }
+    }
+}
+
+/// The Landlock ABI version the kernel offers; 0 where it has none (or
+/// it is disabled at boot).
+#[cfg(target_os = "linux")]
+pub(crate) fn landlock_abi() -> i32 {
+    const LANDLOCK_CREATE_RULESET_VERSION: u32 = 1;
+    // SAFETY: with a null attribute pointer, size 0 and the VERSION flag
+    // the call only returns a number; it reads and writes no memory.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    if rc < 0 { 0 } else { rc as i32 }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn landlock_abi() -> i32 {
+    0
+}
+
+/// In the forked child, just before exec: no new privileges (required by
+/// both, and setuid programs cannot lift the bot out), then Landlock, then
+/// seccomp (last: its filter would not stop the calls above, but nothing
+/// after it should need a denied call). Only async-signal-safe calls.
+///
+/// # Safety
+/// To be called only in a forked child before exec; `plan.seccomp` must
+/// point at valid BPF programs (it is `'static`).
+#[cfg(target_os = "linux")]
+unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
+    if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
+        return Ok(());
+    }
+    // SAFETY: raw system calls on plain values and on `plan.seccomp`'s
+    // memory, which outlives the call.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if plan.landlock_fd >= 0
+            && libc::syscall(libc::SYS_landlock_restrict_self, plan.landlock_fd, 0u32) == -1
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        for program in plan.seccomp {
+            let fprog = libc::sock_fprog {
+                len: program.len() as u16,
+                // seccompiler's `sock_filter` is the kernel's layout
+                // (`#[repr(C)]`, the same four fields as libc's).
+                filter: program.as_ptr() as *mut libc::sock_filter,
+            };
+            if libc::syscall(
+                libc::SYS_seccomp,
+                libc::SECCOMP_SET_MODE_FILTER,
+                0u32,
+                &fprog as *const libc::sock_fprog,
+            ) == -1
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Namespace flags, for the sandbox module's probe and plan.
@@ -220,7 +308,7 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 }
             }
             if plan.unshare_flags == 0 {
-                return Ok(());
+                return confine_self(&plan);
             }
             if libc::unshare(plan.unshare_flags) == -1 {
                 return Err(std::io::Error::last_os_error());
@@ -251,7 +339,7 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                     // The waiter is gone already.
                     libc::_exit(1);
                 }
-                return Ok(());
+                return confine_self(&plan);
             }
             // The waiter: holds nothing but the write end of `alive`.
             let keep = alive[1] as u32;
@@ -313,6 +401,26 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
         Ok(())
     } else {
         Err(std::io::Error::other(format!("probe child ended {status}")))
+    }
+}
+
+/// Whether `true` runs under `plan` (its Landlock ruleset and seccomp
+/// filters): a probe that the kernel accepts them and that a contained
+/// process can still start.
+pub(crate) fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
+    let mut command = std::process::Command::new("true");
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    contain(&mut command, plan);
+    let status = command.spawn()?.wait()?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!(
+            "probe process ended {status}"
+        )))
     }
 }
 

@@ -264,3 +264,142 @@ fn a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on() {
             .all(|r| r[1] == Answer::Fault(dojo_engine::protocol::Fault::Crash))
     );
 }
+
+/// A league-like layout in a temporary directory: `bots/snoop/` (a copy of
+/// snoop.py), `bots/other/bot.py`, `results/` with a file, and a canary
+/// file beside them. Returns the root and the snoop bot.
+fn snoop_layout() -> (tempfile::TempDir, Arc<BotSpec>, Vec<PathBuf>) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let path = |p: &str| root.path().join(p);
+    for dir in ["bots/snoop", "bots/other", "results"] {
+        std::fs::create_dir_all(path(dir)).expect("mkdir");
+    }
+    std::fs::copy(
+        bots_dir().join("hostile/snoop.py"),
+        path("bots/snoop/snoop.py"),
+    )
+    .expect("copy");
+    std::fs::write(path("bots/other/bot.py"), "print('secret strategy')\n").expect("write");
+    std::fs::write(path("results/league.json"), "{}\n").expect("write");
+    std::fs::write(path("canary.txt"), "canary\n").expect("write");
+    let dir = path("bots/snoop");
+    // Relative to the bot's directory, as a submission would write them.
+    let targets = ["../other/bot.py", "../../results", "../../canary.txt"];
+    let mut command = vec![dir.join("snoop.py").to_string_lossy().into_owned()];
+    command.extend(targets.iter().map(|t| t.to_string()));
+    let spec = Arc::new(BotSpec {
+        name: "snoop".to_string(),
+        command,
+        dir,
+        ..(*bot("hostile", "snoop.py", &[])).clone()
+    });
+    let watched = vec![
+        path("canary.txt"),
+        path("bots/other/bot.py"),
+        path("results/league.json"),
+    ];
+    (root, spec, watched)
+}
+
+#[test]
+fn a_confined_bot_reads_and_writes_nothing_outside_its_scratch_directory() {
+    if !have("landlock") {
+        return;
+    }
+    let (root, spec, watched) = snoop_layout();
+    let before: Vec<_> = watched.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let (referee, run) = versus(spec, &options(), 2);
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    let after: Vec<_> = watched.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    assert_eq!(before, after, "a watched file changed");
+    for dir in [".", "bots/other", "bots/snoop", "results"] {
+        assert!(
+            !root.path().join(dir).join("snooped.txt").exists(),
+            "written in {dir}"
+        );
+    }
+    // The honest opponent, confined the same way, still played.
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_a_sandbox_the_snoop_does_reach_other_files() {
+    // The counterpart of the test above: the bot and the checks can fail.
+    let (root, spec, _) = snoop_layout();
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(spec, &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+    assert!(root.path().join("snooped.txt").exists());
+}
+
+#[test]
+fn the_scratch_directory_is_writable_and_removed_after_the_game() {
+    let (_root, spec, _) = snoop_layout();
+    let name = unique_tag("scratch");
+    let spec = Arc::new(BotSpec {
+        name: name.clone(),
+        command: spec.command[..1].to_vec(),
+        ..(*spec).clone()
+    });
+    let (referee, run) = versus(spec, &options(), 1);
+    // 0: it wrote $TMPDIR/mine.txt (2 if it could not).
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(0),
+        "{}",
+        run.seats[1].stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .expect("temp dir")
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("dojo-{name}-"))
+        })
+        .collect();
+    assert!(left.is_empty(), "scratch directories left: {left:?}");
+}
+
+#[test]
+fn system_calls_no_bot_needs_fail_with_eperm() {
+    if !have("seccomp") {
+        return;
+    }
+    let (referee, run) = versus(bot("hostile", "syscalls.py", &[]), &options(), 2);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+    // Not killed: one process played the whole game.
+    assert_eq!(run.seats[1].spawns, 1, "{:?}", run.seats[1]);
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn without_a_sandbox_those_calls_reach_the_kernel() {
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(bot("hostile", "syscalls.py", &[]), &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
