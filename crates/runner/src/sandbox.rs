@@ -70,18 +70,20 @@ pub struct Layer {
 pub fn probe() -> &'static [Layer] {
     static LAYERS: OnceLock<Vec<Layer>> = OnceLock::new();
     LAYERS.get_or_init(|| {
-        let ns = |name: &str, flag: i32, what: &str| match sys::probe_unshare(flag) {
-            Ok(()) => Layer {
+        let user = *USER_NAMESPACE.get_or_init(user_namespace_needed);
+        let ns = |name: &str, flag: i32, what: &str| match namespace_probe(flag, user) {
+            Ok(how) => Layer {
                 name: name.to_string(),
                 available: true,
-                detail: what.to_string(),
+                detail: format!("{what}{how}"),
             },
             Err(e) => Layer {
                 name: name.to_string(),
                 available: false,
                 detail: format!(
-                    "cannot create one ({e}); needs root or CAP_SYS_ADMIN \
-                     (dojo does not yet fall back to an unprivileged user namespace)"
+                    "cannot create one ({e}), neither directly (needs root or CAP_SYS_ADMIN) \
+                     nor inside an unprivileged user namespace (the kernel or a security \
+                     module forbids them here)"
                 ),
             },
         };
@@ -114,6 +116,36 @@ pub fn probe() -> &'static [Layer] {
             seccomp_layer(),
         ]
     })
+}
+
+/// Whether namespaces are made inside a new user namespace: when dojo
+/// cannot make them directly (not root), or when `DOJO_SANDBOX_USERNS=1`
+/// asks for it (to test that path as root).
+fn user_namespace_needed() -> bool {
+    if std::env::var("DOJO_SANDBOX_USERNS").is_ok_and(|v| v == "1") {
+        return true;
+    }
+    sys::probe_unshare(sys::NEW_PID | sys::NEW_NET).is_err()
+}
+
+/// Whether a namespace of kind `flag` can be made, directly or (with
+/// `user`) inside a new user namespace; what that adds to the detail.
+fn namespace_probe(flag: i32, user: bool) -> std::io::Result<&'static str> {
+    if user {
+        sys::probe_unshare(flag | sys::NEW_USER)
+            .map(|()| " (inside an unprivileged user namespace)")
+    } else {
+        sys::probe_unshare(flag).map(|()| "")
+    }
+}
+
+/// Whether bot processes get their namespaces inside a user namespace
+/// (decided by [`probe`]).
+static USER_NAMESPACE: OnceLock<bool> = OnceLock::new();
+
+fn uses_user_namespace() -> bool {
+    probe();
+    USER_NAMESPACE.get().copied().unwrap_or(false)
 }
 
 /// Filesystem confinement: probed by running `true` under a ruleset like a
@@ -334,8 +366,14 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     for (slot, value) in rlimits.iter_mut().zip(values) {
         *slot = value;
     }
+    let mut id_maps = Containment::default().id_maps;
+    if flags != 0 && uses_user_namespace() {
+        flags |= sys::NEW_USER;
+        id_maps = sys::IdMaps::current();
+    }
     Containment {
         unshare_flags: flags,
+        id_maps,
         rlimits,
         confine_fs,
         seccomp,

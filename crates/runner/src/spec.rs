@@ -314,7 +314,7 @@ impl BotSpec {
         }
         let mut containment =
             crate::sandbox::plan(crate::SandboxMode::Auto, &crate::Limits::default());
-        containment.unshare_flags &= crate::sys::NEW_PID;
+        containment.unshare_flags &= crate::sys::NEW_PID | crate::sys::NEW_USER;
         // Builds fetch dependencies and write into the bot's directory:
         // no filesystem confinement, no system-call filter.
         containment.confine_fs = false;

@@ -175,6 +175,61 @@ pub(crate) struct Containment {
     /// Build a Landlock ruleset for this process (the spawn fills
     /// `landlock_fd`).
     pub(crate) confine_fs: bool,
+    /// With `CLONE_NEWUSER` in the flags: the lines for the new user
+    /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
+    /// themselves), formatted before the fork.
+    pub(crate) id_maps: IdMaps,
+}
+
+/// `uid_map` and `gid_map` contents for an unprivileged user namespace.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IdMaps {
+    uid: [u8; 32],
+    uid_len: usize,
+    gid: [u8; 32],
+    gid_len: usize,
+}
+
+impl IdMaps {
+    /// Maps the current user and group to themselves.
+    pub(crate) fn current() -> Self {
+        let (uid, gid) = (rustix::process::getuid(), rustix::process::getgid());
+        let line = |id: u32| {
+            let text = format!("{id} {id} 1\n");
+            let mut buf = [0u8; 32];
+            buf[..text.len()].copy_from_slice(text.as_bytes());
+            (buf, text.len())
+        };
+        let (uid, uid_len) = line(uid.as_raw());
+        let (gid, gid_len) = line(gid.as_raw());
+        Self {
+            uid,
+            uid_len,
+            gid,
+            gid_len,
+        }
+    }
+}
+
+/// Writes `data` to the file at `path` (a NUL-terminated byte string);
+/// async-signal-safe.
+#[cfg(target_os = "linux")]
+fn write_proc_file(path: &[u8], data: &[u8]) -> std::io::Result<()> {
+    // SAFETY: `path` is NUL-terminated, `data` is a valid slice; open,
+    // write and close are async-signal-safe.
+    unsafe {
+        let fd = libc::open(path.as_ptr().cast(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let written = libc::write(fd, data.as_ptr().cast(), data.len());
+        let error = std::io::Error::last_os_error();
+        libc::close(fd);
+        if written != data.len() as isize {
+            return Err(error);
+        }
+    }
+    Ok(())
 }
 
 impl Default for Containment {
@@ -185,6 +240,12 @@ impl Default for Containment {
             landlock_fd: -1,
             seccomp: &[],
             confine_fs: false,
+            id_maps: IdMaps {
+                uid: [0; 32],
+                uid_len: 0,
+                gid: [0; 32],
+                gid_len: 0,
+            },
         }
     }
 }
@@ -260,6 +321,7 @@ unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
 /// Namespace flags, for the sandbox module's probe and plan.
 pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
 pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
+pub(crate) const NEW_USER: i32 = libc::CLONE_NEWUSER;
 
 /// Resource ids, for the sandbox module.
 pub(crate) mod resource {
@@ -312,6 +374,15 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
             }
             if libc::unshare(plan.unshare_flags) == -1 {
                 return Err(std::io::Error::last_os_error());
+            }
+            if plan.unshare_flags & libc::CLONE_NEWUSER != 0 {
+                // Without root: the new user namespace maps dojo's user
+                // and group to themselves (setgroups must be denied
+                // before an unprivileged process may write gid_map).
+                let maps = &plan.id_maps;
+                write_proc_file(b"/proc/self/setgroups\0", b"deny")?;
+                write_proc_file(b"/proc/self/uid_map\0", &maps.uid[..maps.uid_len])?;
+                write_proc_file(b"/proc/self/gid_map\0", &maps.gid[..maps.gid_len])?;
             }
             // The pipe tells the bot whether the waiter is still there
             // after the bot armed its own PDEATHSIG (closing the race
@@ -388,10 +459,16 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
         .stderr(std::process::Stdio::null());
     // SAFETY: as in `contain`: only unshare and _exit, both
     // async-signal-safe, in the forked child.
+    let maps = IdMaps::current();
     unsafe {
         command.pre_exec(move || {
             if libc::unshare(flags) == -1 {
                 return Err(std::io::Error::last_os_error());
+            }
+            if flags & libc::CLONE_NEWUSER != 0 {
+                write_proc_file(b"/proc/self/setgroups\0", b"deny")?;
+                write_proc_file(b"/proc/self/uid_map\0", &maps.uid[..maps.uid_len])?;
+                write_proc_file(b"/proc/self/gid_map\0", &maps.gid[..maps.gid_len])?;
             }
             libc::_exit(0);
         });
