@@ -40,6 +40,8 @@ fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
                 crash,
                 invalid,
                 restart,
+                // Shown in each game's record; not yet in the league's totals.
+                limit: _,
             } = c.faults;
             SeatFaults {
                 timeout: timeout.into(),

@@ -6,6 +6,7 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
+mod cgroup;
 mod confine;
 mod fingerprint;
 mod lines;
@@ -25,7 +26,8 @@ pub use play::{
     play_with_observer,
 };
 pub use sandbox::{
-    InForce, Layer, Limits, SandboxError, SandboxMode, in_force, layers_in_force, probe,
+    DEFAULT_PROCESSES, InForce, Layer, Limits, SandboxError, SandboxMode, in_force,
+    layers_in_force, probe,
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, Mode, SpecError, discover,

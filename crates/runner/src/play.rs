@@ -84,6 +84,25 @@ impl Default for RunOptions {
     }
 }
 
+impl SeatRun {
+    /// Charges a `limit` fault for a process that ran into `hits`.
+    fn note_limits(&mut self, hits: &[&str]) {
+        if hits.is_empty() {
+            return;
+        }
+        self.faults.limit += 1;
+        for hit in hits {
+            if !self.limits.iter().any(|l| l == hit) {
+                self.limits.push(hit.to_string());
+            }
+        }
+    }
+}
+
+/// How long a faulted process whose exit is not yet known gets to finish
+/// dying, so a limit's signal can be told from a crash.
+const LIMIT_EXIT_WAIT: Duration = Duration::from_millis(50);
+
 /// Faults of one seat, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FaultCounts {
@@ -95,12 +114,21 @@ pub struct FaultCounts {
     pub invalid: u32,
     /// Processes started again after a fault (per-turn respawns excluded).
     pub restart: u32,
+    /// Processes that ran into a resource limit (see [`SeatRun::limits`]
+    /// for which); one that died of it is charged its crash as well.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub limit: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl FaultCounts {
-    /// Timeouts, crashes and invalid answers (restarts are consequences).
+    /// Timeouts, crashes, invalid answers and limits hit (restarts are
+    /// consequences).
     pub fn total(&self) -> u32 {
-        self.timeout + self.crash + self.invalid
+        self.timeout + self.crash + self.invalid + self.limit
     }
 }
 
@@ -110,6 +138,10 @@ pub struct SeatRun {
     /// The bot's name.
     pub bot: String,
     pub faults: FaultCounts,
+    /// The resource limits its processes ran into, each named once
+    /// (`processes`, `memory`, `cpu`, `file-size`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<String>,
     /// Processes started, including the first.
     pub spawns: u32,
     /// Lines written while no prompt was outstanding (discarded).
@@ -342,6 +374,7 @@ impl<'a> Game<'a> {
                 run: SeatRun {
                     bot: seat.bot.name.clone(),
                     faults: FaultCounts::default(),
+                    limits: Vec::new(),
                     spawns: 0,
                     unsolicited: 0,
                     mode: seat.bot.mode,
@@ -513,8 +546,20 @@ impl<'a> Game<'a> {
 
     /// Kills the seat's process after a fault; the next prompt restarts it.
     fn kill_after_fault(&mut self, seat: usize) {
+        // A fault may be a limit's doing (SIGXCPU, the OOM killer): let a
+        // process whose stdout just closed finish dying to tell.
+        self.note_limits(seat, LIMIT_EXIT_WAIT);
         self.retire(seat);
         self.seats[seat].needs_restart = true;
+    }
+
+    /// Charges the seat a `limit` fault if its process ran into one.
+    fn note_limits(&mut self, seat: usize, wait: Duration) {
+        let state = &mut self.seats[seat];
+        if let Some(process) = &mut state.process {
+            let hits = process.limits_hit(wait);
+            state.run.note_limits(&hits);
+        }
     }
 
     /// Kills and reaps the seat's process, if any, keeping what its stderr
@@ -522,6 +567,7 @@ impl<'a> Game<'a> {
     /// group still holds it open, the loop drains it alongside the game
     /// for up to `end_grace`.
     fn retire(&mut self, seat: usize) {
+        self.note_limits(seat, Duration::ZERO);
         let state = &mut self.seats[seat];
         if let Some(process) = state.process.take()
             && let Some(stderr) = process.finish(&mut state.log)

@@ -88,6 +88,9 @@ struct GroupGuard {
     /// of the bot, init of the namespace: readable once it and everything
     /// in its namespace are gone.
     init: Option<OwnedFd>,
+    /// The process's control groups: dropped after the fields above, so
+    /// whatever is still in them is killed and they are removed last.
+    cgroup: Option<crate::cgroup::BotGroup>,
 }
 
 /// How long a drop waits for a killed namespace to be torn down (SIGKILL
@@ -131,6 +134,8 @@ pub(crate) struct BotProcess {
     pidfd: Option<OwnedFd>,
     /// Set once the exit has been seen (and reported).
     exit: Option<ExitKind>,
+    /// [`Self::limits_hit`] has been asked.
+    limits_asked: bool,
     guard: GroupGuard,
 }
 
@@ -174,6 +179,10 @@ impl BotProcess {
                 containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
             }
         }
+        let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;
+        if let Some(group) = &cgroup {
+            containment.cgroup_fds = group.join_fds();
+        }
         sys::contain(&mut command, containment);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
@@ -191,6 +200,7 @@ impl BotProcess {
             child,
             pgid: pid,
             init,
+            cgroup,
         };
         for fd in [
             stdin.as_ref().map(AsFd::as_fd),
@@ -213,8 +223,44 @@ impl BotProcess {
             stderr,
             pidfd: sys::pidfd(pid),
             exit: None,
+            limits_asked: false,
             guard,
         })
+    }
+
+    /// The limits this process (or anything it started) ran into, by name:
+    /// `processes` and `memory` from its control groups, `cpu` and
+    /// `file-size` from the signal it died of. Asked once per process (an
+    /// empty list after that). A process whose stdout closed may not have
+    /// ended yet: up to `wait` is spent waiting for its exit status.
+    pub(crate) fn limits_hit(&mut self, wait: std::time::Duration) -> Vec<&'static str> {
+        if std::mem::replace(&mut self.limits_asked, true) {
+            return Vec::new();
+        }
+        let mut hits = Vec::new();
+        if let Some(group) = &self.guard.cgroup {
+            for hit in group.hits() {
+                hits.push(match hit {
+                    crate::cgroup::Hit::Processes => "processes",
+                    crate::cgroup::Hit::Memory => "memory",
+                });
+            }
+        }
+        let mut exit = self.exit.or_else(|| sys::exited_no_reap(self.pgid()));
+        if exit.is_none()
+            && !wait.is_zero()
+            && let Some(pidfd) = &self.pidfd
+        {
+            let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
+            let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(wait)));
+            exit = sys::exited_no_reap(self.pgid());
+        }
+        match exit {
+            Some(ExitKind::Signal(libc::SIGXCPU)) => hits.push("cpu"),
+            Some(ExitKind::Signal(libc::SIGXFSZ)) => hits.push("file-size"),
+            _ => {}
+        }
+        hits
     }
 
     /// The process group id (equal to the pid).

@@ -102,15 +102,17 @@ pub fn probe() -> &'static [Layer] {
             Layer {
                 name: "rlimits".to_string(),
                 available: cfg!(target_os = "linux"),
-                detail: "core dumps off, file size, open files, and the memory and CPU limits \
-                         the organiser sets with --limit-* (not yet per bot in bot.toml)"
+                detail: "core dumps off; file size (SIGXFSZ), open files, CPU seconds per \
+                         process (SIGXCPU); memory as address space where there is no memory cgroup"
                     .to_string(),
             },
             Layer {
                 name: "clean-environment".to_string(),
                 available: true,
-                detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME (its directory), LANG".to_string(),
+                detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME and TMPDIR (its scratch directory), LANG".to_string(),
             },
+            cgroup_layer(crate::cgroup::Controller::Pids),
+            cgroup_layer(crate::cgroup::Controller::Memory),
             landlock_layer(),
             landlock_network_layer(),
             seccomp_layer(),
@@ -146,6 +148,45 @@ static USER_NAMESPACE: OnceLock<bool> = OnceLock::new();
 fn uses_user_namespace() -> bool {
     probe();
     USER_NAMESPACE.get().copied().unwrap_or(false)
+}
+
+/// A control group per bot process with `controller`.
+fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
+    let (name, what) = match controller {
+        crate::cgroup::Controller::Pids => (
+            "cgroup-pids",
+            "--limit-processes caps the processes and threads of each bot process's tree \
+             (a fork bomb meets it), and everything in the group is killed at its end",
+        ),
+        crate::cgroup::Controller::Memory => (
+            "cgroup-memory",
+            "--limit-memory-mib caps the memory of each bot process's tree as a whole",
+        ),
+    };
+    match crate::cgroup::probe(controller) {
+        Ok(dir) => Layer {
+            name: name.to_string(),
+            available: true,
+            detail: format!("{what} (groups under {})", dir.display()),
+        },
+        Err(why) => Layer {
+            name: name.to_string(),
+            available: false,
+            detail: match controller {
+                crate::cgroup::Controller::Pids => {
+                    format!("{why}: --limit-processes is not enforced")
+                }
+                crate::cgroup::Controller::Memory => format!(
+                    "{why}: --limit-memory-mib falls back to each process's address space \
+                     (RLIMIT_AS)"
+                ),
+            },
+        },
+    }
+}
+
+fn layer_available(name: &str) -> bool {
+    probe().iter().any(|l| l.name == name && l.available)
 }
 
 /// Filesystem confinement: probed by running `true` under a ruleset like a
@@ -307,7 +348,7 @@ const SWITCHABLE: &[&str] = &[
 /// The names of the layers a run in `mode` has, or an error in strict
 /// mode when one is missing. Strict mode needs every layer, except that
 /// either a network namespace or Landlock's network rules will do for the
-/// network.
+/// network, and the memory cgroup (which falls back to RLIMIT_AS).
 pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
     let mut on = Vec::new();
     let mut missing = Vec::new();
@@ -327,6 +368,10 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
         .any(|l| l == "network-namespace" || l == "landlock-network");
     if network {
         missing.retain(|l| l != "network-namespace" && l != "landlock-network");
+    }
+    // The process cap has no fallback (memory falls back to RLIMIT_AS).
+    if !layer_available("cgroup-pids") {
+        missing.push("cgroup-pids".to_string());
     }
     if mode == SandboxMode::Strict && !missing.is_empty() {
         return Err(SandboxError {
@@ -355,13 +400,26 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         }
     }
     let mut rlimits = [None; 8];
+    // Memory: for the whole tree through its cgroup where there is one,
+    // else per process as address space.
+    let memory_group = limits
+        .memory_bytes
+        .filter(|_| layer_available("cgroup-memory"));
+    let address_space = match (limits.address_space_bytes, memory_group) {
+        (Some(bytes), _) => Some(bytes),
+        (None, None) => limits.memory_bytes,
+        (None, Some(_)) => None,
+    };
+    let group_limits = crate::cgroup::GroupLimits {
+        processes: limits.processes.filter(|_| layer_available("cgroup-pids")),
+        memory_bytes: memory_group,
+    };
     let values = [
         Some((sys::resource::CORE, 0)),
         limits.file_size_bytes.map(|v| (sys::resource::FSIZE, v)),
         limits.open_files.map(|v| (sys::resource::NOFILE, v)),
-        limits.address_space_bytes.map(|v| (sys::resource::AS, v)),
+        address_space.map(|v| (sys::resource::AS, v)),
         limits.cpu_seconds.map(|v| (sys::resource::CPU, v)),
-        limits.processes.map(|v| (sys::resource::NPROC, v)),
     ];
     for (slot, value) in rlimits.iter_mut().zip(values) {
         *slot = value;
@@ -377,6 +435,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         rlimits,
         confine_fs,
         seccomp,
+        group_limits,
         ..Containment::default()
     }
 }
@@ -384,11 +443,16 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
 /// Resource limits for each bot process (`None`: inherited from dojo).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
-    /// RLIMIT_AS: bytes of address space.
+    /// Bytes of memory of the bot process's whole tree (its cgroup's
+    /// limit; where there is none, each process's address space).
+    #[serde(default)]
+    pub memory_bytes: Option<u64>,
+    /// RLIMIT_AS: bytes of address space of each process.
     pub address_space_bytes: Option<u64>,
     /// RLIMIT_CPU: CPU seconds per process (a process over it gets SIGXCPU, then SIGKILL).
     pub cpu_seconds: Option<u64>,
-    /// RLIMIT_NPROC: processes/threads of the user (not enforced for root).
+    /// Processes and threads of the bot process's whole tree (its cgroup's
+    /// `pids.max`; not enforced where there is no such cgroup).
     pub processes: Option<u64>,
     /// RLIMIT_NOFILE: open descriptors.
     pub open_files: Option<u64>,
@@ -396,14 +460,20 @@ pub struct Limits {
     pub file_size_bytes: Option<u64>,
 }
 
+/// Processes and threads a bot's tree may have unless the organiser says
+/// otherwise: far above what a bot needs, far below a fork bomb's reach.
+pub const DEFAULT_PROCESSES: u64 = 256;
+
 impl Default for Limits {
     /// Generous defaults that no honest bot meets: 1024 descriptors, 64 MiB
-    /// files. Memory, CPU and processes stay inherited unless set.
+    /// files, 256 processes and threads. Memory and CPU stay inherited
+    /// unless set.
     fn default() -> Self {
         Self {
+            memory_bytes: None,
             address_space_bytes: None,
             cpu_seconds: None,
-            processes: None,
+            processes: Some(DEFAULT_PROCESSES),
             open_files: Some(1024),
             file_size_bytes: Some(64 << 20),
         }

@@ -398,7 +398,7 @@ impl BotSpec {
                 command: command.clone(),
                 status: match kind {
                     crate::sys::ExitKind::Code(code) => format!("exit status: {code}"),
-                    crate::sys::ExitKind::Signal => "killed by a signal".to_string(),
+                    crate::sys::ExitKind::Signal(_) => "killed by a signal".to_string(),
                 },
                 stderr_tail,
             }),

@@ -10,8 +10,8 @@ use std::sync::Mutex;
 pub(crate) enum ExitKind {
     /// Exited normally with this status code.
     Code(i32),
-    /// Killed by a signal (or ended in a way we could not decode).
-    Signal,
+    /// Killed by this signal (0: ended in a way we could not decode).
+    Signal(i32),
 }
 
 /// Process-group ids of every bot process that is alive (spawned and not
@@ -37,6 +37,17 @@ pub(crate) fn unregister_and_kill_group(pgid: i32) {
     let mut groups = live_groups();
     groups.remove(&pgid);
     kill_group(pgid);
+}
+
+/// SIGKILLs `pid` if it is still in the cgroup directory named `group`
+/// (checked after taking a pidfd, so a pid recycled in between is never
+/// signalled).
+pub(crate) fn kill_pid_in_group(pid: i32, group: &str) {
+    let Some(fd) = pidfd(pid) else { return };
+    let cgroups = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
+    if cgroups.lines().any(|l| l.ends_with(&format!("/{group}"))) {
+        let _ = rustix::process::pidfd_send_signal(&fd, rustix::process::Signal::KILL);
+    }
 }
 
 fn kill_group(pgid: i32) {
@@ -141,7 +152,7 @@ pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
             Ok(Some(status)) => {
                 return Some(match status.exit_status() {
                     Some(code) if status.exited() => ExitKind::Code(code),
-                    _ => ExitKind::Signal,
+                    _ => ExitKind::Signal(status.terminating_signal().unwrap_or(0)),
                 });
             }
             Ok(None) => return None,
@@ -175,6 +186,11 @@ pub(crate) struct Containment {
     /// Build a Landlock ruleset for this process (the spawn fills
     /// `landlock_fd`).
     pub(crate) confine_fs: bool,
+    /// `cgroup.procs` descriptors of the bot's control groups to join
+    /// (-1: none); the owner keeps them open until the spawn returned.
+    pub(crate) cgroup_fds: [i32; 2],
+    /// Limits for the bot's control groups (the spawn makes them).
+    pub(crate) group_limits: crate::cgroup::GroupLimits,
     /// With `CLONE_NEWUSER` in the flags: the lines for the new user
     /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
     /// themselves), formatted before the fork.
@@ -240,6 +256,8 @@ impl Default for Containment {
             landlock_fd: -1,
             seccomp: &[],
             confine_fs: false,
+            cgroup_fds: [-1; 2],
+            group_limits: crate::cgroup::GroupLimits::default(),
             id_maps: IdMaps {
                 uid: [0; 32],
                 uid_len: 0,
@@ -330,7 +348,6 @@ pub(crate) mod resource {
     pub(crate) const NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
     pub(crate) const AS: i32 = libc::RLIMIT_AS as i32;
     pub(crate) const CPU: i32 = libc::RLIMIT_CPU as i32;
-    pub(crate) const NPROC: i32 = libc::RLIMIT_NPROC as i32;
 }
 
 /// Arranges for the spawned child to run the bot contained.
@@ -351,7 +368,7 @@ pub(crate) mod resource {
 pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec. It only
-    // makes raw system calls that are async-signal-safe (prctl, setrlimit,
+    // makes raw system calls that are async-signal-safe (prctl, setrlimit, write, getrusage,
     // unshare, pipe2, fork, close, poll, close_range, waitpid, signal,
     // kill, _exit) and touches no memory shared with the parent: `plan`
     // is a plain copied value.
@@ -360,10 +377,24 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
                 return Err(std::io::Error::last_os_error());
             }
+            // Join the control groups first, so that the waiter and
+            // everything the bot starts are counted and killed with it.
+            for fd in plan.cgroup_fds {
+                if fd >= 0 && libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
             for (resource, value) in plan.rlimits.iter().flatten() {
+                // CPU: the hard limit a second later, so the bot gets
+                // SIGXCPU (which says why) before the kernel's SIGKILL.
+                let hard = if *resource == libc::RLIMIT_CPU as i32 {
+                    value.saturating_add(1)
+                } else {
+                    *value
+                };
                 let limit = libc::rlimit {
                     rlim_cur: *value,
-                    rlim_max: *value,
+                    rlim_max: hard,
                 };
                 if libc::setrlimit(*resource as _, &limit) == -1 {
                     return Err(std::io::Error::last_os_error());
@@ -431,7 +462,25 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
             if libc::WIFEXITED(status) {
                 libc::_exit(libc::WEXITSTATUS(status));
             }
-            let signal = libc::WTERMSIG(status);
+            let mut signal = libc::WTERMSIG(status);
+            // As init of its PID namespace the bot is deaf to SIGXCPU
+            // (the kernel drops default-action signals to a namespace's
+            // init), so its CPU limit shows as the hard limit's SIGKILL:
+            // pass that on as SIGXCPU, which says why.
+            if signal == libc::SIGKILL
+                && let Some((_, seconds)) = plan
+                    .rlimits
+                    .iter()
+                    .flatten()
+                    .find(|(resource, _)| *resource == libc::RLIMIT_CPU as i32)
+            {
+                let mut usage: libc::rusage = std::mem::zeroed();
+                libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+                let used = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec;
+                if used >= *seconds as i64 {
+                    signal = libc::SIGXCPU;
+                }
+            }
             libc::signal(signal, libc::SIG_DFL);
             let mut set: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut set);

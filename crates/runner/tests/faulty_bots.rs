@@ -171,6 +171,7 @@ fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
         crash,
         invalid,
         restart,
+        limit: 0,
     }
 }
 

@@ -169,8 +169,13 @@ fn without_a_sandbox_escapers_do_survive() {
     // The counterpart of the test above: shows the test can fail, and
     // cleans up after itself.
     let tag = unique_tag("escaper-off");
+    // No cgroup either (no process limit): its sweep would catch them.
     let opts = RunOptions {
         sandbox: SandboxMode::Off,
+        limits: dojo_runner::Limits {
+            processes: None,
+            ..dojo_runner::Limits::default()
+        },
         ..options()
     };
     versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
@@ -184,6 +189,22 @@ fn without_a_sandbox_escapers_do_survive() {
         !left.is_empty(),
         "escapers are expected to survive with --sandbox off"
     );
+}
+
+#[test]
+fn without_namespaces_the_cgroup_still_sweeps_escapers() {
+    if !have("cgroup-pids") {
+        return;
+    }
+    let tag = unique_tag("escaper-cgroup");
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (_, run) = versus(bot("hostile", "escaper.py", &[&tag]), &opts, 2);
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
 }
 
 #[test]
@@ -402,4 +423,72 @@ fn without_a_sandbox_those_calls_reach_the_kernel() {
         "{}",
         run.seats[1].stderr
     );
+}
+
+fn limited(limits: dojo_runner::Limits) -> RunOptions {
+    RunOptions {
+        limits,
+        ..options()
+    }
+}
+
+#[test]
+fn a_fork_bomb_meets_the_process_cap_and_leaves_nothing_behind() {
+    if !have("cgroup-pids") {
+        return;
+    }
+    let tag = unique_tag("forkbomb");
+    let opts = limited(dojo_runner::Limits {
+        processes: Some(24),
+        ..dojo_runner::Limits::default()
+    });
+    let (referee, run) = versus(bot("hostile", "hog.py", &["fork", &tag]), &opts, 2);
+    let seat = &run.seats[1];
+    assert!(seat.stderr.contains("fork failed after"), "{seat:?}");
+    // Capped, it plays on: one limit fault, no crash, every hand answered.
+    assert_eq!(seat.faults.limit, 1, "{seat:?}");
+    assert_eq!(seat.limits, ["processes"], "{seat:?}");
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+    // Every child of the bomb carries the tag in its command line.
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
+}
+
+#[test]
+fn a_memory_hog_is_stopped_charged_a_limit_and_the_game_goes_on() {
+    if !have("cgroup-memory") {
+        return;
+    }
+    let tag = unique_tag("memhog");
+    let opts = limited(dojo_runner::Limits {
+        memory_bytes: Some(64 << 20),
+        ..dojo_runner::Limits::default()
+    });
+    let (referee, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 2);
+    let seat = &run.seats[1];
+    assert!(seat.faults.limit >= 1, "{seat:?}");
+    assert_eq!(seat.limits, ["memory"], "{seat:?}");
+    assert!(seat.faults.crash >= 1, "{seat:?}");
+    assert_eq!(referee.history.len(), 2);
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+    assert!(tagged_processes(&tag).is_empty());
+}
+
+#[test]
+fn a_cpu_hog_gets_sigxcpu_and_is_charged_a_cpu_limit() {
+    let tag = unique_tag("cpuhog");
+    let opts = RunOptions {
+        // One CPU second can take many wall seconds on a loaded machine.
+        startup_allowance: Duration::from_secs(120),
+        ..limited(dojo_runner::Limits {
+            cpu_seconds: Some(1),
+            ..dojo_runner::Limits::default()
+        })
+    };
+    let (_, run) = versus(bot("hostile", "hog.py", &["cpu", &tag]), &opts, 1);
+    let seat = &run.seats[1];
+    assert_eq!(seat.limits, ["cpu"], "{seat:?}");
+    assert_eq!(seat.faults.limit, 1, "{seat:?}");
+    assert_eq!(seat.faults.crash, 1, "{seat:?}");
 }

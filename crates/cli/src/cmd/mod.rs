@@ -40,9 +40,10 @@ pub fn sandboxed(flags: &crate::args::SandboxArgs) -> RunOptions {
         // clap accepts only the three names.
         sandbox: flags.sandbox.parse().unwrap_or_default(),
         limits: dojo_runner::Limits {
-            address_space_bytes: flags.limit_memory_mib.map(|m| m << 20),
+            memory_bytes: flags.limit_memory_mib.map(|m| m << 20),
+            address_space_bytes: None,
             cpu_seconds: flags.limit_cpu_s,
-            processes: None,
+            processes: Some(flags.limit_processes),
             open_files: Some(flags.limit_files),
             file_size_bytes: Some(flags.limit_file_size_mib << 20),
         },
