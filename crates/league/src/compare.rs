@@ -377,7 +377,7 @@ impl Tally<'_> {
                     .position(|s| s == role)
                     .map_or(0.5, |i| result.scores[i])
             };
-            let new_score = (1.0 + seat_score(NEW) - seat_score(BASE)) / 2.0;
+            let new_score = dojo_stats::elo::pair_score(seat_score(NEW), seat_score(BASE));
             for (seat, f) in fixture.seats.iter().zip(&result.faults) {
                 match seat.as_str() {
                     NEW => self.faults.new.add(f),

@@ -11,17 +11,20 @@ pub mod exec;
 pub mod executor;
 pub mod game;
 pub mod merge;
-pub mod rating;
 pub mod replay;
 pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod settings;
 pub mod smoke;
-pub mod sprt;
 pub mod stderr_logs;
 pub mod store;
 pub mod view;
+
+// Ratings and the SPRT moved to `dojo-stats`; re-exported so the old paths
+// (`dojo_league::rating`, `dojo_league::sprt`) keep compiling while other
+// branches merge.
+pub use dojo_stats::{rating, sprt};
 
 pub use executor::{ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};

@@ -8,12 +8,10 @@ use dojo_engine::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 
 use crate::executor::SeatFaults;
-// The one line to switch when `crate::rating` lands:
-// `use crate::rating;`
-use crate::rating;
 use crate::schedule::fnv1a64;
 use crate::settings::{GameKind, Settings};
 use crate::store::GameLine;
+use dojo_stats::rating;
 
 /// Version of the `report.json` format.
 pub const REPORT_FORMAT_VERSION: u32 = 1;
@@ -122,11 +120,7 @@ pub struct FailedGame {
     pub error: String,
 }
 
-/// Pairwise score of seat `i` against seat `j` of one game: 1 if `i` won,
-/// 0 if `j` won, 0.5 otherwise (both lost, or a draw).
-pub fn pair_score(score_i: f64, score_j: f64) -> f64 {
-    ((1.0 + score_i - score_j) / 2.0).clamp(0.0, 1.0)
-}
+pub use dojo_stats::elo::pair_score;
 
 /// The pairwise results the ratings are fitted to, in game order; bots are
 /// indices into `names` (sorted). Games naming unknown bots are skipped.

@@ -67,7 +67,7 @@ impl BotInfo {
 /// `--json`: `version` first, the bots and run options, then the library's
 /// report field by field (destructured in [`JsonReport::new`], so a field
 /// added to the report cannot be forgotten here). The schema is documented
-/// in `crates/league/SPRT.md`.
+/// in `crates/stats/SPRT.md`.
 #[derive(Debug, Serialize)]
 struct JsonReport<'a> {
     version: u32,

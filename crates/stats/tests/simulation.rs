@@ -21,13 +21,13 @@
 //! simulate the default bounds (about 2,000 pairs per test, thousands of
 //! tests) and the estimate after stopping; they need an optimised build
 //! and are ignored in debug builds:
-//! `cargo test --release -p dojo-league --test simulation -- --nocapture`
+//! `cargo test --release -p dojo-stats --test simulation -- --nocapture`
 //! (about a minute). Every test prints its figures; `SPRT.md` and
 //! `RATINGS.md` quote them.
 
 use dojo_engine::rng::{self, ChaCha8Rng, derive_seed};
-use dojo_league::rating::{self, PairResult, RatingOptions};
-use dojo_league::sprt::{
+use dojo_stats::rating::{self, PairResult, RatingOptions};
+use dojo_stats::sprt::{
     EloModel, Outcomes, SequentialTest, SprtParams, Verdict, logistic_score, naive_estimate,
 };
 use rand::RngExt;

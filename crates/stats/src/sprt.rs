@@ -3,7 +3,7 @@
 //! dynamic overshoot correction, and the Elo estimate reported after it
 //! stops.
 //!
-//! The formulas and their sources are in `crates/league/SPRT.md`. In short:
+//! The formulas and their sources are in `crates/stats/SPRT.md`. In short:
 //! a block of `g` games (a seat-swapped pair, `g = 2`, the pentanomial
 //! model; a royale board and seed under every team rotation, `g = 6`) gives
 //! NEW `k` half points, `k = 0..=2g`; its score as a fraction,
@@ -31,9 +31,6 @@ const LLR_PRIOR_WEIGHT: f64 = 1e-3;
 const Z95: f64 = 1.959_963_984_540_054;
 /// Normalized-Elo units per unit of t-value per game: `800 / ln 10`.
 const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
-/// Scores are clamped to `[SCORE_EPS, 1 - SCORE_EPS]` before conversion to
-/// Elo, keeping estimates finite (about ±2400 Elo).
-const SCORE_EPS: f64 = 1e-6;
 /// Largest |Elo| accepted in [`SprtParams`]; beyond it the logistic score
 /// rounds to 0 or 1 and the test is meaningless anyway.
 const MAX_ELO: f64 = 2000.0;
@@ -555,16 +552,7 @@ impl SequentialTest {
     }
 }
 
-/// Expected score per game at logistic Elo difference `elo`.
-pub fn logistic_score(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
-
-/// Logistic Elo of a score per game, clamped to about ±2400.
-pub fn score_to_elo(s: f64) -> f64 {
-    let s = s.clamp(SCORE_EPS, 1.0 - SCORE_EPS);
-    -400.0 * (1.0 / s - 1.0).log10()
-}
+pub use crate::elo::{logistic_score, score_to_elo};
 
 /// Observed frequencies for the LLR. If a cell is empty, every count `k`
 /// becomes `k (1 - ε/N) + ε/C` with `ε = 10⁻³` and `C` cells (total still

@@ -1,7 +1,7 @@
 //! Elo ratings from a maximum-likelihood Bradley–Terry fit of all results.
 //!
 //! The model, the prior that keeps ratings finite and the way intervals are
-//! computed are documented in `crates/league/RATINGS.md`.
+//! computed are documented in `crates/stats/RATINGS.md`.
 //!
 //! In short: bot `i` has log-strength `r_i`; it scores against bot `j` with
 //! expectation `1 / (1 + exp(r_j - r_i))`, draws counting as half a win for
@@ -16,8 +16,8 @@
 
 use std::collections::BTreeMap;
 
-use dojo_engine::rng;
-use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -77,9 +77,16 @@ pub struct Rating {
     pub hi: f64,
 }
 
-/// Expected score of a player rated `elo_a` against one rated `elo_b`.
-pub fn expected_score(elo_a: f64, elo_b: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf((elo_b - elo_a) / 400.0))
+pub use crate::elo::expected_score;
+
+/// The generator for stream `stream` of `seed`: ChaCha8 keyed by
+/// `seed_from_u64(seed)` on stream `stream`, the same derivation as the
+/// engine's game streams (this crate depends on no other dojo crate, so it
+/// is written again here; a unit test pins its first output).
+fn stream(seed: u64, stream: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(stream);
+    rng
 }
 
 /// Fits ratings for bots `0..n` from `results`.
@@ -413,7 +420,7 @@ fn bootstrap_intervals(
     let samples: Vec<Vec<f64>> = (0..resamples)
         .into_par_iter()
         .map(|k| {
-            let mut rng = rng::stream(seed, k as u64);
+            let mut rng = stream(seed, k as u64);
             let mut multiplicity = vec![0u32; groups.len()];
             for _ in 0..groups.len() {
                 multiplicity[rng.random_range(0..groups.len())] += 1;
@@ -454,7 +461,6 @@ fn percentile(v: &[f64], q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dojo_engine::rng::ChaCha8Rng;
 
     const TRUTH: [f64; 4] = [1300.0, 1450.0, 1550.0, 1700.0];
 
@@ -473,7 +479,7 @@ mod tests {
 
     /// Round robin of seat-swapped pairs among bots of known strength.
     fn synthetic(pairs_per_matchup: usize, seed: u64) -> Vec<PairResult> {
-        let mut rng = rng::stream(seed, 99);
+        let mut rng = stream(seed, 99);
         let mut out = Vec::new();
         let mut group = 0;
         for _ in 0..pairs_per_matchup {
@@ -504,10 +510,11 @@ mod tests {
     }
 
     #[test]
-    fn expected_score_is_logistic_in_elo() {
-        assert!((expected_score(1500.0, 1500.0) - 0.5).abs() < 1e-15);
-        assert!((expected_score(1900.0, 1500.0) - 10.0 / 11.0).abs() < 1e-12);
-        assert!((expected_score(1500.0, 1900.0) - 1.0 / 11.0).abs() < 1e-12);
+    fn bootstrap_stream_matches_the_engine_derivation() {
+        // The engine pins the first output of stream (42, 0); the bootstrap
+        // resamples must keep drawing from that same documented stream.
+        let first: u64 = stream(42, 0).random();
+        assert_eq!(first, 12_578_764_544_318_200_737);
     }
 
     #[test]
@@ -615,7 +622,7 @@ mod tests {
         let results = synthetic(30, 6);
         let mut shuffled = results.clone();
         shuffled.reverse();
-        let mut rng = rng::stream(6, 1);
+        let mut rng = stream(6, 1);
         for i in (1..shuffled.len()).rev() {
             let j = rng.random_range(0..=i);
             shuffled.swap(i, j);

@@ -1,0 +1,63 @@
+//! The Elo scale: expected score from an Elo difference and back, and the
+//! pairwise score of two seats of one game. Ratings, the SPRT and reports
+//! all use these, so the formulas exist once.
+
+/// Scores closer to 0 or 1 than this are clamped before conversion to Elo
+/// (about ±2400 Elo), so a perfect score gives a large finite value.
+const SCORE_EPS: f64 = 1e-6;
+
+/// Expected score per game at logistic Elo difference `elo`:
+/// `1 / (1 + 10^(-elo / 400))`.
+pub fn logistic_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Expected score of a player rated `elo_a` against one rated `elo_b`.
+pub fn expected_score(elo_a: f64, elo_b: f64) -> f64 {
+    logistic_score(elo_a - elo_b)
+}
+
+/// Logistic Elo difference of a score per game, clamped to about ±2400.
+pub fn score_to_elo(s: f64) -> f64 {
+    let s = s.clamp(SCORE_EPS, 1.0 - SCORE_EPS);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Pairwise score of seat `i` against seat `j` of one game, from their
+/// seat scores (1 win, 0.5 draw, 0 loss): 1 if `i` won, 0 if `j` won, 0.5
+/// otherwise (both lost, or a draw). A two-seat game's pairwise score is
+/// its seat score.
+pub fn pair_score(score_i: f64, score_j: f64) -> f64 {
+    ((1.0 + score_i - score_j) / 2.0).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expected_score_is_logistic_in_elo() {
+        assert!((expected_score(1500.0, 1500.0) - 0.5).abs() < 1e-15);
+        assert!((expected_score(1900.0, 1500.0) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((expected_score(1500.0, 1900.0) - 1.0 / 11.0).abs() < 1e-12);
+        assert_eq!(expected_score(1700.0, 1500.0), logistic_score(200.0));
+    }
+
+    #[test]
+    fn score_to_elo_inverts_logistic_score() {
+        for elo in [-800.0, -35.5, 0.0, 10.0, 400.0] {
+            assert!((score_to_elo(logistic_score(elo)) - elo).abs() < 1e-9);
+        }
+        assert!(score_to_elo(1.0).is_finite() && score_to_elo(1.0) > 2000.0);
+        assert!(score_to_elo(0.0).is_finite() && score_to_elo(0.0) < -2000.0);
+    }
+
+    #[test]
+    fn pair_score_of_wins_draws_and_losses() {
+        assert_eq!(pair_score(1.0, 0.0), 1.0);
+        assert_eq!(pair_score(0.0, 1.0), 0.0);
+        assert_eq!(pair_score(0.5, 0.5), 0.5);
+        // Two losers of a three-seat game are even.
+        assert_eq!(pair_score(0.0, 0.0), 0.5);
+    }
+}
