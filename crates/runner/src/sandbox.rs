@@ -70,24 +70,59 @@ pub struct Layer {
 pub fn probe() -> &'static [Layer] {
     static LAYERS: OnceLock<Vec<Layer>> = OnceLock::new();
     LAYERS.get_or_init(|| {
-        let user = *USER_NAMESPACE.get_or_init(user_namespace_needed);
-        let ns = |name: &str, flag: i32, what: &str| match namespace_probe(flag, user) {
-            Ok(how) => Layer {
-                name: name.to_string(),
-                available: true,
-                detail: format!("{what}{how}"),
-            },
-            Err(e) => Layer {
-                name: name.to_string(),
-                available: false,
-                detail: format!(
-                    "cannot create one ({e}), neither directly (needs root or CAP_SYS_ADMIN) \
+        let mut layers = probe_all();
+        skip_layers(
+            &mut layers,
+            std::env::var("DOJO_SANDBOX_SKIP").ok().as_deref(),
+        );
+        layers
+    })
+}
+
+/// Marks the layers named in `skip` (comma-separated, from
+/// `DOJO_SANDBOX_SKIP`) as missing: to test the others alone, or to run a
+/// bot a layer breaks. `dojo doctor` shows them as skipped.
+fn skip_layers(layers: &mut Vec<Layer>, skip: Option<&str>) {
+    let Some(skip) = skip else { return };
+    let mut unknown = Vec::new();
+    for name in skip.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match layers.iter_mut().find(|l| l.name == name) {
+            Some(layer) => {
+                layer.available = false;
+                layer.detail = format!("skipped: DOJO_SANDBOX_SKIP names it ({})", layer.detail);
+            }
+            None => unknown.push(name.to_string()),
+        }
+    }
+    if !unknown.is_empty() {
+        // Not silently ignored: doctor lists it like a missing layer.
+        layers.push(Layer {
+            name: "DOJO_SANDBOX_SKIP".to_string(),
+            available: false,
+            detail: format!("names no layer: {}", unknown.join(", ")),
+        });
+    }
+}
+
+fn probe_all() -> Vec<Layer> {
+    let user = *USER_NAMESPACE.get_or_init(user_namespace_needed);
+    let ns = |name: &str, flag: i32, what: &str| match namespace_probe(flag, user) {
+        Ok(how) => Layer {
+            name: name.to_string(),
+            available: true,
+            detail: format!("{what}{how}"),
+        },
+        Err(e) => Layer {
+            name: name.to_string(),
+            available: false,
+            detail: format!(
+                "cannot create one ({e}), neither directly (needs root or CAP_SYS_ADMIN) \
                      nor inside an unprivileged user namespace (the kernel or a security \
                      module forbids them here)"
-                ),
-            },
-        };
-        vec![
+            ),
+        },
+    };
+    vec![
             ns(
                 "pid-namespace",
                 sys::NEW_PID,
@@ -117,7 +152,6 @@ pub fn probe() -> &'static [Layer] {
             landlock_network_layer(),
             seccomp_layer(),
         ]
-    })
 }
 
 /// Whether namespaces are made inside a new user namespace: when dojo
