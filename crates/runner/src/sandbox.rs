@@ -146,6 +146,7 @@ fn probe_all() -> Vec<Layer> {
                 available: true,
                 detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME and TMPDIR (its scratch directory), LANG".to_string(),
             },
+            private_proc_layer(user),
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
             landlock_layer(),
@@ -182,6 +183,39 @@ static USER_NAMESPACE: OnceLock<bool> = OnceLock::new();
 fn uses_user_namespace() -> bool {
     probe();
     USER_NAMESPACE.get().copied().unwrap_or(false)
+}
+
+/// A `/proc` of the bot's own PID namespace (probed by running `true`
+/// with it): without it, the host's `/proc` shows every process.
+fn private_proc_layer(user: bool) -> Layer {
+    let mut plan = Containment {
+        unshare_flags: sys::NEW_PID | sys::NEW_NS,
+        private_proc: true,
+        ..Containment::default()
+    };
+    if user {
+        plan.unshare_flags |= sys::NEW_USER;
+        plan.id_maps = sys::IdMaps::current();
+    }
+    let name = "private-proc".to_string();
+    match sys::probe_exec(plan) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: "each bot's /proc shows only its own PID namespace: not the other bots \
+                     (their pipes under /proc/PID/fd) nor dojo"
+                .to_string(),
+        },
+        Err(e) => Layer {
+            name,
+            available: false,
+            detail: format!(
+                "cannot mount a /proc for a bot's PID namespace ({e}): bots see every \
+                 process in the host's /proc (command lines; the environment and pipes of \
+                 processes of the same user unless dojo runs as root)"
+            ),
+        },
+    }
 }
 
 /// A control group per bot process with `controller`.
@@ -373,6 +407,7 @@ pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
 /// rlimits always apply).
 const SWITCHABLE: &[&str] = &[
     "pid-namespace",
+    "private-proc",
     "network-namespace",
     "landlock",
     "landlock-network",
@@ -419,11 +454,13 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
 pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let mut flags = 0;
     let mut confine_fs = false;
+    let mut private_proc = false;
     let mut seccomp: &'static [seccompiler::BpfProgram] = &[];
     if mode != SandboxMode::Off {
         for layer in probe() {
             match layer.name.as_str() {
                 "pid-namespace" if layer.available => flags |= sys::NEW_PID,
+                "private-proc" if layer.available => private_proc = true,
                 "network-namespace" if layer.available => flags |= sys::NEW_NET,
                 "landlock" if layer.available => confine_fs = true,
                 "seccomp" if layer.available => {
@@ -458,6 +495,15 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     for (slot, value) in rlimits.iter_mut().zip(values) {
         *slot = value;
     }
+    // The private /proc needs the PID namespace and a mount namespace.
+    private_proc &= flags & sys::NEW_PID != 0;
+    if private_proc {
+        flags |= sys::NEW_NS;
+    }
+    if mode != SandboxMode::Off {
+        static UNDUMPABLE: std::sync::Once = std::sync::Once::new();
+        UNDUMPABLE.call_once(sys::make_undumpable);
+    }
     let mut id_maps = Containment::default().id_maps;
     if flags != 0 && uses_user_namespace() {
         flags |= sys::NEW_USER;
@@ -468,6 +514,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         id_maps,
         rlimits,
         confine_fs,
+        private_proc,
         seccomp,
         group_limits,
         ..Containment::default()

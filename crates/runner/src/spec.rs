@@ -318,6 +318,8 @@ impl BotSpec {
         // Builds fetch dependencies and write into the bot's directory:
         // no filesystem confinement, no system-call filter.
         containment.confine_fs = false;
+        containment.private_proc = false;
+        containment.unshare_flags &= !crate::sys::NEW_NS;
         containment.seccomp = &[];
         let mut process = BotProcess::spawn(Launch {
             command,

@@ -186,6 +186,9 @@ pub(crate) struct Containment {
     /// Build a Landlock ruleset for this process (the spawn fills
     /// `landlock_fd`).
     pub(crate) confine_fs: bool,
+    /// Mount a `/proc` of the bot's own PID namespace (needs `NEW_PID`
+    /// and `NEW_NS` in the flags).
+    pub(crate) private_proc: bool,
     /// `cgroup.procs` descriptors of the bot's control groups to join
     /// (-1: none); the owner keeps them open until the spawn returned.
     pub(crate) cgroup_fds: [i32; 2],
@@ -256,6 +259,7 @@ impl Default for Containment {
             landlock_fd: -1,
             seccomp: &[],
             confine_fs: false,
+            private_proc: false,
             cgroup_fds: [-1; 2],
             group_limits: crate::cgroup::GroupLimits::default(),
             id_maps: IdMaps {
@@ -291,6 +295,123 @@ pub(crate) fn landlock_abi() -> i32 {
     0
 }
 
+/// In the bot, PID 1 of a new PID and mount namespace: a `/proc` of its
+/// own namespace over the host's, so it sees no other process (not the
+/// other bots, whose pipes `/proc/PID/fd` would open, nor dojo, whose
+/// environment `/proc/PID/environ` shows). Mount propagation is made
+/// private first so nothing reaches the host. With Landlock, the new
+/// `/proc` is another mount than the one the ruleset allows: a rule for it
+/// is added here. Only async-signal-safe calls.
+#[cfg(target_os = "linux")]
+fn private_proc(plan: &Containment) -> std::io::Result<()> {
+    // SAFETY: raw system calls on NUL-terminated literals and a stack
+    // value.
+    unsafe {
+        let none = std::ptr::null::<libc::c_char>();
+        if libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ) == -1
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        if libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            flags,
+            std::ptr::null(),
+        ) == -1
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        if plan.landlock_fd >= 0 {
+            let dir = libc::open(c"/proc".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+            if dir == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // struct landlock_path_beneath_attr { u64 allowed_access; s32
+            // parent_fd; } __attribute__((packed))
+            #[repr(C, packed)]
+            struct PathBeneath {
+                allowed_access: u64,
+                parent_fd: i32,
+            }
+            const EXECUTE: u64 = 1 << 0;
+            const READ_FILE: u64 = 1 << 2;
+            const READ_DIR: u64 = 1 << 3;
+            const RULE_PATH_BENEATH: u32 = 1;
+            let attr = PathBeneath {
+                allowed_access: EXECUTE | READ_FILE | READ_DIR,
+                parent_fd: dir,
+            };
+            let rc = libc::syscall(
+                libc::SYS_landlock_add_rule,
+                plan.landlock_fd,
+                RULE_PATH_BENEATH,
+                &attr as *const PathBeneath,
+                0u32,
+            );
+            libc::close(dir);
+            if rc == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every capability out of the bounding, ambient and current sets: a bot
+/// running as root keeps its uid (it still owns root's files) but loses
+/// what lifts it over other processes and the kernel (CAP_SYS_PTRACE, to
+/// read non-dumpable processes such as dojo; CAP_DAC_OVERRIDE;
+/// CAP_SYS_ADMIN; CAP_SYS_RAWIO for /proc/kcore ...), and, with no
+/// new privileges, gains none back at exec. Without privileges the drops
+/// fail harmlessly (there is nothing to drop). Async-signal-safe.
+#[cfg(target_os = "linux")]
+fn drop_capabilities() {
+    // SAFETY: prctl and capset on plain stack values.
+    unsafe {
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: i32,
+        }
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct Data {
+            effective: u32,
+            permitted: u32,
+            inheritable: u32,
+        }
+        const VERSION_3: u32 = 0x2008_0522;
+        let mut header = Header {
+            version: VERSION_3,
+            pid: 0,
+        };
+        let data = [Data {
+            effective: 0,
+            permitted: 0,
+            inheritable: 0,
+        }; 2];
+        libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr());
+    }
+}
+
 /// In the forked child, just before exec: no new privileges (required by
 /// both, and setuid programs cannot lift the bot out), then Landlock, then
 /// seccomp (last: its filter would not stop the calls above, but nothing
@@ -304,6 +425,7 @@ unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
     if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
         return Ok(());
     }
+    drop_capabilities();
     // SAFETY: raw system calls on plain values and on `plan.seccomp`'s
     // memory, which outlives the call.
     unsafe {
@@ -340,6 +462,18 @@ unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
 pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
 pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
 pub(crate) const NEW_USER: i32 = libc::CLONE_NEWUSER;
+pub(crate) const NEW_NS: i32 = libc::CLONE_NEWNS;
+
+/// Makes this process non-dumpable: its `/proc/PID` entries (environment,
+/// memory, descriptors) then need CAP_SYS_PTRACE, which bots lack (see
+/// [`drop_capabilities`]). The waiters, forked from it, inherit it; bots
+/// do not (exec resets it).
+pub(crate) fn make_undumpable() {
+    // SAFETY: prctl with plain values.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+}
 
 /// Resource ids, for the sandbox module.
 pub(crate) mod resource {
@@ -368,9 +502,10 @@ pub(crate) mod resource {
 pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec. It only
-    // makes raw system calls that are async-signal-safe (prctl, setrlimit, write, getrusage,
-    // unshare, pipe2, fork, close, poll, close_range, waitpid, signal,
-    // kill, _exit) and touches no memory shared with the parent: `plan`
+    // makes raw system calls that are async-signal-safe (prctl, setrlimit,
+    // write, getrusage, unshare, mount, open, pipe2, fork, close, poll,
+    // close_range, waitpid, signal, kill, capset, landlock_*, seccomp,
+    // _exit) and touches no memory shared with the parent: `plan`
     // is a plain copied value.
     unsafe {
         command.pre_exec(move || {
@@ -410,10 +545,14 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 // Without root: the new user namespace maps dojo's user
                 // and group to themselves (setgroups must be denied
                 // before an unprivileged process may write gid_map).
+                // (A non-dumpable process's /proc/self files belong to
+                // root: dumpable for as long as it takes.)
                 let maps = &plan.id_maps;
+                libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
                 write_proc_file(b"/proc/self/setgroups\0", b"deny")?;
                 write_proc_file(b"/proc/self/uid_map\0", &maps.uid[..maps.uid_len])?;
                 write_proc_file(b"/proc/self/gid_map\0", &maps.gid[..maps.gid_len])?;
+                libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
             }
             // The pipe tells the bot whether the waiter is still there
             // after the bot armed its own PDEATHSIG (closing the race
@@ -440,6 +579,9 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 if libc::poll(&mut fd, 1, 0) != 0 {
                     // The waiter is gone already.
                     libc::_exit(1);
+                }
+                if plan.private_proc {
+                    private_proc(&plan)?;
                 }
                 return confine_self(&plan);
             }
@@ -515,6 +657,7 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
                 return Err(std::io::Error::last_os_error());
             }
             if flags & libc::CLONE_NEWUSER != 0 {
+                libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
                 write_proc_file(b"/proc/self/setgroups\0", b"deny")?;
                 write_proc_file(b"/proc/self/uid_map\0", &maps.uid[..maps.uid_len])?;
                 write_proc_file(b"/proc/self/gid_map\0", &maps.gid[..maps.gid_len])?;

@@ -498,3 +498,31 @@ fn a_cpu_hog_gets_sigxcpu_and_is_charged_a_cpu_limit() {
     assert_eq!(seat.faults.limit, 1, "{seat:?}");
     assert_eq!(seat.faults.crash, 1, "{seat:?}");
 }
+
+#[test]
+fn a_bot_sees_no_other_process_in_proc() {
+    if !have("private-proc") {
+        return;
+    }
+    let (referee, run) = versus(bot("hostile", "proc_snoop.py", &[]), &options(), 2);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
+#[test]
+fn without_a_sandbox_proc_shows_dojo_and_the_opponent() {
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(bot("hostile", "proc_snoop.py", &[]), &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
