@@ -98,8 +98,9 @@ pub(crate) fn toolchains() -> &'static [PathBuf] {
 pub(crate) struct Reach<'a> {
     /// The bot's own directory (read and execute).
     pub(crate) bot_dir: &'a Path,
-    /// Its program, when given as a path (read and execute).
-    pub(crate) program: Option<PathBuf>,
+    /// Its program and the files its command names by path (read and
+    /// execute).
+    pub(crate) program: Vec<PathBuf>,
     /// Read, write, execute.
     pub(crate) scratch: &'a Path,
     /// Extra read-only paths the organiser allowed.
@@ -117,6 +118,22 @@ pub(crate) struct ConfineError(#[from] landlock::RulesetError);
 pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
     let program = command.first()?;
     program.contains('/').then(|| dir.join(program))
+}
+
+/// The program and every other word of `command` that names an existing
+/// file by a path (`python3 /elsewhere/bot.py`: the script an inline
+/// `NAME=COMMAND` bot runs), resolved against `dir`: read-only for the bot.
+pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = program_path(command, dir).into_iter().collect();
+    files.extend(
+        command
+            .iter()
+            .skip(1)
+            .filter(|w| w.contains('/'))
+            .map(|w| dir.join(w))
+            .filter(|p| p.is_file()),
+    );
+    files
 }
 
 /// A Landlock ruleset for one bot process, as the descriptor the child
@@ -163,7 +180,7 @@ mod tests {
         let scratch = tempfile::tempdir().unwrap();
         let reach = Reach {
             bot_dir: Path::new("/"),
-            program: None,
+            program: Vec::new(),
             scratch: scratch.path(),
             extra_read: &[],
         };

@@ -170,7 +170,7 @@ impl BotProcess {
         {
             let reach = crate::confine::Reach {
                 bot_dir: launch.dir,
-                program: crate::confine::program_path(launch.command, launch.dir),
+                program: crate::confine::command_files(launch.command, launch.dir),
                 scratch,
                 extra_read: launch.extra_read,
             };

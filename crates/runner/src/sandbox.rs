@@ -354,7 +354,7 @@ fn probe_confined(
     let ruleset = if landlock {
         let reach = crate::confine::Reach {
             bot_dir: dir.path(),
-            program: None,
+            program: Vec::new(),
             scratch: dir.path(),
             extra_read: &[],
         };
