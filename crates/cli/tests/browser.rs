@@ -18,9 +18,7 @@ use std::time::Duration;
 use dojo_engine::cardjitsu::{self, CardJitsu};
 use dojo_engine::protocol::Fault;
 use dojo_engine::royale::{self, Action, Board, Dir, Royale, Team};
-use dojo_league::game::{
-    CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing,
-};
+use dojo_games::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing};
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::protocol::cdp::{Network, Page};
 use headless_chrome::{Browser, LaunchOptions, Tab};

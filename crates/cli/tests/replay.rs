@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use dojo_engine::protocol::Fault;
 use dojo_engine::royale::{Board, Royale, Settings, TurnFault};
-use dojo_league::game::RoyaleRecord;
+use dojo_games::RoyaleRecord;
 
 mod common;
 use common::{dojo, root};

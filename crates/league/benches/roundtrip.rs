@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use dojo_engine::cardjitsu::Settings;
-use dojo_league::game::{CardJitsuSetup, play_cardjitsu};
+use dojo_games::{CardJitsuSetup, play_cardjitsu};
 use dojo_runner::RunOptions;
 
 fn main() {

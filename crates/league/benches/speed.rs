@@ -31,7 +31,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
-use dojo_league::exec::BotExecutor;
+use dojo_games::BotExecutor;
 use dojo_league::{GameKind, NoProgress, Settings, run_league};
 use dojo_runner::{BotSpec, Mode, Seat};
 

@@ -153,6 +153,7 @@ impl CompareSettings {
         let g = u64::from(self.games_per_block());
         let fixture = |leg: u8, seats: Vec<String>, teams: Vec<String>, board| Fixture {
             id: g * block + u64::from(leg),
+            game: self.game,
             seats,
             teams,
             board,

@@ -3,58 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use serde::{Deserialize, Serialize};
-use thiserror::Error;
-
 use crate::schedule::Fixture;
 
-/// How often one seat's answers could not be used in one game.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatFaults {
-    pub timeout: u64,
-    pub crash: u64,
-    pub invalid: u64,
-    /// Times the seat's process was started again.
-    pub restart: u64,
-}
-
-impl SeatFaults {
-    /// Adds `other`'s counts to these.
-    pub fn add(&mut self, other: &SeatFaults) {
-        // Saturating: stored lines are checked, but a sum must never wrap
-        // (or panic) whatever a hand-edited file says.
-        self.timeout = self.timeout.saturating_add(other.timeout);
-        self.crash = self.crash.saturating_add(other.crash);
-        self.invalid = self.invalid.saturating_add(other.invalid);
-        self.restart = self.restart.saturating_add(other.restart);
-    }
-}
-
-/// The outcome of one finished game.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GameResult {
-    /// Per seat: 1 win, 0.5 draw, 0 loss.
-    pub scores: Vec<f64>,
-    /// Per seat.
-    pub faults: Vec<SeatFaults>,
-    /// The game record; opaque to the league.
-    pub record: serde_json::Value,
-    /// Timings; opaque, and not part of a game's identity (a replayed game
-    /// may differ here only).
-    pub timing: serde_json::Value,
-}
-
-/// Why a game produced no result.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ExecError {
-    /// The cancel flag was seen; the game was abandoned.
-    #[error("cancelled")]
-    Cancelled,
-    /// The game could not be played (for example a bot could not be
-    /// started at all). Reported, not stored: a resume plays it again.
-    #[error("{0}")]
-    Failed(String),
-}
+pub use dojo_games::{ExecError, GameResult, SeatFaults};
 
 /// Plays one fixture. Called from several threads at once.
 pub trait Executor: Sync {

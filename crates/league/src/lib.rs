@@ -5,18 +5,15 @@
 //! [`report`]; [`merge::merge`] joins the directories of a sharded league.
 //! File formats are documented in `FORMATS.md`.
 
-pub mod classic;
 pub mod compare;
 pub mod exec;
 pub mod executor;
-pub mod game;
 pub mod merge;
 pub mod replay;
 pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod settings;
-pub mod smoke;
 pub mod stderr_logs;
 pub mod store;
 pub mod view;
@@ -25,6 +22,19 @@ pub mod view;
 // (`dojo_league::rating`, `dojo_league::sprt`) keep compiling while other
 // branches merge.
 pub use dojo_stats::{rating, sprt};
+
+// The per-game layer moved to `dojo-games`; re-exported so the old paths
+// (`dojo_league::game`, `classic`, `smoke`) keep compiling while other
+// branches merge. New code should name `dojo_games` directly.
+pub use dojo_games::{classic, smoke};
+/// The game records and playing one game (now in `dojo_games`).
+pub mod game {
+    pub use dojo_games::cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+    pub use dojo_games::record::{
+        RECORD_VERSION, SeatConduct, SeatInfo, Timing, cached_fingerprint,
+    };
+    pub use dojo_games::royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};
+}
 
 pub use executor::{ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};

@@ -336,11 +336,7 @@ pub fn build_report_from(
             rating_lo: r.lo,
             rating_hi: r.hi,
             flagged: t.games > 0
-                && t.faults
-                    .timeout
-                    .saturating_add(t.faults.crash)
-                    .saturating_add(t.faults.invalid) as f64
-                    >= FLAG_FAULTS_PER_GAME * t.games as f64,
+                && t.faults.total() as f64 >= FLAG_FAULTS_PER_GAME * t.games as f64,
         })
         .collect();
     standings.sort_by(|x, y| {

@@ -20,6 +20,8 @@ pub const TEAMS: [&str; 3] = ["R", "P", "S"];
 pub struct Fixture {
     /// Index in the full (unsharded) schedule.
     pub id: u64,
+    /// The game played (what the executor dispatches on).
+    pub game: GameKind,
     /// Bot names by seat.
     pub seats: Vec<String>,
     /// Royale: the team of each seat (`R`, `P`, `S`); empty for CardJitsu.
@@ -212,6 +214,7 @@ fn cardjitsu(bots: &[&BotSpec], games: u64, league_seed: u64) -> Vec<Fixture> {
             for (leg, seats) in [[a, b], [b, a]].into_iter().enumerate() {
                 fixtures.push(Fixture {
                     id: fixtures.len() as u64,
+                    game: GameKind::Cardjitsu,
                     seats: seats.iter().map(|s| s.to_string()).collect(),
                     teams: Vec::new(),
                     board: None,
@@ -285,6 +288,7 @@ fn royale(
             for (leg, seating) in seatings.iter().enumerate() {
                 fixtures.push(Fixture {
                     id: fixtures.len() as u64,
+                    game: GameKind::Royale,
                     seats: seating.iter().map(|b| b.name.clone()).collect(),
                     teams: TEAMS.iter().map(|t| t.to_string()).collect(),
                     board: board.clone(),

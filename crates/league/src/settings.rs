@@ -11,47 +11,9 @@ use thiserror::Error;
 /// Version of the `league.json` format (see FORMATS.md).
 pub const LEAGUE_FORMAT_VERSION: u32 = 1;
 
-/// The game a league plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKind {
-    /// Two seats; pairs of bots play seat-swapped seed pairs.
-    Cardjitsu,
-    /// Three teams R, P, S; one bot per team per game.
-    Royale,
-}
-
-impl GameKind {
-    /// The name used on the command line and in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Cardjitsu => "cardjitsu",
-            GameKind::Royale => "royale",
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An unknown game name.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown game `{0}`: expected `cardjitsu` or `royale`")]
-pub struct UnknownGame(pub String);
-
-impl FromStr for GameKind {
-    type Err = UnknownGame;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "cardjitsu" => Ok(GameKind::Cardjitsu),
-            "royale" => Ok(GameKind::Royale),
-            other => Err(UnknownGame(other.to_owned())),
-        }
-    }
-}
+// The game enum lives with the per-game registry; league code keeps calling
+// it `GameKind`.
+pub use dojo_games::{Game as GameKind, UnknownGame};
 
 /// One bot of a league.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

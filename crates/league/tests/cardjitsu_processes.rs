@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use dojo_engine::cardjitsu::{CardJitsu, OutcomeReason, Settings};
 use dojo_engine::protocol::Fault;
-use dojo_league::game::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+use dojo_games::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
 mod processes;
@@ -74,10 +74,10 @@ fn quick() -> RunOptions {
 
 fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
     FaultCounts {
-        timeout,
-        crash,
-        invalid,
-        restart,
+        timeout: timeout.into(),
+        crash: crash.into(),
+        invalid: invalid.into(),
+        restart: restart.into(),
         limit: 0,
     }
 }
@@ -173,7 +173,7 @@ fn check_conduct_matches_rounds(played: &Played, seat: usize) {
             .round_faults(seat)
             .iter()
             .filter(|f| **f == Some(kind))
-            .count() as u32
+            .count() as u64
     };
     assert_eq!(
         (
@@ -191,7 +191,7 @@ fn check_conduct_matches_rounds(played: &Played, seat: usize) {
     // Restarts follow faults that killed the process; never more of them
     // than processes started after the first.
     assert!(
-        conduct.faults.restart < conduct.spawns.max(1),
+        conduct.faults.restart < u64::from(conduct.spawns.max(1)),
         "{conduct:?}"
     );
 }

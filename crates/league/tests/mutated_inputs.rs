@@ -12,9 +12,7 @@ use std::path::Path;
 use dojo_engine::cardjitsu::{self, CardJitsu, Deck};
 use dojo_engine::rng;
 use dojo_engine::royale::{self, Board, Royale, Team};
-use dojo_league::game::{
-    CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing,
-};
+use dojo_games::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing};
 use dojo_league::store::{self, GameLine};
 use dojo_league::{BotSpec, Fixture, GameKind, GameResult, Schedule, SeatFaults, Settings};
 use rand::RngExt;

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dojo_engine::royale::{Board, EndReason, Royale, Settings, Team, TurnFault};
-use dojo_league::game::{RoyaleRecord, RoyaleSetup, play_royale};
+use dojo_games::{RoyaleRecord, RoyaleSetup, play_royale};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
 mod processes;
@@ -135,13 +135,13 @@ struct Played {
 
 impl Played {
     /// Turns `seat` was asked to play.
-    fn turns(&self, seat: usize) -> u32 {
+    fn turns(&self, seat: usize) -> u64 {
         self.record
             .play
             .actions
             .iter()
             .filter(|a| a.seat == seat)
-            .count() as u32
+            .count() as u64
     }
 
     /// The engine's faults of `seat`'s turns.
@@ -225,7 +225,7 @@ fn check_finished(played: &Played, name: &str) {
 fn check_conduct_matches_turns(played: &Played, seat: usize, name: &str) {
     let conduct = &played.record.conduct[seat];
     let faults = played.turn_faults(seat);
-    let count = |kind: TurnFault| faults.iter().filter(|f| **f == Some(kind)).count() as u32;
+    let count = |kind: TurnFault| faults.iter().filter(|f| **f == Some(kind)).count() as u64;
     assert_eq!(
         (
             count(TurnFault::Timeout),
@@ -240,7 +240,7 @@ fn check_conduct_matches_turns(played: &Played, seat: usize, name: &str) {
         "{name}: seat {seat}: {conduct:?}"
     );
     assert!(
-        conduct.faults.restart < conduct.spawns.max(1),
+        conduct.faults.restart < u64::from(conduct.spawns.max(1)),
         "{name}: {conduct:?}"
     );
 }
@@ -285,10 +285,14 @@ fn play_board(name: &str, board: Board) -> EndReason {
         assert_eq!(conduct.unsolicited, 0, "{name}: {conduct:?}");
         if seat == 0 {
             // Exits after every move: a fresh process per turn.
-            assert_eq!(conduct.spawns, turns, "{name}: seat {seat}");
+            assert_eq!(u64::from(conduct.spawns), turns, "{name}: seat {seat}");
             assert_eq!(conduct.mode, Mode::PerTurn, "{name}");
         } else {
-            assert_eq!(conduct.spawns, turns.min(1), "{name}: seat {seat}");
+            assert_eq!(
+                u64::from(conduct.spawns),
+                turns.min(1),
+                "{name}: seat {seat}"
+            );
             if turns >= 2 {
                 assert_eq!(conduct.mode, Mode::Persistent, "{name}");
             }
@@ -361,7 +365,7 @@ fn half_reply_times_out_every_turn_and_the_game_goes_on() {
         },
         "{c:?}"
     );
-    assert_eq!(c.spawns, turns);
+    assert_eq!(u64::from(c.spawns), turns);
     let actions = &p.record.play.actions;
     let first_fault = actions.iter().position(|a| a.seat == 0).unwrap();
     assert!(

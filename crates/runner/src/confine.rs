@@ -120,20 +120,25 @@ pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
     program.contains('/').then(|| dir.join(program))
 }
 
-/// The program and every other word of `command` that names an existing
-/// file by a path (`python3 /elsewhere/bot.py`: the script an inline
-/// `NAME=COMMAND` bot runs), resolved against `dir`: read-only for the bot.
+/// The program when given as a path; for an interpreter found on PATH,
+/// the script it runs when named by a path (`python3 /elsewhere/bot.py`,
+/// as an inline `NAME=COMMAND` bot does), resolved against `dir`:
+/// read-only for the bot.
 pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = program_path(command, dir).into_iter().collect();
-    files.extend(
-        command
-            .iter()
-            .skip(1)
-            .filter(|w| w.contains('/'))
-            .map(|w| dir.join(w))
-            .filter(|p| p.is_file()),
-    );
-    files
+    if let Some(program) = program_path(command, dir) {
+        return vec![program];
+    }
+    // An interpreter from PATH: its script is the first word that is not
+    // an option.
+    command
+        .iter()
+        .skip(1)
+        .find(|w| !w.starts_with('-'))
+        .filter(|w| w.contains('/'))
+        .map(|w| dir.join(w))
+        .filter(|p| p.is_file())
+        .into_iter()
+        .collect()
 }
 
 /// A Landlock ruleset for one bot process, as the descriptor the child

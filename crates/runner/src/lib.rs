@@ -1,7 +1,7 @@
 //! Bot processes and the loop that connects them to a game.
 //!
 //! A bot is a command run in its own directory ([`BotSpec`], read from a
-//! `bot.toml` by [`load_dir`] or [`resolve`]). [`play`] spawns one
+//! `bot.toml` by [`load_dir`] or [`resolve`]). [`play()`] spawns one
 //! process per seat (each in its own process group), drives any
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.

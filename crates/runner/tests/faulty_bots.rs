@@ -167,10 +167,10 @@ fn assert_clean(seat: &SeatRun) {
 
 fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
     FaultCounts {
-        timeout,
-        crash,
-        invalid,
-        restart,
+        timeout: timeout.into(),
+        crash: crash.into(),
+        invalid: invalid.into(),
+        restart: restart.into(),
         limit: 0,
     }
 }
@@ -267,9 +267,9 @@ fn exit_immediately_crashes_every_prompt() {
     // Exit 0 without ever answering is a crash, not per-turn behaviour.
     // Every other prompt gets a fresh process: a crash noticed between
     // prompts is charged to the next prompt, and the restart follows.
-    assert_eq!(seat.faults.crash, n, "{seat:?}");
+    assert_eq!(seat.faults.crash, u64::from(n), "{seat:?}");
     assert_eq!(seat.faults.timeout + seat.faults.invalid, 0);
-    assert_eq!(seat.faults.restart + 1, seat.spawns);
+    assert_eq!(seat.faults.restart + 1, u64::from(seat.spawns));
     assert!(seat.latencies_us.is_empty());
 }
 
@@ -575,7 +575,7 @@ fn stdout_flood_after_each_answer_neither_blocks_nor_stops_the_game() {
         "the first answer comes before any flood"
     );
     assert!(
-        seat.unsolicited + seat.faults.invalid > 0,
+        u64::from(seat.unsolicited) + seat.faults.invalid > 0,
         "the flood was seen: {seat:?}"
     );
 }

@@ -12,12 +12,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
+use dojo_games::BotExecutor;
 use dojo_league::GameKind;
 use dojo_league::compare::{
     BASE, BlockRecord, CompareProgress, CompareReport, CompareSettings, NEW, Outcome, THIRD, Unit,
     run_compare,
 };
-use dojo_league::exec::BotExecutor;
 use dojo_league::sprt::{SequentialTest, naive_estimate};
 use dojo_league::view;
 use dojo_runner::BotSpec;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dojo_engine::royale::Board;
-use dojo_league::exec::BotExecutor;
+use dojo_games::BotExecutor;
 use dojo_league::{GameKind, Report, Settings, Shard, store};
 
 use crate::args::{GameArg, LeagueArgs, MergeArgs};
@@ -388,7 +388,7 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// Gives every bot a smoke start ([`dojo_league::smoke`]), all at once;
+/// Gives every bot a smoke start ([`dojo_games::smoke`]), all at once;
 /// refuses the league when one fails, unless `allow_broken`.
 fn smoke_start(settings: &Settings, exec: &BotExecutor, allow_broken: bool) -> Result<()> {
     let board = exec.boards.values().next();
@@ -398,7 +398,7 @@ fn smoke_start(settings: &Settings, exec: &BotExecutor, allow_broken: bool) -> R
             .values()
             .map(|bot| {
                 scope.spawn(move || {
-                    dojo_league::smoke::smoke_start(settings.game, bot, board, &exec.run)
+                    dojo_games::smoke::smoke_start(settings.game, bot, board, &exec.run)
                 })
             })
             .collect();

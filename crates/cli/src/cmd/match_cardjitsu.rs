@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use dojo_engine::cardjitsu::{Deck, Ruleset, Settings};
-use dojo_league::game::{CardJitsuSetup, play_cardjitsu};
+use dojo_games::{CardJitsuSetup, play_cardjitsu};
 
 use dojo_runner::RunOptions;
 

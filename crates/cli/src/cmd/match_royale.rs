@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use dojo_engine::royale::{Board, Royale, Settings, Team};
-use dojo_league::game::{RoyaleSetup, play_royale};
+use dojo_games::{RoyaleSetup, play_royale};
 
 use dojo_runner::RunOptions;
 

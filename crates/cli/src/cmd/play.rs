@@ -1,7 +1,7 @@
 //! `dojo play cardjitsu`: a person against the computer or a bot, the
 //! older Card-Jitsu variant; labelled for a person at a terminal, in the
 //! classic challenge's exact format for scripts (`--plain`, or stdin not a
-//! terminal); the game itself is [`dojo_league::classic`]. Without a bot, player 2 plays a
+//! terminal); the game itself is [`dojo_games::classic`]. Without a bot, player 2 plays a
 //! uniformly random card of all 198 every round (as in the seed).
 
 use std::io::{self, IsTerminal};
@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use dojo_engine::cardjitsu::{Deck, DeckDealer};
-use dojo_league::classic::{Display, Outcome, RandomOpponent, play_classic, with_bot};
+use dojo_games::classic::{Display, Outcome, RandomOpponent, play_classic, with_bot};
 
 use crate::args::PlayCardJitsuArgs;
 use crate::bots;

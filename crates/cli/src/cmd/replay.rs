@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use dojo_league::game::{CardJitsuRecord, RoyaleRecord, SeatInfo};
+use dojo_games::{CardJitsuRecord, RoyaleRecord, SeatInfo};
 use dojo_league::replay::{
     self, BoardSource, BotSource, Difference, ReplayError, RoyaleReplay, Saved,
 };

@@ -15,8 +15,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use base64::Engine as _;
-use dojo_league::game::{CardJitsuRecord, RoyaleRecord};
-use dojo_league::replay::Saved;
+use dojo_games::replay::Saved;
+use dojo_games::{CardJitsuRecord, RoyaleRecord};
 use dojo_league::store::GameLine;
 use dojo_league::view::{self, RecordSource};
 use serde::Serialize;

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use dojo_engine::cardjitsu::{Card, OutcomeReason, Pile};
-use dojo_league::game::CardJitsuRecord;
+use dojo_games::CardJitsuRecord;
 
 fn cards(cards: &[Card]) -> String {
     cards
@@ -117,7 +117,7 @@ pub fn conduct(rec: &CardJitsuRecord) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use dojo_engine::cardjitsu::{self, CardJitsu};
-    use dojo_league::game::{CardJitsuRecord, RECORD_VERSION, Timing};
+    use dojo_games::{CardJitsuRecord, RECORD_VERSION, Timing};
 
     use super::*;
 

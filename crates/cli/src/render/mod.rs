@@ -5,7 +5,7 @@ pub mod cardjitsu;
 pub mod royale;
 pub mod standings;
 
-use dojo_league::game::{SeatConduct, SeatInfo};
+use dojo_games::{SeatConduct, SeatInfo};
 
 /// One line per seat that had any fault, plus process-mode facts worth
 /// knowing (a bot that was restarted per turn). Seats are numbered from 1

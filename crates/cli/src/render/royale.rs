@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use dojo_engine::royale::{Board, EndReason, Pos, Team, Tile, TileCounts};
-use dojo_league::game::RoyaleRecord;
+use dojo_games::RoyaleRecord;
 
 const RESET: &str = "\x1b[0m";
 

@@ -10,8 +10,10 @@ use dojo_engine::cardjitsu;
 use dojo_engine::royale::{self, Board, Team};
 use dojo_runner::{BotSpec, RunOptions};
 
-use crate::game::{CardJitsuSetup, RoyaleSetup, SeatConduct, play_cardjitsu, play_royale};
-use crate::settings::GameKind;
+use crate::cardjitsu::{CardJitsuSetup, play_cardjitsu};
+use crate::game::Game;
+use crate::record::SeatConduct;
+use crate::royale::{RoyaleSetup, play_royale};
 
 /// Lines of a failed bot's stderr shown.
 const STDERR_HEAD_LINES: usize = 12;
@@ -59,7 +61,7 @@ fn problem(c: &SeatConduct, opts: &RunOptions) -> Option<String> {
 /// Plays one short game of `game` with `bot` in every seat and checks the
 /// first seat's conduct. Royale needs a `board` (any of the league's).
 pub fn smoke_start(
-    game: GameKind,
+    game: Game,
     bot: &Arc<BotSpec>,
     board: Option<&Board>,
     opts: &RunOptions,
@@ -74,7 +76,7 @@ pub fn smoke_start(
         stderr_head,
     };
     let (conduct, stderr) = match (game, board) {
-        (GameKind::Cardjitsu, _) => {
+        (Game::Cardjitsu, _) => {
             let setup = CardJitsuSetup {
                 seed: 1,
                 settings: cardjitsu::Settings {
@@ -92,8 +94,8 @@ pub fn smoke_start(
             .map_err(|e| fail(e.to_string(), String::new()))?;
             (rec.conduct, rec.stderr)
         }
-        (GameKind::Royale, None) => return Ok(()),
-        (GameKind::Royale, Some(board)) => {
+        (Game::Royale, None) => return Ok(()),
+        (Game::Royale, Some(board)) => {
             let own: Team = bot
                 .team
                 .as_deref()

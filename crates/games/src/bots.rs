@@ -1,0 +1,155 @@
+//! Bots and boards resolved once for many games (a league's, a
+//! comparison's), and one game played by them through the runner, with the
+//! same setup and record as `dojo match`. The league's `Executor` is a thin
+//! adapter over [`BotExecutor::play`].
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use dojo_engine::cardjitsu;
+use dojo_engine::royale::{self, Board, Team};
+use dojo_runner::{BotSpec, RunError, RunOptions};
+use serde::Serialize;
+
+use crate::cardjitsu::{CardJitsuSetup, play_cardjitsu};
+use crate::game::Game;
+use crate::outcome::{ExecError, GameResult, SeatFaults};
+use crate::record::SeatConduct;
+use crate::royale::{RoyaleError, RoyaleSetup, play_royale};
+
+/// Bots and boards resolved once, shared by every game of a league.
+#[derive(Debug)]
+pub struct BotExecutor {
+    /// By the name the schedule uses.
+    pub bots: BTreeMap<String, Arc<BotSpec>>,
+    /// By the name the schedule uses (the board's path as given).
+    pub boards: BTreeMap<String, Board>,
+    /// Per-move limits; `cancel` is the league's stop flag.
+    pub run: RunOptions,
+    pub cardjitsu: cardjitsu::Settings,
+    /// The names of `cardjitsu`'s decks, for the records.
+    pub deck_names: [String; 2],
+    pub royale: royale::Settings,
+}
+
+fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
+    conduct.iter().map(|c| c.faults).collect()
+}
+
+/// The league's view of a played game: its record with `timing` split off
+/// (the one part that may differ between two plays of the same game).
+fn game_result(
+    scores: Vec<f64>,
+    conduct: &[SeatConduct],
+    record: &impl Serialize,
+) -> Result<GameResult, ExecError> {
+    let mut record =
+        serde_json::to_value(record).map_err(|e| ExecError::Failed(format!("record: {e}")))?;
+    let timing = record
+        .as_object_mut()
+        .and_then(|o| o.remove("timing"))
+        .unwrap_or_default();
+    Ok(GameResult {
+        scores,
+        faults: faults(conduct),
+        record,
+        timing,
+    })
+}
+
+fn run_error(err: RunError) -> ExecError {
+    match err {
+        RunError::Cancelled => ExecError::Cancelled,
+        other => ExecError::Failed(other.to_string()),
+    }
+}
+
+impl BotExecutor {
+    fn bot(&self, name: &str) -> Result<Arc<BotSpec>, ExecError> {
+        self.bots
+            .get(name)
+            .cloned()
+            .ok_or_else(|| ExecError::Failed(format!("unknown bot `{name}`")))
+    }
+
+    pub(crate) fn cardjitsu(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
+        let [a, b] = table.seats else {
+            return Err(ExecError::Failed(format!(
+                "a CardJitsu game needs 2 seats, game {} has {}",
+                table.id,
+                table.seats.len()
+            )));
+        };
+        let setup = CardJitsuSetup {
+            seed: table.seed,
+            settings: self.cardjitsu.clone(),
+            deck_names: self.deck_names.clone(),
+        };
+        let record = play_cardjitsu([self.bot(a)?, self.bot(b)?], &setup, &self.run, &mut |_| {})
+            .map_err(run_error)?;
+        game_result(record.scores(), &record.conduct, &record)
+    }
+
+    pub(crate) fn royale(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
+        let board_name = table
+            .board
+            .ok_or_else(|| ExecError::Failed(format!("game {} has no board", table.id)))?;
+        let board = self
+            .boards
+            .get(board_name)
+            .ok_or_else(|| ExecError::Failed(format!("unknown board `{board_name}`")))?;
+        if table.teams.len() != table.seats.len() {
+            return Err(ExecError::Failed(format!(
+                "royale game {} has {} seats but {} teams",
+                table.id,
+                table.seats.len(),
+                table.teams.len()
+            )));
+        }
+        let mut players = Vec::with_capacity(table.seats.len());
+        for (name, &team) in table.seats.iter().zip(table.teams) {
+            players.push((self.bot(name)?, team));
+        }
+        let setup = RoyaleSetup {
+            seed: table.seed,
+            board: board.clone(),
+            board_file: board_name.to_owned(),
+            settings: self.royale,
+        };
+        let record =
+            play_royale(&players, &setup, &self.run, &mut |_| {}).map_err(|e| match e {
+                RoyaleError::Run(e) => run_error(e),
+                RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
+            })?;
+        game_result(record.scores(), &record.conduct, &record)
+    }
+}
+
+impl BotExecutor {
+    /// The containment bot processes get here, if the machine allows the
+    /// configured layers.
+    pub fn containment(&self) -> Option<dojo_runner::InForce> {
+        dojo_runner::in_force(self.run.sandbox).ok()
+    }
+
+    /// Plays `table` to the end. Once the game runs, the runner watches
+    /// `self.run.cancel` and stops within a fraction of a second.
+    pub fn play(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
+        crate::registry::play(self, table)
+    }
+}
+
+/// One game to play: which game, who sits where, on what, with what seed.
+#[derive(Debug, Clone, Copy)]
+pub struct Table<'a> {
+    /// The game's id (for messages).
+    pub id: u64,
+    pub game: Game,
+    /// Bot names by seat, as [`BotExecutor::bots`] knows them.
+    pub seats: &'a [String],
+    /// Royale: each seat's team; empty for games without teams.
+    pub teams: &'a [Team],
+    /// Royale: the board's name in [`BotExecutor::boards`].
+    pub board: Option<&'a str>,
+    pub seed: u64,
+}

@@ -1,0 +1,123 @@
+//! CardJitsu: its setup, one game played by bot processes, its record.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use dojo_engine::cardjitsu::{self, CardJitsu};
+use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::record::{
+    RECORD_VERSION, SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info,
+};
+
+/// A played CardJitsu game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardJitsuRecord {
+    pub version: u32,
+    /// Always `"cardjitsu"`.
+    pub game: String,
+    pub seats: Vec<SeatInfo>,
+    /// Where each seat's deck came from (`standard` or a file path).
+    pub decks: [String; 2],
+    #[serde(flatten)]
+    pub play: cardjitsu::GameRecord,
+    pub conduct: Vec<SeatConduct>,
+    /// Per seat, per prompt: what the bot wrote to stderr (see
+    /// `dojo_runner::SeatRun::stderr_by_prompt`). Only kept on request
+    /// (`dojo match --keep-stderr`), and omitted when no seat wrote
+    /// anything, so records without it are unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stderr: Vec<Vec<String>>,
+    pub timing: Timing,
+}
+
+impl CardJitsuRecord {
+    /// Per seat: 1 win, 0.5 draw, 0 loss (a draw until the game is over).
+    pub fn scores(&self) -> Vec<f64> {
+        (0..2)
+            .map(|s| self.play.outcome.as_ref().map_or(0.5, |o| o.score(s)))
+            .collect()
+    }
+}
+
+/// Everything that fixes a CardJitsu game apart from the bots.
+#[derive(Debug, Clone)]
+pub struct CardJitsuSetup {
+    pub seed: u64,
+    pub settings: cardjitsu::Settings,
+    /// Names of the decks in `settings`, for the record.
+    pub deck_names: [String; 2],
+}
+
+/// Plays one CardJitsu game; `observer` sees the game after every round.
+pub fn play_cardjitsu(
+    bots: [Arc<BotSpec>; 2],
+    setup: &CardJitsuSetup,
+    opts: &RunOptions,
+    observer: &mut dyn FnMut(&CardJitsu),
+) -> Result<CardJitsuRecord, RunError> {
+    let started = Instant::now();
+    let mut game = CardJitsu::new(setup.seed, setup.settings.clone());
+    let seats: Vec<Seat> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, bot)| Seat {
+            bot: Arc::clone(bot),
+            env: seat_env("cardjitsu", setup.seed, i),
+        })
+        .collect();
+    let run = dojo_runner::play_with_observer(&mut game, &seats, opts, observer)?;
+    let (conduct, stderr, timing) = conduct_and_timing(run, started);
+    Ok(CardJitsuRecord {
+        version: RECORD_VERSION,
+        game: "cardjitsu".into(),
+        seats: bots
+            .iter()
+            .enumerate()
+            .map(|(i, b)| seat_info(i, b, None))
+            .collect(),
+        decks: setup.deck_names.clone(),
+        play: game.into_record(),
+        conduct,
+        stderr,
+        timing,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{RECORD_VERSION, Timing};
+
+    fn record(stderr: Vec<Vec<String>>) -> CardJitsuRecord {
+        let mut game = CardJitsu::new(3, cardjitsu::Settings::default());
+        game.play([0, 0]);
+        CardJitsuRecord {
+            version: RECORD_VERSION,
+            game: "cardjitsu".into(),
+            seats: Vec::new(),
+            decks: ["standard".into(), "standard".into()],
+            play: game.into_record(),
+            conduct: Vec::new(),
+            stderr,
+            timing: Timing::default(),
+        }
+    }
+
+    #[test]
+    fn stderr_is_omitted_when_empty_and_round_trips_when_kept() {
+        let plain = serde_json::to_value(record(Vec::new())).unwrap();
+        assert!(plain.get("stderr").is_none());
+        let back: CardJitsuRecord = serde_json::from_value(plain).unwrap();
+        assert!(back.stderr.is_empty());
+
+        let kept = record(vec![vec!["hi\n".into()], vec![String::new()]]);
+        let value = serde_json::to_value(&kept).unwrap();
+        assert_eq!(value["stderr"][0][0], "hi\n");
+        assert_eq!(
+            serde_json::from_value::<CardJitsuRecord>(value).unwrap(),
+            kept
+        );
+    }
+}

@@ -1,0 +1,30 @@
+//! dojo's per-game layer, between the runner (processes, no game) and the
+//! tournaments above (leagues, comparisons, which know no game's rules).
+//!
+//! [`Game`] names every game; [`registry`] holds every per-game decision
+//! as one exhaustive `match` each (so a new game is a compile error until
+//! each has its arm); each game's setup, play through the runner and
+//! record live in its own module ([`cardjitsu`], [`royale`]) around the
+//! one record envelope ([`record`]). [`replay`] loads, checks, reruns and
+//! compares saved records; [`classic`] is the interactive classic game;
+//! [`smoke`] the smoke start before a league; [`bots`] the bots and boards
+//! resolved once and used for many games. Adding a game: see
+//! `docs/adding-a-game.md`.
+
+pub mod bots;
+pub mod cardjitsu;
+pub mod classic;
+pub mod game;
+pub mod outcome;
+pub mod record;
+pub mod registry;
+pub mod replay;
+pub mod royale;
+pub mod smoke;
+
+pub use bots::{BotExecutor, Table};
+pub use cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+pub use game::{Game, UnknownGame};
+pub use outcome::{ExecError, GameResult, SeatFaults};
+pub use record::{RECORD_VERSION, SeatConduct, SeatInfo, Timing};
+pub use royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};

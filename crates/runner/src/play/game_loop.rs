@@ -1,0 +1,452 @@
+//! The loop itself: prompts out, replies in, deadlines judged, faults
+//! handed to the referee. See the [module docs](super) for its design.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// How long a faulted process whose exit is not yet known gets to finish
+/// dying, so a limit's signal can be told from a crash.
+const LIMIT_EXIT_WAIT: Duration = Duration::from_millis(50);
+
+use dojo_engine::protocol::{Answer, Fault, Prompt, Referee, Reply};
+
+use super::options::{RunOptions, Seat};
+use super::outcome::{MatchRun, RunError};
+use super::procs::Processes;
+use super::seat::{Pending, SeatState};
+use crate::process::{Event, Tagged};
+use crate::spec::Mode;
+
+/// How long a wait may last when a cancel flag is given, so a set flag is
+/// seen promptly even if no bot does anything.
+const CANCEL_CHECK: Duration = Duration::from_millis(100);
+
+/// One game in progress over the processes `P`.
+pub(crate) struct Game<'a, P> {
+    seats: Vec<SeatState<'a>>,
+    opts: &'a RunOptions,
+    procs: P,
+}
+
+impl<'a, P: Processes> Game<'a, P> {
+    pub(crate) fn new(seats: &'a [Seat], opts: &'a RunOptions, procs: P) -> Self {
+        Self {
+            seats: seats.iter().map(SeatState::new).collect(),
+            opts,
+            procs,
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.opts
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::SeqCst))
+    }
+
+    /// Plays rounds until the referee has no prompts left, then says
+    /// farewell. Processes are left running: [`shutdown`](Self::shutdown)
+    /// ends them, on every path.
+    pub(crate) fn run<R: Referee>(
+        &mut self,
+        referee: &mut R,
+        observer: &mut dyn FnMut(&R),
+    ) -> Result<(), RunError> {
+        loop {
+            let prompts = referee.prompts();
+            if prompts.is_empty() {
+                break;
+            }
+            if self.cancelled() {
+                return Err(RunError::Cancelled);
+            }
+            self.check_prompts(&prompts)?;
+            self.drain_idle();
+            let mut pending = Vec::with_capacity(prompts.len());
+            for prompt in prompts {
+                pending.push(self.send_prompt(referee, prompt)?);
+            }
+            self.wait_answers(referee, &mut pending)?;
+            let answers = pending
+                .into_iter()
+                .map(|p| p.answer.unwrap_or(Answer::Fault(Fault::Timeout)))
+                .collect();
+            let notices = referee.apply(answers);
+            observer(referee);
+            for notice in notices {
+                for &seat in &notice.seats {
+                    let state = self.seats.get(seat).ok_or_else(|| {
+                        RunError::Referee(format!("notice for seat {seat}, which does not exist"))
+                    })?;
+                    if state.is_live() {
+                        self.procs.send(seat, &notice.lines);
+                    }
+                }
+            }
+        }
+        self.farewell(referee);
+        Ok(())
+    }
+
+    fn check_prompts(&self, prompts: &[Prompt]) -> Result<(), RunError> {
+        let mut asked = vec![false; self.seats.len()];
+        for prompt in prompts {
+            match asked.get_mut(prompt.seat) {
+                None => {
+                    return Err(RunError::Referee(format!(
+                        "prompt for seat {}, which does not exist",
+                        prompt.seat
+                    )));
+                }
+                Some(true) => {
+                    return Err(RunError::Referee(format!(
+                        "two prompts for seat {} at once",
+                        prompt.seat
+                    )));
+                }
+                Some(flag) => *flag = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes in whatever arrived between rounds: output is unsolicited,
+    /// EOF and exits are remembered for the next prompt.
+    fn drain_idle(&mut self) {
+        for tagged in self.procs.wait(Duration::ZERO) {
+            let Some(state) = current(&mut self.seats, tagged.seat, tagged.generation) else {
+                continue;
+            };
+            for event in tagged.events {
+                match event {
+                    Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
+                    Event::Eof => state.eof = true,
+                    Event::Exited(kind) => state.exit = Some(kind),
+                }
+            }
+        }
+    }
+
+    /// Starts a new process for `seat` (killing any previous one) and
+    /// sends it its greeting.
+    fn start<R: Referee>(&mut self, referee: &R, seat: usize) -> Result<(), RunError> {
+        let state = &mut self.seats[seat];
+        state.generation += 1;
+        state.has_process = false;
+        let pgid = self
+            .procs
+            .start(seat, state.generation)
+            .map_err(|source| RunError::Spawn {
+                bot: state.seat.bot.name.clone(),
+                command: state.seat.bot.command.clone(),
+                source,
+            })?;
+        state.started(pgid);
+        self.procs.send(seat, &referee.greeting(seat));
+        Ok(())
+    }
+
+    /// Starts the seat's process for a prompt. A bot that started before
+    /// but cannot be started again (it removed its own execute bit, say)
+    /// gets `false`: the caller charges a crash for the prompt and the
+    /// next prompt tries again, so the game goes on; only a bot that
+    /// never started is an error.
+    fn restart<R: Referee>(&mut self, referee: &R, seat: usize) -> Result<bool, RunError> {
+        match self.start(referee, seat) {
+            Ok(()) => Ok(true),
+            Err(RunError::Spawn { source, .. }) if self.seats[seat].run.spawns > 0 => {
+                self.seats[seat].needs_restart = true;
+                let note = format!("[dojo: cannot start the bot again: {source}]\n");
+                self.procs.note_stderr(seat, &note);
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Kills the seat's process after a fault; the next prompt restarts it.
+    fn kill_after_fault(&mut self, seat: usize) {
+        // A fault may be a limit's doing (SIGXCPU, the OOM killer): let a
+        // process whose stdout just closed finish dying to tell.
+        self.note_limits(seat, LIMIT_EXIT_WAIT);
+        self.retire(seat);
+        self.seats[seat].needs_restart = true;
+    }
+
+    /// Charges the seat a `limit` fault if its process ran into one.
+    fn note_limits(&mut self, seat: usize, wait: Duration) {
+        let hits = self.procs.limits_hit(seat, wait);
+        self.seats[seat].run.note_limits(&hits);
+    }
+
+    fn retire(&mut self, seat: usize) {
+        self.note_limits(seat, Duration::ZERO);
+        self.procs.retire(seat);
+        self.seats[seat].has_process = false;
+    }
+
+    fn send_prompt<R: Referee>(
+        &mut self,
+        referee: &R,
+        prompt: Prompt,
+    ) -> Result<Pending<R::Move>, RunError> {
+        let seat = prompt.seat;
+        if self.opts.keep_stderr {
+            let procs = &self.procs;
+            self.seats[seat].cut.mark(|| procs.stderr_position(seat));
+        }
+        let mut fresh = false;
+        let state = &mut self.seats[seat];
+        if state.seat.bot.mode == Mode::PerTurn || !state.has_process {
+            fresh = true;
+        } else if state.is_dead() {
+            if state.exited_per_turn() {
+                state.saw_per_turn = true;
+                fresh = true;
+            } else {
+                // Died between prompts: charged to this prompt, restarted
+                // for the next one, the same as if it had died just after
+                // this prompt was sent (so timing cannot change the game).
+                self.kill_after_fault(seat);
+                return Ok(self.crashed_at_once(seat, prompt.lines));
+            }
+        } else if state.answered_in_life > 0 {
+            state.saw_reuse = true;
+        }
+        if fresh && !self.restart(referee, seat)? {
+            return Ok(self.crashed_at_once(seat, prompt.lines));
+        }
+        let sent = self.procs.now();
+        let mut deadline = sent + self.opts.move_timeout;
+        if fresh {
+            deadline += self.opts.startup_allowance;
+        }
+        let state = &self.seats[seat];
+        if state.eof && state.closed_stdout_for_good() {
+            // Closed stdout between prompts and still running: charged
+            // at once by the deadline check.
+            deadline = sent;
+        }
+        self.procs.send(seat, &prompt.lines);
+        Ok(Pending::new(seat, prompt.lines, sent, deadline))
+    }
+
+    /// A prompt settled as a crash before it went out.
+    fn crashed_at_once<M>(&mut self, seat: usize, lines: Vec<String>) -> Pending<M> {
+        let now = self.procs.now();
+        let mut pending = Pending::new(seat, lines, now, now);
+        self.seats[seat].settle(&mut pending, Answer::Fault(Fault::Crash), None);
+        pending
+    }
+
+    fn wait_answers<R: Referee>(
+        &mut self,
+        referee: &R,
+        pending: &mut [Pending<R::Move>],
+    ) -> Result<(), RunError> {
+        loop {
+            if self.cancelled() {
+                return Err(RunError::Cancelled);
+            }
+            let Some(deadline) = pending
+                .iter()
+                .filter(|p| p.answer.is_none())
+                .map(|p| p.deadline)
+                .min()
+            else {
+                return Ok(());
+            };
+            let mut wait = deadline.saturating_duration_since(self.procs.now());
+            if self.opts.cancel.is_some() {
+                wait = wait.min(CANCEL_CHECK);
+            }
+            // Output is stamped with the time the wait returned, so an
+            // answer that was there in time is never judged late because
+            // the loop was busy.
+            for tagged in self.procs.wait(wait) {
+                self.on_batch(referee, pending, tagged)?;
+            }
+            let now = self.procs.now();
+            for p in pending.iter_mut() {
+                if p.answer.is_none() && p.deadline <= now {
+                    let state = &mut self.seats[p.seat];
+                    if state.eof {
+                        // Closed its stdout: it can never answer.
+                        state.settle(p, Answer::Fault(Fault::Crash), None);
+                    } else {
+                        state.settle(p, Answer::Fault(Fault::Timeout), Some(now - p.sent));
+                    }
+                    self.kill_after_fault(p.seat);
+                }
+            }
+        }
+    }
+
+    /// Handles one batch of a read, event by event.
+    fn on_batch<R: Referee>(
+        &mut self,
+        referee: &R,
+        pending: &mut [Pending<R::Move>],
+        tagged: Tagged,
+    ) -> Result<(), RunError> {
+        for event in tagged.events {
+            self.on_event(
+                referee,
+                pending,
+                tagged.seat,
+                tagged.generation,
+                tagged.at,
+                event,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn on_event<R: Referee>(
+        &mut self,
+        referee: &R,
+        pending: &mut [Pending<R::Move>],
+        seat: usize,
+        generation: u64,
+        at: Instant,
+        event: Event,
+    ) -> Result<(), RunError> {
+        let Some(state) = current(&mut self.seats, seat, generation) else {
+            return Ok(());
+        };
+        let Some(p) = pending
+            .iter_mut()
+            .find(|p| p.seat == seat && p.answer.is_none())
+        else {
+            match event {
+                // Nothing outstanding: chatter after an answer.
+                Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
+                Event::Eof => state.eof = true,
+                Event::Exited(kind) => state.exit = Some(kind),
+            }
+            return Ok(());
+        };
+        match event {
+            // Read after the deadline: the prompt times out (the deadline
+            // check that follows kills the process), whenever we look.
+            Event::Line(_) | Event::TooLong if at > p.deadline => {}
+            Event::Line(line) => {
+                p.reply.push(line);
+                match referee.parse_reply(seat, &p.reply) {
+                    Reply::Incomplete => {}
+                    Reply::Complete(m) => state.replied(p, Answer::Move(m), at),
+                    Reply::Invalid(_) => state.replied(p, Answer::Fault(Fault::Invalid), at),
+                }
+            }
+            Event::TooLong => state.replied(p, Answer::Fault(Fault::Invalid), at),
+            Event::Eof | Event::Exited(_) => {
+                match event {
+                    Event::Exited(kind) => state.exit = Some(kind),
+                    _ => state.eof = true,
+                }
+                if !state.is_dead() {
+                    if state.eof && state.closed_stdout_for_good() {
+                        // Still running but cannot answer: a crash now
+                        // (the deadline check charges it), not a timeout.
+                        p.deadline = p.deadline.min(at);
+                    }
+                    return Ok(());
+                }
+                if state.exited_per_turn() && state.seat.bot.mode != Mode::PerTurn {
+                    // A per-turn bot that had not yet exited when the
+                    // prompt went out: start it again with a fresh clock.
+                    state.saw_per_turn = true;
+                    if !self.restart(referee, seat)? {
+                        self.seats[seat].settle(p, Answer::Fault(Fault::Crash), None);
+                        return Ok(());
+                    }
+                    let now = self.procs.now();
+                    p.reply.clear();
+                    p.sent = now;
+                    p.deadline = now + self.opts.move_timeout + self.opts.startup_allowance;
+                    self.procs.send(seat, &p.lines);
+                } else {
+                    state.settle(p, Answer::Fault(Fault::Crash), None);
+                    self.kill_after_fault(seat);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the farewell to live processes, closes their input and gives
+    /// them `end_grace` to close their output.
+    fn farewell<R: Referee>(&mut self, referee: &R) {
+        let farewell = referee.farewell();
+        let mut awaited = vec![false; self.seats.len()];
+        for (seat, state) in self.seats.iter().enumerate() {
+            if state.is_live() {
+                self.procs.send(seat, &farewell);
+                self.procs.close_input(seat);
+                awaited[seat] = true;
+            }
+        }
+        let mut waiting = awaited.iter().filter(|&&a| a).count();
+        let deadline = self.procs.now() + self.opts.end_grace;
+        while waiting > 0 {
+            let wait = deadline.saturating_duration_since(self.procs.now());
+            if wait.is_zero() {
+                break;
+            }
+            for tagged in self.procs.wait(wait) {
+                let Some(state) = current(&mut self.seats, tagged.seat, tagged.generation) else {
+                    continue;
+                };
+                for event in tagged.events {
+                    match event {
+                        // Nothing is outstanding any more (the last answer's
+                        // trailing chatter, say).
+                        Event::Line(_) | Event::TooLong => state.run.unsolicited += 1,
+                        Event::Eof => {
+                            state.eof = true;
+                            if std::mem::take(&mut awaited[tagged.seat]) {
+                                waiting -= 1;
+                            }
+                        }
+                        Event::Exited(_) => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Kills and reaps every process and collects the stderr logs.
+    pub(crate) fn shutdown(&mut self) {
+        for seat in 0..self.seats.len() {
+            self.note_limits(seat, Duration::ZERO);
+        }
+        self.procs.shutdown();
+        for (seat, state) in self.seats.iter_mut().enumerate() {
+            state.has_process = false;
+            let log = self.procs.stderr_log(seat);
+            if self.opts.keep_stderr {
+                state.run.stderr_by_prompt = state.cut.split(log);
+            }
+            state.run.stderr = log.render();
+        }
+    }
+
+    pub(crate) fn into_run(self) -> MatchRun {
+        MatchRun {
+            seats: self.seats.into_iter().map(SeatState::into_run).collect(),
+        }
+    }
+}
+
+/// The seat an event is for, if the event comes from the seat's current
+/// process. Events of a process already killed are dropped here: a late
+/// answer must never be taken for a later prompt.
+fn current<'s, 'a>(
+    seats: &'s mut [SeatState<'a>],
+    seat: usize,
+    generation: u64,
+) -> Option<&'s mut SeatState<'a>> {
+    seats
+        .get_mut(seat)
+        .filter(|state| state.generation == generation && state.has_process)
+}

@@ -1,0 +1,149 @@
+//! What a game run returns: per-seat conduct, or why it could not finish.
+
+use serde::{Deserialize, Serialize};
+
+use crate::spec::Mode;
+
+/// Faults of one seat, by kind: the one fault-count type from the runner
+/// to the records, the league's stored lines and its report (which sums
+/// them per bot with [`FaultCounts::add`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultCounts {
+    /// No complete answer by the deadline.
+    pub timeout: u64,
+    /// Exited or closed stdout without answering, or exited non-zero.
+    pub crash: u64,
+    /// Malformed answer or over-long line.
+    pub invalid: u64,
+    /// Processes started again after a fault (per-turn respawns excluded).
+    pub restart: u64,
+    /// Processes that ran into a resource limit (see [`SeatRun::limits`]
+    /// for which); one that died of it is charged its crash as well.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub limit: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl FaultCounts {
+    /// Timeouts, crashes, invalid answers and limits hit (restarts are
+    /// consequences).
+    pub fn total(&self) -> u64 {
+        self.timeout
+            .saturating_add(self.crash)
+            .saturating_add(self.invalid)
+            .saturating_add(self.limit)
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &FaultCounts) {
+        // Saturating: stored lines are checked, but a sum must never wrap
+        // (or panic) whatever a hand-edited file says.
+        self.timeout = self.timeout.saturating_add(other.timeout);
+        self.crash = self.crash.saturating_add(other.crash);
+        self.invalid = self.invalid.saturating_add(other.invalid);
+        self.restart = self.restart.saturating_add(other.restart);
+        self.limit = self.limit.saturating_add(other.limit);
+    }
+}
+
+/// What happened to one seat during a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRun {
+    /// The bot's name.
+    pub bot: String,
+    pub faults: FaultCounts,
+    /// The resource limits its processes ran into, each named once
+    /// (`processes`, `memory`, `cpu`, `file-size`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<String>,
+    /// Processes started, including the first.
+    pub spawns: u32,
+    /// Lines written while no prompt was outstanding (discarded).
+    pub unsolicited: u32,
+    /// The declared mode, or what `Mode::Auto` found out (`Auto` if it
+    /// could not tell).
+    pub mode: Mode,
+    /// Microseconds from sending each prompt to its answer (valid or not)
+    /// or its timeout, in order.
+    pub latencies_us: Vec<u64>,
+    /// The head of everything the seat's processes wrote to stderr.
+    pub stderr: String,
+    /// With [`RunOptions::keep_stderr`](crate::RunOptions::keep_stderr):
+    /// entry `k` holds what the seat's
+    /// processes wrote to stderr after prompt `k` was sent and before
+    /// prompt `k + 1` was (entry 0 also what came before the first prompt,
+    /// the last entry until the game ended). The cut is exact: bytes still
+    /// in the pipe when the next prompt goes out count for the earlier
+    /// entry, so a line written before an answer stays with it. Each entry keeps
+    /// at most [`STDERR_ENTRY_CAP_BYTES`](crate::STDERR_ENTRY_CAP_BYTES);
+    /// all entries together come from
+    /// the same capped log as `stderr`. Empty without `keep_stderr`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stderr_by_prompt: Vec<String>,
+    /// Process-group ids of every process the seat used.
+    pub pgids: Vec<i32>,
+}
+
+impl SeatRun {
+    /// Charges a `limit` fault for a process that ran into `hits`.
+    pub(crate) fn note_limits(&mut self, hits: &[&str]) {
+        if hits.is_empty() {
+            return;
+        }
+        self.faults.limit += 1;
+        for hit in hits {
+            if !self.limits.iter().any(|l| l == hit) {
+                self.limits.push(hit.to_string());
+            }
+        }
+    }
+
+    /// A seat that has not played yet.
+    pub(crate) fn new(bot: String, mode: Mode) -> Self {
+        Self {
+            bot,
+            faults: FaultCounts::default(),
+            limits: Vec::new(),
+            spawns: 0,
+            unsolicited: 0,
+            mode,
+            latencies_us: Vec::new(),
+            stderr: String::new(),
+            stderr_by_prompt: Vec::new(),
+            pgids: Vec::new(),
+        }
+    }
+}
+
+/// The outcome of driving one game, per seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRun {
+    pub seats: Vec<SeatRun>,
+}
+
+/// Why a game could not be played to the end.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A bot's command could not be started at all: a configuration error.
+    #[error("bot {bot}: cannot start {command:?}: {source}")]
+    Spawn {
+        bot: String,
+        command: Vec<String>,
+        source: std::io::Error,
+    },
+    /// The cancel flag was set.
+    #[error("game cancelled")]
+    Cancelled,
+    /// The referee and the seat list disagree.
+    #[error("the game has {expected} seats but {given} were given")]
+    SeatCount { expected: usize, given: usize },
+    /// `--sandbox strict` and a layer is missing.
+    #[error(transparent)]
+    Sandbox(#[from] crate::SandboxError),
+    /// The referee asked for something impossible (a bug in the game).
+    #[error("referee error: {0}")]
+    Referee(String),
+}

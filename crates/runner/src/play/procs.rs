@@ -1,0 +1,273 @@
+//! The seam between the game loop and the operating system: the
+//! processes of one game, one slot per seat.
+//!
+//! The loop ([`super::game_loop`]) decides; a [`Processes`] does. The real
+//! one, [`Pipes`], spawns [`BotProcess`]es and polls their pipes and
+//! pidfds; the unit tests of the loop use a scripted fake with its own
+//! clock, so generations, arrival-time deadlines and unsolicited lines are
+//! tested without a subprocess or a sleep.
+
+use std::process::ChildStderr;
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags};
+
+use super::options::{RunOptions, Seat};
+use crate::process::{BotProcess, Launch, Source, Tagged};
+use crate::stderr_log::CappedLog;
+
+/// Longest sleep while a process without a pidfd (old kernels) may exit
+/// unseen: its exit is looked for on every wake-up.
+const EXIT_CHECK: Duration = Duration::from_millis(10);
+
+/// The processes of one game as the loop sees them.
+pub(crate) trait Processes {
+    /// The loop's clock: every deadline and latency is measured on it.
+    fn now(&self) -> Instant;
+    /// Retires the seat's process, if any, and starts a new one of
+    /// `generation` (its events carry it), returning its process group.
+    fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32>;
+    /// Queues lines for the seat's process; never blocks.
+    fn send(&mut self, seat: usize, lines: &[String]);
+    /// Closes the seat's stdin once everything queued is written.
+    fn close_input(&mut self, seat: usize);
+    /// Kills and reaps the seat's process, if any, keeping its stderr.
+    fn retire(&mut self, seat: usize);
+    /// Where the seat's stderr stream stands once everything written so
+    /// far is read (see [`super::stderr_cut`]).
+    fn stderr_position(&self, seat: usize) -> u64;
+    /// Adds a note of dojo's own to the seat's stderr log.
+    fn note_stderr(&mut self, seat: usize, text: &str);
+    /// Waits up to `timeout` for output or exits and returns stdout lines
+    /// and exits, one batch per read, in the order read, each stamped
+    /// with the time the wait returned.
+    fn wait(&mut self, timeout: Duration) -> Vec<Tagged>;
+    /// Retires every process and reads what their stderr pipes still
+    /// hold (for at most `end_grace` where something outside a group
+    /// holds a pipe open).
+    fn shutdown(&mut self);
+    /// The seat's stderr log.
+    fn stderr_log(&self, seat: usize) -> &CappedLog;
+    /// The resource limits the seat's current process ran into, asked
+    /// once per process; up to `wait` for a dying process's exit status
+    /// (see [`BotProcess::limits_hit`]).
+    fn limits_hit(&mut self, _seat: usize, _wait: Duration) -> Vec<&'static str> {
+        Vec::new()
+    }
+}
+
+/// The stderr pipe of a killed process that something outside its group
+/// still holds open: read until it closes or `until`.
+struct Draining {
+    seat: usize,
+    stderr: ChildStderr,
+    until: Instant,
+}
+
+/// What a poll entry stands for.
+#[derive(Debug, Clone, Copy)]
+enum Interest {
+    Process(usize, Source),
+    Draining(usize),
+}
+
+/// Real bot processes: each seat's current [`BotProcess`] and stderr log,
+/// polled together with one `poll(2)` (no thread per pipe or process).
+pub(crate) struct Pipes<'a> {
+    seats: &'a [Seat],
+    opts: &'a RunOptions,
+    processes: Vec<Option<BotProcess>>,
+    /// Each seat's scratch directory for this game (HOME and TMPDIR, the
+    /// only place it may write), made at its first start, removed with
+    /// the game (after the processes: field order).
+    scratch: Vec<Option<tempfile::TempDir>>,
+    logs: Vec<CappedLog>,
+    draining: Vec<Draining>,
+    /// One read buffer for every pipe of the game.
+    buf: Vec<u8>,
+}
+
+impl<'a> Pipes<'a> {
+    pub(crate) fn new(seats: &'a [Seat], opts: &'a RunOptions) -> Self {
+        Self {
+            seats,
+            opts,
+            processes: seats.iter().map(|_| None).collect(),
+            scratch: seats.iter().map(|_| None).collect(),
+            logs: seats
+                .iter()
+                .map(|_| CappedLog::new(opts.stderr_cap_bytes))
+                .collect(),
+            draining: Vec::new(),
+            buf: crate::process::read_buffer(),
+        }
+    }
+}
+
+impl Processes for Pipes<'_> {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
+    fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
+        self.retire(seat);
+        let opts = self.opts;
+        let spec = &self.seats[seat];
+        if self.scratch[seat].is_none() {
+            self.scratch[seat] = Some(crate::sandbox::scratch_dir(&spec.bot.name)?);
+        }
+        let process = BotProcess::spawn(Launch {
+            command: &spec.bot.command,
+            dir: &spec.bot.dir,
+            scratch: self.scratch[seat].as_ref().map(tempfile::TempDir::path),
+            extra_read: &[],
+            env: &spec.env,
+            seat,
+            generation,
+            max_line_bytes: opts.max_line_bytes,
+            containment: crate::sandbox::plan(opts.sandbox, &opts.limits),
+            clean_env: true,
+        })?;
+        let pgid = process.pgid();
+        self.processes[seat] = Some(process);
+        Ok(pgid)
+    }
+
+    fn send(&mut self, seat: usize, lines: &[String]) {
+        if let Some(process) = &mut self.processes[seat] {
+            process.send(lines);
+        }
+    }
+
+    fn close_input(&mut self, seat: usize) {
+        if let Some(process) = &mut self.processes[seat] {
+            process.close_input();
+        }
+    }
+
+    /// Never waits for the stderr pipe: if something outside the group
+    /// still holds it open, [`wait`](Self::wait) drains it alongside the
+    /// game for up to `end_grace`.
+    fn retire(&mut self, seat: usize) {
+        if let Some(process) = self.processes[seat].take()
+            && let Some(stderr) = process.finish(&mut self.logs[seat])
+        {
+            self.draining.push(Draining {
+                seat,
+                stderr,
+                until: Instant::now() + self.opts.end_grace,
+            });
+        }
+    }
+
+    fn limits_hit(&mut self, seat: usize, wait: Duration) -> Vec<&'static str> {
+        match &mut self.processes[seat] {
+            Some(process) => process.limits_hit(wait),
+            None => Vec::new(),
+        }
+    }
+
+    fn stderr_position(&self, seat: usize) -> u64 {
+        let log = &self.logs[seat];
+        match &self.processes[seat] {
+            Some(process) => process.stderr_position(log),
+            None => log.total_bytes(),
+        }
+    }
+
+    fn note_stderr(&mut self, seat: usize, text: &str) {
+        self.logs[seat].push(text.as_bytes());
+    }
+
+    /// Stdin takes queued input and stderr goes to the seat's log as
+    /// their pipes become ready; only stdout and exits are returned.
+    fn wait(&mut self, timeout: Duration) -> Vec<Tagged> {
+        let mut fds = Vec::new();
+        let mut tags = Vec::new();
+        let mut exit_polling = false;
+        for process in self.processes.iter().flatten() {
+            process.interests(&mut fds, &mut tags);
+            exit_polling |= process.needs_exit_polling();
+        }
+        let mut interests: Vec<Interest> = tags
+            .into_iter()
+            .map(|(seat, source)| Interest::Process(seat, source))
+            .collect();
+        for (i, d) in self.draining.iter().enumerate() {
+            fds.push(PollFd::new(&d.stderr, PollFlags::IN));
+            interests.push(Interest::Draining(i));
+        }
+        let timeout = if exit_polling {
+            timeout.min(EXIT_CHECK)
+        } else {
+            timeout
+        };
+        // An interrupted poll reports nothing; the caller loops.
+        let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(timeout)));
+        let at = Instant::now();
+        let ready: Vec<Interest> = fds
+            .iter()
+            .zip(&interests)
+            .filter(|(fd, _)| !fd.revents().is_empty())
+            .map(|(_, &interest)| interest)
+            .collect();
+        drop(fds);
+        let mut batches = Vec::new();
+        let mut closed = Vec::new();
+        for interest in ready {
+            match interest {
+                Interest::Process(seat, source) => {
+                    if let Some(process) = &mut self.processes[seat]
+                        && let Some(batch) =
+                            process.on_ready(source, &mut self.logs[seat], at, &mut self.buf)
+                    {
+                        batches.push(batch);
+                    }
+                }
+                Interest::Draining(i) => {
+                    let d = &mut self.draining[i];
+                    if !crate::process::drain_some(
+                        &mut d.stderr,
+                        &mut self.logs[d.seat],
+                        &mut self.buf,
+                    ) {
+                        closed.push(i);
+                    }
+                }
+            }
+        }
+        if exit_polling {
+            for (seat, slot) in self.processes.iter_mut().enumerate() {
+                if let Some(process) = slot
+                    && process.needs_exit_polling()
+                    && let Some(batch) =
+                        process.on_ready(Source::Exit, &mut self.logs[seat], at, &mut self.buf)
+                {
+                    batches.push(batch);
+                }
+            }
+        }
+        let now = Instant::now();
+        let mut i = 0;
+        self.draining.retain(|d| {
+            let keep = !closed.contains(&i) && d.until > now;
+            i += 1;
+            keep
+        });
+        batches
+    }
+
+    fn shutdown(&mut self) {
+        for seat in 0..self.processes.len() {
+            self.retire(seat);
+        }
+        // Pipes held open by escaped descendants: up to `end_grace` more.
+        while let Some(until) = self.draining.iter().map(|d| d.until).min() {
+            self.wait(until.saturating_duration_since(Instant::now()));
+        }
+    }
+
+    fn stderr_log(&self, seat: usize) -> &CappedLog {
+        &self.logs[seat]
+    }
+}

@@ -1,0 +1,163 @@
+//! Per-seat state of the game loop, and the prompt outstanding for a seat.
+//!
+//! Every fault is counted here, in [`SeatState::settle`], so the kinds and
+//! the latencies recorded with them are decided in one place.
+
+use std::time::{Duration, Instant};
+
+use dojo_engine::protocol::{Answer, Fault};
+
+use super::options::Seat;
+use super::outcome::SeatRun;
+use super::stderr_cut::StderrCut;
+use crate::spec::Mode;
+use crate::sys::ExitKind;
+
+/// What the loop knows about one seat.
+pub(crate) struct SeatState<'a> {
+    pub(crate) seat: &'a Seat,
+    /// A process of the current generation exists (not yet retired).
+    pub(crate) has_process: bool,
+    /// Generation of the current (or last) process; events of others are
+    /// stale.
+    pub(crate) generation: u64,
+    /// Prompts the current process has answered (validly or not).
+    pub(crate) answered_in_life: u32,
+    pub(crate) eof: bool,
+    pub(crate) exit: Option<ExitKind>,
+    /// The last process was killed or died by fault.
+    pub(crate) needs_restart: bool,
+    pub(crate) saw_per_turn: bool,
+    pub(crate) saw_reuse: bool,
+    /// With `keep_stderr`: where each prompt's stderr starts.
+    pub(crate) cut: StderrCut,
+    pub(crate) run: SeatRun,
+}
+
+impl<'a> SeatState<'a> {
+    pub(crate) fn new(seat: &'a Seat) -> Self {
+        Self {
+            seat,
+            has_process: false,
+            generation: 0,
+            answered_in_life: 0,
+            eof: false,
+            exit: None,
+            needs_restart: false,
+            saw_per_turn: false,
+            saw_reuse: false,
+            cut: StderrCut::default(),
+            run: SeatRun::new(seat.bot.name.clone(), seat.bot.mode),
+        }
+    }
+
+    /// Notes a freshly started process.
+    pub(crate) fn started(&mut self, pgid: i32) {
+        self.has_process = true;
+        self.run.spawns += 1;
+        if std::mem::take(&mut self.needs_restart) {
+            self.run.faults.restart += 1;
+        }
+        self.run.pgids.push(pgid);
+        self.answered_in_life = 0;
+        self.eof = false;
+        self.exit = None;
+    }
+
+    pub(crate) fn is_dead(&self) -> bool {
+        self.eof && self.exit.is_some()
+    }
+
+    pub(crate) fn is_live(&self) -> bool {
+        self.has_process && !self.eof && self.exit.is_none()
+    }
+
+    /// Whether a process whose stdout closed can be known not to be a
+    /// per-turn bot on its way out (whose exit, about to be seen, starts
+    /// it again): it never answered, or it promised to stay alive. Such a
+    /// process is charged a crash at once; otherwise at the deadline
+    /// unless its exit shows up first.
+    pub(crate) fn closed_stdout_for_good(&self) -> bool {
+        self.answered_in_life == 0 || self.seat.bot.mode == Mode::Persistent
+    }
+
+    /// A process that exited 0 after answering is a per-turn bot, unless
+    /// it promised to stay alive.
+    pub(crate) fn exited_per_turn(&self) -> bool {
+        self.exit == Some(ExitKind::Code(0))
+            && self.answered_in_life > 0
+            && self.seat.bot.mode != Mode::Persistent
+    }
+
+    /// Settles a prompt: counts the fault, if it is one, and records the
+    /// latency, if the prompt has one (a reply or a timeout; a crash has
+    /// none).
+    pub(crate) fn settle<M>(
+        &mut self,
+        pending: &mut Pending<M>,
+        answer: Answer<M>,
+        latency: Option<Duration>,
+    ) {
+        if let Answer::Fault(fault) = &answer {
+            let faults = &mut self.run.faults;
+            match fault {
+                Fault::Timeout => faults.timeout += 1,
+                Fault::Crash => faults.crash += 1,
+                Fault::Invalid => faults.invalid += 1,
+            }
+        }
+        if let Some(latency) = latency {
+            self.run.latencies_us.push(micros(latency));
+        }
+        pending.answer = Some(answer);
+    }
+
+    /// Settles a prompt with what the process replied (a move or an
+    /// invalid line), read at `at`.
+    pub(crate) fn replied<M>(&mut self, pending: &mut Pending<M>, answer: Answer<M>, at: Instant) {
+        self.answered_in_life += 1;
+        let latency = at.saturating_duration_since(pending.sent);
+        self.settle(pending, answer, Some(latency));
+    }
+
+    /// The declared mode, or what the game showed for `Mode::Auto`.
+    pub(crate) fn into_run(self) -> SeatRun {
+        let mut run = self.run;
+        if run.mode == Mode::Auto {
+            if self.saw_per_turn {
+                run.mode = Mode::PerTurn;
+            } else if self.saw_reuse {
+                run.mode = Mode::Persistent;
+            }
+        }
+        run
+    }
+}
+
+/// One prompt of the current round and what became of it.
+pub(crate) struct Pending<M> {
+    pub(crate) seat: usize,
+    pub(crate) lines: Vec<String>,
+    pub(crate) reply: Vec<String>,
+    pub(crate) sent: Instant,
+    pub(crate) deadline: Instant,
+    pub(crate) answer: Option<Answer<M>>,
+}
+
+impl<M> Pending<M> {
+    /// A prompt just sent at `sent`, due by `deadline`.
+    pub(crate) fn new(seat: usize, lines: Vec<String>, sent: Instant, deadline: Instant) -> Self {
+        Self {
+            seat,
+            lines,
+            reply: Vec::new(),
+            sent,
+            deadline,
+            answer: None,
+        }
+    }
+}
+
+fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}
