@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Answers 1 if its environment holds anything but the documented
-variables (DOJO_*, PATH, HOME, LANG, and what an interpreter shim
+variables (DOJO_*, PATH, HOME, TMPDIR, LANG, and what an interpreter shim
 sets itself), else 0. Extra names go to stderr."""
 import os
 import sys
@@ -12,7 +12,7 @@ extra = sorted(
     k
     for k in os.environ
     if not k.startswith(("DOJO_", "PYENV", "_PYENV"))
-    and k not in ("PATH", "HOME", "LANG") + OWN
+    and k not in ("PATH", "HOME", "TMPDIR", "LANG") + OWN
 )
 print(f"extra variables: {extra}", file=sys.stderr, flush=True)
 answer = 1 if extra else 0

@@ -115,9 +115,15 @@ pub struct SandboxArgs {
     #[arg(long, default_value = "auto", value_name = "MODE",
           value_parser = ["off", "auto", "strict"])]
     pub sandbox: String,
-    /// Largest address space of each bot process (RLIMIT_AS).
+    /// Memory of each bot process with everything it starts (its cgroup;
+    /// where there is none, each process's address space, RLIMIT_AS).
     #[arg(long, value_name = "MIB")]
     pub limit_memory_mib: Option<u64>,
+    /// Processes and threads of each bot process with everything it
+    /// starts (its cgroup's pids.max; not enforced without one, see `dojo doctor`)
+    /// [default: 256].
+    #[arg(long, value_name = "N")]
+    pub limit_processes: Option<u64>,
     /// CPU seconds each bot process may use in all (RLIMIT_CPU).
     #[arg(long, value_name = "SECONDS")]
     pub limit_cpu_s: Option<u64>,

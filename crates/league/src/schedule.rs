@@ -211,11 +211,7 @@ impl Schedule {
         };
         let (groups, roles, cycles) = match game {
             GameKind::Cardjitsu => (cardjitsu_groups(&sorted), Vec::new(), games.div_ceil(2)),
-            GameKind::Royale => (
-                royale_groups(&sorted)?,
-                TEAMS.to_vec(),
-                games.div_ceil(3),
-            ),
+            GameKind::Royale => (royale_groups(&sorted)?, TEAMS.to_vec(), games.div_ceil(3)),
         };
         let groups: Vec<Group> = groups
             .into_iter()
@@ -412,9 +408,10 @@ fn seatings_of(bots: &[&Entrant], t: [usize; 3]) -> Vec<[usize; 3]> {
     let mut out: Vec<[usize; 3]> = Vec::new();
     for c in candidates {
         let seating = [t[c[0]], t[c[1]], t[c[2]]];
-        let honours = seating.iter().zip(TEAMS).all(|(&b, team)| {
-            bots[b].fixed_team.is_none_or(|fixed| fixed == team)
-        });
+        let honours = seating
+            .iter()
+            .zip(TEAMS)
+            .all(|(&b, team)| bots[b].fixed_team.is_none_or(|fixed| fixed == team));
         if honours && !out.contains(&seating) {
             out.push(seating);
         }

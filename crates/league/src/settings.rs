@@ -134,10 +134,14 @@ pub struct Settings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BotLimits {
-    /// Address space, MiB (RLIMIT_AS); `None`: inherited.
+    /// Memory of a bot process's whole tree, MiB (its cgroup; where there
+    /// is none, each process's address space); `None`: inherited.
     pub memory_mib: Option<u64>,
     /// CPU seconds per process (RLIMIT_CPU); `None`: inherited.
     pub cpu_s: Option<u64>,
+    /// Processes and threads of a bot process's whole tree (its cgroup's
+    /// `pids.max`); absent in leagues written before this limit existed.
+    pub processes: u64,
     /// Open files (RLIMIT_NOFILE).
     pub files: u64,
     /// Largest file written, MiB (RLIMIT_FSIZE).
@@ -149,6 +153,7 @@ impl Default for BotLimits {
         BotLimits {
             memory_mib: None,
             cpu_s: None,
+            processes: dojo_runner::DEFAULT_PROCESSES,
             files: 1024,
             file_size_mib: 64,
         }
@@ -320,11 +325,12 @@ impl Settings {
             move_timeout: std::time::Duration::from_millis(self.timeout_ms),
             startup_allowance: std::time::Duration::from_millis(self.play.startup_ms),
             limits: dojo_runner::Limits {
-                address_space_bytes: l.memory_mib.map(mib),
+                memory_bytes: l.memory_mib.map(mib),
+                address_space_bytes: None,
                 cpu_seconds: l.cpu_s,
+                processes: Some(l.processes),
                 open_files: Some(l.files),
                 file_size_bytes: Some(mib(l.file_size_mib)),
-                ..base.limits
             },
             ..base
         }

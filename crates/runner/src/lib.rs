@@ -6,6 +6,8 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
+mod cgroup;
+mod confine;
 mod cputime;
 mod fingerprint;
 mod lines;
@@ -13,6 +15,7 @@ mod manifest;
 mod play;
 mod process;
 mod sandbox;
+mod seccomp;
 mod spec;
 mod stderr_log;
 mod sys;
@@ -24,7 +27,8 @@ pub use play::{
     play, play_with_observer,
 };
 pub use sandbox::{
-    InForce, Layer, Limits, SandboxError, SandboxMode, in_force, layers_in_force, probe,
+    DEFAULT_PROCESSES, InForce, Layer, Limits, SandboxError, SandboxMode, in_force,
+    layers_in_force, probe,
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, Mode, SpecError, discover,

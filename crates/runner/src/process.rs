@@ -55,11 +55,16 @@ pub(crate) struct Tagged {
 pub(crate) struct Launch<'a> {
     pub(crate) command: &'a [String],
     pub(crate) dir: &'a Path,
+    /// The bot's scratch directory (HOME, TMPDIR, and with Landlock the
+    /// only place it may write); `None` for builds.
+    pub(crate) scratch: Option<&'a Path>,
     pub(crate) env: &'a [(String, String)],
     pub(crate) seat: usize,
     pub(crate) generation: u64,
     pub(crate) max_line_bytes: usize,
     pub(crate) containment: sys::Containment,
+    /// Paths outside the system and its own directory the bot may read.
+    pub(crate) extra_read: &'a [std::path::PathBuf],
     /// Start from an empty environment (bots); false keeps dojo's (builds).
     pub(crate) clean_env: bool,
     /// Run the process (and all it starts) on this CPU only.
@@ -85,6 +90,9 @@ struct GroupGuard {
     /// of the bot, init of the namespace: readable once it and everything
     /// in its namespace are gone.
     init: Option<OwnedFd>,
+    /// The process's control groups: dropped after the fields above, so
+    /// whatever is still in them is killed and they are removed last.
+    cgroup: Option<crate::cgroup::BotGroup>,
 }
 
 /// How long a drop waits for a killed namespace to be torn down (SIGKILL
@@ -128,6 +136,8 @@ pub(crate) struct BotProcess {
     pidfd: Option<OwnedFd>,
     /// Set once the exit has been seen (and reported).
     exit: Option<ExitKind>,
+    /// [`Self::limits_hit`] has been asked.
+    limits_asked: bool,
     guard: GroupGuard,
 }
 
@@ -150,13 +160,36 @@ impl BotProcess {
         if launch.clean_env {
             command
                 .env_clear()
-                .envs(crate::sandbox::base_env(launch.dir))
+                .envs(crate::sandbox::base_env(launch.dir, launch.scratch))
                 .envs(launch.env.iter().map(|(k, v)| (k, v)));
         }
         if let Some(cpu) = launch.cpu {
             sys::pin(&mut command, cpu);
         }
         sys::contain(&mut command, launch.containment);
+        let mut containment = launch.containment;
+        // Owned here until the spawn has returned: the child inherits it
+        // across the fork and gives it to Landlock.
+        let mut _ruleset = None;
+        if containment.confine_fs
+            && let Some(scratch) = launch.scratch
+        {
+            let reach = crate::confine::Reach {
+                bot_dir: launch.dir,
+                program: crate::confine::command_files(launch.command, launch.dir),
+                scratch,
+                extra_read: launch.extra_read,
+            };
+            _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
+            if let Some(fd) = &_ruleset {
+                containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
+            }
+        }
+        let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;
+        if let Some(group) = &cgroup {
+            containment.cgroup_fds = group.join_fds();
+        }
+        sys::contain(&mut command, containment);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
         sys::register_group(pid);
@@ -173,6 +206,7 @@ impl BotProcess {
             child,
             pgid: pid,
             init,
+            cgroup,
         };
         for fd in [
             stdin.as_ref().map(AsFd::as_fd),
@@ -195,6 +229,7 @@ impl BotProcess {
             stderr,
             pidfd: sys::pidfd(pid),
             exit: None,
+            limits_asked: false,
             guard,
         })
     }
@@ -203,6 +238,41 @@ impl BotProcess {
     /// [`crate::cputime`]).
     pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
         crate::cputime::tree_cpu_time(self.guard.pgid)
+    }
+
+    /// The limits this process (or anything it started) ran into, by name:
+    /// `processes` and `memory` from its control groups, `cpu` and
+    /// `file-size` from the signal it died of. Asked once per process (an
+    /// empty list after that). A process whose stdout closed may not have
+    /// ended yet: up to `wait` is spent waiting for its exit status.
+    pub(crate) fn limits_hit(&mut self, wait: std::time::Duration) -> Vec<&'static str> {
+        if std::mem::replace(&mut self.limits_asked, true) {
+            return Vec::new();
+        }
+        let mut hits = Vec::new();
+        if let Some(group) = &self.guard.cgroup {
+            for hit in group.hits() {
+                hits.push(match hit {
+                    crate::cgroup::Hit::Processes => "processes",
+                    crate::cgroup::Hit::Memory => "memory",
+                });
+            }
+        }
+        let mut exit = self.exit.or_else(|| sys::exited_no_reap(self.pgid()));
+        if exit.is_none()
+            && !wait.is_zero()
+            && let Some(pidfd) = &self.pidfd
+        {
+            let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
+            let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(wait)));
+            exit = sys::exited_no_reap(self.pgid());
+        }
+        match exit {
+            Some(ExitKind::Signal(libc::SIGXCPU)) => hits.push("cpu"),
+            Some(ExitKind::Signal(libc::SIGXFSZ)) => hits.push("file-size"),
+            _ => {}
+        }
+        hits
     }
 
     /// The process group id (equal to the pid).
@@ -427,6 +497,8 @@ mod tests {
         BotProcess::spawn(Launch {
             command: &command,
             dir: Path::new("/"),
+            scratch: None,
+            extra_read: &[],
             env: &[],
             seat: 0,
             generation: 1,

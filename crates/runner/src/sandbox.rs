@@ -70,22 +70,59 @@ pub struct Layer {
 pub fn probe() -> &'static [Layer] {
     static LAYERS: OnceLock<Vec<Layer>> = OnceLock::new();
     LAYERS.get_or_init(|| {
-        let ns = |name: &str, flag: i32, what: &str| match sys::probe_unshare(flag) {
-            Ok(()) => Layer {
-                name: name.to_string(),
-                available: true,
-                detail: what.to_string(),
-            },
-            Err(e) => Layer {
-                name: name.to_string(),
-                available: false,
-                detail: format!(
-                    "cannot create one ({e}); needs root or CAP_SYS_ADMIN \
-                     (dojo does not yet fall back to an unprivileged user namespace)"
-                ),
-            },
-        };
-        vec![
+        let mut layers = probe_all();
+        skip_layers(
+            &mut layers,
+            std::env::var("DOJO_SANDBOX_SKIP").ok().as_deref(),
+        );
+        layers
+    })
+}
+
+/// Marks the layers named in `skip` (comma-separated, from
+/// `DOJO_SANDBOX_SKIP`) as missing: to test the others alone, or to run a
+/// bot a layer breaks. `dojo doctor` shows them as skipped.
+fn skip_layers(layers: &mut Vec<Layer>, skip: Option<&str>) {
+    let Some(skip) = skip else { return };
+    let mut unknown = Vec::new();
+    for name in skip.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match layers.iter_mut().find(|l| l.name == name) {
+            Some(layer) => {
+                layer.available = false;
+                layer.detail = format!("skipped: DOJO_SANDBOX_SKIP names it ({})", layer.detail);
+            }
+            None => unknown.push(name.to_string()),
+        }
+    }
+    if !unknown.is_empty() {
+        // Not silently ignored: doctor lists it like a missing layer.
+        layers.push(Layer {
+            name: "DOJO_SANDBOX_SKIP".to_string(),
+            available: false,
+            detail: format!("names no layer: {}", unknown.join(", ")),
+        });
+    }
+}
+
+fn probe_all() -> Vec<Layer> {
+    let user = *USER_NAMESPACE.get_or_init(user_namespace_needed);
+    let ns = |name: &str, flag: i32, what: &str| match namespace_probe(flag, user) {
+        Ok(how) => Layer {
+            name: name.to_string(),
+            available: true,
+            detail: format!("{what}{how}"),
+        },
+        Err(e) => Layer {
+            name: name.to_string(),
+            available: false,
+            detail: format!(
+                "cannot create one ({e}), neither directly (needs root or CAP_SYS_ADMIN) \
+                     nor inside an unprivileged user namespace (the kernel or a security \
+                     module forbids them here)"
+            ),
+        },
+    };
+    vec![
             ns(
                 "pid-namespace",
                 sys::NEW_PID,
@@ -100,27 +137,244 @@ pub fn probe() -> &'static [Layer] {
             Layer {
                 name: "rlimits".to_string(),
                 available: cfg!(target_os = "linux"),
-                detail: "core dumps off, file size, open files, and the memory and CPU limits \
-                         the organiser sets with --limit-* (not yet per bot in bot.toml)"
+                detail: "core dumps off; file size (SIGXFSZ), open files, CPU seconds per \
+                         process (SIGXCPU); memory as address space where there is no memory cgroup"
                     .to_string(),
             },
             Layer {
                 name: "clean-environment".to_string(),
                 available: true,
-                detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME (its directory), LANG".to_string(),
+                detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME and TMPDIR (its scratch directory), LANG".to_string(),
             },
-            Layer {
-                name: "landlock".to_string(),
-                available: false,
-                detail: "filesystem confinement is not implemented yet".to_string(),
-            },
-            Layer {
-                name: "seccomp".to_string(),
-                available: false,
-                detail: "the system-call filter is not implemented yet".to_string(),
-            },
+            private_proc_layer(user),
+            cgroup_layer(crate::cgroup::Controller::Pids),
+            cgroup_layer(crate::cgroup::Controller::Memory),
+            landlock_layer(),
+            landlock_network_layer(),
+            seccomp_layer(),
         ]
-    })
+}
+
+/// Whether namespaces are made inside a new user namespace: when dojo
+/// cannot make them directly (not root), or when `DOJO_SANDBOX_USERNS=1`
+/// asks for it (to test that path as root).
+fn user_namespace_needed() -> bool {
+    if std::env::var("DOJO_SANDBOX_USERNS").is_ok_and(|v| v == "1") {
+        return true;
+    }
+    sys::probe_unshare(sys::NEW_PID | sys::NEW_NET).is_err()
+}
+
+/// Whether a namespace of kind `flag` can be made, directly or (with
+/// `user`) inside a new user namespace; what that adds to the detail.
+fn namespace_probe(flag: i32, user: bool) -> std::io::Result<&'static str> {
+    if user {
+        sys::probe_unshare(flag | sys::NEW_USER)
+            .map(|()| " (inside an unprivileged user namespace)")
+    } else {
+        sys::probe_unshare(flag).map(|()| "")
+    }
+}
+
+/// Whether bot processes get their namespaces inside a user namespace
+/// (decided by [`probe`]).
+static USER_NAMESPACE: OnceLock<bool> = OnceLock::new();
+
+fn uses_user_namespace() -> bool {
+    probe();
+    USER_NAMESPACE.get().copied().unwrap_or(false)
+}
+
+/// A `/proc` of the bot's own PID namespace (probed by running `true`
+/// with it): without it, the host's `/proc` shows every process.
+fn private_proc_layer(user: bool) -> Layer {
+    let mut plan = Containment {
+        unshare_flags: sys::NEW_PID | sys::NEW_NS,
+        private_proc: true,
+        ..Containment::default()
+    };
+    if user {
+        plan.unshare_flags |= sys::NEW_USER;
+        plan.id_maps = sys::IdMaps::current();
+    }
+    let name = "private-proc".to_string();
+    match sys::probe_exec(plan) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: "each bot's /proc shows only its own PID namespace: not the other bots \
+                     (their pipes under /proc/PID/fd) nor dojo"
+                .to_string(),
+        },
+        Err(e) => Layer {
+            name,
+            available: false,
+            detail: format!(
+                "cannot mount a /proc for a bot's PID namespace ({e}): bots see every \
+                 process in the host's /proc (command lines; the environment and pipes of \
+                 processes of the same user unless dojo runs as root)"
+            ),
+        },
+    }
+}
+
+/// A control group per bot process with `controller`.
+fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
+    let (name, what) = match controller {
+        crate::cgroup::Controller::Pids => (
+            "cgroup-pids",
+            "--limit-processes caps the processes and threads of each bot process's tree \
+             (a fork bomb meets it), and everything in the group is killed at its end",
+        ),
+        crate::cgroup::Controller::Memory => (
+            "cgroup-memory",
+            "--limit-memory-mib caps the memory of each bot process's tree as a whole",
+        ),
+    };
+    match crate::cgroup::probe(controller) {
+        Ok(dir) => Layer {
+            name: name.to_string(),
+            available: true,
+            detail: format!("{what} (groups under {})", dir.display()),
+        },
+        Err(why) => Layer {
+            name: name.to_string(),
+            available: false,
+            detail: match controller {
+                crate::cgroup::Controller::Pids => {
+                    format!("{why}: --limit-processes is not enforced")
+                }
+                crate::cgroup::Controller::Memory => format!(
+                    "{why}: --limit-memory-mib falls back to each process's address space \
+                     (RLIMIT_AS)"
+                ),
+            },
+        },
+    }
+}
+
+fn layer_available(name: &str) -> bool {
+    probe().iter().any(|l| l.name == name && l.available)
+}
+
+/// Filesystem confinement: probed by running `true` under a ruleset like a
+/// bot's (so a kernel that has Landlock but refuses it, for example under a
+/// container's seccomp profile, shows as missing).
+fn landlock_layer() -> Layer {
+    let name = "landlock".to_string();
+    let abi = crate::confine::probe_abi();
+    if abi <= 0 {
+        return Layer {
+            name,
+            available: false,
+            detail: "the kernel has no Landlock (Linux 5.13 or later, with landlock in the \
+                     lsm= boot list): bots can read and write whatever the user dojo runs as can"
+                .to_string(),
+        };
+    }
+    match probe_confined(true, &[]) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: format!(
+                "Landlock ABI {abi}: each bot reads only the system and its own directory and \
+                 writes only its scratch directory{}",
+                if abi >= 6 {
+                    "; it cannot signal processes outside its sandbox"
+                } else {
+                    ""
+                }
+            ),
+        },
+        Err(e) => Layer {
+            name,
+            available: false,
+            detail: format!("Landlock ABI {abi}, but a confined test process failed: {e}"),
+        },
+    }
+}
+
+/// TCP `bind`/`connect` denied (Landlock ABI 4, Linux 6.7).
+fn landlock_network_layer() -> Layer {
+    let abi = crate::confine::probe_abi();
+    let fs = landlock_layer_available();
+    Layer {
+        name: "landlock-network".to_string(),
+        available: fs && abi >= 4,
+        detail: if !fs {
+            "needs the landlock layer".to_string()
+        } else if abi >= 4 {
+            "no TCP bind or connect, also where no network namespace can be made".to_string()
+        } else {
+            format!("Landlock ABI {abi} has no network rules (ABI 4, Linux 6.7, needed)")
+        },
+    }
+}
+
+fn landlock_layer_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| crate::confine::probe_abi() > 0 && probe_confined(true, &[]).is_ok())
+}
+
+/// The system-call filter: probed by running `true` under it.
+fn seccomp_layer() -> Layer {
+    let name = "seccomp".to_string();
+    let Some(filters) = crate::seccomp::filters() else {
+        return Layer {
+            name,
+            available: false,
+            detail: format!(
+                "no filter for this architecture ({})",
+                std::env::consts::ARCH
+            ),
+        };
+    };
+    match probe_confined(false, filters) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings and new \
+                     namespaces fail with EPERM"
+                .to_string(),
+        },
+        Err(e) => Layer {
+            name,
+            available: false,
+            detail: format!("a filtered test process failed: {e}"),
+        },
+    }
+}
+
+/// Runs `true` with a Landlock ruleset (when `landlock`) and `filters`.
+fn probe_confined(
+    landlock: bool,
+    filters: &'static [seccompiler::BpfProgram],
+) -> std::io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let ruleset = if landlock {
+        let reach = crate::confine::Reach {
+            bot_dir: dir.path(),
+            program: Vec::new(),
+            scratch: dir.path(),
+            extra_read: &[],
+        };
+        crate::confine::ruleset(&reach).map_err(std::io::Error::other)?
+    } else {
+        None
+    };
+    let plan = Containment {
+        landlock_fd: ruleset.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd),
+        seccomp: filters,
+        ..Containment::default()
+    };
+    sys::probe_exec(plan)
+}
+
+/// A fresh scratch directory for `bot` in one game (removed when dropped).
+pub(crate) fn scratch_dir(bot: &str) -> std::io::Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix(&format!("dojo-{bot}-"))
+        .tempdir()
 }
 
 /// Why a run cannot have the containment it asked for.
@@ -149,26 +403,49 @@ pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
     })
 }
 
-/// The layers that are implemented and enforced when available; strict
-/// mode insists on these (not on the ones not yet built).
-const ENFORCEABLE: &[&str] = &["pid-namespace", "network-namespace"];
+/// The layers `--sandbox off` turns off (the clean environment and the
+/// rlimits always apply).
+const SWITCHABLE: &[&str] = &[
+    "pid-namespace",
+    "private-proc",
+    "network-namespace",
+    "landlock",
+    "landlock-network",
+    "seccomp",
+];
 
 /// The names of the layers a run in `mode` has, or an error in strict
-/// mode when one is missing.
+/// mode when one is missing. Strict mode needs every layer, except that
+/// either a network namespace or Landlock's network rules will do for the
+/// network, and the memory cgroup (which falls back to RLIMIT_AS).
 pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
     let mut on = Vec::new();
+    let mut missing = Vec::new();
     for layer in probe() {
-        let namespace = ENFORCEABLE.contains(&layer.name.as_str());
-        if namespace && mode == SandboxMode::Off {
+        let switchable = SWITCHABLE.contains(&layer.name.as_str());
+        if switchable && mode == SandboxMode::Off {
             continue;
         }
         if layer.available {
             on.push(layer.name.clone());
-        } else if namespace && mode == SandboxMode::Strict {
-            return Err(SandboxError {
-                missing: layer.name.clone(),
-            });
+        } else if switchable {
+            missing.push(layer.name.clone());
         }
+    }
+    let network = on
+        .iter()
+        .any(|l| l == "network-namespace" || l == "landlock-network");
+    if network {
+        missing.retain(|l| l != "network-namespace" && l != "landlock-network");
+    }
+    // The process cap has no fallback (memory falls back to RLIMIT_AS).
+    if !layer_available("cgroup-pids") {
+        missing.push("cgroup-pids".to_string());
+    }
+    if mode == SandboxMode::Strict && !missing.is_empty() {
+        return Err(SandboxError {
+            missing: missing.join(", "),
+        });
     }
     Ok(on)
 }
@@ -176,41 +453,87 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
 /// The containment for one bot process in a run with `mode`.
 pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let mut flags = 0;
+    let mut confine_fs = false;
+    let mut private_proc = false;
+    let mut seccomp: &'static [seccompiler::BpfProgram] = &[];
     if mode != SandboxMode::Off {
         for layer in probe() {
             match layer.name.as_str() {
                 "pid-namespace" if layer.available => flags |= sys::NEW_PID,
+                "private-proc" if layer.available => private_proc = true,
                 "network-namespace" if layer.available => flags |= sys::NEW_NET,
+                "landlock" if layer.available => confine_fs = true,
+                "seccomp" if layer.available => {
+                    seccomp = crate::seccomp::filters().unwrap_or_default();
+                }
                 _ => {}
             }
         }
     }
     let mut rlimits = [None; 8];
+    // Memory: for the whole tree through its cgroup where there is one,
+    // else per process as address space.
+    let memory_group = limits
+        .memory_bytes
+        .filter(|_| layer_available("cgroup-memory"));
+    let address_space = match (limits.address_space_bytes, memory_group) {
+        (Some(bytes), _) => Some(bytes),
+        (None, None) => limits.memory_bytes,
+        (None, Some(_)) => None,
+    };
+    let group_limits = crate::cgroup::GroupLimits {
+        processes: limits.processes.filter(|_| layer_available("cgroup-pids")),
+        memory_bytes: memory_group,
+    };
     let values = [
         Some((sys::resource::CORE, 0)),
         limits.file_size_bytes.map(|v| (sys::resource::FSIZE, v)),
         limits.open_files.map(|v| (sys::resource::NOFILE, v)),
-        limits.address_space_bytes.map(|v| (sys::resource::AS, v)),
+        address_space.map(|v| (sys::resource::AS, v)),
         limits.cpu_seconds.map(|v| (sys::resource::CPU, v)),
-        limits.processes.map(|v| (sys::resource::NPROC, v)),
     ];
     for (slot, value) in rlimits.iter_mut().zip(values) {
         *slot = value;
     }
+    // The private /proc needs the PID namespace and a mount namespace.
+    private_proc &= flags & sys::NEW_PID != 0;
+    if private_proc {
+        flags |= sys::NEW_NS;
+    }
+    if mode != SandboxMode::Off {
+        static UNDUMPABLE: std::sync::Once = std::sync::Once::new();
+        UNDUMPABLE.call_once(sys::make_undumpable);
+    }
+    let mut id_maps = Containment::default().id_maps;
+    if flags != 0 && uses_user_namespace() {
+        flags |= sys::NEW_USER;
+        id_maps = sys::IdMaps::current();
+    }
     Containment {
         unshare_flags: flags,
+        id_maps,
         rlimits,
+        confine_fs,
+        private_proc,
+        seccomp,
+        group_limits,
+        ..Containment::default()
     }
 }
 
 /// Resource limits for each bot process (`None`: inherited from dojo).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
-    /// RLIMIT_AS: bytes of address space.
+    /// Bytes of memory of the bot process's whole tree (its cgroup's
+    /// limit; where there is none, each process's address space).
+    #[serde(default)]
+    pub memory_bytes: Option<u64>,
+    /// RLIMIT_AS: bytes of address space of each process.
     pub address_space_bytes: Option<u64>,
     /// RLIMIT_CPU: CPU seconds per process (a process over it gets SIGXCPU, then SIGKILL).
     pub cpu_seconds: Option<u64>,
-    /// RLIMIT_NPROC: processes/threads of the user (not enforced for root).
+    /// Processes and threads of the bot process's whole tree (its cgroup's
+    /// `pids.max`; not enforced where there is no such cgroup).
     pub processes: Option<u64>,
     /// RLIMIT_NOFILE: open descriptors.
     pub open_files: Option<u64>,
@@ -218,24 +541,36 @@ pub struct Limits {
     pub file_size_bytes: Option<u64>,
 }
 
+/// Processes and threads a bot's tree may have unless the organiser says
+/// otherwise: far above what a bot needs, far below a fork bomb's reach.
+pub const DEFAULT_PROCESSES: u64 = 256;
+
 impl Default for Limits {
     /// Generous defaults that no honest bot meets: 1024 descriptors, 64 MiB
-    /// files. Memory, CPU and processes stay inherited unless set.
+    /// files, 256 processes and threads. Memory and CPU stay inherited
+    /// unless set.
     fn default() -> Self {
         Self {
+            memory_bytes: None,
             address_space_bytes: None,
             cpu_seconds: None,
-            processes: None,
+            processes: Some(DEFAULT_PROCESSES),
             open_files: Some(1024),
             file_size_bytes: Some(64 << 20),
         }
     }
 }
 
-/// The environment a bot process gets: a minimal PATH/HOME/LANG plus the
-/// seat's `DOJO_*` variables; nothing of dojo's own environment.
-pub(crate) fn base_env(home: &std::path::Path) -> Vec<(String, String)> {
-    vec![
+/// The environment a bot process gets: a minimal PATH/HOME/TMPDIR/LANG
+/// plus the seat's `DOJO_*` variables; nothing of dojo's own environment.
+/// HOME and TMPDIR are the scratch directory (the bot's directory for a
+/// process without one).
+pub(crate) fn base_env(
+    dir: &std::path::Path,
+    scratch: Option<&std::path::Path>,
+) -> Vec<(String, String)> {
+    let home = scratch.unwrap_or(dir);
+    let mut env = vec![
         // dojo's own PATH (not a secret, and the bot's interpreter must be
         // found where the organiser's shell finds it).
         (
@@ -244,5 +579,9 @@ pub(crate) fn base_env(home: &std::path::Path) -> Vec<(String, String)> {
         ),
         ("HOME".to_string(), home.display().to_string()),
         ("LANG".to_string(), "C.UTF-8".to_string()),
-    ]
+    ];
+    if let Some(scratch) = scratch {
+        env.push(("TMPDIR".to_string(), scratch.display().to_string()));
+    }
+    env
 }

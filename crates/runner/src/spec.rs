@@ -316,10 +316,18 @@ impl BotSpec {
         }
         let mut containment =
             crate::sandbox::plan(crate::SandboxMode::Auto, &crate::Limits::default());
-        containment.unshare_flags &= crate::sys::NEW_PID;
+        containment.unshare_flags &= crate::sys::NEW_PID | crate::sys::NEW_USER;
+        // Builds fetch dependencies and write into the bot's directory:
+        // no filesystem confinement, no system-call filter.
+        containment.confine_fs = false;
+        containment.private_proc = false;
+        containment.unshare_flags &= !crate::sys::NEW_NS;
+        containment.seccomp = &[];
         let mut process = BotProcess::spawn(Launch {
             command,
             dir: &self.dir,
+            scratch: None,
+            extra_read: &[],
             env: &[],
             seat: 0,
             generation: 0,
@@ -395,7 +403,7 @@ impl BotSpec {
                 command: command.clone(),
                 status: match kind {
                     crate::sys::ExitKind::Code(code) => format!("exit status: {code}"),
-                    crate::sys::ExitKind::Signal => "killed by a signal".to_string(),
+                    crate::sys::ExitKind::Signal(_) => "killed by a signal".to_string(),
                 },
                 stderr_tail,
             }),

@@ -10,8 +10,8 @@ use std::sync::Mutex;
 pub(crate) enum ExitKind {
     /// Exited normally with this status code.
     Code(i32),
-    /// Killed by a signal (or ended in a way we could not decode).
-    Signal,
+    /// Killed by this signal (0: ended in a way we could not decode).
+    Signal(i32),
 }
 
 /// Process-group ids of every bot process that is alive (spawned and not
@@ -37,6 +37,17 @@ pub(crate) fn unregister_and_kill_group(pgid: i32) {
     let mut groups = live_groups();
     groups.remove(&pgid);
     kill_group(pgid);
+}
+
+/// SIGKILLs `pid` if it is still in the cgroup directory named `group`
+/// (checked after taking a pidfd, so a pid recycled in between is never
+/// signalled).
+pub(crate) fn kill_pid_in_group(pid: i32, group: &str) {
+    let Some(fd) = pidfd(pid) else { return };
+    let cgroups = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
+    if cgroups.lines().any(|l| l.ends_with(&format!("/{group}"))) {
+        let _ = rustix::process::pidfd_send_signal(&fd, rustix::process::Signal::KILL);
+    }
 }
 
 fn kill_group(pgid: i32) {
@@ -141,7 +152,7 @@ pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
             Ok(Some(status)) => {
                 return Some(match status.exit_status() {
                     Some(code) if status.exited() => ExitKind::Code(code),
-                    _ => ExitKind::Signal,
+                    _ => ExitKind::Signal(status.terminating_signal().unwrap_or(0)),
                 });
             }
             Ok(None) => return None,
@@ -161,17 +172,308 @@ pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
 }
 
 /// What the forked child does before it runs the bot (see [`contain`]).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Containment {
     /// `CLONE_NEW*` flags to unshare (PID and network namespaces); 0 for none.
     pub(crate) unshare_flags: i32,
     /// Resource limits to set, as (resource, soft = hard limit).
     pub(crate) rlimits: [Option<(i32, u64)>; 8],
+    /// A Landlock ruleset descriptor to restrict the bot with; -1 for
+    /// none. Its owner keeps it open until the spawn has returned.
+    pub(crate) landlock_fd: i32,
+    /// Seccomp filters to load, in order (empty: none).
+    pub(crate) seccomp: &'static [seccompiler::BpfProgram],
+    /// Build a Landlock ruleset for this process (the spawn fills
+    /// `landlock_fd`).
+    pub(crate) confine_fs: bool,
+    /// Mount a `/proc` of the bot's own PID namespace (needs `NEW_PID`
+    /// and `NEW_NS` in the flags).
+    pub(crate) private_proc: bool,
+    /// `cgroup.procs` descriptors of the bot's control groups to join
+    /// (-1: none); the owner keeps them open until the spawn returned.
+    pub(crate) cgroup_fds: [i32; 2],
+    /// Limits for the bot's control groups (the spawn makes them).
+    pub(crate) group_limits: crate::cgroup::GroupLimits,
+    /// With `CLONE_NEWUSER` in the flags: the lines for the new user
+    /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
+    /// themselves), formatted before the fork.
+    pub(crate) id_maps: IdMaps,
+}
+
+/// `uid_map` and `gid_map` contents for an unprivileged user namespace.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IdMaps {
+    uid: [u8; 32],
+    uid_len: usize,
+    gid: [u8; 32],
+    gid_len: usize,
+}
+
+impl IdMaps {
+    /// Maps the current user and group to themselves.
+    pub(crate) fn current() -> Self {
+        let (uid, gid) = (rustix::process::getuid(), rustix::process::getgid());
+        let line = |id: u32| {
+            let text = format!("{id} {id} 1\n");
+            let mut buf = [0u8; 32];
+            buf[..text.len()].copy_from_slice(text.as_bytes());
+            (buf, text.len())
+        };
+        let (uid, uid_len) = line(uid.as_raw());
+        let (gid, gid_len) = line(gid.as_raw());
+        Self {
+            uid,
+            uid_len,
+            gid,
+            gid_len,
+        }
+    }
+}
+
+/// Writes `data` to the file at `path` (a NUL-terminated byte string);
+/// async-signal-safe.
+#[cfg(target_os = "linux")]
+fn write_proc_file(path: &[u8], data: &[u8]) -> std::io::Result<()> {
+    // SAFETY: `path` is NUL-terminated, `data` is a valid slice; open,
+    // write and close are async-signal-safe.
+    unsafe {
+        let fd = libc::open(path.as_ptr().cast(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let written = libc::write(fd, data.as_ptr().cast(), data.len());
+        let error = std::io::Error::last_os_error();
+        libc::close(fd);
+        if written != data.len() as isize {
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+impl Default for Containment {
+    fn default() -> Self {
+        Self {
+            unshare_flags: 0,
+            rlimits: [None; 8],
+            landlock_fd: -1,
+            seccomp: &[],
+            confine_fs: false,
+            private_proc: false,
+            cgroup_fds: [-1; 2],
+            group_limits: crate::cgroup::GroupLimits::default(),
+            id_maps: IdMaps {
+                uid: [0; 32],
+                uid_len: 0,
+                gid: [0; 32],
+                gid_len: 0,
+            },
+        }
+    }
+}
+
+/// The Landlock ABI version the kernel offers; 0 where it has none (or
+/// it is disabled at boot).
+#[cfg(target_os = "linux")]
+pub(crate) fn landlock_abi() -> i32 {
+    const LANDLOCK_CREATE_RULESET_VERSION: u32 = 1;
+    // SAFETY: with a null attribute pointer, size 0 and the VERSION flag
+    // the call only returns a number; it reads and writes no memory.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    if rc < 0 { 0 } else { rc as i32 }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn landlock_abi() -> i32 {
+    0
+}
+
+/// In the bot, PID 1 of a new PID and mount namespace: a `/proc` of its
+/// own namespace over the host's, so it sees no other process (not the
+/// other bots, whose pipes `/proc/PID/fd` would open, nor dojo, whose
+/// environment `/proc/PID/environ` shows). Mount propagation is made
+/// private first so nothing reaches the host. With Landlock, the new
+/// `/proc` is another mount than the one the ruleset allows: a rule for it
+/// is added here. Only async-signal-safe calls.
+#[cfg(target_os = "linux")]
+fn private_proc(plan: &Containment) -> std::io::Result<()> {
+    // SAFETY: raw system calls on NUL-terminated literals and a stack
+    // value.
+    unsafe {
+        let none = std::ptr::null::<libc::c_char>();
+        if libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ) == -1
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        if libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            flags,
+            std::ptr::null(),
+        ) == -1
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        if plan.landlock_fd >= 0 {
+            let dir = libc::open(c"/proc".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+            if dir == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // struct landlock_path_beneath_attr { u64 allowed_access; s32
+            // parent_fd; } __attribute__((packed))
+            #[repr(C, packed)]
+            struct PathBeneath {
+                allowed_access: u64,
+                parent_fd: i32,
+            }
+            const EXECUTE: u64 = 1 << 0;
+            const READ_FILE: u64 = 1 << 2;
+            const READ_DIR: u64 = 1 << 3;
+            const RULE_PATH_BENEATH: u32 = 1;
+            let attr = PathBeneath {
+                allowed_access: EXECUTE | READ_FILE | READ_DIR,
+                parent_fd: dir,
+            };
+            let rc = libc::syscall(
+                libc::SYS_landlock_add_rule,
+                plan.landlock_fd,
+                RULE_PATH_BENEATH,
+                &attr as *const PathBeneath,
+                0u32,
+            );
+            libc::close(dir);
+            if rc == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every capability out of the bounding, ambient and current sets: a bot
+/// running as root keeps its uid (it still owns root's files) but loses
+/// what lifts it over other processes and the kernel (CAP_SYS_PTRACE, to
+/// read non-dumpable processes such as dojo; CAP_DAC_OVERRIDE;
+/// CAP_SYS_ADMIN; CAP_SYS_RAWIO for /proc/kcore ...), and, with no
+/// new privileges, gains none back at exec. Without privileges the drops
+/// fail harmlessly (there is nothing to drop). Async-signal-safe.
+#[cfg(target_os = "linux")]
+fn drop_capabilities() {
+    // SAFETY: prctl and capset on plain stack values.
+    unsafe {
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: i32,
+        }
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct Data {
+            effective: u32,
+            permitted: u32,
+            inheritable: u32,
+        }
+        const VERSION_3: u32 = 0x2008_0522;
+        let mut header = Header {
+            version: VERSION_3,
+            pid: 0,
+        };
+        let data = [Data {
+            effective: 0,
+            permitted: 0,
+            inheritable: 0,
+        }; 2];
+        libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr());
+    }
+}
+
+/// In the forked child, just before exec: no new privileges (required by
+/// both, and setuid programs cannot lift the bot out), then Landlock, then
+/// seccomp (last: its filter would not stop the calls above, but nothing
+/// after it should need a denied call). Only async-signal-safe calls.
+///
+/// # Safety
+/// To be called only in a forked child before exec; `plan.seccomp` must
+/// point at valid BPF programs (it is `'static`).
+#[cfg(target_os = "linux")]
+unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
+    if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
+        return Ok(());
+    }
+    drop_capabilities();
+    // SAFETY: raw system calls on plain values and on `plan.seccomp`'s
+    // memory, which outlives the call.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if plan.landlock_fd >= 0
+            && libc::syscall(libc::SYS_landlock_restrict_self, plan.landlock_fd, 0u32) == -1
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        for program in plan.seccomp {
+            let fprog = libc::sock_fprog {
+                len: program.len() as u16,
+                // seccompiler's `sock_filter` is the kernel's layout
+                // (`#[repr(C)]`, the same four fields as libc's).
+                filter: program.as_ptr() as *mut libc::sock_filter,
+            };
+            if libc::syscall(
+                libc::SYS_seccomp,
+                libc::SECCOMP_SET_MODE_FILTER,
+                0u32,
+                &fprog as *const libc::sock_fprog,
+            ) == -1
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Namespace flags, for the sandbox module's probe and plan.
 pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
 pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
+pub(crate) const NEW_USER: i32 = libc::CLONE_NEWUSER;
+pub(crate) const NEW_NS: i32 = libc::CLONE_NEWNS;
+
+/// Makes this process non-dumpable: its `/proc/PID` entries (environment,
+/// memory, descriptors) then need CAP_SYS_PTRACE, which bots lack (see
+/// [`drop_capabilities`]). The waiters, forked from it, inherit it; bots
+/// do not (exec resets it).
+pub(crate) fn make_undumpable() {
+    // SAFETY: prctl with plain values.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+}
 
 /// Resource ids, for the sandbox module.
 pub(crate) mod resource {
@@ -180,7 +482,6 @@ pub(crate) mod resource {
     pub(crate) const NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
     pub(crate) const AS: i32 = libc::RLIMIT_AS as i32;
     pub(crate) const CPU: i32 = libc::RLIMIT_CPU as i32;
-    pub(crate) const NPROC: i32 = libc::RLIMIT_NPROC as i32;
 }
 
 /// Arranges for the spawned child to run the bot contained.
@@ -202,28 +503,56 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec. It only
     // makes raw system calls that are async-signal-safe (prctl, setrlimit,
-    // unshare, pipe2, fork, close, poll, close_range, waitpid, signal,
-    // kill, _exit) and touches no memory shared with the parent: `plan`
+    // write, getrusage, unshare, mount, open, pipe2, fork, close, poll,
+    // close_range, waitpid, signal, kill, capset, landlock_*, seccomp,
+    // _exit) and touches no memory shared with the parent: `plan`
     // is a plain copied value.
     unsafe {
         command.pre_exec(move || {
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
                 return Err(std::io::Error::last_os_error());
             }
+            // Join the control groups first, so that the waiter and
+            // everything the bot starts are counted and killed with it.
+            for fd in plan.cgroup_fds {
+                if fd >= 0 && libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
             for (resource, value) in plan.rlimits.iter().flatten() {
+                // CPU: the hard limit a second later, so the bot gets
+                // SIGXCPU (which says why) before the kernel's SIGKILL.
+                let hard = if *resource == libc::RLIMIT_CPU as i32 {
+                    value.saturating_add(1)
+                } else {
+                    *value
+                };
                 let limit = libc::rlimit {
                     rlim_cur: *value,
-                    rlim_max: *value,
+                    rlim_max: hard,
                 };
                 if libc::setrlimit(*resource as _, &limit) == -1 {
                     return Err(std::io::Error::last_os_error());
                 }
             }
             if plan.unshare_flags == 0 {
-                return Ok(());
+                return confine_self(&plan);
             }
             if libc::unshare(plan.unshare_flags) == -1 {
                 return Err(std::io::Error::last_os_error());
+            }
+            if plan.unshare_flags & libc::CLONE_NEWUSER != 0 {
+                // Without root: the new user namespace maps dojo's user
+                // and group to themselves (setgroups must be denied
+                // before an unprivileged process may write gid_map).
+                // (A non-dumpable process's /proc/self files belong to
+                // root: dumpable for as long as it takes.)
+                let maps = &plan.id_maps;
+                libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
+                write_proc_file(b"/proc/self/setgroups\0", b"deny")?;
+                write_proc_file(b"/proc/self/uid_map\0", &maps.uid[..maps.uid_len])?;
+                write_proc_file(b"/proc/self/gid_map\0", &maps.gid[..maps.gid_len])?;
+                libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
             }
             // The pipe tells the bot whether the waiter is still there
             // after the bot armed its own PDEATHSIG (closing the race
@@ -251,7 +580,10 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                     // The waiter is gone already.
                     libc::_exit(1);
                 }
-                return Ok(());
+                if plan.private_proc {
+                    private_proc(&plan)?;
+                }
+                return confine_self(&plan);
             }
             // The waiter: holds nothing but the write end of `alive`.
             let keep = alive[1] as u32;
@@ -272,7 +604,25 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
             if libc::WIFEXITED(status) {
                 libc::_exit(libc::WEXITSTATUS(status));
             }
-            let signal = libc::WTERMSIG(status);
+            let mut signal = libc::WTERMSIG(status);
+            // As init of its PID namespace the bot is deaf to SIGXCPU
+            // (the kernel drops default-action signals to a namespace's
+            // init), so its CPU limit shows as the hard limit's SIGKILL:
+            // pass that on as SIGXCPU, which says why.
+            if signal == libc::SIGKILL
+                && let Some((_, seconds)) = plan
+                    .rlimits
+                    .iter()
+                    .flatten()
+                    .find(|(resource, _)| *resource == libc::RLIMIT_CPU as i32)
+            {
+                let mut usage: libc::rusage = std::mem::zeroed();
+                libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+                let used = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec;
+                if used >= *seconds as i64 {
+                    signal = libc::SIGXCPU;
+                }
+            }
             libc::signal(signal, libc::SIG_DFL);
             let mut set: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut set);
@@ -300,10 +650,17 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
         .stderr(std::process::Stdio::null());
     // SAFETY: as in `contain`: only unshare and _exit, both
     // async-signal-safe, in the forked child.
+    let maps = IdMaps::current();
     unsafe {
         command.pre_exec(move || {
             if libc::unshare(flags) == -1 {
                 return Err(std::io::Error::last_os_error());
+            }
+            if flags & libc::CLONE_NEWUSER != 0 {
+                libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
+                write_proc_file(b"/proc/self/setgroups\0", b"deny")?;
+                write_proc_file(b"/proc/self/uid_map\0", &maps.uid[..maps.uid_len])?;
+                write_proc_file(b"/proc/self/gid_map\0", &maps.gid[..maps.gid_len])?;
             }
             libc::_exit(0);
         });
@@ -313,6 +670,26 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
         Ok(())
     } else {
         Err(std::io::Error::other(format!("probe child ended {status}")))
+    }
+}
+
+/// Whether `true` runs under `plan` (its Landlock ruleset and seccomp
+/// filters): a probe that the kernel accepts them and that a contained
+/// process can still start.
+pub(crate) fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
+    let mut command = std::process::Command::new("true");
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    contain(&mut command, plan);
+    let status = command.spawn()?.wait()?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!(
+            "probe process ended {status}"
+        )))
     }
 }
 

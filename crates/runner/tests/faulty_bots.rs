@@ -171,6 +171,7 @@ fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
         crash: crash.into(),
         invalid: invalid.into(),
         restart: restart.into(),
+        limit: 0,
     }
 }
 

@@ -151,7 +151,7 @@ fn unique_tag(name: &str) -> String {
 
 #[test]
 fn escaped_descendants_die_with_their_game() {
-    if !have("pid-namespace") {
+    if !have("pid-namespace") && !have("cgroup-pids") {
         return;
     }
     let tag = unique_tag("escaper");
@@ -169,8 +169,13 @@ fn without_a_sandbox_escapers_do_survive() {
     // The counterpart of the test above: shows the test can fail, and
     // cleans up after itself.
     let tag = unique_tag("escaper-off");
+    // No cgroup either (no process limit): its sweep would catch them.
     let opts = RunOptions {
         sandbox: SandboxMode::Off,
+        limits: dojo_runner::Limits {
+            processes: None,
+            ..dojo_runner::Limits::default()
+        },
         ..options()
     };
     versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
@@ -184,6 +189,22 @@ fn without_a_sandbox_escapers_do_survive() {
         !left.is_empty(),
         "escapers are expected to survive with --sandbox off"
     );
+}
+
+#[test]
+fn without_namespaces_the_cgroup_still_sweeps_escapers() {
+    if !have("cgroup-pids") {
+        return;
+    }
+    let tag = unique_tag("escaper-cgroup");
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (_, run) = versus(bot("hostile", "escaper.py", &[&tag]), &opts, 2);
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
 }
 
 #[test]
@@ -204,8 +225,10 @@ fn a_bot_sees_only_the_documented_environment() {
 }
 
 #[test]
-fn no_connection_leaves_a_network_namespace() {
-    if !have("network-namespace") {
+fn no_connection_leaves_the_bot() {
+    // A network namespace or Landlock's network rules (CI runs this suite
+    // again with the namespaces skipped, for the latter alone).
+    if !have("network-namespace") && !have("landlock-network") {
         return;
     }
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -222,7 +245,11 @@ fn no_connection_leaves_a_network_namespace() {
 
 #[test]
 fn a_bot_cannot_kill_its_opponent_or_stop_dojo() {
-    if !have("pid-namespace") {
+    // A PID namespace hides the others; Landlock (ABI 6) scopes signals.
+    let scoped = probe()
+        .iter()
+        .any(|l| l.name == "landlock" && l.available && l.detail.contains("cannot signal"));
+    if !scoped && !have("pid-namespace") {
         return;
     }
     let (_, run) = versus(
@@ -262,5 +289,240 @@ fn a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on() {
         referee.history[2..]
             .iter()
             .all(|r| r[1] == Answer::Fault(dojo_engine::protocol::Fault::Crash))
+    );
+}
+
+/// A league-like layout in a temporary directory: `bots/snoop/` (a copy of
+/// snoop.py), `bots/other/bot.py`, `results/` with a file, and a canary
+/// file beside them. Returns the root and the snoop bot.
+fn snoop_layout() -> (tempfile::TempDir, Arc<BotSpec>, Vec<PathBuf>) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let path = |p: &str| root.path().join(p);
+    for dir in ["bots/snoop", "bots/other", "results"] {
+        std::fs::create_dir_all(path(dir)).expect("mkdir");
+    }
+    std::fs::copy(
+        bots_dir().join("hostile/snoop.py"),
+        path("bots/snoop/snoop.py"),
+    )
+    .expect("copy");
+    std::fs::write(path("bots/other/bot.py"), "print('secret strategy')\n").expect("write");
+    std::fs::write(path("results/league.json"), "{}\n").expect("write");
+    std::fs::write(path("canary.txt"), "canary\n").expect("write");
+    let dir = path("bots/snoop");
+    // Relative to the bot's directory, as a submission would write them.
+    let targets = ["../other/bot.py", "../../results", "../../canary.txt"];
+    let mut command = vec![dir.join("snoop.py").to_string_lossy().into_owned()];
+    command.extend(targets.iter().map(|t| t.to_string()));
+    let spec = Arc::new(BotSpec {
+        name: "snoop".to_string(),
+        command,
+        dir,
+        ..(*bot("hostile", "snoop.py", &[])).clone()
+    });
+    let watched = vec![
+        path("canary.txt"),
+        path("bots/other/bot.py"),
+        path("results/league.json"),
+    ];
+    (root, spec, watched)
+}
+
+#[test]
+fn a_confined_bot_reads_and_writes_nothing_outside_its_scratch_directory() {
+    if !have("landlock") {
+        return;
+    }
+    let (root, spec, watched) = snoop_layout();
+    let before: Vec<_> = watched.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let (referee, run) = versus(spec, &options(), 2);
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    let after: Vec<_> = watched.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    assert_eq!(before, after, "a watched file changed");
+    for dir in [".", "bots/other", "bots/snoop", "results"] {
+        assert!(
+            !root.path().join(dir).join("snooped.txt").exists(),
+            "written in {dir}"
+        );
+    }
+    // The honest opponent, confined the same way, still played.
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_a_sandbox_the_snoop_does_reach_other_files() {
+    // The counterpart of the test above: the bot and the checks can fail.
+    let (root, spec, _) = snoop_layout();
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(spec, &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+    assert!(root.path().join("snooped.txt").exists());
+}
+
+#[test]
+fn the_scratch_directory_is_writable_and_removed_after_the_game() {
+    let (_root, spec, _) = snoop_layout();
+    let name = unique_tag("scratch");
+    let spec = Arc::new(BotSpec {
+        name: name.clone(),
+        command: spec.command[..1].to_vec(),
+        ..(*spec).clone()
+    });
+    let (referee, run) = versus(spec, &options(), 1);
+    // 0: it wrote $TMPDIR/mine.txt (2 if it could not).
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(0),
+        "{}",
+        run.seats[1].stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .expect("temp dir")
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("dojo-{name}-"))
+        })
+        .collect();
+    assert!(left.is_empty(), "scratch directories left: {left:?}");
+}
+
+#[test]
+fn system_calls_no_bot_needs_fail_with_eperm() {
+    if !have("seccomp") {
+        return;
+    }
+    let (referee, run) = versus(bot("hostile", "syscalls.py", &[]), &options(), 2);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+    // Not killed: one process played the whole game.
+    assert_eq!(run.seats[1].spawns, 1, "{:?}", run.seats[1]);
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn without_a_sandbox_those_calls_reach_the_kernel() {
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(bot("hostile", "syscalls.py", &[]), &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
+fn limited(limits: dojo_runner::Limits) -> RunOptions {
+    RunOptions {
+        limits,
+        ..options()
+    }
+}
+
+#[test]
+fn a_fork_bomb_meets_the_process_cap_and_leaves_nothing_behind() {
+    if !have("cgroup-pids") {
+        return;
+    }
+    let tag = unique_tag("forkbomb");
+    let opts = limited(dojo_runner::Limits {
+        processes: Some(24),
+        ..dojo_runner::Limits::default()
+    });
+    let (referee, run) = versus(bot("hostile", "hog.py", &["fork", &tag]), &opts, 2);
+    let seat = &run.seats[1];
+    assert!(seat.stderr.contains("fork failed after"), "{seat:?}");
+    // Capped, it plays on: one limit fault, no crash, every hand answered.
+    assert_eq!(seat.faults.limit, 1, "{seat:?}");
+    assert_eq!(seat.limits, ["processes"], "{seat:?}");
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+    // Every child of the bomb carries the tag in its command line.
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
+}
+
+#[test]
+fn a_memory_hog_is_stopped_charged_a_limit_and_the_game_goes_on() {
+    if !have("cgroup-memory") {
+        return;
+    }
+    let tag = unique_tag("memhog");
+    let opts = limited(dojo_runner::Limits {
+        memory_bytes: Some(64 << 20),
+        ..dojo_runner::Limits::default()
+    });
+    let (referee, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 2);
+    let seat = &run.seats[1];
+    assert!(seat.faults.limit >= 1, "{seat:?}");
+    assert_eq!(seat.limits, ["memory"], "{seat:?}");
+    assert!(seat.faults.crash >= 1, "{seat:?}");
+    assert_eq!(referee.history.len(), 2);
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+    assert!(tagged_processes(&tag).is_empty());
+}
+
+#[test]
+fn a_cpu_hog_gets_sigxcpu_and_is_charged_a_cpu_limit() {
+    let tag = unique_tag("cpuhog");
+    let opts = RunOptions {
+        // One CPU second can take many wall seconds on a loaded machine.
+        startup_allowance: Duration::from_secs(120),
+        ..limited(dojo_runner::Limits {
+            cpu_seconds: Some(1),
+            ..dojo_runner::Limits::default()
+        })
+    };
+    let (_, run) = versus(bot("hostile", "hog.py", &["cpu", &tag]), &opts, 1);
+    let seat = &run.seats[1];
+    assert_eq!(seat.limits, ["cpu"], "{seat:?}");
+    assert_eq!(seat.faults.limit, 1, "{seat:?}");
+    assert_eq!(seat.faults.crash, 1, "{seat:?}");
+}
+
+#[test]
+fn a_bot_sees_no_other_process_in_proc() {
+    if !have("private-proc") {
+        return;
+    }
+    let (referee, run) = versus(bot("hostile", "proc_snoop.py", &[]), &options(), 2);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
+#[test]
+fn without_a_sandbox_proc_shows_dojo_and_the_opponent() {
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(bot("hostile", "proc_snoop.py", &[]), &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
     );
 }

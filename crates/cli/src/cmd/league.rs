@@ -78,7 +78,10 @@ fn league_bots(
 type Resolved = BTreeMap<String, dojo_runner::BotSpec>;
 
 /// The NEW bot of `--gauntlet NEW`, stored as given (like the other bots).
-fn gauntlet_bot(arg: &str, bots_dir: &Path) -> Result<(dojo_league::Entrant, dojo_runner::BotSpec)> {
+fn gauntlet_bot(
+    arg: &str,
+    bots_dir: &Path,
+) -> Result<(dojo_league::Entrant, dojo_runner::BotSpec)> {
     let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--gauntlet {arg}"))?;
     let entrant = dojo_league::Entrant {
         name: bot.name.clone(),
@@ -312,6 +315,12 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         flags.limit_cpu_s.is_some(),
         show_limit(limits.cpu_s),
         show_limit(settings.limits.cpu_s),
+    );
+    check(
+        "--limit-processes",
+        flags.limit_processes.is_some(),
+        limits.processes.to_string(),
+        settings.limits.processes.to_string(),
     );
     check(
         "--limit-files",

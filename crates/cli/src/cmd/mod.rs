@@ -77,9 +77,10 @@ pub fn sandboxed(flags: &crate::args::SandboxArgs) -> RunOptions {
         // clap accepts only the three names.
         sandbox: flags.sandbox.parse().unwrap_or_default(),
         limits: dojo_runner::Limits {
-            address_space_bytes: l.memory_mib.map(mib),
+            memory_bytes: l.memory_mib.map(mib),
+            address_space_bytes: None,
             cpu_seconds: l.cpu_s,
-            processes: None,
+            processes: Some(l.processes),
             open_files: Some(l.files),
             file_size_bytes: Some(mib(l.file_size_mib)),
         },
@@ -96,6 +97,7 @@ pub fn limits(
     dojo_league::BotLimits {
         memory_mib: flags.limit_memory_mib.or(unset.memory_mib),
         cpu_s: flags.limit_cpu_s.or(unset.cpu_s),
+        processes: flags.limit_processes.unwrap_or(unset.processes),
         files: flags.limit_files.unwrap_or(unset.files),
         file_size_mib: flags.limit_file_size_mib.unwrap_or(unset.file_size_mib),
     }

@@ -4,6 +4,10 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+/// How long a faulted process whose exit is not yet known gets to finish
+/// dying, so a limit's signal can be told from a crash.
+const LIMIT_EXIT_WAIT: Duration = Duration::from_millis(50);
+
 use dojo_engine::protocol::{Answer, Fault, Prompt, Referee, Reply};
 
 use super::options::TimeMode;
@@ -174,11 +178,21 @@ impl<'a, P: Processes> Game<'a, P> {
 
     /// Kills the seat's process after a fault; the next prompt restarts it.
     fn kill_after_fault(&mut self, seat: usize) {
+        // A fault may be a limit's doing (SIGXCPU, the OOM killer): let a
+        // process whose stdout just closed finish dying to tell.
+        self.note_limits(seat, LIMIT_EXIT_WAIT);
         self.retire(seat);
         self.seats[seat].needs_restart = true;
     }
 
+    /// Charges the seat a `limit` fault if its process ran into one.
+    fn note_limits(&mut self, seat: usize, wait: Duration) {
+        let hits = self.procs.limits_hit(seat, wait);
+        self.seats[seat].run.note_limits(&hits);
+    }
+
     fn retire(&mut self, seat: usize) {
+        self.note_limits(seat, Duration::ZERO);
         self.procs.retire(seat);
         self.seats[seat].has_process = false;
     }
@@ -477,6 +491,9 @@ impl<'a, P: Processes> Game<'a, P> {
 
     /// Kills and reaps every process and collects the stderr logs.
     pub(crate) fn shutdown(&mut self) {
+        for seat in 0..self.seats.len() {
+            self.note_limits(seat, Duration::ZERO);
+        }
         self.procs.shutdown();
         for (seat, state) in self.seats.iter_mut().enumerate() {
             state.has_process = false;

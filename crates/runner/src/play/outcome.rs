@@ -17,14 +17,24 @@ pub struct FaultCounts {
     pub invalid: u64,
     /// Processes started again after a fault (per-turn respawns excluded).
     pub restart: u64,
+    /// Processes that ran into a resource limit (see [`SeatRun::limits`]
+    /// for which); one that died of it is charged its crash as well.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub limit: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl FaultCounts {
-    /// Timeouts, crashes and invalid answers (restarts are consequences).
+    /// Timeouts, crashes, invalid answers and limits hit (restarts are
+    /// consequences).
     pub fn total(&self) -> u64 {
         self.timeout
             .saturating_add(self.crash)
             .saturating_add(self.invalid)
+            .saturating_add(self.limit)
     }
 
     /// Adds `other`'s counts to these.
@@ -35,6 +45,7 @@ impl FaultCounts {
         self.crash = self.crash.saturating_add(other.crash);
         self.invalid = self.invalid.saturating_add(other.invalid);
         self.restart = self.restart.saturating_add(other.restart);
+        self.limit = self.limit.saturating_add(other.limit);
     }
 }
 
@@ -44,6 +55,10 @@ pub struct SeatRun {
     /// The bot's name.
     pub bot: String,
     pub faults: FaultCounts,
+    /// The resource limits its processes ran into, each named once
+    /// (`processes`, `memory`, `cpu`, `file-size`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<String>,
     /// Processes started, including the first.
     pub spawns: u32,
     /// Lines written while no prompt was outstanding (discarded).
@@ -79,11 +94,25 @@ pub struct SeatRun {
 }
 
 impl SeatRun {
+    /// Charges a `limit` fault for a process that ran into `hits`.
+    pub(crate) fn note_limits(&mut self, hits: &[&str]) {
+        if hits.is_empty() {
+            return;
+        }
+        self.faults.limit += 1;
+        for hit in hits {
+            if !self.limits.iter().any(|l| l == hit) {
+                self.limits.push(hit.to_string());
+            }
+        }
+    }
+
     /// A seat that has not played yet.
     pub(crate) fn new(bot: String, mode: Mode) -> Self {
         Self {
             bot,
             faults: FaultCounts::default(),
+            limits: Vec::new(),
             spawns: 0,
             unsolicited: 0,
             mode,

@@ -50,6 +50,12 @@ pub(crate) trait Processes {
     fn stderr_log(&self, seat: usize) -> &CappedLog;
     /// CPU time used so far by the seat's current process tree.
     fn cpu_time(&self, seat: usize) -> Option<Duration>;
+    /// The resource limits the seat's current process ran into, asked
+    /// once per process; up to `wait` for a dying process's exit status
+    /// (see [`BotProcess::limits_hit`]).
+    fn limits_hit(&mut self, _seat: usize, _wait: Duration) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// The stderr pipe of a killed process that something outside its group
@@ -73,6 +79,10 @@ pub(crate) struct Pipes<'a> {
     seats: &'a [Seat],
     opts: &'a RunOptions,
     processes: Vec<Option<BotProcess>>,
+    /// Each seat's scratch directory for this game (HOME and TMPDIR, the
+    /// only place it may write), made at its first start, removed with
+    /// the game (after the processes: field order).
+    scratch: Vec<Option<tempfile::TempDir>>,
     logs: Vec<CappedLog>,
     draining: Vec<Draining>,
     /// One read buffer for every pipe of the game.
@@ -85,6 +95,7 @@ impl<'a> Pipes<'a> {
             seats,
             opts,
             processes: seats.iter().map(|_| None).collect(),
+            scratch: seats.iter().map(|_| None).collect(),
             logs: seats
                 .iter()
                 .map(|_| CappedLog::new(opts.stderr_cap_bytes))
@@ -104,9 +115,14 @@ impl Processes for Pipes<'_> {
         self.retire(seat);
         let opts = self.opts;
         let spec = &self.seats[seat];
+        if self.scratch[seat].is_none() {
+            self.scratch[seat] = Some(crate::sandbox::scratch_dir(&spec.bot.name)?);
+        }
         let process = BotProcess::spawn(Launch {
             command: &spec.bot.command,
             dir: &spec.bot.dir,
+            scratch: self.scratch[seat].as_ref().map(tempfile::TempDir::path),
+            extra_read: &[],
             env: &spec.env,
             seat,
             generation,
@@ -144,6 +160,13 @@ impl Processes for Pipes<'_> {
                 stderr,
                 until: Instant::now() + self.opts.end_grace,
             });
+        }
+    }
+
+    fn limits_hit(&mut self, seat: usize, wait: Duration) -> Vec<&'static str> {
+        match &mut self.processes[seat] {
+            Some(process) => process.limits_hit(wait),
+            None => Vec::new(),
         }
     }
 

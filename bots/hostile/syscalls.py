@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Makes system calls no bot needs, through the C library:
+ptrace(PTRACE_TRACEME), unshare(CLONE_NEWUSER) and a mount on a path that
+does not exist (so that, unfiltered, it fails harmlessly with ENOENT
+instead of mounting anything). Answers 0 when every one failed with EPERM
+(the filter's answer), 1 otherwise. Results go to stderr."""
+import ctypes
+import ctypes.util
+import sys
+
+libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+EPERM = 1
+CLONE_NEWUSER = 0x10000000
+PTRACE_TRACEME = 0
+
+calls = {
+    "ptrace": lambda: libc.ptrace(PTRACE_TRACEME, 0, None, None),
+    "unshare": lambda: libc.unshare(CLONE_NEWUSER),
+    "mount": lambda: libc.mount(b"none", b"/nonexistent-dojo-test", b"tmpfs", 0, None),
+}
+results = {}
+for name, call in calls.items():
+    rc = call()
+    results[name] = 0 if rc == 0 else ctypes.get_errno()
+print(f"errno by call (0: it worked): {results}", file=sys.stderr, flush=True)
+answer = 0 if all(e == EPERM for e in results.values()) else 1
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    if "," in line and " vs. " not in line:
+        print(answer, flush=True)

@@ -1,0 +1,266 @@
+//! One control group per bot process, for the limits that must hold for a
+//! process tree as a whole (processes/threads, memory), for knowing which
+//! limit a bot hit, and for killing everything in it at the end whatever
+//! namespace or session it escaped to.
+//!
+//! Both cgroup versions are handled: v1 (a hierarchy per controller, e.g.
+//! `/sys/fs/cgroup/pids`) and v2 (one hierarchy, where dojo's own cgroup
+//! must have the controllers enabled for its children: a delegated
+//! subtree). Where dojo may not create groups (not root, nothing
+//! delegated), the layer is missing and `dojo doctor` says so.
+
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The two controllers dojo uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Controller {
+    Pids,
+    Memory,
+}
+
+impl Controller {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Pids => "pids",
+            Self::Memory => "memory",
+        }
+    }
+}
+
+/// Where dojo makes a controller's groups: its own cgroup directory in
+/// that controller's hierarchy.
+#[derive(Debug, Clone)]
+struct Base {
+    controller: Controller,
+    dir: PathBuf,
+    v2: bool,
+}
+
+/// The directories under which dojo can create groups with each
+/// controller, found once per process (and checked by making one).
+fn bases() -> &'static [Base] {
+    static BASES: OnceLock<Vec<Base>> = OnceLock::new();
+    BASES.get_or_init(|| {
+        [Controller::Pids, Controller::Memory]
+            .into_iter()
+            .filter_map(|c| find_base(c).filter(usable))
+            .collect()
+    })
+}
+
+/// Whether each controller is usable here, with a reason when not.
+pub(crate) fn probe(controller: Controller) -> Result<PathBuf, String> {
+    if let Some(base) = bases().iter().find(|b| b.controller == controller) {
+        return Ok(base.dir.clone());
+    }
+    Err(match find_base(controller) {
+        None => format!(
+            "no cgroup hierarchy with the {} controller is mounted for dojo's cgroup",
+            controller.name()
+        ),
+        Some(base) => format!(
+            "cannot create a {} cgroup under {} (needs root, or a delegated cgroup v2 \
+             subtree with the controller enabled)",
+            controller.name(),
+            base.dir.display()
+        ),
+    })
+}
+
+/// dojo's cgroup directory for `controller`, from /proc/self/cgroup and
+/// /proc/self/mountinfo.
+fn find_base(controller: Controller) -> Option<Base> {
+    let cgroups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let name = controller.name();
+    // v1: "N:pids:/path"; v2: "0::/path".
+    let mut v1_path = None;
+    let mut v2_path = None;
+    for line in cgroups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        if controllers.split(',').any(|c| c == name) {
+            v1_path = Some(path.to_string());
+        } else if controllers.is_empty() {
+            v2_path = Some(path.to_string());
+        }
+    }
+    for line in mounts.lines() {
+        // id parent dev root mountpoint options [optional...] - fstype source superoptions
+        let (left, right) = line.split_once(" - ")?;
+        let fields: Vec<&str> = left.split(' ').collect();
+        let (root, mountpoint) = (*fields.get(3)?, *fields.get(4)?);
+        let mut right = right.split(' ');
+        let fstype = right.next()?;
+        let superoptions = right.nth(1).unwrap_or("");
+        let path = match fstype {
+            "cgroup" if superoptions.split(',').any(|o| o == name) => v1_path.as_deref(),
+            "cgroup2" if v1_path.is_none() => v2_path.as_deref(),
+            _ => None,
+        };
+        let Some(path) = path else { continue };
+        let relative = path
+            .strip_prefix(root)
+            .unwrap_or(path)
+            .trim_start_matches('/');
+        let dir = Path::new(mountpoint).join(relative);
+        let v2 = fstype == "cgroup2";
+        if v2 {
+            // The controller must be available to our cgroup's children.
+            let enabled =
+                std::fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
+            if !enabled.split_whitespace().any(|c| c == name) {
+                continue;
+            }
+        }
+        return Some(Base {
+            controller,
+            dir,
+            v2,
+        });
+    }
+    None
+}
+
+/// Whether a group can be made (and removed) under `base`.
+fn usable(base: &Base) -> bool {
+    let dir = base.dir.join(format!("dojo-probe-{}", std::process::id()));
+    let made = std::fs::create_dir(&dir).is_ok();
+    made && std::fs::remove_dir(&dir).is_ok()
+}
+
+/// What a bot's group limits.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct GroupLimits {
+    pub(crate) processes: Option<u64>,
+    pub(crate) memory_bytes: Option<u64>,
+}
+
+/// A bot process's groups (one per controller); removed on drop, after
+/// every process still in them has been killed.
+#[derive(Debug)]
+pub(crate) struct BotGroup {
+    dirs: Vec<(Controller, PathBuf, bool)>,
+    /// `cgroup.procs` of each group, open for the child to join with.
+    procs: Vec<OwnedFd>,
+}
+
+/// A limit a bot process ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hit {
+    Processes,
+    Memory,
+}
+
+impl BotGroup {
+    /// Makes the groups for one bot process; `None` when no controller is
+    /// usable or nothing is limited.
+    pub(crate) fn create(limits: GroupLimits) -> std::io::Result<Option<Self>> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let mut group = Self {
+            dirs: Vec::new(),
+            procs: Vec::new(),
+        };
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        for base in bases() {
+            let value = match base.controller {
+                Controller::Pids => limits.processes,
+                Controller::Memory => limits.memory_bytes,
+            };
+            let Some(value) = value else { continue };
+            let dir = base.dir.join(format!("dojo-{}-{id}", std::process::id()));
+            std::fs::create_dir(&dir)?;
+            group.dirs.push((base.controller, dir.clone(), base.v2));
+            let file = match (base.controller, base.v2) {
+                (Controller::Pids, _) => "pids.max",
+                (Controller::Memory, true) => "memory.max",
+                (Controller::Memory, false) => "memory.limit_in_bytes",
+            };
+            std::fs::write(dir.join(file), value.to_string())?;
+            if base.controller == Controller::Memory {
+                // No escape into swap either (the file exists only where
+                // swap accounting is on).
+                let swap = if base.v2 {
+                    "memory.swap.max"
+                } else {
+                    "memory.memsw.limit_in_bytes"
+                };
+                let swap_value = if base.v2 { 0 } else { value };
+                let _ = std::fs::write(dir.join(swap), swap_value.to_string());
+            }
+            let procs = std::fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.procs"))?;
+            group.procs.push(procs.into());
+        }
+        Ok((!group.dirs.is_empty()).then_some(group))
+    }
+
+    /// The `cgroup.procs` descriptors the child writes itself into.
+    pub(crate) fn join_fds(&self) -> [i32; 2] {
+        let mut fds = [-1; 2];
+        for (slot, fd) in fds.iter_mut().zip(&self.procs) {
+            *slot = fd.as_raw_fd();
+        }
+        fds
+    }
+
+    /// The limits the group's processes ran into so far.
+    pub(crate) fn hits(&self) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        for (controller, dir, v2) in &self.dirs {
+            let (file, key, hit) = match (controller, v2) {
+                (Controller::Pids, _) => ("pids.events", "max", Hit::Processes),
+                (Controller::Memory, true) => ("memory.events", "oom_kill", Hit::Memory),
+                (Controller::Memory, false) => ("memory.oom_control", "oom_kill", Hit::Memory),
+            };
+            let count = std::fs::read_to_string(dir.join(file))
+                .unwrap_or_default()
+                .lines()
+                .find_map(|line| {
+                    let (k, v) = line.split_once(' ')?;
+                    (k == key).then(|| v.trim().parse::<u64>().unwrap_or(0))
+                })
+                .unwrap_or(0);
+            if count > 0 {
+                hits.push(hit);
+            }
+        }
+        hits
+    }
+
+    /// SIGKILLs every process in the groups until none is left (a process
+    /// forking meanwhile is caught by the next round), within `wait`.
+    pub(crate) fn kill_all(&self, wait: std::time::Duration) {
+        let deadline = std::time::Instant::now() + wait;
+        for (_, dir, _) in &self.dirs {
+            loop {
+                let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+                let pids: Vec<i32> = procs.lines().filter_map(|l| l.parse().ok()).collect();
+                if pids.is_empty() || std::time::Instant::now() > deadline {
+                    break;
+                }
+                let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+                for pid in pids {
+                    crate::sys::kill_pid_in_group(pid, name.as_deref().unwrap_or_default());
+                }
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+impl Drop for BotGroup {
+    fn drop(&mut self) {
+        self.procs.clear();
+        self.kill_all(std::time::Duration::from_secs(5));
+        for (_, dir, _) in &self.dirs {
+            // Fails only if a process is stuck in the kernel; the empty
+            // group is then left behind (harmless, and named by pid).
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Filesystem and network confinement of a bot process with Landlock.
+//!
+//! The ruleset is built here, in dojo, before the spawn (it opens the
+//! directories it names, which allocates and may fail: not something to do
+//! between `fork` and `exec`); the forked child only calls
+//! `landlock_restrict_self` on the ruleset's descriptor (see
+//! [`crate::sys::contain`]).
+//!
+//! What a confined bot may do:
+//! - read and execute the system: the usual program and library
+//!   directories, `/etc`, `/proc`, `/sys`, the directories on `PATH`, a
+//!   few harmless devices;
+//! - read and execute its own directory and its program file (a Rust bot's
+//!   binary under `target/` lies outside its directory);
+//! - anything in its scratch directory (fresh per bot per game);
+//! - nothing else: not another bot's directory, not `results/`, not
+//!   dojo's files; no TCP `bind`/`connect`; no signals to, and no abstract
+//!   Unix sockets of, processes outside its own sandbox.
+
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    RulesetCreatedAttr, Scope, path_beneath_rules,
+};
+
+/// The newest ABI this crate version knows; older kernels get what they
+/// support (best effort), and [`probe_abi`] says which that is.
+const WANTED: ABI = ABI::V10;
+
+/// Directories every program needs to read (interpreters, libraries,
+/// configuration). Missing ones are skipped.
+const SYSTEM_READ: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix",
+    "/proc", "/sys",
+];
+
+/// Devices a program may read and write (not the disks: `/dev` as a whole
+/// would let a bot running as root read them).
+const DEVICES_RW: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
+const DEVICES_READ: &[&str] = &["/dev/random", "/dev/urandom"];
+
+/// The Landlock ABI the kernel offers (0: none, or disabled).
+pub(crate) fn probe_abi() -> i32 {
+    crate::sys::landlock_abi()
+}
+
+/// Where interpreters outside the system directories live: the
+/// directories on dojo's PATH and, for one in a toolchain's home such as
+/// `~/.pyenv/shims` or `~/.cargo/bin`, the rest of that home (a version
+/// manager's shim runs programs from beside it), except files named
+/// `credentials*` (cargo's registry token). A home directory itself and
+/// `/` are never opened up this way.
+pub(crate) fn toolchains() -> &'static [PathBuf] {
+    static PATHS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    PATHS.get_or_init(|| {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut out: Vec<PathBuf> = Vec::new();
+        for dir in std::env::split_paths(&path).filter(|p| p.is_absolute()) {
+            if SYSTEM_READ.iter().any(|s| dir.starts_with(s)) {
+                continue;
+            }
+            // A toolchain's home: a hidden directory (`.pyenv`, `.cargo`,
+            // `.local`) that is not the home directory or `/` itself.
+            let toolchain_home = dir.parent().filter(|parent| {
+                parent.parent().is_some()
+                    && home.as_deref() != Some(*parent)
+                    && parent
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            });
+            let entries = toolchain_home.and_then(|parent| std::fs::read_dir(parent).ok());
+            match entries {
+                Some(entries) => {
+                    for entry in entries.flatten() {
+                        if !entry
+                            .file_name()
+                            .to_string_lossy()
+                            .starts_with("credentials")
+                        {
+                            out.push(entry.path());
+                        }
+                    }
+                }
+                None => out.push(dir),
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    })
+}
+
+/// What one bot process may reach.
+#[derive(Debug, Clone)]
+pub(crate) struct Reach<'a> {
+    /// The bot's own directory (read and execute).
+    pub(crate) bot_dir: &'a Path,
+    /// Its program and the files its command names by path (read and
+    /// execute).
+    pub(crate) program: Vec<PathBuf>,
+    /// Read, write, execute.
+    pub(crate) scratch: &'a Path,
+    /// Extra read-only paths the organiser allowed.
+    pub(crate) extra_read: &'a [PathBuf],
+}
+
+/// Why a ruleset could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot build the Landlock ruleset: {0}")]
+pub(crate) struct ConfineError(#[from] landlock::RulesetError);
+
+/// The program of `command` as a path, when it is one (`./bot`,
+/// `../../target/release/x`), resolved against `dir`; `None` for a bare
+/// name found on PATH.
+pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
+    let program = command.first()?;
+    program.contains('/').then(|| dir.join(program))
+}
+
+/// The program when given as a path; for an interpreter found on PATH,
+/// the script it runs when named by a path (`python3 /elsewhere/bot.py`,
+/// as an inline `NAME=COMMAND` bot does), resolved against `dir`:
+/// read-only for the bot.
+pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
+    if let Some(program) = program_path(command, dir) {
+        return vec![program];
+    }
+    // An interpreter from PATH: its script is the first word that is not
+    // an option.
+    command
+        .iter()
+        .skip(1)
+        .find(|w| !w.starts_with('-'))
+        .filter(|w| w.contains('/'))
+        .map(|w| dir.join(w))
+        .filter(|p| p.is_file())
+        .into_iter()
+        .collect()
+}
+
+/// A Landlock ruleset for one bot process, as the descriptor the child
+/// hands to `landlock_restrict_self`; `None` where the kernel has no
+/// Landlock.
+pub(crate) fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
+    let read = AccessFs::from_read(WANTED);
+    let all = AccessFs::from_all(WANTED);
+    let created = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(all)?
+        .handle_access(AccessNet::from_all(WANTED))?
+        .scope(Scope::from_all(WANTED))?
+        .create()?
+        .add_rules(path_beneath_rules(SYSTEM_READ, read))?
+        .add_rules(path_beneath_rules(toolchains(), read))?
+        .add_rules(path_beneath_rules(DEVICES_READ, read))?
+        .add_rules(path_beneath_rules(DEVICES_RW, all))?
+        .add_rules(path_beneath_rules([reach.bot_dir], read))?
+        .add_rules(path_beneath_rules(reach.program.iter(), read))?
+        .add_rules(path_beneath_rules(reach.extra_read, read))?
+        .add_rules(path_beneath_rules([reach.scratch], all))?;
+    Ok(created.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_given_as_a_path_is_resolved_against_the_bot_directory() {
+        let dir = Path::new("/bots/x");
+        let cmd = |s: &str| vec![s.to_string(), "arg".to_string()];
+        assert_eq!(
+            program_path(&cmd("../../target/release/x"), dir),
+            Some(PathBuf::from("/bots/x/../../target/release/x"))
+        );
+        assert_eq!(program_path(&cmd("python3"), dir), None);
+        assert_eq!(program_path(&[], dir), None);
+    }
+
+    #[test]
+    fn a_ruleset_is_built_where_the_kernel_has_landlock() {
+        let scratch = tempfile::tempdir().unwrap();
+        let reach = Reach {
+            bot_dir: Path::new("/"),
+            program: Vec::new(),
+            scratch: scratch.path(),
+            extra_read: &[],
+        };
+        let fd = ruleset(&reach).expect("a ruleset");
+        if probe_abi() > 0 {
+            assert!(fd.is_some());
+        } else {
+            eprintln!("skipped: this kernel has no Landlock");
+        }
+    }
+}

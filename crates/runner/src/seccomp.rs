@@ -1,0 +1,135 @@
+//! A small seccomp filter: the system calls no bot needs fail with EPERM
+//! (the bot is not killed: a runtime that probes for, say, `perf_event_open`
+//! carries on).
+//!
+//! The filters are compiled once, in dojo, with `seccompiler` (the
+//! rust-vmm project's BPF compiler, used by Firecracker); the forked
+//! child only loads them (see [`crate::sys::contain`]).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+
+/// Calls denied whatever their arguments: debugging other processes,
+/// changing the machine (mounts, modules, kexec, reboot, swap, clock),
+/// kernel attack surface bots have no use for (BPF, perf, keyrings,
+/// userfaultfd), and entering or creating namespaces.
+const DENIED: &[i64] = &[
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_chroot,
+    libc::SYS_move_mount,
+    libc::SYS_open_tree,
+    libc::SYS_fsopen,
+    libc::SYS_fsmount,
+    libc::SYS_fsconfig,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_bpf,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_reboot,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_perf_event_open,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_userfaultfd,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_acct,
+    libc::SYS_settimeofday,
+    libc::SYS_clock_settime,
+    libc::SYS_adjtimex,
+    libc::SYS_clock_adjtime,
+    libc::SYS_sethostname,
+    libc::SYS_setdomainname,
+    libc::SYS_iopl,
+    libc::SYS_ioperm,
+    libc::SYS_quotactl,
+    libc::SYS_name_to_handle_at,
+    libc::SYS_open_by_handle_at,
+    libc::SYS_lookup_dcookie,
+];
+
+/// `clone` flags that create namespaces: `clone` with any of them is
+/// denied like `unshare`.
+const NAMESPACE_FLAGS: &[i32] = &[
+    libc::CLONE_NEWUSER,
+    libc::CLONE_NEWNS,
+    libc::CLONE_NEWPID,
+    libc::CLONE_NEWNET,
+    libc::CLONE_NEWIPC,
+    libc::CLONE_NEWUTS,
+    libc::CLONE_NEWCGROUP,
+];
+
+/// The compiled filters, in the order to load them: the EPERM list, then
+/// `clone3` answered with ENOSYS (its flags sit in memory, out of a
+/// filter's reach; C libraries then fall back to `clone`, whose flags the
+/// first filter checks). `None` where the architecture is not supported.
+pub(crate) fn filters() -> Option<&'static [BpfProgram]> {
+    static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
+    FILTERS.get_or_init(|| build().ok()).as_deref()
+}
+
+fn build() -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)?;
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|&call| (call, Vec::new())).collect();
+    let clone_rules = NAMESPACE_FLAGS
+        .iter()
+        .map(|&flag| {
+            // clone's first argument is the flags on every architecture
+            // dojo runs on (x86-64 and arm64).
+            let condition = SeccompCondition::new(
+                0,
+                SeccompCmpArgLen::Qword,
+                SeccompCmpOp::MaskedEq(flag as u64),
+                flag as u64,
+            )?;
+            SeccompRule::new(vec![condition])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    denied.insert(libc::SYS_clone, clone_rules);
+    let eperm = SeccompFilter::new(
+        denied,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )?;
+    let clone3 = SeccompFilter::new(
+        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )?;
+    Ok(vec![eperm.try_into()?, clone3.try_into()?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filters_compile_for_this_architecture() {
+        match std::env::consts::ARCH {
+            "x86_64" | "aarch64" | "riscv64" => {
+                let filters = filters().expect("compiled");
+                assert_eq!(filters.len(), 2);
+                assert!(filters.iter().all(|f| !f.is_empty()));
+            }
+            other => eprintln!("skipped: seccomp filters not built for {other}"),
+        }
+    }
+}
