@@ -166,7 +166,6 @@ impl BotProcess {
         if let Some(cpu) = launch.cpu {
             sys::pin(&mut command, cpu);
         }
-        sys::contain(&mut command, launch.containment);
         let mut containment = launch.containment;
         // Owned here until the spawn has returned: the child inherits it
         // across the fork and gives it to Landlock.
