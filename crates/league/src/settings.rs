@@ -403,7 +403,7 @@ mod tests {
         let run = s.run_options(dojo_runner::RunOptions::default());
         assert_eq!(run.move_timeout, std::time::Duration::from_millis(250));
         assert_eq!(run.startup_allowance, std::time::Duration::from_millis(700));
-        assert_eq!(run.limits.address_space_bytes, Some(512 << 20));
+        assert_eq!(run.limits.memory_bytes, Some(512 << 20));
         assert_eq!(run.limits.open_files, Some(1024));
         let v = serde_json::to_value(&s).unwrap();
         assert_eq!(v["limits"]["memory_mib"], 512);
