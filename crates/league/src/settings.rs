@@ -317,13 +317,18 @@ impl Settings {
     /// How the runner must run this league's bots: `base` (containment,
     /// stderr handling, the cancel flag) with every stored setting that
     /// changes a result applied: the move time limit, the start-up
-    /// allowance and the resource limits. The league's settings are the
+    /// allowance, the clock (time mode, overage bank, game budget,
+    /// pinning) and the resource limits. The league's settings are the
     /// one source of these; nothing else reads them back.
     pub fn run_options(&self, base: dojo_runner::RunOptions) -> dojo_runner::RunOptions {
         let l = self.limits;
         dojo_runner::RunOptions {
             move_timeout: std::time::Duration::from_millis(self.timeout_ms),
             startup_allowance: std::time::Duration::from_millis(self.play.startup_ms),
+            time: self.play.time,
+            overage: std::time::Duration::from_millis(self.play.overage_ms),
+            game_budget: self.play.game_ms.map(std::time::Duration::from_millis),
+            pin_game_threads: self.play.pin,
             limits: dojo_runner::Limits {
                 memory_bytes: l.memory_mib.map(mib),
                 address_space_bytes: None,
@@ -400,7 +405,11 @@ mod tests {
         assert!(serde_json::to_value(&s).unwrap().get("limits").is_none());
         s.limits.memory_mib = Some(512);
         s.play.startup_ms = 700;
+        s.play.overage_ms = 300;
+        s.play.pin = true;
         let run = s.run_options(dojo_runner::RunOptions::default());
+        assert_eq!(run.overage, std::time::Duration::from_millis(300));
+        assert!(run.pin_game_threads);
         assert_eq!(run.move_timeout, std::time::Duration::from_millis(250));
         assert_eq!(run.startup_allowance, std::time::Duration::from_millis(700));
         assert_eq!(run.limits.memory_bytes, Some(512 << 20));

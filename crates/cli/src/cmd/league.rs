@@ -410,7 +410,7 @@ fn executor(
     let run = settings.run_options(dojo_runner::RunOptions {
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
-        ..super::apply_stored_clock(super::sandboxed(sandbox), &settings.play)
+        ..super::sandboxed(sandbox)
     });
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.

@@ -58,17 +58,6 @@ pub fn apply_clock(base: &PlayOptions, clock: &crate::args::ClockArgs) -> PlayOp
     }
 }
 
-/// Runner options for a league's or comparison's stored play options.
-pub fn apply_stored_clock(run: RunOptions, play: &PlayOptions) -> RunOptions {
-    RunOptions {
-        time: play.time,
-        overage: Duration::from_millis(play.overage_ms),
-        game_budget: play.game_ms.map(Duration::from_millis),
-        pin_game_threads: play.pin,
-        ..run
-    }
-}
-
 /// Runner options with the sandbox flags applied, the rest default.
 pub fn sandboxed(flags: &crate::args::SandboxArgs) -> RunOptions {
     let l = limits(flags, dojo_league::BotLimits::default());
