@@ -22,6 +22,7 @@ mod sys;
 
 pub use fingerprint::fingerprint;
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
+pub use manifest::{ManifestError, Mode, is_valid_name};
 pub use play::{
     FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, TimeMode,
     play, play_with_observer,
@@ -31,8 +32,8 @@ pub use sandbox::{
     layers_in_force, probe,
 };
 pub use spec::{
-    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, Mode, SpecError, discover,
-    is_valid_name, load_dir, resolve,
+    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, discover, load_dir,
+    resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{allowed_cpus, kill_all_bots, process_group_alive};

@@ -1,14 +1,54 @@
 //! The `bot.toml` manifest: its file format and parsing.
 //!
 //! The format is documented for bot authors in `crates/runner/MANIFEST.md`.
+//! This module depends on no other of the runner's: it owns the words a
+//! manifest is written in (a [`Mode`], a bot name) and its own error, and
+//! `spec.rs` builds a runnable bot on top of it.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 
-use crate::spec::{Mode, SpecError};
+/// How a bot's process lives across turns (the royale rules allow it: a bot may exit
+/// after each move and be started again, or stay alive and be reused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Find out: a process that exits with status 0 after answering is
+    /// taken as a per-turn bot, one that stays alive is reused.
+    #[default]
+    Auto,
+    /// One process for the whole game; exiting is a crash.
+    Persistent,
+    /// A fresh process for every prompt; leftovers are killed.
+    PerTurn,
+}
+
+/// Bot names: letters, digits, `_`, `.` and `-`.
+pub fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// Why a `bot.toml` could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    /// Not valid TOML, an unknown field, or a value of the wrong type.
+    #[error("{}:{line}:{column}: {message}", file.display())]
+    Syntax {
+        file: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Well-formed, but a value that cannot be used (an empty command, a bad name).
+    #[error("{}: {message}", file.display())]
+    Value { file: PathBuf, message: String },
+}
 
 /// A command line as written in a manifest: one string split shell-like,
 /// or an array of words used as is.
@@ -74,17 +114,17 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
 }
 
 /// Parses and checks the text of a manifest read from `file`.
-pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, SpecError> {
+pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, ManifestError> {
     let manifest: Manifest = toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
-        SpecError::Manifest {
+        ManifestError::Syntax {
             file: file.to_path_buf(),
             line,
             column,
             message: e.message().trim().to_string(),
         }
     })?;
-    let invalid = |message: String| SpecError::ManifestValue {
+    let invalid = |message: String| ManifestError::Value {
         file: file.to_path_buf(),
         message,
     };
@@ -99,7 +139,7 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, SpecEr
         ));
     }
     if let Some(name) = &manifest.name
-        && !crate::spec::is_valid_name(name)
+        && !is_valid_name(name)
     {
         return Err(invalid(format!(
             "`name` {name:?} is not a valid bot name; expected letters, digits, '_', '.', '-'"
@@ -112,7 +152,7 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, SpecEr
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Manifest, SpecError> {
+    fn parse(text: &str) -> Result<Manifest, ManifestError> {
         parse_manifest(Path::new("bots/x/bot.toml"), text)
     }
 
@@ -152,7 +192,7 @@ description = "plays at random"
         assert!(
             matches!(
                 err,
-                SpecError::Manifest {
+                ManifestError::Syntax {
                     line: 3,
                     column: 1,
                     ..
@@ -168,7 +208,10 @@ description = "plays at random"
     fn wrong_command_type_says_what_was_expected() {
         let err = parse("command = 42\n").unwrap_err();
         let text = err.to_string();
-        assert!(matches!(err, SpecError::Manifest { line: 1, .. }), "{text}");
+        assert!(
+            matches!(err, ManifestError::Syntax { line: 1, .. }),
+            "{text}"
+        );
         assert!(
             text.contains("a command string or an array of strings"),
             "{text}"
@@ -185,7 +228,10 @@ description = "plays at random"
     fn bad_mode_lists_the_choices() {
         let err = parse("command = \"x\"\nmode = \"sometimes\"\n").unwrap_err();
         let text = err.to_string();
-        assert!(matches!(err, SpecError::Manifest { line: 2, .. }), "{text}");
+        assert!(
+            matches!(err, ManifestError::Syntax { line: 2, .. }),
+            "{text}"
+        );
         assert!(
             text.contains("per-turn") && text.contains("persistent"),
             "{text}"

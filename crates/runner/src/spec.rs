@@ -3,27 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-use crate::manifest::parse_manifest;
+use crate::manifest::{ManifestError, parse_manifest};
+pub(crate) use crate::manifest::{Mode, is_valid_name};
 
 /// File name of a bot's manifest inside its directory.
 pub const MANIFEST_FILE: &str = "bot.toml";
-
-/// How a bot's process lives across turns (the royale rules allow it: a bot may exit
-/// after each move and be started again, or stay alive and be reused).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// Find out: a process that exits with status 0 after answering is
-    /// taken as a per-turn bot, one that stays alive is reused.
-    #[default]
-    Auto,
-    /// One process for the whole game; exiting is a crash.
-    Persistent,
-    /// A fresh process for every prompt; leftovers are killed.
-    PerTurn,
-}
 
 /// A runnable bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,15 +55,8 @@ pub enum SpecError {
         file: PathBuf,
         source: std::io::Error,
     },
-    #[error("{}:{line}:{column}: {message}", file.display())]
-    Manifest {
-        file: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("{}: {message}", file.display())]
-    ManifestValue { file: PathBuf, message: String },
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
 }
 
 fn show_paths(paths: &[PathBuf]) -> String {
@@ -131,14 +108,6 @@ pub const DEFAULT_BUILD_TIMEOUT: std::time::Duration = std::time::Duration::from
 
 /// Stderr of a build kept in memory (the head; the message shows its end).
 const BUILD_LOG_CAP_BYTES: usize = 1 << 20;
-
-/// Bot names: letters, digits, `_`, `.` and `-`.
-pub fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-}
 
 /// Makes a program given with a `/` absolute against the bot directory:
 /// how `Command` resolves relative paths together with `current_dir`
