@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
+use dojo_games::Game;
+
+use crate::games::{MatchCommand, cardjitsu::RulesArg, game_parser};
 
 /// dojo: a tournament harness for game-playing bots.
 ///
@@ -57,14 +60,6 @@ pub struct ReportArgs {
     /// Write the report as one self-contained HTML page (standings, plots, every game's replay).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum MatchCommand {
-    /// CardJitsu between two bots.
-    Cardjitsu(CardJitsuMatchArgs),
-    /// Rock-paper-scissors royale between three teams of bots.
-    Royale(RoyaleMatchArgs),
 }
 
 /// Limits on how long a bot may think.
@@ -175,119 +170,25 @@ pub struct GameOptionsArgs {
     pub stall_rounds: Option<u32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RulesArg {
-    /// CardJitsu Bot Championship rules: power cards and Reverse.
-    Tournament,
-    /// The older Card-Jitsu variant: no power cards, no Reverse.
-    Classic,
-}
-
-#[derive(Debug, Args)]
-pub struct CardJitsuMatchArgs {
-    /// The bot in seat 1.
-    pub bot1: String,
-    /// The bot in seat 2.
-    pub bot2: String,
-    /// Seed of the game; without it one is picked and printed.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Which rules to play by.
-    #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
-    pub rules: RulesArg,
-    /// Deck file (.dcfg) seat 1 draws from; default: all 198 cards.
-    #[arg(long, value_name = "FILE")]
-    pub deck1: Option<PathBuf>,
-    /// Deck file (.dcfg) seat 2 draws from; default: all 198 cards.
-    #[arg(long, value_name = "FILE")]
-    pub deck2: Option<PathBuf>,
-    /// Rounds after which an undecided game is a draw.
-    #[arg(long, default_value_t = 500, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_rounds: u32,
-    #[command(flatten)]
-    pub time: TimeArgs,
-    /// Write the game record as JSON to this file (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
-    #[arg(long)]
-    pub keep_stderr: bool,
-    /// Also write the game as one self-contained HTML replay page.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// Print only the result, not the round-by-round transcript.
-    #[arg(long, short)]
-    pub quiet: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct RoyaleMatchArgs {
-    /// The board file.
-    #[arg(long, value_name = "FILE")]
-    pub board: PathBuf,
-    /// Bots on the Rock team, comma-separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        value_name = "BOT[,BOT..]"
-    )]
-    pub rock: Vec<String>,
-    /// Bots on the Paper team, comma-separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        value_name = "BOT[,BOT..]"
-    )]
-    pub paper: Vec<String>,
-    /// Bots on the Scissors team, comma-separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        value_name = "BOT[,BOT..]"
-    )]
-    pub scissors: Vec<String>,
-    /// Seed of the game; without it one is picked and printed.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Rounds after which an undecided game is a draw; default: 10 * (width + height).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_rounds: Option<u32>,
-    /// Whole rounds without any tile changing after which the game is a draw; default: width + height.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub stall_rounds: Option<u32>,
-    #[command(flatten)]
-    pub time: TimeArgs,
-    /// Write the game record as JSON to this file (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
-    #[arg(long)]
-    pub keep_stderr: bool,
-    /// Also write the game as one self-contained HTML replay page.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// Show the board in the terminal as the game evolves.
-    #[arg(long)]
-    pub watch: bool,
-    /// Pause between shown turns with --watch.
-    #[arg(long, default_value_t = 50, value_name = "MS")]
-    pub delay_ms: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GameArg {
-    Cardjitsu,
-    Royale,
+impl GameOptionsArgs {
+    /// Each flag's name and whether it was given (checked against the
+    /// game's `GameCli::game_flags`).
+    pub fn given(&self) -> [(&'static str, bool); 5] {
+        [
+            ("--rules", self.rules.is_some()),
+            ("--deck1", self.deck1.is_some()),
+            ("--deck2", self.deck2.is_some()),
+            ("--max-rounds", self.max_rounds.is_some()),
+            ("--stall-rounds", self.stall_rounds.is_some()),
+        ]
+    }
 }
 
 #[derive(Debug, Args)]
 pub struct LeagueArgs {
     /// The game to play.
-    #[arg(value_enum)]
-    pub game: Option<GameArg>,
+    #[arg(value_parser = game_parser())]
+    pub game: Option<Game>,
     /// The bots; default: every bot under the bots directory that plays the game.
     pub bots: Vec<String>,
     /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
@@ -422,8 +323,8 @@ pub struct PlayCardJitsuArgs {
 )]
 pub struct CompareArgs {
     /// The game to play.
-    #[arg(value_enum)]
-    pub game: GameArg,
+    #[arg(value_parser = game_parser())]
+    pub game: Game,
     /// The bot under test.
     pub new: String,
     /// The bot it is compared with.

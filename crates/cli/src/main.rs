@@ -8,6 +8,7 @@ mod args;
 mod bots;
 mod cmd;
 mod exit;
+mod games;
 mod home;
 mod html;
 mod progress;
@@ -17,14 +18,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command, MatchCommand, PlayCommand};
+use args::{Cli, Command, PlayCommand};
 
 fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|err| exit::on_usage_error(err));
     let bots_dir = home::bots_dir(cli.bots_dir);
     let outcome = match cli.command {
-        Command::Match(MatchCommand::Cardjitsu(a)) => cmd::match_cardjitsu::run(&bots_dir, a),
-        Command::Match(MatchCommand::Royale(a)) => cmd::match_royale::run(&bots_dir, a),
+        Command::Match(game) => game.run(&bots_dir),
         Command::League(a) => cmd::league::run(&bots_dir, a),
         Command::Merge(a) => cmd::league::merge(a),
         Command::Bots => cmd::bots::run(&bots_dir),

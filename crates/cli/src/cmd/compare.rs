@@ -24,7 +24,7 @@ use dojo_runner::BotSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::args::{CompareArgs, GameArg};
+use crate::args::CompareArgs;
 use crate::bots;
 
 use crate::exit::ERROR as EXIT_ERROR;
@@ -154,10 +154,7 @@ impl<'a> JsonReport<'a> {
 }
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
-    let game = match a.game {
-        GameArg::Cardjitsu => GameKind::Cardjitsu,
-        GameArg::Royale => GameKind::Royale,
-    };
+    let game = a.game;
     if game == GameKind::Cardjitsu && (a.third.is_some() || !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }

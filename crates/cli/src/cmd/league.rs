@@ -10,16 +10,9 @@ use anyhow::{Context, Result, bail};
 use dojo_games::BotExecutor;
 use dojo_league::{GameKind, Report, Settings, Shard, store};
 
-use crate::args::{GameArg, LeagueArgs, MergeArgs};
+use crate::args::{LeagueArgs, MergeArgs};
 use crate::progress::LeagueProgress;
-use crate::{bots, render};
-
-fn game_kind(g: GameArg) -> GameKind {
-    match g {
-        GameArg::Cardjitsu => GameKind::Cardjitsu,
-        GameArg::Royale => GameKind::Royale,
-    }
-}
+use crate::{bots, games, render};
 
 /// The bots of a new league: the ones named, or every bot under
 /// `bots_dir` whose manifest lists the game.
@@ -133,18 +126,28 @@ fn default_out(game: GameKind) -> PathBuf {
 }
 
 fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, Resolved)> {
-    let Some(game) = a.game.map(game_kind) else {
-        bail!("name the game: dojo league cardjitsu|royale (or --resume DIR)");
+    let Some(game) = a.game else {
+        let names: Vec<&str> = GameKind::ALL.map(GameKind::name).into();
+        bail!(
+            "name the game: dojo league {} (or --resume DIR)",
+            names.join("|")
+        );
     };
-    if game == GameKind::Cardjitsu && !a.board.is_empty() {
-        bail!("--board only applies to royale, not cardjitsu");
+    let game_cli = games::cli(game);
+    if !game_cli.boards() && !a.board.is_empty() {
+        bail!(
+            "--board only applies to {}, not {game}",
+            games::board_games().join(" or ")
+        );
     }
     let play = super::play_options(game, &a.play, a.time.startup_ms.unwrap_or(2000))?;
     let play = super::apply_clock(&play, &a.time.clock);
-    let boards = match game {
-        GameKind::Cardjitsu => Vec::new(),
-        GameKind::Royale if a.board.is_empty() => crate::home::default_boards()?,
-        GameKind::Royale => a.board.iter().map(|p| p.display().to_string()).collect(),
+    let boards = if !game_cli.boards() {
+        Vec::new()
+    } else if a.board.is_empty() {
+        crate::home::default_boards()?
+    } else {
+        a.board.iter().map(|p| p.display().to_string()).collect()
     };
     let (anchor, anchor_elo) = match &a.anchor {
         Some(arg) => {
@@ -172,11 +175,9 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
     let settings = Settings {
         game,
         bots,
-        games: a.games.unwrap_or(match game {
-            GameKind::Cardjitsu => 40,
-            // Each trio plays every board once in each team rotation.
-            GameKind::Royale => 3 * boards.len() as u64,
-        }),
+        games: a
+            .games
+            .unwrap_or_else(|| game_cli.league_games(boards.len())),
         seed: a.seed.unwrap_or(1),
         boards,
         timeout_ms: a.time.timeout_ms.unwrap_or(1000),

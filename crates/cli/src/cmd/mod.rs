@@ -4,8 +4,6 @@ pub mod bots;
 pub mod compare;
 pub mod doctor;
 pub mod league;
-pub mod match_cardjitsu;
-pub mod match_royale;
 pub mod play;
 pub mod replay;
 pub mod report;
@@ -14,16 +12,15 @@ pub mod rules;
 use std::path::Path;
 use std::time::Duration;
 
-use std::path::PathBuf;
-
 use anyhow::{Context, Result, bail};
-use dojo_engine::cardjitsu::{self, Deck, Ruleset};
+use dojo_engine::cardjitsu::{self, Ruleset};
 use dojo_engine::royale;
 use dojo_league::{GameKind, PlayOptions};
 use dojo_runner::RunOptions;
 use serde::Serialize;
 
-use crate::args::{GameOptionsArgs, RulesArg, TimeArgs};
+use crate::args::{GameOptionsArgs, TimeArgs};
+use crate::games;
 
 /// Runner options from the time flags.
 pub fn run_options(time: &TimeArgs) -> RunOptions {
@@ -129,75 +126,39 @@ pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
 pub fn game_settings(
     play: &PlayOptions,
 ) -> Result<(cardjitsu::Settings, [String; 2], royale::Settings)> {
-    let deck = |name: &str| -> Result<Deck> {
-        if name == "standard" {
-            return Ok(Deck::standard());
-        }
-        Ok(Deck::parse_dcfg(&read_text(Path::new(name))?, name)?)
-    };
-    let cardjitsu = cardjitsu::Settings {
-        rules: play.rules,
-        max_rounds: play.max_rounds.unwrap_or(cardjitsu::DEFAULT_MAX_ROUNDS),
-        decks: [deck(&play.decks[0])?, deck(&play.decks[1])?],
-    };
-    let royale = royale::Settings {
-        max_rounds: play.max_rounds,
-        stall_rounds: play.stall_rounds,
-    };
-    Ok((cardjitsu, play.decks.clone(), royale))
+    let (cardjitsu, deck_names) = games::cardjitsu::settings(play)?;
+    Ok((cardjitsu, deck_names, games::royale::settings(play)))
 }
 
-/// The stored form of the game flags for `game`: refuses flags of the
-/// other game (they would be silently ignored), makes deck paths absolute
-/// and checks the decks parse.
+/// The stored form of the game flags for `game`: refuses flags the game
+/// does not take (they would be silently ignored, `GameCli::game_flags`),
+/// makes deck paths absolute and checks the decks parse.
 pub fn play_options(game: GameKind, a: &GameOptionsArgs, startup_ms: u64) -> Result<PlayOptions> {
-    let mut not_here: Vec<&str> = Vec::new();
-    match game {
-        GameKind::Cardjitsu => {
-            if a.stall_rounds.is_some() {
-                not_here.push("--stall-rounds");
-            }
-        }
-        GameKind::Royale => {
-            for (given, flag) in [
-                (a.rules.is_some(), "--rules"),
-                (a.deck1.is_some(), "--deck1"),
-                (a.deck2.is_some(), "--deck2"),
-            ] {
-                if given {
-                    not_here.push(flag);
-                }
-            }
-        }
-    }
+    let takes = games::cli(game).game_flags();
+    let not_here: Vec<&str> = a
+        .given()
+        .into_iter()
+        .filter(|(flag, given)| *given && !takes.contains(flag))
+        .map(|(flag, _)| flag)
+        .collect();
     if !not_here.is_empty() {
-        let other = match game {
-            GameKind::Cardjitsu => "royale",
-            GameKind::Royale => "cardjitsu",
-        };
         let verb = if not_here.len() == 1 {
             "applies"
         } else {
             "apply"
         };
-        bail!("{} only {verb} to {other}, not {game}", not_here.join(", "));
+        bail!(
+            "{} only {verb} to {}, not {game}",
+            not_here.join(", "),
+            games::games_taking(&not_here, game).join(" or ")
+        );
     }
-    let deck_name = |path: &Option<PathBuf>| -> Result<String> {
-        match path {
-            None => Ok("standard".to_owned()),
-            Some(p) => {
-                let abs = std::path::absolute(p)
-                    .with_context(|| format!("cannot resolve {}", p.display()))?;
-                Ok(abs.display().to_string())
-            }
-        }
-    };
     let play = PlayOptions {
-        rules: match a.rules {
-            None | Some(RulesArg::Tournament) => Ruleset::Tournament,
-            Some(RulesArg::Classic) => Ruleset::Classic,
-        },
-        decks: [deck_name(&a.deck1)?, deck_name(&a.deck2)?],
+        rules: a.rules.map_or(Ruleset::Tournament, Ruleset::from),
+        decks: [
+            games::cardjitsu::deck_name(a.deck1.as_deref())?,
+            games::cardjitsu::deck_name(a.deck2.as_deref())?,
+        ],
         max_rounds: a.max_rounds,
         stall_rounds: a.stall_rounds,
         startup_ms,

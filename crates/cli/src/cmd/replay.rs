@@ -25,7 +25,7 @@ use dojo_league::view::RecordSource;
 use dojo_runner::BotSpec;
 
 use crate::args::ReplayArgs;
-use crate::{bots, render};
+use crate::{bots, games};
 
 pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     let saved = load(&a.record, a.game)?;
@@ -90,7 +90,7 @@ fn stderr_beside(stderr: &[Vec<String>], seat: usize, prompt: usize, label: &str
 /// The CardJitsu transcript, as `dojo match` prints it; with `turn`, only
 /// that round; with `stderr`, each bot's stderr under its round.
 pub fn show_cardjitsu(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) -> Result<String> {
-    let blocks = render::cardjitsu::rounds(rec);
+    let blocks = games::cardjitsu::transcript::rounds(rec);
     let beside = |i: usize| {
         if !stderr {
             return String::new();
@@ -100,7 +100,7 @@ pub fn show_cardjitsu(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) 
             .collect()
     };
     let mut out = String::new();
-    let _ = writeln!(out, "{}", render::cardjitsu::header(rec));
+    let _ = writeln!(out, "{}", games::cardjitsu::transcript::header(rec));
     if let Some(n) = turn {
         let block = n
             .checked_sub(1)
@@ -117,8 +117,8 @@ pub fn show_cardjitsu(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) 
         out.push_str(block);
         out.push_str(&beside(i));
     }
-    let _ = writeln!(out, "result: {}", render::cardjitsu::result(rec));
-    for line in render::cardjitsu::conduct(rec) {
+    let _ = writeln!(out, "result: {}", games::cardjitsu::transcript::result(rec));
+    for line in games::cardjitsu::transcript::conduct(rec) {
         let _ = writeln!(out, "faults: {line}");
     }
     Ok(out)
@@ -128,8 +128,8 @@ pub fn show_cardjitsu(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) 
 fn show_state(state: &RoyaleReplay, ansi: bool) -> String {
     format!(
         "{}\n{}",
-        render::royale::counts(state.board.counts()),
-        render::royale::board(&state.board, &state.positions, ansi)
+        games::royale::transcript::counts(state.board.counts()),
+        games::royale::transcript::board(&state.board, &state.positions, ansi)
     )
 }
 
@@ -167,7 +167,7 @@ fn show_royale(rec: &RoyaleRecord, a: &ReplayArgs) -> Result<()> {
         if n == 0 {
             outln!("turn 0: before any turn");
         } else {
-            outln!("{}", render::royale::turn_line(rec, n - 1));
+            outln!("{}", games::royale::transcript::turn_line(rec, n - 1));
             out!("{}", beside(n - 1));
         }
         out!("{}", show_state(&state, false));
@@ -198,12 +198,12 @@ fn show_royale(rec: &RoyaleRecord, a: &ReplayArgs) -> Result<()> {
         } else {
             outln!();
         }
-        outln!("{}", render::royale::turn_line(rec, i));
+        outln!("{}", games::royale::transcript::turn_line(rec, i));
         out!("{}", beside(i));
         out!("{}", show_state(&state, ansi));
     }
     outln!();
-    out!("{}", render::royale::summary(rec));
+    out!("{}", games::royale::transcript::summary(rec));
     Ok(())
 }
 
@@ -290,7 +290,7 @@ fn verdict<R>(
 
 /// Round `i` (0-based) of a CardJitsu record as the transcript shows it.
 fn cardjitsu_round(rec: &CardJitsuRecord, i: usize) -> String {
-    render::cardjitsu::rounds(rec)
+    games::cardjitsu::transcript::rounds(rec)
         .get(i)
         .cloned()
         .unwrap_or_else(|| {
@@ -305,7 +305,7 @@ fn cardjitsu_round(rec: &CardJitsuRecord, i: usize) -> String {
 /// Turn `i` (0-based) of a royale record as one line.
 fn royale_turn(rec: &RoyaleRecord, i: usize) -> String {
     if i < rec.play.actions.len() {
-        format!("  {}\n", render::royale::turn_line(rec, i))
+        format!("  {}\n", games::royale::transcript::turn_line(rec, i))
     } else {
         format!(
             "  (no turn {}: the game ended after {} turns)\n",
@@ -319,7 +319,7 @@ fn rerun_cardjitsu(bots_dir: &Path, rec: &CardJitsuRecord, a: &ReplayArgs) -> Re
     let setup = replay::cardjitsu_setup(rec)?;
     let loaded = seat_bots(&rec.seats, bots_dir, "cardjitsu")?;
     bots::on_ctrl_c(false);
-    outln!("{}", render::cardjitsu::header(rec));
+    outln!("{}", games::cardjitsu::transcript::header(rec));
     let new = replay::rerun_cardjitsu(&setup, loaded, &super::run_options(&a.time))?;
     let difference = replay::compare_cardjitsu(rec, &new)?;
     Ok(verdict(rec, &new, difference, "round", cardjitsu_round))

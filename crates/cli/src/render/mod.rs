@@ -1,8 +1,8 @@
-//! Text renderings of games for people: transcripts, boards and results.
-//! Shared by `dojo match` (live) and `dojo replay` (from a record).
+//! Text renderings for people shared by every game: the league table and
+//! the conduct lines of a record. Each game's own transcript (shown by
+//! `dojo match` live and `dojo replay` from a record) lives with the
+//! game's part of the command line, `crate::games::GAME::transcript`.
 
-pub mod cardjitsu;
-pub mod royale;
 pub mod standings;
 
 use dojo_games::{SeatConduct, SeatInfo};

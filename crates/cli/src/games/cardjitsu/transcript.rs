@@ -111,7 +111,7 @@ fn rounds_text(n: u32) -> String {
 
 /// One line per seat with fault counts, only for seats that had any.
 pub fn conduct(rec: &CardJitsuRecord) -> Vec<String> {
-    super::conduct_lines(&rec.seats, &rec.conduct)
+    crate::render::conduct_lines(&rec.seats, &rec.conduct)
 }
 
 #[cfg(test)]

@@ -1,0 +1,158 @@
+//! Each game's part of the command line, reached through one registry.
+//!
+//! A game's CLI pieces live in its own module: the flags of its
+//! `dojo match GAME` subcommand and how that runs, its transcript, which of
+//! the shared game flags it takes and its league defaults. [`cli`] is the
+//! registry: one arm per game, an exhaustive `match` on
+//! [`dojo_games::Game`], so a game added there is a compile error here
+//! until it has its module (`docs/adding-a-game.md`). The commands ask the
+//! registry and never `match` on a game themselves.
+
+pub mod cardjitsu;
+pub mod royale;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{ArgMatches, FromArgMatches, Subcommand};
+use dojo_games::Game;
+
+/// What the command line knows about one game.
+pub trait GameCli: Sync {
+    /// `dojo match GAME`: its flags and its line in `dojo match --help`.
+    fn match_command(&self) -> clap::Command;
+    /// The flags of `dojo match GAME`, as parsed, ready to run.
+    fn match_args(&self, matches: &mut ArgMatches) -> Result<Box<dyn MatchArgs>, clap::Error>;
+    /// Which of the shared game flags of `dojo league` and `dojo compare`
+    /// ([`crate::args::GameOptionsArgs`]) apply to this game; the others
+    /// are refused, naming the games they apply to.
+    fn game_flags(&self) -> &'static [&'static str];
+    /// Whether its games are played on a board (`--board`).
+    fn boards(&self) -> bool;
+    /// Games per league when `--games` is not given, with `boards` boards.
+    fn league_games(&self, boards: usize) -> u64;
+}
+
+/// The registry: the command line's part of `game`.
+pub fn cli(game: Game) -> &'static dyn GameCli {
+    match game {
+        Game::Cardjitsu => &cardjitsu::CardJitsuCli,
+        Game::Royale => &royale::RoyaleCli,
+    }
+}
+
+/// A game's `dojo match` flags, parsed: running them plays the game.
+pub trait MatchArgs: std::fmt::Debug {
+    fn run(self: Box<Self>, bots_dir: &Path) -> Result<ExitCode>;
+}
+
+/// The subcommand `dojo match GAME` from its flags `A` and the line
+/// `dojo match --help` shows for it.
+fn match_command<A: clap::Args>(game: Game, about: &'static str) -> clap::Command {
+    A::augment_args(clap::Command::new(game.name()))
+        .about(about)
+        .long_about(None)
+}
+
+/// Parses the flags `A` of `dojo match GAME`.
+fn match_args<A>(matches: &mut ArgMatches) -> Result<Box<dyn MatchArgs>, clap::Error>
+where
+    A: FromArgMatches + MatchArgs + 'static,
+{
+    Ok(Box::new(A::from_arg_matches_mut(matches)?))
+}
+
+/// `dojo match GAME ...`: one subcommand per game, each built and parsed
+/// by the game's module.
+#[derive(Debug)]
+pub struct MatchCommand(Box<dyn MatchArgs>);
+
+impl MatchCommand {
+    pub fn run(self, bots_dir: &Path) -> Result<ExitCode> {
+        self.0.run(bots_dir)
+    }
+}
+
+impl FromArgMatches for MatchCommand {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Self::from_arg_matches_mut(&mut matches.clone())
+    }
+
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        let Some((name, mut sub)) = matches.remove_subcommand() else {
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::MissingSubcommand,
+                "a game is required",
+            ));
+        };
+        let game: Game = name
+            .parse()
+            .map_err(|e| clap::Error::raw(clap::error::ErrorKind::InvalidSubcommand, e))?;
+        Ok(MatchCommand(cli(game).match_args(&mut sub)?))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Subcommand for MatchCommand {
+    fn augment_subcommands(cmd: clap::Command) -> clap::Command {
+        Game::ALL
+            .into_iter()
+            .fold(cmd, |cmd, game| cmd.subcommand(cli(game).match_command()))
+    }
+
+    fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_subcommands(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        name.parse::<Game>().is_ok()
+    }
+}
+
+/// The GAME argument of `dojo league` and `dojo compare`: one of the
+/// games' names.
+pub fn game_parser() -> impl TypedValueParser<Value = Game> {
+    PossibleValuesParser::new(Game::ALL.map(Game::name)).try_map(|name| name.parse::<Game>())
+}
+
+/// The games, other than `not`, that take any of `flags` (shared game flags).
+pub fn games_taking(flags: &[&str], not: Game) -> Vec<&'static str> {
+    Game::ALL
+        .into_iter()
+        .filter(|&g| g != not && flags.iter().any(|f| cli(g).game_flags().contains(f)))
+        .map(Game::name)
+        .collect()
+}
+
+/// The games played on boards.
+pub fn board_games() -> Vec<&'static str> {
+    Game::ALL
+        .into_iter()
+        .filter(|&g| cli(g).boards())
+        .map(Game::name)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game missing from [`cli`] does not compile; this checks every
+    /// registered game's `dojo match` subcommand is named after it and the
+    /// defaults make sense.
+    #[test]
+    fn every_game_has_its_command_line() {
+        for game in Game::ALL {
+            let game_cli = cli(game);
+            assert_eq!(game_cli.match_command().get_name(), game.name());
+            assert!(!game_cli.game_flags().is_empty(), "{game}");
+            assert!(game_cli.league_games(3) >= 1, "{game}");
+        }
+    }
+}

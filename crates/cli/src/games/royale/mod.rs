@@ -1,0 +1,202 @@
+//! Rock-paper-scissors royale on the command line: `dojo match royale`
+//! (one game between three teams of bots on a board), its transcript and
+//! its league defaults.
+
+pub mod transcript;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::{ArgMatches, Args};
+use dojo_engine::royale::{self, Royale, Team};
+use dojo_games::{Game, RoyaleSetup, play_royale};
+use dojo_league::PlayOptions;
+use dojo_runner::RunOptions;
+
+use crate::args::TimeArgs;
+use crate::bots;
+
+/// The game, as the registry (`crate::games::cli`) knows it.
+#[derive(Debug)]
+pub struct RoyaleCli;
+
+impl super::GameCli for RoyaleCli {
+    fn match_command(&self) -> clap::Command {
+        super::match_command::<MatchArgs>(
+            Game::Royale,
+            "Rock-paper-scissors royale between three teams of bots",
+        )
+    }
+
+    fn match_args(&self, m: &mut ArgMatches) -> Result<Box<dyn super::MatchArgs>, clap::Error> {
+        super::match_args::<MatchArgs>(m)
+    }
+
+    fn game_flags(&self) -> &'static [&'static str] {
+        &["--max-rounds", "--stall-rounds"]
+    }
+
+    fn boards(&self) -> bool {
+        true
+    }
+
+    /// Each trio plays every board once in each team rotation.
+    fn league_games(&self, boards: usize) -> u64 {
+        3 * boards as u64
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The board file.
+    #[arg(long, value_name = "FILE")]
+    pub board: PathBuf,
+    /// Bots on the Rock team, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "BOT[,BOT..]"
+    )]
+    pub rock: Vec<String>,
+    /// Bots on the Paper team, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "BOT[,BOT..]"
+    )]
+    pub paper: Vec<String>,
+    /// Bots on the Scissors team, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "BOT[,BOT..]"
+    )]
+    pub scissors: Vec<String>,
+    /// Seed of the game; without it one is picked and printed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Rounds after which an undecided game is a draw; default: 10 * (width + height).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_rounds: Option<u32>,
+    /// Whole rounds without any tile changing after which the game is a draw; default: width + height.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub stall_rounds: Option<u32>,
+    #[command(flatten)]
+    pub time: TimeArgs,
+    /// Write the game record as JSON to this file (`-`: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
+    #[arg(long)]
+    pub keep_stderr: bool,
+    /// Also write the game as one self-contained HTML replay page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Show the board in the terminal as the game evolves.
+    #[arg(long)]
+    pub watch: bool,
+    /// Pause between shown turns with --watch.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub delay_ms: u64,
+}
+
+/// The round limits a league or comparison stores in `play`.
+pub fn settings(play: &PlayOptions) -> royale::Settings {
+    royale::Settings {
+        max_rounds: play.max_rounds,
+        stall_rounds: play.stall_rounds,
+    }
+}
+
+impl super::MatchArgs for MatchArgs {
+    fn run(self: Box<Self>, bots_dir: &Path) -> Result<ExitCode> {
+        run(bots_dir, *self)
+    }
+}
+
+fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
+    let board = crate::home::load_board(&a.board)?;
+    let mut specs = Vec::new();
+    let mut teams = Vec::new();
+    for (team, flag, names) in [
+        (Team::Rock, "--rock", &a.rock),
+        (Team::Paper, "--paper", &a.paper),
+        (Team::Scissors, "--scissors", &a.scissors),
+    ] {
+        // An empty list item would otherwise be reported as `no bot ""`.
+        if names.iter().any(|n| n.trim().is_empty()) {
+            anyhow::bail!(
+                "{flag} {}: an empty bot name; expected BOT[,BOT..] with no empty items",
+                names.join(",")
+            );
+        }
+        for name in names {
+            specs.push(name.clone());
+            teams.push(team);
+        }
+    }
+    let loaded = bots::load(&specs, bots_dir, Game::Royale.name())?;
+    let seed = a.seed.unwrap_or_else(|| {
+        let s = bots::fresh_seed();
+        errln!("seed: {s} (replay with --seed {s})");
+        s
+    });
+    bots::on_ctrl_c(false);
+    let players: Vec<_> = loaded.into_iter().zip(teams).collect();
+    let setup = RoyaleSetup {
+        seed,
+        board,
+        board_file: a.board.display().to_string(),
+        settings: royale::Settings {
+            max_rounds: a.max_rounds,
+            stall_rounds: a.stall_rounds,
+        },
+    };
+    let ansi = std::io::stdout().is_terminal();
+    let delay = Duration::from_millis(a.delay_ms);
+    let mut watch = |game: &Royale| {
+        if !a.watch {
+            return;
+        }
+        let clear = if ansi { "\x1b[H\x1b[2J" } else { "" };
+        out!(
+            "{clear}round {}  {}\n{}",
+            game.round(),
+            transcript::counts(game.counts()),
+            transcript::board(game.board(), game.positions(), ansi)
+        );
+        std::thread::sleep(delay);
+    };
+    let record = play_royale(
+        &players,
+        &setup,
+        &RunOptions {
+            keep_stderr: a.keep_stderr,
+            ..crate::cmd::run_options(&a.time)
+        },
+        &mut watch,
+    )?;
+    outln!(
+        "Royale on {} (seed {}), {}x{}",
+        record.board_file,
+        record.play.seed,
+        setup.board.width(),
+        setup.board.height()
+    );
+    out!("{}", transcript::summary(&record));
+    if let Some(path) = &a.json {
+        crate::cmd::write_json(path, &record)?;
+    }
+    if let Some(path) = &a.html {
+        let source = crate::cmd::record_source(a.json.as_deref());
+        crate::html::write(path, &crate::html::royale_replay(&record, &source)?)?;
+        outln!("replay page: {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
