@@ -2,32 +2,15 @@
 //! the CPU, both pinned to the same core. Under wall-clock time the honest
 //! bot loses moves to its neighbour; under CPU time it loses none.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use dojo_engine::protocol::Answer;
 use dojo_runner::{BotSpec, MatchRun, Mode, RunOptions, Seat, TimeMode, allowed_cpus, play};
-
-mod common;
-use common::Cards;
+use dojo_testkit::referee::Cards;
 
 fn bot(file: &str, args: &[&str]) -> Arc<BotSpec> {
-    let dir =
-        std::fs::canonicalize(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/hostile"))
-            .expect("bots/hostile exists");
-    let mut command = vec![dir.join(file).to_string_lossy().into_owned()];
-    command.extend(args.iter().map(|a| a.to_string()));
-    Arc::new(BotSpec {
-        name: file.trim_end_matches(".py").to_string(),
-        command,
-        dir,
-        build: None,
-        mode: Mode::Persistent,
-        games: vec!["cardjitsu".to_string()],
-        team: None,
-        description: None,
-    })
+    dojo_testkit::bots::script("hostile", file, args, Mode::Persistent)
 }
 
 const ROUNDS: usize = 5;

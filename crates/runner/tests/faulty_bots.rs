@@ -7,100 +7,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use dojo_engine::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
+use dojo_engine::protocol::{Answer, Fault};
 use dojo_runner::{
     BotSpec, FaultCounts, MatchRun, Mode, RunError, RunOptions, Seat, SeatRun, play,
     play_with_observer, process_group_alive,
 };
+use dojo_testkit::referee::Cards;
 
 const ROUNDS: usize = 8;
 
-/// Two seats, `rounds` simultaneous rounds of "pick a card 0..=4".
-#[derive(Debug)]
-struct MiniJitsu {
-    rounds: usize,
-    round: usize,
-    /// Every answer the runner handed over, per round, in seat order.
-    history: Vec<Vec<Answer<u8>>>,
-}
-
-impl Default for MiniJitsu {
-    fn default() -> Self {
-        Self::new(ROUNDS)
-    }
-}
-
-impl MiniJitsu {
-    fn new(rounds: usize) -> Self {
-        Self {
-            rounds,
-            round: 0,
-            history: Vec::new(),
-        }
-    }
-}
-
-impl Referee for MiniJitsu {
-    type Move = u8;
-
-    fn seats(&self) -> usize {
-        2
-    }
-
-    fn greeting(&self, seat: usize) -> Vec<String> {
-        vec![(seat + 1).to_string()]
-    }
-
-    fn prompts(&self) -> Vec<Prompt> {
-        if self.round >= self.rounds {
-            return Vec::new();
-        }
-        (0..2)
-            .map(|seat| Prompt {
-                seat,
-                lines: vec!["AAA,BBB,CCC,DDD,EEE".to_string()],
-            })
-            .collect()
-    }
-
-    fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<u8> {
-        match lines.last().map(|l| l.trim().parse::<u8>()) {
-            Some(Ok(i)) if i <= 4 => Reply::Complete(i),
-            _ => Reply::Invalid(format!("not a card index: {:?}", lines.last())),
-        }
-    }
-
-    fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
-        assert_eq!(answers.len(), 2, "one answer per prompt");
-        self.history.push(answers);
-        self.round += 1;
-        vec![Notice {
-            seats: vec![0, 1],
-            lines: vec!["AAA vs. BBB: 0 wins!".to_string()],
-        }]
-    }
-
-    fn farewell(&self) -> Vec<String> {
-        vec!["Draw!".to_string()]
-    }
-}
-
 fn faulty_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots/faulty")
+    dojo_testkit::paths::bots_dir().join("faulty")
 }
 
 fn bot(file: &str, mode: Mode) -> Arc<BotSpec> {
-    let dir = std::fs::canonicalize(faulty_dir()).expect("bots/faulty exists");
-    Arc::new(BotSpec {
-        name: file.trim_end_matches(".py").to_string(),
-        command: vec![dir.join(file).to_string_lossy().into_owned()],
-        dir,
-        build: None,
-        mode,
-        games: vec!["cardjitsu".to_string()],
-        team: None,
-        description: None,
-    })
+    dojo_testkit::bots::script("faulty", file, &[], mode)
 }
 
 /// For bots expected to answer: generous, so a loaded machine does not
@@ -129,13 +50,13 @@ fn quick_options() -> RunOptions {
 const QUICK_ROUNDS: usize = 3;
 
 /// Plays `file` (seat 1) against random_ok.py (seat 0) for `ROUNDS`.
-fn versus(file: &str, mode: Mode, opts: &RunOptions) -> (MiniJitsu, MatchRun) {
+fn versus(file: &str, mode: Mode, opts: &RunOptions) -> (Cards, MatchRun) {
     versus_with(Seat::new(bot(file, mode)), opts, ROUNDS)
 }
 
-fn versus_with(seat: Seat, opts: &RunOptions, rounds: usize) -> (MiniJitsu, MatchRun) {
+fn versus_with(seat: Seat, opts: &RunOptions, rounds: usize) -> (Cards, MatchRun) {
     let seats = [Seat::new(bot("random_ok.py", Mode::Auto)), seat];
-    let mut referee = MiniJitsu::new(rounds);
+    let mut referee = Cards::new(rounds);
     let run = play(&mut referee, &seats, opts).expect("game runs to the end");
     assert_eq!(referee.history.len(), rounds, "every round was played");
     assert_all_dead(&run);
@@ -175,10 +96,6 @@ fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
     }
 }
 
-fn seat_answers(referee: &MiniJitsu, seat: usize) -> Vec<Answer<u8>> {
-    referee.history.iter().map(|r| r[seat].clone()).collect()
-}
-
 #[test]
 fn well_behaved_bots_are_reused_without_faults() {
     let (referee, run) = versus("random_ok.py", Mode::Auto, &options());
@@ -190,7 +107,8 @@ fn well_behaved_bots_are_reused_without_faults() {
     }
     for seat in 0..2 {
         assert!(
-            seat_answers(&referee, seat)
+            referee
+                .answers(seat)
                 .iter()
                 .all(|a| matches!(a, Answer::Move(m) if *m <= 4))
         );
@@ -205,7 +123,7 @@ fn crash_midgame_is_charged_and_restarted() {
     // Rounds 1-3 answered, 4 crash, 5-7 answered after a restart, 8 crash.
     assert_eq!(seat.faults, faults(0, 2, 0, 1), "{seat:?}");
     assert_eq!(seat.spawns, 2);
-    let answers = seat_answers(&referee, 1);
+    let answers = referee.answers(1);
     assert_eq!(answers[3], Answer::Fault(Fault::Crash));
     assert_eq!(answers[7], Answer::Fault(Fault::Crash));
     assert_eq!(answers[4], Answer::Move(0));
@@ -226,7 +144,7 @@ fn hang_times_out_is_killed_and_restarted() {
     assert_eq!(seat.spawns, 3);
     assert_eq!(seat.pgids.len(), 3);
     assert_eq!(seat.latencies_us.len(), ROUNDS);
-    let answers = seat_answers(&referee, 1);
+    let answers = referee.answers(1);
     assert_eq!(answers[2], Answer::Fault(Fault::Timeout));
     assert_eq!(answers[5], Answer::Fault(Fault::Timeout));
 }
@@ -239,7 +157,8 @@ fn garbage_answers_are_invalid_and_the_bot_stays_alive() {
     assert_eq!(seat.faults, faults(0, 0, ROUNDS as u32, 0), "{seat:?}");
     assert_eq!(seat.spawns, 1);
     assert!(
-        seat_answers(&referee, 1)
+        referee
+            .answers(1)
             .iter()
             .all(|a| *a == Answer::Fault(Fault::Invalid))
     );
@@ -253,7 +172,7 @@ fn huge_line_is_invalid_and_the_game_goes_on() {
     assert_eq!(seat.faults, faults(0, 0, 1, 0), "{seat:?}");
     assert_eq!(seat.spawns, 1);
     assert_eq!(seat.unsolicited, 0, "the rest of the huge line is skipped");
-    let answers = seat_answers(&referee, 1);
+    let answers = referee.answers(1);
     assert_eq!(answers[0], Answer::Fault(Fault::Invalid));
     assert!(answers[1..].iter().all(|a| *a == Answer::Move(2)));
 }
@@ -282,7 +201,8 @@ fn per_turn_bot_is_respawned_without_faults() {
     assert_eq!(seat.spawns, ROUNDS as u32);
     assert_eq!(seat.mode, Mode::PerTurn);
     assert!(
-        seat_answers(&referee, 1)
+        referee
+            .answers(1)
             .iter()
             .all(|a| matches!(a, Answer::Move(_)))
     );
@@ -349,16 +269,9 @@ fn fork_sleeper_dies_with_its_whole_group() {
         .collect();
     assert!(!sleepers.is_empty(), "stderr: {}", seat.stderr);
     for pid in sleepers {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next();
         assert!(
-            matches!(state, None | Some("Z") | Some("X")),
-            "sleeper {pid} still running: {stat}"
+            !dojo_testkit::procs::is_running(pid),
+            "sleeper {pid} still running"
         );
     }
 }
@@ -377,7 +290,8 @@ fn late_answers_are_timeouts_and_never_reused() {
     assert_eq!(seat.unsolicited, 0);
     // late.py always answers 4: it must never reach the referee.
     assert!(
-        seat_answers(&referee, 1)
+        referee
+            .answers(1)
             .iter()
             .all(|a| *a == Answer::Fault(Fault::Timeout))
     );
@@ -389,11 +303,7 @@ fn unsolicited_lines_are_counted_and_discarded() {
     let seat = &run.seats[1];
     assert_clean(seat);
     assert_eq!(seat.unsolicited, ROUNDS as u32);
-    assert!(
-        seat_answers(&referee, 1)
-            .iter()
-            .all(|a| *a == Answer::Move(1))
-    );
+    assert!(referee.answers(1).iter().all(|a| *a == Answer::Move(1)));
 }
 
 #[test]
@@ -421,7 +331,7 @@ fn missing_program_is_a_spawn_error_and_nothing_survives() {
         sandbox: dojo_runner::SandboxMode::Off,
         ..options()
     };
-    let err = play(&mut MiniJitsu::default(), &seats, &opts).unwrap_err();
+    let err = play(&mut Cards::new(ROUNDS), &seats, &opts).unwrap_err();
     match &err {
         RunError::Spawn { bot, command, .. } => {
             assert_eq!(bot, "missing");
@@ -450,11 +360,11 @@ fn cancel_stops_the_game_and_kills_the_bots() {
         Seat::new(bot("random_ok.py", Mode::Auto)),
         Seat::new(bot("random_ok.py", Mode::Auto)),
     ];
-    let mut referee = MiniJitsu::default();
+    let mut referee = Cards::new(ROUNDS);
     let mut applied = 0;
-    let err = play_with_observer(&mut referee, &seats, &opts, &mut |r: &MiniJitsu| {
-        applied = r.round;
-        if r.round == 2 {
+    let err = play_with_observer(&mut referee, &seats, &opts, &mut |r: &Cards| {
+        applied = r.round();
+        if r.round() == 2 {
             cancel.store(true, Ordering::SeqCst);
         }
     })
@@ -472,7 +382,7 @@ fn seat_count_mismatch_is_rejected() {
         sandbox: dojo_runner::SandboxMode::Off,
         ..options()
     };
-    let err = play(&mut MiniJitsu::default(), &seats, &opts).unwrap_err();
+    let err = play(&mut Cards::new(ROUNDS), &seats, &opts).unwrap_err();
     assert!(
         matches!(
             err,
@@ -496,14 +406,10 @@ fn seat_environment_reaches_the_bot() {
             env: vec![("LATE_DELAY_MS".into(), "0".into())],
         },
     ];
-    let mut referee = MiniJitsu::default();
+    let mut referee = Cards::new(ROUNDS);
     let run = play(&mut referee, &seats, &opts).unwrap();
     assert_clean(&run.seats[1]);
-    assert!(
-        seat_answers(&referee, 1)
-            .iter()
-            .all(|a| *a == Answer::Move(4))
-    );
+    assert!(referee.answers(1).iter().all(|a| *a == Answer::Move(4)));
     assert_all_dead(&run);
 }
 
@@ -528,7 +434,7 @@ fn bot_that_leaves_its_process_group_is_still_killed() {
             Seat::new(bot("random_ok.py", Mode::Auto)),
             Seat::new(Arc::new(hopper)),
         ];
-        let run = play(&mut MiniJitsu::new(1), &seats, &quick_options());
+        let run = play(&mut Cards::new(1), &seats, &quick_options());
         let _ = done_tx.send(run.map(|run| run.seats[1].faults));
     });
     // A hang guard, not a speed check: the game takes about two seconds,
@@ -562,7 +468,7 @@ fn stdout_flood_after_each_answer_neither_blocks_nor_stops_the_game() {
     let (referee, run) = versus_with(Seat::new(Arc::new(flood)), &options(), QUICK_ROUNDS);
     let seat = &run.seats[1];
     assert_eq!((seat.faults.timeout, seat.faults.crash), (0, 0), "{seat:?}");
-    let answers = seat_answers(&referee, 1);
+    let answers = referee.answers(1);
     assert!(
         answers
             .iter()

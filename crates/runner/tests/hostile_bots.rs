@@ -10,29 +10,12 @@ use std::time::Duration;
 
 use dojo_engine::protocol::Answer;
 use dojo_runner::{BotSpec, MatchRun, Mode, RunOptions, SandboxMode, Seat, play, probe};
-
-mod common;
-use common::Cards;
-
-fn bots_dir() -> PathBuf {
-    std::fs::canonicalize(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bots"))
-        .expect("bots/ exists")
-}
+use dojo_testkit::paths::bots_dir;
+use dojo_testkit::procs::{tagged_processes, unique_tag};
+use dojo_testkit::referee::Cards;
 
 fn bot(folder: &str, file: &str, args: &[&str]) -> Arc<BotSpec> {
-    let dir = bots_dir().join(folder);
-    let mut command = vec![dir.join(file).to_string_lossy().into_owned()];
-    command.extend(args.iter().map(|a| a.to_string()));
-    Arc::new(BotSpec {
-        name: file.trim_end_matches(".py").to_string(),
-        command,
-        dir,
-        build: None,
-        mode: Mode::Auto,
-        games: vec!["cardjitsu".to_string()],
-        team: None,
-        description: None,
-    })
+    dojo_testkit::bots::script(folder, file, args, Mode::Auto)
 }
 
 fn options() -> RunOptions {
@@ -68,38 +51,6 @@ fn have(layer: &str) -> bool {
         eprintln!("skipped: no {layer} here: {}", found.detail);
     }
     found.available
-}
-
-/// Running (non-zombie) processes whose command line contains `tag`.
-fn tagged_processes(tag: &str) -> Vec<i32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if !String::from_utf8_lossy(&cmdline).contains(tag) {
-            continue;
-        }
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next();
-        if !matches!(state, None | Some("Z") | Some("X")) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-fn unique_tag(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    format!("dojo-test-{name}-{}-{nanos}", std::process::id())
 }
 
 #[test]

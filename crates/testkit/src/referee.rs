@@ -1,13 +1,34 @@
-//! What the runner's integration tests share: a small referee shaped like
-//! CardJitsu's wire protocol.
+//! A small referee shaped like CardJitsu's wire protocol, for tests of the
+//! runner that need a game but not its rules.
 
 use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
 
-/// Two seats, `rounds` rounds of "pick a card 0..=4", answers recorded.
+/// Two seats, `rounds` simultaneous rounds of "pick a card 0..=4"; every
+/// answer the runner handed over is kept, per round, in seat order.
 #[derive(Debug, Default)]
 pub struct Cards {
     pub rounds: usize,
     pub history: Vec<Vec<Answer<u8>>>,
+}
+
+impl Cards {
+    /// A game of `rounds` rounds.
+    pub fn new(rounds: usize) -> Cards {
+        Cards {
+            rounds,
+            history: Vec::new(),
+        }
+    }
+
+    /// Rounds played so far.
+    pub fn round(&self) -> usize {
+        self.history.len()
+    }
+
+    /// What seat `seat` answered, round by round.
+    pub fn answers(&self, seat: usize) -> Vec<Answer<u8>> {
+        self.history.iter().map(|r| r[seat].clone()).collect()
+    }
 }
 
 impl Referee for Cards {
@@ -41,6 +62,7 @@ impl Referee for Cards {
     }
 
     fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
+        assert_eq!(answers.len(), 2, "one answer per prompt");
         self.history.push(answers);
         vec![Notice {
             seats: vec![0, 1],

@@ -1,0 +1,68 @@
+//! Runnable test bots: a script of `bots/faulty` or `bots/hostile` as a
+//! [`BotSpec`], and bots started through a shell that records their pids.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use dojo_runner::{BotSpec, Mode};
+
+use crate::paths::bots_dir;
+
+/// The executable script `bots/FOLDER/FILE` with `args`, run in its folder,
+/// as a CardJitsu bot named after the file (without `.py`).
+pub fn script(folder: &str, file: &str, args: &[&str], mode: Mode) -> Arc<BotSpec> {
+    let dir = bots_dir().join(folder);
+    assert!(dir.is_dir(), "{} exists", dir.display());
+    let mut command = vec![dir.join(file).to_string_lossy().into_owned()];
+    command.extend(args.iter().map(|a| a.to_string()));
+    Arc::new(BotSpec {
+        name: file.trim_end_matches(".py").to_string(),
+        command,
+        dir,
+        build: None,
+        mode,
+        games: vec!["cardjitsu".to_string()],
+        team: None,
+        description: None,
+    })
+}
+
+/// A `bots/faulty/` script as an inline bot (`NAME=python3 PATH`), the way
+/// `dojo match` takes one.
+pub fn faulty_inline(file: &str) -> BotSpec {
+    let path = bots_dir().join("faulty").join(file);
+    let name = file.trim_end_matches(".py");
+    dojo_runner::resolve(&format!("{name}=python3 {}", path.display()), &bots_dir())
+        .expect("an inline bot resolves")
+}
+
+/// A bundled bot from its directory under `bots/`.
+pub fn bundled(name: &str) -> BotSpec {
+    dojo_runner::load_dir(&bots_dir().join(name)).expect("a bundled bot loads")
+}
+
+/// `bot`, started through `sh -c 'echo $$ >> PIDFILE; exec BOT'`: the
+/// runner puts each process in a group of its own (pgid = pid) and `exec`
+/// keeps the pid, so `pidfile` lists the group of every process the bot
+/// was started as (read it with [`read_pids`]). Inside a PID namespace `$$`
+/// is 1: use it with the sandbox off.
+pub fn recording_pids(mut bot: BotSpec, pidfile: &Path) -> BotSpec {
+    let mut command = vec![
+        "sh".to_string(),
+        "-c".to_string(),
+        r#"echo $$ >> "$0"; exec "$@""#.to_string(),
+        pidfile.to_string_lossy().into_owned(),
+    ];
+    command.append(&mut bot.command);
+    bot.command = command;
+    bot
+}
+
+/// The pids [`recording_pids`] wrote to `pidfile` (none if it is missing).
+pub fn read_pids(pidfile: &Path) -> Vec<i32> {
+    std::fs::read_to_string(pidfile)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().parse().expect("a pid per line"))
+        .collect()
+}

@@ -1,0 +1,62 @@
+//! The `dojo` binary, run the way a user runs it: from the workspace root,
+//! so `bots/` and `boards/` resolve as they do for a user.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::paths::root;
+
+/// `dojo` run from the workspace root.
+pub fn dojo() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("dojo").expect("the dojo binary is built");
+    cmd.current_dir(root());
+    cmd
+}
+
+/// Runs `cmd`, which must succeed, and returns its stdout.
+pub fn stdout_ok(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.output().expect("dojo runs");
+    assert!(out.status.success(), "{cmd:?} failed:\n{}", stderr_of(&out));
+    stdout_of(&out)
+}
+
+/// Standard output of a finished command, as text.
+pub fn stdout_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Standard error of a finished command, as text.
+pub fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Plays a CardJitsu league of the two bundled random bots into `out`
+/// (`games` per pair, `extra` flags after it) and returns its stdout.
+pub fn random_league(out: &Path, games: u32, extra: &[&str]) -> String {
+    stdout_ok(
+        dojo()
+            .args(["league", "cardjitsu", "random-py", "random-sh", "--games"])
+            .arg(games.to_string())
+            .args(extra)
+            .arg("--out")
+            .arg(out),
+    )
+}
+
+/// The debug binary of a workspace bot, next to the `dojo` binary under
+/// test, built (or found up to date) by cargo first: a stale binary from an
+/// older checkout would test the wrong bot. (The bots' manifests build with
+/// `--release`, too slow for the test suite.)
+pub fn debug_bot(package: &str, bin: &str) -> PathBuf {
+    let dojo = assert_cmd::cargo::cargo_bin("dojo");
+    let dir = dojo.parent().expect("dojo binary has a directory");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", package])
+        .current_dir(root())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p {package} failed");
+    let path = dir.join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.exists(), "{} was not built", path.display());
+    path
+}
