@@ -14,21 +14,21 @@
 //! the runner's own `pgids`.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use dojo_engine::cardjitsu::{CardJitsu, OutcomeReason, Settings};
 use dojo_engine::protocol::Fault;
 use dojo_games::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
-mod processes;
-use processes::{bots_dir, faulty, read_pids, recording_pids};
+use dojo_testkit::bots::{
+    faulty_inline as faulty, pid_recording_options, read_pids, recording_pids,
+};
 
 const SEED: u64 = 20_240_611;
 
 /// A tournament bot from its directory under bots/.
 fn tournament(name: &str) -> BotSpec {
-    dojo_runner::load_dir(&bots_dir().join(name)).unwrap()
+    dojo_testkit::bots::bundled(name)
 }
 
 fn setup(max_rounds: u32) -> CardJitsuSetup {
@@ -46,30 +46,14 @@ fn setup(max_rounds: u32) -> CardJitsuSetup {
 /// does not turn a slow answer into a timeout (it costs time only when a
 /// bot does time out).
 fn generous() -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(1500),
-        startup_allowance: Duration::from_millis(2500),
-        // The pid files record `$$`, which is 1 inside a PID namespace:
-        // these tests check the process-group bookkeeping without one
-        // (bots/hostile and the runner's hostile_bots.rs cover it).
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..RunOptions::default()
-    }
+    pid_recording_options(1500, 2500)
 }
 
 /// For bots that time out: a short move timeout, but enough startup
 /// allowance for a slow interpreter. The opponent could time out on a very
 /// loaded machine, so games with these options check only the culprit.
 fn quick() -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(350),
-        startup_allowance: Duration::from_millis(1000),
-        // The pid files record `$$`, which is 1 inside a PID namespace:
-        // these tests check the process-group bookkeeping without one
-        // (bots/hostile and the runner's hostile_bots.rs cover it).
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..RunOptions::default()
-    }
+    pid_recording_options(350, 1000)
 }
 
 fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {

@@ -13,7 +13,8 @@ use dojo_league::{
     Progress, RunOptions, Schedule, Settings, Shard, merge, run_league,
 };
 
-use common::{FakeGame, report_sans_timing, settings};
+use common::{FakeGame, settings};
+use dojo_testkit::json::report_sans_timing;
 
 const NAMES: [&str; 4] = ["ant", "bee", "cat", "dog"];
 

@@ -14,14 +14,15 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use dojo_engine::royale::{Board, EndReason, Royale, Settings, Team, TurnFault};
 use dojo_games::{RoyaleRecord, RoyaleSetup, play_royale};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
-mod processes;
-use processes::{bots_dir, faulty, read_pids, recording_pids, repo};
+use dojo_testkit::bots::{
+    faulty_inline as faulty, pid_recording_options, read_pids, recording_pids,
+};
+use dojo_testkit::paths::{bots_dir, root as repo};
 
 const SEED: u64 = 4_004;
 
@@ -102,29 +103,13 @@ fn setup(name: &str, board: Board, max_rounds: u32) -> RoyaleSetup {
 /// For games where every bot should answer: generous, so a loaded machine
 /// does not turn a slow answer into a timeout.
 fn generous() -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(1500),
-        startup_allowance: Duration::from_millis(2500),
-        // The pid files record `$$`, which is 1 inside a PID namespace:
-        // these tests check the process-group bookkeeping without one
-        // (bots/hostile and the runner's hostile_bots.rs cover it).
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..RunOptions::default()
-    }
+    pid_recording_options(1500, 2500)
 }
 
 /// For a bot that times out: short move timeout, enough startup allowance
 /// for a slow interpreter.
 fn quick() -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(350),
-        startup_allowance: Duration::from_millis(1000),
-        // The pid files record `$$`, which is 1 inside a PID namespace:
-        // these tests check the process-group bookkeeping without one
-        // (bots/hostile and the runner's hostile_bots.rs cover it).
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..RunOptions::default()
-    }
+    pid_recording_options(350, 1000)
 }
 
 /// A finished game and the pids (= process groups) of each seat.

@@ -66,3 +66,16 @@ pub fn read_pids(pidfile: &Path) -> Vec<i32> {
         .map(|l| l.trim().parse().expect("a pid per line"))
         .collect()
 }
+
+/// Run options for bots wrapped by [`recording_pids`]: `move_ms` a move,
+/// `startup_ms` more for a fresh process, and no sandbox, because the pid
+/// files record `$$`, which is 1 inside a PID namespace (the runner's
+/// hostile-bot suite covers the namespaces).
+pub fn pid_recording_options(move_ms: u64, startup_ms: u64) -> dojo_runner::RunOptions {
+    dojo_runner::RunOptions {
+        move_timeout: std::time::Duration::from_millis(move_ms),
+        startup_allowance: std::time::Duration::from_millis(startup_ms),
+        sandbox: dojo_runner::SandboxMode::Off,
+        ..dojo_runner::RunOptions::default()
+    }
+}

@@ -3,7 +3,6 @@
 //! order gives the same results.
 #![allow(dead_code)]
 
-use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -112,13 +111,4 @@ pub fn settings(game: GameKind, names: &[&str], games: u64) -> Settings {
         play: Default::default(),
         limits: Default::default(),
     }
-}
-
-/// `report.json` up to (not including) its `timing` section, byte for byte.
-pub fn report_sans_timing(dir: &Path) -> String {
-    let text = std::fs::read_to_string(dir.join("report.json")).unwrap();
-    let cut = text
-        .find("\n  \"timing\"")
-        .expect("report has a timing section");
-    text[..cut].to_string()
 }
