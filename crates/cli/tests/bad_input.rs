@@ -3,13 +3,13 @@
 //! huge counts are refused before anything is allocated, and a reader that
 //! goes away (`| head`, `| true`) never stops a league or loses a result.
 
-mod common;
-
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 
-use common::{dojo, random_league, read_json, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
+use dojo_testkit::json::read_json;
+use dojo_testkit::paths::root;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -82,9 +82,7 @@ fn edited_records_are_refused_not_panicked_on() {
 /// Spawns `dojo args` from the workspace root with stdout (or stderr) piped.
 fn spawn(args: &[&str], pipe_stderr: bool) -> std::process::Child {
     let mut cmd = StdCommand::new(assert_cmd::cargo::cargo_bin("dojo"));
-    cmd.args(args)
-        .current_dir(common::root())
-        .stdin(Stdio::null());
+    cmd.args(args).current_dir(root()).stdin(Stdio::null());
     if pipe_stderr {
         cmd.stdout(Stdio::null()).stderr(Stdio::piped());
     } else {

@@ -7,8 +7,6 @@
 //! `DOJO_REQUIRE_BROWSER=1`, which turns a missing browser into a failure.
 //! `DOJO_CHROMIUM` names the browser binary if it is not on the PATH.
 
-mod common;
-
 use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -19,12 +17,13 @@ use dojo_engine::cardjitsu::{self, CardJitsu};
 use dojo_engine::protocol::Fault;
 use dojo_engine::royale::{self, Action, Board, Dir, Royale, Team};
 use dojo_games::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing};
+use dojo_testkit::cli::{dojo, stdout_ok};
+use dojo_testkit::json::read_json;
+use dojo_testkit::paths::root;
 use headless_chrome::protocol::cdp::types::Event;
 use headless_chrome::protocol::cdp::{Network, Page};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
-
-use common::{dojo, root, stdout_ok};
 
 /// The Chromium binary, if there is one.
 fn chromium() -> Option<PathBuf> {
@@ -626,7 +625,7 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
             .arg("--html")
             .arg(&page_file),
     );
-    let report = common::read_json(&out.join("report.json"));
+    let report = read_json(&out.join("report.json"));
     let page = Opened::open_until(&chrome, &page_file, "#standings");
     let standings = report["standings"].as_array().unwrap();
     assert_eq!(standings.len(), 3);
@@ -722,7 +721,7 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
         .output()
         .unwrap();
     assert!(html.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = common::read_json(&json);
+    let report = read_json(&json);
     let page = Opened::open(&chrome, &html);
     assert_eq!(
         page.text("#llr"),

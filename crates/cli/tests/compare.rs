@@ -2,8 +2,8 @@
 //! the random one and fails the other way round; a royale smoke test; usage
 //! errors exit 3.
 
-mod common;
-use common::{debug_bot, dojo, read_json};
+use dojo_testkit::cli::{debug_bot, dojo};
+use dojo_testkit::json::read_json;
 use predicates::str::contains;
 
 /// A non-regression test with a 100 Elo margin. The default 10 Elo margin

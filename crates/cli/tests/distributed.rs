@@ -4,13 +4,14 @@
 //! merge command; the merged report must equal a single machine's run of
 //! the same league. Also: what `dojo merge` refuses.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
-use common::{dojo, json_without_timing, read_json, root, stderr_of};
+use dojo_testkit::bots::copy_bundled;
+use dojo_testkit::cli::{dojo, random_league, stderr_of};
+use dojo_testkit::json::{json_without_timing, read_json};
+use dojo_testkit::paths::{copy_files, root};
 
 /// The shell commands of one template: its `dojo league` line (with its
 /// continuation lines joined) and its `dojo merge` line.
@@ -226,7 +227,7 @@ fn github_actions_matrix_template_merges_into_the_single_machine_report() {
 /// A shard of a small league played by `dojo league` (random bots).
 fn shard(dir: &Path, name: &str, shard: &str, extra: &[&str]) -> PathBuf {
     let out = dir.join(name);
-    common::random_league(
+    random_league(
         &out,
         4,
         &[&["--seed", "3", "--shard", shard], extra].concat(),
@@ -307,7 +308,7 @@ fn merge_counts_a_game_found_twice_once_and_never_writes_its_inputs() {
     let b = shard(dir.path(), "b", "2/2", &[]);
     // The first shard played again elsewhere: the same games twice.
     let again = dir.path().join("again");
-    copy_dir(&a, &again);
+    copy_files(&a, &again);
     let before: Vec<Vec<u8>> = [&a, &b, &again]
         .iter()
         .flat_map(|d| ["league.json", "games.jsonl", "report.json"].map(|f| d.join(f)))
@@ -369,22 +370,12 @@ fn run_ok_cmd(cmd: &mut assert_cmd::Command) {
     assert!(out.status.success(), "{cmd:?}: {}", stderr_of(&out));
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_file() {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn a_league_is_not_resumed_with_a_changed_bot() {
     let dir = tempfile::tempdir().unwrap();
     let bots = dir.path().join("bots");
     for bot in ["random-sh", "random-py"] {
-        copy_dir(&root().join("bots").join(bot), &bots.join(bot));
+        copy_bundled(bot, &bots.join(bot));
     }
     let out = dir.path().join("league");
     let league = |extra: &[&str]| {

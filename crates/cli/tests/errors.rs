@@ -1,9 +1,8 @@
 //! What `dojo` says when it is called wrongly: clap's usage errors, `--help`
 //! for every subcommand, and bot manifests that do not parse.
 
-mod common;
-
-use common::{data, dojo};
+use dojo_testkit::cli::{dojo, stderr_of};
+use dojo_testkit::paths::data;
 use predicates::prelude::*;
 
 #[test]
@@ -165,7 +164,7 @@ fn an_io_error_names_the_file_and_is_said_once() {
         .failure()
         .get_output()
         .clone();
-    let stderr = common::stderr_of(&out);
+    let stderr = stderr_of(&out);
     assert!(
         stderr.contains(&format!("{}: ", missing.display())),
         "{stderr}"
@@ -179,7 +178,7 @@ fn an_io_error_names_the_file_and_is_said_once() {
         .failure()
         .get_output()
         .clone();
-    let stderr = common::stderr_of(&out);
+    let stderr = stderr_of(&out);
     assert!(stderr.contains("/nonexistent/program"), "{stderr}");
     assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
 }
@@ -256,7 +255,7 @@ fn a_failing_build_is_reported_once_with_the_bot_and_its_command() {
         .output()
         .expect("dojo runs");
     assert_eq!(out.status.code(), Some(3));
-    let err = common::stderr_of(&out);
+    let err = stderr_of(&out);
     assert!(err.contains("no compiler"), "{err}");
     assert!(err.contains("exit status: 3"), "{err}");
     assert_eq!(err.matches("bot broken").count(), 1, "{err}");
@@ -269,7 +268,7 @@ fn a_bot_for_another_game_is_refused_before_anything_runs() {
         .output()
         .expect("dojo runs");
     assert_eq!(out.status.code(), Some(3));
-    let err = common::stderr_of(&out);
+    let err = stderr_of(&out);
     assert!(
         err.contains("bot royale-random-py plays royale, not cardjitsu"),
         "{err}"

@@ -2,10 +2,8 @@
 //! data block safe to embed, and the errors name what is wrong. What the
 //! pages show is tested in a real browser in `browser.rs`.
 
+use dojo_testkit::cli::{dojo, random_league, stdout_ok};
 use serde_json::Value;
-
-mod common;
-use common::{dojo, random_league, stdout_ok};
 
 /// The JSON of a page's data block.
 fn data_block(html: &str) -> Value {

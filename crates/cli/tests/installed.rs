@@ -4,13 +4,12 @@
 //! other ones; and a missing bots directory says where it looked and how
 //! to point dojo at bots.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
-use common::{root, stderr_of, stdout_of};
+use dojo_testkit::cli::{stderr_of, stdout_of};
+use dojo_testkit::paths::root;
 
 /// Held while a copy of the binary is written and while a process is
 /// started. A process forked by another test thread while the copy's

@@ -1,15 +1,16 @@
 //! `dojo league` and `dojo merge`: output files, determinism across
 //! `--jobs`, shards and merge, resume after a real kill, and royale leagues.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{data, dojo, json_without_timing, read_json, stdout_ok};
+use dojo_testkit::cli::{debug_bot, dojo, stdout_ok};
+use dojo_testkit::json::{games, json_without_timing, read_json};
+use dojo_testkit::paths::{data, root};
+use dojo_testkit::procs::marked_processes;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -20,20 +21,6 @@ const PY2: &str = "py2=python3 bots/random-py/bot.py";
 /// Runs `dojo league <args> --out <out>`, which must succeed; returns stdout.
 fn league(args: &[&str], out: &Path) -> String {
     stdout_ok(dojo().arg("league").args(args).arg("--out").arg(out))
-}
-
-/// Every line of `games.jsonl`, parsed; panics on a line that is not a
-/// complete JSON object.
-fn games(dir: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
-    assert!(text.is_empty() || text.ends_with('\n'), "torn last line");
-    text.lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
-            assert!(v.is_object(), "{l}");
-            v
-        })
-        .collect()
 }
 
 /// The ids in `games.jsonl`, checking that none appears twice.
@@ -178,25 +165,6 @@ fn shards_merge_into_the_single_run_report() {
     );
 }
 
-/// Pids of live processes whose environment holds `KEY=VALUE`.
-fn marked_processes(key: &str, value: &str) -> Vec<u32> {
-    let wanted = format!("{key}={value}");
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
-            continue;
-        };
-        // Processes come and go while we look; zombies have no environment.
-        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
-            continue;
-        };
-        if env.split(|&b| b == 0).any(|var| var == wanted.as_bytes()) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
 /// A child process that is killed and reaped if the test fails before
 /// it kills the child on purpose.
 struct KillOnDrop(std::process::Child);
@@ -218,7 +186,7 @@ fn a_killed_league_resumes_to_the_uninterrupted_result() {
 
     let mut child = KillOnDrop(
         StdCommand::new(env!("CARGO_BIN_EXE_dojo"))
-            .current_dir(common::root())
+            .current_dir(root())
             .args(["league", "cardjitsu"])
             .args(settings)
             .args(["-v", "--jobs", "1", "--out"])
@@ -365,7 +333,7 @@ fn a_royale_league_completes_and_ranks_its_bots() {
 fn the_strong_bot_rates_clearly_above_the_random_bots() {
     let sensei = format!(
         "sensei={}",
-        common::debug_bot("dojo-bot-sensei", "sensei").display()
+        debug_bot("dojo-bot-sensei", "sensei").display()
     );
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("strength");
@@ -382,7 +350,7 @@ fn the_strong_bot_rates_clearly_above_the_random_bots() {
         ],
         &out,
     );
-    let report = common::read_json(&out.join("report.json"));
+    let report = read_json(&out.join("report.json"));
     let standings = report["standings"].as_array().unwrap();
     let get = |name: &str| {
         standings

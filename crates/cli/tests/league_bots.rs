@@ -2,9 +2,8 @@
 //! gives every bot a smoke start, flags bots that fault a lot and keeps
 //! their stderr in the out directory.
 
-mod common;
-
-use common::{dojo, read_json, stderr_of, stdout_of};
+use dojo_testkit::cli::{dojo, stderr_of, stdout_of};
+use dojo_testkit::json::read_json;
 use predicates::prelude::*;
 
 #[test]

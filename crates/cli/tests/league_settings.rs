@@ -1,19 +1,8 @@
 //! `dojo league --gauntlet`, and the settings a league stores: every one
 //! that changes a result, applied from `league.json` on resume.
 
-mod common;
-
-use std::path::Path;
-
-use common::{dojo, read_json, stderr_of};
-
-fn games(dir: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(dir.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use dojo_testkit::cli::{dojo, random_league, stderr_of};
+use dojo_testkit::json::{games, read_json};
 
 #[test]
 fn a_gauntlet_plays_new_against_each_other_bot_only() {
@@ -119,7 +108,7 @@ fn an_unknown_gauntlet_bot_is_an_error_naming_it() {
 fn resource_limits_are_stored_and_a_resume_cannot_change_them() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("l");
-    common::random_league(
+    random_league(
         &out_dir,
         2,
         &["--limit-files", "512", "--limit-memory-mib", "4096"],
@@ -150,7 +139,7 @@ fn resource_limits_are_stored_and_a_resume_cannot_change_them() {
     assert!(out.status.success(), "{}", stderr_of(&out));
     // Default limits are not written, so older leagues read the same.
     let plain = dir.path().join("plain");
-    common::random_league(&plain, 2, &[]);
+    random_league(&plain, 2, &[]);
     assert!(
         read_json(&plain.join("league.json"))
             .get("limits")

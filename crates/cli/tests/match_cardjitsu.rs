@@ -1,13 +1,13 @@
 //! `dojo match cardjitsu`: transcripts, JSON records, seeds, rules, decks,
 //! bad input and misbehaving bots, through the real binary.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::path::Path;
 
-use common::{data, dojo, json_without_timing, read_json, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, stderr_of, stdout_ok};
+use dojo_testkit::json::{json_without_timing, read_json};
+use dojo_testkit::paths::data;
 use predicates::prelude::*;
 use serde_json::Value;
 

@@ -1,11 +1,11 @@
 //! `dojo match royale`: summary output, JSON records, decided boards, bad
 //! boards and teams of several bots, through the real binary.
 
-mod common;
-
 use std::path::Path;
 
-use common::{data, dojo, json_without_timing, read_json, stdout_ok};
+use dojo_testkit::cli::{dojo, stdout_ok};
+use dojo_testkit::json::{json_without_timing, read_json};
+use dojo_testkit::paths::{data, root};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -92,7 +92,7 @@ fn same_seed_gives_the_same_record_apart_from_timing() {
 
 #[test]
 fn a_board_with_one_sign_is_won_by_it_before_any_turn() {
-    let text = std::fs::read_to_string(common::root().join("boards/won.txt")).unwrap();
+    let text = std::fs::read_to_string(root().join("boards/won.txt")).unwrap();
     let present: Vec<char> = ['R', 'P', 'S']
         .into_iter()
         .filter(|&c| text.contains(c))

@@ -3,21 +3,11 @@
 //! conflict with a stored league or do not apply refused by name, and one
 //! set of exit statuses.
 
-mod common;
-
-use std::path::Path;
-
-use common::{data, dojo, random_league, read_json, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
+use dojo_testkit::json::{games, read_json};
+use dojo_testkit::paths::{data, root};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn games(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 #[test]
 fn league_options_are_stored_and_honoured_by_resume() {
@@ -273,8 +263,8 @@ fn json_dash_writes_the_record_to_stdout() {
             "--json",
             "-",
         ])
-        .arg(common::root().join("bots/random-py"))
-        .arg(common::root().join("bots/random-sh"))
+        .arg(root().join("bots/random-py"))
+        .arg(root().join("bots/random-sh"))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));

@@ -2,8 +2,8 @@
 //! is a unit test of `cmd::play` (it needs scripted cards); these check the
 //! real command: its display format, bad input and end of input.
 
-mod common;
-use common::dojo;
+use dojo_testkit::cli::dojo;
+use dojo_testkit::paths::root;
 
 /// Whether `s` is a card in seed 000's style: `SG10`, `FB4`.
 fn is_card(s: &str) -> bool {
@@ -186,7 +186,7 @@ fn a_terminal_gets_the_labelled_game_by_default() {
             &format!("{} play cardjitsu --seed 1", dojo.display()),
             "/dev/null",
         ])
-        .current_dir(common::root())
+        .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -6,13 +6,11 @@ use std::path::{Path, PathBuf};
 use dojo_engine::protocol::Fault;
 use dojo_engine::royale::{Board, Royale, Settings, TurnFault};
 use dojo_games::RoyaleRecord;
-
-mod common;
-use common::{dojo, root};
+use dojo_testkit::cli::dojo;
+use dojo_testkit::cli::stdout_ok as stdout;
+use dojo_testkit::paths::root;
 
 const SLOW_OK: [&str; 4] = ["--timeout-ms", "5000", "--startup-ms", "5000"];
-
-use common::stdout_ok as stdout;
 
 fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (PathBuf, String) {
     let json = dir.join(format!("game-{seed}.json"));

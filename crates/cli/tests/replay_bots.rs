@@ -2,20 +2,16 @@
 //! whatever the current directory; a bot that is gone or has changed is
 //! an error (status 3), never a "differs" verdict.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{dojo, root, stderr_of, stdout_of};
+use dojo_testkit::bots::copy_bundled;
+use dojo_testkit::cli::{dojo, stderr_of, stdout_of};
+use dojo_testkit::json::read_json;
+use dojo_testkit::paths::{data, root};
 
 /// A copy of the bundled random-py bot in `dir/name`.
 fn my_bot(dir: &Path, name: &str) -> PathBuf {
-    let bot = dir.join(name);
-    std::fs::create_dir_all(&bot).unwrap();
-    for file in ["bot.toml", "bot.py"] {
-        std::fs::copy(root().join("bots/random-py").join(file), bot.join(file)).unwrap();
-    }
-    bot
+    copy_bundled("random-py", &dir.join(name))
 }
 
 /// A directory holding a `bot.py` that is not the bot: a rerun that ran
@@ -51,7 +47,7 @@ fn a_match_reruns_its_own_bot_from_any_directory_and_refuses_a_changed_or_gone_o
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
-    let record = common::read_json(&json);
+    let record = read_json(&json);
     assert_eq!(record["version"], 2);
     let seat = &record["seats"][0];
     assert_eq!(
@@ -170,7 +166,7 @@ fn an_old_record_never_runs_its_command_in_the_current_directory() {
     assert!(out.status.success(), "{}", stderr_of(&out));
     // As a version 1 record: no directory, no fingerprint, a name that is
     // not under bots/.
-    let mut record = common::read_json(&json);
+    let mut record = read_json(&json);
     record["version"] = 1.into();
     for seat in record["seats"].as_array_mut().unwrap() {
         let seat = seat.as_object_mut().unwrap();
@@ -188,7 +184,7 @@ fn an_old_record_never_runs_its_command_in_the_current_directory() {
 #[test]
 fn a_deck_given_by_a_relative_path_is_found_again_from_elsewhere() {
     let tmp = tempfile::tempdir().unwrap();
-    std::fs::copy(common::data("small.dcfg"), tmp.path().join("mine.dcfg")).unwrap();
+    std::fs::copy(data("small.dcfg"), tmp.path().join("mine.dcfg")).unwrap();
     let json = tmp.path().join("r.json");
     let out = dojo()
         .current_dir(tmp.path())
@@ -207,7 +203,7 @@ fn a_deck_given_by_a_relative_path_is_found_again_from_elsewhere() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
-    let record = common::read_json(&json);
+    let record = read_json(&json);
     let deck = record["decks"][0].as_str().unwrap();
     assert!(Path::new(deck).is_absolute(), "{deck}");
     let out = rerun(&[json.as_os_str()], &decoy(tmp.path()));

@@ -1,9 +1,7 @@
 //! `dojo rules skat` and `dojo rules tichu`: answers, `--why`, `--batch`,
 //! exit statuses and the messages for malformed input.
 
-mod common;
-
-use common::{dojo, stderr_of, stdout_of};
+use dojo_testkit::cli::{dojo, stderr_of, stdout_of};
 
 /// Runs `dojo rules ARGS` with `stdin`; returns (status, stdout, stderr).
 fn rules(args: &[&str], stdin: &str) -> (i32, String, String) {

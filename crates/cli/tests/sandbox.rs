@@ -1,37 +1,13 @@
 //! Containment seen from the command line: `dojo doctor`, `--sandbox`,
 //! and nothing a bot started outliving `kill -9` of dojo.
 
-mod common;
-
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{dojo, root, stdout_ok};
-
-/// Running (non-zombie) processes whose command line contains `tag`.
-fn tagged_processes(tag: &str) -> Vec<i32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if !String::from_utf8_lossy(&cmdline).contains(tag) {
-            continue;
-        }
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next();
-        if !matches!(state, None | Some("Z") | Some("X")) {
-            found.push(pid);
-        }
-    }
-    found
-}
+use dojo_testkit::cli::{dojo, stdout_ok};
+use dojo_testkit::json::read_json;
+use dojo_testkit::paths::root;
+use dojo_testkit::procs::tagged_processes;
 
 /// Polls (bounded) until `done` holds; returns whether it did.
 fn eventually(mut done: impl FnMut() -> bool) -> bool {
@@ -137,11 +113,11 @@ fn a_league_records_the_containment_it_had() {
             .args(["--sandbox", "off", "--out"])
             .arg(&out),
     );
-    let league = common::read_json(&out.join("league.json"));
+    let league = read_json(&out.join("league.json"));
     assert_eq!(league["containment"]["mode"], "off", "{league}");
     let layers = league["containment"]["layers"].as_array().expect("layers");
     assert!(!layers.iter().any(|l| l == "pid-namespace"), "{league}");
     assert!(layers.iter().any(|l| l == "clean-environment"), "{league}");
-    let report = common::read_json(&out.join("report.json"));
+    let report = read_json(&out.join("report.json"));
     assert_eq!(report["timing"]["containment"], league["containment"]);
 }

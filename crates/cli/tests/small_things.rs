@@ -2,9 +2,8 @@
 //! a merge that would overwrite a shard, counts in words, and a typo in a
 //! bot name.
 
-mod common;
-
-use common::{dojo, random_league, root, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
+use dojo_testkit::paths::root;
 use predicates::prelude::*;
 
 const BIG: &str = "8250275021143807264";

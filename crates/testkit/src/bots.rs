@@ -79,3 +79,10 @@ pub fn pid_recording_options(move_ms: u64, startup_ms: u64) -> dojo_runner::RunO
         ..dojo_runner::RunOptions::default()
     }
 }
+
+/// A copy of the bundled bot `bots/NAME` in `to` (a bot of its own, for a
+/// test that changes, moves or deletes it); returns `to`.
+pub fn copy_bundled(name: &str, to: &Path) -> std::path::PathBuf {
+    crate::paths::copy_files(&bots_dir().join(name), to);
+    to.to_path_buf()
+}

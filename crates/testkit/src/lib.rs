@@ -1,14 +1,14 @@
 //! What dojo's integration tests share, so no suite carries its own copy:
 //! where the workspace and its bots are ([`paths`]), runnable test bots
 //! ([`bots`]), processes seen through `/proc` ([`procs`]), a small referee
-//! for runner tests ([`referee`]), the `dojo` binary ([`dojo`]) and the
+//! for runner tests ([`referee`]), the `dojo` binary ([`cli`]) and the
 //! JSON a league writes ([`json`]).
 //!
 //! A dev-dependency only (`publish = false`): helpers panic on what a test
 //! should not meet, with a message saying what was expected.
 
 pub mod bots;
-pub mod dojo;
+pub mod cli;
 pub mod json;
 pub mod paths;
 pub mod procs;

@@ -24,3 +24,15 @@ pub fn data(name: &str) -> String {
         .display()
         .to_string()
 }
+
+/// Copies the regular files of directory `from` into `to` (created if
+/// missing; subdirectories are not copied).
+pub fn copy_files(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create the copy's directory");
+    for entry in std::fs::read_dir(from).expect("read the directory to copy") {
+        let entry = entry.expect("a directory entry");
+        if entry.file_type().expect("a file type").is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy a file");
+        }
+    }
+}
