@@ -200,19 +200,7 @@ fn huge_game_counts_are_refused_before_allocating() {
 
 /// A finished two-game league in `dir`.
 fn small_league(dir: &Path) {
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "2",
-            ])
-            .arg("--out")
-            .arg(dir),
-    );
+    random_league(dir, 2, &[]);
 }
 
 #[test]

@@ -21,7 +21,7 @@ use dojo_games::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
 use dojo_testkit::bots::{
-    faulty_inline as faulty, pid_recording_options, read_pids, recording_pids,
+    faults, faulty_inline as faulty, pid_recording_options, read_pids, recording_pids,
 };
 
 const SEED: u64 = 20_240_611;
@@ -54,16 +54,6 @@ fn generous() -> RunOptions {
 /// loaded machine, so games with these options check only the culprit.
 fn quick() -> RunOptions {
     pid_recording_options(350, 1000)
-}
-
-fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
-    FaultCounts {
-        timeout: timeout.into(),
-        crash: crash.into(),
-        invalid: invalid.into(),
-        restart: restart.into(),
-        limit: 0,
-    }
 }
 
 /// A finished game and the pids (= process groups) of each seat.

@@ -12,6 +12,7 @@ use dojo_runner::{
     BotSpec, FaultCounts, MatchRun, Mode, RunError, RunOptions, Seat, SeatRun, play,
     play_with_observer, process_group_alive,
 };
+use dojo_testkit::bots::{faults, run_options};
 use dojo_testkit::referee::Cards;
 
 const ROUNDS: usize = 8;
@@ -28,11 +29,7 @@ fn bot(file: &str, mode: Mode) -> Arc<BotSpec> {
 /// turn a slow answer into a timeout (it costs time only when a bot does
 /// time out).
 fn options() -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(1500),
-        startup_allowance: Duration::from_millis(3000),
-        ..RunOptions::default()
-    }
+    run_options(1500, 3000)
 }
 
 /// For bots that never answer in time: a short move timeout, and fewer
@@ -40,11 +37,7 @@ fn options() -> RunOptions {
 /// slow interpreter start. The opponent may time out on a loaded machine,
 /// so tests using these options check only the misbehaving seat.
 fn quick_options() -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(300),
-        startup_allowance: Duration::from_millis(1500),
-        ..RunOptions::default()
-    }
+    run_options(300, 1500)
 }
 
 const QUICK_ROUNDS: usize = 3;
@@ -84,16 +77,6 @@ fn assert_clean(seat: &SeatRun) {
         seat.bot
     );
     assert_eq!(seat.latencies_us.len(), ROUNDS, "{}", seat.bot);
-}
-
-fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
-    FaultCounts {
-        timeout: timeout.into(),
-        crash: crash.into(),
-        invalid: invalid.into(),
-        restart: restart.into(),
-        limit: 0,
-    }
 }
 
 #[test]

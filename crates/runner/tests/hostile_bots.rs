@@ -19,11 +19,7 @@ fn bot(folder: &str, file: &str, args: &[&str]) -> Arc<BotSpec> {
 }
 
 fn options() -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(1500),
-        startup_allowance: Duration::from_millis(3000),
-        ..RunOptions::default()
-    }
+    dojo_testkit::bots::run_options(1500, 3000)
 }
 
 /// `hostile` (seat 1) against the honest random_ok.py (seat 0).

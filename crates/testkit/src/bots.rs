@@ -67,16 +67,34 @@ pub fn read_pids(pidfile: &Path) -> Vec<i32> {
         .collect()
 }
 
-/// Run options for bots wrapped by [`recording_pids`]: `move_ms` a move,
-/// `startup_ms` more for a fresh process, and no sandbox, because the pid
-/// files record `$$`, which is 1 inside a PID namespace (the runner's
-/// hostile-bot suite covers the namespaces).
-pub fn pid_recording_options(move_ms: u64, startup_ms: u64) -> dojo_runner::RunOptions {
+/// Run options with `move_ms` a move and `startup_ms` more for a fresh
+/// process, the rest default.
+pub fn run_options(move_ms: u64, startup_ms: u64) -> dojo_runner::RunOptions {
     dojo_runner::RunOptions {
         move_timeout: std::time::Duration::from_millis(move_ms),
         startup_allowance: std::time::Duration::from_millis(startup_ms),
-        sandbox: dojo_runner::SandboxMode::Off,
         ..dojo_runner::RunOptions::default()
+    }
+}
+
+/// [`run_options`] for bots wrapped by [`recording_pids`]: no sandbox,
+/// because the pid files record `$$`, which is 1 inside a PID namespace
+/// (the runner's hostile-bot suite covers the namespaces).
+pub fn pid_recording_options(move_ms: u64, startup_ms: u64) -> dojo_runner::RunOptions {
+    dojo_runner::RunOptions {
+        sandbox: dojo_runner::SandboxMode::Off,
+        ..run_options(move_ms, startup_ms)
+    }
+}
+
+/// The fault counts a test expects of a seat (no `limit` hits).
+pub fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> dojo_runner::FaultCounts {
+    dojo_runner::FaultCounts {
+        timeout: timeout.into(),
+        crash: crash.into(),
+        invalid: invalid.into(),
+        restart: restart.into(),
+        limit: 0,
     }
 }
 
