@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
 use dojo_testkit::bots::copy_bundled;
-use dojo_testkit::cli::{dojo, random_league, stderr_of};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
 use dojo_testkit::json::{json_without_timing, read_json};
 use dojo_testkit::paths::{copy_files, root};
 
@@ -315,7 +315,7 @@ fn merge_counts_a_game_found_twice_once_and_never_writes_its_inputs() {
         .map(|p| std::fs::read(p).unwrap())
         .collect();
     let merged = dir.path().join("merged");
-    run_ok_cmd(
+    stdout_ok(
         dojo()
             .arg("merge")
             .args([&a, &b, &again])
@@ -363,11 +363,6 @@ fn words(cmd: &str) -> Vec<String> {
     }
     out.retain(|w| !w.is_empty());
     out
-}
-
-fn run_ok_cmd(cmd: &mut assert_cmd::Command) {
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{cmd:?}: {}", stderr_of(&out));
 }
 
 #[test]
