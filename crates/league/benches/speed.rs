@@ -102,6 +102,7 @@ fn spec(name: &str, command: Vec<String>, mode: Mode) -> BotSpec {
         games: Vec::new(),
         team: None,
         description: None,
+        values: Default::default(),
     }
 }
 

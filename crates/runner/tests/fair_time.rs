@@ -27,6 +27,7 @@ fn bot(file: &str, args: &[&str]) -> Arc<BotSpec> {
         games: vec!["cardjitsu".to_string()],
         team: None,
         description: None,
+        values: Default::default(),
     })
 }
 

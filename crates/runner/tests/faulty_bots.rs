@@ -100,6 +100,7 @@ fn bot(file: &str, mode: Mode) -> Arc<BotSpec> {
         games: vec!["cardjitsu".to_string()],
         team: None,
         description: None,
+        values: Default::default(),
     })
 }
 

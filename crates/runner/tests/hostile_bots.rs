@@ -32,6 +32,7 @@ fn bot(folder: &str, file: &str, args: &[&str]) -> Arc<BotSpec> {
         games: vec!["cardjitsu".to_string()],
         team: None,
         description: None,
+        values: Default::default(),
     })
 }
 

@@ -86,6 +86,7 @@ fn seat(mode: Mode) -> Seat {
         games: Vec::new(),
         team: None,
         description: None,
+        values: Default::default(),
     }))
 }
 
