@@ -25,8 +25,8 @@ pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
 pub use fingerprint::fingerprint;
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use play::{
-    FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, TimeMode,
-    play, play_with_observer,
+    FaultCounts, LimitHits, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun,
+    TimeMode, play, play_with_observer,
 };
 pub use sandbox::{
     DEFAULT_PROCESSES, InForce, Layer, Limits, SandboxError, SandboxMode, in_force,

@@ -173,6 +173,7 @@ fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> FaultCounts {
         invalid: invalid.into(),
         restart: restart.into(),
         limit: 0,
+        limits_hit: Default::default(),
     }
 }
 
