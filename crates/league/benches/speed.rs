@@ -267,6 +267,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         name: name.into(),
         command: format!("{name}={echo_cmd}"),
         fixed_team: None,
+        values: Default::default(),
     });
     let settings = Settings {
         game: GameKind::Cardjitsu,

@@ -464,6 +464,7 @@ mod tests {
                 name: n.to_string(),
                 command: String::new(),
                 fixed_team: None,
+                values: Default::default(),
             })
             .collect();
         let settings = Settings {

@@ -46,6 +46,7 @@ fn league_bots(
                     name: bot.name.clone(),
                     command: under,
                     fixed_team: dojo_games::royale::fixed_team(&bot)?,
+                    values: Default::default(),
                 });
                 resolved.insert(bot.name.clone(), bot);
             }
@@ -66,6 +67,7 @@ fn league_bots(
                 name: bot.name.clone(),
                 command: arg.clone(),
                 fixed_team: dojo_games::royale::fixed_team(&bot)?,
+                values: Default::default(),
             });
             resolved.insert(bot.name.clone(), bot);
         }
@@ -87,6 +89,7 @@ fn gauntlet_bot(
         name: bot.name.clone(),
         command: arg.to_owned(),
         fixed_team: dojo_games::royale::fixed_team(&bot)?,
+        values: Default::default(),
     };
     Ok((entrant, bot))
 }
