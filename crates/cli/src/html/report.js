@@ -81,9 +81,9 @@ function faultsPanel(rep) {
     h('table', {}, st.map((s) => h('tr', {},
       h('td', { class: 'name', style: 'width:150px' }, s.name),
       h('td', {}, h('div', { style: 'display:flex;height:14px;border-radius:3px;overflow:hidden;background:#f0eee8' },
-        FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null)))),
-      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s))),
-      h('td', { class: 'muted limits-hit' }, limitsHit(s.faults))))));
+        FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null))),
+        s.faults.limit ? h('div', { class: 'hint limits-hit' }, limitsHit(s.faults)) : null),
+      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)))))));
 }
 
 // Which limits a bot's processes ran into: `memory 2, cpu 1`.
