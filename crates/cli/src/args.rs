@@ -146,6 +146,12 @@ pub struct LeagueTimeArgs {
     pub clock: ClockArgs,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    /// What a bot's bot.toml (`[limits]`, `[time]`) may do with a value above
+    /// the league's: `allow` it, `cap` it at the league's, or `refuse` to
+    /// start. Lower values are always taken; every override is printed
+    /// [default: allow; refuse under --sandbox strict].
+    #[arg(long, value_name = "MODE", value_parser = ["allow", "cap", "refuse"])]
+    pub bot_raises: Option<String>,
 }
 
 /// How each game is played, as `dojo match` takes it: for leagues and

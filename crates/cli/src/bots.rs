@@ -22,11 +22,32 @@ pub fn load(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<Bot
         }
         let bot = Arc::new(resolve(spec, bots_dir)?);
         check_game(&bot, game)?;
+        say_own_values(&bot);
         build(&bot)?;
         seen.insert(spec, Arc::clone(&bot));
         out.push(bot);
     }
     Ok(out)
+}
+
+/// Says which of the flags' values a bot's manifest replaces for it
+/// (`[limits]`, `[time]`): outside a league they apply as written, and
+/// never silently. (A league settles them against its own values.)
+fn say_own_values(bot: &BotSpec) {
+    let limits = bot.values.limits.entries().map(|(k, v)| ("limits", k, v));
+    let time = bot.values.time.entries().map(|(k, v)| ("time", k, v));
+    let own: Vec<String> = limits
+        .into_iter()
+        .chain(time)
+        .filter_map(|(s, k, v)| v.map(|v| format!("{s}.{k} = {v}")))
+        .collect();
+    if !own.is_empty() {
+        errln!(
+            "bot {}: its bot.toml sets {} (in place of the flags' values, for this bot only)",
+            bot.name,
+            own.join(", ")
+        );
+    }
 }
 
 /// [`dojo_runner::resolve`], with a hint when the bots directory itself

@@ -780,3 +780,81 @@ fn the_harness_sees_console_errors_and_requests() {
         page.requests.lock().unwrap()
     );
 }
+
+#[test]
+fn league_report_shows_time_controls_each_bots_limits_and_the_limits_hit() {
+    let Some(chrome) =
+        browser_or_skip("league_report_shows_time_controls_each_bots_limits_and_the_limits_hit")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // random-py with values of its own.
+    let mine = dir.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::copy(root().join("bots/random-py/bot.py"), mine.join("bot.py")).unwrap();
+    std::fs::write(
+        mine.join("bot.toml"),
+        "name = \"mine\"\ncommand = \"python3 bot.py\"\ngames = [\"cardjitsu\"]\n\
+         [time]\ntimeout_ms = 1500\n[limits]\nmemory_mib = 2048\n",
+    )
+    .unwrap();
+    let out = dir.path().join("league");
+    stdout_ok(
+        dojo()
+            .args(["league", "cardjitsu", "random-sh", "--games", "2", "--out"])
+            .arg(&out)
+            .arg(&mine),
+    );
+    // Mark a memory limit hit of `mine` in the first stored game, as the
+    // runner would have recorded it (a real hit needs a memory cgroup).
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let mut lines: Vec<Value> = games
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let seat = lines[0]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s == "mine")
+        .unwrap();
+    lines[0]["faults"][seat]["limit"] = 1.into();
+    lines[0]["faults"][seat]["limits_hit"] = serde_json::json!({"memory": 1});
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(out.join("games.jsonl"), text).unwrap();
+    let page_file = dir.path().join("report.html");
+    stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page_file));
+    let page = Opened::open_until(&chrome, &page_file, "#bot-limits");
+    let faults = page
+        .eval("document.querySelector('#standings tr[data-bot=\"mine\"]').lastChild.textContent");
+    assert_eq!(faults, "0 / 0 / 0 / 1 / 0");
+    let hit = page
+        .eval("[...document.querySelectorAll('.limits-hit')].map(e => e.textContent).join('|')");
+    assert!(hit.as_str().unwrap().contains("limits: memory 1"), "{hit}");
+    // The bot's own values are marked, the other bot's are the league's.
+    let own = |bot: &str| {
+        page.eval(&format!(
+            "[...document.querySelectorAll('#bot-limits tr[data-bot=\"{bot}\"] td.own')].map(e => e.textContent)"
+        ))
+    };
+    assert_eq!(
+        own("mine"),
+        serde_json::json!(["2,048 MiB ✱", "1,500 ms ✱"])
+    );
+    assert_eq!(own("random-sh"), serde_json::json!([]));
+    let conditions = page.eval("document.getElementById('conditions').textContent");
+    let conditions = conditions.as_str().unwrap();
+    for shown in [
+        "wall-clock time",
+        "per move1,000 ms",
+        "pinningoff",
+        "--sandbox auto",
+    ] {
+        assert!(conditions.contains(shown), "{shown:?} not in {conditions}");
+    }
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-conditions.png"));
+    }
+}

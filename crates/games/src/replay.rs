@@ -391,6 +391,7 @@ pub fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<(BotSpec, BotSource)
             games: Vec::new(),
             team: None,
             description: None,
+            values: Default::default(),
         };
         return Ok((bot, BotSource::RecordedDir));
     }

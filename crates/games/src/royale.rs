@@ -204,6 +204,7 @@ mod tests {
             games: Vec::new(),
             team: team.map(str::to_owned),
             description: None,
+            values: Default::default(),
         }
     }
 

@@ -102,6 +102,7 @@ fn spec(name: &str, command: Vec<String>, mode: Mode) -> BotSpec {
         games: Vec::new(),
         team: None,
         description: None,
+        values: Default::default(),
     }
 }
 
@@ -266,6 +267,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         name: name.into(),
         command: format!("{name}={echo_cmd}"),
         fixed_team: None,
+        values: Default::default(),
     });
     let settings = Settings {
         game: GameKind::Cardjitsu,

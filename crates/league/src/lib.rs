@@ -41,4 +41,7 @@ pub use merge::{MergeError, merge};
 pub use report::Report;
 pub use run::{LeagueError, NoProgress, Progress, RunOptions, run_league};
 pub use schedule::{Fixture, Schedule};
-pub use settings::{BotLimits, Entrant, GameKind, PlayOptions, Provenance, Settings, Shard};
+pub use settings::{
+    BotLimits, Entrant, GameKind, Override, PlayOptions, Provenance, RaiseRefused, Raises,
+    Settings, Shard, settle_values,
+};

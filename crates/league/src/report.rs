@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::executor::SeatFaults;
 use crate::schedule::fnv1a64;
-use crate::settings::{GameKind, Settings};
+use crate::settings::{BotLimits, GameKind, Raises, Settings};
 use crate::store::GameLine;
 use dojo_stats::rating;
 
@@ -46,9 +46,124 @@ pub struct Report {
     /// Every pair of bots that met, by names (`a` < `b`).
     pub pairs: Vec<HeadToHead>,
     pub totals: Totals,
+    /// What every game was played under: the clock, the league-wide
+    /// limits and each bot's values in force (the same facts as
+    /// `settings`, spelled out with the defaults filled in). Absent in
+    /// reports from before it existed.
+    #[serde(default)]
+    pub conditions: Conditions,
     /// About this run only; the one section that may differ between runs
     /// of the same games.
     pub timing: RunInfo,
+}
+
+/// The time controls and limits of a league, every value explicit.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Conditions {
+    pub time: TimeControls,
+    /// The league-wide resource limits of each bot process (`null`:
+    /// unlimited).
+    pub limits: BotLimits,
+    /// What a bot's manifest may do with a value above the league's.
+    pub raises: Raises,
+    /// Each bot's limits and time values in force, by name.
+    pub bots: Vec<BotConditions>,
+}
+
+/// The clock of a league (`docs/protocols.md`, "Time").
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimeControls {
+    /// `wall` or `cpu`.
+    pub mode: dojo_runner::TimeMode,
+    /// With `cpu`: a move also ends after this many times its budget on
+    /// the wall clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_backstop: Option<u32>,
+    pub timeout_ms: u64,
+    pub startup_ms: u64,
+    pub overage_ms: u64,
+    /// `null`: no per-game budget.
+    pub game_ms: Option<u64>,
+    /// Each game's bots on one core.
+    pub pin: bool,
+}
+
+/// One bot's values in force.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BotConditions {
+    pub name: String,
+    pub limits: BotLimits,
+    pub time: BotTime,
+    /// The keys (`limits.memory_mib`, `time.timeout_ms`, ...) that are the
+    /// bot's own, from its `bot.toml`, rather than the league's.
+    pub own: Vec<String>,
+}
+
+/// A bot's time values in force.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotTime {
+    pub timeout_ms: u64,
+    pub startup_ms: u64,
+    pub overage_ms: u64,
+    pub game_ms: Option<u64>,
+}
+
+impl Conditions {
+    /// The conditions `settings` describe.
+    pub fn of(settings: &Settings) -> Conditions {
+        let p = &settings.play;
+        let backstop = dojo_runner::RunOptions::default().wall_backstop;
+        let mut bots: Vec<BotConditions> = settings
+            .bots
+            .iter()
+            .map(|bot| {
+                let values = settings.values_in_force(bot);
+                let get = |key: &str| {
+                    values
+                        .iter()
+                        .find(|(k, _, _)| *k == key)
+                        .and_then(|(_, v, _)| *v)
+                };
+                let must = |key: &str| get(key).unwrap_or_default();
+                BotConditions {
+                    name: bot.name.clone(),
+                    limits: BotLimits {
+                        memory_mib: get("limits.memory_mib"),
+                        cpu_s: get("limits.cpu_s"),
+                        processes: must("limits.processes"),
+                        files: must("limits.files"),
+                        file_size_mib: must("limits.file_size_mib"),
+                    },
+                    time: BotTime {
+                        timeout_ms: must("time.timeout_ms"),
+                        startup_ms: must("time.startup_ms"),
+                        overage_ms: must("time.overage_ms"),
+                        game_ms: get("time.game_ms"),
+                    },
+                    own: values
+                        .iter()
+                        .filter(|(_, _, own)| *own)
+                        .map(|(k, _, _)| (*k).to_owned())
+                        .collect(),
+                }
+            })
+            .collect();
+        bots.sort_by(|a, b| a.name.cmp(&b.name));
+        Conditions {
+            time: TimeControls {
+                mode: p.time,
+                wall_backstop: (p.time == dojo_runner::TimeMode::Cpu).then_some(backstop),
+                timeout_ms: settings.timeout_ms,
+                startup_ms: p.startup_ms,
+                overage_ms: p.overage_ms,
+                game_ms: p.game_ms,
+                pin: p.pin,
+            },
+            limits: settings.limits,
+            raises: p.raises,
+            bots,
+        }
+    }
 }
 
 /// One bot's line in the standings.
@@ -365,6 +480,7 @@ pub fn build_report_from(
         standings,
         pairs,
         totals,
+        conditions: Conditions::of(settings),
         timing,
     }
 }
@@ -464,6 +580,7 @@ mod tests {
                 name: n.to_string(),
                 command: String::new(),
                 fixed_team: None,
+                values: Default::default(),
             })
             .collect();
         let settings = Settings {
@@ -503,5 +620,52 @@ mod tests {
         let ab = &r.pairs[0];
         assert_eq!((ab.a.as_str(), ab.b.as_str(), ab.games), ("a", "b", 3));
         assert_eq!(ab.score_a_pct, 100.0 * 2.5 / 3.0);
+    }
+
+    #[test]
+    fn conditions_spell_out_the_clock_and_each_bots_values() {
+        let mut settings: Settings = serde_json::from_value(serde_json::json!({
+            "game": "cardjitsu",
+            "bots": [
+                {"name": "slow", "command": "slow",
+                 "values": {"time": {"timeout_ms": 900}, "limits": {"memory_mib": 4096}}},
+                {"name": "fast", "command": "fast"},
+            ],
+            "games": 2, "seed": "1", "timeout_ms": 300,
+            "play": {"time": "cpu", "overage_ms": 500, "pin": true, "raises": "cap"},
+            "limits": {"memory_mib": 1024},
+        }))
+        .unwrap();
+        settings.limits.processes = 256;
+        let mut hog = line(0, &["slow", "fast"], &[0.0, 1.0]);
+        hog.faults[0].limit = 2;
+        hog.faults[0].limits_hit.memory = 2;
+        let r = build_report(&settings, &[hog], 1, RunInfo::default());
+        let c = &r.conditions;
+        assert_eq!(c.time.mode, dojo_runner::TimeMode::Cpu);
+        assert_eq!(c.time.wall_backstop, Some(4));
+        assert_eq!(
+            (c.time.timeout_ms, c.time.overage_ms, c.time.pin),
+            (300, 500, true)
+        );
+        assert_eq!(c.raises, Raises::Cap);
+        assert_eq!(c.limits.memory_mib, Some(1024));
+        let names: Vec<&str> = c.bots.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["fast", "slow"]);
+        let (fast, slow) = (&c.bots[0], &c.bots[1]);
+        assert_eq!(fast.time.timeout_ms, 300);
+        assert_eq!(fast.limits.memory_mib, Some(1024));
+        assert!(fast.own.is_empty());
+        assert_eq!(slow.time.timeout_ms, 900);
+        assert_eq!(slow.limits.memory_mib, Some(4096));
+        assert_eq!(slow.limits.files, 1024);
+        assert_eq!(slow.own, ["limits.memory_mib", "time.timeout_ms"]);
+        // Which limit: summed per bot from the stored fault counts.
+        let s = r.standings.iter().find(|s| s.name == "slow").unwrap();
+        assert_eq!((s.faults.limit, s.faults.limits_hit.memory), (2, 2));
+        assert_eq!(r.totals.faults.limits_hit.memory, 2);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["conditions"]["bots"][1]["own"][1], "time.timeout_ms");
+        assert_eq!(json["standings"][1]["faults"]["limits_hit"]["memory"], 2);
     }
 }

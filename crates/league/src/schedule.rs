@@ -428,6 +428,7 @@ mod tests {
             name: name.into(),
             command: format!("./{name}"),
             fixed_team: None,
+            values: Default::default(),
         }
     }
 

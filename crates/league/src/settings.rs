@@ -31,6 +31,11 @@ pub struct Entrant {
     /// on; the bot is then only scheduled on that team.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixed_team: Option<Team>,
+    /// The bot's own limits and time values in force, from its manifest
+    /// after the organiser's `--bot-raises` (only keys that differ from the
+    /// league's; see [`settle_values`]). Absent when none.
+    #[serde(default, skip_serializing_if = "dojo_runner::BotValues::is_empty")]
+    pub values: dojo_runner::BotValues,
 }
 
 /// Which part of a league one machine plays: fixtures with
@@ -204,7 +209,109 @@ pub struct PlayOptions {
     /// out when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pin: bool,
+    /// What a bot's manifest may do with a value above the league's; left
+    /// out when `allow`.
+    #[serde(skip_serializing_if = "Raises::is_allow")]
+    pub raises: Raises,
 }
+
+/// What becomes of a bot's own value (`bot.toml`'s `[limits]`, `[time]`)
+/// that is above the league's: more memory, more time. A value at or
+/// below the league's is always taken (a bot may only hurt itself with
+/// it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Raises {
+    /// Taken, and printed at the start (the default, except under
+    /// `--sandbox strict`).
+    #[default]
+    Allow,
+    /// Lowered to the league's value.
+    Cap,
+    /// The league does not start (the default under `--sandbox strict`).
+    Refuse,
+}
+
+impl Raises {
+    fn is_allow(&self) -> bool {
+        *self == Raises::Allow
+    }
+
+    /// The name used by the flag and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Raises::Allow => "allow",
+            Raises::Cap => "cap",
+            Raises::Refuse => "refuse",
+        }
+    }
+}
+
+impl FromStr for Raises {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Raises, String> {
+        match s {
+            "allow" => Ok(Raises::Allow),
+            "cap" => Ok(Raises::Cap),
+            "refuse" => Ok(Raises::Refuse),
+            other => Err(format!(
+                "unknown --bot-raises {other:?}: expected allow, cap or refuse"
+            )),
+        }
+    }
+}
+
+/// One of a bot's own values that differs from the league's, as printed
+/// at the start of a league.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Override {
+    pub bot: String,
+    /// `limits.memory_mib`, `time.timeout_ms`, ...
+    pub key: String,
+    /// What the manifest asks for.
+    pub asked: u64,
+    /// The league's value; `None`: unlimited.
+    pub league: Option<u64>,
+    /// What the bot gets: `asked`, or the league's value when capped.
+    pub applied: Option<u64>,
+}
+
+impl Override {
+    /// Whether the bot asked for more than the league gives.
+    pub fn is_raise(&self) -> bool {
+        self.league.is_some_and(|l| self.asked > l)
+    }
+}
+
+impl fmt::Display for Override {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let league = self
+            .league
+            .map_or_else(|| "unlimited".to_owned(), |v| v.to_string());
+        write!(
+            f,
+            "bot {}: {} = {} in its bot.toml (the league's: {league})",
+            self.bot, self.key, self.asked
+        )?;
+        match (self.is_raise(), self.applied == Some(self.asked)) {
+            (true, true) => f.write_str(", a raise, allowed"),
+            (true, false) => write!(f, ", a raise, capped to {league} (--bot-raises cap)"),
+            (false, _) => f.write_str(", lower: applied"),
+        }
+    }
+}
+
+/// A bot's value above the league's under `--bot-raises refuse`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "bot {bot}: {key} = {asked} in its bot.toml is above the league's {league}, and the league \
+     refuses raises (--bot-raises refuse{strict}); lower it in the bot.toml, raise the \
+     league's flag, or pass --bot-raises allow or cap",
+    bot = .0.bot, key = .0.key, asked = .0.asked,
+    league = .0.league.map_or_else(|| "unlimited".to_owned(), |v| v.to_string()),
+    strict = if *.1 { ", the default under --sandbox strict" } else { "" }
+)]
+pub struct RaiseRefused(pub Override, pub bool);
 
 fn is_wall(time: &dojo_runner::TimeMode) -> bool {
     *time == dojo_runner::TimeMode::Wall
@@ -226,8 +333,130 @@ impl Default for PlayOptions {
             overage_ms: 0,
             game_ms: None,
             pin: false,
+            raises: Raises::Allow,
         }
     }
+}
+
+impl Settings {
+    /// The league's value of each per-bot key (`None`: unlimited), as
+    /// [`dojo_runner::LimitValues`] and [`dojo_runner::TimeValues`] name
+    /// them.
+    pub fn league_values(&self) -> Vec<(&'static str, Option<u64>)> {
+        let l = &self.limits;
+        vec![
+            ("limits.memory_mib", l.memory_mib),
+            ("limits.processes", Some(l.processes)),
+            ("limits.files", Some(l.files)),
+            ("limits.file_size_mib", Some(l.file_size_mib)),
+            ("limits.cpu_s", l.cpu_s),
+            ("time.timeout_ms", Some(self.timeout_ms)),
+            ("time.startup_ms", Some(self.play.startup_ms)),
+            ("time.overage_ms", Some(self.play.overage_ms)),
+            ("time.game_ms", self.play.game_ms),
+        ]
+    }
+
+    /// The values `bot` plays with: the league's, with the entrant's own
+    /// (stored in `values`) in their place. Keys in the order of
+    /// [`Settings::league_values`], each with whether it is the bot's own.
+    pub fn values_in_force(&self, bot: &Entrant) -> Vec<(&'static str, Option<u64>, bool)> {
+        let own = keyed(&bot.values);
+        self.league_values()
+            .into_iter()
+            .map(|(key, league)| match own.iter().find(|(k, _)| *k == key) {
+                Some((_, Some(v))) => (key, Some(*v), true),
+                _ => (key, league, false),
+            })
+            .collect()
+    }
+}
+
+/// The keys of `values` as `section.key`, in the order of the flags.
+fn keyed(values: &dojo_runner::BotValues) -> Vec<(&'static str, Option<u64>)> {
+    let limits = values.limits.entries().map(|(k, v)| (limits_key(k), v));
+    let time = values.time.entries().map(|(k, v)| (time_key(k), v));
+    limits.into_iter().chain(time).collect()
+}
+
+fn limits_key(k: &str) -> &'static str {
+    match k {
+        "memory_mib" => "limits.memory_mib",
+        "processes" => "limits.processes",
+        "files" => "limits.files",
+        "file_size_mib" => "limits.file_size_mib",
+        _ => "limits.cpu_s",
+    }
+}
+
+fn time_key(k: &str) -> &'static str {
+    match k {
+        "timeout_ms" => "time.timeout_ms",
+        "startup_ms" => "time.startup_ms",
+        "overage_ms" => "time.overage_ms",
+        _ => "time.game_ms",
+    }
+}
+
+/// Sets `key` (`section.name`) of `values` to `v`.
+fn set(values: &mut dojo_runner::BotValues, key: &str, v: Option<u64>) {
+    let (l, t) = (&mut values.limits, &mut values.time);
+    let slot = match key {
+        "limits.memory_mib" => &mut l.memory_mib,
+        "limits.processes" => &mut l.processes,
+        "limits.files" => &mut l.files,
+        "limits.file_size_mib" => &mut l.file_size_mib,
+        "limits.cpu_s" => &mut l.cpu_s,
+        "time.timeout_ms" => &mut t.timeout_ms,
+        "time.startup_ms" => &mut t.startup_ms,
+        "time.overage_ms" => &mut t.overage_ms,
+        _ => &mut t.game_ms,
+    };
+    *slot = v;
+}
+
+/// What a bot gets of the values its manifest asks for (`asked`) in a
+/// league with `settings` (its league-wide values and `play.raises`):
+/// the values in force (only the keys that differ from the league's) and
+/// one [`Override`] per key asked for that differs, to be printed. A value
+/// at or below the league's is taken; one above it is taken, capped or
+/// refused as `play.raises` says. `strict` only changes the message (the
+/// caller chose `refuse` for `--sandbox strict`).
+pub fn settle_values(
+    settings: &Settings,
+    bot: &str,
+    asked: &dojo_runner::BotValues,
+    strict: bool,
+) -> Result<(dojo_runner::BotValues, Vec<Override>), RaiseRefused> {
+    let league = settings.league_values();
+    let mut in_force = dojo_runner::BotValues::default();
+    let mut overrides = Vec::new();
+    for (key, value) in keyed(asked) {
+        let Some(asked) = value else { continue };
+        let league = league.iter().find(|(k, _)| *k == key).and_then(|(_, v)| *v);
+        if league == Some(asked) {
+            continue;
+        }
+        let mut o = Override {
+            bot: bot.to_owned(),
+            key: key.to_owned(),
+            asked,
+            league,
+            applied: Some(asked),
+        };
+        if o.is_raise() {
+            match settings.play.raises {
+                Raises::Allow => {}
+                Raises::Cap => o.applied = league,
+                Raises::Refuse => return Err(RaiseRefused(o, strict)),
+            }
+        }
+        if o.applied != league {
+            set(&mut in_force, key, o.applied);
+        }
+        overrides.push(o);
+    }
+    Ok((in_force, overrides))
 }
 
 /// Where a directory's games came from, stored beside the settings in
@@ -417,6 +646,110 @@ mod tests {
         let v = serde_json::to_value(&s).unwrap();
         assert_eq!(v["limits"]["memory_mib"], 512);
         assert_eq!(serde_json::from_value::<Settings>(v).unwrap(), s);
+    }
+
+    fn league(raises: Raises) -> Settings {
+        let mut s: Settings = serde_json::from_value(serde_json::json!({
+            "game": "cardjitsu", "bots": [], "games": 2, "seed": "1", "timeout_ms": 300,
+        }))
+        .unwrap();
+        s.limits.memory_mib = Some(1024);
+        s.play.raises = raises;
+        s
+    }
+
+    fn asked() -> dojo_runner::BotValues {
+        toml_values(
+            "[limits]\nmemory_mib = 4096\nfiles = 64\n[time]\ntimeout_ms = 900\nstartup_ms = 2000\n",
+        )
+    }
+
+    fn toml_values(text: &str) -> dojo_runner::BotValues {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("bot.toml"),
+            format!("command = \"x\"\n{text}"),
+        )
+        .unwrap();
+        dojo_runner::load_dir(dir.path()).unwrap().values
+    }
+
+    #[test]
+    fn a_bots_own_values_are_allowed_capped_or_refused_and_lower_ones_always_taken() {
+        // Allow: raises and lowers taken; a value equal to the league's is
+        // no override.
+        let (v, o) = settle_values(&league(Raises::Allow), "jit", &asked(), false).unwrap();
+        assert_eq!(v.limits.memory_mib, Some(4096));
+        assert_eq!(v.limits.files, Some(64));
+        assert_eq!(v.time.timeout_ms, Some(900));
+        assert_eq!(v.time.startup_ms, None);
+        let keys: Vec<&str> = o.iter().map(|o| o.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["limits.memory_mib", "limits.files", "time.timeout_ms"]
+        );
+        assert_eq!(
+            o[0].to_string(),
+            "bot jit: limits.memory_mib = 4096 in its bot.toml (the league's: 1024), a raise, allowed"
+        );
+        assert_eq!(
+            o[1].to_string(),
+            "bot jit: limits.files = 64 in its bot.toml (the league's: 1024), lower: applied"
+        );
+        // Cap: raises become the league's value (so are not stored), the
+        // lower value stays.
+        let (v, o) = settle_values(&league(Raises::Cap), "jit", &asked(), false).unwrap();
+        assert_eq!(v.limits.memory_mib, None);
+        assert_eq!(v.time.timeout_ms, None);
+        assert_eq!(v.limits.files, Some(64));
+        assert!(
+            o[2].to_string()
+                .ends_with("a raise, capped to 300 (--bot-raises cap)"),
+            "{}",
+            o[2]
+        );
+        // Refuse: the first raise is an error naming bot, key and values.
+        let err = settle_values(&league(Raises::Refuse), "jit", &asked(), true).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.starts_with(
+                "bot jit: limits.memory_mib = 4096 in its bot.toml is above the league's 1024"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("the default under --sandbox strict"),
+            "{text}"
+        );
+        // Refuse lets lower values through; unlimited league values are
+        // never raised.
+        let lower = toml_values("[limits]\nfiles = 64\ncpu_s = 10\n");
+        let (v, _) = settle_values(&league(Raises::Refuse), "jit", &lower, true).unwrap();
+        assert_eq!((v.limits.files, v.limits.cpu_s), (Some(64), Some(10)));
+    }
+
+    #[test]
+    fn values_in_force_mark_the_bots_own() {
+        let mut s = league(Raises::Allow);
+        let (values, _) = settle_values(&s, "jit", &asked(), false).unwrap();
+        s.bots.push(Entrant {
+            name: "jit".into(),
+            command: "jit".into(),
+            fixed_team: None,
+            values,
+        });
+        let v = s.values_in_force(&s.bots[0]);
+        assert!(v.contains(&("limits.memory_mib", Some(4096), true)));
+        assert!(v.contains(&("limits.processes", Some(256), false)));
+        assert!(v.contains(&("time.timeout_ms", Some(900), true)));
+        assert!(v.contains(&("time.game_ms", None, false)));
+        // Stored only when there are some, and read back the same.
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["bots"][0]["values"]["limits"]["memory_mib"], 4096);
+        assert_eq!(json["play"]["raises"], serde_json::Value::Null);
+        assert_eq!(serde_json::from_value::<Settings>(json).unwrap(), s);
+        s.play.raises = Raises::Cap;
+        assert_eq!(serde_json::to_value(&s).unwrap()["play"]["raises"], "cap");
     }
 
     #[test]

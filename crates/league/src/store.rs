@@ -639,11 +639,13 @@ mod tests {
                     name: "a".into(),
                     command: "./a".into(),
                     fixed_team: None,
+                    values: Default::default(),
                 },
                 Entrant {
                     name: "b".into(),
                     command: "./b".into(),
                     fixed_team: None,
+                    values: Default::default(),
                 },
             ],
             games: 2,

@@ -508,6 +508,7 @@ mod tests {
             name: name.into(),
             command: name.into(),
             fixed_team: None,
+            values: Default::default(),
         };
         let mut settings = Settings {
             game: GameKind::Cardjitsu,

@@ -376,6 +376,15 @@ fn merge_refuses_other_leagues_and_conflicting_results() {
     let err = merge(&[a.clone(), b], &tmp.path().join("out1")).unwrap_err();
     assert!(matches!(err, MergeError::OtherLeague { .. }), "{err}");
 
+    // A shard where one bot played with its own move time is another
+    // league too: per-bot values are settings like the rest.
+    let mut own = s.clone();
+    own.bots[0].values.time.timeout_ms = Some(5000);
+    let d = tmp.path().join("d");
+    run(&own, &d, 1, &FakeGame::default());
+    let err = merge(&[a.clone(), d], &tmp.path().join("out4")).unwrap_err();
+    assert!(matches!(err, MergeError::OtherLeague { .. }), "{err}");
+
     // Same league, but game 0 was recorded with a different result.
     run(&s, &c, 1, &FakeGame::default());
     let text = fs::read_to_string(c.join(GAMES_FILE)).unwrap();

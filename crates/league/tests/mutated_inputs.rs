@@ -247,6 +247,7 @@ fn settings() -> Settings {
         name: name.into(),
         command: name.into(),
         fixed_team: None,
+        values: Default::default(),
     };
     Settings {
         game: GameKind::Cardjitsu,

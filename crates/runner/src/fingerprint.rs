@@ -96,6 +96,7 @@ mod tests {
             games: Vec::new(),
             team: None,
             description: None,
+            values: Default::default(),
         }
     }
 

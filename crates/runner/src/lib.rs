@@ -6,6 +6,7 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
+mod bot_values;
 mod cgroup;
 mod confine;
 mod cputime;
@@ -20,12 +21,13 @@ mod spec;
 mod stderr_log;
 mod sys;
 
+pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
 pub use fingerprint::fingerprint;
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{ManifestError, Mode, is_valid_name};
 pub use play::{
-    FaultCounts, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, TimeMode,
-    play, play_with_observer,
+    FaultCounts, LimitHits, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun,
+    TimeMode, play, play_with_observer,
 };
 pub use sandbox::{
     DEFAULT_PROCESSES, InForce, Layer, Limits, SandboxError, SandboxMode, in_force,

@@ -101,6 +101,11 @@ pub(crate) struct Manifest {
     pub(crate) games: Vec<String>,
     pub(crate) team: Option<String>,
     pub(crate) description: Option<String>,
+    /// `[limits]` and `[time]`: the bot's own values (`bot_values.rs`).
+    #[serde(default)]
+    pub(crate) limits: crate::bot_values::LimitValues,
+    #[serde(default)]
+    pub(crate) time: crate::bot_values::TimeValues,
 }
 
 /// 1-based line and column of byte offset `at` in `text`.
@@ -250,6 +255,85 @@ description = "plays at random"
             .unwrap_err()
             .to_string();
         assert!(quotes.contains("unbalanced quotes"), "{quotes}");
+    }
+
+    #[test]
+    fn limits_and_time_sections_parse() {
+        let m = parse(
+            "command = \"x\"\n[limits]\nmemory_mib = 2048\nprocesses = 64\nfiles = 256\n\
+             file_size_mib = 8\ncpu_s = 30\n[time]\ntimeout_ms = 600\nstartup_ms = 0\n\
+             overage_ms = 2000\ngame_ms = 60000\n",
+        )
+        .unwrap();
+        assert_eq!(m.limits.memory_mib, Some(2048));
+        assert_eq!(m.limits.processes, Some(64));
+        assert_eq!(m.limits.files, Some(256));
+        assert_eq!(m.limits.file_size_mib, Some(8));
+        assert_eq!(m.limits.cpu_s, Some(30));
+        assert_eq!(m.time.timeout_ms, Some(600));
+        assert_eq!(m.time.startup_ms, Some(0));
+        assert_eq!(m.time.overage_ms, Some(2000));
+        assert_eq!(m.time.game_ms, Some(60000));
+        let none = parse("command = \"x\"\n").unwrap();
+        assert!(none.limits.is_empty() && none.time.is_empty());
+    }
+
+    /// Each bad value in the sections: its line, and what was expected.
+    #[test]
+    fn bad_limits_and_time_name_line_and_expectation() {
+        let cases: &[(&str, usize, &str)] = &[
+            (
+                "[limits]\nmemory = 1\n",
+                3,
+                "unknown field `memory`, expected one of",
+            ),
+            (
+                "[limits]\nmemory_mib = \"2G\"\n",
+                3,
+                "expected a whole number",
+            ),
+            (
+                "[limits]\nprocesses = 0\n",
+                3,
+                "expected a whole number of at least 1",
+            ),
+            ("[limits]\nfiles = -5\n", 3, "expected a whole number"),
+            ("[limits]\ncpu_s = 1.5\n", 3, "expected a whole number"),
+            (
+                "[time]\ntimeout_ms = 0\n",
+                3,
+                "expected a whole number of at least 1",
+            ),
+            (
+                "[time]\nmove_ms = 500\n",
+                3,
+                "unknown field `move_ms`, expected one of",
+            ),
+            ("[time]\ngame_ms = true\n", 3, "expected a whole number"),
+            ("limits = 5\n", 2, "expected struct LimitValues"),
+        ];
+        for (section, line, expected) in cases {
+            let text = format!("command = \"x\"\n{section}");
+            let err = parse(&text).unwrap_err();
+            let shown = err.to_string();
+            assert!(
+                matches!(err, ManifestError::Syntax { line: l, .. } if l == *line),
+                "{section:?}: {shown}"
+            );
+            assert!(
+                shown.starts_with(&format!("bots/x/bot.toml:{line}:")),
+                "{shown}"
+            );
+            assert!(shown.contains(expected), "{section:?}: {shown}");
+        }
+        // The unknown-key message lists the keys that are known.
+        let err = parse("command = \"x\"\n[time]\nmove_ms = 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("timeout_ms") && err.contains("game_ms"),
+            "{err}"
+        );
     }
 
     #[test]

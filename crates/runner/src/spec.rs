@@ -30,6 +30,10 @@ pub struct BotSpec {
     pub team: Option<String>,
     /// Free text from the manifest.
     pub description: Option<String>,
+    /// The manifest's `[limits]` and `[time]`: values that replace the
+    /// run's for this bot's processes. A league may lower or refuse them
+    /// before play (`docs/sandbox.md`); the runner applies what is here.
+    pub values: crate::BotValues,
 }
 
 /// Why a bot could not be resolved or loaded.
@@ -191,6 +195,7 @@ fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
         games: Vec::new(),
         team: None,
         description: None,
+        values: crate::BotValues::default(),
     })
 }
 
@@ -219,6 +224,10 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
         games: manifest.games,
         team: manifest.team,
         description: manifest.description,
+        values: crate::BotValues {
+            limits: manifest.limits,
+            time: manifest.time,
+        },
     })
 }
 

@@ -24,6 +24,7 @@ pub fn script(folder: &str, file: &str, args: &[&str], mode: Mode) -> Arc<BotSpe
         games: vec!["cardjitsu".to_string()],
         team: None,
         description: None,
+        values: Default::default(),
     })
 }
 
@@ -95,6 +96,7 @@ pub fn faults(timeout: u32, crash: u32, invalid: u32, restart: u32) -> dojo_runn
         invalid: invalid.into(),
         restart: restart.into(),
         limit: 0,
+        limits_hit: Default::default(),
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use dojo_games::BotExecutor;
-use dojo_league::{GameKind, Report, Settings, Shard, store};
+use dojo_league::{GameKind, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
 use crate::progress::LeagueProgress;
@@ -39,6 +39,7 @@ fn league_bots(
                     name: bot.name.clone(),
                     command: under,
                     fixed_team: dojo_games::royale::fixed_team(&bot)?,
+                    values: Default::default(),
                 });
                 resolved.insert(bot.name.clone(), bot);
             }
@@ -59,6 +60,7 @@ fn league_bots(
                 name: bot.name.clone(),
                 command: arg.clone(),
                 fixed_team: dojo_games::royale::fixed_team(&bot)?,
+                values: Default::default(),
             });
             resolved.insert(bot.name.clone(), bot);
         }
@@ -80,6 +82,7 @@ fn gauntlet_bot(
         name: bot.name.clone(),
         command: arg.to_owned(),
         fixed_team: dojo_games::royale::fixed_team(&bot)?,
+        values: Default::default(),
     };
     Ok((entrant, bot))
 }
@@ -185,11 +188,98 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
         anchor_elo,
         gauntlet,
         shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
-        play,
+        play: dojo_league::PlayOptions {
+            raises: raises(&a.time),
+            ..play
+        },
         limits: super::limits(&a.time.sandbox, dojo_league::BotLimits::default()),
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, out, resolved))
+}
+
+/// `--bot-raises`, or its default: `refuse` under `--sandbox strict`,
+/// where nothing beyond the organiser's flags may run unasked.
+fn raises(time: &crate::args::LeagueTimeArgs) -> Raises {
+    match time.bot_raises.as_deref() {
+        // clap accepts only the three names.
+        Some(given) => given.parse().unwrap_or_default(),
+        None if time.sandbox.sandbox == "strict" => Raises::Refuse,
+        None => Raises::Allow,
+    }
+}
+
+/// Settles each bot's own values (its manifest's `[limits]` and `[time]`,
+/// as `exec` resolved it) against the league's ([`dojo_league::settle_values`]),
+/// prints every override, and hands the bots to the executor with the
+/// values in force. A new league stores them; a resumed one must find
+/// the values it stored (a changed bot.toml or league value would make
+/// one report of two leagues).
+fn settle_bot_values(
+    settings: &mut Settings,
+    exec: &mut BotExecutor,
+    resumed: Option<&Path>,
+    strict: bool,
+) -> Result<()> {
+    let mut settled = Vec::new();
+    for entrant in &settings.bots {
+        let Some(spec) = exec.bots.get(&entrant.name) else {
+            continue;
+        };
+        let (in_force, overrides) =
+            dojo_league::settle_values(settings, &entrant.name, &spec.values, strict)?;
+        settled.push((entrant.name.clone(), in_force, overrides));
+    }
+    let mut conflicts = Vec::new();
+    for (name, in_force, overrides) in settled {
+        for o in &overrides {
+            errln!("{o}");
+        }
+        let Some(entrant) = settings.bots.iter_mut().find(|b| b.name == name) else {
+            continue;
+        };
+        match resumed {
+            Some(_) if entrant.values != in_force => conflicts.push(format!(
+                "bot {name}: its bot.toml now gives {} (the league has {})",
+                show_values(&in_force),
+                show_values(&entrant.values)
+            )),
+            Some(_) => {}
+            None => entrant.values = in_force,
+        }
+        if let Some(spec) = exec.bots.get_mut(&name) {
+            // The runner applies what the spec says: the values in force,
+            // not what the manifest asked for.
+            Arc::make_mut(spec).values = entrant.values;
+        }
+    }
+    if let Some(dir) = resumed
+        && !conflicts.is_empty()
+    {
+        bail!(
+            "--resume {}: {}; a league's settings are fixed when it starts (start a new one with --out, or restore the bot.toml)",
+            dir.display(),
+            conflicts.join("; ")
+        );
+    }
+    Ok(())
+}
+
+/// A bot's own values as `limits.memory_mib=4096 time.timeout_ms=900`, or
+/// `the league's values`.
+fn show_values(values: &dojo_runner::BotValues) -> String {
+    let limits = values.limits.entries().map(|(k, v)| ("limits", k, v));
+    let time = values.time.entries().map(|(k, v)| ("time", k, v));
+    let shown: Vec<String> = limits
+        .into_iter()
+        .chain(time)
+        .filter_map(|(s, k, v)| v.map(|v| format!("{s}.{k}={v}")))
+        .collect();
+    if shown.is_empty() {
+        "the league's values".to_owned()
+    } else {
+        shown.join(" ")
+    }
 }
 
 /// The stored league in `dir`, checked against the flags given beside
@@ -335,6 +425,12 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         limits.file_size_mib.to_string(),
         settings.limits.file_size_mib.to_string(),
     );
+    check(
+        "--bot-raises",
+        a.time.bot_raises.is_some(),
+        raises(&a.time).name().to_owned(),
+        stored.raises.name().to_owned(),
+    );
     let boards: Vec<String> = a.board.iter().map(|p| p.display().to_string()).collect();
     check(
         "--board",
@@ -427,11 +523,18 @@ fn executor(
 }
 
 pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
-    let (settings, out, resolved) = match &a.resume {
+    let (mut settings, out, resolved) = match &a.resume {
         Some(dir) => (resumed_settings(dir, &a)?, dir.clone(), Resolved::new()),
         None => new_settings(bots_dir, &a)?,
     };
     let mut exec = executor(&settings, bots_dir, &a.time.sandbox, resolved)?;
+    settle_bot_values(
+        &mut settings,
+        &mut exec,
+        a.resume.as_deref(),
+        // Only to say why: refuse was the default, not asked for.
+        a.resume.is_none() && a.time.bot_raises.is_none() && a.time.sandbox.sandbox == "strict",
+    )?;
     // After the builds: the fingerprint covers the programs that will run.
     let fingerprints = exec
         .bots

@@ -3,7 +3,7 @@
 // replay (packed in the page, unpacked only when opened).
 
 const BOT_COLOURS = ['#3d5a80', '#d55e00', '#009e73', '#cc79a7', '#0072b2', '#e69f00', '#56b4e9', '#8a5cb8', '#7a7a7a', '#b5523b', '#2a9d8f', '#9c6644'];
-const FAULT_KINDS = [['timeout', '#c0392b'], ['crash', '#7b2d26'], ['invalid', '#e67e22'], ['restart', '#95a5a6']];
+const FAULT_KINDS = [['timeout', '#c0392b'], ['crash', '#7b2d26'], ['invalid', '#e67e22'], ['limit', '#6c3483'], ['restart', '#95a5a6']];
 const REASON = { triple: 'triple', round_cap: 'round cap', one_sign_left: 'one sign left', already_won: 'already won', no_signs: 'no signs', stalled: 'stalled' };
 
 // Interval bars share one scale: from the lowest lower end to the highest upper end.
@@ -28,7 +28,7 @@ function standingsPanel(rep) {
   return h('div', { class: 'panel stand' }, h('h2', {}, 'Standings'),
     h('table', { id: 'standings' },
       h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Bot'), h('th', { class: 'num' }, 'Elo'), h('th', {}, `95% interval (${Math.round(lo)} to ${Math.round(hi)})`), h('th', { class: 'num' }, 'range'),
-        h('th', { class: 'num' }, 'Games'), h('th', { class: 'num' }, 'W / D / L'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: 'timeout / crash / invalid / restart' }, 'Faults t/c/i/r')),
+        h('th', { class: 'num' }, 'Games'), h('th', { class: 'num' }, 'W / D / L'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: 'timeout / crash / invalid / limit / restart' }, 'Faults t/c/i/l/r')),
       rows),
     h('p', { class: 'hint', style: 'margin:8px 0 0' }, rep.game === 'royale'
       ? 'Royale: a win beats both other teams, the two losers draw; score baseline is about 33%. Bars: 95% bootstrap interval, tick: rating.'
@@ -81,8 +81,48 @@ function faultsPanel(rep) {
     h('table', {}, st.map((s) => h('tr', {},
       h('td', { class: 'name', style: 'width:150px' }, s.name),
       h('td', {}, h('div', { style: 'display:flex;height:14px;border-radius:3px;overflow:hidden;background:#f0eee8' },
-        FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null)))),
+        FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null))),
+        s.faults.limit ? h('div', { class: 'hint limits-hit' }, limitsHit(s.faults)) : null),
       h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)))))));
+}
+
+// Which limits a bot's processes ran into: `memory 2, cpu 1`.
+function limitsHit(faults) {
+  const hit = Object.entries(faults.limits_hit || {}).filter(([, n]) => n > 0);
+  return hit.length ? 'limits: ' + hit.map(([k, n]) => `${k} ${fmt(n)}`).join(', ') : '';
+}
+
+// The clock, the containment in force and each bot's limits and time;
+// a bot's own values (from its bot.toml) are marked.
+const LIMIT_COLUMNS = [['memory_mib', 'memory', ' MiB'], ['processes', 'processes', ''], ['files', 'files', ''], ['file_size_mib', 'file size', ' MiB'], ['cpu_s', 'CPU', ' s']];
+const TIME_COLUMNS = [['timeout_ms', 'move', ' ms'], ['startup_ms', 'start-up', ' ms'], ['overage_ms', 'overage', ' ms'], ['game_ms', 'per game', ' ms']];
+function conditionsPanel(rep) {
+  const c = rep.conditions;
+  if (!c || !c.bots) return null;
+  const t = c.time;
+  const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
+  const ms = (v) => (v === null || v === undefined ? 'unlimited' : `${fmt(v)} ms`);
+  const ct = rep.timing && rep.timing.containment;
+  const value = (v, unit) => (v === null || v === undefined ? 'unlimited' : `${fmt(v)}${unit}`);
+  const cell = (b, section, [key, , unit]) => {
+    const own = b.own.includes(`${section}.${key}`);
+    return h('td', { class: own ? 'num own' : 'num', title: own ? 'from the bot’s bot.toml' : 'the league’s' }, value(b[section][key], unit), own ? ' ✱' : '');
+  };
+  return h('div', { class: 'panel grow', id: 'conditions' }, h('h2', {}, 'Time controls and limits'),
+    h('dl', { class: 'kv' },
+      item('clock', t.mode === 'cpu' ? `CPU time of the bot’s process tree (wall-clock backstop ${t.wall_backstop ?? 4}×)` : 'wall-clock time'),
+      item('per move', ms(t.timeout_ms)),
+      item('start-up', `+${ms(t.startup_ms)} for a fresh process`),
+      item('overage bank', t.overage_ms ? `${ms(t.overage_ms)} per game` : 'none'),
+      item('per game', ms(t.game_ms)),
+      item('pinning', t.pin ? 'each game on its own core' : 'off'),
+      item('raises in bot.toml', { allow: 'allowed (printed at the start)', cap: 'capped at the league’s values', refuse: 'refused' }[c.raises] || c.raises),
+      item('containment', ct ? `--sandbox ${ct.mode}: ${ct.layers.length ? ct.layers.join(', ') : 'no layers'}` : 'not recorded')),
+    h('div', { style: 'overflow-x:auto' }, h('table', { id: 'bot-limits' },
+      h('tr', {}, h('th', {}, 'Bot'), LIMIT_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l)), TIME_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l))),
+      c.bots.map((b) => h('tr', { 'data-bot': b.name }, h('td', { class: 'name' }, b.name),
+        LIMIT_COLUMNS.map((col) => cell(b, 'limits', col)), TIME_COLUMNS.map((col) => cell(b, 'time', col)))))),
+    c.bots.some((b) => b.own.length) ? h('p', { class: 'hint', style: 'margin:8px 0 0' }, '✱ the bot’s own value, from its bot.toml.') : null);
 }
 
 function settingsPanel(view) {
@@ -194,6 +234,7 @@ PAGES.report = (view, app) => {
     standingsPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
+    conditionsPanel(rep),
     gamesPanel(view, block != null));
   const replayEl = h('div', { id: 'replay-view' });
   app.append(reportEl, replayEl);

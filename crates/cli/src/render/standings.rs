@@ -15,13 +15,13 @@ pub fn table(report: &Report) -> String {
         .max(3);
     let _ = writeln!(
         out,
-        "{:>4}  {:<width$}  {:>6}  {:>15}  {:>6}  {:>15}  {:>7}  faults (timeout/crash/invalid/restart)",
+        "{:>4}  {:<width$}  {:>6}  {:>15}  {:>6}  {:>15}  {:>7}  faults (timeout/crash/invalid/limit/restart)",
         "rank", "bot", "elo", "95% interval", "games", "W/D/L", "score"
     );
     for s in &report.standings {
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>6.0}  {:>15}  {:>6}  {:>15}  {:>6.1}%  {}/{}/{}/{}{}",
+            "{:>4}  {:<width$}  {:>6.0}  {:>15}  {:>6}  {:>15}  {:>6.1}%  {}/{}/{}/{}/{}{}",
             s.rank,
             s.name,
             s.rating,
@@ -32,6 +32,7 @@ pub fn table(report: &Report) -> String {
             s.faults.timeout,
             s.faults.crash,
             s.faults.invalid,
+            s.faults.limit,
             s.faults.restart,
             if s.flagged { "  FAULTY" } else { "" }
         );
@@ -47,13 +48,30 @@ pub fn table(report: &Report) -> String {
         }
     }
     for s in report.standings.iter().filter(|s| s.flagged) {
-        let faults = s.faults.timeout + s.faults.crash + s.faults.invalid;
+        let faults = s.faults.total();
         let _ = writeln!(
             out,
-            "\nwarning: {} faulted {} in {} (timeout/crash/invalid); its rating says little (see its stderr log in the out directory)",
+            "\nwarning: {} faulted {} in {} (timeout/crash/invalid/limit); its rating says little (see its stderr log in the out directory)",
             s.name,
             super::count(faults, "time"),
             super::count(s.games, "game")
+        );
+    }
+    for s in report.standings.iter().filter(|s| s.faults.limit > 0) {
+        let kinds: Vec<String> = s
+            .faults
+            .limits_hit
+            .entries()
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\n{} ran into a resource limit {}: {}",
+            s.name,
+            super::count(s.faults.limit, "time"),
+            kinds.join(", ")
         );
     }
     let t = &report.totals;

@@ -21,10 +21,65 @@ pub struct FaultCounts {
     /// for which); one that died of it is charged its crash as well.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub limit: u64,
+    /// Which limits those were: each limit a process ran into, counted
+    /// once per process (one process may run into two).
+    #[serde(default, skip_serializing_if = "LimitHits::is_zero")]
+    pub limits_hit: LimitHits,
 }
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// Limit faults by the limit run into (the names of [`SeatRun::limits`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "kebab-case")]
+pub struct LimitHits {
+    #[serde(skip_serializing_if = "is_zero")]
+    pub processes: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub memory: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cpu: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub file_size: u64,
+}
+
+impl LimitHits {
+    /// Whether no limit was hit.
+    pub fn is_zero(&self) -> bool {
+        *self == LimitHits::default()
+    }
+
+    /// Each limit's name and count, in a fixed order.
+    pub fn entries(&self) -> [(&'static str, u64); 4] {
+        [
+            ("processes", self.processes),
+            ("memory", self.memory),
+            ("cpu", self.cpu),
+            ("file-size", self.file_size),
+        ]
+    }
+
+    /// Counts one hit of the limit named `name` (unknown names are not
+    /// counted: the runner names only these four).
+    fn note(&mut self, name: &str) {
+        let slot = match name {
+            "processes" => &mut self.processes,
+            "memory" => &mut self.memory,
+            "cpu" => &mut self.cpu,
+            "file-size" => &mut self.file_size,
+            _ => return,
+        };
+        *slot = slot.saturating_add(1);
+    }
+
+    fn add(&mut self, other: &LimitHits) {
+        self.processes = self.processes.saturating_add(other.processes);
+        self.memory = self.memory.saturating_add(other.memory);
+        self.cpu = self.cpu.saturating_add(other.cpu);
+        self.file_size = self.file_size.saturating_add(other.file_size);
+    }
 }
 
 impl FaultCounts {
@@ -46,6 +101,7 @@ impl FaultCounts {
         self.invalid = self.invalid.saturating_add(other.invalid);
         self.restart = self.restart.saturating_add(other.restart);
         self.limit = self.limit.saturating_add(other.limit);
+        self.limits_hit.add(&other.limits_hit);
     }
 }
 
@@ -101,6 +157,7 @@ impl SeatRun {
         }
         self.faults.limit += 1;
         for hit in hits {
+            self.faults.limits_hit.note(hit);
             if !self.limits.iter().any(|l| l == hit) {
                 self.limits.push(hit.to_string());
             }
@@ -157,4 +214,34 @@ pub enum RunError {
     /// The referee asked for something impossible (a bug in the game).
     #[error("referee error: {0}")]
     Referee(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_limit_hit_is_counted_by_kind_and_summed() {
+        let mut run = SeatRun::new("hog".into(), Mode::Auto);
+        run.note_limits(&["memory"]);
+        run.note_limits(&["memory", "processes"]);
+        run.note_limits(&[]);
+        assert_eq!(run.faults.limit, 2);
+        assert_eq!(run.limits, ["memory", "processes"]);
+        let hits = run.faults.limits_hit;
+        assert_eq!((hits.memory, hits.processes, hits.cpu), (2, 1, 0));
+        let mut sum = FaultCounts::default();
+        sum.add(&run.faults);
+        sum.add(&run.faults);
+        assert_eq!(sum.limits_hit.memory, 4);
+        // In records: only the kinds hit, by the names the seat's
+        // `limits` uses.
+        let json = serde_json::to_value(run.faults).unwrap();
+        assert_eq!(
+            json["limits_hit"],
+            serde_json::json!({"processes": 1, "memory": 2})
+        );
+        let none = serde_json::to_value(FaultCounts::default()).unwrap();
+        assert!(none.get("limits_hit").is_none());
+    }
 }

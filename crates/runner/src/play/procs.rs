@@ -127,7 +127,10 @@ impl Processes for Pipes<'_> {
             seat,
             generation,
             max_line_bytes: opts.max_line_bytes,
-            containment: crate::sandbox::plan(opts.sandbox, &opts.limits),
+            containment: crate::sandbox::plan(
+                opts.sandbox,
+                &spec.bot.values.limits.over(&opts.limits),
+            ),
             clean_env: true,
             cpu: opts.pin_cpu,
         })?;

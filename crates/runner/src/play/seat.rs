@@ -38,11 +38,14 @@ pub(crate) struct SeatState<'a> {
     /// CPU time of the current process's tree when its last answer was
     /// read (zero when it started): the next move's CPU counts from here.
     pub(crate) cpu_mark: Duration,
+    /// The run's time values with the bot's own in their place.
+    pub(crate) clock: crate::Clock,
     pub(crate) run: SeatRun,
 }
 
 impl<'a> SeatState<'a> {
     pub(crate) fn new(seat: &'a Seat, opts: &RunOptions) -> Self {
+        let clock = seat.bot.values.over(opts);
         Self {
             seat,
             has_process: false,
@@ -54,9 +57,10 @@ impl<'a> SeatState<'a> {
             saw_per_turn: false,
             saw_reuse: false,
             cut: StderrCut::default(),
-            bank: opts.overage,
-            game_left: opts.game_budget,
+            bank: clock.overage,
+            game_left: clock.game_budget,
             cpu_mark: Duration::ZERO,
+            clock,
             run: SeatRun::new(seat.bot.name.clone(), seat.bot.mode),
         }
     }
@@ -75,16 +79,16 @@ impl<'a> SeatState<'a> {
         self.cpu_mark = Duration::ZERO;
     }
 
-    /// The time a prompt may take: `move_timeout` (plus the start-up
+    /// The time a prompt may take: the seat's move time (plus the start-up
     /// allowance for a fresh process), plus what is left in the bank,
     /// capped by what is left of the game budget.
     pub(crate) fn budget(&self, opts: &RunOptions, fresh: bool) -> Budget {
         let startup = if fresh {
-            opts.startup_allowance
+            self.clock.startup_allowance
         } else {
             Duration::ZERO
         };
-        let allowance = opts.move_timeout + startup;
+        let allowance = self.clock.move_timeout + startup;
         let mut total = allowance + self.bank;
         if let Some(left) = self.game_left {
             total = total.min(left + startup);

@@ -86,6 +86,7 @@ fn seat(mode: Mode) -> Seat {
         games: Vec::new(),
         team: None,
         description: None,
+        values: Default::default(),
     }))
 }
 
@@ -335,4 +336,28 @@ fn cpu_time_has_a_wall_clock_backstop() {
     let run = play_fake_with(&mut referee, fake, Mode::Persistent, &opts);
     assert_eq!(referee.played(0), [Answer::Fault(Fault::Timeout)]);
     assert_eq!(run.seats[0].latencies_us, [3_000_000]);
+}
+
+#[test]
+fn a_bots_own_time_values_apply_to_its_seat_only() {
+    // Both seats answer every move after 1.5 s; the run gives 1 s. The
+    // bot in seat 0 has 2 s of its own and a bank of 0.2 s: in time.
+    let mut referee = Numbers::new(2, 2);
+    let fake = Fake::new(vec![slow_by(&[1500, 1500]), slow_by(&[1500, 1500])]);
+    let mut patient = seat(Mode::Persistent);
+    Arc::make_mut(&mut patient.bot).values.time = crate::TimeValues {
+        timeout_ms: Some(2000),
+        overage_ms: Some(200),
+        ..crate::TimeValues::default()
+    };
+    let seats = [patient, seat(Mode::Persistent)];
+    let run = play_on(&mut referee, &seats, &options(), fake, &mut |_| {}).unwrap();
+    assert_eq!(referee.played(0), [Answer::Move(1), Answer::Move(1)]);
+    assert_eq!(
+        referee.played(1),
+        [Answer::Fault(Fault::Timeout), Answer::Fault(Fault::Timeout)]
+    );
+    assert_eq!(run.seats[0].faults.timeout, 0);
+    // The other seat's timeouts were judged at the run's 1 s.
+    assert_eq!(run.seats[1].latencies_us, [1_000_000, 1_000_000]);
 }

@@ -1,0 +1,257 @@
+//! Per-bot values: a bot's own resource limits and time controls, written
+//! in its manifest's `[limits]` and `[time]` sections, that replace the
+//! run's for that bot's processes.
+//!
+//! The keys are the names of the flags they stand in for (`--limit-memory-mib`
+//! is `[limits] memory_mib`, `--timeout-ms` is `[time] timeout_ms`), so an
+//! organiser reading a manifest knows which flag a value overrides. Only
+//! what is written is stored: an absent key means "the run's value". Whether
+//! a value above the run's is allowed is the caller's business (a league
+//! caps or refuses raises; `docs/sandbox.md`); the runner applies what it
+//! is given.
+
+use std::time::Duration;
+
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+
+use crate::play::RunOptions;
+use crate::sandbox::Limits;
+
+/// A bot's own values (`bot.toml`'s `[limits]` and `[time]`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BotValues {
+    #[serde(skip_serializing_if = "LimitValues::is_empty")]
+    pub limits: LimitValues,
+    #[serde(skip_serializing_if = "TimeValues::is_empty")]
+    pub time: TimeValues,
+}
+
+/// `[limits]`: the `--limit-*` flags for one bot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitValues {
+    /// `--limit-memory-mib`: memory of a process's whole tree, MiB.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "at_least_one"
+    )]
+    pub memory_mib: Option<u64>,
+    /// `--limit-processes`: processes and threads of a process's tree.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "at_least_one"
+    )]
+    pub processes: Option<u64>,
+    /// `--limit-files`: open files per process.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "at_least_one"
+    )]
+    pub files: Option<u64>,
+    /// `--limit-file-size-mib`: largest file written, MiB.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "at_least_one"
+    )]
+    pub file_size_mib: Option<u64>,
+    /// `--limit-cpu-s`: CPU seconds per process.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "at_least_one"
+    )]
+    pub cpu_s: Option<u64>,
+}
+
+/// `[time]`: the time flags for one bot (the time mode and pinning stay
+/// the run's: they are about the machine, not the bot).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TimeValues {
+    /// `--timeout-ms`: time per move.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "at_least_one"
+    )]
+    pub timeout_ms: Option<u64>,
+    /// `--startup-ms`: extra time for a fresh process's first answer.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "any_whole"
+    )]
+    pub startup_ms: Option<u64>,
+    /// `--overage-ms`: the bank of extra time per game.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "any_whole"
+    )]
+    pub overage_ms: Option<u64>,
+    /// `--game-ms`: the most time the bot may use in one game.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "at_least_one"
+    )]
+    pub game_ms: Option<u64>,
+}
+
+/// A present key must be a whole number of at least 1 (0 would be no
+/// memory, no process, no time: never what an author means).
+fn at_least_one<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let v = any_whole(d)?;
+    if v == Some(0) {
+        return Err(de::Error::invalid_value(
+            de::Unexpected::Unsigned(0),
+            &"a whole number of at least 1",
+        ));
+    }
+    Ok(v)
+}
+
+/// A present key must be a whole number (0 allowed).
+fn any_whole<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    struct Whole;
+    impl de::Visitor<'_> for Whole {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a whole number")
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+        }
+    }
+    d.deserialize_u64(Whole).map(Some)
+}
+
+impl LimitValues {
+    /// Whether no key is set.
+    pub fn is_empty(&self) -> bool {
+        *self == LimitValues::default()
+    }
+
+    /// Every key with its value, in the order of the flags.
+    pub fn entries(&self) -> [(&'static str, Option<u64>); 5] {
+        [
+            ("memory_mib", self.memory_mib),
+            ("processes", self.processes),
+            ("files", self.files),
+            ("file_size_mib", self.file_size_mib),
+            ("cpu_s", self.cpu_s),
+        ]
+    }
+
+    /// `base` with these values in place of its own.
+    pub fn over(&self, base: &Limits) -> Limits {
+        let mib = |m: u64| m.saturating_mul(1 << 20);
+        let memory_bytes = self.memory_mib.map(mib).or(base.memory_bytes);
+        Limits {
+            memory_bytes,
+            // A bot's own memory value replaces the run's address-space
+            // cap too: both stand for `--limit-memory-mib`.
+            address_space_bytes: match self.memory_mib {
+                Some(_) => None,
+                None => base.address_space_bytes,
+            },
+            cpu_seconds: self.cpu_s.or(base.cpu_seconds),
+            processes: self.processes.or(base.processes),
+            open_files: self.files.or(base.open_files),
+            file_size_bytes: self.file_size_mib.map(mib).or(base.file_size_bytes),
+        }
+    }
+}
+
+impl TimeValues {
+    /// Whether no key is set.
+    pub fn is_empty(&self) -> bool {
+        *self == TimeValues::default()
+    }
+
+    /// Every key with its value, in the order of the flags.
+    pub fn entries(&self) -> [(&'static str, Option<u64>); 4] {
+        [
+            ("timeout_ms", self.timeout_ms),
+            ("startup_ms", self.startup_ms),
+            ("overage_ms", self.overage_ms),
+            ("game_ms", self.game_ms),
+        ]
+    }
+}
+
+impl BotValues {
+    /// Whether no key is set in either section.
+    pub fn is_empty(&self) -> bool {
+        self.limits.is_empty() && self.time.is_empty()
+    }
+
+    /// The options `base` gives this bot's processes: its time values and
+    /// limits in place of the run's.
+    pub fn over(&self, base: &RunOptions) -> Clock {
+        let ms = Duration::from_millis;
+        let t = &self.time;
+        Clock {
+            move_timeout: t.timeout_ms.map_or(base.move_timeout, ms),
+            startup_allowance: t.startup_ms.map_or(base.startup_allowance, ms),
+            overage: t.overage_ms.map_or(base.overage, ms),
+            game_budget: t.game_ms.map(ms).or(base.game_budget),
+            limits: self.limits.over(&base.limits),
+        }
+    }
+}
+
+/// What one bot's processes get in a run: the run's options with the
+/// bot's own values applied ([`BotValues::over`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    pub move_timeout: Duration,
+    pub startup_allowance: Duration,
+    pub overage: Duration,
+    pub game_budget: Option<Duration>,
+    pub limits: Limits,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_replace_the_runs_only_where_given() {
+        let base = RunOptions {
+            move_timeout: Duration::from_millis(100),
+            game_budget: Some(Duration::from_secs(5)),
+            ..RunOptions::default()
+        };
+        let none = BotValues::default().over(&base);
+        assert_eq!(none.move_timeout, base.move_timeout);
+        assert_eq!(none.limits, base.limits);
+        let mine = BotValues {
+            limits: LimitValues {
+                memory_mib: Some(2048),
+                files: Some(64),
+                ..LimitValues::default()
+            },
+            time: TimeValues {
+                timeout_ms: Some(600),
+                overage_ms: Some(0),
+                ..TimeValues::default()
+            },
+        };
+        let c = mine.over(&base);
+        assert_eq!(c.move_timeout, Duration::from_millis(600));
+        assert_eq!(c.startup_allowance, base.startup_allowance);
+        assert_eq!(c.game_budget, Some(Duration::from_secs(5)));
+        assert_eq!(c.limits.memory_bytes, Some(2048 << 20));
+        assert_eq!(c.limits.open_files, Some(64));
+        assert_eq!(c.limits.processes, base.limits.processes);
+    }
+
+    #[test]
+    fn empty_sections_are_empty() {
+        assert!(toml::from_str::<BotValues>("").unwrap().is_empty());
+        let v: BotValues = toml::from_str("[time]\nstartup_ms = 0\n").unwrap();
+        assert_eq!(v.time.startup_ms, Some(0));
+        assert!(v.limits.is_empty() && !v.is_empty());
+    }
+}
