@@ -146,6 +146,7 @@ fn probe_all() -> Vec<Layer> {
                 available: true,
                 detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME and TMPDIR (its scratch directory), LANG".to_string(),
             },
+            subreaper_layer(),
             private_proc_layer(user),
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
@@ -183,6 +184,30 @@ static USER_NAMESPACE: OnceLock<bool> = OnceLock::new();
 fn uses_user_namespace() -> bool {
     probe();
     USER_NAMESPACE.get().copied().unwrap_or(false)
+}
+
+/// dojo as a child subreaper, with a sweep when each bot process ends
+/// (see [`crate::reaper`]): needs no privilege, so it is on in every mode.
+fn subreaper_layer() -> Layer {
+    let name = "subreaper".to_string();
+    if crate::reaper::supported() {
+        Layer {
+            name,
+            available: true,
+            detail: "what a bot leaves behind (setsid, setpgid, double-forked daemons) is \
+                     adopted by dojo and killed when the bot process ends, also without \
+                     namespaces or cgroups; not after kill -9 of dojo (a PID namespace covers that)"
+                .to_string(),
+        }
+    } else {
+        Layer {
+            name,
+            available: false,
+            detail: "the kernel has no child subreapers (Linux 3.4 or later): without a PID \
+                     namespace or a cgroup, a bot's escaped descendants outlive its game"
+                .to_string(),
+        }
+    }
 }
 
 /// A `/proc` of the bot's own PID namespace (probed by running `true`
@@ -253,7 +278,7 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
     }
 }
 
-fn layer_available(name: &str) -> bool {
+pub(crate) fn layer_available(name: &str) -> bool {
     probe().iter().any(|l| l.name == name && l.available)
 }
 

@@ -26,6 +26,13 @@ fn live_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The pids (equal to their group ids) of every bot process, waiter and
+/// build the runner has spawned and not yet reaped: the children the
+/// subreaper's sweep leaves alone (see [`crate::reaper`]).
+pub(crate) fn live_group_ids() -> BTreeSet<i32> {
+    live_groups().clone()
+}
+
 /// Records a freshly spawned bot's process group.
 pub(crate) fn register_group(pgid: i32) {
     live_groups().insert(pgid);
@@ -69,10 +76,14 @@ fn kill_group(pgid: i32) {
 /// not from a raw signal handler). The games notice their bots dying; set
 /// their `cancel` flag as well so they stop instead of restarting them.
 pub fn kill_all_bots() {
-    let groups = live_groups();
-    for &pgid in groups.iter() {
-        kill_group(pgid);
+    {
+        let groups = live_groups();
+        for &pgid in groups.iter() {
+            kill_group(pgid);
+        }
     }
+    // And what bots that already ended left behind.
+    crate::reaper::sweep();
 }
 
 /// Whether any process of group `pgid` is still running.
@@ -198,6 +209,11 @@ pub(crate) struct Containment {
     /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
     /// themselves), formatted before the fork.
     pub(crate) id_maps: IdMaps,
+    /// Without a PID namespace: make the bot a child subreaper, so that
+    /// what its descendants leave behind stays in its tree while it lives
+    /// and is adopted by dojo (and swept) when it ends (see
+    /// [`crate::reaper`]).
+    pub(crate) subreaper: bool,
 }
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
@@ -268,6 +284,7 @@ impl Default for Containment {
                 gid: [0; 32],
                 gid_len: 0,
             },
+            subreaper: false,
         }
     }
 }
@@ -536,6 +553,11 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 }
             }
             if plan.unshare_flags == 0 {
+                // Inherited by no child, kept across exec: the bot itself
+                // adopts its orphaned descendants.
+                if plan.subreaper && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
                 return confine_self(&plan);
             }
             if libc::unshare(plan.unshare_flags) == -1 {
@@ -733,6 +755,26 @@ pub(crate) fn clock_ticks_per_second() -> u64 {
     // SAFETY: sysconf has no preconditions.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     u64::try_from(ticks).ok().filter(|&t| t > 0).unwrap_or(100)
+}
+
+/// Arranges for the spawned child to start a session of its own (and so a
+/// process group of its own, whose id is its pid): nothing it or its
+/// descendants do can bring them back into dojo's session, which is how
+/// the subreaper's sweep tells what a bot left behind from children a
+/// program embedding the runner starts itself (see [`crate::reaper`]). It
+/// also leaves the bot without a controlling terminal. Registered first.
+pub(crate) fn new_session(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec and only
+    // calls setsid, an async-signal-safe system call.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
 }
 
 /// Arranges for the spawned child, and so everything it starts, to run on

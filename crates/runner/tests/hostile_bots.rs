@@ -117,21 +117,87 @@ fn escaped_descendants_die_with_their_game() {
     assert!(left.is_empty(), "processes left after the game: {left:?}");
 }
 
-#[test]
-fn without_a_sandbox_escapers_do_survive() {
-    // The counterpart of the test above: shows the test can fail, and
-    // cleans up after itself.
-    let tag = unique_tag("escaper-off");
-    // No cgroup either (no process limit): its sweep would catch them.
-    let opts = RunOptions {
+/// Runs the test `name` of this binary again in a child process with
+/// `layer` added to `DOJO_SANDBOX_SKIP` (layers are probed once per
+/// process, so this is the only way to turn one off for one test). True
+/// in the child, where the test's body then runs; false in the parent,
+/// once the child has passed.
+fn in_a_process_without(name: &str, layer: &str) -> bool {
+    const CHILD: &str = "DOJO_TEST_CHILD_PROCESS";
+    if std::env::var_os(CHILD).is_some() {
+        return true;
+    }
+    let skip = match std::env::var("DOJO_SANDBOX_SKIP") {
+        Ok(s) if !s.trim().is_empty() => format!("{s},{layer}"),
+        _ => layer.to_string(),
+    };
+    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env("DOJO_SANDBOX_SKIP", skip)
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Skip reasons and failures of the child show in this test's output.
+    eprint!("{stderr}");
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("1 passed"),
+        "the child ran no test: {stdout}"
+    );
+    false
+}
+
+/// Options with no namespace, no Landlock or seccomp and no cgroup (the
+/// cgroup is made only for a process or memory cap).
+fn nothing_but_the_process_group() -> RunOptions {
+    RunOptions {
         sandbox: SandboxMode::Off,
         limits: dojo_runner::Limits {
             processes: None,
+            memory_bytes: None,
             ..dojo_runner::Limits::default()
         },
         ..options()
-    };
-    versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
+    }
+}
+
+#[test]
+fn without_namespaces_or_cgroups_the_subreaper_still_sweeps_escapers() {
+    if !have("subreaper") {
+        return;
+    }
+    let tag = unique_tag("escaper-subreaper");
+    let (referee, run) = versus(
+        bot("hostile", "escaper.py", &[&tag]),
+        &nothing_but_the_process_group(),
+        2,
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+    // The sweep ran before play() returned: no waiting.
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
+}
+
+#[test]
+fn without_the_subreaper_escapers_do_survive() {
+    // The counterpart of the test above: shows the test can fail (the
+    // escaper does escape the process group), and cleans up after itself.
+    if !in_a_process_without("without_the_subreaper_escapers_do_survive", "subreaper") {
+        return;
+    }
+    // This process adopts the escapees itself (it never sweeps: the layer
+    // is skipped), so that a subreaper above it, such as the parent test
+    // process, cannot sweep them before they are counted.
+    rustix::process::set_child_subreaper(Some(rustix::process::getpid())).expect("prctl");
+    let tag = unique_tag("escaper-off");
+    versus(
+        bot("hostile", "escaper.py", &[&tag]),
+        &nothing_but_the_process_group(),
+        1,
+    );
     let left = tagged_processes(&tag);
     for &pid in &left {
         let _ = std::process::Command::new("kill")
@@ -140,13 +206,18 @@ fn without_a_sandbox_escapers_do_survive() {
     }
     assert!(
         !left.is_empty(),
-        "escapers are expected to survive with --sandbox off"
+        "escapers are expected to survive with no namespace, cgroup or subreaper"
     );
 }
 
 #[test]
 fn without_namespaces_the_cgroup_still_sweeps_escapers() {
-    if !have("cgroup-pids") {
+    // Without the subreaper, which would sweep them too.
+    if !in_a_process_without(
+        "without_namespaces_the_cgroup_still_sweeps_escapers",
+        "subreaper",
+    ) || !have("cgroup-pids")
+    {
         return;
     }
     let tag = unique_tag("escaper-cgroup");
