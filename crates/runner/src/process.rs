@@ -174,10 +174,14 @@ impl BotProcess {
                 .envs(crate::sandbox::base_env(launch.dir, launch.scratch))
                 .envs(launch.env.iter().map(|(k, v)| (k, v)));
         }
+        let mut containment = launch.containment;
         if let Some(cpu) = launch.cpu {
             sys::pin(&mut command, cpu);
+            // A pinned bot may not undo its pinning.
+            if !containment.seccomp.is_empty() {
+                containment.seccomp = crate::seccomp::pinned_filters().unwrap_or_default();
+            }
         }
-        let mut containment = launch.containment;
         // Owned here until the spawn has returned: the child inherits it
         // across the fork and gives it to Landlock.
         let mut _ruleset = None;

@@ -359,7 +359,7 @@ fn seccomp_layer() -> Layer {
             name,
             available: true,
             detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings and new \
-                     namespaces fail with EPERM"
+                     namespaces fail with EPERM; with --pin, sched_setaffinity too"
                 .to_string(),
         },
         Err(e) => Layer {

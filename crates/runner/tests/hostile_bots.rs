@@ -550,3 +550,52 @@ fn without_a_sandbox_proc_shows_dojo_and_the_opponent() {
         run.seats[1].stderr
     );
 }
+
+/// Options pinning every bot to the second CPU this process may use; `None`
+/// (with the reason printed) on a machine with one.
+fn pinned(sandbox: SandboxMode) -> Option<(RunOptions, usize)> {
+    let cpus = dojo_runner::allowed_cpus();
+    let Some(&cpu) = cpus.get(1) else {
+        eprintln!("skipped: one CPU only, no wider affinity to take");
+        return None;
+    };
+    let opts = RunOptions {
+        sandbox,
+        pin_cpu: Some(cpu),
+        ..options()
+    };
+    Some((opts, cpu))
+}
+
+#[test]
+fn a_pinned_bot_cannot_widen_its_affinity() {
+    if !have("seccomp") {
+        return;
+    }
+    let Some((opts, cpu)) = pinned(SandboxMode::Auto) else {
+        return;
+    };
+    let (referee, run) = versus(bot("hostile", "unpin.py", &[]), &opts, 2);
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        stderr.contains(&format!("after [{cpu}] (refused: Operation not permitted)")),
+        "{stderr}"
+    );
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn without_a_sandbox_a_pinned_bot_does_widen_its_affinity() {
+    // The counterpart of the test above: the bot and its check can fail.
+    let Some((opts, cpu)) = pinned(SandboxMode::Off) else {
+        return;
+    };
+    let (referee, run) = versus(bot("hostile", "unpin.py", &[]), &opts, 1);
+    let stderr = &run.seats[1].stderr;
+    assert!(stderr.contains(&format!("before [{cpu}]")), "{stderr}");
+    assert_eq!(referee.history[0][1], Answer::Move(1), "{stderr}");
+}
