@@ -104,7 +104,9 @@ fn unique_tag(name: &str) -> String {
 
 #[test]
 fn escaped_descendants_die_with_their_game() {
-    if !have("pid-namespace") && !have("cgroup-pids") {
+    // Any one of the three does it (CI runs this suite with the first two
+    // skipped too).
+    if !have("pid-namespace") && !have("cgroup-pids") && !have("subreaper") {
         return;
     }
     let tag = unique_tag("escaper");
@@ -112,7 +114,8 @@ fn escaped_descendants_die_with_their_game() {
     let seat = &run.seats[1];
     assert_eq!(seat.faults.total(), 0, "{seat:?}");
     assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
-    // play() returns only once the bot's namespace is gone: no waiting.
+    // play() returns only once the bot's namespace is gone, its cgroup
+    // emptied and the sweep done: no waiting.
     let left = tagged_processes(&tag);
     assert!(left.is_empty(), "processes left after the game: {left:?}");
 }
@@ -598,4 +601,158 @@ fn without_a_sandbox_a_pinned_bot_does_widen_its_affinity() {
     let stderr = &run.seats[1].stderr;
     assert!(stderr.contains(&format!("before [{cpu}]")), "{stderr}");
     assert_eq!(referee.history[0][1], Answer::Move(1), "{stderr}");
+}
+
+#[test]
+fn with_pin_each_game_thread_runs_its_bots_on_a_core_of_its_own() {
+    let cpus = dojo_runner::allowed_cpus();
+    if cpus.len() < 2 {
+        eprintln!("skipped: one CPU only");
+        return;
+    }
+    let opts = RunOptions {
+        pin_game_threads: true,
+        ..options()
+    };
+    // Two games at once, each on its own thread: both bots of a game on
+    // one CPU (unpin.py reports where it started), the games on two.
+    let games: Vec<_> = (0..2)
+        .map(|_| {
+            let opts = opts.clone();
+            std::thread::spawn(move || {
+                let seats = [
+                    Seat::new(bot("hostile", "unpin.py", &[])),
+                    Seat::new(bot("hostile", "unpin.py", &[])),
+                ];
+                let mut referee = Cards {
+                    rounds: 1,
+                    ..Cards::default()
+                };
+                let run = play(&mut referee, &seats, &opts).expect("game runs");
+                run.seats
+                    .iter()
+                    .map(|seat| {
+                        let from = seat.stderr.find("before [").expect("reported") + 8;
+                        let to = from + seat.stderr[from..].find(']').expect("list");
+                        seat.stderr[from..to].to_string()
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let started: Vec<Vec<String>> = games.into_iter().map(|g| g.join().unwrap()).collect();
+    for game in &started {
+        assert_eq!(game[0], game[1], "the seats of one game: {started:?}");
+        assert!(game[0].parse::<usize>().is_ok(), "one CPU: {started:?}");
+    }
+    assert_ne!(started[0][0], started[1][0], "two games, two CPUs");
+}
+
+#[test]
+fn rlimits_reach_the_bot_and_a_file_over_the_size_limit_is_a_limit_fault() {
+    // Without a PID namespace: as init of one the shell would be deaf to
+    // SIGXFSZ (the next test).
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        limits: dojo_runner::Limits {
+            open_files: Some(64),
+            file_size_bytes: Some(1 << 20),
+            ..dojo_runner::Limits::default()
+        },
+        ..options()
+    };
+    let spec = Arc::new(BotSpec {
+        command: vec!["sh".to_string(), "limits.sh".to_string()],
+        ..(*bot("hostile", "limits.sh", &[])).clone()
+    });
+    let (_, run) = versus(spec, &opts, 2);
+    let seat = &run.seats[1];
+    assert!(
+        seat.stderr.contains("limits: core 0 files 64"),
+        "{}",
+        seat.stderr
+    );
+    assert_eq!(seat.limits, ["file-size"], "{seat:?}");
+    assert_eq!(seat.faults.limit, 2, "{seat:?}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn in_a_pid_namespace_the_file_size_limit_fails_the_write_instead() {
+    if !have("pid-namespace") {
+        return;
+    }
+    let opts = limited(dojo_runner::Limits {
+        file_size_bytes: Some(1 << 20),
+        ..dojo_runner::Limits::default()
+    });
+    let spec = Arc::new(BotSpec {
+        command: vec!["sh".to_string(), "limits.sh".to_string()],
+        ..(*bot("hostile", "limits.sh", &[])).clone()
+    });
+    let (referee, run) = versus(spec, &opts, 1);
+    let seat = &run.seats[1];
+    // Capped at the limit, but not killed: no limit fault to charge.
+    assert!(
+        seat.stderr.contains(&format!("wrote {} bytes", 1 << 20)),
+        "{}",
+        seat.stderr
+    );
+    assert_eq!(referee.history[0][1], Answer::Move(0));
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+}
+
+#[test]
+fn strict_refuses_to_play_when_a_layer_is_missing() {
+    if !in_a_process_without("strict_refuses_to_play_when_a_layer_is_missing", "seccomp") {
+        return;
+    }
+    let strict = RunOptions {
+        sandbox: SandboxMode::Strict,
+        ..options()
+    };
+    let seats = [
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+    ];
+    let error = play(&mut Cards::default(), &seats, &strict).expect_err("refused");
+    assert!(error.to_string().contains("seccomp"), "{error}");
+    assert!(
+        dojo_runner::layers_in_force(SandboxMode::Strict).is_err(),
+        "doctor's verdict agrees"
+    );
+    // Auto plays on with what there is, and says what that was.
+    let layers = dojo_runner::layers_in_force(SandboxMode::Auto).expect("auto");
+    assert!(!layers.iter().any(|l| l == "seccomp"), "{layers:?}");
+    play(&mut Cards::default(), &seats, &options()).expect("auto plays");
+}
+
+/// Descriptors this process has open.
+fn open_descriptors() -> usize {
+    std::fs::read_dir("/proc/self/fd").expect("/proc").count()
+}
+
+#[test]
+fn a_league_of_escapers_leaks_no_descriptor_and_no_process() {
+    // Alone in a process of its own (other tests would open descriptors
+    // meanwhile), and with nothing but the process group and the
+    // subreaper: the worst case, where a grandchild holding a bot's pipes
+    // once leaked two threads and two descriptors per game.
+    if !in_a_process_without(
+        "a_league_of_escapers_leaks_no_descriptor_and_no_process",
+        "cgroup-pids",
+    ) {
+        return;
+    }
+    let tag = unique_tag("escaper-league");
+    let opts = nothing_but_the_process_group();
+    // The first game opens what stays open (probes, the read buffer...).
+    versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
+    let before = open_descriptors();
+    for _ in 0..10 {
+        versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
+    }
+    assert_eq!(open_descriptors(), before, "descriptors leaked");
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the games: {left:?}");
 }
