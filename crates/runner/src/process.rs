@@ -1,4 +1,4 @@
-//! One bot process: spawned in its own process group, its three pipes
+//! One bot process: spawned in its own session and process group, its three pipes
 //! non-blocking, its exit observed through a pidfd. It has no threads: the
 //! game loop polls every process's descriptors at once (see
 //! [`BotProcess::interests`]) and hands back whatever became ready

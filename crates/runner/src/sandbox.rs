@@ -8,6 +8,8 @@
 //!   any process outside (other bots, dojo);
 //! - a network namespace per bot process: no interface but a down
 //!   loopback, so no connection anywhere;
+//! - dojo as a child subreaper, sweeping what a bot process leaves behind
+//!   when it ends (see `crate::reaper`; needs no privilege);
 //! - resource limits (rlimits) per bot process;
 //! - a minimal environment (only `DOJO_*` and PATH/HOME/LANG).
 
@@ -428,8 +430,8 @@ pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
     })
 }
 
-/// The layers `--sandbox off` turns off (the clean environment and the
-/// rlimits always apply).
+/// The layers `--sandbox off` turns off (the clean environment, the
+/// rlimits, the cgroups and the subreaper always apply).
 const SWITCHABLE: &[&str] = &[
     "pid-namespace",
     "private-proc",
