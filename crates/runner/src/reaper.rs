@@ -33,6 +33,10 @@
 //! lock, so it never sees a fresh child (already in its own session, not
 //! yet tracked) or a retired one (untracked, not yet reaped) as an escapee.
 //!
+//! A bot may turn its own subreaper attribute off: its orphans are then
+//! adopted by dojo at once and swept at the next sweep, whichever game's
+//! process ends; that harms only the bot itself.
+//!
 //! Limits: the sweep runs in dojo. After `kill -9` of dojo, the bots die
 //! (`PR_SET_PDEATHSIG`) but what they left behind is adopted by init (or
 //! the nearest subreaper above dojo, such as a `systemd --user`) and runs

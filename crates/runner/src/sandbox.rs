@@ -612,3 +612,43 @@ pub(crate) fn base_env(
     }
     env
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(name: &str) -> Layer {
+        Layer {
+            name: name.to_string(),
+            available: true,
+            detail: "what it does".to_string(),
+        }
+    }
+
+    #[test]
+    fn skipped_layers_are_named_missing_and_an_unknown_name_is_listed() {
+        let mut layers = vec![layer("seccomp"), layer("subreaper"), layer("landlock")];
+        skip_layers(&mut layers, Some(" subreaper,seccomp,, nonsense "));
+        let available: Vec<bool> = layers.iter().map(|l| l.available).collect();
+        assert_eq!(available, [false, false, true, false]);
+        assert!(
+            layers[0]
+                .detail
+                .starts_with("skipped: DOJO_SANDBOX_SKIP names it")
+        );
+        assert_eq!(layers[3].name, "DOJO_SANDBOX_SKIP");
+        assert_eq!(layers[3].detail, "names no layer: nonsense");
+    }
+
+    #[test]
+    fn every_mode_keeps_the_subreaper() {
+        for mode in [SandboxMode::Off, SandboxMode::Auto] {
+            let on = layers_in_force(mode).expect("off and auto never refuse");
+            assert_eq!(
+                on.iter().any(|l| l == "subreaper"),
+                layer_available("subreaper"),
+                "{mode}: {on:?}"
+            );
+        }
+    }
+}
