@@ -1,4 +1,4 @@
-//! One bot process: spawned in its own session and process group, its three pipes
+//! One bot process: spawned in its own process group, its three pipes
 //! non-blocking, its exit observed through a pidfd. It has no threads: the
 //! game loop polls every process's descriptors at once (see
 //! [`BotProcess::interests`]) and hands back whatever became ready
@@ -6,6 +6,7 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
@@ -165,9 +166,8 @@ impl BotProcess {
             .envs(launch.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        // Its own session, and so its own process group (id = pid).
-        sys::new_session(&mut command);
+            .stderr(Stdio::piped())
+            .process_group(0);
         if launch.clean_env {
             command
                 .env_clear()
@@ -206,7 +206,7 @@ impl BotProcess {
         containment.subreaper = crate::reaper::enable();
         sys::contain(&mut command, containment);
         // No sweep between the fork and the tracking of the child (it is
-        // in a session of its own from its first instruction on).
+        // in a process group of its own before it execs).
         let hold = crate::reaper::hold();
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
@@ -618,10 +618,10 @@ mod tests {
     #[test]
     fn a_sweep_never_takes_a_process_being_spawned_or_retired() {
         use std::sync::atomic::{AtomicBool, Ordering};
-        // Every spawned process is, from its first instruction, in a
-        // session of its own and so looks like an escapee until it is
-        // tracked: sweeps on another thread, as fast as they go, must
-        // still never kill one.
+        // Every spawned process is, before it execs, in a process group
+        // of its own and so looks like an escapee until it is tracked:
+        // sweeps on another thread, as fast as they go, must still never
+        // kill one.
         let stop = std::sync::Arc::new(AtomicBool::new(false));
         let sweeper = {
             let stop = stop.clone();

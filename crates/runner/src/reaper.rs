@@ -18,11 +18,11 @@
 //!
 //! What the sweep takes for an escapee: a child of dojo that the runner
 //! does not track (bots, their waiters and builds are tracked from their
-//! spawn until they are reaped) and that is in another session than dojo.
-//! Every process the runner starts begins a session of its own (`setsid`),
-//! and no descendant of it can ever join dojo's session again, so children
-//! that a program embedding the runner starts itself (in dojo's session)
-//! are never touched. Tracked children are reaped by their owner
+//! spawn until they are reaped) and that is in another process group or
+//! session than dojo. Every process the runner starts is in a process group
+//! of its own, and so is everything it starts unless it moves, so children
+//! that a program embedding the runner starts itself (in its own process
+//! group) are never touched. Tracked children are reaped by their owner
 //! (`std::process::Child`); the sweep reaps only the escapees, each by its
 //! pidfd, never with a wait for any child, which would steal the owner's
 //! reap.
@@ -30,14 +30,21 @@
 //! A spawn on another thread holds [`hold`] from before its fork until its
 //! child is tracked, and a retiring process holds it from untracking its
 //! child until it has reaped it: the sweep takes the other side of the
-//! lock, so it never sees a fresh child (already in its own session, not
-//! yet tracked) or a retired one (untracked, not yet reaped) as an escapee.
+//! lock, so it never sees a fresh child (already in its own process
+//! group, not yet tracked) or a retired one (untracked, not yet reaped)
+//! as an escapee.
 //!
 //! A bot may turn its own subreaper attribute off: its orphans are then
 //! adopted by dojo at once and swept at the next sweep, whichever game's
 //! process ends; that harms only the bot itself.
 //!
-//! Limits: the sweep runs in dojo. After `kill -9` of dojo, the bots die
+//! Limits: a descendant that moves itself into dojo's own process group
+//! (`setpgid` to a group of the same session; dojo's group id is easy to
+//! find) is taken for a child of the embedding program and escapes the
+//! sweep; the PID namespace and the cgroup have no such hole (bots do not
+//! get a session of their own because, where the kernel groups the
+//! scheduler by session, that would change how a core is shared). The
+//! sweep runs in dojo. After `kill -9` of dojo, the bots die
 //! (`PR_SET_PDEATHSIG`) but what they left behind is adopted by init (or
 //! the nearest subreaper above dojo, such as a `systemd --user`) and runs
 //! on. A PID namespace covers that case (see `crate::sys::contain`), and a
@@ -48,7 +55,7 @@ use std::sync::{OnceLock, RwLock, RwLockReadGuard};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags};
-use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
+use rustix::process::{Signal, WaitId, WaitIdOptions};
 
 /// Read side: spawning (fork to tracked) and retiring (untracked to
 /// reaped). Write side: the sweep.
@@ -100,10 +107,14 @@ pub(crate) fn sweep() -> usize {
     let Ok(own_session) = rustix::process::getsid(None) else {
         return 0;
     };
+    let own = Own {
+        session: own_session.as_raw_nonzero().get(),
+        group: rustix::process::getpgrp().as_raw_nonzero().get(),
+    };
     let deadline = Instant::now() + SWEEP_WAIT;
     let mut reaped = 0;
     loop {
-        let found = escapees(own_session);
+        let found = escapees(&own);
         if found.is_empty() {
             break;
         }
@@ -136,6 +147,7 @@ pub(crate) fn sweep() -> usize {
 /// The fields of `/proc/PID/stat` the sweep needs.
 struct Stat {
     ppid: i32,
+    pgrp: i32,
     session: i32,
     start: u64,
 }
@@ -148,14 +160,22 @@ fn stat(pid: i32) -> Option<Stat> {
     let fields: Vec<&str> = rest.split_whitespace().collect();
     Some(Stat {
         ppid: fields.get(1)?.parse().ok()?,
+        pgrp: fields.get(2)?.parse().ok()?,
         session: fields.get(3)?.parse().ok()?,
         start: fields.get(19)?.parse().ok()?,
     })
 }
 
-/// dojo's untracked children in other sessions, each with a pidfd taken
-/// before it was checked (so the pidfd is of the process checked).
-fn escapees(own_session: Pid) -> Vec<(i32, std::os::fd::OwnedFd)> {
+/// dojo's process group and session.
+struct Own {
+    group: i32,
+    session: i32,
+}
+
+/// dojo's untracked children in other process groups or sessions, each
+/// with a pidfd taken before it was checked (so the pidfd is of the
+/// process checked).
+fn escapees(own: &Own) -> Vec<(i32, std::os::fd::OwnedFd)> {
     let me = rustix::process::getpid().as_raw_nonzero().get();
     let tracked = crate::sys::live_group_ids();
     let mut found = Vec::new();
@@ -167,7 +187,7 @@ fn escapees(own_session: Pid) -> Vec<(i32, std::os::fd::OwnedFd)> {
             continue;
         };
         let Some(stat) = stat(pid) else { continue };
-        if stat.ppid == me && stat.session != own_session.as_raw_nonzero().get() {
+        if stat.ppid == me && (stat.pgrp != own.group || stat.session != own.session) {
             found.push((pid, pidfd));
         }
     }
@@ -253,5 +273,27 @@ fn kill_if_same(pid: i32, start: u64) {
     };
     if stat(pid).is_some_and(|now| now.start == start) {
         let _ = rustix::process::pidfd_send_signal(&pidfd, Signal::KILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_child_the_embedding_program_starts_itself_is_never_swept() {
+        if !super::enable() {
+            eprintln!("skipped: no child subreaper here");
+            return;
+        }
+        // In this process's own group and session, like every child a
+        // program starts with std::process::Command.
+        let mut own = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("sleep starts");
+        super::sweep();
+        let still_running = matches!(own.try_wait(), Ok(None));
+        let _ = own.kill();
+        let _ = own.wait();
+        assert!(still_running, "the sweep took a child it does not own");
     }
 }

@@ -757,26 +757,6 @@ pub(crate) fn clock_ticks_per_second() -> u64 {
     u64::try_from(ticks).ok().filter(|&t| t > 0).unwrap_or(100)
 }
 
-/// Arranges for the spawned child to start a session of its own (and so a
-/// process group of its own, whose id is its pid): nothing it or its
-/// descendants do can bring them back into dojo's session, which is how
-/// the subreaper's sweep tells what a bot left behind from children a
-/// program embedding the runner starts itself (see [`crate::reaper`]). It
-/// also leaves the bot without a controlling terminal. Registered first.
-pub(crate) fn new_session(command: &mut std::process::Command) {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the forked child before exec and only
-    // calls setsid, an async-signal-safe system call.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::setsid() == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-}
-
 /// Arranges for the spawned child, and so everything it starts, to run on
 /// CPU `cpu` only. Registered before [`contain`], so the waiter and the bot
 /// both inherit it.

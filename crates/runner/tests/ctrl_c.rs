@@ -49,7 +49,7 @@ fn eventually(mut done: impl FnMut() -> bool) -> bool {
 fn kill_all_bots_stops_a_build_in_progress_and_what_it_started() {
     let tag = format!("dojo-test-build-{}", std::process::id());
     // A build that would take ten minutes, with a background process of
-    // its own session (outside the build's process group): three shells
+    // its own session (so outside the build's process group): three shells
     // with the tag in their command lines.
     let sleeper = format!("sh -c 'sleep 600; true' {tag}");
     let script = format!("setsid {sleeper} & {sleeper}; true");
