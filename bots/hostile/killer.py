@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every hand, sends SIGKILL to every process whose command line names
-NAME (its first argument; the opponent's script) and SIGSTOP to its own
-parent, then answers 0."""
+NAME (its first argument; the opponent's script) and SIGSTOP and SIGINT
+to its own parent (dojo, where the bot is not init of a PID namespace:
+SIGSTOP would freeze it, SIGINT stop a league), then answers 0."""
 import os
 import signal
 import sys
@@ -24,10 +25,11 @@ def attack():
             pass
     ppid = os.getppid()
     if ppid > 1:
-        try:
-            os.kill(ppid, signal.SIGSTOP)
-        except OSError:
-            pass
+        for sig in (signal.SIGSTOP, signal.SIGINT):
+            try:
+                os.kill(ppid, sig)
+            except OSError:
+                pass
     print(f"killed {hits}", file=sys.stderr, flush=True)
 
 

@@ -15,6 +15,7 @@ mod lines;
 mod manifest;
 mod play;
 mod process;
+mod reaper;
 mod sandbox;
 mod seccomp;
 mod spec;

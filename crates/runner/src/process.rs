@@ -101,11 +101,16 @@ const TEARDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
-        sys::unregister_and_kill_group(self.pgid);
-        // The child itself too: it may have left its group (setpgid), and
-        // then only a direct kill keeps the reap below from blocking.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        {
+            // No sweep between untracking the child and reaping it.
+            let _hold = crate::reaper::hold();
+            sys::unregister_and_kill_group(self.pgid);
+            // The child itself too: it may have left its group (setpgid),
+            // and then only a direct kill keeps the reap below from
+            // blocking.
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
         if let Some(init) = &self.init {
             // The bot left the group? SIGKILL through its pidfd (never a
             // recycled pid); then wait until the kernel has killed its
@@ -114,6 +119,12 @@ impl Drop for GroupGuard {
             let mut fds = [PollFd::new(init, PollFlags::IN)];
             let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(TEARDOWN_WAIT)));
         }
+        // The control groups kill what is left in them (escapees adopted
+        // by dojo among them, which then stay dojo's zombies) ...
+        drop(self.cgroup.take());
+        // ... and the sweep kills and reaps whatever else the process
+        // left behind.
+        crate::reaper::sweep();
     }
 }
 
@@ -163,10 +174,14 @@ impl BotProcess {
                 .envs(crate::sandbox::base_env(launch.dir, launch.scratch))
                 .envs(launch.env.iter().map(|(k, v)| (k, v)));
         }
+        let mut containment = launch.containment;
         if let Some(cpu) = launch.cpu {
             sys::pin(&mut command, cpu);
+            // A pinned bot may not undo its pinning.
+            if !containment.seccomp.is_empty() {
+                containment.seccomp = crate::seccomp::pinned_filters().unwrap_or_default();
+            }
         }
-        let mut containment = launch.containment;
         // Owned here until the spawn has returned: the child inherits it
         // across the fork and gives it to Landlock.
         let mut _ruleset = None;
@@ -188,10 +203,15 @@ impl BotProcess {
         if let Some(group) = &cgroup {
             containment.cgroup_fds = group.join_fds();
         }
+        containment.subreaper = crate::reaper::enable();
         sys::contain(&mut command, containment);
+        // No sweep between the fork and the tracking of the child (it is
+        // in a process group of its own before it execs).
+        let hold = crate::reaper::hold();
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
         sys::register_group(pid);
+        drop(hold);
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
@@ -577,6 +597,59 @@ mod tests {
         let pgid = process.pgid();
         process.finish(&mut log);
         assert!(group_gone(pgid));
+    }
+
+    /// How a process ended, waiting for it on its pidfd.
+    fn exit_of(process: &BotProcess) -> ExitKind {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(kind) = crate::sys::exited_no_reap(process.pgid()) {
+                return kind;
+            }
+            assert!(Instant::now() < deadline, "the process never ended");
+            if let Some(pidfd) = &process.pidfd {
+                let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
+                let timeout = crate::sys::timespec(Duration::from_millis(100));
+                let _ = rustix::event::poll(&mut fds, Some(&timeout));
+            }
+        }
+    }
+
+    #[test]
+    fn a_sweep_never_takes_a_process_being_spawned_or_retired() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        // Every spawned process is, before it execs, in a process group
+        // of its own and so looks like an escapee until it is tracked:
+        // sweeps on another thread, as fast as they go, must still never
+        // kill one.
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let sweeper = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut sweeps = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    crate::reaper::sweep();
+                    sweeps += 1;
+                }
+                sweeps
+            })
+        };
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    for _ in 0..25 {
+                        let process = spawn("exit 7");
+                        assert_eq!(exit_of(&process), ExitKind::Code(7));
+                        process.finish(&mut CappedLog::new(100));
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            worker.join().expect("no process was swept");
+        }
+        stop.store(true, Ordering::Relaxed);
+        assert!(sweeper.join().expect("sweeper") > 0);
     }
 
     /// Reads `pipe` into `log` until its end, for at most ten seconds.

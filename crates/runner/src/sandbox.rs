@@ -8,6 +8,8 @@
 //!   any process outside (other bots, dojo);
 //! - a network namespace per bot process: no interface but a down
 //!   loopback, so no connection anywhere;
+//! - dojo as a child subreaper, sweeping what a bot process leaves behind
+//!   when it ends (see `crate::reaper`; needs no privilege);
 //! - resource limits (rlimits) per bot process;
 //! - a minimal environment (only `DOJO_*` and PATH/HOME/LANG).
 
@@ -146,6 +148,7 @@ fn probe_all() -> Vec<Layer> {
                 available: true,
                 detail: "a bot sees only the DOJO_* variables of its seat and PATH, HOME and TMPDIR (its scratch directory), LANG".to_string(),
             },
+            subreaper_layer(),
             private_proc_layer(user),
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
@@ -183,6 +186,30 @@ static USER_NAMESPACE: OnceLock<bool> = OnceLock::new();
 fn uses_user_namespace() -> bool {
     probe();
     USER_NAMESPACE.get().copied().unwrap_or(false)
+}
+
+/// dojo as a child subreaper, with a sweep when each bot process ends
+/// (see [`crate::reaper`]): needs no privilege, so it is on in every mode.
+fn subreaper_layer() -> Layer {
+    let name = "subreaper".to_string();
+    if crate::reaper::supported() {
+        Layer {
+            name,
+            available: true,
+            detail: "what a bot leaves behind (setsid, setpgid, double-forked daemons) is \
+                     adopted by dojo and killed when the bot process ends, also without \
+                     namespaces or cgroups; not after kill -9 of dojo (a PID namespace covers that)"
+                .to_string(),
+        }
+    } else {
+        Layer {
+            name,
+            available: false,
+            detail: "the kernel has no child subreapers (Linux 3.4 or later): without a PID \
+                     namespace or a cgroup, a bot's escaped descendants outlive its game"
+                .to_string(),
+        }
+    }
 }
 
 /// A `/proc` of the bot's own PID namespace (probed by running `true`
@@ -253,7 +280,7 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
     }
 }
 
-fn layer_available(name: &str) -> bool {
+pub(crate) fn layer_available(name: &str) -> bool {
     probe().iter().any(|l| l.name == name && l.available)
 }
 
@@ -334,7 +361,7 @@ fn seccomp_layer() -> Layer {
             name,
             available: true,
             detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings and new \
-                     namespaces fail with EPERM"
+                     namespaces fail with EPERM; with --pin, sched_setaffinity too"
                 .to_string(),
         },
         Err(e) => Layer {
@@ -403,8 +430,8 @@ pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
     })
 }
 
-/// The layers `--sandbox off` turns off (the clean environment and the
-/// rlimits always apply).
+/// The layers `--sandbox off` turns off (the clean environment, the
+/// rlimits, the cgroups and the subreaper always apply).
 const SWITCHABLE: &[&str] = &[
     "pid-namespace",
     "private-proc",
@@ -584,4 +611,44 @@ pub(crate) fn base_env(
         env.push(("TMPDIR".to_string(), scratch.display().to_string()));
     }
     env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(name: &str) -> Layer {
+        Layer {
+            name: name.to_string(),
+            available: true,
+            detail: "what it does".to_string(),
+        }
+    }
+
+    #[test]
+    fn skipped_layers_are_named_missing_and_an_unknown_name_is_listed() {
+        let mut layers = vec![layer("seccomp"), layer("subreaper"), layer("landlock")];
+        skip_layers(&mut layers, Some(" subreaper,seccomp,, nonsense "));
+        let available: Vec<bool> = layers.iter().map(|l| l.available).collect();
+        assert_eq!(available, [false, false, true, false]);
+        assert!(
+            layers[0]
+                .detail
+                .starts_with("skipped: DOJO_SANDBOX_SKIP names it")
+        );
+        assert_eq!(layers[3].name, "DOJO_SANDBOX_SKIP");
+        assert_eq!(layers[3].detail, "names no layer: nonsense");
+    }
+
+    #[test]
+    fn every_mode_keeps_the_subreaper() {
+        for mode in [SandboxMode::Off, SandboxMode::Auto] {
+            let on = layers_in_force(mode).expect("off and auto never refuse");
+            assert_eq!(
+                on.iter().any(|l| l == "subreaper"),
+                layer_available("subreaper"),
+                "{mode}: {on:?}"
+            );
+        }
+    }
 }

@@ -74,19 +74,35 @@ const NAMESPACE_FLAGS: &[i32] = &[
     libc::CLONE_NEWCGROUP,
 ];
 
+/// Denied as well for a bot pinned to one CPU (`--pin`), so that it cannot
+/// undo its pinning: it keeps the affinity it was started with, and so
+/// does everything it starts.
+const DENIED_WHEN_PINNED: &[i64] = &[libc::SYS_sched_setaffinity];
+
 /// The compiled filters, in the order to load them: the EPERM list, then
 /// `clone3` answered with ENOSYS (its flags sit in memory, out of a
 /// filter's reach; C libraries then fall back to `clone`, whose flags the
 /// first filter checks). `None` where the architecture is not supported.
 pub(crate) fn filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
-    FILTERS.get_or_init(|| build().ok()).as_deref()
+    FILTERS.get_or_init(|| build(&[]).ok()).as_deref()
 }
 
-fn build() -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
+/// [`filters`] for a pinned bot: `sched_setaffinity` fails with EPERM too.
+pub(crate) fn pinned_filters() -> Option<&'static [BpfProgram]> {
+    static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
+    FILTERS
+        .get_or_init(|| build(DENIED_WHEN_PINNED).ok())
+        .as_deref()
+}
+
+fn build(also_denied: &[i64]) -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)?;
-    let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
-        DENIED.iter().map(|&call| (call, Vec::new())).collect();
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED
+        .iter()
+        .chain(also_denied)
+        .map(|&call| (call, Vec::new()))
+        .collect();
     let clone_rules = NAMESPACE_FLAGS
         .iter()
         .map(|&flag| {
@@ -128,6 +144,8 @@ mod tests {
                 let filters = filters().expect("compiled");
                 assert_eq!(filters.len(), 2);
                 assert!(filters.iter().all(|f| !f.is_empty()));
+                let pinned = pinned_filters().expect("compiled");
+                assert!(pinned[0].len() > filters[0].len());
             }
             other => eprintln!("skipped: seccomp filters not built for {other}"),
         }

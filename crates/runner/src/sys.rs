@@ -26,6 +26,13 @@ fn live_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The pids (equal to their group ids) of every bot process, waiter and
+/// build the runner has spawned and not yet reaped: the children the
+/// subreaper's sweep leaves alone (see [`crate::reaper`]).
+pub(crate) fn live_group_ids() -> BTreeSet<i32> {
+    live_groups().clone()
+}
+
 /// Records a freshly spawned bot's process group.
 pub(crate) fn register_group(pgid: i32) {
     live_groups().insert(pgid);
@@ -69,10 +76,14 @@ fn kill_group(pgid: i32) {
 /// not from a raw signal handler). The games notice their bots dying; set
 /// their `cancel` flag as well so they stop instead of restarting them.
 pub fn kill_all_bots() {
-    let groups = live_groups();
-    for &pgid in groups.iter() {
-        kill_group(pgid);
+    {
+        let groups = live_groups();
+        for &pgid in groups.iter() {
+            kill_group(pgid);
+        }
     }
+    // And what bots that already ended left behind.
+    crate::reaper::sweep();
 }
 
 /// Whether any process of group `pgid` is still running.
@@ -198,6 +209,11 @@ pub(crate) struct Containment {
     /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
     /// themselves), formatted before the fork.
     pub(crate) id_maps: IdMaps,
+    /// Without a PID namespace: make the bot a child subreaper, so that
+    /// what its descendants leave behind stays in its tree while it lives
+    /// and is adopted by dojo (and swept) when it ends (see
+    /// [`crate::reaper`]).
+    pub(crate) subreaper: bool,
 }
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
@@ -268,6 +284,7 @@ impl Default for Containment {
                 gid: [0; 32],
                 gid_len: 0,
             },
+            subreaper: false,
         }
     }
 }
@@ -536,6 +553,11 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 }
             }
             if plan.unshare_flags == 0 {
+                // Inherited by no child, kept across exec: the bot itself
+                // adopts its orphaned descendants.
+                if plan.subreaper && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
                 return confine_self(&plan);
             }
             if libc::unshare(plan.unshare_flags) == -1 {

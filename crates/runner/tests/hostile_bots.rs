@@ -51,7 +51,9 @@ fn have(layer: &str) -> bool {
 
 #[test]
 fn escaped_descendants_die_with_their_game() {
-    if !have("pid-namespace") && !have("cgroup-pids") {
+    // Any one of the three does it (CI runs this suite with the first two
+    // skipped too).
+    if !have("pid-namespace") && !have("cgroup-pids") && !have("subreaper") {
         return;
     }
     let tag = unique_tag("escaper");
@@ -59,26 +61,93 @@ fn escaped_descendants_die_with_their_game() {
     let seat = &run.seats[1];
     assert_eq!(seat.faults.total(), 0, "{seat:?}");
     assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
-    // play() returns only once the bot's namespace is gone: no waiting.
+    // play() returns only once the bot's namespace is gone, its cgroup
+    // emptied and the sweep done: no waiting.
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
+}
+
+/// Runs the test `name` of this binary again in a child process with
+/// `layer` added to `DOJO_SANDBOX_SKIP` (layers are probed once per
+/// process, so this is the only way to turn one off for one test). True
+/// in the child, where the test's body then runs; false in the parent,
+/// once the child has passed.
+fn in_a_process_without(name: &str, layer: &str) -> bool {
+    const CHILD: &str = "DOJO_TEST_CHILD_PROCESS";
+    if std::env::var_os(CHILD).is_some() {
+        return true;
+    }
+    let skip = match std::env::var("DOJO_SANDBOX_SKIP") {
+        Ok(s) if !s.trim().is_empty() => format!("{s},{layer}"),
+        _ => layer.to_string(),
+    };
+    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .env("DOJO_SANDBOX_SKIP", skip)
+        .output()
+        .expect("the test binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Skip reasons and failures of the child show in this test's output.
+    eprint!("{stderr}");
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("1 passed"),
+        "the child ran no test: {stdout}"
+    );
+    false
+}
+
+/// Options with no namespace, no Landlock or seccomp and no cgroup (the
+/// cgroup is made only for a process or memory cap).
+fn nothing_but_the_process_group() -> RunOptions {
+    RunOptions {
+        sandbox: SandboxMode::Off,
+        limits: dojo_runner::Limits {
+            processes: None,
+            memory_bytes: None,
+            ..dojo_runner::Limits::default()
+        },
+        ..options()
+    }
+}
+
+#[test]
+fn without_namespaces_or_cgroups_the_subreaper_still_sweeps_escapers() {
+    if !have("subreaper") {
+        return;
+    }
+    let tag = unique_tag("escaper-subreaper");
+    let (referee, run) = versus(
+        bot("hostile", "escaper.py", &[&tag]),
+        &nothing_but_the_process_group(),
+        2,
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+    // The sweep ran before play() returned: no waiting.
     let left = tagged_processes(&tag);
     assert!(left.is_empty(), "processes left after the game: {left:?}");
 }
 
 #[test]
-fn without_a_sandbox_escapers_do_survive() {
-    // The counterpart of the test above: shows the test can fail, and
-    // cleans up after itself.
+fn without_the_subreaper_escapers_do_survive() {
+    // The counterpart of the test above: shows the test can fail (the
+    // escaper does escape the process group), and cleans up after itself.
+    if !in_a_process_without("without_the_subreaper_escapers_do_survive", "subreaper") {
+        return;
+    }
+    // This process adopts the escapees itself (it never sweeps: the layer
+    // is skipped), so that a subreaper above it, such as the parent test
+    // process, cannot sweep them before they are counted.
+    rustix::process::set_child_subreaper(Some(rustix::process::getpid())).expect("prctl");
     let tag = unique_tag("escaper-off");
-    // No cgroup either (no process limit): its sweep would catch them.
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        limits: dojo_runner::Limits {
-            processes: None,
-            ..dojo_runner::Limits::default()
-        },
-        ..options()
-    };
-    versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
+    versus(
+        bot("hostile", "escaper.py", &[&tag]),
+        &nothing_but_the_process_group(),
+        1,
+    );
     let left = tagged_processes(&tag);
     for &pid in &left {
         let _ = std::process::Command::new("kill")
@@ -87,13 +156,18 @@ fn without_a_sandbox_escapers_do_survive() {
     }
     assert!(
         !left.is_empty(),
-        "escapers are expected to survive with --sandbox off"
+        "escapers are expected to survive with no namespace, cgroup or subreaper"
     );
 }
 
 #[test]
 fn without_namespaces_the_cgroup_still_sweeps_escapers() {
-    if !have("cgroup-pids") {
+    // Without the subreaper, which would sweep them too.
+    if !in_a_process_without(
+        "without_namespaces_the_cgroup_still_sweeps_escapers",
+        "subreaper",
+    ) || !have("cgroup-pids")
+    {
         return;
     }
     let tag = unique_tag("escaper-cgroup");
@@ -425,4 +499,207 @@ fn without_a_sandbox_proc_shows_dojo_and_the_opponent() {
         "{}",
         run.seats[1].stderr
     );
+}
+
+/// Options pinning every bot to the second CPU this process may use; `None`
+/// (with the reason printed) on a machine with one.
+fn pinned(sandbox: SandboxMode) -> Option<(RunOptions, usize)> {
+    let cpus = dojo_runner::allowed_cpus();
+    let Some(&cpu) = cpus.get(1) else {
+        eprintln!("skipped: one CPU only, no wider affinity to take");
+        return None;
+    };
+    let opts = RunOptions {
+        sandbox,
+        pin_cpu: Some(cpu),
+        ..options()
+    };
+    Some((opts, cpu))
+}
+
+#[test]
+fn a_pinned_bot_cannot_widen_its_affinity() {
+    if !have("seccomp") {
+        return;
+    }
+    let Some((opts, cpu)) = pinned(SandboxMode::Auto) else {
+        return;
+    };
+    let (referee, run) = versus(bot("hostile", "unpin.py", &[]), &opts, 2);
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        stderr.contains(&format!("after [{cpu}] (refused: Operation not permitted)")),
+        "{stderr}"
+    );
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn without_a_sandbox_a_pinned_bot_does_widen_its_affinity() {
+    // The counterpart of the test above: the bot and its check can fail.
+    let Some((opts, cpu)) = pinned(SandboxMode::Off) else {
+        return;
+    };
+    let (referee, run) = versus(bot("hostile", "unpin.py", &[]), &opts, 1);
+    let stderr = &run.seats[1].stderr;
+    assert!(stderr.contains(&format!("before [{cpu}]")), "{stderr}");
+    assert_eq!(referee.history[0][1], Answer::Move(1), "{stderr}");
+}
+
+#[test]
+fn with_pin_each_game_thread_runs_its_bots_on_a_core_of_its_own() {
+    let cpus = dojo_runner::allowed_cpus();
+    if cpus.len() < 2 {
+        eprintln!("skipped: one CPU only");
+        return;
+    }
+    let opts = RunOptions {
+        pin_game_threads: true,
+        ..options()
+    };
+    // Two games at once, each on its own thread: both bots of a game on
+    // one CPU (unpin.py reports where it started), the games on two.
+    let games: Vec<_> = (0..2)
+        .map(|_| {
+            let opts = opts.clone();
+            std::thread::spawn(move || {
+                let seats = [
+                    Seat::new(bot("hostile", "unpin.py", &[])),
+                    Seat::new(bot("hostile", "unpin.py", &[])),
+                ];
+                let mut referee = Cards {
+                    rounds: 1,
+                    ..Cards::default()
+                };
+                let run = play(&mut referee, &seats, &opts).expect("game runs");
+                run.seats
+                    .iter()
+                    .map(|seat| {
+                        let from = seat.stderr.find("before [").expect("reported") + 8;
+                        let to = from + seat.stderr[from..].find(']').expect("list");
+                        seat.stderr[from..to].to_string()
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let started: Vec<Vec<String>> = games.into_iter().map(|g| g.join().unwrap()).collect();
+    for game in &started {
+        assert_eq!(game[0], game[1], "the seats of one game: {started:?}");
+        assert!(game[0].parse::<usize>().is_ok(), "one CPU: {started:?}");
+    }
+    assert_ne!(started[0][0], started[1][0], "two games, two CPUs");
+}
+
+#[test]
+fn rlimits_reach_the_bot_and_a_file_over_the_size_limit_is_a_limit_fault() {
+    // Without a PID namespace: as init of one the shell would be deaf to
+    // SIGXFSZ (the next test).
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        limits: dojo_runner::Limits {
+            open_files: Some(64),
+            file_size_bytes: Some(1 << 20),
+            ..dojo_runner::Limits::default()
+        },
+        ..options()
+    };
+    let spec = Arc::new(BotSpec {
+        command: vec!["sh".to_string(), "limits.sh".to_string()],
+        ..(*bot("hostile", "limits.sh", &[])).clone()
+    });
+    let (_, run) = versus(spec, &opts, 2);
+    let seat = &run.seats[1];
+    assert!(
+        seat.stderr.contains("limits: core 0 files 64"),
+        "{}",
+        seat.stderr
+    );
+    assert_eq!(seat.limits, ["file-size"], "{seat:?}");
+    assert_eq!(seat.faults.limit, 2, "{seat:?}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn in_a_pid_namespace_the_file_size_limit_fails_the_write_instead() {
+    if !have("pid-namespace") {
+        return;
+    }
+    let opts = limited(dojo_runner::Limits {
+        file_size_bytes: Some(1 << 20),
+        ..dojo_runner::Limits::default()
+    });
+    let spec = Arc::new(BotSpec {
+        command: vec!["sh".to_string(), "limits.sh".to_string()],
+        ..(*bot("hostile", "limits.sh", &[])).clone()
+    });
+    let (referee, run) = versus(spec, &opts, 1);
+    let seat = &run.seats[1];
+    // Capped at the limit, but not killed: no limit fault to charge.
+    assert!(
+        seat.stderr.contains(&format!("wrote {} bytes", 1 << 20)),
+        "{}",
+        seat.stderr
+    );
+    assert_eq!(referee.history[0][1], Answer::Move(0));
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+}
+
+#[test]
+fn strict_refuses_to_play_when_a_layer_is_missing() {
+    if !in_a_process_without("strict_refuses_to_play_when_a_layer_is_missing", "seccomp") {
+        return;
+    }
+    let strict = RunOptions {
+        sandbox: SandboxMode::Strict,
+        ..options()
+    };
+    let seats = [
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+    ];
+    let error = play(&mut Cards::default(), &seats, &strict).expect_err("refused");
+    assert!(error.to_string().contains("seccomp"), "{error}");
+    assert!(
+        dojo_runner::layers_in_force(SandboxMode::Strict).is_err(),
+        "doctor's verdict agrees"
+    );
+    // Auto plays on with what there is, and says what that was.
+    let layers = dojo_runner::layers_in_force(SandboxMode::Auto).expect("auto");
+    assert!(!layers.iter().any(|l| l == "seccomp"), "{layers:?}");
+    play(&mut Cards::default(), &seats, &options()).expect("auto plays");
+}
+
+/// Descriptors this process has open.
+fn open_descriptors() -> usize {
+    std::fs::read_dir("/proc/self/fd").expect("/proc").count()
+}
+
+#[test]
+fn a_league_of_escapers_leaks_no_descriptor_and_no_process() {
+    // Alone in a process of its own (other tests would open descriptors
+    // meanwhile), and with nothing but the process group and the
+    // subreaper: the worst case, where a grandchild holding a bot's pipes
+    // once leaked two threads and two descriptors per game.
+    if !in_a_process_without(
+        "a_league_of_escapers_leaks_no_descriptor_and_no_process",
+        "cgroup-pids",
+    ) {
+        return;
+    }
+    let tag = unique_tag("escaper-league");
+    let opts = nothing_but_the_process_group();
+    // The first game opens what stays open (probes, the read buffer...).
+    versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
+    let before = open_descriptors();
+    for _ in 0..10 {
+        versus(bot("hostile", "escaper.py", &[&tag]), &opts, 1);
+    }
+    assert_eq!(open_descriptors(), before, "descriptors leaked");
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the games: {left:?}");
 }

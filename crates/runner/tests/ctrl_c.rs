@@ -1,0 +1,89 @@
+//! What the CLI's Ctrl-C handler relies on: `kill_all_bots` stops a build
+//! in progress, with everything it started. In a test binary of its own,
+//! since it kills every bot process of the test process.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use dojo_runner::{BotSpec, Mode, kill_all_bots};
+
+/// Running (non-zombie) processes whose command line contains `tag`.
+fn tagged_processes(tag: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if !String::from_utf8_lossy(&cmdline).contains(tag) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        if !matches!(state, None | Some("Z") | Some("X")) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Polls `done` for up to a minute (the processes it looks for are not
+/// ours to wait on).
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    done()
+}
+
+#[test]
+fn kill_all_bots_stops_a_build_in_progress_and_what_it_started() {
+    let tag = format!("dojo-test-build-{}", std::process::id());
+    // A build that would take ten minutes, with a background process of
+    // its own session (so outside the build's process group): three shells
+    // with the tag in their command lines.
+    let sleeper = format!("sh -c 'sleep 600; true' {tag}");
+    let script = format!("setsid {sleeper} & {sleeper}; true");
+    let spec = BotSpec {
+        name: "slow-build".to_string(),
+        command: vec!["true".to_string()],
+        dir: PathBuf::from("/"),
+        build: Some(vec!["sh".to_string(), "-c".to_string(), script]),
+        mode: Mode::Auto,
+        games: Vec::new(),
+        team: None,
+        description: None,
+        values: Default::default(),
+    };
+    let build = std::thread::spawn(move || spec.build());
+    assert!(
+        eventually(|| tagged_processes(&tag).len() >= 3),
+        "the build never started"
+    );
+    let asked = Instant::now();
+    kill_all_bots();
+    let result = build.join().expect("build thread");
+    assert!(result.is_err(), "a killed build is a failed build");
+    assert!(
+        asked.elapsed() < Duration::from_secs(30),
+        "the build went on for {:?}",
+        asked.elapsed()
+    );
+    let gone = eventually(|| tagged_processes(&tag).is_empty());
+    let left = tagged_processes(&tag);
+    for &pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    assert!(gone, "left running after the build was stopped: {left:?}");
+}
