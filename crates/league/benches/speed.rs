@@ -330,6 +330,14 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
     )
     .expect("league runs");
     let secs = started.elapsed().as_secs_f64();
+    if let Some(failed) = report.timing.failed.first() {
+        eprintln!(
+            "{} games failed; game {}: {}",
+            report.timing.failed.len(),
+            failed.id,
+            failed.error
+        );
+    }
     let rounds = count_rounds(&out.join(dojo_league::store::GAMES_FILE));
     let _ = std::fs::remove_dir_all(&out);
     LeagueRun {

@@ -144,62 +144,7 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
 /// A Landlock ruleset for one bot process, as the descriptor the child
 /// hands to `landlock_restrict_self`; `None` where the kernel has no
 /// Landlock.
-///
-/// The rulesets last built on this thread are kept (a few, each with its
-/// reach) and a new descriptor of the same ruleset is handed out when the
-/// same reach comes again: a per-turn bot starts a process for every move
-/// with the same reach, and building the ruleset opens and adds every
-/// path (about 55 system calls a spawn, a tenth of a raw spawn's cost in
-/// the per-turn profile). A ruleset holds the inodes it was built from;
-/// the reach includes the scratch directory, which is fresh per bot per
-/// game, so a kept ruleset is only reused within one game.
 pub(crate) fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
-    let key = ReachKey {
-        bot_dir: reach.bot_dir.to_owned(),
-        program: reach.program.clone(),
-        scratch: reach.scratch.to_owned(),
-        extra_read: reach.extra_read.to_vec(),
-    };
-    let kept = KEPT.with(|kept| {
-        kept.borrow()
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, fd)| fd.try_clone().ok())
-    });
-    if let Some(fd) = kept {
-        return Ok(Some(fd));
-    }
-    let built = build(reach)?;
-    if let Some(copy) = built.as_ref().and_then(|fd| fd.try_clone().ok()) {
-        KEPT.with(|kept| {
-            let mut kept = kept.borrow_mut();
-            if kept.len() >= KEEP {
-                kept.remove(0);
-            }
-            kept.push((key, copy));
-        });
-    }
-    Ok(built)
-}
-
-/// Rulesets kept per thread: a game's seats (up to 3) and one more.
-const KEEP: usize = 4;
-
-/// What a ruleset was built for.
-#[derive(Debug, PartialEq, Eq)]
-struct ReachKey {
-    bot_dir: PathBuf,
-    program: Vec<PathBuf>,
-    scratch: PathBuf,
-    extra_read: Vec<PathBuf>,
-}
-
-thread_local! {
-    static KEPT: std::cell::RefCell<Vec<(ReachKey, OwnedFd)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-fn build(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
     let read = AccessFs::from_read(WANTED);
     let all = AccessFs::from_all(WANTED);
     let created = Ruleset::default()
@@ -250,42 +195,5 @@ mod tests {
         } else {
             eprintln!("skipped: this kernel has no Landlock");
         }
-    }
-
-    #[test]
-    fn a_ruleset_is_kept_for_the_same_reach_only() {
-        if probe_abi() == 0 {
-            eprintln!("skipped: this kernel has no Landlock");
-            return;
-        }
-        let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        fn reach(scratch: &Path) -> Reach<'_> {
-            Reach {
-                bot_dir: Path::new("/"),
-                program: Vec::new(),
-                scratch,
-                extra_read: &[],
-            }
-        }
-        let kept = || KEPT.with(|k| k.borrow().len());
-        let before = kept();
-        assert!(ruleset(&reach(one.path())).unwrap().is_some());
-        assert!(ruleset(&reach(one.path())).unwrap().is_some());
-        assert_eq!(
-            kept(),
-            (before + 1).min(KEEP),
-            "the same reach is built once"
-        );
-        assert!(ruleset(&reach(two.path())).unwrap().is_some());
-        assert_eq!(
-            kept(),
-            (before + 2).min(KEEP),
-            "another scratch is another ruleset"
-        );
-        for _ in 0..2 * KEEP {
-            let other = tempfile::tempdir().unwrap();
-            ruleset(&reach(other.path())).unwrap();
-        }
-        assert_eq!(kept(), KEEP, "only a few are kept");
     }
 }
