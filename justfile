@@ -29,8 +29,12 @@ league *args="":
 royale board="boards/arena.txt":
     cargo run --release -- match royale --board {{board}} --rock general --paper royale-random-py --scissors royale-random-py
 
-# Speed benchmarks, each figure beside a baseline measured in the same run
-# (see docs/performance.md); never timed tests.
+# Speed benchmarks, each figure beside a baseline measured in the same run,
+# its goal and whether this run met it (see docs/performance.md); never timed
+# tests. Goals 1-4 and 6's league memory: the `speed` bench (with and without
+# containment; about 10 minutes on a busy 2-core machine); goal 5 and the
+# 1000x1000 royale game's memory: the engine bench. For JSON, run one bench
+# with `-- --json FILE` (docs/performance.md).
 bench:
     cargo bench --workspace
 

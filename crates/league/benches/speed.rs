@@ -18,10 +18,18 @@
 //! * `--jobs 64` with bots that sleep 50 ms per move: timeouts and peak
 //!   memory (measured in a child process so nothing else counts).
 //!
+//! * peak memory of a 1,000- and a 20,000-game league (each in a child
+//!   process), which must stay flat.
+//!
+//! The league, per-move and per-turn figures are measured twice, with the
+//! containment off (`--sandbox off`: only the process group) and with the
+//! default (`--sandbox auto`: every layer the machine has), interleaved.
+//!
 //! `cargo bench -p dojo-league --bench speed -- [--json FILE] [--games N]
-//! [--reps N] [--memory]`. `--memory` adds the peak-memory comparison of a
-//! 1,000- and a 20,000-game league (slow: minutes). Numbers only: nothing
-//! here fails on a slow machine.
+//! [--reps N] [--no-memory] [--sandbox off|auto]`. `--no-memory` skips the
+//! memory run (about 21,000 games); `--sandbox` measures one mode only.
+//! Every figure prints its goal and whether this run met it. Numbers only:
+//! nothing here fails on a slow machine.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -33,7 +41,7 @@ use std::time::Instant;
 use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
 use dojo_games::BotExecutor;
 use dojo_league::{GameKind, NoProgress, Settings, run_league};
-use dojo_runner::{BotSpec, Mode, Seat};
+use dojo_runner::{BotSpec, Mode, SandboxMode, Seat};
 
 const HAND: &str = "Fr2,Fb3,Sg4,Wo5,WpA";
 
@@ -42,6 +50,7 @@ struct Args {
     games: u64,
     reps: usize,
     memory: bool,
+    sandboxes: Vec<SandboxMode>,
 }
 
 fn args() -> Args {
@@ -49,7 +58,8 @@ fn args() -> Args {
         json: None,
         games: 400,
         reps: 3,
-        memory: false,
+        memory: true,
+        sandboxes: vec![SandboxMode::Off, SandboxMode::Auto],
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -57,7 +67,14 @@ fn args() -> Args {
             "--json" => a.json = it.next().map(PathBuf::from),
             "--games" => a.games = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.games),
             "--reps" => a.reps = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.reps),
+            // The memory run is on by default; kept for old command lines.
             "--memory" => a.memory = true,
+            "--no-memory" => a.memory = false,
+            "--sandbox" => {
+                if let Some(mode) = it.next().and_then(|m| m.parse().ok()) {
+                    a.sandboxes = vec![mode];
+                }
+            }
             // cargo passes --bench; anything else is not ours.
             _ => {}
         }
@@ -232,24 +249,23 @@ impl Referee for Pings {
 }
 
 /// Seconds `dojo_runner::play` takes for `prompts` prompts.
-fn runner_game(bot: &Arc<BotSpec>, prompts: u32) -> f64 {
+fn runner_game(bot: &Arc<BotSpec>, prompts: u32, sandbox: SandboxMode) -> f64 {
     let seats = [Seat::new(Arc::clone(bot))];
+    let options = dojo_runner::RunOptions {
+        sandbox,
+        ..Default::default()
+    };
     let started = Instant::now();
-    let run = dojo_runner::play(
-        &mut Pings { left: prompts },
-        &seats,
-        &dojo_runner::RunOptions::default(),
-    )
-    .expect("runs");
+    let run = dojo_runner::play(&mut Pings { left: prompts }, &seats, &options).expect("runs");
     let secs = started.elapsed().as_secs_f64();
     assert_eq!(run.seats[0].faults.total(), 0, "echo bot faulted: {run:?}");
     secs
 }
 
 /// Seconds per prompt beyond the first in a runner game of `n` prompts.
-fn runner_per_prompt(bot: &Arc<BotSpec>, n: u32) -> f64 {
-    let one = runner_game(bot, 1);
-    let many = runner_game(bot, n + 1);
+fn runner_per_prompt(bot: &Arc<BotSpec>, n: u32, sandbox: SandboxMode) -> f64 {
+    let one = runner_game(bot, 1, sandbox);
+    let many = runner_game(bot, n + 1, sandbox);
     ((many - one) / f64::from(n)).max(0.0)
 }
 
@@ -260,7 +276,7 @@ struct LeagueRun {
     timeouts: u64,
 }
 
-fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
+fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &Path) -> LeagueRun {
     let out = dir.join(format!("league-{jobs}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let bots = ["a", "b"].map(|name| dojo_league::Entrant {
@@ -293,7 +309,10 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
             })
             .collect(),
         boards: Default::default(),
-        run: dojo_runner::RunOptions::default(),
+        run: dojo_runner::RunOptions {
+            sandbox,
+            ..Default::default()
+        },
         cardjitsu: Default::default(),
         deck_names: ["standard".into(), "standard".into()],
         royale: Default::default(),
@@ -313,6 +332,14 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
     )
     .expect("league runs");
     let secs = started.elapsed().as_secs_f64();
+    if let Some(failed) = report.timing.failed.first() {
+        eprintln!(
+            "{} games failed; game {}: {}",
+            report.timing.failed.len(),
+            failed.id,
+            failed.error
+        );
+    }
     let rounds = count_rounds(&out.join(dojo_league::store::GAMES_FILE));
     let _ = std::fs::remove_dir_all(&out);
     LeagueRun {
@@ -377,11 +404,13 @@ fn league_in_child(
     echo_cmd: &str,
     games: u64,
     jobs: usize,
+    sandbox: SandboxMode,
     dir: &Path,
 ) -> Option<(f64, u64, u64, u64)> {
     let exe = std::env::current_exe().ok()?;
     let output = Command::new(exe)
         .env("DOJO_BENCH_CHILD", format!("{games} {jobs}"))
+        .env("DOJO_BENCH_SANDBOX", sandbox_name(sandbox))
         .env("DOJO_BENCH_ECHO", echo_cmd)
         .env("DOJO_BENCH_DIR", dir)
         .output()
@@ -413,7 +442,11 @@ fn child_main(spec: &str) {
     };
     let echo_cmd = std::env::var("DOJO_BENCH_ECHO").expect("echo command");
     let dir = PathBuf::from(std::env::var("DOJO_BENCH_DIR").expect("dir"));
-    let run = league(&echo_cmd, games, jobs as usize, &dir);
+    let sandbox = std::env::var("DOJO_BENCH_SANDBOX")
+        .ok()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_default();
+    let run = league(&echo_cmd, games, jobs as usize, sandbox, &dir);
     println!(
         "{} {} {} {}",
         run.secs,
@@ -430,15 +463,65 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+fn sandbox_name(mode: SandboxMode) -> &'static str {
+    match mode {
+        SandboxMode::Off => "off",
+        SandboxMode::Auto => "auto",
+        SandboxMode::Strict => "strict",
+    }
+}
+
+/// What a figure's ratio is held to.
+#[derive(Clone, Copy)]
+enum Goal {
+    AtLeast(f64),
+    AtMost(f64),
+    /// Printed for information: no goal.
+    Info,
+}
+
+impl Goal {
+    fn text(self) -> String {
+        match self {
+            Goal::AtLeast(g) => format!(">= {g}"),
+            Goal::AtMost(g) => format!("<= {g}"),
+            Goal::Info => "information".into(),
+        }
+    }
+
+    fn met(self, ratio: f64) -> Option<bool> {
+        match self {
+            Goal::AtLeast(g) => Some(ratio >= g),
+            Goal::AtMost(g) => Some(ratio <= g),
+            Goal::Info => None,
+        }
+    }
+}
+
 struct Figure {
-    name: &'static str,
+    name: String,
     value: f64,
     baseline: f64,
     unit: &'static str,
-    /// Ratio value/baseline (or its inverse), and the goal for it.
+    /// Ratio value/baseline (or its inverse, so that the goal reads
+    /// naturally), compared with the goal.
     ratio: f64,
-    goal: &'static str,
+    goal: Goal,
     note: String,
+}
+
+/// Per containment mode, the per-repetition measurements.
+#[derive(Default)]
+struct ModeRuns {
+    model: Vec<f64>,
+    model_fork: Vec<f64>,
+    j1: Vec<f64>,
+    j2: Vec<f64>,
+    py_ratio: Vec<f64>,
+    per_move: Vec<f64>,
+    move_ratio: Vec<f64>,
+    per_turn: Vec<f64>,
+    turn_ratio: Vec<f64>,
 }
 
 fn main() {
@@ -469,199 +552,225 @@ fn main() {
     let (spawn_n, rt_n) = (200u32, 5000u32);
     let mut spawn = Vec::new();
     let mut rt = Vec::new();
-    let mut model = Vec::new();
-    let mut model_fork = Vec::new();
-    let mut j1 = Vec::new();
-    let mut j2 = Vec::new();
     let mut py = Vec::new();
-    let mut move_ratio = Vec::new();
-    let mut turn_ratio = Vec::new();
-    let mut per_move = Vec::new();
-    let mut per_turn_s = Vec::new();
     let mut fork_ratio = Vec::new();
+    let mut modes: Vec<(SandboxMode, ModeRuns)> = a
+        .sandboxes
+        .iter()
+        .map(|&m| (m, ModeRuns::default()))
+        .collect();
     let mut rounds_per_game = 0.0;
     println!(
-        "interleaving {} repetitions of {} games per league on {} cores",
+        "interleaving {} repetitions of {} games per league on {} cores, load average {}",
         a.reps,
         a.games,
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        load_average()
     );
     for rep in 0..a.reps {
         let s = raw_spawn(&echo, spawn_n);
         let r = raw_round_trip(&echo, rt_n);
-        let one = league(&echo_cmd, a.games, 1, dir.path());
+        // The Python yardstick once per repetition, beside every mode.
+        let py_secs = if python {
+            python_league(&echo, a.games, dir.path()).map(|(secs, _)| secs / a.games as f64)
+        } else {
+            None
+        };
+        let mut leagues = Vec::new();
+        for (mode, _) in &modes {
+            let one = league(&echo_cmd, a.games, 1, *mode, dir.path());
+            let two = league(&echo_cmd, a.games, 2, *mode, dir.path());
+            leagues.push((one, two));
+        }
         let s2 = raw_spawn(&echo, spawn_n);
         let r2 = raw_round_trip(&echo, rt_n);
         let (s, r) = ((s + s2) / 2.0, (r + r2) / 2.0);
-        // Model: 2 spawns per game, one round trip per prompt (2 per round).
-        let m = one.games as f64 * 2.0 * s + one.rounds as f64 * 2.0 * r;
-        rounds_per_game = one.rounds as f64 / one.games as f64;
-        let two = league(&echo_cmd, a.games, 2, dir.path());
-        if python && let Some((secs, _)) = python_league(&echo, one.games, dir.path()) {
-            py.push(secs / one.games as f64);
-        }
-        let pm = runner_per_prompt(&persistent, 2000);
-        let r3 = raw_round_trip(&echo, 2000);
-        let pt = runner_per_prompt(&per_turn, 100);
         let s3 = raw_spawn(&echo, 100);
         let sf = raw_spawn_forking(&echo, 100);
         let s4 = raw_spawn(&echo, 100);
-        fork_ratio.push(2.0 * sf / (s3 + s4));
-        // The same model with the runner's spawn path (fork, for PDEATHSIG).
-        model_fork.push(
-            (m + one.games as f64 * 2.0 * s * (2.0 * sf / (s3 + s4) - 1.0)) / one.games as f64,
-        );
-        println!(
-            "rep {rep}: spawn {:.0} us, round trip {:.1} us, jobs1 {:.2} s, jobs2 {:.2} s, model {:.2} s, per-move {:.1} us vs {:.1} us, per-turn {:.0} us vs {:.0} us",
-            s * 1e6,
-            r * 1e6,
-            one.secs,
-            two.secs,
-            m,
-            pm * 1e6,
-            r3 * 1e6,
-            pt * 1e6,
-            s3 * 1e6
-        );
+        let fork = 2.0 * sf / (s3 + s4);
+        fork_ratio.push(fork);
         spawn.push(s);
         rt.push(r);
-        model.push(m / one.games as f64);
-        j1.push(one.secs / one.games as f64);
-        j2.push(two.secs / two.games as f64);
-        per_move.push(pm);
-        move_ratio.push(pm / r3);
-        per_turn_s.push(pt);
-        turn_ratio.push(pt / s3);
+        if let Some(p) = py_secs {
+            py.push(p);
+        }
+        for ((mode, runs), (one, two)) in modes.iter_mut().zip(&leagues) {
+            // Model: 2 spawns per game, one round trip per prompt (2 per round).
+            let games = one.games as f64;
+            let m = games * 2.0 * s + one.rounds as f64 * 2.0 * r;
+            rounds_per_game = one.rounds as f64 / games;
+            runs.model.push(m / games);
+            // The same model with the runner's spawn path (fork, for PDEATHSIG).
+            runs.model_fork
+                .push((m + games * 2.0 * s * (fork - 1.0)) / games);
+            runs.j1.push(one.secs / games);
+            runs.j2.push(two.secs / two.games as f64);
+            if let Some(p) = py_secs {
+                runs.py_ratio.push(p / (one.secs / games));
+            }
+            let pm = runner_per_prompt(&persistent, 2000, *mode);
+            let r3 = raw_round_trip(&echo, 2000);
+            let pt = runner_per_prompt(&per_turn, 100, *mode);
+            let s5 = raw_spawn(&echo, 100);
+            runs.per_move.push(pm);
+            runs.move_ratio.push(pm / r3);
+            runs.per_turn.push(pt);
+            runs.turn_ratio.push(pt / s5);
+            println!(
+                "rep {rep}, sandbox {}: spawn {:.0} us, round trip {:.1} us, jobs1 {:.2} s, jobs2 {:.2} s, model {:.2} s, per-move {:.1} us vs {:.1} us, per-turn {:.0} us vs {:.0} us",
+                sandbox_name(*mode),
+                s * 1e6,
+                r * 1e6,
+                one.secs,
+                two.secs,
+                m,
+                pm * 1e6,
+                r3 * 1e6,
+                pt * 1e6,
+                s5 * 1e6
+            );
+        }
     }
     let ratio_of = |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(x, y)| x / y).collect());
-    let mut figures = vec![
-        Figure {
-            name: "league --jobs 1 vs physical cost model",
-            value: 1.0 / median(j1.clone()),
-            baseline: 1.0 / median(model.clone()),
+    let mut figures = Vec::new();
+    for (mode, runs) in &modes {
+        let tag = format!("[sandbox {}]", sandbox_name(*mode));
+        figures.push(Figure {
+            name: format!("1 league --jobs 1 vs physical cost model {tag}"),
+            value: 1.0 / median(runs.j1.clone()),
+            baseline: 1.0 / median(runs.model.clone()),
             unit: "games/s",
-            ratio: ratio_of(&model, &j1),
-            goal: ">= 0.80",
+            ratio: ratio_of(&runs.model, &runs.j1),
+            goal: Goal::AtLeast(0.8),
             note: format!(
                 "model = 2 spawns ({:.0} us) + {:.1} prompts x round trip ({:.1} us) per game",
                 median(spawn.clone()) * 1e6,
                 2.0 * rounds_per_game,
                 median(rt.clone()) * 1e6
             ),
-        },
-        Figure {
-            name: "league --jobs 2 vs --jobs 1",
-            value: 1.0 / median(j2.clone()),
-            baseline: 1.0 / median(j1.clone()),
-            unit: "games/s",
-            ratio: ratio_of(&j1, &j2),
-            goal: ">= 1.8",
-            note: String::new(),
-        },
-        Figure {
-            name: "per-move: runner prompt-to-answer vs raw pipe round trip",
-            value: median(per_move.clone()) * 1e6,
-            baseline: median(per_move.clone()) * 1e6 / median(move_ratio.clone()),
-            unit: "us",
-            ratio: median(move_ratio.clone()),
-            goal: "<= 1.5",
-            note: String::new(),
-        },
-        Figure {
-            name: "per-turn: runner spawn+prompt+answer+reap vs raw",
-            value: median(per_turn_s.clone()) * 1e6,
-            baseline: median(per_turn_s.clone()) * 1e6 / median(turn_ratio.clone()),
-            unit: "us",
-            ratio: median(turn_ratio.clone()),
-            goal: "<= 1.2",
-            note: String::new(),
-        },
-        Figure {
-            name: "league --jobs 1 vs the model with fork spawns",
-            value: 1.0 / median(j1.clone()),
-            baseline: 1.0 / median(model_fork.clone()),
-            unit: "games/s",
-            ratio: ratio_of(&model_fork, &j1),
-            goal: "information",
-            note: "what the runner's spawn path (fork + PDEATHSIG) leaves".into(),
-        },
-        Figure {
-            name: "raw spawn: fork (pre_exec for PDEATHSIG) vs posix_spawn",
-            value: median(fork_ratio.clone()),
-            baseline: 1.0,
-            unit: "x",
-            ratio: median(fork_ratio.clone()),
-            goal: "information",
-            note: String::new(),
-        },
-    ];
-    if py.len() == j1.len() {
-        figures.insert(
-            1,
-            Figure {
-                name: "league --jobs 1 vs Python harness",
-                value: 1.0 / median(j1.clone()),
+        });
+        if runs.py_ratio.len() == runs.j1.len() && !py.is_empty() {
+            figures.push(Figure {
+                name: format!("1 league --jobs 1 vs Python harness {tag}"),
+                value: 1.0 / median(runs.j1.clone()),
                 baseline: 1.0 / median(py.clone()),
                 unit: "games/s",
-                ratio: ratio_of(&py, &j1),
-                goal: ">= 2",
+                ratio: median(runs.py_ratio.clone()),
+                goal: Goal::AtLeast(2.0),
                 note: String::new(),
-            },
-        );
+            });
+        }
+        figures.push(Figure {
+            name: format!("1 league --jobs 2 vs --jobs 1 {tag}"),
+            value: 1.0 / median(runs.j2.clone()),
+            baseline: 1.0 / median(runs.j1.clone()),
+            unit: "games/s",
+            ratio: ratio_of(&runs.j1, &runs.j2),
+            goal: Goal::AtLeast(1.8),
+            note: String::new(),
+        });
+        figures.push(Figure {
+            name: format!("2 per-move: runner vs raw pipe round trip {tag}"),
+            value: median(runs.per_move.clone()) * 1e6,
+            baseline: median(runs.per_move.clone()) * 1e6 / median(runs.move_ratio.clone()),
+            unit: "us",
+            ratio: median(runs.move_ratio.clone()),
+            goal: Goal::AtMost(1.5),
+            note: String::new(),
+        });
+        figures.push(Figure {
+            name: format!("3 per-turn: runner spawn+prompt+answer+reap vs raw {tag}"),
+            value: median(runs.per_turn.clone()) * 1e6,
+            baseline: median(runs.per_turn.clone()) * 1e6 / median(runs.turn_ratio.clone()),
+            unit: "us",
+            ratio: median(runs.turn_ratio.clone()),
+            goal: Goal::AtMost(1.2),
+            note: String::new(),
+        });
+        figures.push(Figure {
+            name: format!("  league --jobs 1 vs the model with fork spawns {tag}"),
+            value: 1.0 / median(runs.j1.clone()),
+            baseline: 1.0 / median(runs.model_fork.clone()),
+            unit: "games/s",
+            ratio: ratio_of(&runs.model_fork, &runs.j1),
+            goal: Goal::Info,
+            note: "what the runner's spawn path (fork + PDEATHSIG) leaves".into(),
+        });
     }
+    figures.push(Figure {
+        name: "  raw spawn: fork (pre_exec for PDEATHSIG) vs posix_spawn".into(),
+        value: median(fork_ratio.clone()),
+        baseline: 1.0,
+        unit: "x",
+        ratio: median(fork_ratio.clone()),
+        goal: Goal::Info,
+        note: String::new(),
+    });
 
-    // Many slow bots at once: every move must still be judged on time.
+    // Many slow bots at once, with the default containment: every move
+    // must still be judged on time.
     let slow = format!("{echo_cmd} sleep 50");
     let slow_games = 256;
-    if let Some((secs, games, timeouts, kib)) = league_in_child(&slow, slow_games, 64, dir.path()) {
+    if let Some((secs, games, timeouts, kib)) =
+        league_in_child(&slow, slow_games, 64, SandboxMode::Auto, dir.path())
+    {
         figures.push(Figure {
-            name: "--jobs 64, bots sleeping 50 ms a move: timeouts at a 1 s limit",
+            name: "4 --jobs 64, 50 ms bots: timeouts at 1 s [sandbox auto]".into(),
             value: timeouts as f64,
             baseline: 0.0,
             unit: "timeouts",
             ratio: timeouts as f64,
-            goal: "== 0",
+            goal: Goal::AtMost(0.0),
             note: format!("{games} games in {secs:.1} s"),
         });
         figures.push(Figure {
-            name: "--jobs 64, bots sleeping 50 ms a move: peak memory",
+            name: "4 --jobs 64, 50 ms bots: peak memory [sandbox auto]".into(),
             value: kib as f64 / 1024.0,
             baseline: 200.0,
             unit: "MiB",
             ratio: kib as f64 / 1024.0 / 200.0,
-            goal: "<= 1 (of 200 MiB)",
-            note: String::new(),
+            goal: Goal::AtMost(1.0),
+            note: "ratio: of 200 MiB".into(),
         });
     }
     if a.memory {
-        let small = league_in_child(&echo_cmd, 1000, 2, dir.path());
-        let big = league_in_child(&echo_cmd, 20_000, 2, dir.path());
+        // As measured by hand with `--sandbox off`: the league's own memory.
+        let small = league_in_child(&echo_cmd, 1000, 2, SandboxMode::Off, dir.path());
+        let big = league_in_child(&echo_cmd, 20_000, 2, SandboxMode::Off, dir.path());
         if let (Some(s), Some(b)) = (small, big) {
             figures.push(Figure {
-                name: "peak memory, 20,000-game league vs 1,000-game league",
+                name: "6 peak memory, 20,000- vs 1,000-game league [sandbox off]".into(),
                 value: b.3 as f64 / 1024.0,
                 baseline: s.3 as f64 / 1024.0,
                 unit: "MiB",
                 ratio: b.3 as f64 / s.3 as f64,
-                goal: "<= 1.1",
+                goal: Goal::AtMost(1.1),
                 note: format!("{:.0} s and {:.0} s", s.0, b.0),
             });
         }
     }
 
     println!();
+    println!("load average at the end: {}", load_average());
     println!(
-        "{:<64} {:>12} {:>12} {:>8}  goal",
-        "figure", "dojo", "baseline", "ratio"
+        "{:<66} {:>10} {:>10} {:>7}  {:<8} {:<8} unit",
+        "goal figure", "dojo", "baseline", "ratio", "goal", "verdict"
     );
     for f in &figures {
+        let verdict = match f.goal.met(f.ratio) {
+            Some(true) => "met",
+            Some(false) => "NOT met",
+            None => "",
+        };
         println!(
-            "{:<64} {:>12.1} {:>12.1} {:>8.2}  {} ({}){}",
+            "{:<66} {:>10.1} {:>10.1} {:>7.2}  {:<8} {:<8} {}{}",
             f.name,
             f.value,
             f.baseline,
             f.ratio,
-            f.goal,
+            f.goal.text(),
+            verdict,
             f.unit,
             if f.note.is_empty() {
                 String::new()
@@ -675,8 +784,9 @@ fn main() {
             .iter()
             .map(|f| {
                 serde_json::json!({
-                    "name": f.name, "value": f.value, "baseline": f.baseline,
-                    "unit": f.unit, "ratio": f.ratio, "goal": f.goal, "note": f.note,
+                    "name": f.name.trim(), "value": f.value, "baseline": f.baseline,
+                    "unit": f.unit, "ratio": f.ratio, "goal": f.goal.text(),
+                    "met": f.goal.met(f.ratio), "note": f.note,
                 })
             })
             .collect();
@@ -685,4 +795,11 @@ fn main() {
             println!("cannot write {}: {e}", path.display());
         }
     }
+}
+
+/// The machine's 1-, 5- and 15-minute load averages, as `/proc` has them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }

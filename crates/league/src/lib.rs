@@ -16,6 +16,7 @@ pub mod schedule;
 pub mod settings;
 pub mod stderr_logs;
 pub mod store;
+pub mod tally;
 pub mod view;
 
 // Ratings and the SPRT moved to `dojo-stats`; re-exported so the old paths

@@ -2,8 +2,6 @@
 //! games, so every way of playing the same games (any `--jobs`, resumed,
 //! sharded and merged) yields the same report apart from `timing`.
 
-use std::collections::BTreeMap;
-
 use dojo_engine::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +9,7 @@ use crate::executor::SeatFaults;
 use crate::schedule::fnv1a64;
 use crate::settings::{BotLimits, GameKind, Raises, Settings};
 use crate::store::GameLine;
+use crate::tally::LeagueTally;
 use dojo_stats::rating;
 
 /// Version of the `report.json` format.
@@ -240,17 +239,11 @@ pub use dojo_stats::elo::pair_score;
 /// The pairwise results the ratings are fitted to, in game order; bots are
 /// indices into `names` (sorted). Games naming unknown bots are skipped.
 pub fn pair_results(names: &[String], games: &[GameLine]) -> Vec<rating::PairResult> {
-    let outcomes: Vec<Outcome> = games
-        .iter()
-        .filter_map(|g| Outcome::new(names, g))
-        .collect();
-    outcome_pair_results(&outcomes)
-}
-
-fn outcome_pair_results(games: &[Outcome]) -> Vec<rating::PairResult> {
     let mut out = Vec::new();
     for g in games {
-        let idx = g.seats();
+        let Some(idx) = seat_indices(names, g) else {
+            continue;
+        };
         for i in 0..idx.len() {
             for j in i + 1..idx.len() {
                 if idx[i] == idx[j] {
@@ -278,72 +271,14 @@ fn seat_indices(names: &[String], g: &GameLine) -> Option<Vec<usize>> {
         .collect()
 }
 
-/// Most seats a game has (royale: 3).
-const MAX_SEATS: usize = 3;
-
-/// What the report reads of one stored game, kept compact so that a
-/// running league's memory does not grow with the games it has played:
-/// the bots by index into the sorted names, the scores, the bootstrap group
-/// and the faults only when there were any.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    /// The game's id.
-    pub id: u64,
-    /// Bootstrap group (the fixture's `pair`).
-    pair: u64,
-    seats: [u16; MAX_SEATS],
-    len: u8,
-    scores: [f64; MAX_SEATS],
-    /// Per seat, as stored; empty when every count is zero (adding zero
-    /// counts changes nothing).
-    faults: Box<[SeatFaults]>,
-}
-
-impl Outcome {
-    /// The outcome of `g` among `names` (sorted), or `None` when the report
-    /// skips the game (a seat not among `names`, scores not one per seat).
-    pub fn new(names: &[String], g: &GameLine) -> Option<Outcome> {
-        let idx = seat_indices(names, g)?;
-        if idx.len() > MAX_SEATS || idx.iter().any(|&i| i > usize::from(u16::MAX)) {
-            return None;
-        }
-        let mut seats = [0; MAX_SEATS];
-        let mut scores = [0.0; MAX_SEATS];
-        for (k, &i) in idx.iter().enumerate() {
-            seats[k] = i as u16;
-            scores[k] = g.scores[k];
-        }
-        let faults = if g.faults.iter().all(|f| *f == SeatFaults::default()) {
-            Box::default()
-        } else {
-            g.faults.clone().into_boxed_slice()
-        };
-        Some(Outcome {
-            id: g.id,
-            pair: g.pair,
-            seats,
-            len: idx.len() as u8,
-            scores,
-            faults,
-        })
-    }
-
-    fn seats(&self) -> Vec<usize> {
-        self.seats[..usize::from(self.len)]
-            .iter()
-            .map(|&i| usize::from(i))
-            .collect()
-    }
-}
-
 /// All rating fits go through here, so swapping the implementation is one
 /// line (the `use` above).
 fn fit_ratings(
     settings: &Settings,
     names: &[String],
-    results: &[rating::PairResult],
+    results: &rating::GroupedResults,
 ) -> Vec<rating::Rating> {
-    rating::fit(names.len(), results, &rating_options(settings, names))
+    rating::fit_grouped(results, &rating_options(settings, names))
 }
 
 /// The options every league rating fit uses: the anchor, the bootstrap
@@ -361,82 +296,44 @@ pub(crate) fn rating_options(settings: &Settings, names: &[String]) -> rating::R
     }
 }
 
-#[derive(Default)]
-struct Tally {
-    games: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    score: f64,
-    faults: SeatFaults,
-}
-
-/// Builds the report. `games` must be sorted by id (the result does not
-/// depend on any other order); `scheduled` is the number of fixtures the
-/// directory plays; `timing` is copied as is.
+/// Builds the report. `games` may come in any order (the result does
+/// not depend on it); `scheduled` is the number of fixtures the directory
+/// plays; `timing` is copied as is.
 pub fn build_report(
     settings: &Settings,
     games: &[GameLine],
     scheduled: u64,
     timing: RunInfo,
 ) -> Report {
-    let names = settings.sorted_names();
-    let outcomes: Vec<Outcome> = games
-        .iter()
-        .filter_map(|g| Outcome::new(&names, g))
-        .collect();
-    build_report_from(settings, &outcomes, scheduled, timing)
+    let mut tally = LeagueTally::new(settings.sorted_names());
+    for g in games {
+        tally.add(g);
+    }
+    build_report_from(settings, &tally, scheduled, timing)
 }
 
-/// [`build_report`] from the games' compact outcomes ([`Outcome::new`]
-/// with `settings.sorted_names()`), in game id order.
+/// [`build_report`] from the games' sums ([`LeagueTally`], made with
+/// `settings.sorted_names()`), which a running league keeps instead of
+/// its games.
 pub fn build_report_from(
     settings: &Settings,
-    games: &[Outcome],
+    tally: &LeagueTally,
     scheduled: u64,
     timing: RunInfo,
 ) -> Report {
-    let names = settings.sorted_names();
-    let mut tallies: Vec<Tally> = names.iter().map(|_| Tally::default()).collect();
-    let mut totals = Totals {
-        games: 0,
-        decisive: 0,
-        drawn: 0,
-        faults: SeatFaults::default(),
+    let names = tally.names();
+    let totals = Totals {
+        games: tally.games,
+        decisive: tally.decisive,
+        drawn: tally.drawn,
+        faults: tally.faults,
     };
-    for g in games {
-        let idx = g.seats();
-        totals.games += 1;
-        if g.scores[..usize::from(g.len)].contains(&1.0) {
-            totals.decisive += 1;
-        } else {
-            totals.drawn += 1;
-        }
-        for (seat, &bot) in idx.iter().enumerate() {
-            let t = &mut tallies[bot];
-            let s = g.scores[seat];
-            t.games += 1;
-            t.score += s;
-            if s == 1.0 {
-                t.wins += 1;
-            } else if s == 0.5 {
-                t.draws += 1;
-            } else {
-                t.losses += 1;
-            }
-            if let Some(f) = g.faults.get(seat) {
-                t.faults.add(f);
-                totals.faults.add(f);
-            }
-        }
-    }
-
-    let results = outcome_pair_results(games);
-    let ratings = fit_ratings(settings, &names, &results);
+    let tallies = &tally.bots;
+    let ratings = fit_ratings(settings, names, &tally.ratings);
 
     let mut standings: Vec<Standing> = names
         .iter()
-        .zip(&tallies)
+        .zip(tallies)
         .zip(&ratings)
         .map(|((name, t), r)| Standing {
             rank: 0,
@@ -463,7 +360,7 @@ pub fn build_report_from(
         s.rank = i as u64 + 1;
     }
 
-    let pairs = head_to_head(&names, games, &results);
+    let pairs = head_to_head(names, tally);
     let played = totals.games;
     Report {
         version: REPORT_FORMAT_VERSION,
@@ -493,42 +390,16 @@ fn pct(score: f64, games: u64) -> f64 {
     }
 }
 
-fn head_to_head(
-    names: &[String],
-    games: &[Outcome],
-    results: &[rating::PairResult],
-) -> Vec<HeadToHead> {
-    // (lower index, higher index) -> (games, results, score of lower)
-    let mut map: BTreeMap<(usize, usize), (u64, u64, f64)> = BTreeMap::new();
-    for r in results {
-        let (key, s) = if r.a < r.b {
-            ((r.a, r.b), r.score_a)
-        } else {
-            ((r.b, r.a), 1.0 - r.score_a)
-        };
-        let e = map.entry(key).or_default();
-        e.1 += 1;
-        e.2 += s;
-    }
-    for g in games {
-        let mut idx = g.seats();
-        idx.sort_unstable();
-        idx.dedup();
-        for i in 0..idx.len() {
-            for j in i + 1..idx.len() {
-                if let Some(e) = map.get_mut(&(idx[i], idx[j])) {
-                    e.0 += 1;
-                }
-            }
-        }
-    }
-    map.into_iter()
-        .map(|((a, b), (games, results, score))| HeadToHead {
+fn head_to_head(names: &[String], tally: &LeagueTally) -> Vec<HeadToHead> {
+    tally
+        .pairs
+        .iter()
+        .map(|(&(a, b), p)| HeadToHead {
             a: names[a].clone(),
             b: names[b].clone(),
-            games,
-            results,
-            score_a_pct: pct(score, results),
+            games: p.games,
+            results: p.results,
+            score_a_pct: pct(p.score, p.results),
         })
         .collect()
 }

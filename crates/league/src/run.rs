@@ -10,11 +10,12 @@ use std::time::Instant;
 use thiserror::Error;
 
 use crate::executor::{ExecError, Executor, GameResult, check_result};
-use crate::report::{FailedGame, Outcome, Report, RunInfo, build_report_from};
+use crate::report::{FailedGame, Report, RunInfo, build_report_from};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
 use crate::settings::{Provenance, Settings};
 use crate::stderr_logs::StderrLogs;
 use crate::store::{GameLine, REPORT_FILE, SYNC_INTERVAL, Store, StoreError, write_json_atomic};
+use crate::tally::LeagueTally;
 
 /// How to run (not part of the league's identity).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,31 +92,32 @@ pub fn run_league(
     cancel: &AtomicBool,
 ) -> Result<Report, LeagueError> {
     let started = Instant::now();
-    // The schedule computes each fixture from its id: nothing here grows
-    // with the number of games but the compact outcomes below.
+    // The schedule computes each fixture from its id, and stored games are
+    // summed as they are read or played (`LeagueTally`), never kept: what
+    // grows with the games is a bit per game id and a label per pair.
     let schedule = Schedule::build(settings)?;
     let shard = settings.shard;
-    let (mut store, stored) = Store::open(&options.out, settings)?;
-    let games_path = options.out.join(crate::store::GAMES_FILE);
-    let done = check_stored(&games_path, &schedule, shard, stored)?;
+    let mut done = IdSet::default();
+    let mut tally = LeagueTally::new(settings.sorted_names());
+    let mut leader = Leader::default();
+    let mut stored_games = 0u64;
+    let mut store = Store::open_each(&options.out, settings, |line| {
+        if check_stored(&options.out, &schedule, shard, &done, &line)? {
+            done.insert(line.id);
+            leader.add(&line);
+            tally.add(&line);
+            stored_games += 1;
+        }
+        Ok::<(), LeagueError>(())
+    })?;
 
-    // Stored ids, sorted: the pending games are found by walking the
-    // schedule, not by copying it.
-    let done_ids: Vec<u64> = done.keys().copied().collect();
+    // The pending games are found by walking the schedule against the
+    // stored ids, not by copying it.
     let mut pending = schedule
         .selected(shard)
-        .filter(|f| done_ids.binary_search(&f.id).is_err())
+        .filter(|f| !done.contains(f.id))
         .peekable();
     let total = schedule.selected_len(shard);
-    // Only a compact outcome is kept for the report: a league's memory must
-    // not grow with the records (or even the names) of the games it stored.
-    let names = settings.sorted_names();
-    let mut leader = Leader::new(done.values());
-    let mut stored_games = done.len() as u64;
-    let mut outcomes: Vec<Outcome> = done
-        .into_values()
-        .filter_map(|l| Outcome::new(&names, &l))
-        .collect();
     let containment = executor.containment();
     let provenance = Provenance::current(options.fingerprints.clone());
     crate::store::record_provenance(&options.out, &provenance, containment.clone())?;
@@ -205,7 +207,7 @@ pub fn run_league(
                         }
                         leader.add(&line);
                         progress.game_stored(&line);
-                        outcomes.extend(Outcome::new(&names, &line));
+                        tally.add(&line);
                         stored_games += 1;
                         info.games_this_run += 1;
                         progress.game_done(stored_games, total, leader.best());
@@ -228,67 +230,82 @@ pub fn run_league(
     // The last group, before the report that counts its games.
     store.sync()?;
 
-    outcomes.sort_by_key(|o| o.id);
     info.failed.sort_by_key(|f| f.id);
     info.cancelled = cancel.load(Ordering::SeqCst) && stored_games < total;
     info.wall_ms = started.elapsed().as_millis() as u64;
-    let report = build_report_from(settings, &outcomes, total, info);
+    let report = build_report_from(settings, &tally, total, info);
     write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
     Ok(report)
 }
 
-/// Checks stored games belong to this directory's fixtures (those of
-/// `shard`); returns them by id (identical duplicates collapse).
+/// Checks a stored game belongs to this directory's fixtures (those of
+/// `shard`). Returns whether it is new: a game stored again identically
+/// (`done` holds its id) is not counted twice; stored again with a
+/// different result, it is an error (the first copy is read back from
+/// `dir` to compare).
 fn check_stored(
-    path: &std::path::Path,
+    dir: &std::path::Path,
     schedule: &Schedule,
     shard: Option<crate::settings::Shard>,
-    stored: Vec<GameLine>,
-) -> Result<BTreeMap<u64, GameLine>, LeagueError> {
-    let mut done = BTreeMap::new();
-    for line in stored {
-        let foreign = |problem| LeagueError::Foreign {
-            path: path.to_owned(),
-            id: line.id,
-            problem,
-        };
-        let fixture = schedule
-            .selects(shard, line.id)
-            .then(|| schedule.fixture(line.id))
-            .flatten();
-        match fixture {
-            None => return Err(foreign("is not in this league's schedule")),
-            Some(f) if !line.matches(&f) => {
-                return Err(foreign("does not match its scheduled seats or seed"));
-            }
-            Some(_) => {}
+    done: &IdSet,
+    line: &GameLine,
+) -> Result<bool, LeagueError> {
+    let foreign = |problem| LeagueError::Foreign {
+        path: dir.join(crate::store::GAMES_FILE),
+        id: line.id,
+        problem,
+    };
+    let fixture = schedule
+        .selects(shard, line.id)
+        .then(|| schedule.fixture(line.id))
+        .flatten();
+    match fixture {
+        None => return Err(foreign("is not in this league's schedule")),
+        Some(f) if !line.matches(&f) => {
+            return Err(foreign("does not match its scheduled seats or seed"));
         }
-        if let Some(prev) = done.get(&line.id)
-            && !line.same_game(prev)
-        {
-            return Err(foreign("is stored twice with different results"));
-        }
-        done.insert(line.id, line);
+        Some(_) => {}
     }
-    Ok(done)
+    if !done.contains(line.id) {
+        return Ok(true);
+    }
+    match crate::store::find_game(dir, line.id)? {
+        Some(first) if !line.same_game(&first) => {
+            Err(foreign("is stored twice with different results"))
+        }
+        _ => Ok(false),
+    }
+}
+
+/// A set of game ids, a bit each (ids are below the schedule's length).
+#[derive(Debug, Default)]
+struct IdSet {
+    words: Vec<u64>,
+}
+
+impl IdSet {
+    fn insert(&mut self, id: u64) {
+        let word = (id / 64) as usize;
+        if word >= self.words.len() {
+            self.words.resize(word + 1, 0);
+        }
+        self.words[word] |= 1 << (id % 64);
+    }
+
+    fn contains(&self, id: u64) -> bool {
+        self.words
+            .get((id / 64) as usize)
+            .is_some_and(|w| w & (1 << (id % 64)) != 0)
+    }
 }
 
 /// Running score totals per bot, for the progress leader.
+#[derive(Default)]
 struct Leader {
     tally: BTreeMap<String, (f64, u64)>,
 }
 
 impl Leader {
-    fn new<'a>(lines: impl Iterator<Item = &'a GameLine>) -> Leader {
-        let mut l = Leader {
-            tally: BTreeMap::new(),
-        };
-        for line in lines {
-            l.add(line);
-        }
-        l
-    }
-
     fn add(&mut self, line: &GameLine) {
         for (name, score) in line.seats.iter().zip(&line.scores) {
             let e = self.tally.entry(name.clone()).or_default();

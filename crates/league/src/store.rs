@@ -12,7 +12,8 @@
 //! a finished game.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -227,8 +228,25 @@ pub struct Store {
 impl Store {
     /// Opens `dir` for `settings`: creates it and writes `league.json` if
     /// new; otherwise checks it holds the same league and repairs a torn
-    /// last line. Returns the games already played, in file order.
+    /// last line. Returns the games already played, in file order (a
+    /// league resumes with [`Store::open_each`], which does not hold them
+    /// all at once).
     pub fn open(dir: &Path, settings: &Settings) -> Result<(Store, Vec<GameLine>), StoreError> {
+        let mut lines = Vec::new();
+        let store = Store::open_each(dir, settings, |line| {
+            lines.push(line);
+            Ok::<(), StoreError>(())
+        })?;
+        Ok((store, lines))
+    }
+
+    /// [`Store::open`] that hands the games already played to `visit` one
+    /// at a time, in file order, reading `games.jsonl` line by line.
+    pub fn open_each<E: From<StoreError>>(
+        dir: &Path,
+        settings: &Settings,
+        visit: impl FnMut(GameLine) -> Result<(), E>,
+    ) -> Result<Store, E> {
         fs::create_dir_all(dir).map_err(io_err(dir))?;
         let league_path = dir.join(LEAGUE_FILE);
         let games_path = dir.join(GAMES_FILE);
@@ -238,12 +256,14 @@ impl Store {
                 return Err(StoreError::OtherLeague {
                     path: league_path,
                     fields: differing_fields(&stored, settings),
-                });
+                }
+                .into());
             }
         } else if games_path.exists() {
             return Err(StoreError::NoLeague {
                 path: dir.to_owned(),
-            });
+            }
+            .into());
         } else {
             write_settings(dir, settings)?;
         }
@@ -256,20 +276,17 @@ impl Store {
         // process dies): a second run would append the same games again
         // and its torn-tail repair could cut a line this one is writing.
         if !lock::try_exclusive(&games).map_err(io_err(&games_path))? {
-            return Err(StoreError::InUse { path: games_path });
+            return Err(StoreError::InUse { path: games_path }.into());
         }
-        let lines = read_games(dir, true)?;
-        Ok((
-            Store {
-                dir: dir.to_owned(),
-                games_path,
-                games,
-                unsynced: 0,
-                unsynced_since: None,
-                syncs: 0,
-            },
-            lines,
-        ))
+        for_each_game(dir, true, visit)?;
+        Ok(Store {
+            dir: dir.to_owned(),
+            games_path,
+            games,
+            unsynced: 0,
+            unsynced_since: None,
+            syncs: 0,
+        })
     }
 
     /// The directory.
@@ -509,26 +526,74 @@ pub fn record_provenance(
 /// `repair` is set, and is an error otherwise. Any other bad line is an
 /// error: it is never silently dropped.
 pub fn read_games(dir: &Path, repair: bool) -> Result<Vec<GameLine>, StoreError> {
-    let path = dir.join(GAMES_FILE);
-    let bytes = match fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_err(&path)(e)),
-    };
     let mut lines = Vec::new();
-    let mut start = 0;
+    for_each_game(dir, repair, |line| {
+        lines.push(line);
+        Ok::<(), StoreError>(())
+    })?;
+    Ok(lines)
+}
+
+/// [`read_games`] one game at a time: `visit` gets each line as it is
+/// read, so the file is never held whole. Lines before a bad one have
+/// been visited when the error is returned.
+pub fn for_each_game<E: From<StoreError>>(
+    dir: &Path,
+    repair: bool,
+    mut visit: impl FnMut(GameLine) -> Result<(), E>,
+) -> Result<(), E> {
+    scan_games(dir, repair, |line| {
+        visit(line)?;
+        Ok(ControlFlow::Continue(()))
+    })
+}
+
+/// The first stored line of game `id` in `dir/games.jsonl`, reading up to
+/// it (a resumed league checks a game stored twice against its first copy
+/// this way instead of keeping every game).
+pub fn find_game(dir: &Path, id: u64) -> Result<Option<GameLine>, StoreError> {
+    let mut found = None;
+    scan_games(dir, false, |line| {
+        if line.id == id {
+            found = Some(line);
+            return Ok::<_, StoreError>(ControlFlow::Break(()));
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(found)
+}
+
+fn scan_games<E: From<StoreError>>(
+    dir: &Path,
+    repair: bool,
+    mut visit: impl FnMut(GameLine) -> Result<ControlFlow<()>, E>,
+) -> Result<(), E> {
+    let path = dir.join(GAMES_FILE);
+    let file = match File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io_err(&path)(e).into()),
+    };
+    let mut reader = BufReader::new(file);
+    let mut text = Vec::new();
+    // Byte offset of the line being read, where a torn tail is cut.
+    let mut start = 0u64;
     let mut number = 0;
-    while start < bytes.len() {
+    loop {
+        text.clear();
+        let read = reader.read_until(b'\n', &mut text).map_err(io_err(&path))?;
+        if read == 0 {
+            return Ok(());
+        }
         number += 1;
-        let end = bytes[start..].iter().position(|&b| b == b'\n');
-        let (text, next) = match end {
-            Some(e) => (&bytes[start..start + e], Some(start + e + 1)),
-            None => (&bytes[start..], None),
-        };
-        let is_last = next.is_none_or(|n| n == bytes.len());
-        let parsed = serde_json::from_slice::<GameLine>(text);
-        match (next, parsed) {
-            (Some(n), Ok(line)) => {
+        let newline = text.last() == Some(&b'\n');
+        if newline {
+            text.pop();
+        }
+        let is_last = !newline || reader.fill_buf().map_err(io_err(&path))?.is_empty();
+        let parsed = serde_json::from_slice::<GameLine>(&text);
+        match (newline, parsed) {
+            (true, Ok(line)) => {
                 if line.version != GAMES_FORMAT_VERSION {
                     return Err(StoreError::Malformed {
                         path,
@@ -537,36 +602,40 @@ pub fn read_games(dir: &Path, repair: bool) -> Result<Vec<GameLine>, StoreError>
                             "game line version {} is not supported (expected {GAMES_FORMAT_VERSION})",
                             line.version
                         ),
-                    });
+                    }
+                    .into());
                 }
                 if let Err(problem) = line.check() {
                     return Err(StoreError::Malformed {
                         path,
                         line: number,
                         message: format!("not a possible game result: {problem}"),
-                    });
+                    }
+                    .into());
                 }
-                lines.push(line);
-                start = n;
+                if visit(line)?.is_break() {
+                    return Ok(());
+                }
+                start += read as u64;
             }
-            (_, Err(_)) | (None, Ok(_)) if is_last => {
+            (_, Err(_)) | (false, Ok(_)) if is_last => {
                 if !repair {
-                    return Err(StoreError::Torn { path, line: number });
+                    return Err(StoreError::Torn { path, line: number }.into());
                 }
-                truncate(&path, start as u64)?;
-                break;
+                truncate(&path, start)?;
+                return Ok(());
             }
             (_, Err(e)) => {
                 return Err(StoreError::Malformed {
                     path,
                     line: number,
                     message: format!("expected a game line (JSON object): {e}"),
-                });
+                }
+                .into());
             }
-            (None, Ok(_)) => unreachable!("a line without a newline is the last"),
+            (false, Ok(_)) => unreachable!("a line without a newline is the last"),
         }
     }
-    Ok(lines)
 }
 
 fn truncate(path: &Path, len: u64) -> Result<(), StoreError> {

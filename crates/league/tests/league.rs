@@ -120,6 +120,48 @@ fn resume_after_a_torn_line_matches_an_uninterrupted_run() {
 }
 
 #[test]
+fn a_game_stored_twice_counts_once_and_a_conflicting_copy_is_refused() {
+    let s = settings(GameKind::Cardjitsu, &NAMES, 2);
+    let tmp = tempfile::tempdir().unwrap();
+    let first = run(&s, tmp.path(), 1, &FakeGame::default());
+    let path = tmp.path().join(GAMES_FILE);
+    let text = fs::read_to_string(&path).unwrap();
+    let third = text.lines().nth(2).unwrap().to_owned();
+
+    // The same game again, further down (a merge of overlapping shards by
+    // hand): counted once, so the report is unchanged.
+    fs::write(&path, format!("{text}{third}\n")).unwrap();
+    let again = run(&s, tmp.path(), 1, &FakeGame::default());
+    assert_eq!(again.standings, first.standings);
+    assert_eq!(again.games_played, first.games_played);
+
+    // A copy with another result: the resumed league names the game.
+    let mut line: serde_json::Value = serde_json::from_str(&third).unwrap();
+    let scores = line["scores"].as_array().unwrap().clone();
+    line["scores"] = serde_json::Value::Array(scores.into_iter().rev().collect());
+    fs::write(&path, format!("{text}{line}\n")).unwrap();
+    let opts = RunOptions {
+        out: tmp.path().to_owned(),
+        jobs: 1,
+        fingerprints: Default::default(),
+    };
+    let err = run_league(
+        &s,
+        &opts,
+        &FakeGame::default(),
+        &mut NoProgress,
+        &AtomicBool::new(false),
+    )
+    .unwrap_err();
+    let id = line["id"].as_u64().unwrap();
+    assert!(
+        matches!(err, LeagueError::Foreign { id: i, problem, .. }
+            if i == id && problem.contains("twice with different results")),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_directory_of_another_league_is_refused() {
     let s = settings(GameKind::Cardjitsu, &NAMES, 2);
     let tmp = tempfile::tempdir().unwrap();

@@ -14,7 +14,7 @@
 //! a backtracking line search. Ratings are `elo = 400 log10(strength)`,
 //! shifted so their mean is 1500 or so that an anchor bot has a given value.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -96,23 +96,195 @@ fn stream(seed: u64, stream: u64) -> ChaCha8Rng {
 /// `>= n` is ignored (the mean is then 1500). The output does not depend on
 /// the order of `results`, bit for bit.
 pub fn fit(n: usize, results: &[PairResult], opts: &RatingOptions) -> Vec<Rating> {
+    let mut grouped = GroupedResults::new(n);
+    for r in canonical_results(n, results) {
+        grouped.add(&r);
+    }
+    fit_grouped(&grouped, opts)
+}
+
+/// [`fit`] from results already gathered into a [`GroupedResults`] (a
+/// league adds each game's results as it finishes, so it never holds them
+/// one by one). Gives the same ratings as [`fit`] of the same results
+/// whenever every score is a multiple of 1/2 (wins, draws, losses), bit
+/// for bit: such sums are exact in any order.
+pub fn fit_grouped(grouped: &GroupedResults, opts: &RatingOptions) -> Vec<Rating> {
+    let n = grouped.n;
     if n == 0 {
         return Vec::new();
     }
-    let results = canonical_results(n, results);
     let anchor = opts.anchor.filter(|&(i, _)| i < n);
-
-    let table = Table::from_results(n, results.iter());
+    let labels = grouped.labels();
+    let mut counts = vec![0u32; grouped.kinds.len()];
+    for &k in &labels {
+        counts[k as usize] += 1;
+    }
+    let table = grouped.table(&counts);
     let fitted = maximise(&table);
     let elo = to_elo(&fitted.r, anchor);
 
-    let groups = group_results(&results);
-    if opts.bootstrap == 0 || groups.len() < 2 {
+    if opts.bootstrap == 0 || labels.len() < 2 {
         return covariance_intervals(&elo, &fitted.information, anchor);
     }
-    let boot = bootstrap_intervals(n, &elo, &groups, opts.bootstrap, opts.seed, anchor);
+    let boot = bootstrap_intervals(grouped, &labels, &elo, opts.bootstrap, opts.seed, anchor);
     let cov = covariance_intervals(&elo, &fitted.information, anchor);
-    regularise(&boot, &cov, groups.len())
+    regularise(&boot, &cov, labels.len())
+}
+
+/// One result in canonical orientation (`a < b`, the score of `a`), as a
+/// hashable key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Canon {
+    a: u32,
+    b: u32,
+    /// `score_a`'s bits (a valid score is finite and in `[0, 1]`).
+    score: u64,
+}
+
+/// No kind yet: the group has no result.
+const NO_KIND: u32 = u32::MAX;
+
+/// Group ids below `2 × (dense slots) + DENSE_SLACK` are held in a vector
+/// indexed by id; larger ones in a map, so a stray huge id costs a map
+/// entry, not a huge vector.
+const DENSE_SLACK: u64 = 4096;
+
+/// Results gathered by bootstrap group, compactly: each group is labelled
+/// with its *kind*, the multiset of results it holds, and each distinct
+/// kind is stored once. A league's groups are seat-swapped pairs of games
+/// between a few bots, so the kinds are few (for CardJitsu at most nine per
+/// pair of bots) and what grows with the games is one label (4 bytes) per
+/// group. The fit needs no more: the result table is a sum over kinds
+/// weighted by how many groups have each kind, and a bootstrap resample
+/// draws groups and counts the kinds drawn.
+#[derive(Debug, Clone, Default)]
+pub struct GroupedResults {
+    n: usize,
+    /// Each kind's results, sorted.
+    kinds: Vec<Vec<Canon>>,
+    /// Kind by content.
+    index: HashMap<Vec<Canon>, u32>,
+    /// The kind a group of kind `k` (or [`NO_KIND`]) becomes with one more
+    /// result: saves building the content on every add.
+    next: HashMap<(u32, Canon), u32>,
+    /// Kind of group `id` for ids below its length ([`NO_KIND`]: none).
+    dense: Vec<u32>,
+    /// Kinds of groups with larger ids (every key `>= dense.len()`).
+    sparse: BTreeMap<u64, u32>,
+}
+
+impl GroupedResults {
+    /// No results yet, for bots `0..n`.
+    pub fn new(n: usize) -> Self {
+        Self {
+            n,
+            ..Self::default()
+        }
+    }
+
+    /// Adds one result to its group. A result [`fit`] would ignore (a bot
+    /// `>= n`, a bot against itself, a non-finite score) is ignored; the
+    /// score is clamped to `[0, 1]`.
+    pub fn add(&mut self, r: &PairResult) {
+        let n = self.n;
+        if r.a >= n || r.b >= n || r.a == r.b || !r.score_a.is_finite() {
+            return;
+        }
+        let s = r.score_a.clamp(0.0, 1.0);
+        let (a, b, s) = if r.a < r.b {
+            (r.a, r.b, s)
+        } else {
+            (r.b, r.a, 1.0 - s)
+        };
+        let (Ok(a), Ok(b)) = (u32::try_from(a), u32::try_from(b)) else {
+            return;
+        };
+        let c = Canon {
+            a,
+            b,
+            score: s.to_bits(),
+        };
+        let slot = self.slot(r.group);
+        let old = *slot;
+        let new = match self.next.get(&(old, c)) {
+            Some(&k) => k,
+            None => {
+                let mut content = if old == NO_KIND {
+                    Vec::new()
+                } else {
+                    self.kinds[old as usize].clone()
+                };
+                let at = content.partition_point(|x| *x <= c);
+                content.insert(at, c);
+                let k = match self.index.get(&content) {
+                    Some(&k) => k,
+                    None => {
+                        let k = u32::try_from(self.kinds.len()).expect("fewer kinds than groups");
+                        self.kinds.push(content.clone());
+                        self.index.insert(content, k);
+                        k
+                    }
+                };
+                self.next.insert((old, c), k);
+                k
+            }
+        };
+        *self.slot(r.group) = new;
+    }
+
+    /// Groups holding at least one result.
+    pub fn groups(&self) -> usize {
+        self.dense.iter().filter(|&&k| k != NO_KIND).count() + self.sparse.len()
+    }
+
+    fn slot(&mut self, group: u64) -> &mut u32 {
+        let len = self.dense.len() as u64;
+        if group >= len && !self.sparse.contains_key(&group) && group < 2 * len + DENSE_SLACK {
+            let new_len = group + 1;
+            self.dense.resize(new_len as usize, NO_KIND);
+            // Keep every sparse id at or above the dense range.
+            while let Some(entry) = self.sparse.first_entry()
+                && *entry.key() < new_len
+            {
+                let (id, k) = entry.remove_entry();
+                self.dense[id as usize] = k;
+            }
+        }
+        if group < self.dense.len() as u64 {
+            &mut self.dense[group as usize]
+        } else {
+            self.sparse.entry(group).or_insert(NO_KIND)
+        }
+    }
+
+    /// The kind of every group with a result, in increasing group id.
+    fn labels(&self) -> Vec<u32> {
+        self.dense
+            .iter()
+            .copied()
+            .filter(|&k| k != NO_KIND)
+            .chain(self.sparse.values().copied())
+            .collect()
+    }
+
+    /// The result table with kind `k` counted `counts[k]` times.
+    fn table(&self, counts: &[u32]) -> Table {
+        let mut table = Table::from_results(self.n, std::iter::empty());
+        for (kind, &m) in self.kinds.iter().zip(counts) {
+            if m > 0 {
+                for c in kind {
+                    let r = PairResult {
+                        a: c.a as usize,
+                        b: c.b as usize,
+                        score_a: f64::from_bits(c.score),
+                        group: 0,
+                    };
+                    table.add(&r, f64::from(m));
+                }
+            }
+        }
+        table
+    }
 }
 
 /// Widens each bootstrap interval by the covariance interval at the weight
@@ -165,15 +337,6 @@ fn canonical_results(n: usize, results: &[PairResult]) -> Vec<PairResult> {
             .then(x.score_a.total_cmp(&y.score_a))
     });
     out
-}
-
-/// Results of each group, groups in increasing id order.
-fn group_results(results: &[PairResult]) -> Vec<Vec<PairResult>> {
-    let mut map: BTreeMap<u64, Vec<PairResult>> = BTreeMap::new();
-    for r in results {
-        map.entry(r.group).or_default().push(*r);
-    }
-    map.into_values().collect()
 }
 
 /// Aggregated results: `score[i][j]` is what `i` scored against `j`,
@@ -409,31 +572,27 @@ fn covariance_intervals(elo: &[f64], info: &[f64], anchor: Option<(usize, f64)>)
 /// Percentile intervals from refits on groups resampled with replacement.
 /// Resample `k` draws from stream `k` of the seed, so each is reproducible
 /// on its own and the parallel map gives the same answer as a serial one.
+/// A resample draws `G` group indices (`labels` holds each group's kind in
+/// group id order) and refits on the kinds drawn, each weighted by how
+/// often it was drawn.
 fn bootstrap_intervals(
-    n: usize,
+    grouped: &GroupedResults,
+    labels: &[u32],
     elo: &[f64],
-    groups: &[Vec<PairResult>],
     resamples: usize,
     seed: u64,
     anchor: Option<(usize, f64)>,
 ) -> Vec<Rating> {
+    let n = grouped.n;
     let samples: Vec<Vec<f64>> = (0..resamples)
         .into_par_iter()
         .map(|k| {
             let mut rng = stream(seed, k as u64);
-            let mut multiplicity = vec![0u32; groups.len()];
-            for _ in 0..groups.len() {
-                multiplicity[rng.random_range(0..groups.len())] += 1;
+            let mut counts = vec![0u32; grouped.kinds.len()];
+            for _ in 0..labels.len() {
+                counts[labels[rng.random_range(0..labels.len())] as usize] += 1;
             }
-            let mut table = Table::from_results(n, std::iter::empty());
-            for (group, &m) in groups.iter().zip(&multiplicity) {
-                if m > 0 {
-                    for r in group {
-                        table.add(r, f64::from(m));
-                    }
-                }
-            }
-            to_elo(&maximise(&table).r, anchor)
+            to_elo(&maximise(&grouped.table(&counts)).r, anchor)
         })
         .collect();
     (0..n)
@@ -615,6 +774,111 @@ mod tests {
         assert!(r.iter().all(|x| x.elo.is_finite()));
         assert!(r[0].elo > r[1].elo);
         assert!((r[2].elo - r[3].elo).abs() < 1e-9);
+    }
+
+    /// The fit as it was before results were gathered by kind: every
+    /// result in the table one by one, every group's results in its own
+    /// vector, and a multiplicity per group in each resample.
+    fn fit_per_result(n: usize, results: &[PairResult], opts: &RatingOptions) -> Vec<Rating> {
+        let results = canonical_results(n, results);
+        let anchor = opts.anchor.filter(|&(i, _)| i < n);
+        let fitted = maximise(&Table::from_results(n, results.iter()));
+        let elo = to_elo(&fitted.r, anchor);
+        let mut map: BTreeMap<u64, Vec<PairResult>> = BTreeMap::new();
+        for r in &results {
+            map.entry(r.group).or_default().push(*r);
+        }
+        let groups: Vec<Vec<PairResult>> = map.into_values().collect();
+        let cov = covariance_intervals(&elo, &fitted.information, anchor);
+        if opts.bootstrap == 0 || groups.len() < 2 {
+            return cov;
+        }
+        let samples: Vec<Vec<f64>> = (0..opts.bootstrap)
+            .map(|k| {
+                let mut rng = stream(opts.seed, k as u64);
+                let mut multiplicity = vec![0u32; groups.len()];
+                for _ in 0..groups.len() {
+                    multiplicity[rng.random_range(0..groups.len())] += 1;
+                }
+                let mut table = Table::from_results(n, std::iter::empty());
+                for (group, &m) in groups.iter().zip(&multiplicity) {
+                    for r in group {
+                        if m > 0 {
+                            table.add(r, f64::from(m));
+                        }
+                    }
+                }
+                to_elo(&maximise(&table).r, anchor)
+            })
+            .collect();
+        let boot: Vec<Rating> = (0..n)
+            .map(|i| {
+                let mut v: Vec<f64> = samples.iter().map(|s| s[i]).collect();
+                v.sort_by(f64::total_cmp);
+                Rating {
+                    elo: elo[i],
+                    lo: percentile(&v, 0.025),
+                    hi: percentile(&v, 0.975),
+                }
+            })
+            .collect();
+        regularise(&boot, &cov, groups.len())
+    }
+
+    #[test]
+    fn grouped_fit_equals_the_per_result_fit_bit_for_bit() {
+        // Seat-swapped pairs, and three-bot groups of six games with a bot
+        // seated twice (royale's AAB), with stray large group ids.
+        let mut results = synthetic(40, 11);
+        let mut rng = stream(3, 7);
+        for g in 0..300u64 {
+            let group = if g % 50 == 0 {
+                u64::MAX - g
+            } else {
+                10_000 + g
+            };
+            for _ in 0..6 {
+                let s: f64 = [0.0, 0.5, 1.0][rng.random_range(0..3)];
+                for (a, b) in [(0, 2), (1, 2), (2, 0)] {
+                    results.push(PairResult {
+                        a,
+                        b,
+                        score_a: s,
+                        group,
+                    });
+                }
+            }
+        }
+        let mut incremental = GroupedResults::new(4);
+        // Any arrival order, as games finish on several workers.
+        let mut shuffled = results.clone();
+        shuffled.reverse();
+        shuffled.swap(0, 77);
+        for r in &shuffled {
+            incremental.add(r);
+        }
+        for bootstrap in [0, 60] {
+            for anchor in [None, Some((1, 1600.0))] {
+                let o = RatingOptions {
+                    anchor,
+                    bootstrap,
+                    seed: 9,
+                };
+                let want = fit_per_result(4, &results, &o);
+                assert_eq!(fit(4, &results, &o), want);
+                assert_eq!(fit_grouped(&incremental, &o), want);
+            }
+        }
+        assert_eq!(incremental.groups(), 40 * 6 + 300);
+        // Seat-swapped pairs have at most nine kinds per pair of bots (one
+        // or two games, each a win, draw or loss), however many groups:
+        // what keeps a league's memory flat.
+        let mut pairs = GroupedResults::new(4);
+        for r in synthetic(400, 12) {
+            pairs.add(&r);
+        }
+        assert_eq!(pairs.groups(), 400 * 6);
+        assert!(pairs.kinds.len() <= 6 * 9, "{}", pairs.kinds.len());
     }
 
     #[test]
