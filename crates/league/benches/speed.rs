@@ -277,6 +277,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, dir: &Path) -> LeagueRun {
         anchor: None,
         anchor_elo: None,
         gauntlet: None,
+        sprt: None,
         shard: None,
         play: Default::default(),
         limits: Default::default(),

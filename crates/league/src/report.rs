@@ -49,6 +49,9 @@ pub struct Report {
     /// About this run only; the one section that may differ between runs
     /// of the same games.
     pub timing: RunInfo,
+    /// A gauntlet with a stop rule: each opponent's sequential test.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::stop::GauntletSprt>,
 }
 
 /// One bot's line in the standings.
@@ -366,6 +369,7 @@ pub fn build_report_from(
         pairs,
         totals,
         timing,
+        sprt: None,
     }
 }
 
@@ -476,6 +480,7 @@ mod tests {
             anchor: Some("b".into()),
             anchor_elo: None,
             gauntlet: None,
+            sprt: None,
             shard: None,
             play: Default::default(),
             limits: Default::default(),

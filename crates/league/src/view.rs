@@ -519,6 +519,7 @@ mod tests {
             anchor: None,
             anchor_elo: None,
             gauntlet: None,
+            sprt: None,
             shard: None,
             play: PlayOptions::default(),
             limits: Default::default(),
