@@ -647,6 +647,79 @@ mod tests {
     }
 
     #[test]
+    fn groups_are_combinations_or_multisets_that_seat_every_bot() {
+        assert_eq!(
+            member_sets(4, 2),
+            [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+        );
+        assert_eq!(member_sets(4, 3).len(), 4);
+        assert_eq!(member_sets(2, 3), [[0, 0, 1], [0, 1, 1]]);
+        // Generic in the seats: four seats, two or six bots.
+        assert_eq!(
+            member_sets(2, 4),
+            [[0, 0, 0, 1], [0, 0, 1, 1], [0, 1, 1, 1]]
+        );
+        assert_eq!(member_sets(6, 4).len(), 15);
+        for seats in 2..=4 {
+            for bots in 2..=6 {
+                let bound = fixture_bound(seats, bots, seats as u64);
+                let legs = (1..=seats as u128).product::<u128>();
+                assert_eq!(bound, member_sets(bots, seats).len() as u128 * legs);
+            }
+        }
+    }
+
+    #[test]
+    fn seatings_are_rotations_or_every_order_filtered_and_distinct() {
+        assert_eq!(seatings(&[3, 5], false, |_, _| true), [[3, 5], [5, 3]]);
+        assert_eq!(
+            seatings(&[0, 1, 2], false, |_, _| true),
+            [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+        );
+        assert_eq!(
+            seatings(&[0, 1, 2], true, |_, _| true),
+            [
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0]
+            ]
+        );
+        // A repeated member: each distinct seating once.
+        assert_eq!(seatings(&[0, 0, 1], true, |_, _| true).len(), 3);
+        // Member 1 must sit in seat 0.
+        assert_eq!(
+            seatings(&[0, 1, 2], true, |seat, b| b != 1 || seat == 0),
+            [[1, 0, 2], [1, 2, 0]]
+        );
+        assert_eq!(permutations(4).len(), 24);
+        assert_eq!(permutations(1), [[0]]);
+        // Four seats rotate like the others.
+        assert_eq!(seatings(&[0, 1, 2, 3], false, |_, _| true)[3], [3, 0, 1, 2]);
+    }
+
+    #[test]
+    fn a_comparison_is_one_group_of_roles_in_every_order() {
+        let s = Schedule::comparison(GameKind::Cardjitsu, &["new", "base"], 3, 7, &[]);
+        assert_eq!((s.groups(), s.legs(0), s.len()), (1, 2, 6));
+        let f = s.fixtures();
+        assert_eq!(f[2].seats, ["new", "base"]);
+        assert_eq!(f[3].seats, ["base", "new"]);
+        assert_eq!((f[3].pair, f[3].leg, f[2].seed), (1, 1, f[3].seed));
+        assert_eq!(
+            f[2].seed,
+            derive_seed(7, &[fnv1a64("compare"), fnv1a64("cardjitsu"), 1])
+        );
+        let boards = ["a".to_string(), "b".to_string()];
+        let r = Schedule::comparison(GameKind::Royale, &["new", "base", "third"], 2, 7, &boards);
+        assert_eq!(r.legs(0), 6);
+        assert_eq!(r.fixture(6).unwrap().board.as_deref(), Some("b"));
+        assert_eq!(r.fixture(6).unwrap().teams, TEAMS);
+    }
+
+    #[test]
     fn royale_boards_rotate() {
         let boards = vec!["x.txt".to_string(), "y.txt".to_string()];
         let bots = [bot("a"), bot("b"), bot("c")];
