@@ -164,6 +164,14 @@ fn resume_continues_the_tests_from_the_stored_games() {
     let again = read_json(&whole.join("report.json"));
     assert_eq!(again["timing"]["games_this_run"], 0);
     assert_eq!(again["sprt"], reference["sprt"]);
+
+    // `dojo report` rebuilds the tests from the stored games.
+    let o = dojo().arg("report").arg(&whole).output().unwrap();
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let text = stdout_of(&o);
+    assert!(text.contains("one test of sensei per opponent"), "{text}");
+    assert_eq!(text.matches("H1 (passes)").count(), 2, "{text}");
+    assert!(!text.contains("incomplete"), "{text}");
 }
 
 #[test]

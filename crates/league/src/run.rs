@@ -185,8 +185,7 @@ pub fn run_league(
     info.wall_ms = started.elapsed().as_millis() as u64;
     let mut report = build_report_from(settings, &outcomes, total, info);
     if let Some(rule) = &stop_rule {
-        report.complete |= stopped;
-        report.sprt = Some(rule.report());
+        rule.finish_report(&mut report);
     }
     write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
     Ok(report)

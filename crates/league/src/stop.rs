@@ -26,9 +26,11 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::driver::Cutoffs;
+use crate::report::Report;
 use crate::schedule::Schedule;
 use crate::settings::Settings;
 use crate::sprt::{EloEstimate, SequentialTest, SprtParams, Verdict, naive_estimate};
+use crate::store::GameLine;
 
 /// One group's results gathered into blocks (one cycle: every seating at
 /// one seed) and handed on strictly in cycle order, so what a test sees
@@ -166,6 +168,29 @@ pub fn check(settings: &Settings) -> Result<(), SprtSetupError> {
     Ok(())
 }
 
+/// Adds a league's stop rule to a report rebuilt from its directory
+/// (`dojo report`): the tests re-run over the stored games (as `--resume`
+/// counts them), and `complete` once they have all ended. Nothing for a
+/// league without one.
+pub fn add_to_report(
+    report: &mut Report,
+    settings: &Settings,
+    schedule: &Schedule,
+    games: &[GameLine],
+) -> Result<(), SprtSetupError> {
+    let (Some(params), Some(new)) = (&settings.sprt, &settings.gauntlet) else {
+        return Ok(());
+    };
+    check(settings)?;
+    let mut rule = GauntletStop::new(schedule, new, *params)?;
+    let cutoffs = Cutoffs::new(schedule.groups());
+    for g in games {
+        rule.add(g.pair, g.leg, &g.seats, &g.scores, &cutoffs);
+    }
+    rule.finish_report(report);
+    Ok(())
+}
+
 /// The running tests of a gauntlet: one per group (a pairing of NEW and
 /// one opponent).
 #[derive(Debug)]
@@ -267,6 +292,13 @@ impl GauntletStop {
     /// Every pairing decided or played out.
     pub(crate) fn finished(&self) -> bool {
         self.groups.iter().all(|g| g.state() != TestState::Open)
+    }
+
+    /// Puts the tests into `report`, which is complete once they have all
+    /// ended.
+    pub(crate) fn finish_report(&self, report: &mut Report) {
+        report.complete |= self.finished();
+        report.sprt = Some(self.report());
     }
 
     /// The tests as the report shows them.
