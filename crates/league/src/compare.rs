@@ -2,8 +2,9 @@
 //! probability ratio test ([`crate::sprt`], `SPRT.md`) decides or the game
 //! limit is reached.
 //!
-//! The games are [`Fixture`]s played through an [`Executor`] on a rayon
-//! pool, as in a league. Seats hold the role names [`NEW`], [`BASE`] and
+//! The games are [`Fixture`]s played through an [`Executor`] by the
+//! league's match driver (`driver.rs`), with the SPRT as its stop rule.
+//! Seats hold the role names [`NEW`], [`BASE`] and
 //! [`THIRD`] (the executor maps them to bots), so two versions of a bot
 //! with the same name can be compared.
 //!
@@ -90,6 +91,18 @@ pub enum CompareError {
     /// `games` is 0.
     #[error("the number of games must be at least 1")]
     ZeroGames,
+    /// A block would hold more games than the test's outcome model takes.
+    #[error(
+        "a {game} block would be {games} games (every order of the seats' bots); the test takes at most {max}"
+    )]
+    BlockTooLarge {
+        /// The game's name.
+        game: String,
+        /// Games per block.
+        games: u32,
+        /// [`crate::sprt::MAX_GAMES_PER_BLOCK`].
+        max: u32,
+    },
     /// A royale comparison without boards.
     #[error("a royale comparison needs at least one board")]
     NoBoards,
@@ -126,14 +139,22 @@ impl CompareSettings {
         if registry::shape(self.game).board && self.boards.is_empty() {
             return Err(CompareError::NoBoards);
         }
+        let games = self.games_per_block();
+        if games > crate::sprt::MAX_GAMES_PER_BLOCK {
+            return Err(CompareError::BlockTooLarge {
+                game: self.game.name().to_owned(),
+                games,
+                max: crate::sprt::MAX_GAMES_PER_BLOCK,
+            });
+        }
         self.sprt.validate()?;
         Ok(())
     }
 
-    /// The role of each seat's bot: NEW, BASE, then THIRD.
+    /// The roles: NEW, BASE, and THIRD for every further seat.
     fn roles(&self) -> &'static [&'static str] {
         let seats = registry::shape(self.game).seats;
-        &[NEW, BASE, THIRD][..seats.min(3)]
+        &[NEW, BASE, THIRD][..seats.clamp(2, 3)]
     }
 
     /// The comparison's schedule: one group of the roles, every block.
@@ -147,12 +168,12 @@ impl CompareSettings {
         )
     }
 
-    /// Games in one block: every order of the seats' bots (`seats!`): 2 (a
+    /// Games in one block: every distinct order of the seats' bots: 2 (a
     /// seat-swapped pair) for CardJitsu, 6 (every team rotation) for
     /// royale.
     pub fn games_per_block(&self) -> u32 {
-        let seats = registry::shape(self.game).seats as u32;
-        (1..=seats).product()
+        let legs = Schedule::comparison(self.game, self.roles(), 1, self.seed, &[]).legs(0);
+        u32::try_from(legs).unwrap_or(u32::MAX)
     }
 
     /// Most blocks played: `ceil(games / games_per_block)`.

@@ -259,11 +259,13 @@ impl Schedule {
     }
 
     /// The blocks of `dojo compare`: one group of the role names `roles`
-    /// (one per seat: NEW, BASE, then the other seats' bots) that plays
-    /// every order of its members each cycle, `blocks` cycles, with the seed
-    /// of cycle `k` derived from `[h("compare"), h(game), k]` and the boards
-    /// in rotation. A block is then one cycle: fixture ids `g·k .. g·k + g`
-    /// (`g` = seats!), `pair` = `k`.
+    /// (NEW, BASE, then the bot of the further seats, which the last role
+    /// fills however many there are) that plays every distinct order of
+    /// its members each cycle, `blocks` cycles, with the seed of cycle `k`
+    /// derived from `[h("compare"), h(game), k]` and the boards in
+    /// rotation. A block is then one cycle: fixture ids `g·k .. g·k + g`
+    /// (`g` = [`Schedule::legs`]: 2 for two seats, `3! = 6` for three),
+    /// `pair` = `k`.
     pub fn comparison(
         game: GameKind,
         roles: &[&str],
@@ -271,7 +273,10 @@ impl Schedule {
         seed: u64,
         boards: &[String],
     ) -> Schedule {
-        let members: Vec<u16> = (0..roles.len() as u16).collect();
+        let last = roles.len().saturating_sub(1) as u16;
+        let members: Vec<u16> = (0..registry::shape(game).seats as u16)
+            .map(|seat| seat.min(last))
+            .collect();
         let group = Group {
             index: 0,
             hashes: vec![fnv1a64(game.name())],
