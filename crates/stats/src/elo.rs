@@ -31,7 +31,9 @@ pub fn score_to_elo(s: f64) -> f64 {
 /// (ln 10 · s (1 - s))`: how an interval in score maps to one in Elo (the
 /// delta method).
 pub fn elo_per_score(s: f64) -> f64 {
-    ELO_PER_NAT / (s * (1.0 - s))
+    // Written out rather than as `ELO_PER_NAT / (s (1 - s))`: the two round
+    // differently in the last bit, and reports must not change.
+    400.0 / (std::f64::consts::LN_10 * s * (1.0 - s))
 }
 
 /// Pairwise score of seat `i` against seat `j` of one game, from their
