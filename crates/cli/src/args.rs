@@ -222,13 +222,24 @@ pub struct LeagueArgs {
     /// Continue an interrupted league in DIR, playing only the missing
     /// games, with its stored settings: a flag that would change them is
     /// refused (--anchor is applied: it only changes the report).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out", "gauntlet"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out", "gauntlet", "sprt"])]
     pub resume: Option<PathBuf>,
     /// A gauntlet instead of a round robin: NEW plays each of the other bots
     /// (royale: each trio it is in) and they do not play each other; all are
     /// rated on the same scale.
     #[arg(long, value_name = "NEW")]
     pub gauntlet: Option<String>,
+    /// With --gauntlet: stop each pairing of NEW and an opponent once this
+    /// sequential test decides (as `dojo compare` does; H0 "NEW - BOT = E0
+    /// Elo" against H1 "= E1", error rates A and B; any subset), with
+    /// --games as the limit per pairing.
+    #[arg(
+        long,
+        requires = "gauntlet",
+        conflicts_with = "shard",
+        value_name = "elo0=E0,elo1=E1,alpha=A,beta=B"
+    )]
+    pub sprt: Option<dojo_league::sprt::SprtParams>,
     /// Play only slice I of N of the schedule (1-based).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,

@@ -23,20 +23,26 @@ use crate::royale::RoyaleRecord;
 pub struct Shape {
     /// Seats per game.
     pub seats: usize,
-    /// Whether each seat plays for a team (royale's R, P, S).
+    /// Whether each seat plays for a team (royale's R, P, S: seat `i`
+    /// plays the `i`-th).
     pub teams: bool,
+    /// Whether games are played on a board file (royale), so leagues and
+    /// comparisons rotate through boards.
+    pub board: bool,
 }
 
-/// Seats per game and whether they have teams.
+/// Seats per game, whether they have teams, whether there is a board.
 pub fn shape(game: Game) -> Shape {
     match game {
         Game::Cardjitsu => Shape {
             seats: 2,
             teams: false,
+            board: false,
         },
         Game::Royale => Shape {
             seats: 3,
             teams: true,
+            board: true,
         },
     }
 }

@@ -295,6 +295,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         anchor: None,
         anchor_elo: None,
         gauntlet: None,
+        sprt: None,
         shard: None,
         play: Default::default(),
         limits: Default::default(),

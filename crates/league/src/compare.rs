@@ -2,53 +2,59 @@
 //! probability ratio test ([`crate::sprt`], `SPRT.md`) decides or the game
 //! limit is reached.
 //!
-//! The games are [`Fixture`]s played through an [`Executor`] on a rayon
-//! pool, as in a league. Seats hold the role names [`NEW`], [`BASE`] and
+//! The games are [`Fixture`]s played through an [`Executor`] by the
+//! league's match driver (`driver.rs`), with the SPRT as its stop rule.
+//! Seats hold the role names [`NEW`], [`BASE`] and
 //! [`THIRD`] (the executor maps them to bots), so two versions of a bot
 //! with the same name can be compared.
 //!
 //! **Blocks.** Block `k` is a set of games sharing the seed
 //! `derive_seed(seed, [h("compare"), h(game), k])` (`h` = FNV-1a 64, as in
 //! the league schedule) that together are fair to both bots; the block, not
-//! the game, is the independent unit the test counts.
+//! the game, is the independent unit the test counts. The blocks come from
+//! the league's generic schedule ([`Schedule::comparison`]) over the game's
+//! seats (`dojo_games::registry::shape`): one group of the roles NEW,
+//! BASE and, for each further seat, a bot of its own ([`THIRD`]), playing
+//! every order of them, so block `k` is fixture ids `g·k .. g·k + g` with
+//! `g = seats!` games, in lexicographic order of the seatings.
 //!
 //! - CardJitsu: a seat-swapped pair, fixture ids `2k` and `2k + 1`; leg 0
 //!   seats `[new, base]`, leg 1 `[base, new]`.
 //! - Royale: six games on board `boards[k % boards.len()]`, fixture ids
-//!   `6k..6k + 6`: seat `i` plays team `R`, `P`, `S`; in legs `2r` and
-//!   `2r + 1` the third bot takes team `TEAMS[r]`, NEW and BASE the other
-//!   two (leg `2r`: NEW on the first of them, leg `2r + 1` swapped). Every
-//!   assignment of the three bots to the three teams is played once on the
-//!   same board and seed.
+//!   `6k..6k + 6`, seat `i` on team `R`, `P`, `S`: every assignment of the
+//!   three bots to the three teams, once each on the same board and seed.
 //!
 //! **Scores.** In each game NEW scores `(1 + s_new - s_base) / 2` against
 //! BASE (`s` = seat score), the league's pairwise result: in CardJitsu this
 //! is NEW's score; in royale NEW's team winning counts 1, BASE's 0, and the
 //! third bot winning or a draw ½.
 //!
-//! **Order.** Games run in parallel, but finished blocks are fed to the
-//! test strictly in block order, and the run stops at the first block after
+//! **Order.** Games run in parallel through the league's driver, but
+//! finished blocks are fed to the test strictly in block order (the SPRT is
+//! the driver's stop rule), and the run stops at the first block after
 //! which the test decides; games of later blocks are not started (any
-//! already running are ignored). The verdict is therefore the same for any number
-//! of jobs when the bots are deterministic.
+//! already running are ignored). The verdict is therefore the same for any
+//! number of jobs when the bots are deterministic.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use dojo_engine::rng::derive_seed;
 use dojo_engine::royale::Team;
+use dojo_games::registry;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::executor::{ExecError, Executor, GameResult, SeatFaults, check_result};
+use crate::driver::{self, Cutoffs, Drive, Sink};
+use crate::executor::{ExecError, Executor, GameResult, SeatFaults};
 use crate::run::NoProgress;
-use crate::schedule::{Fixture, TEAMS, fnv1a64};
+use crate::schedule::{Fixture, Schedule, fnv1a64};
 use crate::settings::GameKind;
 use crate::sprt::{
     EloEstimate, Outcomes, SampleNote, SequentialTest, SprtParams, SprtParamsError, Verdict,
     naive_estimate,
 };
+use crate::stop::Blocks;
 
 /// Seat name of the bot under test.
 pub const NEW: &str = "new";
@@ -85,6 +91,18 @@ pub enum CompareError {
     /// `games` is 0.
     #[error("the number of games must be at least 1")]
     ZeroGames,
+    /// A block would hold more games than the test's outcome model takes.
+    #[error(
+        "a {game} block would be {games} games (every order of the seats' bots); the test takes at most {max}"
+    )]
+    BlockTooLarge {
+        /// The game's name.
+        game: String,
+        /// Games per block.
+        games: u32,
+        /// [`crate::sprt::MAX_GAMES_PER_BLOCK`].
+        max: u32,
+    },
     /// A royale comparison without boards.
     #[error("a royale comparison needs at least one board")]
     NoBoards,
@@ -118,20 +136,44 @@ impl CompareSettings {
         if self.games == 0 {
             return Err(CompareError::ZeroGames);
         }
-        if self.game == GameKind::Royale && self.boards.is_empty() {
+        if registry::shape(self.game).board && self.boards.is_empty() {
             return Err(CompareError::NoBoards);
+        }
+        let games = self.games_per_block();
+        if games > crate::sprt::MAX_GAMES_PER_BLOCK {
+            return Err(CompareError::BlockTooLarge {
+                game: self.game.name().to_owned(),
+                games,
+                max: crate::sprt::MAX_GAMES_PER_BLOCK,
+            });
         }
         self.sprt.validate()?;
         Ok(())
     }
 
-    /// Games in one block: 2 (a seat-swapped pair) for CardJitsu, 6 (every
-    /// team rotation) for royale.
+    /// The roles: NEW, BASE, and THIRD for every further seat.
+    fn roles(&self) -> &'static [&'static str] {
+        let seats = registry::shape(self.game).seats;
+        &[NEW, BASE, THIRD][..seats.clamp(2, 3)]
+    }
+
+    /// The comparison's schedule: one group of the roles, every block.
+    fn schedule(&self) -> Schedule {
+        Schedule::comparison(
+            self.game,
+            self.roles(),
+            self.max_blocks(),
+            self.seed,
+            &self.boards,
+        )
+    }
+
+    /// Games in one block: every distinct order of the seats' bots: 2 (a
+    /// seat-swapped pair) for CardJitsu, 6 (every team rotation) for
+    /// royale.
     pub fn games_per_block(&self) -> u32 {
-        match self.game {
-            GameKind::Cardjitsu => 2,
-            GameKind::Royale => 6,
-        }
+        let legs = Schedule::comparison(self.game, self.roles(), 1, self.seed, &[]).legs(0);
+        u32::try_from(legs).unwrap_or(u32::MAX)
     }
 
     /// Most blocks played: `ceil(games / games_per_block)`.
@@ -148,51 +190,26 @@ impl CompareSettings {
     }
 
     /// The games of block `block` (see the module documentation).
-    /// Royale settings must have a board ([`CompareSettings::validate`]).
     pub fn block_fixtures(&self, block: u64) -> Vec<Fixture> {
-        let seed = self.block_seed(block);
         let g = u64::from(self.games_per_block());
-        let fixture = |leg: u8, seats: Vec<String>, teams: Vec<Team>, board| Fixture {
-            id: g * block + u64::from(leg),
-            game: self.game,
-            seats,
-            teams,
-            board,
-            pair: block,
-            leg,
-            seed,
-        };
-        let roles = |names: [&str; 2]| names.map(str::to_string).into_iter();
-        match self.game {
-            GameKind::Cardjitsu => vec![
-                fixture(0, roles([NEW, BASE]).collect(), Vec::new(), None),
-                fixture(1, roles([BASE, NEW]).collect(), Vec::new(), None),
-            ],
-            GameKind::Royale => {
-                let board = (!self.boards.is_empty()).then(|| {
-                    let i = block % self.boards.len() as u64;
-                    self.boards[i as usize].clone()
-                });
-                let teams = TEAMS.to_vec();
-                let mut out = Vec::with_capacity(6);
-                for third in 0..TEAMS.len() {
-                    for (swap, pair) in [[NEW, BASE], [BASE, NEW]].into_iter().enumerate() {
-                        let mut others = roles(pair);
-                        let seats = (0..TEAMS.len())
-                            .map(|team| {
-                                if team == third {
-                                    THIRD.to_string()
-                                } else {
-                                    others.next().unwrap_or_else(|| THIRD.to_string())
-                                }
-                            })
-                            .collect();
-                        let leg = (2 * third + swap) as u8;
-                        out.push(fixture(leg, seats, teams.clone(), board.clone()));
-                    }
-                }
-                out
-            }
+        let schedule = Schedule::comparison(
+            self.game,
+            self.roles(),
+            block.saturating_add(1),
+            self.seed,
+            &self.boards,
+        );
+        (g * block..g * (block + 1))
+            .filter_map(|id| schedule.fixture(id))
+            .collect()
+    }
+
+    /// The test's unit: a pair when a block is two games.
+    fn unit(&self) -> Unit {
+        if self.games_per_block() == 2 {
+            Unit::Pair
+        } else {
+            Unit::Block
         }
     }
 }
@@ -358,7 +375,8 @@ impl CompareProgress for NoProgress {
     fn block_done(&mut self, _: &BlockRecord, _: &SequentialTest) {}
 }
 
-/// The running test: blocks counted in order.
+/// The running test, the comparison's stop rule: games gathered into
+/// blocks, blocks counted in order.
 struct Tally<'a> {
     settings: &'a CompareSettings,
     test: SequentialTest,
@@ -366,12 +384,56 @@ struct Tally<'a> {
     blocks: Vec<BlockRecord>,
     trace: Vec<TracePoint>,
     decided: Option<Outcome>,
+    pending: Blocks<(Fixture, GameResult)>,
+    /// The earliest failure: (fixture id, block, message).
+    failure: Option<(u64, u64, String)>,
+    progress: &'a mut dyn CompareProgress,
+}
+
+impl Sink for Tally<'_> {
+    fn finished(
+        &mut self,
+        fixture: Fixture,
+        result: Result<GameResult, ExecError>,
+        cutoffs: &Cutoffs,
+    ) {
+        match result {
+            Ok(r) => self.pending.add(fixture.pair, fixture.leg, (fixture, r)),
+            Err(ExecError::Cancelled) => {}
+            Err(ExecError::Failed(message)) => {
+                // The test cannot count past this block.
+                cutoffs.cut(0, fixture.pair);
+                if self
+                    .failure
+                    .as_ref()
+                    .is_none_or(|(id, _, _)| fixture.id < *id)
+                {
+                    self.failure = Some((fixture.id, fixture.pair, message));
+                }
+            }
+        }
+        while self.decided.is_none() {
+            let Some((_, games)) = self.pending.pop() else {
+                break;
+            };
+            self.count(games);
+            if let Some(record) = self.blocks.last() {
+                self.progress.block_done(record, &self.test);
+            }
+            if self.decided.is_some() {
+                cutoffs.cut(0, self.pending.next_cycle());
+            }
+        }
+    }
 }
 
 impl Tally<'_> {
-    fn count(&mut self, fixtures: &[Fixture], results: Vec<GameResult>) {
-        let mut games = Vec::with_capacity(fixtures.len());
-        for (fixture, result) in fixtures.iter().zip(results) {
+    fn count(&mut self, block: Vec<(Fixture, GameResult)>) {
+        let mut games = Vec::with_capacity(block.len());
+        let Some(first) = block.first().map(|(f, _)| f.clone()) else {
+            return;
+        };
+        for (fixture, result) in block {
             let seat_score = |role: &str| {
                 fixture
                     .seats
@@ -410,9 +472,9 @@ impl Tally<'_> {
             elo: naive_estimate(self.test.counts()),
         });
         self.blocks.push(BlockRecord {
-            block: fixtures[0].pair,
-            seed: fixtures[0].seed,
-            board: fixtures[0].board.clone(),
+            block: first.pair,
+            seed: first.seed,
+            board: first.board,
             games,
             new_points: scores.iter().sum(),
         });
@@ -433,10 +495,7 @@ impl Tally<'_> {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
             model: CompareModel {
-                unit: match self.settings.game {
-                    GameKind::Cardjitsu => Unit::Pair,
-                    GameKind::Royale => Unit::Block,
-                },
+                unit: self.settings.unit(),
                 games_per_unit: g,
                 elo_model: self.settings.sprt.model,
                 test: "gsprt".into(),
@@ -480,112 +539,38 @@ pub fn run_compare(
     cancel: &AtomicBool,
 ) -> Result<CompareReport, CompareError> {
     settings.validate()?;
-    let max_blocks = settings.max_blocks();
-    let g = u64::from(settings.games_per_block());
+    let g = settings.games_per_block();
     let mut tally = Tally {
         settings,
-        test: SequentialTest::new(settings.sprt, settings.games_per_block()),
+        test: SequentialTest::new(settings.sprt, g),
         faults: RoleFaults::default(),
         blocks: Vec::new(),
         trace: Vec::new(),
         decided: None,
+        pending: Blocks::new(u64::from(g)),
+        failure: None,
+        progress,
     };
     if cancel.load(Ordering::SeqCst) {
         return Ok(tally.report(Outcome::Cancelled));
     }
     let jobs = jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| CompareError::Pool {
-            jobs,
-            message: e.to_string(),
-        })?;
-
-    // Games of blocks at or beyond the horizon are not started: it drops to
-    // just past the deciding block, or to the first failed block.
-    let horizon = AtomicU64::new(max_blocks);
-    // The earliest failure: (fixture id, block, message).
-    let mut failure: Option<(u64, u64, String)> = None;
-    // Games are started a few at a time, in fixture order, so that once the
-    // test decides only the games in flight are wasted.
-    let window = (2 * jobs as u64).max(g);
-    let mut started = 0;
-    let mut in_flight = 0;
-    let (tx, rx) = mpsc::channel::<(Fixture, Result<GameResult, ExecError>)>();
-    pool.in_place_scope(|scope| {
-        let mut legs: BTreeMap<u64, Vec<Option<GameResult>>> = BTreeMap::new();
-        let mut next = 0;
-        loop {
-            while in_flight < window
-                && started < g * horizon.load(Ordering::SeqCst)
-                && !cancel.load(Ordering::SeqCst)
-            {
-                let fixture = settings.block_fixtures(started / g)[(started % g) as usize].clone();
-                started += 1;
-                in_flight += 1;
-                let tx = tx.clone();
-                let horizon = &horizon;
-                scope.spawn(move |_| {
-                    let skip = cancel.load(Ordering::SeqCst)
-                        || fixture.pair >= horizon.load(Ordering::SeqCst);
-                    let result = if skip {
-                        Err(ExecError::Cancelled)
-                    } else {
-                        executor.play(&fixture, cancel).and_then(|r| {
-                            check_result(&fixture, &r).map_err(ExecError::Failed)?;
-                            Ok(r)
-                        })
-                    };
-                    // The receiver outlives the scope; a send cannot fail.
-                    let _ = tx.send((fixture, result));
-                });
-            }
-            if in_flight == 0 {
-                break;
-            }
-            // Every game in flight sends exactly once.
-            let Ok((fixture, result)) = rx.recv() else {
-                break;
-            };
-            in_flight -= 1;
-            match result {
-                Ok(r) => {
-                    let block = legs
-                        .entry(fixture.pair)
-                        .or_insert_with(|| vec![None; g as usize]);
-                    block[usize::from(fixture.leg)] = Some(r);
-                }
-                Err(ExecError::Cancelled) => {}
-                Err(ExecError::Failed(message)) => {
-                    horizon.fetch_min(fixture.pair, Ordering::SeqCst);
-                    if failure.as_ref().is_none_or(|(id, _, _)| fixture.id < *id) {
-                        failure = Some((fixture.id, fixture.pair, message));
-                    }
-                }
-            }
-            while tally.decided.is_none() {
-                let complete = legs
-                    .get(&next)
-                    .is_some_and(|l| l.iter().all(Option::is_some));
-                if !complete {
-                    break;
-                }
-                let Some(results) = legs.remove(&next) else {
-                    break;
-                };
-                let results: Vec<GameResult> = results.into_iter().flatten().collect();
-                tally.count(&settings.block_fixtures(next), results);
-                if let Some(record) = tally.blocks.last() {
-                    progress.block_done(record, &tally.test);
-                }
-                next += 1;
-                if tally.decided.is_some() {
-                    horizon.fetch_min(next, Ordering::SeqCst);
-                }
-            }
+    let schedule = settings.schedule();
+    let cutoffs = Cutoffs::new(schedule.groups());
+    let how = Drive {
+        jobs,
+        // At most this many games are started and not yet counted, so once
+        // the test decides only those are wasted; never less than a block.
+        window: (2 * jobs).max(g as usize),
+        idle: Duration::from_secs(3600),
+        cancel,
+    };
+    driver::drive(&how, schedule.iter(), executor, &cutoffs, &mut tally).map_err(|e| {
+        CompareError::Pool {
+            jobs: e.jobs,
+            message: e.message,
         }
-    });
+    })?;
 
     if let Some(outcome) = tally.decided {
         return Ok(tally.report(outcome));
@@ -593,7 +578,7 @@ pub fn run_compare(
     if cancel.load(Ordering::SeqCst) {
         return Ok(tally.report(Outcome::Cancelled));
     }
-    if let Some((id, block, message)) = failure {
+    if let Some((id, block, message)) = tally.failure.take() {
         return Err(CompareError::GameFailed { id, block, message });
     }
     Ok(tally.report(Outcome::Inconclusive))
@@ -602,6 +587,8 @@ pub fn run_compare(
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
+
+    use crate::schedule::TEAMS;
 
     use super::*;
 

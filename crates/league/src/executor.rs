@@ -1,11 +1,15 @@
-//! The league's view of whatever plays one game (the process runner, or a
-//! synthetic game in tests).
+//! What plays one game for a league or comparison: the [`Executor`] trait
+//! (tests implement it with synthetic games) and its real implementation,
+//! [`BotExecutor`] (bots and boards resolved once) playing each fixture's
+//! game through the games registry.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use dojo_games::BotExecutor;
+use dojo_games::Table;
+pub use dojo_games::{ExecError, GameResult, SeatFaults};
 
 use crate::schedule::Fixture;
-
-pub use dojo_games::{ExecError, GameResult, SeatFaults};
 
 /// Plays one fixture. Called from several threads at once.
 pub trait Executor: Sync {
@@ -35,4 +39,29 @@ pub(crate) fn check_result(fixture: &Fixture, result: &GameResult) -> Result<(),
         return Err(format!("executor returned score {s}; expected 0, 0.5 or 1"));
     }
     Ok(())
+}
+
+impl Executor for BotExecutor {
+    fn containment(&self) -> Option<dojo_runner::InForce> {
+        BotExecutor::containment(self)
+    }
+
+    fn play(&self, fixture: &Fixture, cancel: &AtomicBool) -> Result<GameResult, ExecError> {
+        // Once a game runs, the runner watches `self.run.cancel` (give it the
+        // league's flag) and stops within a fraction of a second.
+        if cancel.load(Ordering::SeqCst) {
+            return Err(ExecError::Cancelled);
+        }
+        BotExecutor::play(
+            self,
+            &Table {
+                id: fixture.id,
+                game: fixture.game,
+                seats: &fixture.seats,
+                teams: &fixture.teams,
+                board: fixture.board.as_deref(),
+                seed: fixture.seed,
+            },
+        )
+    }
 }

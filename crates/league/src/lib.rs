@@ -6,7 +6,7 @@
 //! File formats are documented in `FORMATS.md`.
 
 pub mod compare;
-pub mod exec;
+mod driver;
 pub mod executor;
 pub mod merge;
 pub mod replay;
@@ -15,6 +15,7 @@ pub mod run;
 pub mod schedule;
 pub mod settings;
 pub mod stderr_logs;
+pub mod stop;
 pub mod store;
 pub mod tally;
 pub mod view;
@@ -37,7 +38,7 @@ pub mod game {
     pub use dojo_games::royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};
 }
 
-pub use executor::{ExecError, Executor, GameResult, SeatFaults};
+pub use executor::{BotExecutor, ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};
 pub use report::Report;
 pub use run::{LeagueError, NoProgress, Progress, RunOptions, run_league};

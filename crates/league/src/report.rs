@@ -54,6 +54,9 @@ pub struct Report {
     /// About this run only; the one section that may differ between runs
     /// of the same games.
     pub timing: RunInfo,
+    /// A gauntlet with a stop rule: each opponent's sequential test.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::stop::GauntletSprt>,
 }
 
 /// The time controls and limits of a league, every value explicit.
@@ -379,6 +382,7 @@ pub fn build_report_from(
         totals,
         conditions: Conditions::of(settings),
         timing,
+        sprt: None,
     }
 }
 
@@ -464,6 +468,7 @@ mod tests {
             anchor: Some("b".into()),
             anchor_elo: None,
             gauntlet: None,
+            sprt: None,
             shard: None,
             play: Default::default(),
             limits: Default::default(),

@@ -4,16 +4,17 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::executor::{ExecError, Executor, GameResult, check_result};
+use crate::driver::{self, Cutoffs, Drive, Sink};
+use crate::executor::{ExecError, Executor, GameResult};
 use crate::report::{FailedGame, Report, RunInfo, build_report_from};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
 use crate::settings::{Provenance, Settings};
 use crate::stderr_logs::StderrLogs;
+use crate::stop::{GauntletStop, SprtSetupError};
 use crate::store::{GameLine, REPORT_FILE, SYNC_INTERVAL, Store, StoreError, write_json_atomic};
 use crate::tally::LeagueTally;
 
@@ -68,6 +69,8 @@ pub enum LeagueError {
     Schedule(#[from] ScheduleError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Sprt(#[from] SprtSetupError),
     #[error("cannot start {jobs} worker threads: {message}")]
     Pool { jobs: usize, message: String },
     #[error("{}: game {id} {problem}", path.display())]
@@ -79,7 +82,9 @@ pub enum LeagueError {
 }
 
 /// Plays every fixture of `settings` (or of its shard) not yet stored in
-/// `options.out`, then writes and returns the report.
+/// `options.out`, then writes and returns the report. With a stop rule
+/// (`settings.sprt`, a gauntlet's SPRT) each pairing stops once its test
+/// decides; a resumed league first counts its stored games into the test.
 ///
 /// When `cancel` becomes true, running games are abandoned (the executor
 /// sees the flag), no new game starts, and the report of the games stored
@@ -97,15 +102,24 @@ pub fn run_league(
     // grows with the games is a bit per game id and a label per pair.
     let schedule = Schedule::build(settings)?;
     let shard = settings.shard;
+    crate::stop::check(settings)?;
+    let mut stop_rule = match (&settings.sprt, &settings.gauntlet) {
+        (Some(params), Some(new)) => Some(GauntletStop::new(&schedule, new, *params)?),
+        _ => None,
+    };
+    let cutoffs = Cutoffs::new(schedule.groups());
     let mut done = IdSet::default();
     let mut tally = LeagueTally::new(settings.sorted_names());
     let mut leader = Leader::default();
     let mut stored_games = 0u64;
-    let mut store = Store::open_each(&options.out, settings, |line| {
+    let store = Store::open_each(&options.out, settings, |line| {
         if check_stored(&options.out, &schedule, shard, &done, &line)? {
             done.insert(line.id);
             leader.add(&line);
             tally.add(&line);
+            if let Some(rule) = &mut stop_rule {
+                rule.add(line.pair, line.leg, &line.seats, &line.scores, &cutoffs);
+            }
             stored_games += 1;
         }
         Ok::<(), LeagueError>(())
@@ -113,129 +127,141 @@ pub fn run_league(
 
     // The pending games are found by walking the schedule against the
     // stored ids, not by copying it.
-    let mut pending = schedule
-        .selected(shard)
-        .filter(|f| !done.contains(f.id))
-        .peekable();
+    let pending = schedule.selected(shard).filter(|f| !done.contains(f.id));
     let total = schedule.selected_len(shard);
     let containment = executor.containment();
     let provenance = Provenance::current(options.fingerprints.clone());
     crate::store::record_provenance(&options.out, &provenance, containment.clone())?;
-    let mut info = RunInfo {
-        containment,
-        ..RunInfo::default()
+    let mut sink = Writer {
+        leader,
+        stored_games,
+        tally,
+        store,
+        stderr_logs: StderrLogs::new(&options.out),
+        info: RunInfo {
+            containment,
+            ..RunInfo::default()
+        },
+        write_error: None,
+        total,
+        progress,
+        stop_rule,
     };
-    let mut write_error: Option<StoreError> = None;
-    let mut stderr_logs = StderrLogs::new(&options.out);
-    progress.started(stored_games, total);
+    sink.progress.started(sink.stored_games, total);
 
-    if pending.peek().is_some() && !cancel.load(Ordering::SeqCst) {
-        let jobs = options.jobs.max(1);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .build()
-            .map_err(|e| LeagueError::Pool {
-                jobs,
-                message: e.to_string(),
-            })?;
-        // Set when storing fails: stop starting games, keep what is stored.
-        let stop = AtomicBool::new(false);
-        let (tx, rx) = mpsc::channel::<(Fixture, Result<GameResult, ExecError>)>();
-        pool.in_place_scope(|scope| {
-            // Games are handed to the pool a few at a time, not all at once,
-            // so the pool's queue stays as small as the number of workers
-            // however long the league.
-            let queue = &mut pending;
-            let mut in_flight = 0usize;
-            let start = |fixture: Fixture| {
-                let tx = tx.clone();
-                let stop = &stop;
-                scope.spawn(move |_| {
-                    let result = if cancel.load(Ordering::SeqCst) || stop.load(Ordering::SeqCst) {
-                        Err(ExecError::Cancelled)
-                    } else {
-                        executor.play(&fixture, cancel)
-                    };
-                    // The receiver outlives the scope; a send cannot fail.
-                    let _ = tx.send((fixture, result));
-                });
-            };
-            for fixture in queue.by_ref().take(jobs * QUEUED_PER_WORKER) {
-                start(fixture);
-                in_flight += 1;
-            }
-            while in_flight > 0 {
-                // Wake up at least once per sync interval, so a stored game
-                // waits for its fsync no longer than that even when the next
-                // game takes long.
-                let (fixture, result) = match rx.recv_timeout(SYNC_INTERVAL) {
-                    Ok(item) => item,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if write_error.is_none()
-                            && let Err(e) = store.sync_if_due()
-                        {
-                            stop.store(true, Ordering::SeqCst);
-                            write_error = Some(e);
-                        }
-                        continue;
-                    }
-                    // Unreachable while `tx` is held here; stop waiting.
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                };
-                in_flight -= 1;
-                if let Some(next) = queue.next() {
-                    start(next);
-                    in_flight += 1;
-                }
-                let fixture = &fixture;
-                let result = result.and_then(|r| {
-                    check_result(fixture, &r).map_err(ExecError::Failed)?;
-                    Ok(r)
-                });
-                match result {
-                    Ok(mut r) if write_error.is_none() => {
-                        // Stderr goes to the bots' logs, not games.jsonl.
-                        let stderr = r.record.as_object_mut().and_then(|o| o.remove("stderr"));
-                        let line = GameLine::new(fixture, r);
-                        if let Err(e) = store.append(&line) {
-                            stop.store(true, Ordering::SeqCst);
-                            write_error = Some(e);
-                            continue;
-                        }
-                        if let Some(stderr) = &stderr {
-                            stderr_logs.add(fixture, stderr);
-                        }
-                        leader.add(&line);
-                        progress.game_stored(&line);
-                        tally.add(&line);
-                        stored_games += 1;
-                        info.games_this_run += 1;
-                        progress.game_done(stored_games, total, leader.best());
-                    }
-                    Ok(_) | Err(ExecError::Cancelled) => {}
-                    Err(ExecError::Failed(error)) => {
-                        progress.game_failed(fixture, &error);
-                        info.failed.push(FailedGame {
-                            id: fixture.id,
-                            error,
-                        });
-                    }
-                }
-            }
-        });
-    }
+    let jobs = options.jobs.max(1);
+    let how = Drive {
+        jobs,
+        window: jobs * QUEUED_PER_WORKER,
+        // Wake up at least once per sync interval, so a stored game waits
+        // for its fsync no longer than that even when the next game takes
+        // long.
+        idle: SYNC_INTERVAL,
+        cancel,
+    };
+    driver::drive(&how, pending, executor, &cutoffs, &mut sink).map_err(|e| LeagueError::Pool {
+        jobs: e.jobs,
+        message: e.message,
+    })?;
+    let Writer {
+        mut store,
+        tally,
+        mut info,
+        write_error,
+        stored_games,
+        stop_rule,
+        ..
+    } = sink;
     if let Some(e) = write_error {
         return Err(e.into());
     }
     // The last group, before the report that counts its games.
     store.sync()?;
 
+    let stopped = stop_rule.as_ref().is_some_and(GauntletStop::finished);
     info.failed.sort_by_key(|f| f.id);
-    info.cancelled = cancel.load(Ordering::SeqCst) && stored_games < total;
+    info.cancelled = cancel.load(Ordering::SeqCst) && stored_games < total && !stopped;
     info.wall_ms = started.elapsed().as_millis() as u64;
-    let report = build_report_from(settings, &tally, total, info);
+    let mut report = build_report_from(settings, &tally, total, info);
+    if let Some(rule) = &stop_rule {
+        rule.finish_report(&mut report);
+    }
     write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
     Ok(report)
+}
+
+/// The league's side of the driver: stores each finished game (one
+/// writer, the calling thread), keeps its compact outcome, tells the
+/// progress and the stop rule.
+struct Writer<'a> {
+    store: Store,
+    stderr_logs: StderrLogs,
+    leader: Leader,
+    tally: LeagueTally,
+    info: RunInfo,
+    /// Set when storing fails: no game starts after it, and the league
+    /// returns the error (what is stored stays).
+    write_error: Option<StoreError>,
+    stored_games: u64,
+    total: u64,
+    progress: &'a mut dyn Progress,
+    stop_rule: Option<GauntletStop>,
+}
+
+impl Sink for Writer<'_> {
+    fn finished(
+        &mut self,
+        fixture: Fixture,
+        result: Result<GameResult, ExecError>,
+        cutoffs: &Cutoffs,
+    ) {
+        let fixture = &fixture;
+        match result {
+            Ok(mut r) if self.write_error.is_none() => {
+                // Stderr goes to the bots' logs, not games.jsonl.
+                let stderr = r.record.as_object_mut().and_then(|o| o.remove("stderr"));
+                let line = GameLine::new(fixture, r);
+                if let Err(e) = self.store.append(&line) {
+                    cutoffs.stop();
+                    self.write_error = Some(e);
+                    return;
+                }
+                if let Some(stderr) = &stderr {
+                    self.stderr_logs.add(fixture, stderr);
+                }
+                if let Some(rule) = &mut self.stop_rule {
+                    rule.add(line.pair, line.leg, &line.seats, &line.scores, cutoffs);
+                }
+                self.leader.add(&line);
+                self.progress.game_stored(&line);
+                self.tally.add(&line);
+                self.stored_games += 1;
+                self.info.games_this_run += 1;
+                self.progress
+                    .game_done(self.stored_games, self.total, self.leader.best());
+            }
+            Ok(_) | Err(ExecError::Cancelled) => {}
+            Err(ExecError::Failed(error)) => {
+                if let Some(rule) = &mut self.stop_rule {
+                    rule.failed(fixture.pair, cutoffs);
+                }
+                self.progress.game_failed(fixture, &error);
+                self.info.failed.push(FailedGame {
+                    id: fixture.id,
+                    error,
+                });
+            }
+        }
+    }
+
+    fn idle(&mut self, cutoffs: &Cutoffs) {
+        if self.write_error.is_none()
+            && let Err(e) = self.store.sync_if_due()
+        {
+            cutoffs.stop();
+            self.write_error = Some(e);
+        }
+    }
 }
 
 /// Checks a stored game belongs to this directory's fixtures (those of

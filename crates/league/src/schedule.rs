@@ -11,6 +11,8 @@ use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use dojo_games::registry;
+
 use crate::settings::{BadShard, Entrant, GameKind, Settings, Shard};
 
 /// Royale teams, in seat order: seat `i` plays `TEAMS[i]`.
@@ -72,18 +74,27 @@ pub enum ScheduleError {
 pub const MAX_FIXTURES: u128 = 2_000_000;
 
 /// An upper bound on the fixtures of `bots` bots playing `games` games per
-/// pairing (CardJitsu) or trio (royale), computed without overflow.
-fn fixture_bound(game: GameKind, bots: usize, games: u64) -> u128 {
-    let n = bots as u128;
-    let (groups, legs, cycles) = match game {
-        GameKind::Cardjitsu => (n * n.saturating_sub(1) / 2, 2, games.div_ceil(2)),
-        GameKind::Royale => (
-            (n * n.saturating_sub(1) * n.saturating_sub(2) / 6).max(2),
-            6,
-            games.div_ceil(3),
-        ),
-    };
-    groups * legs * u128::from(cycles)
+/// group of `seats` bots, computed without overflow: every group plays at
+/// most every order of its members (`seats!` seatings) each of
+/// `ceil(games / seats)` cycles.
+fn fixture_bound(seats: usize, bots: usize, games: u64) -> u128 {
+    let groups = choose(bots as u128, seats as u128).max(if bots < seats {
+        // Fewer bots than seats: the multisets that seat every bot.
+        choose(seats as u128 - 1, (bots as u128).saturating_sub(1))
+    } else {
+        0
+    });
+    let legs = (1..=seats as u128).fold(1u128, |f, k| f.saturating_mul(k));
+    let cycles = u128::from(games.div_ceil(seats.max(1) as u64));
+    groups.saturating_mul(legs).saturating_mul(cycles)
+}
+
+/// `n` choose `k`, saturating.
+fn choose(n: u128, k: u128) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |c, i| c.saturating_mul(n - i) / (i + 1))
 }
 
 /// FNV-1a, 64 bit, over the UTF-8 bytes of `s`: the stable name hash that
@@ -184,7 +195,8 @@ impl Schedule {
         if games == 0 {
             return Err(ScheduleError::ZeroGames);
         }
-        let bound = fixture_bound(game, bots.len(), games);
+        let shape = registry::shape(game);
+        let bound = fixture_bound(shape.seats, bots.len(), games);
         if bound > MAX_FIXTURES {
             return Err(ScheduleError::TooManyGames { games: bound });
         }
@@ -209,18 +221,88 @@ impl Schedule {
                     .ok_or_else(|| ScheduleError::UnknownGauntlet(name.to_owned()))?,
             ),
         };
-        let (groups, roles, cycles) = match game {
-            GameKind::Cardjitsu => (cardjitsu_groups(&sorted), Vec::new(), games.div_ceil(2)),
-            GameKind::Royale => (royale_groups(&sorted)?, TEAMS.to_vec(), games.div_ceil(3)),
-        };
-        let groups: Vec<Group> = groups
+        let roles = seat_roles(shape);
+        let groups: Vec<Group> = member_sets(sorted.len(), shape.seats)
             .into_iter()
+            .enumerate()
+            .map(|(index, members)| {
+                // A fixed team narrows the seatings, so a group with one
+                // tries every order of its members, not only rotations.
+                let fixed = |b: u16| sorted[usize::from(b)].fixed_team.filter(|_| shape.teams);
+                let every_order = members.iter().any(|&b| fixed(b).is_some());
+                Group {
+                    index: index as u64,
+                    hashes: members
+                        .iter()
+                        .map(|&b| fnv1a64(&sorted[usize::from(b)].name))
+                        .collect(),
+                    seatings: seatings(&members, every_order, |seat, b| {
+                        fixed(b).is_none_or(|team| roles.get(seat) == Some(&team))
+                    }),
+                }
+            })
             .filter(|g| !g.seatings.is_empty())
             .filter(|g| focus.is_none_or(|f| g.seatings[0].iter().any(|&b| usize::from(b) == f)))
             .collect();
         if groups.is_empty() {
             return Err(ScheduleError::Empty);
         }
+        Ok(Schedule::from_groups(
+            game,
+            sorted.iter().map(|b| b.name.clone()).collect(),
+            boards,
+            seed,
+            fnv1a64(game.name()),
+            groups,
+            games.div_ceil(shape.seats as u64),
+        ))
+    }
+
+    /// The blocks of `dojo compare`: one group of the role names `roles`
+    /// (NEW, BASE, then the bot of the further seats, which the last role
+    /// fills however many there are) that plays every distinct order of
+    /// its members each cycle, `blocks` cycles, with the seed of cycle `k`
+    /// derived from `[h("compare"), h(game), k]` and the boards in
+    /// rotation. A block is then one cycle: fixture ids `g·k .. g·k + g`
+    /// (`g` = [`Schedule::legs`]: 2 for two seats, `3! = 6` for three),
+    /// `pair` = `k`.
+    pub fn comparison(
+        game: GameKind,
+        roles: &[&str],
+        blocks: u64,
+        seed: u64,
+        boards: &[String],
+    ) -> Schedule {
+        let last = roles.len().saturating_sub(1) as u16;
+        let members: Vec<u16> = (0..registry::shape(game).seats as u16)
+            .map(|seat| seat.min(last))
+            .collect();
+        let group = Group {
+            index: 0,
+            hashes: vec![fnv1a64(game.name())],
+            seatings: seatings(&members, true, |_, _| true),
+        };
+        Schedule::from_groups(
+            game,
+            roles.iter().map(|r| (*r).to_owned()).collect(),
+            boards,
+            seed,
+            fnv1a64("compare"),
+            vec![group],
+            blocks,
+        )
+    }
+
+    fn from_groups(
+        game: GameKind,
+        names: Vec<String>,
+        boards: &[String],
+        seed: u64,
+        tag: u64,
+        groups: Vec<Group>,
+        cycles: u64,
+    ) -> Schedule {
+        let shape = registry::shape(game);
         let mut offsets = Vec::with_capacity(groups.len() + 1);
         let mut legs = 0;
         for g in &groups {
@@ -228,26 +310,59 @@ impl Schedule {
             legs += g.seatings.len() as u64;
         }
         offsets.push(legs);
-        Ok(Schedule {
+        Schedule {
             game,
-            names: sorted.iter().map(|b| b.name.clone()).collect(),
-            roles,
-            boards: if game == GameKind::Royale {
+            names,
+            roles: seat_roles(shape),
+            boards: if shape.board {
                 boards.to_vec()
             } else {
                 Vec::new()
             },
             seed,
-            tag: fnv1a64(game.name()),
+            tag,
             groups,
             offsets,
             cycles,
-        })
+        }
+    }
+
+    /// Groups of bots that play together (CardJitsu: pairings; royale:
+    /// trios), each with its own SPRT in a gauntlet with a stop rule.
+    pub fn groups(&self) -> u64 {
+        self.groups.len() as u64
+    }
+
+    /// Games each group plays per cycle (one seed in every seating): the
+    /// block an SPRT counts.
+    pub fn legs(&self, group: u64) -> u64 {
+        let g = group as usize;
+        self.offsets[g + 1] - self.offsets[g]
+    }
+
+    /// The bots of a group, by name, in member order.
+    pub fn members(&self, group: u64) -> Vec<&str> {
+        let mut m: Vec<u16> = self.groups[group as usize].seatings[0].clone();
+        m.sort_unstable();
+        m.dedup();
+        m.iter()
+            .map(|&b| self.names[usize::from(b)].as_str())
+            .collect()
+    }
+
+    /// The game played.
+    pub fn game(&self) -> GameKind {
+        self.game
+    }
+
+    /// Cycles: every group plays each of its seatings once per cycle.
+    pub fn cycles(&self) -> u64 {
+        self.cycles
     }
 
     /// Fixtures in the whole schedule.
     pub fn len(&self) -> u64 {
-        self.cycles * self.per_cycle()
+        self.cycles.saturating_mul(self.per_cycle())
     }
 
     /// Whether the schedule has no fixtures (never, once built).
@@ -339,84 +454,104 @@ impl Schedule {
     }
 }
 
-/// Every unordered pair plays `ceil(games / 2)` seeds, each twice with the
-/// seats swapped. Cycles are outermost so that any prefix of the schedule
-/// (a cancelled league, a shard) covers every pair about equally.
-fn cardjitsu_groups(bots: &[&Entrant]) -> Vec<Group> {
-    let mut groups = Vec::new();
-    for i in 0..bots.len() {
-        for j in i + 1..bots.len() {
-            let (a, b) = (i as u16, j as u16);
-            groups.push(Group {
-                index: groups.len() as u64,
-                hashes: vec![fnv1a64(&bots[i].name), fnv1a64(&bots[j].name)],
-                seatings: vec![vec![a, b], vec![b, a]],
-            });
+/// Role label of each seat: in a game with teams, seat `i` plays
+/// [`TEAMS`]`[i]`; none otherwise.
+fn seat_roles(shape: registry::Shape) -> Vec<Team> {
+    if shape.teams {
+        TEAMS.iter().copied().take(shape.seats).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The groups of `seats` bots out of `bots` (indices into the sorted
+/// names), in lexicographic order: every combination of distinct bots, or
+/// with fewer bots than seats the multisets that seat every bot (two bots
+/// A < B in three seats: AAB, ABB).
+fn member_sets(bots: usize, seats: usize) -> Vec<Vec<u16>> {
+    let mut out = Vec::new();
+    let mut current = Vec::with_capacity(seats);
+    // Distinct and increasing when there are bots enough; else
+    // non-decreasing, keeping only those that use every bot.
+    let distinct = bots >= seats;
+    fn walk(
+        bots: usize,
+        seats: usize,
+        distinct: bool,
+        current: &mut Vec<u16>,
+        out: &mut Vec<Vec<u16>>,
+    ) {
+        if current.len() == seats {
+            if distinct || (0..bots as u16).all(|b| current.contains(&b)) {
+                out.push(current.clone());
+            }
+            return;
+        }
+        let from = match current.last() {
+            None => 0,
+            Some(&last) if distinct => last + 1,
+            Some(&last) => last,
+        };
+        for b in from..bots as u16 {
+            current.push(b);
+            walk(bots, seats, distinct, current, out);
+            current.pop();
         }
     }
-    groups
+    walk(bots, seats, distinct, &mut current, &mut out);
+    out
 }
 
-/// Every triple (3-combination of distinct bots; with 2 bots A < B, the
-/// multisets AAB and ABB) plays `ceil(games / 3)` seeds. Each seed is
-/// played once per valid seating: the 3 cyclic rotations when no bot of
-/// the triple has a fixed team, otherwise every distinct permutation that
-/// honours the fixed teams.
-fn royale_groups(bots: &[&Entrant]) -> Result<Vec<Group>, ScheduleError> {
-    let triples: Vec<[usize; 3]> = if bots.len() == 2 {
-        vec![[0, 0, 1], [0, 1, 1]]
+/// The seatings one seed of a group is played in: the cyclic rotations of
+/// `members` (seat `s` of rotation `r` gets member `(s + r) mod n`; with two
+/// seats, the seat-swapped pair), or with `every_order` every permutation
+/// in lexicographic order; each kept once, and only if `allowed(seat,
+/// member)` holds for every seat.
+fn seatings(
+    members: &[u16],
+    every_order: bool,
+    allowed: impl Fn(usize, u16) -> bool,
+) -> Vec<Vec<u16>> {
+    let n = members.len();
+    let orders: Vec<Vec<usize>> = if every_order {
+        permutations(n)
     } else {
-        let mut t = Vec::new();
-        for i in 0..bots.len() {
-            for j in i + 1..bots.len() {
-                for k in j + 1..bots.len() {
-                    t.push([i, j, k]);
-                }
-            }
-        }
-        t
+        (0..n)
+            .map(|r| (0..n).map(|s| (s + r) % n).collect())
+            .collect()
     };
-    Ok(triples
-        .iter()
-        .enumerate()
-        .map(|(index, &t)| Group {
-            index: index as u64,
-            hashes: t.iter().map(|&b| fnv1a64(&bots[b].name)).collect(),
-            seatings: seatings_of(bots, t)
-                .into_iter()
-                .map(|s| s.iter().map(|&b| b as u16).collect())
-                .collect(),
-        })
-        .collect())
-}
-
-/// The seatings (bot per team R, P, S) one seed of a triple is played in.
-fn seatings_of(bots: &[&Entrant], t: [usize; 3]) -> Vec<[usize; 3]> {
-    let any_fixed = t.iter().any(|&b| bots[b].fixed_team.is_some());
-    let candidates: &[[usize; 3]] = if any_fixed {
-        &[
-            [0, 1, 2],
-            [0, 2, 1],
-            [1, 0, 2],
-            [1, 2, 0],
-            [2, 0, 1],
-            [2, 1, 0],
-        ]
-    } else {
-        &[[0, 1, 2], [1, 2, 0], [2, 0, 1]]
-    };
-    let mut out: Vec<[usize; 3]> = Vec::new();
-    for c in candidates {
-        let seating = [t[c[0]], t[c[1]], t[c[2]]];
-        let honours = seating
+    let mut out: Vec<Vec<u16>> = Vec::new();
+    for order in orders {
+        let seating: Vec<u16> = order.iter().map(|&i| members[i]).collect();
+        let ok = seating
             .iter()
-            .zip(TEAMS)
-            .all(|(&b, team)| bots[b].fixed_team.is_none_or(|fixed| fixed == team));
-        if honours && !out.contains(&seating) {
+            .enumerate()
+            .all(|(seat, &b)| allowed(seat, b));
+        if ok && !out.contains(&seating) {
             out.push(seating);
         }
     }
     out
+}
+
+/// Every permutation of `0..n`, in lexicographic order.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut p: Vec<usize> = (0..n).collect();
+    loop {
+        out.push(p.clone());
+        // The next permutation: the longest non-increasing suffix, the
+        // element before it swapped with the smallest larger one in it,
+        // then the suffix reversed.
+        let Some(i) = (1..n).rev().find(|&i| p[i - 1] < p[i]) else {
+            return out;
+        };
+        let Some(j) = (i..n).rev().find(|&j| p[j] > p[i - 1]) else {
+            return out;
+        };
+        p.swap(i - 1, j);
+        p[i..].reverse();
+    }
 }
 
 #[cfg(test)]
@@ -515,6 +650,79 @@ mod tests {
         }
         let unknown = Schedule::with_gauntlet(GameKind::Cardjitsu, &bots, 4, 5, &[], Some("x"));
         assert_eq!(unknown, Err(ScheduleError::UnknownGauntlet("x".into())));
+    }
+
+    #[test]
+    fn groups_are_combinations_or_multisets_that_seat_every_bot() {
+        assert_eq!(
+            member_sets(4, 2),
+            [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+        );
+        assert_eq!(member_sets(4, 3).len(), 4);
+        assert_eq!(member_sets(2, 3), [[0, 0, 1], [0, 1, 1]]);
+        // Generic in the seats: four seats, two or six bots.
+        assert_eq!(
+            member_sets(2, 4),
+            [[0, 0, 0, 1], [0, 0, 1, 1], [0, 1, 1, 1]]
+        );
+        assert_eq!(member_sets(6, 4).len(), 15);
+        for seats in 2..=4 {
+            for bots in 2..=6 {
+                let bound = fixture_bound(seats, bots, seats as u64);
+                let legs = (1..=seats as u128).product::<u128>();
+                assert_eq!(bound, member_sets(bots, seats).len() as u128 * legs);
+            }
+        }
+    }
+
+    #[test]
+    fn seatings_are_rotations_or_every_order_filtered_and_distinct() {
+        assert_eq!(seatings(&[3, 5], false, |_, _| true), [[3, 5], [5, 3]]);
+        assert_eq!(
+            seatings(&[0, 1, 2], false, |_, _| true),
+            [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+        );
+        assert_eq!(
+            seatings(&[0, 1, 2], true, |_, _| true),
+            [
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0]
+            ]
+        );
+        // A repeated member: each distinct seating once.
+        assert_eq!(seatings(&[0, 0, 1], true, |_, _| true).len(), 3);
+        // Member 1 must sit in seat 0.
+        assert_eq!(
+            seatings(&[0, 1, 2], true, |seat, b| b != 1 || seat == 0),
+            [[1, 0, 2], [1, 2, 0]]
+        );
+        assert_eq!(permutations(4).len(), 24);
+        assert_eq!(permutations(1), [[0]]);
+        // Four seats rotate like the others.
+        assert_eq!(seatings(&[0, 1, 2, 3], false, |_, _| true)[3], [3, 0, 1, 2]);
+    }
+
+    #[test]
+    fn a_comparison_is_one_group_of_roles_in_every_order() {
+        let s = Schedule::comparison(GameKind::Cardjitsu, &["new", "base"], 3, 7, &[]);
+        assert_eq!((s.groups(), s.legs(0), s.len()), (1, 2, 6));
+        let f = s.fixtures();
+        assert_eq!(f[2].seats, ["new", "base"]);
+        assert_eq!(f[3].seats, ["base", "new"]);
+        assert_eq!((f[3].pair, f[3].leg, f[2].seed), (1, 1, f[3].seed));
+        assert_eq!(
+            f[2].seed,
+            derive_seed(7, &[fnv1a64("compare"), fnv1a64("cardjitsu"), 1])
+        );
+        let boards = ["a".to_string(), "b".to_string()];
+        let r = Schedule::comparison(GameKind::Royale, &["new", "base", "third"], 2, 7, &boards);
+        assert_eq!(r.legs(0), 6);
+        assert_eq!(r.fixture(6).unwrap().board.as_deref(), Some("b"));
+        assert_eq!(r.fixture(6).unwrap().teams, TEAMS);
     }
 
     #[test]

@@ -119,6 +119,11 @@ pub struct Settings {
     /// Absent: a round robin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gauntlet: Option<String>,
+    /// A gauntlet's stop rule: each pairing of the gauntlet bot and an
+    /// opponent stops once this sequential test decides (`crate::stop`).
+    /// Absent: every scheduled game is played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<dojo_stats::sprt::SprtParams>,
     /// Set when this directory plays only part of the league.
     #[serde(default)]
     pub shard: Option<Shard>,

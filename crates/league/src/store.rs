@@ -724,6 +724,7 @@ mod tests {
             anchor: None,
             anchor_elo: None,
             gauntlet: None,
+            sprt: None,
             shard: None,
             play: Default::default(),
             limits: Default::default(),

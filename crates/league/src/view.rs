@@ -422,6 +422,8 @@ pub enum LeagueReadError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Sprt(#[from] crate::stop::SprtSetupError),
 }
 
 /// A league directory read for its report: its settings, its games sorted
@@ -432,13 +434,15 @@ pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), Leag
     let settings = store::load_settings(dir)?;
     let mut games = store::read_games(dir, false)?;
     games.sort_by_key(|g| g.id);
-    let scheduled = Schedule::build(&settings)?.selected_len(settings.shard);
+    let schedule = Schedule::build(&settings)?;
+    let scheduled = schedule.selected_len(settings.shard);
     let timing = std::fs::read(dir.join(store::REPORT_FILE))
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok())
         .map(|r| r.timing)
         .unwrap_or_default();
-    let report = build_report(&settings, &games, scheduled, timing);
+    let mut report = build_report(&settings, &games, scheduled, timing);
+    crate::stop::add_to_report(&mut report, &settings, &schedule, &games)?;
     Ok((settings, games, report))
 }
 
@@ -520,6 +524,7 @@ mod tests {
             anchor: None,
             anchor_elo: None,
             gauntlet: None,
+            sprt: None,
             shard: None,
             play: PlayOptions::default(),
             limits: Default::default(),

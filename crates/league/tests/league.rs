@@ -478,3 +478,69 @@ fn merge_refuses_an_output_directory_a_league_is_running_on() {
     drop(running);
     assert!(merge(&[a], &out).unwrap().complete);
 }
+
+/// A gauntlet with an SPRT stop rule decides the same for any number of
+/// jobs and after an interruption: blocks are counted in round order.
+#[test]
+fn an_sprt_gauntlet_decides_the_same_for_any_jobs_and_after_resume() {
+    let mut s = settings(GameKind::Cardjitsu, &NAMES, 400);
+    s.gauntlet = Some("ant".into());
+    s.sprt = Some("elo0=-20,elo1=20".parse().unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let reference = run(&s, &tmp.path().join("one"), 1, &FakeGame::default());
+    let tests = reference.sprt.clone().expect("the report holds the tests");
+    assert_eq!(tests.opponents.len(), 3);
+    assert!(reference.complete);
+    assert!(
+        reference.games_played < reference.games_scheduled,
+        "stopped early: {} of {}",
+        reference.games_played,
+        reference.games_scheduled
+    );
+    for jobs in [2, 4] {
+        let r = run(
+            &s,
+            &tmp.path().join(format!("j{jobs}")),
+            jobs,
+            &FakeGame::default(),
+        );
+        assert_eq!(r.sprt, reference.sprt, "{jobs} jobs");
+    }
+
+    // Interrupted after 10 games, then resumed.
+    let dir = tmp.path().join("cut");
+    let cancel = AtomicBool::new(false);
+    struct CancelAfter<'a>(&'a AtomicBool, AtomicU64);
+    impl Executor for CancelAfter<'_> {
+        fn play(&self, f: &Fixture, cancel: &AtomicBool) -> Result<GameResult, ExecError> {
+            if cancel.load(Ordering::SeqCst) || self.1.fetch_add(1, Ordering::SeqCst) >= 10 {
+                self.0.store(true, Ordering::SeqCst);
+                return Err(ExecError::Cancelled);
+            }
+            Ok(FakeGame::outcome(f))
+        }
+    }
+    let opts = RunOptions {
+        out: dir.clone(),
+        jobs: 2,
+        fingerprints: Default::default(),
+    };
+    let cut = run_league(
+        &s,
+        &opts,
+        &CancelAfter(&cancel, AtomicU64::new(0)),
+        &mut NoProgress,
+        &cancel,
+    )
+    .unwrap();
+    assert!(cut.timing.cancelled && !cut.complete);
+    let open = cut.sprt.unwrap();
+    assert!(
+        open.opponents
+            .iter()
+            .all(|t| t.state == dojo_league::stop::TestState::Open)
+    );
+    let resumed = run(&s, &dir, 2, &FakeGame::default());
+    assert_eq!(resumed.sprt, reference.sprt);
+    assert!(resumed.timing.games_this_run < resumed.games_played);
+}

@@ -259,6 +259,7 @@ fn settings() -> Settings {
         anchor: Some("a".into()),
         anchor_elo: None,
         gauntlet: None,
+        sprt: None,
         shard: Some(dojo_league::Shard::new(1, 2).unwrap()),
         play: Default::default(),
         limits: Default::default(),

@@ -6,6 +6,10 @@
 /// (about ±2400 Elo), so a perfect score gives a large finite value.
 const SCORE_EPS: f64 = 1e-6;
 
+/// Elo points per natural-log unit of strength: `400 / ln 10` (a rating is
+/// `400 log10(strength)`, so the logistic score is `σ(elo / ELO_PER_NAT)`).
+pub const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
+
 /// Expected score per game at logistic Elo difference `elo`:
 /// `1 / (1 + 10^(-elo / 400))`.
 pub fn logistic_score(elo: f64) -> f64 {
@@ -21,6 +25,15 @@ pub fn expected_score(elo_a: f64, elo_b: f64) -> f64 {
 pub fn score_to_elo(s: f64) -> f64 {
     let s = s.clamp(SCORE_EPS, 1.0 - SCORE_EPS);
     -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The slope of [`score_to_elo`] at score `s`, `d elo / d s = 400 /
+/// (ln 10 · s (1 - s))`: how an interval in score maps to one in Elo (the
+/// delta method).
+pub fn elo_per_score(s: f64) -> f64 {
+    // Written out rather than as `ELO_PER_NAT / (s (1 - s))`: the two round
+    // differently in the last bit, and reports must not change.
+    400.0 / (std::f64::consts::LN_10 * s * (1.0 - s))
 }
 
 /// Pairwise score of seat `i` against seat `j` of one game, from their
@@ -50,6 +63,16 @@ mod tests {
         }
         assert!(score_to_elo(1.0).is_finite() && score_to_elo(1.0) > 2000.0);
         assert!(score_to_elo(0.0).is_finite() && score_to_elo(0.0) < -2000.0);
+    }
+
+    #[test]
+    fn elo_per_score_is_the_slope_of_score_to_elo() {
+        for s in [0.1, 0.5, 0.8] {
+            let h = 1e-6;
+            let numeric = (score_to_elo(s + h) - score_to_elo(s - h)) / (2.0 * h);
+            assert!((elo_per_score(s) - numeric).abs() < 1e-3 * numeric, "{s}");
+        }
+        assert!((logistic_score(ELO_PER_NAT) - 1.0 / (1.0 + (-1f64).exp())).abs() < 1e-15);
     }
 
     #[test]

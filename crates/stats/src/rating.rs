@@ -21,8 +21,9 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// Elo points per natural-log unit of strength: `400 / ln 10`.
-const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
+// Elo points per natural-log unit of strength: the fit works in natural
+// logs (its sigmoid below is the logistic score in those units).
+use crate::elo::ELO_PER_NAT;
 /// The Elo value of the mean bot when no anchor is given.
 const MEAN_ELO: f64 = 1500.0;
 /// Two-sided 95% normal quantile.

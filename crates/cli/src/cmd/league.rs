@@ -187,6 +187,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
         anchor,
         anchor_elo,
         gauntlet,
+        sprt: a.sprt,
         shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
         play: dojo_league::PlayOptions {
             raises: raises(&a.time),
@@ -194,6 +195,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
         },
         limits: super::limits(&a.time.sandbox, dojo_league::BotLimits::default()),
     };
+    dojo_league::stop::check(&settings)?;
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, out, resolved))
 }
@@ -554,9 +556,10 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
     } else {
         jobs
     };
-    let format = match &settings.gauntlet {
-        Some(new) => format!(" gauntlet of {new}"),
-        None => String::new(),
+    let format = match (&settings.gauntlet, &settings.sprt) {
+        (Some(new), Some(sprt)) => format!(" gauntlet of {new} (sprt {sprt})"),
+        (Some(new), None) => format!(" gauntlet of {new}"),
+        (None, _) => String::new(),
     };
     errln!(
         "league: {}{format} with {}, {}, out {}",

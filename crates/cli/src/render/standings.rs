@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use dojo_league::Report;
+use dojo_league::stop::{GauntletSprt, TestState};
 
 pub fn table(report: &Report) -> String {
     let mut out = String::new();
@@ -74,6 +75,9 @@ pub fn table(report: &Report) -> String {
             kinds.join(", ")
         );
     }
+    if let Some(sprt) = &report.sprt {
+        sprt_lines(&mut out, sprt, width);
+    }
     let t = &report.totals;
     let _ = writeln!(
         out,
@@ -89,4 +93,26 @@ pub fn table(report: &Report) -> String {
         }
     );
     out
+}
+
+/// A gauntlet's stop rule: one line per opponent's test.
+fn sprt_lines(out: &mut String, sprt: &GauntletSprt, width: usize) {
+    let _ = writeln!(
+        out,
+        "\nsprt {}, one test of {} per opponent (elo: {} minus the opponent):",
+        sprt.params, sprt.new, sprt.new
+    );
+    for t in &sprt.opponents {
+        let state = match t.state {
+            TestState::H1 => "H1 (passes)",
+            TestState::H0 => "H0 (worse)",
+            TestState::Inconclusive => "inconclusive at the game limit",
+            TestState::Open => "open (--resume to go on)",
+        };
+        let _ = writeln!(
+            out,
+            "  vs {:<width$}  {:<30}  elo {:+.1} [{:+.1}, {:+.1}]  llr {:.2} [{:.2}, {:.2}]  {} pairs",
+            t.opponent, state, t.elo.elo, t.elo.lo, t.elo.hi, t.llr, t.lower, t.upper, t.pairs
+        );
+    }
 }

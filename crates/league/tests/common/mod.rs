@@ -108,6 +108,7 @@ pub fn settings(game: GameKind, names: &[&str], games: u64) -> Settings {
         anchor: Some(names[0].to_string()),
         anchor_elo: None,
         gauntlet: None,
+        sprt: None,
         shard: None,
         play: Default::default(),
         limits: Default::default(),

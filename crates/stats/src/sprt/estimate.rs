@@ -133,7 +133,7 @@ pub fn naive_estimate(counts: &Outcomes) -> EloEstimate {
     // `d elo / d score = 400 / (ln 10 · s (1 - s))`), so it stays finite
     // near scores of 0 and 1.
     let elo = score_to_elo(mean);
-    let slope = 400.0 / (std::f64::consts::LN_10 * mean * (1.0 - mean));
+    let slope = crate::elo::elo_per_score(mean);
     let half = Z95 * (var / n as f64).sqrt() * slope;
     EloEstimate {
         elo,
