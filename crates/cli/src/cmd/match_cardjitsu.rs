@@ -73,7 +73,7 @@ pub fn run(bots_dir: &Path, a: CardJitsuMatchArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &a.html {
         let source = super::record_source(a.json.as_deref());
-        crate::html::write(path, &crate::html::cardjitsu_replay(&record, &source)?)?;
+        crate::html::write(path, &crate::html::replay(&record, &source)?)?;
         outln!("replay page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -89,7 +89,7 @@ pub fn run(bots_dir: &Path, a: RoyaleMatchArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &a.html {
         let source = super::record_source(a.json.as_deref());
-        crate::html::write(path, &crate::html::royale_replay(&record, &source)?)?;
+        crate::html::write(path, &crate::html::replay(&record, &source)?)?;
         outln!("replay page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -1,4 +1,10 @@
 //! Royale: its setup, one game played by bot processes, its record.
+//!
+//! A saved game again (checking, rerun, first difference) is [`replay`];
+//! what its replay page shows, [`view`].
+
+pub mod replay;
+pub mod view;
 
 use std::sync::Arc;
 use std::time::Instant;
