@@ -17,6 +17,7 @@
 pub mod bots;
 pub mod cardjitsu;
 pub mod classic;
+pub mod formats;
 pub mod game;
 pub mod outcome;
 pub mod parse;
@@ -29,8 +30,9 @@ pub mod view;
 
 pub use bots::{BotExecutor, Table};
 pub use cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+pub use formats::RECORD_VERSION;
 pub use game::{Game, UnknownGame};
 pub use outcome::{ExecError, GameResult, SeatFaults};
-pub use record::{RECORD_VERSION, SeatConduct, SeatInfo, Timing};
+pub use record::{SeatConduct, SeatInfo, Timing};
 pub use registry::Saved;
 pub use royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};

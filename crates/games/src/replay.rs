@@ -26,9 +26,10 @@ use serde::Serialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
+use crate::formats::RECORD_VERSION;
 use crate::game::Game;
 use crate::parse::{FileTop, Head, RecordInput, Stored, StoredValues, Whole, without_position};
-use crate::record::{RECORD_VERSION, SeatInfo};
+use crate::record::SeatInfo;
 use crate::registry::ReplayView;
 use crate::royale::RoyaleError;
 use crate::view::RecordSource;
@@ -764,4 +765,3 @@ mod tests {
         assert!(err.to_string().contains("turn 3"), "{err}");
     }
 }
-

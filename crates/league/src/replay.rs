@@ -8,7 +8,9 @@ use serde_json::value::RawValue;
 
 pub use dojo_games::replay::*;
 
-use crate::store::{self, GAMES_FORMAT_VERSION};
+use dojo_games::formats::GAMES_FORMAT_VERSION;
+
+use crate::store;
 
 /// Reads a record: the JSON file `dojo match --json` wrote (or a line
 /// copied out of games.jsonl), or with `game`, the game with that id in

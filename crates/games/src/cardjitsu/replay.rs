@@ -107,7 +107,7 @@ pub(crate) mod tests {
     use dojo_engine::cardjitsu::CardJitsu;
 
     use super::*;
-    use crate::record::RECORD_VERSION;
+    use crate::formats::RECORD_VERSION;
     use crate::replay::test_seats;
 
     pub(crate) fn record(seed: u64) -> CardJitsuRecord {

@@ -92,7 +92,8 @@ mod tests {
     use dojo_engine::cardjitsu::{self, CardJitsu};
 
     use super::*;
-    use crate::record::{RECORD_VERSION, SeatInfo, Timing};
+    use crate::formats::RECORD_VERSION;
+    use crate::record::{SeatInfo, Timing};
 
     fn seat(i: usize, bot: &str) -> SeatInfo {
         SeatInfo {

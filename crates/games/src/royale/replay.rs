@@ -210,7 +210,7 @@ pub(crate) mod tests {
     use dojo_engine::royale::{Action, Dir, Royale};
 
     use super::*;
-    use crate::record::RECORD_VERSION;
+    use crate::formats::RECORD_VERSION;
     use crate::replay::test_seats;
 
     /// A few turns of royale on the seed's example board, and the game.
