@@ -4,7 +4,7 @@
 //! it rather than inside ([`Stored`]). No intermediate JSON tree is built
 //! for the record: a stored record is read from its own slice of the line
 //! with the line's `timing` read in as the record's last field
-//! ([`WithTiming`]).
+//! (`WithTiming`).
 
 use std::fmt;
 

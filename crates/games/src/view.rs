@@ -1,7 +1,7 @@
 //! What every game's replay page shares: where the record was read from
 //! and the commands that show or play it again. Each game's page data (its
 //! view) lives in the game's module (`cardjitsu::view`, `royale::view`)
-//! and is reached through [`crate::registry::SavedGame::view`].
+//! and is reached through [`crate::replay::SavedGame::view`].
 
 use serde::Serialize;
 
