@@ -252,8 +252,10 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Saved, ReplayError> {
     // A line copied out of games.jsonl works too.
     match (top.record, top.timing) {
         (Some(record), Some(timing)) => {
-            let before = record.get().as_ptr() as usize - text.as_ptr() as usize;
-            let line = 1 + text[..before].matches('\n').count();
+            // The record is a slice of `text` (borrowed, not copied): the
+            // line it starts on is one more than the newlines before it.
+            let before = (record.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+            let line = 1 + text.get(..before).unwrap_or("").matches('\n').count();
             let stored = Stored {
                 record: record.get(),
                 timing: timing.get(),
@@ -673,6 +675,14 @@ mod tests {
                 "{}: line 12: not a CardJitsu game record: invalid type: string \"x\", expected an array of length 2",
                 games.display()
             )
+        );
+        // A games.jsonl line copied into a file: its line of that file.
+        let copied = serde_json::json!({ "id": 12, "record": record, "timing": timing });
+        std::fs::write(&file, format!("\n{copied}\n")).unwrap();
+        let err = load_file(&file).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{}: line 2: not a CardJitsu game record", file.display())
         );
         let record = serde_json::to_value(cardjitsu(3)).unwrap();
         let mut record = record.as_object().unwrap().clone();
