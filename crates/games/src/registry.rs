@@ -164,4 +164,24 @@ mod tests {
             assert_eq!(shape(game).seats, expected, "{game}");
         }
     }
+
+    #[test]
+    fn a_saved_game_is_its_games_and_compares_only_with_its_own() {
+        let cj = Saved::CardJitsu(Box::new(crate::cardjitsu::replay::tests::record(3)));
+        let (royale, _) = crate::royale::replay::tests::record();
+        let royale = Saved::Royale(Box::new(royale));
+        assert_eq!(cj.game(), Game::Cardjitsu);
+        assert_eq!(royale.game(), Game::Royale);
+        assert_eq!(cj.seats().len(), 2);
+        assert_eq!(royale.seats().len(), 3);
+        assert!(cj.check().is_ok() && royale.check().is_ok());
+        assert_eq!(cj.compare(&cj).unwrap(), None);
+        assert!(matches!(
+            cj.compare(&royale),
+            Err(ReplayError::OtherGame {
+                saved: Game::Cardjitsu,
+                rerun: Game::Royale
+            })
+        ));
+    }
 }
