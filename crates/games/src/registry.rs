@@ -107,13 +107,21 @@ impl Saved {
     /// How `rerun` (this game played again) differs from it; `None` when
     /// it is the same game (timing and stderr aside).
     pub fn compare(&self, rerun: &Saved) -> Result<Option<Difference>, ReplayError> {
-        match (self, rerun) {
-            (Saved::CardJitsu(a), Saved::CardJitsu(b)) => crate::cardjitsu::replay::compare(a, b),
-            (Saved::Royale(a), Saved::Royale(b)) => crate::royale::replay::compare(a, b),
-            (a, b) => Err(ReplayError::OtherGame {
-                saved: a.game(),
-                rerun: b.game(),
-            }),
+        let other = || ReplayError::OtherGame {
+            saved: self.game(),
+            rerun: rerun.game(),
+        };
+        // Exhaustive on the saved game (a new game needs its arm); only the
+        // rerun's mismatch is a wildcard.
+        match self {
+            Saved::CardJitsu(a) => match rerun {
+                Saved::CardJitsu(b) => crate::cardjitsu::replay::compare(a, b),
+                _ => Err(other()),
+            },
+            Saved::Royale(a) => match rerun {
+                Saved::Royale(b) => crate::royale::replay::compare(a, b),
+                _ => Err(other()),
+            },
         }
     }
 }
