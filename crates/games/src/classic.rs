@@ -14,21 +14,33 @@
 //! player 2 a bot speaking the usual CardJitsu protocol: it is dealt a hand
 //! like any seat and is driven by the runner on a thread of its own, which
 //! hands each card it plays to the game loop.
+//!
+//! The wire lines a bot opponent is sent (greeting, hand, round result,
+//! farewell) and the dealing of hands are the engine's
+//! (`dojo_engine::cardjitsu::wire`, `deal_hand`, `DeckDealer`, the seat's
+//! fallback stream), so a bot sees exactly what it sees in a match. The
+//! round loop itself is this module's, not the engine's referee
+//! (`CardJitsu`), because the seed's variant differs where the referee
+//! cannot follow: the seed's computer has no hand and plays any of the 198
+//! cards each round, repeats allowed, while the referee deals both seats a
+//! hand; the person's card is read between showing the hand and learning
+//! the opponent's; and the game has no round cap (it runs until a triple),
+//! so it never ends in the referee's `Draw!`.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use dojo_engine::cardjitsu::{
-    Card, CardJitsu, Dealer, Deck, DeckDealer, Pile, classic_list, parse_reply_lines, round_winner,
+    Card, CardJitsu, Dealer, Deck, DeckDealer, Pile, classic_list, deal_hand, parse_reply_lines,
+    round_winner, wire,
 };
 use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
-use dojo_engine::rng::{ChaCha8Rng, derive_seed, stream};
+use dojo_engine::rng::{ChaCha8Rng, stream};
 use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
 use rand::RngExt;
 
-/// Cards in the person's hand.
-const HAND: usize = 5;
+use crate::record::seat_env;
 
 /// Why a game against a bot ([`with_bot`]) failed.
 #[derive(Debug, thiserror::Error)]
@@ -138,11 +150,7 @@ pub fn play_classic(
     dealer: &mut impl Dealer,
     opponent: &mut impl Opponent,
 ) -> io::Result<Outcome> {
-    let mut hand = Vec::with_capacity(HAND);
-    for _ in 0..HAND {
-        let card = dealer.draw(0, &hand);
-        hand.push(card);
-    }
+    let mut hand = deal_hand(dealer, 0).to_vec();
     let mut piles = [Pile::new(), Pile::new()];
     let mut line = Vec::new();
     for round in 1.. {
@@ -313,18 +321,19 @@ impl Referee for BotSide {
         1
     }
 
+    /// The bot is player 2.
     fn greeting(&self, _seat: usize) -> Vec<String> {
-        vec!["2".to_owned()]
+        vec![wire::greeting(1)]
     }
 
     fn prompts(&self) -> Vec<Prompt> {
         if self.farewell.is_some() {
             return Vec::new();
         }
-        let cards: Vec<String> = self.hand.iter().map(Card::to_string).collect();
+        // Classic rules have no Reverse: the hand is never `*`-marked.
         vec![Prompt {
             seat: 0,
-            lines: vec![cards.join(",")],
+            lines: vec![wire::hand_line(&self.hand, false)],
         }]
     }
 
@@ -381,9 +390,10 @@ impl Opponent for BotOpponent {
     }
 
     fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()> {
+        // The game only ends with a triple: there is always a winner.
         let end = RoundEnd {
-            line: format!("{mine} vs. {theirs}: {winner} wins!"),
-            farewell: over.then(|| format!("Player {winner} wins!")),
+            line: wire::result_line([mine, theirs], winner),
+            farewell: over.then(|| wire::farewell_line(Some(winner))),
         };
         self.results
             .send(end)
@@ -404,24 +414,17 @@ pub fn with_bot(
     let (results_tx, results_rx) = mpsc::channel();
     let seat = Seat {
         bot,
-        env: vec![
-            ("DOJO_GAME".into(), "cardjitsu".into()),
-            ("DOJO_SEAT".into(), "2".into()),
-            ("DOJO_SEED".into(), derive_seed(seed, &[1]).to_string()),
-        ],
+        env: seat_env("cardjitsu", seed, 1),
     };
+    let mut dealer = DeckDealer::new(seed, [Deck::standard(), Deck::standard()]);
     let mut side = BotSide {
-        hand: Vec::with_capacity(HAND),
-        dealer: DeckDealer::new(seed, [Deck::standard(), Deck::standard()]),
+        hand: deal_hand(&mut dealer, 1).to_vec(),
+        dealer,
         fallback: stream(seed, CardJitsu::<DeckDealer>::fallback_stream_id(1)),
         cards: cards_tx,
         results: results_rx,
         farewell: None,
     };
-    for _ in 0..HAND {
-        let card = side.dealer.draw(1, &side.hand);
-        side.hand.push(card);
-    }
     std::thread::scope(|scope| {
         let runner = scope.spawn(move || -> Result<(), RunError> {
             dojo_runner::play(&mut side, &[seat], opts).map(|_| ())

@@ -5,8 +5,11 @@
 //! as one exhaustive `match` each (so a new game is a compile error until
 //! each has its arm); each game's setup, play through the runner and
 //! record live in its own module ([`cardjitsu`], [`royale`]) around the
-//! one record envelope ([`record`]). [`replay`] loads, checks, reruns and
-//! compares saved records; [`classic`] is the interactive classic game;
+//! one record envelope ([`record`]), with what replay does with a saved
+//! game of it (checking, rerun setup, first difference, the replay page's
+//! data). [`replay`] reads records (typed, once: [`parse`]), finds the bots
+//! that played and compares a rerun, dispatching per game through the
+//! registry's `Saved`; [`view`] holds what every replay page shares; [`classic`] is the interactive classic game;
 //! [`smoke`] the smoke start before a league; [`bots`] the bots and boards
 //! resolved once and used for many games. Adding a game: see
 //! `docs/adding-a-game.md`.
@@ -14,17 +17,22 @@
 pub mod bots;
 pub mod cardjitsu;
 pub mod classic;
+pub mod formats;
 pub mod game;
 pub mod outcome;
+pub mod parse;
 pub mod record;
 pub mod registry;
 pub mod replay;
 pub mod royale;
 pub mod smoke;
+pub mod view;
 
 pub use bots::{BotExecutor, Table};
 pub use cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+pub use formats::RECORD_VERSION;
 pub use game::{Game, UnknownGame};
 pub use outcome::{ExecError, GameResult, SeatFaults};
-pub use record::{RECORD_VERSION, SeatConduct, SeatInfo, Timing};
+pub use record::{SeatConduct, SeatInfo, Timing};
+pub use registry::Saved;
 pub use royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};

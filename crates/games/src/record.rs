@@ -18,10 +18,7 @@ use dojo_engine::royale::Team;
 use dojo_runner::{BotSpec, FaultCounts, MatchRun, Mode};
 use serde::{Deserialize, Serialize};
 
-/// Version of the game-record format (see FORMATS.md and docs/records.md).
-/// Version 2 added each seat's `dir` and `fingerprint`; version 1 records
-/// still load (their seats are found by name under the bots directory).
-pub const RECORD_VERSION: u32 = 2;
+pub use crate::formats::RECORD_VERSION;
 
 /// Who sat in a seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,39 +1,94 @@
-//! Saved games again: loading a record, rebuilding a royale board from it,
-//! playing it again with the same bots, seed and settings, and comparing
-//! the two records (what `dojo replay` and `dojo replay --rerun` show).
+//! Saved games again: reading a record into its game's typed record
+//! (once, from its text: [`crate::parse`]), checking it, finding the bots
+//! that played it, and comparing a rerun with it (what `dojo replay` and
+//! `dojo replay --rerun` show).
+//!
+//! What differs per game (checking a record against the rules, the setup
+//! that plays it again, where two plays part, what its page shows) is each
+//! game's [`SavedGame`] impl, in the game's module (`cardjitsu::replay`,
+//! `royale::replay`), reached through [`Saved`] (the registry).
 //!
 //! A rerun finds each seat's bot where the record says it ran
 //! ([`seat_bot`]) and refuses one that has changed since
 //! ([`check_fingerprint`]); only records from before dojo kept that
 //! (version 1) fall back to a bot of the recorded name under the bots
-//! directory. Decks are re-read from the
-//! recorded names (`standard`, or a file path relative to the current
-//! directory); royale boards from the recorded board file when it still
-//! holds the recorded grid (keeping its `start` lines), else from the grid
-//! stored in the record ([`rerun_board`]).
+//! directory.
 
-use std::collections::HashMap;
+use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use dojo_engine::cardjitsu::{self, Deck, DeckError};
-use dojo_engine::royale::{self, ActionRecord, Board, BoardError, Effect, Pos, Team};
+use dojo_engine::cardjitsu::DeckError;
+use dojo_engine::royale::BoardError;
 use dojo_runner::{BotSpec, MANIFEST_FILE, Mode, RunError, RunOptions, SpecError};
 use serde::Serialize;
+use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
-use crate::cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+use crate::formats::RECORD_VERSION;
 use crate::game::Game;
-use crate::record::{RECORD_VERSION, SeatInfo};
-use crate::registry::RecordProblem;
-use crate::royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};
+use crate::parse::{FileTop, Head, RecordInput, Stored, StoredValues, Whole, without_position};
+use crate::record::SeatInfo;
+use crate::registry::ReplayView;
+use crate::royale::RoyaleError;
+use crate::view::RecordSource;
 
-/// A saved game of either kind.
-#[derive(Debug)]
-pub enum Saved {
-    CardJitsu(Box<CardJitsuRecord>),
-    Royale(Box<RoyaleRecord>),
+pub use crate::cardjitsu::replay::recorded_deck;
+pub use crate::registry::Saved;
+pub use crate::royale::replay::{BoardSource, RoyaleReplay, prompt_indices, rerun_board};
+
+/// What replay does with a saved game of one kind: each game's record
+/// implements it in the game's module, and [`Saved`] (one variant per
+/// game, in the registry) hands out the one that was read.
+pub trait SavedGame: fmt::Debug + Send + Sync {
+    /// Who sat where.
+    fn seats(&self) -> &[SeatInfo];
+    /// Whether the record agrees with itself and the rules; what is wrong,
+    /// in words.
+    fn check(&self) -> Result<(), String>;
+    /// The replay page's title.
+    fn title(&self) -> String;
+    /// The replay page's data: the record and what the page shows beside
+    /// it.
+    fn view<'a>(&'a self, source: &RecordSource) -> Result<ReplayView<'a>, ReplayError>;
+    /// The game made ready to play again: what the record names (decks, a
+    /// board) read again now.
+    fn rerun(&self) -> Result<Rerun, ReplayError>;
+}
+
+/// A saved game made ready to play again ([`SavedGame::rerun`]): notes
+/// worth telling (a board taken from the record because its file has
+/// changed), and the game, played by the seats' bots.
+pub struct Rerun {
+    pub notes: Vec<String>,
+    #[allow(clippy::type_complexity)]
+    play: Box<dyn FnOnce(Vec<Arc<BotSpec>>, &RunOptions) -> Result<Saved, ReplayError> + Send>,
+}
+
+impl fmt::Debug for Rerun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rerun").field("notes", &self.notes).finish()
+    }
+}
+
+impl Rerun {
+    /// A rerun that `play` plays.
+    pub(crate) fn new(
+        notes: Vec<String>,
+        play: impl FnOnce(Vec<Arc<BotSpec>>, &RunOptions) -> Result<Saved, ReplayError> + Send + 'static,
+    ) -> Rerun {
+        Rerun {
+            notes,
+            play: Box::new(play),
+        }
+    }
+
+    /// Plays the game again: `bots` are the seats' bots in seat order
+    /// (resolved, built and checked with [`check_fingerprint`]).
+    pub fn play(self, bots: Vec<Arc<BotSpec>>, opts: &RunOptions) -> Result<Saved, ReplayError> {
+        (self.play)(bots, opts)
+    }
 }
 
 /// Why a record could not be loaded, rebuilt, played again or compared.
@@ -65,11 +120,16 @@ pub enum ReplayError {
         source: serde_json::Error,
     },
     /// The record says it is a `kind` game but does not parse as one.
-    #[error("{}: not a {kind} game record", path.display())]
+    /// `line` is the line of `path` the record is on when it was read
+    /// from a `games.jsonl` line (whose record and timing are read from
+    /// their slices of it, so the source's message carries no position);
+    /// for a record file, the source's message says where.
+    #[error("{}{}: not a {kind} game record", path.display(), line.map_or_else(String::new, |n| format!(": line {n}")))]
     BadRecord {
         path: PathBuf,
+        line: Option<usize>,
         kind: &'static str,
-        source: serde_json::Error,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The record's format version is not one this dojo reads.
     #[error(
@@ -86,6 +146,9 @@ pub enum ReplayError {
         path.display()
     )]
     UnknownGame { path: PathBuf, found: String },
+    /// A rerun came out as another game than the saved one.
+    #[error("a {saved} record was compared with a {rerun} game")]
+    OtherGame { saved: Game, rerun: Game },
     /// A CardJitsu record or rerun without exactly two seats.
     #[error("a CardJitsu record needs 2 seats, this one has {0}")]
     SeatCount(usize),
@@ -133,6 +196,13 @@ pub enum ReplayError {
         recorded: String,
         now: String,
     },
+    /// A league's `games.jsonl` line is not a stored game.
+    #[error("{}: line {line}: {problem}", path.display())]
+    BadLine {
+        path: PathBuf,
+        line: usize,
+        problem: String,
+    },
     /// The CardJitsu rerun failed to run.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -150,7 +220,7 @@ pub enum ReplayError {
 /// Reads a record file: the JSON file `dojo match --json` wrote, or a line
 /// copied out of a league's games.jsonl. (A game picked by id from a league
 /// directory is read by the league, which knows its files, and then parsed
-/// with [`parse`].)
+/// with [`parse_stored`].)
 pub fn load_file(path: &Path) -> Result<Saved, ReplayError> {
     if path.is_dir() {
         return Err(ReplayError::IsADirectory { path: path.into() });
@@ -159,70 +229,122 @@ pub fn load_file(path: &Path) -> Result<Saved, ReplayError> {
         path: path.into(),
         source,
     })?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|source| ReplayError::NotJson {
-            path: path.into(),
-            source,
-        })?;
-    // A line copied out of games.jsonl works too.
-    let value = match (value.get("record"), value.get("timing")) {
-        (Some(rec), Some(timing)) => with_timing(rec.clone(), timing.clone()),
-        _ => value,
-    };
-    parse(path, value)
+    parse_file(path, &text)
 }
 
-/// A stored game (a games.jsonl line's `record` and `timing`) as a record.
-pub fn from_stored(path: &Path, record: Value, timing: Value) -> Result<Saved, ReplayError> {
-    parse(path, with_timing(record, timing))
-}
-
-/// Parses and checks a record read from `path` (named in errors).
-pub fn parse(path: &Path, value: Value) -> Result<Saved, ReplayError> {
-    let bad = |kind| {
-        move |source| ReplayError::BadRecord {
-            path: path.into(),
-            kind,
-            source,
+/// Parses and checks the text of a record file read from `path` (named in
+/// errors).
+pub fn parse_file(path: &Path, text: &str) -> Result<Saved, ReplayError> {
+    let top = match serde_json::from_str::<FileTop<'_>>(text) {
+        Ok(top) => top,
+        // JSON, but not an object: there is no game to name (said below).
+        Err(_) if serde_json::from_str::<IgnoredAny>(text).is_ok() => FileTop {
+            record: None,
+            timing: None,
+        },
+        Err(source) => {
+            return Err(ReplayError::NotJson {
+                path: path.into(),
+                source,
+            });
         }
     };
-    let game = value.get("game").and_then(|g| g.as_str()).unwrap_or("");
-    // (A record without a version is refused by the parse below.)
-    if game.parse::<Game>().is_ok() && value.get("version").is_some() {
-        check_version(path, &value)?;
+    // A line copied out of games.jsonl works too.
+    match (top.record, top.timing) {
+        (Some(record), Some(timing)) => {
+            // The record is a slice of `text` (borrowed, not copied): the
+            // line it starts on is one more than the newlines before it.
+            let before = (record.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+            let line = 1 + text.get(..before).unwrap_or("").matches('\n').count();
+            let stored = Stored {
+                record: record.get(),
+                timing: timing.get(),
+            };
+            parse(path, Some(line), record.get(), &stored)
+        }
+        _ => parse(path, None, text, &Whole(text)),
     }
-    let corrupt = |problem: String| ReplayError::Corrupt {
-        path: path.into(),
-        problem,
-    };
-    let Ok(game) = game.parse::<Game>() else {
-        return Err(ReplayError::UnknownGame {
-            path: path.into(),
-            found: game.to_owned(),
-        });
-    };
-    crate::registry::parse_record(game, value).map_err(|problem| match problem {
-        RecordProblem::Parse(kind, source) => bad(kind)(source),
-        RecordProblem::Corrupt(problem) => corrupt(problem),
+}
+
+/// Parses and checks a stored game: the `record` and `timing` texts of
+/// line `line` of the league's `games` file.
+pub fn parse_stored(
+    games: &Path,
+    line: usize,
+    record: &str,
+    timing: &str,
+) -> Result<Saved, ReplayError> {
+    parse(games, Some(line), record, &Stored { record, timing })
+}
+
+/// A stored game already read as JSON values (a league's games as its
+/// report holds them), as its typed record: read, not checked against
+/// the rules (a report shows what was stored).
+pub fn read_stored_values(
+    games: &Path,
+    record: &Value,
+    timing: &Value,
+) -> Result<Saved, ReplayError> {
+    let name = record.get("game").and_then(Value::as_str).unwrap_or("");
+    let game = known_game(games, name)?;
+    crate::registry::parse_record(game, &StoredValues { record, timing }).map_err(|e| {
+        ReplayError::BadRecord {
+            path: games.into(),
+            line: None,
+            kind: e.kind,
+            source: Box::new(e.source),
+        }
     })
 }
 
-/// Refuses a record from a newer (or a nonsensical) format version: its
-/// fields may mean something this dojo does not know.
-fn check_version(path: &Path, value: &Value) -> Result<(), ReplayError> {
-    let found = value.get("version").and_then(Value::as_u64).unwrap_or(0);
-    if !(1..=u64::from(RECORD_VERSION)).contains(&found) {
+fn known_game(path: &Path, name: &str) -> Result<Game, ReplayError> {
+    name.parse::<Game>().map_err(|_| ReplayError::UnknownGame {
+        path: path.into(),
+        found: name.to_owned(),
+    })
+}
+
+/// Reads the record of `text` (its `game` and `version` first, to know
+/// its type) from `input` into its game's typed record (the registry's
+/// `parse_record` arm) and checks it. `line`: the line of
+/// `path` a stored record is on.
+fn parse(
+    path: &Path,
+    line: Option<usize>,
+    text: &str,
+    input: &impl RecordInput,
+) -> Result<Saved, ReplayError> {
+    let head = Head::of(text);
+    let game = known_game(path, &head.game())?;
+    // (A record without a version is refused by the typed parse.)
+    if let Some(found) = head.version()
+        && !(1..=u64::from(RECORD_VERSION)).contains(&found)
+    {
+        // Its fields may mean something this dojo does not know.
         return Err(ReplayError::UnknownVersion {
             path: path.into(),
             found,
         });
     }
-    Ok(())
+    let saved = crate::registry::parse_record(game, input).map_err(|e| ReplayError::BadRecord {
+        path: path.into(),
+        line,
+        kind: e.kind,
+        source: match line {
+            Some(_) => without_position(&e.source).into(),
+            None => Box::new(e.source),
+        },
+    })?;
+    saved.check().map_err(|problem| ReplayError::Corrupt {
+        path: path.into(),
+        problem,
+    })?;
+    Ok(saved)
 }
 
 /// The seats of a record: `count` of them, numbered in order, with one
 /// conduct entry each and stderr (if kept) for no other seat.
-fn check_seats(
+pub(crate) fn check_seats(
     seats: &[SeatInfo],
     conduct_len: usize,
     stderr_len: usize,
@@ -248,92 +370,6 @@ fn check_seats(
         ));
     }
     Ok(())
-}
-
-/// Everything shown or replayed from a CardJitsu record follows from it:
-/// two seats, and rounds that agree with the rules.
-pub fn check_cardjitsu(rec: &CardJitsuRecord) -> Result<(), String> {
-    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), 2)?;
-    rec.play.verify().map_err(|c| c.to_string())
-}
-
-/// Everything shown or replayed from a royale record follows from it: one
-/// seat per player, with the player's team, and turns that agree with the
-/// rules.
-pub fn check_royale(rec: &RoyaleRecord) -> Result<(), String> {
-    let players = rec.play.players.len();
-    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), players)?;
-    for (seat, player) in rec.seats.iter().zip(&rec.play.players) {
-        if seat.team.is_some_and(|t| t != player.team) {
-            return Err(format!(
-                "seat {} is on two teams ({} and {})",
-                seat.seat,
-                seat.team.map_or_else(String::new, |t| t.to_string()),
-                player.team
-            ));
-        }
-    }
-    royale::verify_record(&rec.play).map_err(|c| c.to_string())
-}
-
-/// The league stores `timing` beside the record; put it back inside.
-fn with_timing(mut record: Value, timing: Value) -> Value {
-    if let Some(obj) = record.as_object_mut() {
-        obj.insert("timing".into(), timing);
-    }
-    record
-}
-
-/// A royale board being rebuilt from a record: the initial grid and start
-/// tiles, then each action's recorded effect.
-#[derive(Debug, Clone)]
-pub struct RoyaleReplay {
-    pub board: Board,
-    /// Each seat's position.
-    pub positions: Vec<Pos>,
-}
-
-impl RoyaleReplay {
-    /// The board before any turn.
-    pub fn new(rec: &RoyaleRecord) -> Result<RoyaleReplay, ReplayError> {
-        let board = Board::parse(&rec.play.board.join("\n"), "the record's board")?;
-        let mut positions = vec![Pos::new(0, 0); rec.play.players.len()];
-        for p in &rec.play.players {
-            if let Some(slot) = positions.get_mut(p.seat) {
-                *slot = p.start;
-            }
-        }
-        Ok(RoyaleReplay { board, positions })
-    }
-
-    /// Applies one turn's effect.
-    pub fn apply(&mut self, action: &ActionRecord) {
-        match action.effect {
-            Effect::None => {}
-            Effect::Moved { at } => {
-                if let Some(p) = self.positions.get_mut(action.seat) {
-                    *p = at;
-                }
-            }
-            Effect::Converted { at, to, .. } => {
-                self.board.set(at, to);
-            }
-        }
-    }
-}
-
-/// For each turn, the index of its seat's prompt (its how-manieth turn),
-/// which is where that seat's stderr for the turn is kept.
-pub fn prompt_indices(actions: &[ActionRecord]) -> Vec<usize> {
-    let mut seen: HashMap<usize, usize> = HashMap::new();
-    actions
-        .iter()
-        .map(|a| {
-            let n = seen.entry(a.seat).or_insert(0);
-            *n += 1;
-            *n - 1
-        })
-        .collect()
 }
 
 /// Where [`seat_bot`] found a recorded seat's bot.
@@ -441,122 +477,6 @@ pub fn check_fingerprint(seat: &SeatInfo, bot: &BotSpec) -> Result<(), ReplayErr
     Ok(())
 }
 
-/// A recorded deck read again: `standard`, or a DeckConfig file.
-pub fn recorded_deck(name: &str) -> Result<Deck, ReplayError> {
-    if name == "standard" {
-        return Ok(Deck::standard());
-    }
-    let text = std::fs::read_to_string(name).map_err(|source| ReplayError::DeckRead {
-        path: name.into(),
-        source,
-    })?;
-    Ok(Deck::parse_dcfg(&text, name)?)
-}
-
-/// The setup that plays a CardJitsu record's game again: its seed, rules,
-/// round cap and re-read decks.
-pub fn cardjitsu_setup(rec: &CardJitsuRecord) -> Result<CardJitsuSetup, ReplayError> {
-    if rec.seats.len() != 2 {
-        return Err(ReplayError::SeatCount(rec.seats.len()));
-    }
-    Ok(CardJitsuSetup {
-        seed: rec.play.seed,
-        settings: cardjitsu::Settings {
-            rules: rec.play.rules,
-            max_rounds: rec.play.max_rounds,
-            decks: [recorded_deck(&rec.decks[0])?, recorded_deck(&rec.decks[1])?],
-        },
-        deck_names: rec.decks.clone(),
-    })
-}
-
-/// Plays a CardJitsu game again: `setup` from [`cardjitsu_setup`], `bots`
-/// the two seats' bots in seat order (already resolved and built).
-pub fn rerun_cardjitsu(
-    setup: &CardJitsuSetup,
-    bots: Vec<Arc<BotSpec>>,
-    opts: &RunOptions,
-) -> Result<CardJitsuRecord, ReplayError> {
-    let count = bots.len();
-    let bots: [Arc<BotSpec>; 2] = bots.try_into().map_err(|_| ReplayError::SeatCount(count))?;
-    Ok(play_cardjitsu(bots, setup, opts, &mut |_| {})?)
-}
-
-/// Each royale seat's bot (in seat order) with the team the record gives
-/// that seat.
-pub fn royale_players(
-    rec: &RoyaleRecord,
-    bots: Vec<Arc<BotSpec>>,
-) -> Result<Vec<(Arc<BotSpec>, Team)>, ReplayError> {
-    bots.into_iter()
-        .enumerate()
-        .map(|(seat, bot)| {
-            let team = rec
-                .play
-                .players
-                .iter()
-                .find(|p| p.seat == seat)
-                .map(|p| p.team)
-                .ok_or(ReplayError::NoTeam(seat))?;
-            Ok((bot, team))
-        })
-        .collect()
-}
-
-/// Where [`rerun_board`] took the board from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BoardSource {
-    /// The recorded board file, which still holds the recorded grid.
-    File,
-    /// The grid stored in the record; `file_changed` when the recorded
-    /// file exists but no longer holds that grid (and its `start` lines
-    /// are therefore not used).
-    Record { file_changed: bool },
-}
-
-/// The board to play a royale rerun on: the recorded file if it still
-/// holds the recorded grid (its `start` lines matter), else the recorded
-/// grid with every seat's recorded start tile fixed (`start` lines of our
-/// own), so the rerun starts where the game did even without the file.
-pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayError> {
-    let mut file_changed = false;
-    if let Ok(text) = std::fs::read_to_string(&rec.board_file) {
-        if let Ok(board) = Board::parse(&text, &rec.board_file)
-            && board.to_lines() == rec.play.board
-        {
-            return Ok((board, BoardSource::File));
-        }
-        file_changed = true;
-    }
-    let mut text = rec.play.board.join("\n");
-    text.push_str("\n\n");
-    for p in &rec.play.players {
-        text.push_str(&format!("start {} {} {}\n", p.team, p.start.x, p.start.y));
-    }
-    let board = Board::parse(&text, "the record's board")?;
-    Ok((board, BoardSource::Record { file_changed }))
-}
-
-/// Plays a royale game again with `players` from [`royale_players`] on
-/// `board` from [`rerun_board`], with the record's seed and limits.
-pub fn rerun_royale(
-    rec: &RoyaleRecord,
-    players: &[(Arc<BotSpec>, Team)],
-    board: Board,
-    opts: &RunOptions,
-) -> Result<RoyaleRecord, ReplayError> {
-    let setup = RoyaleSetup {
-        seed: rec.play.seed,
-        board,
-        board_file: rec.board_file.clone(),
-        settings: royale::Settings {
-            max_rounds: Some(rec.play.settings.max_rounds),
-            stall_rounds: Some(rec.play.settings.stall_rounds),
-        },
-    };
-    Ok(play_royale(players, &setup, opts, &mut |_| {})?)
-}
-
 /// A top-level record field whose values differ between two plays.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldDifference {
@@ -611,7 +531,7 @@ pub fn differing_fields(
 }
 
 /// The first difference given where the plays part, if anywhere.
-fn difference(
+pub(crate) fn difference(
     saved: &impl Serialize,
     rerun: &impl Serialize,
     first: Option<usize>,
@@ -625,48 +545,19 @@ fn difference(
     }))
 }
 
-/// The 0-based index of the first round where two CardJitsu records part.
-pub fn first_difference_cardjitsu(
-    saved: &CardJitsuRecord,
-    rerun: &CardJitsuRecord,
-) -> Option<usize> {
-    let (a, b) = (&saved.play.rounds, &rerun.play.rounds);
-    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
-}
-
-/// The 0-based index of the first turn where two royale records part.
-pub fn first_difference_royale(saved: &RoyaleRecord, rerun: &RoyaleRecord) -> Option<usize> {
-    let (a, b) = (&saved.play.actions, &rerun.play.actions);
-    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
-}
-
-/// How a CardJitsu rerun differs from the saved game; `None` when it is
-/// the same game (timing and stderr aside).
-pub fn compare_cardjitsu(
-    saved: &CardJitsuRecord,
-    rerun: &CardJitsuRecord,
-) -> Result<Option<Difference>, ReplayError> {
-    difference(saved, rerun, first_difference_cardjitsu(saved, rerun))
-}
-
-/// How a royale rerun differs from the saved game; `None` when it is the
-/// same game (timing and stderr aside).
-pub fn compare_royale(
-    saved: &RoyaleRecord,
-    rerun: &RoyaleRecord,
-) -> Result<Option<Difference>, ReplayError> {
-    difference(saved, rerun, first_difference_royale(saved, rerun))
-}
+#[cfg(test)]
+pub(crate) use tests::seats as test_seats;
 
 #[cfg(test)]
 mod tests {
-    use dojo_engine::cardjitsu::CardJitsu;
-    use dojo_engine::royale::{Action, Dir, Royale};
-
     use super::*;
-    use crate::record::{SeatConduct, Timing};
+    use crate::cardjitsu::CardJitsuRecord;
+    use crate::cardjitsu::replay::tests::record as cardjitsu;
+    use crate::record::SeatConduct;
+    use crate::royale::replay::tests::record as royale;
 
-    fn seats(n: usize) -> (Vec<SeatInfo>, Vec<SeatConduct>) {
+    /// `n` seats of made-up bots with clean conduct.
+    pub(crate) fn seats(n: usize) -> (Vec<SeatInfo>, Vec<SeatConduct>) {
         let info = (0..n)
             .map(|seat| SeatInfo {
                 seat,
@@ -688,55 +579,11 @@ mod tests {
         (info, conduct)
     }
 
-    fn cardjitsu(seed: u64) -> CardJitsuRecord {
-        let mut game = CardJitsu::new(seed, cardjitsu::Settings::default());
-        for _ in 0..4 {
-            game.play([0, 1]);
+    fn as_cardjitsu(saved: Saved) -> CardJitsuRecord {
+        match saved {
+            Saved::CardJitsu(rec) => *rec,
+            other => panic!("read a CardJitsu record as {other:?}"),
         }
-        let (seats, conduct) = seats(2);
-        CardJitsuRecord {
-            version: RECORD_VERSION,
-            game: "cardjitsu".into(),
-            seats,
-            decks: ["standard".into(), "standard".into()],
-            play: game.into_record(),
-            conduct,
-            stderr: Vec::new(),
-            timing: Timing::default(),
-        }
-    }
-
-    /// A few turns of royale on the seed's example board, and the game.
-    fn royale() -> (RoyaleRecord, Royale) {
-        let text = include_str!("../../../boards/seed-example.txt");
-        let board = Board::parse(text, "seed-example").unwrap();
-        let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
-        let mut game = Royale::new(board, teams, 7, royale::Settings::default()).unwrap();
-        let tries = [
-            Action::Instigate(Dir::R),
-            Action::Move(Dir::D),
-            Action::Instigate(Dir::U),
-            Action::Move(Dir::L),
-        ];
-        for turn in 0..24 {
-            let Some(seat) = game.to_move() else { break };
-            let step = game.step(seat, tries[turn % tries.len()]);
-            if step.is_err() {
-                game.step(seat, Action::Pass).unwrap();
-            }
-        }
-        let (seats, conduct) = seats(3);
-        let rec = RoyaleRecord {
-            version: RECORD_VERSION,
-            game: "royale".into(),
-            seats,
-            board_file: "boards/seed-example.txt".into(),
-            play: game.record(),
-            conduct,
-            stderr: Vec::new(),
-            timing: Timing::default(),
-        };
-        (rec, game)
     }
 
     #[test]
@@ -745,36 +592,143 @@ mod tests {
         let rec = cardjitsu(3);
         let file = dir.path().join("game.json");
         std::fs::write(&file, serde_json::to_string(&rec).unwrap()).unwrap();
-        match load_file(&file).unwrap() {
-            Saved::CardJitsu(back) => assert_eq!(*back, rec),
-            Saved::Royale(_) => panic!("read a CardJitsu record as royale"),
-        }
+        assert_eq!(as_cardjitsu(load_file(&file).unwrap()), rec);
         let mut record = serde_json::to_value(&rec).unwrap();
         let timing = record.as_object_mut().unwrap().remove("timing").unwrap();
         let line = serde_json::json!({ "id": 4, "record": record, "timing": timing });
         std::fs::write(&file, line.to_string()).unwrap();
-        assert!(matches!(load_file(&file).unwrap(), Saved::CardJitsu(back) if *back == rec));
+        assert_eq!(as_cardjitsu(load_file(&file).unwrap()), rec);
+        // The report's values read the same record.
+        let games = Path::new("games.jsonl");
+        let back = read_stored_values(games, &line["record"], &line["timing"]).unwrap();
+        assert_eq!(as_cardjitsu(back), rec);
+    }
+
+    #[test]
+    fn a_stored_record_is_read_with_its_timing_put_back() {
+        let mut rec = cardjitsu(3);
+        rec.timing.wall_ms = 7.5;
+        rec.timing.latency_us = vec![vec![1, 2], vec![3, 4]];
+        let mut record = serde_json::to_value(&rec).unwrap();
+        let timing = record.as_object_mut().unwrap().remove("timing").unwrap();
+        let (record, timing) = (record.to_string(), timing.to_string());
+        let games = Path::new("league/games.jsonl");
+        let back = parse_stored(games, 9, &record, &timing).unwrap();
+        assert_eq!(as_cardjitsu(back), rec);
+        // A record that holds its own timing as well has it twice.
+        let full = serde_json::to_string(&rec).unwrap();
+        let err = parse_stored(games, 9, &full, &timing).unwrap_err();
+        assert!(matches!(err, ReplayError::BadRecord { .. }), "{err}");
+    }
+
+    /// The error's message with its sources, as the binary prints it.
+    fn chain(err: &ReplayError) -> String {
+        let mut text = err.to_string();
+        let mut source = std::error::Error::source(err);
+        while let Some(s) = source {
+            text += &format!(": {s}");
+            source = s.source();
+        }
+        text
+    }
+
+    #[test]
+    fn a_field_of_the_wrong_type_names_the_file_the_line_and_what_was_expected() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("game.json");
+        let mut value = serde_json::to_value(cardjitsu(3)).unwrap();
+        value["seats"][1]["bot"] = 3.into();
+        // Pretty-printed: the position is a line of the file.
+        let text = serde_json::to_string_pretty(&value).unwrap();
+        std::fs::write(&file, &text).unwrap();
+        let line = 1 + text[..text.find("\"bot\": 3").unwrap()]
+            .matches('\n')
+            .count();
+        let err = chain(&load_file(&file).unwrap_err());
+        let expected = format!(
+            "{}: not a CardJitsu game record: invalid type: integer `3`, expected a string at line {line} column ",
+            file.display()
+        );
+        assert!(err.starts_with(&expected), "{err}");
+        // Inside a part read as a whole (the engine's record, flattened
+        // in), the position is where that part ends.
+        let mut value = serde_json::to_value(cardjitsu(3)).unwrap();
+        value["rounds"][1]["choices"] = "x".into();
+        std::fs::write(&file, value.to_string()).unwrap();
+        let err = chain(&load_file(&file).unwrap_err());
+        assert!(
+            err.contains(
+                "invalid type: string \"x\", expected an array of length 2 at line 1 column "
+            ),
+            "{err}"
+        );
+
+        // A stored record names the line of games.jsonl, whatever field
+        // (the record's own, or the timing kept beside it) is wrong.
+        let games = dir.path().join("games.jsonl");
+        let mut record = serde_json::to_value(cardjitsu(3)).unwrap();
+        let timing = record.as_object_mut().unwrap().remove("timing").unwrap();
+        record["rounds"][0]["choices"] = "x".into();
+        let err = parse_stored(&games, 12, &record.to_string(), &timing.to_string()).unwrap_err();
+        assert_eq!(
+            chain(&err),
+            format!(
+                "{}: line 12: not a CardJitsu game record: invalid type: string \"x\", expected an array of length 2",
+                games.display()
+            )
+        );
+        // A games.jsonl line copied into a file: its line of that file.
+        let copied = serde_json::json!({ "id": 12, "record": record, "timing": timing });
+        std::fs::write(&file, format!("\n{copied}\n")).unwrap();
+        let err = load_file(&file).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("{}: line 2: not a CardJitsu game record", file.display())
+        );
+        let record = serde_json::to_value(cardjitsu(3)).unwrap();
+        let mut record = record.as_object().unwrap().clone();
+        record.remove("timing");
+        let record = Value::Object(record).to_string();
+        let err = parse_stored(&games, 3, &record, r#"{"wall_ms":"slow"}"#).unwrap_err();
+        assert_eq!(
+            chain(&err),
+            format!(
+                "{}: line 3: not a CardJitsu game record: timing: invalid type: string \"slow\", expected f64",
+                games.display()
+            )
+        );
     }
 
     #[test]
     fn bad_records_name_the_file_and_what_was_expected() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("game.json");
-        let err = |text: &str, _game: Option<u64>| {
+        let err = |text: &str| {
             std::fs::write(&file, text).unwrap();
             load_file(&file).unwrap_err()
         };
-        assert!(matches!(err("{", None), ReplayError::NotJson { .. }));
-        let unknown = err(r#"{"game": "chess"}"#, None);
+        assert!(matches!(err("{"), ReplayError::NotJson { .. }));
+        let unknown = err(r#"{"game": "chess"}"#);
         assert!(unknown.to_string().contains("game.json"), "{unknown}");
         assert!(
             unknown.to_string().ends_with("found \"chess\""),
             "{unknown}"
         );
-        let bad = err(r#"{"game": "royale"}"#, None);
+        assert!(
+            matches!(err("[1, 2]"), ReplayError::UnknownGame { found, .. } if found.is_empty())
+        );
+        assert!(
+            matches!(err(r#"{"game": 5}"#), ReplayError::UnknownGame { found, .. } if found.is_empty())
+        );
+        let bad = err(r#"{"game": "royale"}"#);
         assert_eq!(
             bad.to_string(),
             format!("{}: not a royale game record", file.display())
+        );
+        assert!(
+            chain(&bad).ends_with("missing field `version` at line 1 column 18"),
+            "{}",
+            chain(&bad)
         );
         assert!(matches!(
             load_file(dir.path()),
@@ -783,95 +737,6 @@ mod tests {
         assert!(matches!(
             load_file(&dir.path().join("missing.json")),
             Err(ReplayError::Read { .. })
-        ));
-    }
-
-    #[test]
-    fn royale_replay_reaches_the_engines_board() {
-        let (rec, game) = royale();
-        assert!(rec.play.actions.len() > 6);
-        let mut state = RoyaleReplay::new(&rec).unwrap();
-        for action in &rec.play.actions {
-            state.apply(action);
-        }
-        assert_eq!(state.board.to_lines(), game.board().to_lines());
-        assert_eq!(state.positions, game.positions());
-    }
-
-    #[test]
-    fn prompt_indices_count_each_seats_turns() {
-        let (rec, _) = royale();
-        let indices = prompt_indices(&rec.play.actions);
-        let seats = rec.play.players.len();
-        for (i, a) in rec.play.actions.iter().enumerate() {
-            let before = rec.play.actions[..i].iter().filter(|b| b.seat == a.seat);
-            assert_eq!(indices[i], before.count());
-        }
-        assert_eq!(indices[..seats].iter().sum::<usize>(), 0);
-    }
-
-    #[test]
-    fn rerun_board_falls_back_to_the_recorded_grid() {
-        let (mut rec, _) = royale();
-        rec.board_file = "no/such/board.txt".into();
-        let (board, source) = rerun_board(&rec).unwrap();
-        assert_eq!(
-            source,
-            BoardSource::Record {
-                file_changed: false
-            }
-        );
-        assert_eq!(board.to_lines(), rec.play.board);
-        let dir = tempfile::tempdir().unwrap();
-        let other = dir.path().join("board.txt");
-        std::fs::write(&other, "RP\nSR\n").unwrap();
-        rec.board_file = other.display().to_string();
-        let (_, source) = rerun_board(&rec).unwrap();
-        assert_eq!(source, BoardSource::Record { file_changed: true });
-    }
-
-    #[test]
-    fn comparison_ignores_timing_and_stderr_and_finds_the_first_round() {
-        let saved = cardjitsu(3);
-        let mut same = saved.clone();
-        same.timing.wall_ms = 12.0;
-        same.stderr = vec![vec!["hi".into()]];
-        assert_eq!(compare_cardjitsu(&saved, &same).unwrap(), None);
-
-        let mut later = saved.clone();
-        later.play.rounds.truncate(2);
-        assert_eq!(first_difference_cardjitsu(&saved, &later), Some(2));
-        assert_eq!(
-            compare_cardjitsu(&saved, &later).unwrap(),
-            Some(Difference::At(2))
-        );
-
-        let mut decks = saved.clone();
-        decks.decks[1] = "mine.dcfg".into();
-        let Some(Difference::Fields(fields)) = compare_cardjitsu(&saved, &decks).unwrap() else {
-            panic!("the decks differ");
-        };
-        assert_eq!(fields.len(), 1);
-        assert_eq!(fields[0].field, "decks");
-        assert_eq!(fields[0].rerun.as_ref().unwrap()[1], "mine.dcfg");
-    }
-
-    #[test]
-    fn royale_comparison_finds_the_first_turn() {
-        let (saved, _) = royale();
-        let mut rerun = saved.clone();
-        rerun.play.actions[3].effect = Effect::None;
-        assert_eq!(first_difference_royale(&saved, &rerun), Some(3));
-        assert_eq!(first_difference_royale(&saved, &saved), None);
-    }
-
-    #[test]
-    fn cardjitsu_setup_needs_two_seats() {
-        let mut rec = cardjitsu(3);
-        rec.seats.truncate(1);
-        assert!(matches!(
-            cardjitsu_setup(&rec),
-            Err(ReplayError::SeatCount(1))
         ));
     }
 

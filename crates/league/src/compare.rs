@@ -63,10 +63,9 @@ pub const BASE: &str = "base";
 /// Seat name of royale's third bot, on the team neither NEW nor BASE holds.
 pub const THIRD: &str = "third";
 
-/// Version of the `dojo compare --json` report format.
-/// Version 2: blocks (royale plays six games per block), the overshoot
-/// correction, the median-unbiased estimate, `model`, `note` and `trace`.
-pub const COMPARE_FORMAT_VERSION: u32 = 2;
+/// Version of the `dojo compare --json` report format (defined, with its
+/// history, in `dojo_games::formats`).
+pub use dojo_games::formats::COMPARE_FORMAT_VERSION;
 
 /// What a comparison plays and how it decides.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,12 @@
 
 use std::path::Path;
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
 pub use dojo_games::replay::*;
+
+use dojo_games::formats::GAMES_FORMAT_VERSION;
 
 use crate::store;
 
@@ -17,17 +22,75 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
     if !path.is_dir() {
         return Err(ReplayError::NotALeague { path: path.into() });
     }
-    let lines = store::read_games(path, false).map_err(|e| ReplayError::Store(Box::new(e)))?;
-    let count = lines.len();
-    let line = lines
-        .into_iter()
-        .find(|l| l.id == id)
-        .ok_or_else(|| ReplayError::NoGame {
-            games: path.join(store::GAMES_FILE),
-            id,
-            count,
-        })?;
-    from_stored(path, line.record, line.timing)
+    let games = path.join(store::GAMES_FILE);
+    let text = match std::fs::read_to_string(&games) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => {
+            return Err(ReplayError::Read {
+                path: games,
+                source,
+            });
+        }
+    };
+    let (found, count) = find_line(&games, &text, id)?;
+    let Some((number, line)) = found else {
+        return Err(ReplayError::NoGame { games, id, count });
+    };
+    parse_stored(&games, number, line.record.get(), line.timing.get())
+}
+
+/// A `games.jsonl` line with its record and timing left as text: the
+/// record is read once, into its game's typed record, by
+/// [`parse_stored`].
+#[derive(Deserialize)]
+struct LineParts<'a> {
+    version: u32,
+    id: u64,
+    #[serde(borrow)]
+    record: &'a RawValue,
+    #[serde(borrow)]
+    timing: &'a RawValue,
+}
+
+/// The line (1-based number and parts) of game `id` in `text` (the league's
+/// `games` file), and how many games it holds. A last line without its
+/// newline is a write cut short by a crash, not a finished game; any other
+/// line that is not a stored game is an error naming it.
+fn find_line<'a>(
+    games: &Path,
+    text: &'a str,
+    id: u64,
+) -> Result<(Option<(usize, LineParts<'a>)>, usize), ReplayError> {
+    let mut found = None;
+    let mut count = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let number = i + 1;
+        if !line.ends_with('\n') {
+            break;
+        }
+        let parts =
+            serde_json::from_str::<LineParts<'_>>(line).map_err(|e| ReplayError::BadLine {
+                path: games.into(),
+                line: number,
+                problem: format!("expected a game line (JSON object): {e}"),
+            })?;
+        if parts.version != GAMES_FORMAT_VERSION {
+            return Err(ReplayError::BadLine {
+                path: games.into(),
+                line: number,
+                problem: format!(
+                    "game line version {} is not supported (expected {GAMES_FORMAT_VERSION})",
+                    parts.version
+                ),
+            });
+        }
+        count += 1;
+        if parts.id == id && found.is_none() {
+            found = Some((number, parts));
+        }
+    }
+    Ok((found, count))
 }
 
 #[cfg(test)]
@@ -51,5 +114,42 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_bad_stored_game_names_its_line_of_games_jsonl() {
+        let dir = tempfile::tempdir().unwrap();
+        let games = dir.path().join(store::GAMES_FILE);
+        let line = |id: u64, record: &str| {
+            format!(
+                "{{\"version\":1,\"id\":{id},\"seats\":[],\"teams\":[],\"board\":null,\"pair\":0,\"leg\":0,\"seed\":\"1\",\"scores\":[],\"faults\":[],\"record\":{record},\"timing\":{{}}}}\n"
+            )
+        };
+        let bad = r#"{"version":2,"game":"cardjitsu","seats":"none"}"#;
+        let text = line(1, "{}") + &line(2, bad) + "{\"version\":1,\"id\":3";
+        std::fs::write(&games, text).unwrap();
+        let err = load(dir.path(), Some(2)).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!("{}: line 2: not a CardJitsu game record", games.display())
+        );
+        // The torn last line is not a game.
+        assert!(matches!(
+            load(dir.path(), Some(3)),
+            Err(ReplayError::NoGame {
+                id: 3,
+                count: 2,
+                ..
+            })
+        ));
+        std::fs::write(&games, line(1, "{}") + "not json\n").unwrap();
+        let err = load(dir.path(), Some(1)).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "{}: line 2: expected a game line",
+                games.display()
+            )),
+            "{err}"
+        );
     }
 }

@@ -12,8 +12,9 @@ use crate::store::GameLine;
 use crate::tally::LeagueTally;
 use dojo_stats::rating;
 
-/// Version of the `report.json` format.
-pub const REPORT_FORMAT_VERSION: u32 = 1;
+/// Version of the `report.json` format (defined with the others in
+/// `dojo_games::formats`).
+pub use dojo_games::formats::REPORT_FORMAT_VERSION;
 /// The rating the `--anchor` bot is pinned at unless another is given.
 pub const ANCHOR_ELO: f64 = 1500.0;
 /// A bot with at least this many faults (timeouts, crashes and invalid

@@ -10,8 +10,9 @@ use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// Version of the `league.json` format (see FORMATS.md).
-pub const LEAGUE_FORMAT_VERSION: u32 = 1;
+/// Version of the `league.json` format (see FORMATS.md); every format's
+/// version is defined in `dojo_games::formats`.
+pub use dojo_games::formats::LEAGUE_FORMAT_VERSION;
 
 // The game enum lives with the per-game registry; league code keeps calling
 // it `GameKind`.

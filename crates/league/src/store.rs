@@ -25,8 +25,9 @@ use crate::executor::{GameResult, SeatFaults};
 use crate::schedule::Fixture;
 use crate::settings::{LEAGUE_FORMAT_VERSION, Provenance, ProvenanceDiff, Settings, Shard};
 
-/// Version of a `games.jsonl` line.
-pub const GAMES_FORMAT_VERSION: u32 = 1;
+/// Version of a `games.jsonl` line (defined with the others in
+/// `dojo_games::formats`).
+pub use dojo_games::formats::GAMES_FORMAT_VERSION;
 /// File names inside a league directory.
 pub const LEAGUE_FILE: &str = "league.json";
 pub const GAMES_FILE: &str = "games.jsonl";

@@ -1,226 +1,23 @@
-//! What the HTML pages show, as typed values: a game record with what its
-//! replay page derives from it (tile counts after every turn, the piles
-//! and the winning triple's positions, the commands that play it again),
-//! and a league report with every game's row and how the ratings moved as
-//! games were played. The CLI serialises these into its pages; the rules
-//! (what a turn changed, which cards form the triple) stay here and in the
-//! engine, so the page's JavaScript only draws.
+//! What the league's HTML pages show, as typed values: a league report
+//! with every game's row and how the ratings moved as games were played,
+//! and a comparison. The CLI serialises these into its pages, so the
+//! page's JavaScript only draws. A game's replay page (the record and what
+//! its game derives from it) is the game's own view in `dojo_games`
+//! (`Saved::view`), reached through the games registry.
 
 use std::path::Path;
 
-use dojo_engine::cardjitsu::{Pile, Ruleset};
-use dojo_engine::royale::{Effect, Team, Tile};
+use dojo_engine::cardjitsu::Ruleset;
+use dojo_engine::royale::Team;
+pub use dojo_games::view::{Commands, RecordSource, shell_line};
 use serde::Serialize;
 
 use crate::compare::CompareReport;
-use crate::game::{CardJitsuRecord, RoyaleRecord};
 use crate::rating;
-use crate::replay::{ReplayError, RoyaleReplay, prompt_indices};
 use crate::report::{Report, build_report, pair_results, rating_options};
 use crate::schedule::{Schedule, ScheduleError};
 use crate::settings::{GameKind, PlayOptions, Settings};
 use crate::store::{self, GameLine, StoreError};
-
-/// Where a record was read from, for the command that replays it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RecordSource {
-    /// A record file (`dojo match --json`).
-    File(String),
-    /// Game `id` of the league directory `dir`.
-    League { dir: String, id: u64 },
-    /// A game just played whose record was not saved (no `--json`):
-    /// nothing to rerun from.
-    Unsaved,
-}
-
-impl RecordSource {
-    /// `dojo replay ... --rerun`, when there is a saved record to name.
-    fn rerun(&self) -> Option<String> {
-        let mut words: Vec<String> = vec!["dojo".into(), "replay".into()];
-        match self {
-            RecordSource::File(path) => words.push(path.clone()),
-            RecordSource::League { dir, id } => {
-                words.extend([dir.clone(), "--game".into(), id.to_string()]);
-            }
-            RecordSource::Unsaved => return None,
-        }
-        words.push("--rerun".into());
-        Some(shell_line(&words))
-    }
-}
-
-/// Commands that show or play a recorded game again.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Commands {
-    /// Plays the same game again from the record and says whether it
-    /// comes out the same (`dojo replay ... --rerun`); `None` when the
-    /// record was not saved.
-    pub rerun: Option<String>,
-    /// A fresh `dojo match` with the same bots, seats, seed and settings.
-    #[serde(rename = "match")]
-    pub play: String,
-}
-
-/// Shell words joined with the quoting a POSIX shell needs.
-pub fn shell_line(words: &[String]) -> String {
-    words
-        .iter()
-        .map(|w| shlex::try_quote(w).map_or_else(|_| w.clone(), |q| q.into_owned()))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// One won card of a CardJitsu pile.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct PileCard {
-    /// The card's 3-character code (`FyA`).
-    pub card: String,
-    /// 0-based index of the round that won it.
-    pub round: usize,
-}
-
-/// A CardJitsu record and what its page shows beside it.
-#[derive(Debug, Serialize)]
-pub struct CardJitsuView<'a> {
-    pub record: &'a CardJitsuRecord,
-    pub commands: Commands,
-    /// Each player's won cards in the order they were won.
-    pub piles: [Vec<PileCard>; 2],
-    /// The winner's seat (0 or 1) and the positions of the winning triple
-    /// in its pile, when the game was won by a triple.
-    pub triple: Option<(usize, [usize; 3])>,
-}
-
-/// A royale record and what its page shows beside it.
-#[derive(Debug, Serialize)]
-pub struct RoyaleView<'a> {
-    pub record: &'a RoyaleRecord,
-    pub commands: Commands,
-    pub width: usize,
-    pub height: usize,
-    /// Rock, paper and scissors tiles before any turn (`counts[0]`) and
-    /// after each turn (`counts[i]` after turn `i`).
-    pub counts: Vec<[u32; 3]>,
-    /// For each turn, the index of its seat's prompt (where its latency
-    /// and stderr are kept).
-    pub prompts: Vec<usize>,
-}
-
-/// The page data of a CardJitsu record.
-pub fn cardjitsu_view<'a>(rec: &'a CardJitsuRecord, source: &RecordSource) -> CardJitsuView<'a> {
-    let mut piles = [Pile::default(), Pile::default()];
-    let mut won: [Vec<PileCard>; 2] = [Vec::new(), Vec::new()];
-    for (i, r) in rec.play.rounds.iter().enumerate() {
-        if let Some(seat) = usize::from(r.winner).checked_sub(1).filter(|&s| s < 2) {
-            piles[seat].push(r.cards[seat]);
-            won[seat].push(PileCard {
-                card: r.cards[seat].to_string(),
-                round: i,
-            });
-        }
-    }
-    let triple = rec
-        .play
-        .outcome
-        .as_ref()
-        .and_then(|o| o.winner)
-        .and_then(|n| usize::from(n).checked_sub(1).filter(|&s| s < 2))
-        .and_then(|seat| piles[seat].winning_positions().map(|p| (seat, p)));
-    CardJitsuView {
-        record: rec,
-        commands: cardjitsu_commands(rec, source),
-        piles: won,
-        triple,
-    }
-}
-
-fn cardjitsu_commands(rec: &CardJitsuRecord, source: &RecordSource) -> Commands {
-    let mut play: Vec<String> = ["dojo", "match", "cardjitsu"].map(String::from).into();
-    play.extend(rec.seats.iter().map(|s| s.bot.clone()));
-    play.extend([
-        "--seed".into(),
-        rec.play.seed.to_string(),
-        "--rules".into(),
-        rec.play.rules.to_string(),
-        "--max-rounds".into(),
-        rec.play.max_rounds.to_string(),
-    ]);
-    for (i, deck) in rec.decks.iter().enumerate() {
-        if deck != "standard" {
-            play.extend([format!("--deck{}", i + 1), deck.clone()]);
-        }
-    }
-    Commands {
-        rerun: source.rerun(),
-        play: shell_line(&play),
-    }
-}
-
-/// The page data of a royale record: the board is rebuilt turn by turn
-/// from the recorded effects to count the tiles after every turn.
-pub fn royale_view<'a>(
-    rec: &'a RoyaleRecord,
-    source: &RecordSource,
-) -> Result<RoyaleView<'a>, ReplayError> {
-    let state = RoyaleReplay::new(rec)?;
-    let c = state.board.counts();
-    let mut now = [c.rock, c.paper, c.scissors].map(|n| n as u32);
-    let mut counts = Vec::with_capacity(rec.play.actions.len() + 1);
-    counts.push(now);
-    let slot = |t: Tile| match t {
-        Tile::Rock => Some(0),
-        Tile::Paper => Some(1),
-        Tile::Scissors => Some(2),
-        Tile::Wall | Tile::Empty => None,
-    };
-    for a in &rec.play.actions {
-        if let Effect::Converted { from, to, .. } = a.effect {
-            if let Some(i) = slot(from) {
-                now[i] = now[i].saturating_sub(1);
-            }
-            if let Some(i) = slot(to) {
-                now[i] += 1;
-            }
-        }
-        counts.push(now);
-    }
-    Ok(RoyaleView {
-        record: rec,
-        commands: royale_commands(rec, source),
-        width: state.board.width(),
-        height: state.board.height(),
-        counts,
-        prompts: prompt_indices(&rec.play.actions),
-    })
-}
-
-fn royale_commands(rec: &RoyaleRecord, source: &RecordSource) -> Commands {
-    let mut play: Vec<String> = ["dojo", "match", "royale", "--board"]
-        .map(String::from)
-        .into();
-    play.push(rec.board_file.clone());
-    for (flag, team) in [("--rock", 'R'), ("--paper", 'P'), ("--scissors", 'S')] {
-        let bots: Vec<&str> = rec
-            .seats
-            .iter()
-            .filter(|s| s.team.map(|t| t.to_string()) == Some(team.to_string()))
-            .map(|s| s.bot.as_str())
-            .collect();
-        play.extend([flag.to_owned(), bots.join(",")]);
-    }
-    play.extend([
-        "--seed".into(),
-        rec.play.seed.to_string(),
-        "--max-rounds".into(),
-        rec.play.settings.max_rounds.to_string(),
-        "--stall-rounds".into(),
-        rec.play.settings.stall_rounds.to_string(),
-    ]);
-    Commands {
-        rerun: source.rerun(),
-        play: shell_line(&play),
-    }
-}
 
 /// One game of a league, as its report lists it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -448,63 +245,7 @@ pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), Leag
 
 #[cfg(test)]
 mod tests {
-    use dojo_engine::cardjitsu::{self, CardJitsu};
-
     use super::*;
-    use crate::game::{RECORD_VERSION, SeatInfo, Timing};
-
-    fn seat(i: usize, bot: &str) -> SeatInfo {
-        SeatInfo {
-            seat: i,
-            bot: bot.into(),
-            command: vec!["python3".into(), "bot.py".into()],
-            team: None,
-            dir: None,
-            fingerprint: None,
-        }
-    }
-
-    #[test]
-    fn cardjitsu_view_finds_the_engines_triple_in_the_pile() {
-        // Play until someone wins, always the first card.
-        let mut game = CardJitsu::new(11, cardjitsu::Settings::default());
-        while game.outcome().is_none() {
-            game.play([0, 0]);
-        }
-        let rec = CardJitsuRecord {
-            version: RECORD_VERSION,
-            game: "cardjitsu".into(),
-            seats: vec![seat(0, "a"), seat(1, "b b")],
-            decks: ["standard".into(), "my deck.dcfg".into()],
-            play: game.into_record(),
-            conduct: Vec::new(),
-            stderr: Vec::new(),
-            timing: Timing::default(),
-        };
-        let view = cardjitsu_view(&rec, &RecordSource::File("g.json".into()));
-        let outcome = rec.play.outcome.as_ref().unwrap();
-        if let Some(cards) = outcome.winning_cards {
-            let (seat, at) = view.triple.expect("a won game has a triple");
-            assert_eq!(usize::from(outcome.winner.unwrap()), seat + 1);
-            let shown: Vec<String> = at
-                .iter()
-                .map(|&i| view.piles[seat][i].card.clone())
-                .collect();
-            assert_eq!(shown, cards.map(|c| c.to_string()));
-        }
-        let won: usize = rec.play.rounds.iter().filter(|r| r.winner != 0).count();
-        assert_eq!(view.piles[0].len() + view.piles[1].len(), won);
-        assert_eq!(
-            view.commands.rerun.as_deref(),
-            Some("dojo replay g.json --rerun")
-        );
-        assert!(
-            view.commands
-                .play
-                .starts_with("dojo match cardjitsu a 'b b' --seed 11")
-        );
-        assert!(view.commands.play.ends_with("--deck2 'my deck.dcfg'"));
-    }
 
     #[test]
     fn the_league_command_carries_the_play_options() {

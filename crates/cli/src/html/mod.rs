@@ -6,8 +6,11 @@
 //! Content-Security-Policy of `default-src 'none'` makes sure the page
 //! cannot fetch anything even by mistake.
 //!
-//! The values come typed from [`dojo_league::view`]; this module only
-//! serialises them into the template.
+//! The values come typed: a replay page's from its game's view in
+//! `dojo_games` (`SavedGame::view`, through the games registry), a
+//! report's and a comparison's from [`dojo_league::view`]; this module
+//! only serialises them into the template. Each game's replay drawing is
+//! its own script (`replay_<game>.js`), listed once in [`SCRIPTS`].
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -15,18 +18,25 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use base64::Engine as _;
-use dojo_games::replay::Saved;
-use dojo_games::{CardJitsuRecord, RoyaleRecord};
-use dojo_league::store::GameLine;
+use dojo_games::replay::{SavedGame, read_stored_values};
+use dojo_league::store::{self, GameLine};
 use dojo_league::view::{self, RecordSource};
 use serde::Serialize;
 
 const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("style.css");
-const COMMON_JS: &str = include_str!("common.js");
-const REPLAY_JS: &str = include_str!("replay.js");
-const REPORT_JS: &str = include_str!("report.js");
-const COMPARE_JS: &str = include_str!("compare.js");
+/// The page's script, in this order: the shared helpers, the replay
+/// stepper and panels every game shares, each game's replay page (one
+/// line per game: the script defines its page and `replay.js` picks it by
+/// the record's `game`), the report and the comparison.
+const SCRIPTS: [&str; 6] = [
+    include_str!("common.js"),
+    include_str!("replay.js"),
+    include_str!("replay_royale.js"),
+    include_str!("replay_cardjitsu.js"),
+    include_str!("report.js"),
+    include_str!("compare.js"),
+];
 
 /// JSON safe to put inside a `<script>` element: every `<` is written as
 /// `\u003c` (only possible inside JSON strings), so neither `</script>`
@@ -78,7 +88,7 @@ fn page(title: &str, kind: &str, data: &impl Serialize, extra: &str) -> Result<S
         data: &'a T,
     }
     let json = script_json(&Data { page: kind, data })?;
-    let script = [COMMON_JS, REPLAY_JS, REPORT_JS, COMPARE_JS].join("\n");
+    let script = SCRIPTS.join("\n");
     let title = escape_text(title);
     let values = BTreeMap::from([
         ("version", env!("CARGO_PKG_VERSION")),
@@ -91,57 +101,29 @@ fn page(title: &str, kind: &str, data: &impl Serialize, extra: &str) -> Result<S
     Ok(fill(PAGE, &values))
 }
 
-/// The replay page of a CardJitsu record.
-pub fn cardjitsu_replay(rec: &CardJitsuRecord, source: &RecordSource) -> Result<String> {
-    let title = format!(
-        "CardJitsu: {} vs {} (seed {})",
-        rec.seats.first().map_or("?", |s| s.bot.as_str()),
-        rec.seats.get(1).map_or("?", |s| s.bot.as_str()),
-        rec.play.seed
-    );
-    page(&title, "replay", &view::cardjitsu_view(rec, source), "")
-}
-
-/// The replay page of a royale record.
-pub fn royale_replay(rec: &RoyaleRecord, source: &RecordSource) -> Result<String> {
-    let title = format!("Royale on {} (seed {})", rec.board_file, rec.play.seed);
-    page(&title, "replay", &view::royale_view(rec, source)?, "")
-}
-
-/// The replay page of either kind of record.
-pub fn replay(saved: &Saved, source: &RecordSource) -> Result<String> {
-    match saved {
-        Saved::CardJitsu(rec) => cardjitsu_replay(rec, source),
-        Saved::Royale(rec) => royale_replay(rec, source),
-    }
+/// The replay page of a saved game (of any kind).
+pub fn replay(rec: &dyn SavedGame, source: &RecordSource) -> Result<String> {
+    page(&rec.title(), "replay", &rec.view(source)?, "")
 }
 
 /// One game's replay data as the report embeds it: its view's JSON,
 /// gzip-compressed and base64-encoded, unpacked by the page only when the
 /// game is opened (so 10,000 games cost the report no parsing up front).
-fn packed_game(line: &GameLine, dir: &str) -> Result<Option<String>> {
-    let mut record = line.record.clone();
-    if let Some(obj) = record.as_object_mut() {
-        obj.insert("timing".into(), line.timing.clone());
-    }
+fn packed_game(line: &GameLine, dir: &Path) -> Result<Option<String>> {
     let source = RecordSource::League {
-        dir: dir.to_owned(),
+        dir: dir.display().to_string(),
         id: line.id,
     };
-    let json = match record.get("game").and_then(|g| g.as_str()) {
-        Some("cardjitsu") => match serde_json::from_value::<CardJitsuRecord>(record) {
-            Ok(rec) => serde_json::to_vec(&view::cardjitsu_view(&rec, &source))?,
-            Err(_) => return Ok(None),
-        },
-        Some("royale") => match serde_json::from_value::<RoyaleRecord>(record) {
-            Ok(rec) => match view::royale_view(&rec, &source) {
-                Ok(v) => serde_json::to_vec(&v)?,
-                Err(_) => return Ok(None),
-            },
-            Err(_) => return Ok(None),
-        },
-        _ => return Ok(None),
+    // A game whose record cannot be read or shown is listed without its
+    // replay (the report is still written).
+    let games = dir.join(store::GAMES_FILE);
+    let Ok(saved) = read_stored_values(&games, &line.record, &line.timing) else {
+        return Ok(None);
     };
+    let Ok(view) = saved.view(&source) else {
+        return Ok(None);
+    };
+    let json = serde_json::to_vec(&view)?;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(&json)?;
     Ok(Some(
@@ -158,11 +140,10 @@ pub fn report(
     games: &[GameLine],
     dir: &Path,
 ) -> Result<String> {
-    let dir_text = dir.display().to_string();
     let data = view::report_view(report, settings, games);
     let mut packed = BTreeMap::new();
     for line in games {
-        if let Some(text) = packed_game(line, &dir_text)? {
+        if let Some(text) = packed_game(line, dir)? {
             packed.insert(line.id, text);
         }
     }

@@ -1,11 +1,59 @@
-//! Text renderings for people shared by every game: the league table and
-//! the conduct lines of a record. Each game's own transcript (shown by
-//! `dojo match` live and `dojo replay` from a record) lives with the
-//! game's part of the command line, `crate::games::GAME::transcript`.
+//! Text renderings for people shared by every game: the league table, the
+//! conduct lines of a record, and how `dojo replay` shows a saved game.
+//! Each game's own transcript (shown by `dojo match` live and `dojo replay`
+//! from a record) lives with the game's part of the command line,
+//! `crate::games::GAME::transcript`, which implements [`ReplayText`] for
+//! its record; [`replay_text`] is the one place that picks it, one arm per
+//! game.
 
 pub mod standings;
 
-use dojo_games::{SeatConduct, SeatInfo};
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use dojo_games::{Saved, SeatConduct, SeatInfo};
+
+use crate::args::ReplayArgs;
+
+/// How `dojo replay` shows one game's record as text.
+pub trait ReplayText {
+    /// Prints the record as `dojo replay` shows it (the whole game, one
+    /// turn with `--turn`, stderr beside its turn with `--stderr`,
+    /// animated with `--watch` where the game has a board).
+    fn show(&self, a: &ReplayArgs) -> Result<()>;
+    /// The line printed before a rerun's verdict.
+    fn rerun_header(&self) -> String;
+    /// What one step of the game is called (`round`, `turn`).
+    fn moment(&self) -> &'static str;
+    /// Step `i` (0-based) as a rerun's verdict shows it, or a line saying
+    /// the game ended before it.
+    fn show_moment(&self, i: usize) -> String;
+}
+
+/// The text rendering of a saved game: one arm per game.
+pub fn replay_text(saved: &Saved) -> &dyn ReplayText {
+    match saved {
+        Saved::CardJitsu(rec) => rec.as_ref(),
+        Saved::Royale(rec) => rec.as_ref(),
+    }
+}
+
+/// The stderr seat `seat` wrote for its prompt `prompt`, as indented lines
+/// (nothing when none was kept).
+pub fn stderr_beside(stderr: &[Vec<String>], seat: usize, prompt: usize, label: &str) -> String {
+    let mut out = String::new();
+    if let Some(text) = stderr.get(seat).and_then(|s| s.get(prompt)) {
+        for line in text.lines() {
+            let _ = writeln!(out, "  {label} stderr| {line}");
+        }
+    }
+    out
+}
+
+/// Tells that `--stderr` has nothing to show.
+pub fn no_stderr_note() {
+    errln!("note: this record holds no stderr (play it with `dojo match --keep-stderr`)");
+}
 
 /// One line per seat that had any fault, plus process-mode facts worth
 /// knowing (a bot that was restarted per turn). Seats are numbered from 1

@@ -5,8 +5,10 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
+use super::HAND_SIZE;
 use super::card::Card;
 use super::deck::Deck;
+use super::hand::Hand;
 use super::stream::Stream;
 
 /// Supplies the cards a seat draws. Tests script it; games use
@@ -29,6 +31,19 @@ pub trait Dealer {
         let _ = seed;
         target.clone_from(self);
     }
+}
+
+/// A whole hand for `seat`, dealt card by card from `dealer` (each card
+/// drawn against the cards dealt before it, so the hand holds no
+/// duplicate).
+#[inline]
+pub fn deal_hand<D: Dealer + ?Sized>(dealer: &mut D, seat: usize) -> Hand {
+    let mut hand = Hand::new();
+    for _ in 0..HAND_SIZE {
+        let card = dealer.draw(seat, &hand);
+        hand.push(card);
+    }
+    hand
 }
 
 /// The default dealer: each seat draws from its own [`Deck`] with its own

@@ -5,13 +5,14 @@ use serde::{Deserialize, Serialize};
 
 use super::HAND_SIZE;
 use super::card::Card;
-use super::dealer::{Dealer, DeckDealer};
+use super::dealer::{Dealer, DeckDealer, deal_hand};
 use super::deck::Deck;
 use super::hand::Hand;
 use super::pile::Pile;
 use super::record::{GameRecord, Outcome, OutcomeReason, RoundRecord};
 use super::rules::{RoundWinner, Ruleset, round_winner};
 use super::stream::Stream;
+use super::wire;
 use crate::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
 
 /// The default round cap.
@@ -84,14 +85,7 @@ impl<D: Dealer> CardJitsu<D> {
     /// the fallback moves. Each seat's initial hand is dealt card by card,
     /// seat 0 first.
     pub fn with_dealer(seed: u64, rules: Ruleset, max_rounds: u32, mut dealer: D) -> CardJitsu<D> {
-        let hands = [0, 1].map(|seat| {
-            let mut hand = Hand::new();
-            for _ in 0..HAND_SIZE {
-                let card = dealer.draw(seat, &hand);
-                hand.push(card);
-            }
-            hand
-        });
+        let hands = [0, 1].map(|seat| deal_hand(&mut dealer, seat));
         // Any card: the reused round slot is overwritten before it is read.
         let placeholder = hands[0][0];
         let outcome = (max_rounds == 0).then_some(Outcome {
@@ -321,23 +315,12 @@ impl<D: Dealer> CardJitsu<D> {
     /// The hand line `seat` is sent: `FyA,Fr6,WoA,Sg6,Wo5`, starting with
     /// `*` when Reverse is active.
     pub fn hand_line(&self, seat: usize) -> String {
-        let mut line = String::with_capacity(1 + 4 * HAND_SIZE);
-        self.write_hand_line(seat, &mut line);
-        line
+        wire::hand_line(&self.hands[seat], self.reverse)
     }
 
     /// Appends [`CardJitsu::hand_line`] to `out` (a reused buffer).
     pub fn write_hand_line(&self, seat: usize, out: &mut String) {
-        use std::fmt::Write;
-        if self.reverse {
-            out.push('*');
-        }
-        for (i, card) in self.hands[seat].iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let _ = write!(out, "{card}");
-        }
+        wire::write_hand_line(&self.hands[seat], self.reverse, out);
     }
 
     /// Plays one round with these hand indices (see [`CardJitsu::play_round`]).
@@ -524,7 +507,7 @@ impl<D: Dealer> Referee for CardJitsu<D> {
 
     /// The player number: `1` or `2`.
     fn greeting(&self, seat: usize) -> Vec<String> {
-        vec![(seat + 1).to_string()]
+        vec![wire::greeting(seat)]
     }
 
     fn prompts(&self) -> Vec<Prompt> {

@@ -28,12 +28,13 @@ mod pile;
 mod record;
 mod rules;
 mod stream;
+pub mod wire;
 
 #[cfg(test)]
 mod tests;
 
 pub use card::{Card, CardParseError, Colour, Element, classic_list};
-pub use dealer::{Dealer, DeckDealer};
+pub use dealer::{Dealer, DeckDealer, deal_hand};
 pub use deck::{Deck, DeckError};
 pub use game::{
     CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice, parse_reply_lines, trim_answer,

@@ -34,10 +34,7 @@ pub struct RoundRecord {
 impl RoundRecord {
     /// The round-result line sent to both bots: `WoA vs. Fr6: 1 wins!`.
     pub fn result_line(&self) -> String {
-        format!(
-            "{} vs. {}: {} wins!",
-            self.cards[0], self.cards[1], self.winner
-        )
+        super::wire::result_line(self.cards, self.winner)
     }
 }
 
@@ -67,10 +64,7 @@ pub struct Outcome {
 impl Outcome {
     /// The farewell line: `Player 1 wins!` or `Draw!`.
     pub fn farewell_line(&self) -> String {
-        match self.winner {
-            Some(n) => format!("Player {n} wins!"),
-            None => "Draw!".to_owned(),
-        }
+        super::wire::farewell_line(self.winner)
     }
 
     /// The score of `seat` (0 or 1): 1.0 for a win, 0.5 for a draw, 0.0

@@ -196,7 +196,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &a.html {
         let source = crate::cmd::record_source(a.json.as_deref());
-        crate::html::write(path, &crate::html::cardjitsu_replay(&record, &source)?)?;
+        crate::html::write(path, &crate::html::replay(&record, &source)?)?;
         outln!("replay page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -2,8 +2,12 @@
 
 use std::fmt::Write as _;
 
+use anyhow::{Context, Result, bail};
 use dojo_engine::cardjitsu::{Card, OutcomeReason, Pile};
 use dojo_games::CardJitsuRecord;
+
+use crate::args::ReplayArgs;
+use crate::render::{ReplayText, no_stderr_note, stderr_beside};
 
 fn cards(cards: &[Card]) -> String {
     cards
@@ -112,6 +116,74 @@ fn rounds_text(n: u32) -> String {
 /// One line per seat with fault counts, only for seats that had any.
 pub fn conduct(rec: &CardJitsuRecord) -> Vec<String> {
     crate::render::conduct_lines(&rec.seats, &rec.conduct)
+}
+
+/// The CardJitsu transcript, as `dojo match` prints it; with `turn`, only
+/// that round; with `stderr`, each bot's stderr under its round.
+pub fn replayed(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) -> Result<String> {
+    let blocks = rounds(rec);
+    let beside = |i: usize| {
+        if !stderr {
+            return String::new();
+        }
+        (0..2)
+            .map(|seat| stderr_beside(&rec.stderr, seat, i, &format!("P{}", seat + 1)))
+            .collect()
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", header(rec));
+    if let Some(n) = turn {
+        let block = n
+            .checked_sub(1)
+            .and_then(|i| blocks.get(i))
+            .with_context(|| format!("no round {n}: the game has rounds 1 to {}", blocks.len()))?;
+        out.push_str(block);
+        out.push_str(&beside(n - 1));
+        return Ok(out);
+    }
+    if stderr && rec.stderr.is_empty() {
+        no_stderr_note();
+    }
+    for (i, block) in blocks.iter().enumerate() {
+        out.push_str(block);
+        out.push_str(&beside(i));
+    }
+    let _ = writeln!(out, "result: {}", result(rec));
+    for line in conduct(rec) {
+        let _ = writeln!(out, "faults: {line}");
+    }
+    Ok(out)
+}
+
+impl ReplayText for CardJitsuRecord {
+    fn show(&self, a: &ReplayArgs) -> Result<()> {
+        if a.watch {
+            bail!(
+                "--watch only applies to royale records; {} holds a CardJitsu game",
+                a.record.display()
+            );
+        }
+        out!("{}", replayed(self, a.turn, a.stderr)?);
+        Ok(())
+    }
+
+    fn rerun_header(&self) -> String {
+        header(self)
+    }
+
+    fn moment(&self) -> &'static str {
+        "round"
+    }
+
+    fn show_moment(&self, i: usize) -> String {
+        rounds(self).get(i).cloned().unwrap_or_else(|| {
+            format!(
+                "  (no round {}: the game ended after {} rounds)\n",
+                i + 1,
+                self.play.rounds.len()
+            )
+        })
+    }
 }
 
 #[cfg(test)]

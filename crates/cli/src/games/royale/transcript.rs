@@ -1,9 +1,16 @@
 //! Royale as text: the board (coloured on a terminal) and the summary.
 
 use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::time::Duration;
 
+use anyhow::{Result, bail};
 use dojo_engine::royale::{Board, EndReason, Pos, Team, Tile, TileCounts};
 use dojo_games::RoyaleRecord;
+use dojo_games::replay::{RoyaleReplay, prompt_indices};
+
+use crate::args::ReplayArgs;
+use crate::render::{ReplayText, no_stderr_note, stderr_beside};
 
 const RESET: &str = "\x1b[0m";
 
@@ -150,4 +157,109 @@ pub fn turn_line(rec: &RoyaleRecord, index: usize) -> String {
         a.seat,
         a.action
     )
+}
+/// A rebuilt board with its tile counts above it.
+fn show_state(state: &RoyaleReplay, ansi: bool) -> String {
+    format!(
+        "{}\n{}",
+        counts(state.board.counts()),
+        board(&state.board, &state.positions, ansi)
+    )
+}
+
+fn replay_header(rec: &RoyaleRecord, state: &RoyaleReplay) -> String {
+    format!(
+        "Royale on {} (seed {}), {}x{}",
+        rec.board_file,
+        rec.play.seed,
+        state.board.width(),
+        state.board.height()
+    )
+}
+
+impl ReplayText for RoyaleRecord {
+    /// The boards: all of them after each turn, one (`--turn`), or
+    /// animated (`--watch`).
+    fn show(&self, a: &ReplayArgs) -> Result<()> {
+        let rec = self;
+        let mut state = RoyaleReplay::new(rec)?;
+        let actions = &rec.play.actions;
+        let prompts = prompt_indices(actions);
+        let beside = |i: usize| {
+            if !a.stderr {
+                return String::new();
+            }
+            let seat = actions[i].seat;
+            stderr_beside(&rec.stderr, seat, prompts[i], &format!("seat {seat}"))
+        };
+        outln!("{}", replay_header(rec, &state));
+        if let Some(n) = a.turn {
+            if n > actions.len() {
+                bail!("no turn {n}: the game has turns 0 to {}", actions.len());
+            }
+            for action in &actions[..n] {
+                state.apply(action);
+            }
+            if n == 0 {
+                outln!("turn 0: before any turn");
+            } else {
+                outln!("{}", turn_line(rec, n - 1));
+                out!("{}", beside(n - 1));
+            }
+            out!("{}", show_state(&state, false));
+            return Ok(());
+        }
+        if a.stderr && rec.stderr.is_empty() {
+            no_stderr_note();
+        }
+        let ansi = a.watch && std::io::stdout().is_terminal();
+        let clear = if ansi { "\x1b[H\x1b[2J" } else { "" };
+        let delay = Duration::from_millis(a.delay_ms);
+        let header = replay_header(rec, &state);
+        if a.watch {
+            out!("{clear}{header}\nturn 0: before any turn\n");
+        } else {
+            outln!("turn 0: before any turn");
+        }
+        out!("{}", show_state(&state, ansi));
+        for (i, action) in actions.iter().enumerate() {
+            state.apply(action);
+            if crate::output::stdout_closed() {
+                // Nobody reads any more (`| head`): stop showing.
+                return Ok(());
+            }
+            if a.watch {
+                std::thread::sleep(delay);
+                outln!("{clear}{header}");
+            } else {
+                outln!();
+            }
+            outln!("{}", turn_line(rec, i));
+            out!("{}", beside(i));
+            out!("{}", show_state(&state, ansi));
+        }
+        outln!();
+        out!("{}", summary(rec));
+        Ok(())
+    }
+
+    fn rerun_header(&self) -> String {
+        format!("Royale on {} (seed {})", self.board_file, self.play.seed)
+    }
+
+    fn moment(&self) -> &'static str {
+        "turn"
+    }
+
+    fn show_moment(&self, i: usize) -> String {
+        if i < self.play.actions.len() {
+            format!("  {}\n", turn_line(self, i))
+        } else {
+            format!(
+                "  (no turn {}: the game ended after {} turns)\n",
+                i + 1,
+                self.play.actions.len()
+            )
+        }
+    }
 }

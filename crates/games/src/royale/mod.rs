@@ -1,4 +1,10 @@
 //! Royale: its setup, one game played by bot processes, its record.
+//!
+//! A saved game again (checking, rerun, first difference) is [`replay`];
+//! what its replay page shows, [`view`].
+
+pub mod replay;
+pub mod view;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -8,10 +14,9 @@ use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::{BotExecutor, Table, game_result, run_error};
+use crate::formats::RECORD_VERSION;
 use crate::outcome::{ExecError, GameResult};
-use crate::record::{
-    RECORD_VERSION, SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info,
-};
+use crate::record::{SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info};
 
 /// A played royale game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

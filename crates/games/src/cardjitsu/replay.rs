@@ -1,0 +1,161 @@
+//! A saved CardJitsu game again: checking it on load, the setup that plays
+//! it again (its seed, rules, round cap and decks read again), and where a
+//! rerun parts from it (the first differing round).
+
+use std::sync::Arc;
+
+use dojo_engine::cardjitsu::{self, Deck};
+use dojo_runner::{BotSpec, RunOptions};
+
+use super::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+use crate::record::SeatInfo;
+use crate::registry::{ReplayView, Saved};
+use crate::replay::{Difference, ReplayError, Rerun, SavedGame, check_seats, difference};
+use crate::view::RecordSource;
+
+/// Everything shown or replayed from a CardJitsu record follows from it:
+/// two seats, and rounds that agree with the rules.
+pub fn check(rec: &CardJitsuRecord) -> Result<(), String> {
+    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), 2)?;
+    rec.play.verify().map_err(|c| c.to_string())
+}
+
+/// A recorded deck read again: `standard`, or a DeckConfig file.
+pub fn recorded_deck(name: &str) -> Result<Deck, ReplayError> {
+    if name == "standard" {
+        return Ok(Deck::standard());
+    }
+    let text = std::fs::read_to_string(name).map_err(|source| ReplayError::DeckRead {
+        path: name.into(),
+        source,
+    })?;
+    Ok(Deck::parse_dcfg(&text, name)?)
+}
+
+/// The setup that plays a CardJitsu record's game again: its seed, rules,
+/// round cap and re-read decks.
+pub fn setup(rec: &CardJitsuRecord) -> Result<CardJitsuSetup, ReplayError> {
+    if rec.seats.len() != 2 {
+        return Err(ReplayError::SeatCount(rec.seats.len()));
+    }
+    Ok(CardJitsuSetup {
+        seed: rec.play.seed,
+        settings: cardjitsu::Settings {
+            rules: rec.play.rules,
+            max_rounds: rec.play.max_rounds,
+            decks: [recorded_deck(&rec.decks[0])?, recorded_deck(&rec.decks[1])?],
+        },
+        deck_names: rec.decks.clone(),
+    })
+}
+
+/// The record's game made ready to play again ([`setup`]): the two
+/// seats' bots in seat order (resolved and built) play it.
+pub fn rerun(rec: &CardJitsuRecord) -> Result<Rerun, ReplayError> {
+    let setup = setup(rec)?;
+    Ok(Rerun::new(
+        Vec::new(),
+        move |bots: Vec<Arc<BotSpec>>, opts: &RunOptions| {
+            let count = bots.len();
+            let bots: [Arc<BotSpec>; 2] =
+                bots.try_into().map_err(|_| ReplayError::SeatCount(count))?;
+            let rec = play_cardjitsu(bots, &setup, opts, &mut |_| {})?;
+            Ok(Saved::CardJitsu(Box::new(rec)))
+        },
+    ))
+}
+
+/// The 0-based index of the first round where two CardJitsu records part.
+pub fn first_difference(saved: &CardJitsuRecord, rerun: &CardJitsuRecord) -> Option<usize> {
+    let (a, b) = (&saved.play.rounds, &rerun.play.rounds);
+    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
+}
+
+/// How a CardJitsu rerun differs from the saved game; `None` when it is
+/// the same game (timing and stderr aside).
+pub fn compare(
+    saved: &CardJitsuRecord,
+    rerun: &CardJitsuRecord,
+) -> Result<Option<Difference>, ReplayError> {
+    difference(saved, rerun, first_difference(saved, rerun))
+}
+
+impl SavedGame for CardJitsuRecord {
+    fn seats(&self) -> &[SeatInfo] {
+        &self.seats
+    }
+
+    fn check(&self) -> Result<(), String> {
+        check(self)
+    }
+
+    fn title(&self) -> String {
+        super::view::title(self)
+    }
+
+    fn view<'a>(&'a self, source: &RecordSource) -> Result<ReplayView<'a>, ReplayError> {
+        Ok(ReplayView::CardJitsu(super::view::view(self, source)))
+    }
+
+    fn rerun(&self) -> Result<Rerun, ReplayError> {
+        rerun(self)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use dojo_engine::cardjitsu::CardJitsu;
+
+    use super::*;
+    use crate::formats::RECORD_VERSION;
+    use crate::replay::test_seats;
+
+    pub(crate) fn record(seed: u64) -> CardJitsuRecord {
+        let mut game = CardJitsu::new(seed, cardjitsu::Settings::default());
+        for _ in 0..4 {
+            game.play([0, 1]);
+        }
+        let (seats, conduct) = test_seats(2);
+        CardJitsuRecord {
+            version: RECORD_VERSION,
+            game: "cardjitsu".into(),
+            seats,
+            decks: ["standard".into(), "standard".into()],
+            play: game.into_record(),
+            conduct,
+            stderr: Vec::new(),
+            timing: Default::default(),
+        }
+    }
+
+    #[test]
+    fn comparison_ignores_timing_and_stderr_and_finds_the_first_round() {
+        let saved = record(3);
+        let mut same = saved.clone();
+        same.timing.wall_ms = 12.0;
+        same.stderr = vec![vec!["hi".into()]];
+        assert_eq!(compare(&saved, &same).unwrap(), None);
+
+        let mut later = saved.clone();
+        later.play.rounds.truncate(2);
+        assert_eq!(first_difference(&saved, &later), Some(2));
+        assert_eq!(compare(&saved, &later).unwrap(), Some(Difference::At(2)));
+
+        let mut decks = saved.clone();
+        decks.decks[1] = "mine.dcfg".into();
+        let Some(Difference::Fields(fields)) = compare(&saved, &decks).unwrap() else {
+            panic!("the decks differ");
+        };
+        assert_eq!(fields.len(), 1);
+        assert_eq!(fields[0].field, "decks");
+        assert_eq!(fields[0].rerun.as_ref().unwrap()[1], "mine.dcfg");
+    }
+
+    #[test]
+    fn cardjitsu_setup_needs_two_seats() {
+        let mut rec = record(3);
+        rec.seats.truncate(1);
+        assert!(matches!(setup(&rec), Err(ReplayError::SeatCount(1))));
+        assert!(matches!(rerun(&rec), Err(ReplayError::SeatCount(1))));
+    }
+}

@@ -1,0 +1,30 @@
+//! The version of every file format dojo writes, in one place: a bump of
+//! one is made (and reviewed) beside the others. Each reader refuses a
+//! version it does not know (a record reads versions 1 to
+//! [`RECORD_VERSION`]); the formats are described in `docs/records.md`
+//! (game records) and `crates/league/FORMATS.md` (a league directory and
+//! `dojo compare --json`).
+//!
+//! They live in `dojo-games`, the lowest crate that writes any of these
+//! files (game records); the league's own formats are only numbers here
+//! and are written and read by the league (which re-exports them where
+//! they were defined before).
+
+/// Game records (`dojo match --json`, a `games.jsonl` line's `record`).
+/// Version 2 added each seat's `dir` and `fingerprint`; version 1 records
+/// still load (their seats are found by name under the bots directory).
+pub const RECORD_VERSION: u32 = 2;
+
+/// One line of a league's `games.jsonl`.
+pub const GAMES_FORMAT_VERSION: u32 = 1;
+
+/// A league's `league.json` (its settings and provenance).
+pub const LEAGUE_FORMAT_VERSION: u32 = 1;
+
+/// A league's `report.json`.
+pub const REPORT_FORMAT_VERSION: u32 = 1;
+
+/// `dojo compare --json`. Version 2: blocks (royale plays six games per
+/// block), the overshoot correction, the median-unbiased estimate,
+/// `model`, `note` and `trace`.
+pub const COMPARE_FORMAT_VERSION: u32 = 2;

@@ -1,0 +1,310 @@
+//! A saved royale game again: checking it on load, rebuilding its board
+//! turn by turn, the setup that plays it again (the recorded board file
+//! when it still holds the recorded grid, else the grid stored in the
+//! record, [`rerun_board`]), and where a rerun parts from it (the first
+//! differing turn).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use dojo_engine::royale::{self, ActionRecord, Board, Effect, Pos, Team};
+use dojo_runner::{BotSpec, RunOptions};
+
+use super::{RoyaleRecord, RoyaleSetup, play_royale};
+use crate::record::SeatInfo;
+use crate::registry::{ReplayView, Saved};
+use crate::replay::{Difference, ReplayError, Rerun, SavedGame, check_seats, difference};
+use crate::view::RecordSource;
+
+/// Everything shown or replayed from a royale record follows from it: one
+/// seat per player, with the player's team, and turns that agree with the
+/// rules.
+pub fn check(rec: &RoyaleRecord) -> Result<(), String> {
+    let players = rec.play.players.len();
+    check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), players)?;
+    for (seat, player) in rec.seats.iter().zip(&rec.play.players) {
+        if seat.team.is_some_and(|t| t != player.team) {
+            return Err(format!(
+                "seat {} is on two teams ({} and {})",
+                seat.seat,
+                seat.team.map_or_else(String::new, |t| t.to_string()),
+                player.team
+            ));
+        }
+    }
+    royale::verify_record(&rec.play).map_err(|c| c.to_string())
+}
+
+/// A royale board being rebuilt from a record: the initial grid and start
+/// tiles, then each action's recorded effect.
+#[derive(Debug, Clone)]
+pub struct RoyaleReplay {
+    pub board: Board,
+    /// Each seat's position.
+    pub positions: Vec<Pos>,
+}
+
+impl RoyaleReplay {
+    /// The board before any turn.
+    pub fn new(rec: &RoyaleRecord) -> Result<RoyaleReplay, ReplayError> {
+        let board = Board::parse(&rec.play.board.join("\n"), "the record's board")?;
+        let mut positions = vec![Pos::new(0, 0); rec.play.players.len()];
+        for p in &rec.play.players {
+            if let Some(slot) = positions.get_mut(p.seat) {
+                *slot = p.start;
+            }
+        }
+        Ok(RoyaleReplay { board, positions })
+    }
+
+    /// Applies one turn's effect.
+    pub fn apply(&mut self, action: &ActionRecord) {
+        match action.effect {
+            Effect::None => {}
+            Effect::Moved { at } => {
+                if let Some(p) = self.positions.get_mut(action.seat) {
+                    *p = at;
+                }
+            }
+            Effect::Converted { at, to, .. } => {
+                self.board.set(at, to);
+            }
+        }
+    }
+}
+
+/// For each turn, the index of its seat's prompt (its how-manieth turn),
+/// which is where that seat's stderr for the turn is kept.
+pub fn prompt_indices(actions: &[ActionRecord]) -> Vec<usize> {
+    let mut seen: HashMap<usize, usize> = HashMap::new();
+    actions
+        .iter()
+        .map(|a| {
+            let n = seen.entry(a.seat).or_insert(0);
+            *n += 1;
+            *n - 1
+        })
+        .collect()
+}
+
+/// Each seat's team (in seat order) as the record gives it.
+pub fn seat_teams(rec: &RoyaleRecord) -> Result<Vec<Team>, ReplayError> {
+    (0..rec.seats.len())
+        .map(|seat| {
+            rec.play
+                .players
+                .iter()
+                .find(|p| p.seat == seat)
+                .map(|p| p.team)
+                .ok_or(ReplayError::NoTeam(seat))
+        })
+        .collect()
+}
+
+/// Where [`rerun_board`] took the board from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardSource {
+    /// The recorded board file, which still holds the recorded grid.
+    File,
+    /// The grid stored in the record; `file_changed` when the recorded
+    /// file exists but no longer holds that grid (and its `start` lines
+    /// are therefore not used).
+    Record { file_changed: bool },
+}
+
+/// The board to play a royale rerun on: the recorded file if it still
+/// holds the recorded grid (its `start` lines matter), else the recorded
+/// grid with every seat's recorded start tile fixed (`start` lines of our
+/// own), so the rerun starts where the game did even without the file.
+pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayError> {
+    let mut file_changed = false;
+    if let Ok(text) = std::fs::read_to_string(&rec.board_file) {
+        if let Ok(board) = Board::parse(&text, &rec.board_file)
+            && board.to_lines() == rec.play.board
+        {
+            return Ok((board, BoardSource::File));
+        }
+        file_changed = true;
+    }
+    let mut text = rec.play.board.join("\n");
+    text.push_str("\n\n");
+    for p in &rec.play.players {
+        text.push_str(&format!("start {} {} {}\n", p.team, p.start.x, p.start.y));
+    }
+    let board = Board::parse(&text, "the record's board")?;
+    Ok((board, BoardSource::Record { file_changed }))
+}
+
+/// The record's game made ready to play again: each seat's team, the
+/// board of [`rerun_board`] (with a note when the recorded file has
+/// changed), the record's seed and limits. The seats' bots in seat order
+/// (resolved and built) play it.
+pub fn rerun(rec: &RoyaleRecord) -> Result<Rerun, ReplayError> {
+    let teams = seat_teams(rec)?;
+    let (board, source) = rerun_board(rec)?;
+    let mut notes = Vec::new();
+    if source == (BoardSource::Record { file_changed: true }) {
+        notes.push(format!(
+            "{} no longer holds the recorded board; using the board stored in the record",
+            rec.board_file
+        ));
+    }
+    let setup = RoyaleSetup {
+        seed: rec.play.seed,
+        board,
+        board_file: rec.board_file.clone(),
+        settings: royale::Settings {
+            max_rounds: Some(rec.play.settings.max_rounds),
+            stall_rounds: Some(rec.play.settings.stall_rounds),
+        },
+    };
+    Ok(Rerun::new(
+        notes,
+        move |bots: Vec<Arc<BotSpec>>, opts: &RunOptions| {
+            let players: Vec<(Arc<BotSpec>, Team)> = bots.into_iter().zip(teams).collect();
+            let rec = play_royale(&players, &setup, opts, &mut |_| {})?;
+            Ok(Saved::Royale(Box::new(rec)))
+        },
+    ))
+}
+
+/// The 0-based index of the first turn where two royale records part.
+pub fn first_difference(saved: &RoyaleRecord, rerun: &RoyaleRecord) -> Option<usize> {
+    let (a, b) = (&saved.play.actions, &rerun.play.actions);
+    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
+}
+
+/// How a royale rerun differs from the saved game; `None` when it is the
+/// same game (timing and stderr aside).
+pub fn compare(
+    saved: &RoyaleRecord,
+    rerun: &RoyaleRecord,
+) -> Result<Option<Difference>, ReplayError> {
+    difference(saved, rerun, first_difference(saved, rerun))
+}
+
+impl SavedGame for RoyaleRecord {
+    fn seats(&self) -> &[SeatInfo] {
+        &self.seats
+    }
+
+    fn check(&self) -> Result<(), String> {
+        check(self)
+    }
+
+    fn title(&self) -> String {
+        super::view::title(self)
+    }
+
+    fn view<'a>(&'a self, source: &RecordSource) -> Result<ReplayView<'a>, ReplayError> {
+        Ok(ReplayView::Royale(super::view::view(self, source)?))
+    }
+
+    fn rerun(&self) -> Result<Rerun, ReplayError> {
+        rerun(self)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use dojo_engine::royale::{Action, Dir, Royale};
+
+    use super::*;
+    use crate::formats::RECORD_VERSION;
+    use crate::replay::test_seats;
+
+    /// A few turns of royale on the seed's example board, and the game.
+    pub(crate) fn record() -> (RoyaleRecord, Royale) {
+        let text = include_str!("../../../../boards/seed-example.txt");
+        let board = Board::parse(text, "seed-example").unwrap();
+        let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
+        let mut game = Royale::new(board, teams, 7, royale::Settings::default()).unwrap();
+        let tries = [
+            Action::Instigate(Dir::R),
+            Action::Move(Dir::D),
+            Action::Instigate(Dir::U),
+            Action::Move(Dir::L),
+        ];
+        for turn in 0..24 {
+            let Some(seat) = game.to_move() else { break };
+            let step = game.step(seat, tries[turn % tries.len()]);
+            if step.is_err() {
+                game.step(seat, Action::Pass).unwrap();
+            }
+        }
+        let (seats, conduct) = test_seats(3);
+        let rec = RoyaleRecord {
+            version: RECORD_VERSION,
+            game: "royale".into(),
+            seats,
+            board_file: "boards/seed-example.txt".into(),
+            play: game.record(),
+            conduct,
+            stderr: Vec::new(),
+            timing: Default::default(),
+        };
+        (rec, game)
+    }
+
+    #[test]
+    fn royale_replay_reaches_the_engines_board() {
+        let (rec, game) = record();
+        assert!(rec.play.actions.len() > 6);
+        let mut state = RoyaleReplay::new(&rec).unwrap();
+        for action in &rec.play.actions {
+            state.apply(action);
+        }
+        assert_eq!(state.board.to_lines(), game.board().to_lines());
+        assert_eq!(state.positions, game.positions());
+    }
+
+    #[test]
+    fn prompt_indices_count_each_seats_turns() {
+        let (rec, _) = record();
+        let indices = prompt_indices(&rec.play.actions);
+        let seats = rec.play.players.len();
+        for (i, a) in rec.play.actions.iter().enumerate() {
+            let before = rec.play.actions[..i].iter().filter(|b| b.seat == a.seat);
+            assert_eq!(indices[i], before.count());
+        }
+        assert_eq!(indices[..seats].iter().sum::<usize>(), 0);
+    }
+
+    #[test]
+    fn rerun_board_falls_back_to_the_recorded_grid() {
+        let (mut rec, _) = record();
+        rec.board_file = "no/such/board.txt".into();
+        let (board, source) = rerun_board(&rec).unwrap();
+        assert_eq!(
+            source,
+            BoardSource::Record {
+                file_changed: false
+            }
+        );
+        assert_eq!(board.to_lines(), rec.play.board);
+        assert!(rerun(&rec).unwrap().notes.is_empty());
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("board.txt");
+        std::fs::write(&other, "RP\nSR\n").unwrap();
+        rec.board_file = other.display().to_string();
+        let (_, source) = rerun_board(&rec).unwrap();
+        assert_eq!(source, BoardSource::Record { file_changed: true });
+        let notes = rerun(&rec).unwrap().notes;
+        assert!(
+            notes[0].ends_with(
+                "no longer holds the recorded board; using the board stored in the record"
+            ),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn royale_comparison_finds_the_first_turn() {
+        let (saved, _) = record();
+        let mut rerun = saved.clone();
+        rerun.play.actions[3].effect = Effect::None;
+        assert_eq!(first_difference(&saved, &rerun), Some(3));
+        assert_eq!(first_difference(&saved, &saved), None);
+        assert_eq!(compare(&saved, &rerun).unwrap(), Some(Difference::At(3)));
+    }
+}
