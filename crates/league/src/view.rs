@@ -16,7 +16,7 @@ use crate::compare::CompareReport;
 use crate::rating;
 use crate::report::{Report, build_report, pair_results, rating_options};
 use crate::schedule::{Schedule, ScheduleError};
-use crate::settings::{GameKind, PlayOptions, Settings};
+use crate::settings::{PlayOptions, Settings};
 use crate::store::{self, GameLine, StoreError};
 
 /// One game of a league, as its report lists it.
@@ -124,7 +124,7 @@ pub fn league_command(settings: &Settings) -> String {
         "--timeout-ms".into(),
         settings.timeout_ms.to_string(),
     ]);
-    if settings.game == GameKind::Royale && !settings.boards.is_empty() {
+    if !settings.boards.is_empty() {
         words.push("--board".into());
         words.extend(settings.boards.iter().cloned());
     }
@@ -256,7 +256,7 @@ mod tests {
             values: Default::default(),
         };
         let mut settings = Settings {
-            game: GameKind::Cardjitsu,
+            game: crate::settings::GameKind::Cardjitsu,
             bots: vec![bot("a"), bot("b")],
             games: 4,
             seed: 7,

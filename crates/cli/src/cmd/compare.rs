@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use dojo_games::BotExecutor;
-use dojo_league::GameKind;
 use dojo_league::compare::{
     BASE, BlockRecord, CompareProgress, CompareReport, CompareSettings, NEW, Outcome, THIRD, Unit,
     run_compare,
@@ -155,15 +154,21 @@ impl<'a> JsonReport<'a> {
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let game = a.game;
-    if game == GameKind::Cardjitsu && (a.third.is_some() || !a.board.is_empty()) {
+    // What differs between games comes from the registry's shape: a third
+    // seat (a bot that is neither NEW nor BASE) and boards.
+    let shape = dojo_games::registry::shape(game);
+    let third_seat = shape.seats > 2;
+    if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
     let play = super::play_options(game, &a.play, a.time.startup_ms)?;
     let (cardjitsu, deck_names, royale) = super::game_settings(&play)?;
-    let boards = match game {
-        GameKind::Cardjitsu => Vec::new(),
-        GameKind::Royale if a.board.is_empty() => crate::home::default_boards()?,
-        GameKind::Royale => a.board.iter().map(|p| p.display().to_string()).collect(),
+    let boards = if !shape.board {
+        Vec::new()
+    } else if a.board.is_empty() {
+        crate::home::default_boards()?
+    } else {
+        a.board.iter().map(|p| p.display().to_string()).collect()
     };
     let settings = CompareSettings {
         game,
@@ -176,7 +181,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
 
     let third = a.third.clone().unwrap_or_else(|| DEFAULT_THIRD.to_owned());
     let mut specs = vec![a.new.clone(), a.base.clone()];
-    if game == GameKind::Royale {
+    if third_seat {
         specs.push(third.clone());
     }
     let loaded = bots::load(&specs, bots_dir, game.name())?;
@@ -203,9 +208,9 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let third_note = match game {
-        GameKind::Royale => format!(" (third: {})", loaded[2].name),
-        GameKind::Cardjitsu => String::new(),
+    let third_note = match loaded.get(2) {
+        Some(third) => format!(" (third: {})", third.name),
+        None => String::new(),
     };
     errln!(
         "compare: {game}, NEW {} vs BASE {}{third_note}; sprt {}; at most {} games, seed {}, {}",
@@ -226,7 +231,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let run = RunInfo {
         new: BotInfo::new(&a.new, &loaded[0]),
         base: BotInfo::new(&a.base, &loaded[1]),
-        third: (game == GameKind::Royale).then(|| BotInfo::new(&third, &loaded[2])),
+        third: loaded.get(2).map(|bot| BotInfo::new(&third, bot)),
         jobs,
         timeout_ms: a.time.timeout_ms,
         startup_ms: a.time.startup_ms,
