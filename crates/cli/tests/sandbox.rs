@@ -121,3 +121,53 @@ fn a_league_records_the_containment_it_had() {
     let report = read_json(&out.join("report.json"));
     assert_eq!(report["timing"]["containment"], league["containment"]);
 }
+
+/// In a container, dojo's session and process-group leaders are often
+/// outside its PID namespace, and the kernel reports their ids as 0: the
+/// end-of-bot sweep once took those ids for impossible and panicked.
+/// `unshare --pid --fork` makes the same situation here.
+#[test]
+fn dojo_runs_where_its_session_leader_is_outside_its_pid_namespace() {
+    let unshare = ["unshare", "--user", "--map-root-user", "--pid", "--fork"];
+    let probe = std::process::Command::new(unshare[0])
+        .args(&unshare[1..])
+        .args(["sh", "-c", "exit 0"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|status| status.success()) {
+        eprintln!(
+            "skipped: `unshare --user --pid` is not available here (util-linux, user namespaces)"
+        );
+        return;
+    }
+    let binary = assert_cmd::cargo::cargo_bin("dojo");
+    for sandbox in ["off", "auto"] {
+        let out = std::process::Command::new(unshare[0])
+            .args(&unshare[1..])
+            .arg(&binary)
+            .args([
+                "match",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--seed",
+                "5",
+                "--sandbox",
+                sandbox,
+            ])
+            .current_dir(root())
+            .output()
+            .expect("unshare runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "--sandbox {sandbox}: {:?}\n{stderr}",
+            out.status
+        );
+        assert!(
+            !stderr.contains("panicked"),
+            "--sandbox {sandbox}: {stderr}"
+        );
+    }
+}

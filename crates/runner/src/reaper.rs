@@ -104,12 +104,16 @@ pub(crate) fn sweep() -> usize {
     let _alone = SPAWN_LOCK
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let Ok(own_session) = rustix::process::getsid(None) else {
+    // From `/proc/self/stat`, as the children's ids are read: where dojo's
+    // session leader or group leader lives outside dojo's PID namespace
+    // (a container, `unshare --pid`), the kernel reports its id as 0, which
+    // `getsid`/`getpgrp` wrappers taking ids for non-zero reject.
+    let Some(me) = stat("self") else {
         return 0;
     };
     let own = Own {
-        session: own_session.as_raw_nonzero().get(),
-        group: rustix::process::getpgrp().as_raw_nonzero().get(),
+        session: me.session,
+        group: me.pgrp,
     };
     let deadline = Instant::now() + SWEEP_WAIT;
     let mut reaped = 0;
@@ -152,7 +156,8 @@ struct Stat {
     start: u64,
 }
 
-fn stat(pid: i32) -> Option<Stat> {
+/// `pid` is a process id or `self`.
+fn stat(pid: impl std::fmt::Display) -> Option<Stat> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // After the command name (which may hold anything): state (3), ppid
     // (4), pgrp (5), session (6), ..., starttime (22).
