@@ -26,8 +26,11 @@
 //! default (`--sandbox auto`: every layer the machine has), interleaved.
 //!
 //! `cargo bench -p dojo-league --bench speed -- [--json FILE] [--games N]
-//! [--reps N] [--no-memory] [--sandbox off|auto]`. `--no-memory` skips the
-//! memory run (about 21,000 games); `--sandbox` measures one mode only.
+//! [--reps N] [--no-memory] [--sandbox off|auto] [--only per-move|per-turn]`.
+//! `--no-memory` skips the memory run (about 21,000 games); `--sandbox`
+//! measures one mode only; `--only` runs nothing but the runner's side of
+//! one figure, `--games` times (for `perf` or `strace`: no baseline, no
+//! ratio).
 //! Every figure prints its goal and whether this run met it. Numbers only:
 //! nothing here fails on a slow machine.
 
@@ -51,6 +54,7 @@ struct Args {
     reps: usize,
     memory: bool,
     sandboxes: Vec<SandboxMode>,
+    only: Option<String>,
 }
 
 fn args() -> Args {
@@ -60,6 +64,7 @@ fn args() -> Args {
         reps: 3,
         memory: true,
         sandboxes: vec![SandboxMode::Off, SandboxMode::Auto],
+        only: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -75,6 +80,7 @@ fn args() -> Args {
                     a.sandboxes = vec![mode];
                 }
             }
+            "--only" => a.only = it.next(),
             // cargo passes --bench; anything else is not ours.
             _ => {}
         }
@@ -267,6 +273,28 @@ fn runner_per_prompt(bot: &Arc<BotSpec>, n: u32, sandbox: SandboxMode) -> f64 {
     let one = runner_game(bot, 1, sandbox);
     let many = runner_game(bot, n + 1, sandbox);
     ((many - one) / f64::from(n)).max(0.0)
+}
+
+/// `--only`: the runner's side of one figure and nothing else, for a
+/// profiler to look at.
+fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<BotSpec>) {
+    let bot = match only {
+        "per-move" => persistent,
+        "per-turn" => per_turn,
+        other => {
+            eprintln!("--only takes per-move or per-turn, not {other:?}");
+            std::process::exit(2);
+        }
+    };
+    let n = u32::try_from(a.games).unwrap_or(u32::MAX);
+    for &mode in &a.sandboxes {
+        let secs = runner_game(bot, n, mode);
+        println!(
+            "{only} [sandbox {}]: {n} prompts, {:.1} us each",
+            sandbox_name(mode),
+            secs / f64::from(n.max(1)) * 1e6
+        );
+    }
 }
 
 struct LeagueRun {
@@ -542,6 +570,10 @@ fn main() {
         vec![echo_cmd.clone(), "once".into()],
         Mode::PerTurn,
     ));
+    if let Some(only) = &a.only {
+        profile_only(only, &a, &persistent, &per_turn);
+        return;
+    }
     let python = Command::new("python3")
         .arg("--version")
         .output()

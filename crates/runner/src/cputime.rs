@@ -17,8 +17,8 @@ use crate::sys;
 /// `root` is gone or `/proc` cannot be read.
 pub(crate) fn tree_cpu_time(root: i32) -> Option<Duration> {
     let ticks = sys::clock_ticks_per_second();
-    let mut total = own_and_reaped(root, ticks)?;
-    let mut stack = children(root);
+    let (mut total, threads) = own_and_reaped(root, ticks)?;
+    let mut stack = children(root, threads);
     // A process tree cannot hold more processes than the machine; the cap
     // only guards against a cycle from recycled pids.
     let mut budget = 100_000;
@@ -27,60 +27,64 @@ pub(crate) fn tree_cpu_time(root: i32) -> Option<Duration> {
         if budget == 0 {
             break;
         }
-        if let Some(cpu) = own_and_reaped(pid, ticks) {
+        if let Some((cpu, threads)) = own_and_reaped(pid, ticks) {
             total += cpu;
+            stack.extend(children(pid, threads));
         }
-        stack.extend(children(pid));
     }
     Some(total)
 }
 
-/// One process's own CPU time and that of its reaped children.
-fn own_and_reaped(pid: i32, ticks: u64) -> Option<Duration> {
+/// One process's own CPU time and that of its reaped children, and its
+/// number of threads.
+fn own_and_reaped(pid: i32, ticks: u64) -> Option<(Duration, u64)> {
     let mut buf = [0u8; 1024];
-    let stat = read_small(format!("/proc/{pid}/stat"), &mut buf)?;
+    let stat = read_whole(format!("/proc/{pid}/stat"), &mut buf)?;
     // Fields after the command name (which may hold anything) start at
     // the last ')': state is field 3, utime 14, stime 15, cutime 16,
-    // cstime 17.
+    // cstime 17, num_threads 20.
     let rest = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<u64> = rest
-        .split_whitespace()
-        .skip(11)
-        .take(4)
-        .map(|f| {
-            f.parse::<i64>()
-                .map_or(0, |v| u64::try_from(v).unwrap_or(0))
-        })
-        .collect();
-    let [utime, stime, cutime, cstime] = fields[..] else {
-        return None;
-    };
+    let mut fields = rest.split_whitespace().skip(11).map(|f| {
+        f.parse::<i64>()
+            .map_or(0, |v| u64::try_from(v).unwrap_or(0))
+    });
+    let mut next = || fields.next();
+    let (utime, stime, cutime, cstime) = (next()?, next()?, next()?, next()?);
+    let threads = fields.nth(2)?;
     let of_ticks = |t: u64| Duration::from_nanos(t.saturating_mul(1_000_000_000 / ticks.max(1)));
     let own = sys::process_cpu_time(pid).unwrap_or_else(|| of_ticks(utime + stime));
-    Some(own + of_ticks(cutime + cstime))
+    Some((own + of_ticks(cutime + cstime), threads))
 }
 
-/// The live children of every thread of `pid`.
-fn children(pid: i32) -> Vec<i32> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return Vec::new();
-    };
+/// The live children of every thread of `pid`, which has `threads`
+/// threads. A single-threaded process (most bots) has its children in
+/// one file, so the thread directory is listed only for the others.
+fn children(pid: i32, threads: u64) -> Vec<i32> {
     let mut out = Vec::new();
     let mut buf = [0u8; 4096];
-    for task in tasks.flatten() {
-        let path = task.path().join("children");
+    let mut read_children = |path: std::path::PathBuf| {
         let text = match read_small(&path, &mut buf) {
             Some(text) => std::borrow::Cow::Borrowed(text),
             // More children than the buffer holds: read it all.
             None => match std::fs::read_to_string(&path) {
                 Ok(text) => std::borrow::Cow::Owned(text),
-                Err(_) => continue,
+                Err(_) => return,
             },
         };
         out.extend(
             text.split_whitespace()
                 .filter_map(|c| c.parse::<i32>().ok()),
         );
+    };
+    if threads == 1 {
+        read_children(format!("/proc/{pid}/task/{pid}/children").into());
+        return out;
+    }
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return out;
+    };
+    for task in tasks.flatten() {
+        read_children(task.path().join("children"));
     }
     out
 }
@@ -104,6 +108,26 @@ fn read_small(path: impl AsRef<std::path::Path>, buf: &mut [u8]) -> Option<&str>
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return None,
         }
+    }
+    std::str::from_utf8(&buf[..len]).ok()
+}
+
+/// A `/proc` file that the kernel makes whole on open (`single_open`, such
+/// as `/proc/PID/stat`) read with one `read`: the first read returns all
+/// of it when the buffer is larger, so no second read is spent finding
+/// the end. `None` if it cannot be read or fills the buffer.
+fn read_whole(path: impl AsRef<std::path::Path>, buf: &mut [u8]) -> Option<&str> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = loop {
+        match file.read(buf) {
+            Ok(n) => break n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    };
+    if len == buf.len() {
+        return None;
     }
     std::str::from_utf8(&buf[..len]).ok()
 }
@@ -143,6 +167,78 @@ mod tests {
         assert!(
             own < Duration::from_millis(50),
             "the root itself idles: {own:?}"
+        );
+    }
+
+    #[test]
+    fn the_clock_read_for_a_pid_is_that_process_s_cpu_clock() {
+        // Burn 40 ms of CPU on this test thread (not the main thread, so
+        // a clock of the main thread alone would read far less), measured
+        // by the thread's own ticks so a busy machine does not matter.
+        let ticks = sys::clock_ticks_per_second();
+        let ticks_of = |path: &str| -> u64 {
+            let text = std::fs::read_to_string(path).expect("stat");
+            let rest = &text[text.rfind(')').expect("comm") + 1..];
+            rest.split_whitespace()
+                .skip(11)
+                .take(2)
+                .map(|f| f.parse::<u64>().expect("a number"))
+                .sum()
+        };
+        let wanted = ticks_of("/proc/thread-self/stat") + ticks * 40 / 1000;
+        while ticks_of("/proc/thread-self/stat") < wanted {
+            std::hint::black_box(0u64);
+        }
+        let me = std::process::id() as i32;
+        let ours = sys::process_cpu_time(me).expect("own clock");
+        assert!(ours >= Duration::from_millis(30), "{ours:?}");
+        let in_ticks = Duration::from_millis(ticks_of("/proc/self/stat") * 1000 / ticks);
+        let gap = ours.abs_diff(in_ticks);
+        assert!(gap < Duration::from_millis(50), "{ours:?} vs {in_ticks:?}");
+        // Ids no process can have are refused, not folded into another clock.
+        assert_eq!(sys::process_cpu_time(i32::MAX), None);
+        assert_eq!(sys::process_cpu_time(0), None);
+        assert_eq!(sys::process_cpu_time(-1), None);
+    }
+
+    #[test]
+    fn a_child_started_by_a_second_thread_counts() {
+        // The child of a non-main thread is listed under that thread's
+        // task directory only: the walk must look there for a process
+        // with more than one thread.
+        use std::os::unix::process::CommandExt;
+        let _no_sweep = crate::reaper::hold();
+        let script = "import subprocess, threading, time\n\
+                      def start():\n    \
+                          subprocess.Popen(['sh', '-c', 'while :; do :; done'])\n    \
+                          time.sleep(60)\n\
+                      threading.Thread(target=start, daemon=True).start()\n\
+                      time.sleep(60)\n";
+        let Ok(mut child) = std::process::Command::new("python3")
+            .args(["-c", script])
+            .process_group(0)
+            .spawn()
+        else {
+            eprintln!("skipped: python3 is not installed");
+            return;
+        };
+        let pid = child.id() as i32;
+        let start = std::time::Instant::now();
+        let mut seen = Duration::ZERO;
+        while start.elapsed() < Duration::from_secs(20) && seen < Duration::from_millis(100) {
+            std::thread::sleep(Duration::from_millis(10));
+            seen = tree_cpu_time(pid).unwrap_or_default();
+        }
+        let own = sys::process_cpu_time(pid).unwrap_or_default();
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{pid}")])
+            .status();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(seen >= Duration::from_millis(100), "tree time {seen:?}");
+        assert!(
+            own < Duration::from_millis(100),
+            "python itself idles: {own:?}"
         );
     }
 
