@@ -627,6 +627,8 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
     );
     let report = read_json(&out.join("report.json"));
     let page = Opened::open_until(&chrome, &page_file, "#standings");
+    // A round robin has no stop rule to show.
+    assert_eq!(page.eval("document.getElementById('sprt') === null"), true);
     let standings = report["standings"].as_array().unwrap();
     assert_eq!(standings.len(), 3);
     for s in standings {
@@ -856,5 +858,72 @@ fn league_report_shows_time_controls_each_bots_limits_and_the_limits_hit() {
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-conditions.png"));
+    }
+}
+
+#[test]
+fn gauntlet_report_shows_each_opponents_sprt_verdict() {
+    let Some(chrome) = browser_or_skip("gauntlet_report_shows_each_opponents_sprt_verdict") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("gauntlet");
+    let page_file = dir.path().join("report.html");
+    // NEW is a random bot: sensei beats it within a few pairs (H0).
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "sensei",
+                "random-sh",
+                "--gauntlet",
+                "random-py",
+                "--sprt",
+                "elo0=-100,elo1=0",
+                "--games",
+                "24",
+                "--seed",
+                "1",
+                "--out",
+            ])
+            .arg(&out)
+            .arg("--html")
+            .arg(&page_file),
+    );
+    let report = read_json(&out.join("report.json"));
+    let page = Opened::open_until(&chrome, &page_file, "#sprt-tests");
+    let title = page.text("#sprt h2");
+    assert!(title.contains("random-py"), "{title}");
+    let tests = report["sprt"]["opponents"].as_array().unwrap();
+    assert_eq!(tests.len(), 2);
+    for t in tests {
+        let name = t["opponent"].as_str().unwrap();
+        let row = page.eval(&format!(
+            "(() => {{ const r = document.querySelector('#sprt-tests tr[data-bot=\"{name}\"]');
+                 return r && {{ state: r.dataset.state, verdict: r.querySelector('.badge').textContent,
+                               cells: [...r.cells].map(c => c.textContent) }}; }})()"
+        ));
+        assert!(!row.is_null(), "no SPRT row for {name}");
+        assert_eq!(row["state"], t["state"], "{name}: {row}");
+        let llr = format!("{:.2} [", t["llr"].as_f64().unwrap());
+        let cells = row["cells"].as_array().unwrap();
+        assert!(
+            cells.iter().any(|c| c.as_str().unwrap().starts_with(&llr)),
+            "{name}: {llr} not in {row}"
+        );
+        assert_eq!(
+            cells.last().unwrap(),
+            &Value::from(format!("{:.1}%", 100.0 * t["new_score"].as_f64().unwrap()))
+        );
+        if t["state"] == "h0" {
+            assert_eq!(row["verdict"], "worse");
+        }
+    }
+    let sensei = tests.iter().find(|t| t["opponent"] == "sensei").unwrap();
+    assert_eq!(sensei["state"], "h0", "{sensei}");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-sprt.png"));
     }
 }

@@ -23,6 +23,8 @@ const svg = (tag, attrs, ...kids) => build(document.createElementNS(SVG_NS, tag)
 
 const fmt = (n) => Number(n).toLocaleString('en-US');
 const fmt1 = (n) => Number(n).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+// An Elo difference with its sign, to one decimal: +12.3, -4.0, 0.0.
+const signed = (v) => { const x = Math.round(v * 10) / 10; return (x > 0 ? '+' : '') + (x === 0 ? '0.0' : x.toFixed(1)); };
 function fmtUs(us) {
   if (us == null) return '–';
   if (us >= 1e6) return (us / 1e6).toFixed(2) + ' s';

@@ -62,20 +62,19 @@ PAGES.compare = (view, app) => {
       h('div', { style: 'font-weight:600;margin-top:4px' }, halves(i)))));
   const faults = (f) => ['timeout', 'crash', 'invalid', 'restart'].filter((k) => f[k]).map((k) => `${f[k]} ${k}`).join(', ') || 'none';
   const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
-  const sign = (v) => { const x = Math.round(v * 10) / 10; return (x > 0 ? '+' : '') + (x === 0 ? '0.0' : x.toFixed(1)); };
   const [word, why, cls] = VERDICT[r.verdict] || [r.verdict, '', 'draw'];
   app.append(
     h('h1', {}, `${b.new.name} (NEW) vs ${b.base.name} (BASE)`),
     h('p', { class: 'sub' }, `${r.settings.game} · ${fmt(r.games_played)} games in ${fmt(r.blocks_played)} ${unit === 'pair' ? 'seat-swapped pairs' : 'blocks of ' + r.model.games_per_unit} · seed ${r.settings.seed}`),
     h('div', { class: 'result', id: 'result' }, h('span', { class: `badge ${cls}`, id: 'verdict' }, word), ' ', why,
-      h('span', { class: 'muted' }, ` · Elo ${sign(r.elo.elo)} [${sign(r.elo.lo)}, ${sign(r.elo.hi)}] · LLR `), h('span', { id: 'llr' }, r.llr.toFixed(3))),
+      h('span', { class: 'muted' }, ` · Elo ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}] · LLR `), h('span', { id: 'llr' }, r.llr.toFixed(3))),
     r.note ? h('p', { class: 'hint', id: 'note' }, `Note: ${NOTE[r.note] || r.note}.`) : '',
     h('div', { class: 'panel' }, h('h2', {}, `Log-likelihood ratio after each ${unit}`), llrChart,
       h('p', { class: 'hint', style: 'margin:4px 0 0' }, `H0: NEW − BASE = ${p.elo0} Elo, H1: = ${p.elo1} Elo (${p.model || 'logistic'}), α = ${p.alpha}, β = ${p.beta}. `,
         `Dashed: the bounds in force after each ${unit} (Wald’s ${r.bounds.wald_lower.toFixed(2)} and ${r.bounds.wald_upper.toFixed(2)}${r.model.overshoot_correction ? ', moved inward by the overshoot correction' : ''}); the test stops when the line leaves the band.`)),
     h('div', { class: 'row' },
       h('div', { class: 'panel grow' }, h('h2', {}, 'Elo estimate (NEW − BASE) with 95% interval'), eloChart,
-        h('p', { class: 'hint', style: 'margin:4px 0 0' }, `Line: the fixed-sample estimate after each ${unit}. Final median-unbiased estimate ${sign(r.elo.elo)} [${sign(r.elo.lo)}, ${sign(r.elo.hi)}]; fixed-sample ${sign(r.elo_naive.elo)} [${sign(r.elo_naive.lo)}, ${sign(r.elo_naive.hi)}].`)),
+        h('p', { class: 'hint', style: 'margin:4px 0 0' }, `Line: the fixed-sample estimate after each ${unit}. Final median-unbiased estimate ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}]; fixed-sample ${signed(r.elo_naive.elo)} [${signed(r.elo_naive.lo)}, ${signed(r.elo_naive.hi)}].`)),
       h('div', { class: 'panel', style: 'flex:0 1 380px' }, h('h2', {}, `${unit === 'pair' ? 'Pairs' : 'Blocks'} by NEW’s points (of ${r.outcomes.games_per_block})`), outcomes,
         h('p', { class: 'hint', style: 'margin:8px 0 0' }, `NEW scores ${fmt1(100 * r.new_score)}% per game.`))),
     h('div', { class: 'row' },

@@ -35,6 +35,46 @@ function standingsPanel(rep) {
       : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'));
 }
 
+// A gauntlet's stop rule: NEW's test against each opponent, with where its
+// log-likelihood ratio stands between the bounds.
+const SPRT_STATE = {
+  h1: ['passes', 'H1 accepted', 'win'],
+  h0: ['worse', 'H0 accepted', 'fault'],
+  inconclusive: ['inconclusive', 'the game limit came first', 'draw'],
+  open: ['open', 'not decided: --resume to go on', 'draw'],
+};
+function sprtPanel(rep) {
+  const t = rep.sprt;
+  if (!t) return null;
+  const p = t.params;
+  const llrBar = (o) => {
+    const span = o.upper - o.lower || 1;
+    const at = (v) => `${(clamp((v - o.lower) / span, 0, 1) * 100).toFixed(2)}%`;
+    return h('div', { class: 'bar', title: `LLR ${o.llr.toFixed(2)} between ${o.lower.toFixed(2)} (H0) and ${o.upper.toFixed(2)} (H1)` },
+      h('span', { class: 'rng', style: 'left:0;width:100%;background:linear-gradient(90deg,#e8b4ad,#ece9e1,#a9d2b8)' }),
+      h('span', { class: 'zero', style: `left:${at(0)}` }),
+      h('span', { class: 'pt', style: `left:${at(o.llr)}` }));
+  };
+  return h('div', { class: 'panel', id: 'sprt' }, h('h2', {}, `Gauntlet SPRT: ${t.new} against each opponent`),
+    h('p', { class: 'hint', style: 'margin:0 0 8px' },
+      `One test per opponent: H0 ${signed(p.elo0)} against H1 ${signed(p.elo1)} Elo (${String(p.model).toLowerCase()}), α ${p.alpha}, β ${p.beta}. Elo is ${t.new} minus the opponent.`),
+    h('table', { id: 'sprt-tests' },
+      h('tr', {}, h('th', {}, 'Opponent'), h('th', {}, 'Verdict'), h('th', { class: 'num' }, 'Elo'), h('th', { class: 'num' }, '95% interval'),
+        h('th', {}, 'LLR from H0 to H1 bound'), h('th', { class: 'num' }, 'LLR'), h('th', { class: 'num' }, 'Pairs'), h('th', { class: 'num' }, 'Score')),
+      t.opponents.map((o) => {
+        const [word, why, cls] = SPRT_STATE[o.state] || [o.state, '', 'draw'];
+        return h('tr', { 'data-bot': o.opponent, 'data-state': o.state },
+          h('td', { class: 'name' }, o.opponent),
+          h('td', {}, h('span', { class: `badge ${cls}`, title: why }, word)),
+          h('td', { class: 'num' }, h('b', {}, signed(o.elo.elo))),
+          h('td', { class: 'num mono' }, `${signed(o.elo.lo)} – ${signed(o.elo.hi)}`),
+          h('td', { style: 'min-width:140px' }, llrBar(o)),
+          h('td', { class: 'num mono' }, `${o.llr.toFixed(2)} [${o.lower.toFixed(2)}, ${o.upper.toFixed(2)}]`),
+          h('td', { class: 'num' }, fmt(o.pairs)),
+          h('td', { class: 'num' }, fmt1(100 * o.new_score) + '%'));
+      })));
+}
+
 // Score of the row bot against the column bot, coloured from red (0%) through white (50%) to green (100%).
 function heatPanel(rep, order) {
   const cell = {};
@@ -232,6 +272,7 @@ PAGES.report = (view, app) => {
     h('h1', {}, `${rep.game === 'royale' ? 'Royale' : 'CardJitsu'} league`),
     h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)} (incomplete)`} · seed ${rep.seed}`),
     standingsPanel(rep),
+    sprtPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
     conditionsPanel(rep),
