@@ -82,7 +82,7 @@ pub(crate) struct Pipes<'a> {
     /// Each seat's scratch directory for this game (HOME and TMPDIR, the
     /// only place it may write), made at its first start, removed with
     /// the game (after the processes: field order).
-    scratch: Vec<Option<tempfile::TempDir>>,
+    scratch: Vec<Option<crate::sandbox::Scratch>>,
     logs: Vec<CappedLog>,
     draining: Vec<Draining>,
     /// One read buffer for every pipe of the game.
@@ -121,7 +121,7 @@ impl Processes for Pipes<'_> {
         let process = BotProcess::spawn(Launch {
             command: &spec.bot.command,
             dir: &spec.bot.dir,
-            scratch: self.scratch[seat].as_ref().map(tempfile::TempDir::path),
+            scratch: self.scratch[seat].as_ref().map(crate::sandbox::Scratch::path),
             extra_read: &[],
             env: &spec.env,
             seat,
