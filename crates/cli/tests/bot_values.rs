@@ -249,3 +249,51 @@ fn a_bad_value_in_a_bots_toml_names_file_line_and_expectation() {
         "{err}"
     );
 }
+
+#[test]
+fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
+    let dir = tempfile::tempdir().unwrap();
+    let patient = late_bot(dir.path(), "patient", "[time]\ntimeout_ms = 1000\n");
+    let json = dir.path().join("compare.json");
+    let out = dojo()
+        .arg("compare")
+        .arg("cardjitsu")
+        .arg(&patient)
+        .arg("random-py")
+        .args([
+            "--games",
+            "4",
+            "--timeout-ms",
+            "100",
+            "--startup-ms",
+            "0",
+            "--max-rounds",
+            "3",
+            "--limit-processes",
+            "64",
+            "--jobs",
+            "2",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0..=2)),
+        "{}",
+        stderr_of(&out)
+    );
+    let report = read_json(&json);
+    // Its own move time applied: the 300 ms answers are in time.
+    assert_eq!(report["faults"]["new"]["timeout"], 0, "{report}");
+    assert_eq!(report["new"]["values"]["time"]["timeout_ms"], 1000);
+    assert!(report["new"]["values"].get("limits").is_none(), "{report}");
+    assert!(report["base"].get("values").is_none(), "{report}");
+    let c = &report["conditions"];
+    assert_eq!(c["time"]["mode"], "wall");
+    assert_eq!(c["time"]["timeout_ms"], 100);
+    assert_eq!(c["time"]["startup_ms"], 0);
+    assert_eq!(c["time"]["game_ms"], serde_json::Value::Null);
+    assert_eq!(c["limits"]["processes"], 64);
+    assert_eq!(c["limits"]["files"], 1024);
+}

@@ -50,6 +50,10 @@ struct BotInfo {
     name: String,
     command: Vec<String>,
     dir: String,
+    /// The bot's own limits and time from its `bot.toml`, applied over
+    /// the comparison's (left out when it has none).
+    #[serde(skip_serializing_if = "dojo_runner::BotValues::is_empty")]
+    values: dojo_runner::BotValues,
 }
 
 impl BotInfo {
@@ -59,6 +63,34 @@ impl BotInfo {
             name: bot.name.clone(),
             command: bot.command.clone(),
             dir: bot.dir.display().to_string(),
+            values: bot.values,
+        }
+    }
+}
+
+/// The clock and the resource limits every bot ran under (a bot's own
+/// values are in its `BotInfo`), spelled out as a league's report does.
+#[derive(Debug, Serialize)]
+struct Conditions {
+    time: dojo_league::report::TimeControls,
+    limits: dojo_league::BotLimits,
+}
+
+impl Conditions {
+    fn of(time: &crate::args::TimeArgs) -> Conditions {
+        let mode = super::clock_mode(&time.clock);
+        Conditions {
+            time: dojo_league::report::TimeControls {
+                mode,
+                wall_backstop: (mode == dojo_runner::TimeMode::Cpu)
+                    .then_some(dojo_runner::RunOptions::default().wall_backstop),
+                timeout_ms: time.timeout_ms,
+                startup_ms: time.startup_ms,
+                overage_ms: time.clock.overage_ms.unwrap_or(0),
+                game_ms: time.clock.game_ms,
+                pin: time.clock.pin,
+            },
+            limits: super::limits(&time.sandbox, dojo_league::BotLimits::default()),
         }
     }
 }
@@ -77,6 +109,7 @@ struct JsonReport<'a> {
     jobs: usize,
     timeout_ms: u64,
     startup_ms: u64,
+    conditions: Conditions,
     settings: &'a CompareSettings,
     model: &'a dojo_league::compare::CompareModel,
     verdict: Outcome,
@@ -103,6 +136,7 @@ struct RunInfo {
     jobs: usize,
     timeout_ms: u64,
     startup_ms: u64,
+    conditions: Conditions,
 }
 
 impl<'a> JsonReport<'a> {
@@ -133,6 +167,7 @@ impl<'a> JsonReport<'a> {
             jobs: run.jobs,
             timeout_ms: run.timeout_ms,
             startup_ms: run.startup_ms,
+            conditions: run.conditions,
             settings,
             model,
             verdict: *verdict,
@@ -235,6 +270,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         jobs,
         timeout_ms: a.time.timeout_ms,
         startup_ms: a.time.startup_ms,
+        conditions: Conditions::of(&a.time),
     };
     if let Some(path) = &a.html {
         write_page(path, &run, &report)?;

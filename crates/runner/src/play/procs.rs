@@ -121,7 +121,9 @@ impl Processes for Pipes<'_> {
         let process = BotProcess::spawn(Launch {
             command: &spec.bot.command,
             dir: &spec.bot.dir,
-            scratch: self.scratch[seat].as_ref().map(crate::sandbox::Scratch::path),
+            scratch: self.scratch[seat]
+                .as_ref()
+                .map(crate::sandbox::Scratch::path),
             extra_read: &[],
             env: &spec.env,
             seat,
