@@ -429,6 +429,53 @@ fn drop_capabilities() {
     }
 }
 
+/// `setrlimit(resource, value)`, with the CPU limit's hard limit a second
+/// later, so the bot gets SIGXCPU (which says why) before the kernel's
+/// SIGKILL.
+///
+/// # Safety
+/// As [`confine_self`]: called in the forked child before exec.
+#[cfg(target_os = "linux")]
+unsafe fn set_rlimit(resource: i32, value: u64) -> std::io::Result<()> {
+    let hard = if resource == libc::RLIMIT_CPU as i32 {
+        value.saturating_add(1)
+    } else {
+        value
+    };
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: hard,
+    };
+    // SAFETY: setrlimit reads one rlimit through a valid pointer.
+    if unsafe { libc::setrlimit(resource as _, &limit) } == -1 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The bot's open-files limit, then its confinement. The limit comes after
+/// every descriptor the child makes before exec (the waiter's pipe, the
+/// private `/proc`'s directory): a forked child starts with copies of all
+/// of dojo's descriptors, so with the limit set first, a dojo holding
+/// about as many descriptors as the limit (many games at once) made
+/// those calls fail with EMFILE and the bot never started. Exec then
+/// closes every inherited descriptor (all are close-on-exec), so the bot
+/// itself starts well inside its limit.
+///
+/// # Safety
+/// As [`confine_self`]: called in the forked child before exec.
+#[cfg(target_os = "linux")]
+unsafe fn limit_files_and_confine(plan: &Containment) -> std::io::Result<()> {
+    for (resource, value) in plan.rlimits.iter().flatten() {
+        if *resource == libc::RLIMIT_NOFILE as i32 {
+            // SAFETY: as this function.
+            unsafe { set_rlimit(*resource, *value)? };
+        }
+    }
+    // SAFETY: as this function.
+    unsafe { confine_self(plan) }
+}
+
 /// In the forked child, just before exec: no new privileges (required by
 /// both, and setuid programs cannot lift the bot out), then Landlock, then
 /// seccomp (last: its filter would not stop the calls above, but nothing
@@ -536,20 +583,12 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                     return Err(std::io::Error::last_os_error());
                 }
             }
+            // Every limit but open files now, so the waiter and the bot
+            // both have them; open files last, just before the bot is
+            // confined (see `limit_files_and_confine`).
             for (resource, value) in plan.rlimits.iter().flatten() {
-                // CPU: the hard limit a second later, so the bot gets
-                // SIGXCPU (which says why) before the kernel's SIGKILL.
-                let hard = if *resource == libc::RLIMIT_CPU as i32 {
-                    value.saturating_add(1)
-                } else {
-                    *value
-                };
-                let limit = libc::rlimit {
-                    rlim_cur: *value,
-                    rlim_max: hard,
-                };
-                if libc::setrlimit(*resource as _, &limit) == -1 {
-                    return Err(std::io::Error::last_os_error());
+                if *resource != libc::RLIMIT_NOFILE as i32 {
+                    set_rlimit(*resource, *value)?;
                 }
             }
             if plan.unshare_flags == 0 {
@@ -558,7 +597,7 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 if plan.subreaper && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == -1 {
                     return Err(std::io::Error::last_os_error());
                 }
-                return confine_self(&plan);
+                return limit_files_and_confine(&plan);
             }
             if libc::unshare(plan.unshare_flags) == -1 {
                 return Err(std::io::Error::last_os_error());
@@ -605,7 +644,7 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 if plan.private_proc {
                     private_proc(&plan)?;
                 }
-                return confine_self(&plan);
+                return limit_files_and_confine(&plan);
             }
             // The waiter: holds nothing but the write end of `alive`.
             let keep = alive[1] as u32;
