@@ -22,6 +22,7 @@ use args::{Cli, Command, PlayCommand};
 
 fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|err| exit::on_usage_error(err));
+    dojo_runner::raise_open_files_limit();
     let bots_dir = home::bots_dir(cli.bots_dir);
     let outcome = match cli.command {
         Command::Match(game) => game.run(&bots_dir),

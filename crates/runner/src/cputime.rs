@@ -6,19 +6,216 @@
 //! `cutime + cstime` of `/proc/PID/stat` (descendants it has already
 //! reaped, in clock ticks: 10 ms on most systems). A descendant that died
 //! and was not yet reaped still counts through its own clock until its
-//! parent reaps it. Each sample costs a few reads of `/proc` per process
-//! in the tree.
+//! parent reaps it.
+//!
+//! The runner samples a bot after every answer, so a [`TreeClock`] keeps
+//! the two `/proc` files of the first few processes of its tree open and
+//! reads them with `pread`: a single-threaded bot costs three system calls
+//! a sample (its stat, its CPU clock, its children), where opening and
+//! closing the files each time made it seven and most of the cost (path
+//! lookups; see docs/performance.md). An open `/proc` file stays tied to
+//! its process: once that process is gone it reads nothing, so a recycled
+//! pid is never read through it.
 
+use std::cell::RefCell;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::sys;
 
+/// Processes of one tree whose files a [`TreeClock`] keeps open: the bot
+/// (or, in a PID namespace, its init) and the next one (the bot).
+const KEPT_PER_TREE: usize = 2;
+
+/// Files kept open by every clock together, and the most there may be: a
+/// quarter of dojo's descriptor limit, so that many games at once can
+/// never run dojo out of descriptors for pipes (past the budget, samples
+/// open and close the files as they go).
+static KEPT_FILES: AtomicUsize = AtomicUsize::new(0);
+
+fn kept_files_budget() -> usize {
+    static BUDGET: OnceLock<usize> = OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+            .current
+            .unwrap_or(1 << 20);
+        usize::try_from(soft / 4).unwrap_or(usize::MAX)
+    })
+}
+
 /// CPU used so far by `root` and its live descendants; `None` when
-/// `root` is gone or `/proc` cannot be read.
+/// `root` is gone or `/proc` cannot be read. Opens and closes every file
+/// (see [`TreeClock`] for repeated samples).
 pub(crate) fn tree_cpu_time(root: i32) -> Option<Duration> {
+    walk(root, |pid| {
+        let mut buf = [0u8; 1024];
+        let stat = read_whole(format!("/proc/{pid}/stat"), &mut buf)?;
+        let stat = Stat::parse(stat)?;
+        Some((stat, None))
+    })
+}
+
+/// Repeated samples of one bot process's tree (see the module
+/// documentation).
+#[derive(Debug)]
+pub(crate) struct TreeClock {
+    root: i32,
+    kept: RefCell<Vec<KeptFiles>>,
+}
+
+/// A process's stat and main-thread children files, open.
+#[derive(Debug)]
+struct KeptFiles {
+    pid: i32,
+    stat: File,
+    children: File,
+}
+
+impl KeptFiles {
+    /// Opens both files, within the budget.
+    fn open(pid: i32) -> Option<KeptFiles> {
+        if KEPT_FILES.fetch_add(2, Ordering::Relaxed) + 2 > kept_files_budget() {
+            KEPT_FILES.fetch_sub(2, Ordering::Relaxed);
+            return None;
+        }
+        let opened = (|| {
+            Some(KeptFiles {
+                pid,
+                stat: File::open(format!("/proc/{pid}/stat")).ok()?,
+                children: File::open(format!("/proc/{pid}/task/{pid}/children")).ok()?,
+            })
+        })();
+        if opened.is_none() {
+            KEPT_FILES.fetch_sub(2, Ordering::Relaxed);
+        }
+        opened
+    }
+}
+
+impl Drop for KeptFiles {
+    fn drop(&mut self) {
+        KEPT_FILES.fetch_sub(2, Ordering::Relaxed);
+    }
+}
+
+impl TreeClock {
+    pub(crate) fn new(root: i32) -> TreeClock {
+        TreeClock {
+            root,
+            kept: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// CPU used so far by the tree; `None` when its root is gone.
+    pub(crate) fn sample(&self) -> Option<Duration> {
+        let mut kept = self.kept.borrow_mut();
+        let mut visited: Vec<i32> = Vec::new();
+        let total = walk(self.root, |pid| {
+            visited.push(pid);
+            let at = match kept.iter().position(|k| k.pid == pid) {
+                Some(at) => Some(at),
+                None if kept.len() < KEPT_PER_TREE => KeptFiles::open(pid).map(|k| {
+                    kept.push(k);
+                    kept.len() - 1
+                }),
+                None => None,
+            };
+            if let Some(at) = at {
+                match read_kept(&kept[at]) {
+                    Some(found) => return Some(found),
+                    // Gone: forget it. Its pid may already be another
+                    // process's, so it is not read by path either.
+                    None => {
+                        kept.swap_remove(at);
+                        return None;
+                    }
+                }
+            }
+            let mut buf = [0u8; 1024];
+            let stat = read_whole(format!("/proc/{pid}/stat"), &mut buf)?;
+            Some((Stat::parse(stat)?, None))
+        });
+        // Processes that left the tree free their place.
+        kept.retain(|k| visited.contains(&k.pid));
+        total
+    }
+}
+
+/// A kept process's stat, and its children when it has one thread.
+fn read_kept(k: &KeptFiles) -> Option<(Stat, Option<Vec<i32>>)> {
+    let mut buf = [0u8; 1024];
+    let n = k.stat.read_at(&mut buf, 0).ok()?;
+    if n == 0 || n == buf.len() {
+        return None;
+    }
+    let stat = Stat::parse(std::str::from_utf8(&buf[..n]).ok()?)?;
+    if stat.threads != 1 {
+        return Some((stat, None));
+    }
+    let mut list = [0u8; 4096];
+    let n = k.children.read_at(&mut list, 0).ok()?;
+    if n == list.len() {
+        // More children than fit: listed by path instead.
+        return Some((stat, None));
+    }
+    let text = std::str::from_utf8(&list[..n]).ok()?;
+    let kids = text
+        .split_whitespace()
+        .filter_map(|c| c.parse::<i32>().ok())
+        .collect();
+    Some((stat, Some(kids)))
+}
+
+/// The fields of `/proc/PID/stat` a sample needs.
+struct Stat {
+    /// utime + stime, clock ticks.
+    own_ticks: u64,
+    /// cutime + cstime: reaped descendants, clock ticks.
+    reaped_ticks: u64,
+    threads: u64,
+}
+
+impl Stat {
+    fn parse(stat: &str) -> Option<Stat> {
+        // Fields after the command name (which may hold anything) start at
+        // the last ')': state is field 3, utime 14, stime 15, cutime 16,
+        // cstime 17, num_threads 20.
+        let rest = &stat[stat.rfind(')')? + 1..];
+        let mut fields = rest.split_whitespace().skip(11).map(|f| {
+            f.parse::<i64>()
+                .map_or(0, |v| u64::try_from(v).unwrap_or(0))
+        });
+        let mut next = || fields.next();
+        let (utime, stime, cutime, cstime) = (next()?, next()?, next()?, next()?);
+        let threads = fields.nth(2)?;
+        Some(Stat {
+            own_ticks: utime + stime,
+            reaped_ticks: cutime + cstime,
+            threads,
+        })
+    }
+}
+
+/// The tree walk: `read(pid)` gives a process's stat and, if it knows
+/// them, its children (else they are listed by path). Each process counts
+/// its own CPU clock (its stat's ticks if the clock cannot be read) and
+/// its reaped descendants' ticks.
+fn walk(
+    root: i32,
+    mut read: impl FnMut(i32) -> Option<(Stat, Option<Vec<i32>>)>,
+) -> Option<Duration> {
     let ticks = sys::clock_ticks_per_second();
-    let (mut total, threads) = own_and_reaped(root, ticks)?;
-    let mut stack = children(root, threads);
+    let of_ticks = |t: u64| Duration::from_nanos(t.saturating_mul(1_000_000_000 / ticks.max(1)));
+    let mut one = |pid: i32| -> Option<(Duration, Vec<i32>)> {
+        let (stat, kids) = read(pid)?;
+        let own = sys::process_cpu_time(pid).unwrap_or_else(|| of_ticks(stat.own_ticks));
+        let kids = kids.unwrap_or_else(|| children(pid, stat.threads));
+        Some((own + of_ticks(stat.reaped_ticks), kids))
+    };
+    let (mut total, mut stack) = one(root)?;
     // A process tree cannot hold more processes than the machine; the cap
     // only guards against a cycle from recycled pids.
     let mut budget = 100_000;
@@ -27,33 +224,12 @@ pub(crate) fn tree_cpu_time(root: i32) -> Option<Duration> {
         if budget == 0 {
             break;
         }
-        if let Some((cpu, threads)) = own_and_reaped(pid, ticks) {
+        if let Some((cpu, kids)) = one(pid) {
             total += cpu;
-            stack.extend(children(pid, threads));
+            stack.extend(kids);
         }
     }
     Some(total)
-}
-
-/// One process's own CPU time and that of its reaped children, and its
-/// number of threads.
-fn own_and_reaped(pid: i32, ticks: u64) -> Option<(Duration, u64)> {
-    let mut buf = [0u8; 1024];
-    let stat = read_whole(format!("/proc/{pid}/stat"), &mut buf)?;
-    // Fields after the command name (which may hold anything) start at
-    // the last ')': state is field 3, utime 14, stime 15, cutime 16,
-    // cstime 17, num_threads 20.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(11).map(|f| {
-        f.parse::<i64>()
-            .map_or(0, |v| u64::try_from(v).unwrap_or(0))
-    });
-    let mut next = || fields.next();
-    let (utime, stime, cutime, cstime) = (next()?, next()?, next()?, next()?);
-    let threads = fields.nth(2)?;
-    let of_ticks = |t: u64| Duration::from_nanos(t.saturating_mul(1_000_000_000 / ticks.max(1)));
-    let own = sys::process_cpu_time(pid).unwrap_or_else(|| of_ticks(utime + stime));
-    Some((own + of_ticks(cutime + cstime), threads))
 }
 
 /// The live children of every thread of `pid`, which has `threads`
@@ -168,6 +344,43 @@ mod tests {
             own < Duration::from_millis(50),
             "the root itself idles: {own:?}"
         );
+    }
+
+    #[test]
+    fn a_kept_clock_sees_children_born_after_its_first_sample_and_its_root_go() {
+        // The root waits 0.3 s before it starts a busy child: the first
+        // sample keeps the root's files open while it has no children,
+        // and later samples must still find the child through them.
+        use std::os::unix::process::CommandExt;
+        let _no_sweep = crate::reaper::hold();
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 0.3; sh -c 'while :; do :; done' & wait"])
+            .process_group(0)
+            .spawn()
+            .expect("sh starts");
+        let pid = child.id() as i32;
+        let clock = TreeClock::new(pid);
+        let first = clock.sample().expect("the root is there");
+        assert!(first < Duration::from_millis(50), "{first:?}");
+        assert_eq!(clock.kept.borrow().len(), 1, "the root's files are kept");
+        let start = std::time::Instant::now();
+        let mut seen = first;
+        while start.elapsed() < Duration::from_secs(20) && seen < Duration::from_millis(100) {
+            std::thread::sleep(Duration::from_millis(10));
+            seen = clock.sample().unwrap_or_default();
+        }
+        let kept_while_busy = clock.kept.borrow().len();
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{pid}")])
+            .status();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(seen >= Duration::from_millis(100), "tree time {seen:?}");
+        assert_eq!(kept_while_busy, 2, "the root's and the child's files");
+        // Reaped: the kept files read nothing, so the tree is gone (even
+        // if its pid were already another process's).
+        assert_eq!(clock.sample(), None);
+        assert!(clock.kept.borrow().is_empty());
     }
 
     #[test]

@@ -39,4 +39,4 @@ pub use spec::{
     resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
-pub use sys::{allowed_cpus, kill_all_bots, process_group_alive};
+pub use sys::{allowed_cpus, kill_all_bots, process_group_alive, raise_open_files_limit};

@@ -149,6 +149,8 @@ pub(crate) struct BotProcess {
     exit: Option<ExitKind>,
     /// [`Self::limits_hit`] has been asked.
     limits_asked: bool,
+    /// Samples the tree's CPU time (its `/proc` files kept open).
+    clock: crate::cputime::TreeClock,
     guard: GroupGuard,
 }
 
@@ -249,6 +251,7 @@ impl BotProcess {
             pidfd: sys::pidfd(pid),
             exit: None,
             limits_asked: false,
+            clock: crate::cputime::TreeClock::new(pid),
             guard,
         })
     }
@@ -256,7 +259,7 @@ impl BotProcess {
     /// CPU time used so far by the process and its live descendants (see
     /// [`crate::cputime`]).
     pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
-        crate::cputime::tree_cpu_time(self.guard.pgid)
+        self.clock.sample()
     }
 
     /// The limits this process (or anything it started) ran into, by name:

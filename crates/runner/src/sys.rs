@@ -795,6 +795,26 @@ pub(crate) fn process_cpu_time(_pid: i32) -> Option<std::time::Duration> {
     None
 }
 
+/// Raises this process's soft limit on open descriptors to its hard
+/// limit, once, at start: a league of many games at once holds several
+/// descriptors per bot process (pipes, pidfds, control groups, the kept
+/// `/proc` files of its CPU clock), and the common soft default of 1,024
+/// is far below what the system allows. Bots are unaffected: each gets
+/// `--limit-files` of its own.
+pub fn raise_open_files_limit() {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current != limit.maximum {
+        let _ = setrlimit(
+            Resource::Nofile,
+            Rlimit {
+                current: limit.maximum,
+                maximum: limit.maximum,
+            },
+        );
+    }
+}
+
 /// Clock ticks per second of the times in `/proc/PID/stat`.
 pub(crate) fn clock_ticks_per_second() -> u64 {
     // SAFETY: sysconf has no preconditions.
