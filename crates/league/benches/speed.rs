@@ -26,7 +26,8 @@
 //! default (`--sandbox auto`: every layer the machine has), interleaved.
 //!
 //! `cargo bench -p dojo-league --bench speed -- [--json FILE] [--games N]
-//! [--reps N] [--no-memory] [--sandbox off|auto] [--only per-move|per-turn]`.
+//! [--reps N] [--no-memory] [--sandbox off|auto]
+//! [--only per-move|per-turn|round-trip]`.
 //! `--no-memory` skips the memory run (about 21,000 games); `--sandbox`
 //! measures one mode only; `--only` runs nothing but the runner's side of
 //! one figure, `--games` times (for `perf` or `strace`: no baseline, no
@@ -278,15 +279,23 @@ fn runner_per_prompt(bot: &Arc<BotSpec>, n: u32, sandbox: SandboxMode) -> f64 {
 /// `--only`: the runner's side of one figure and nothing else, for a
 /// profiler to look at.
 fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<BotSpec>) {
+    let n = u32::try_from(a.games).unwrap_or(u32::MAX);
     let bot = match only {
         "per-move" => persistent,
         "per-turn" => per_turn,
+        "round-trip" => {
+            let echo = Path::new(&persistent.command[0]);
+            println!(
+                "round-trip: {n} prompts, {:.1} us each",
+                raw_round_trip(echo, n) * 1e6
+            );
+            return;
+        }
         other => {
-            eprintln!("--only takes per-move or per-turn, not {other:?}");
+            eprintln!("--only takes per-move, per-turn or round-trip, not {other:?}");
             std::process::exit(2);
         }
     };
-    let n = u32::try_from(a.games).unwrap_or(u32::MAX);
     for &mode in &a.sandboxes {
         let secs = runner_game(bot, n, mode);
         println!(
