@@ -65,17 +65,35 @@ pub struct ReportArgs {
 /// Limits on how long a bot may think.
 #[derive(Debug, Clone, Args)]
 pub struct TimeArgs {
-    /// Time allowed per move, from sending the prompt to the whole answer.
-    #[arg(long, default_value_t = 1000, value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout_ms: u64,
-    /// Extra time for the first answer of a freshly started process.
-    #[arg(long, default_value_t = 2000, value_name = "MS")]
-    pub startup_ms: u64,
+    /// Time allowed per move, from sending the prompt to the whole answer [default: 1000].
+    // Options, not defaults, so that a rerun of a league game can tell a
+    // flag given from one left out (see `TimeArgs::timeout_ms`).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: Option<u64>,
+    /// Extra time for the first answer of a freshly started process [default: 2000].
+    #[arg(long, value_name = "MS")]
+    pub startup_ms: Option<u64>,
     #[command(flatten)]
     pub clock: ClockArgs,
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+}
+
+/// `--timeout-ms` when not given.
+pub const DEFAULT_TIMEOUT_MS: u64 = 1000;
+/// `--startup-ms` when not given.
+pub const DEFAULT_STARTUP_MS: u64 = 2000;
+
+impl TimeArgs {
+    /// `--timeout-ms`, or its default.
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)
+    }
+
+    /// `--startup-ms`, or its default.
+    pub fn startup_ms(&self) -> u64 {
+        self.startup_ms.unwrap_or(DEFAULT_STARTUP_MS)
+    }
 }
 
 /// What a move's time counts and what a bot gets beyond one move's time
@@ -294,7 +312,9 @@ pub struct ReplayArgs {
     /// Each bot is run from the directory the record names; a bot that is
     /// gone or has changed since (its fingerprint) is an error (status 3).
     /// Records from older dojo versions find bots by name under the bots
-    /// directory.
+    /// directory. A league's game (--game) plays under the league's time
+    /// controls and limits and each bot's values as the league applied
+    /// them; a record file under the time and limit flags given here.
     #[arg(long)]
     pub rerun: bool,
     /// Write the game as one self-contained HTML page (a replay viewer that works offline) instead of printing it.

@@ -297,3 +297,60 @@ fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
     assert_eq!(c["limits"]["processes"], 64);
     assert_eq!(c["limits"]["files"], 1024);
 }
+
+#[test]
+fn a_league_games_rerun_plays_under_the_leagues_time_and_applied_values() {
+    let dir = tempfile::tempdir().unwrap();
+    // Its manifest asks for 1,000 ms a move; the league caps it at 100, so
+    // its 300 ms answers time out in the league's games.
+    let capped = late_bot(dir.path(), "capped", "[time]\ntimeout_ms = 1000\n");
+    let random = root().join("bots/random-py");
+    let out = dir.path().join("league");
+    let o = league(&[&capped, &random], &out, &["--bot-raises", "cap"]);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let report = read_json(&out.join("report.json"));
+    assert!(
+        standing(&report, "capped")["faults"]["timeout"]
+            .as_u64()
+            .unwrap()
+            > 0,
+        "{report}"
+    );
+    // Rerun with the replay's defaults (1,000 ms a move): the league's
+    // 100 ms and the capped value still apply, so the game comes out the
+    // same, timeouts and all.
+    let rerun = dojo()
+        .arg("replay")
+        .arg(&out)
+        .args(["--game", "0", "--rerun"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        rerun.status.code(),
+        Some(0),
+        "{}{}",
+        stdout_of(&rerun),
+        stderr_of(&rerun)
+    );
+    // A time flag that differs from the league's is refused, naming it.
+    let refused = dojo()
+        .arg("replay")
+        .arg(&out)
+        .args(["--game", "0", "--rerun", "--timeout-ms", "500"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(3));
+    let err = stderr_of(&refused);
+    assert!(
+        err.contains("--timeout-ms 500 (the league has 100)") && err.contains("league.json"),
+        "{err}"
+    );
+    // The league's own value given again is no conflict.
+    let same = dojo()
+        .arg("replay")
+        .arg(&out)
+        .args(["--game", "0", "--rerun", "--timeout-ms", "100"])
+        .output()
+        .unwrap();
+    assert_eq!(same.status.code(), Some(0), "{}", stderr_of(&same));
+}

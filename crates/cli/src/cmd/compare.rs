@@ -84,8 +84,8 @@ impl Conditions {
                 mode,
                 wall_backstop: (mode == dojo_runner::TimeMode::Cpu)
                     .then_some(dojo_runner::RunOptions::default().wall_backstop),
-                timeout_ms: time.timeout_ms,
-                startup_ms: time.startup_ms,
+                timeout_ms: time.timeout_ms(),
+                startup_ms: time.startup_ms(),
                 overage_ms: time.clock.overage_ms.unwrap_or(0),
                 game_ms: time.clock.game_ms,
                 pin: time.clock.pin,
@@ -196,7 +196,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
-    let play = super::play_options(game, &a.play, a.time.startup_ms)?;
+    let play = super::play_options(game, &a.play, a.time.startup_ms())?;
     let (cardjitsu, deck_names, royale) = super::game_settings(&play)?;
     let boards = if !shape.board {
         Vec::new()
@@ -268,8 +268,8 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         base: BotInfo::new(&a.base, &loaded[1]),
         third: loaded.get(2).map(|bot| BotInfo::new(&third, bot)),
         jobs,
-        timeout_ms: a.time.timeout_ms,
-        startup_ms: a.time.startup_ms,
+        timeout_ms: a.time.timeout_ms(),
+        startup_ms: a.time.startup_ms(),
         conditions: Conditions::of(&a.time),
     };
     if let Some(path) = &a.html {

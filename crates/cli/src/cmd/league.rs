@@ -143,7 +143,11 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
             games::board_games().join(" or ")
         );
     }
-    let play = super::play_options(game, &a.play, a.time.startup_ms.unwrap_or(2000))?;
+    let play = super::play_options(
+        game,
+        &a.play,
+        a.time.startup_ms.unwrap_or(crate::args::DEFAULT_STARTUP_MS),
+    )?;
     let play = super::apply_clock(&play, &a.time.clock);
     let boards = if !game_cli.boards() {
         Vec::new()
@@ -183,7 +187,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
             .unwrap_or_else(|| game_cli.league_games(boards.len())),
         seed: a.seed.unwrap_or(1),
         boards,
-        timeout_ms: a.time.timeout_ms.unwrap_or(1000),
+        timeout_ms: a.time.timeout_ms.unwrap_or(crate::args::DEFAULT_TIMEOUT_MS),
         anchor,
         anchor_elo,
         gauntlet,
@@ -304,7 +308,15 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         a.time.startup_ms.unwrap_or(settings.play.startup_ms),
     )?;
     let stored = &settings.play;
-    let mut conflicts: Vec<String> = Vec::new();
+    // The time controls and limits first, as a rerun of one of its games
+    // checks them.
+    let mut conflicts: Vec<String> = super::time_conflicts(
+        a.time.timeout_ms,
+        a.time.startup_ms,
+        &a.time.clock,
+        &a.time.sandbox,
+        &settings,
+    );
     let mut check = |flag: &str, is_given: bool, value: String, stored: String| {
         if is_given && value != stored {
             conflicts.push(format!("{flag} {value} (the league has {stored})"));
@@ -322,47 +334,6 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         a.games.is_some(),
         format!("{}", a.games.unwrap_or_default()),
         settings.games.to_string(),
-    );
-    check(
-        "--timeout-ms",
-        a.time.timeout_ms.is_some(),
-        format!("{}", a.time.timeout_ms.unwrap_or_default()),
-        settings.timeout_ms.to_string(),
-    );
-    check(
-        "--startup-ms",
-        a.time.startup_ms.is_some(),
-        given.startup_ms.to_string(),
-        stored.startup_ms.to_string(),
-    );
-    let clock = super::apply_clock(stored, &a.time.clock);
-    check(
-        "--time",
-        a.time.clock.time.is_some(),
-        clock.time.name().to_owned(),
-        stored.time.name().to_owned(),
-    );
-    check(
-        "--overage-ms",
-        a.time.clock.overage_ms.is_some(),
-        clock.overage_ms.to_string(),
-        stored.overage_ms.to_string(),
-    );
-    check(
-        "--game-ms",
-        a.time.clock.game_ms.is_some(),
-        clock
-            .game_ms
-            .map_or_else(|| "unlimited".into(), |ms| ms.to_string()),
-        stored
-            .game_ms
-            .map_or_else(|| "unlimited".into(), |ms| ms.to_string()),
-    );
-    check(
-        "--pin",
-        a.time.clock.pin,
-        clock.pin.to_string(),
-        stored.pin.to_string(),
     );
     check(
         "--rules",
@@ -393,39 +364,6 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         a.play.stall_rounds.is_some(),
         show(given.stall_rounds),
         show(stored.stall_rounds),
-    );
-    let limits = super::limits(&a.time.sandbox, settings.limits);
-    let show_limit = |v: Option<u64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
-    let flags = &a.time.sandbox;
-    check(
-        "--limit-memory-mib",
-        flags.limit_memory_mib.is_some(),
-        show_limit(limits.memory_mib),
-        show_limit(settings.limits.memory_mib),
-    );
-    check(
-        "--limit-cpu-s",
-        flags.limit_cpu_s.is_some(),
-        show_limit(limits.cpu_s),
-        show_limit(settings.limits.cpu_s),
-    );
-    check(
-        "--limit-processes",
-        flags.limit_processes.is_some(),
-        limits.processes.to_string(),
-        settings.limits.processes.to_string(),
-    );
-    check(
-        "--limit-files",
-        flags.limit_files.is_some(),
-        limits.files.to_string(),
-        settings.limits.files.to_string(),
-    );
-    check(
-        "--limit-file-size-mib",
-        flags.limit_file_size_mib.is_some(),
-        limits.file_size_mib.to_string(),
-        settings.limits.file_size_mib.to_string(),
     );
     check(
         "--bot-raises",

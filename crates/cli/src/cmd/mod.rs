@@ -25,8 +25,8 @@ use crate::games;
 /// Runner options from the time flags.
 pub fn run_options(time: &TimeArgs) -> RunOptions {
     RunOptions {
-        move_timeout: Duration::from_millis(time.timeout_ms),
-        startup_allowance: Duration::from_millis(time.startup_ms),
+        move_timeout: Duration::from_millis(time.timeout_ms()),
+        startup_allowance: Duration::from_millis(time.startup_ms()),
         time: clock_mode(&time.clock),
         overage: Duration::from_millis(time.clock.overage_ms.unwrap_or(0)),
         game_budget: time.clock.game_ms.map(Duration::from_millis),
@@ -53,6 +53,97 @@ pub fn apply_clock(base: &PlayOptions, clock: &crate::args::ClockArgs) -> PlayOp
         pin: clock.pin || base.pin,
         ..base.clone()
     }
+}
+
+/// The time and limit flags given that differ from a stored league's
+/// (each as `--flag VALUE (the league has STORED)`): a league's time
+/// controls and limits are fixed when it starts, for `--resume` and for a
+/// rerun of one of its games alike. Flags left out are not conflicts.
+pub fn time_conflicts(
+    timeout_ms: Option<u64>,
+    startup_ms: Option<u64>,
+    clock: &crate::args::ClockArgs,
+    sandbox: &crate::args::SandboxArgs,
+    settings: &dojo_league::Settings,
+) -> Vec<String> {
+    let mut conflicts = Vec::new();
+    let mut check = |flag: &str, is_given: bool, value: String, stored: String| {
+        if is_given && value != stored {
+            conflicts.push(format!("{flag} {value} (the league has {stored})"));
+        }
+    };
+    let stored = &settings.play;
+    let given = apply_clock(stored, clock);
+    let ms = |v: Option<u64>| v.map_or_else(|| "unlimited".to_owned(), |ms| ms.to_string());
+    check(
+        "--timeout-ms",
+        timeout_ms.is_some(),
+        timeout_ms.unwrap_or_default().to_string(),
+        settings.timeout_ms.to_string(),
+    );
+    check(
+        "--startup-ms",
+        startup_ms.is_some(),
+        startup_ms.unwrap_or_default().to_string(),
+        stored.startup_ms.to_string(),
+    );
+    check(
+        "--time",
+        clock.time.is_some(),
+        given.time.name().to_owned(),
+        stored.time.name().to_owned(),
+    );
+    check(
+        "--overage-ms",
+        clock.overage_ms.is_some(),
+        given.overage_ms.to_string(),
+        stored.overage_ms.to_string(),
+    );
+    check(
+        "--game-ms",
+        clock.game_ms.is_some(),
+        ms(given.game_ms),
+        ms(stored.game_ms),
+    );
+    check(
+        "--pin",
+        clock.pin,
+        given.pin.to_string(),
+        stored.pin.to_string(),
+    );
+    let limits = limits(sandbox, settings.limits);
+    let limit = |v: Option<u64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
+    check(
+        "--limit-memory-mib",
+        sandbox.limit_memory_mib.is_some(),
+        limit(limits.memory_mib),
+        limit(settings.limits.memory_mib),
+    );
+    check(
+        "--limit-cpu-s",
+        sandbox.limit_cpu_s.is_some(),
+        limit(limits.cpu_s),
+        limit(settings.limits.cpu_s),
+    );
+    check(
+        "--limit-processes",
+        sandbox.limit_processes.is_some(),
+        limits.processes.to_string(),
+        settings.limits.processes.to_string(),
+    );
+    check(
+        "--limit-files",
+        sandbox.limit_files.is_some(),
+        limits.files.to_string(),
+        settings.limits.files.to_string(),
+    );
+    check(
+        "--limit-file-size-mib",
+        sandbox.limit_file_size_mib.is_some(),
+        limits.file_size_mib.to_string(),
+        settings.limits.file_size_mib.to_string(),
+    );
+    conflicts
 }
 
 /// Runner options with the sandbox flags applied, the rest default.

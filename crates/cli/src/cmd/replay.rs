@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use dojo_games::SeatInfo;
 use dojo_league::replay::{self, BotSource, Difference, ReplayError, Saved};
 use dojo_league::view::RecordSource;
@@ -106,6 +106,44 @@ fn seat_bots(seats: &[SeatInfo], bots_dir: &Path, game: &str) -> Result<Vec<Arc<
     Ok(out)
 }
 
+/// A league game is played again under the league's time controls and
+/// limits (its `league.json`) with each bot's own values as the league
+/// applied them, not under the replay's defaults and the bots' manifests
+/// as they read now; only the containment mode is the rerun's own. A time
+/// or limit flag that differs from the league's is refused, as on
+/// `--resume`.
+fn league_conditions(
+    dir: &Path,
+    a: &ReplayArgs,
+    seats: &[SeatInfo],
+    bots: &mut [Arc<BotSpec>],
+) -> Result<dojo_runner::RunOptions> {
+    let settings = dojo_league::store::load_settings(dir)?;
+    let t = &a.time;
+    let conflicts =
+        super::time_conflicts(t.timeout_ms, t.startup_ms, &t.clock, &t.sandbox, &settings);
+    if !conflicts.is_empty() {
+        bail!(
+            "--rerun of a league game plays under the league's time controls and limits; {} differ{} from {} (drop the flag)",
+            conflicts.join(", "),
+            if conflicts.len() == 1 { "s" } else { "" },
+            dir.join(dojo_league::store::LEAGUE_FILE).display()
+        );
+    }
+    for (seat, bot) in seats.iter().zip(bots.iter_mut()) {
+        let values = settings
+            .bots
+            .iter()
+            .find(|b| b.name == seat.bot)
+            .map(|b| b.values)
+            .unwrap_or_default();
+        if bot.values != values {
+            Arc::make_mut(bot).values = values;
+        }
+    }
+    Ok(settings.run_options(super::sandboxed(&t.sandbox)))
+}
+
 /// Prints the verdict; exit status 0 (identical) or 1 (differs).
 fn verdict(saved: &Saved, rerun: &Saved, difference: Option<Difference>) -> ExitCode {
     let (shown_saved, shown_rerun) = (render::replay_text(saved), render::replay_text(rerun));
@@ -142,14 +180,18 @@ fn verdict(saved: &Saved, rerun: &Saved, difference: Option<Difference>) -> Exit
 /// any bot is built.
 fn rerun(bots_dir: &Path, saved: &Saved, a: &ReplayArgs) -> Result<ExitCode> {
     let rerun = saved.rerun()?;
-    let loaded = seat_bots(saved.seats(), bots_dir, saved.game().name())?;
+    let mut loaded = seat_bots(saved.seats(), bots_dir, saved.game().name())?;
+    let options = match a.game {
+        Some(_) => league_conditions(&a.record, a, saved.seats(), &mut loaded)?,
+        None => super::run_options(&a.time),
+    };
     for note in &rerun.notes {
         errln!("note: {note}");
     }
     bots::on_ctrl_c(false);
     let shown = render::replay_text(saved);
     outln!("{}", shown.rerun_header());
-    let new = rerun.play(loaded, &super::run_options(&a.time))?;
+    let new = rerun.play(loaded, &options)?;
     let difference = saved.compare(&new)?;
     Ok(verdict(saved, &new, difference))
 }
