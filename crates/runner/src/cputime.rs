@@ -312,6 +312,28 @@ fn read_whole(path: impl AsRef<std::path::Path>, buf: &mut [u8]) -> Option<&str>
 mod tests {
     use super::*;
 
+    /// `sample` every 10 ms until it reads at least `wanted` (for 20 s at
+    /// most); its last reading.
+    fn sample_until(wanted: Duration, mut sample: impl FnMut() -> Option<Duration>) -> Duration {
+        let start = std::time::Instant::now();
+        let mut seen = Duration::ZERO;
+        while start.elapsed() < Duration::from_secs(20) && seen < wanted {
+            std::thread::sleep(Duration::from_millis(10));
+            seen = sample().unwrap_or_default();
+        }
+        seen
+    }
+
+    /// Kills a test child's whole process group (it was started in one of
+    /// its own) and reaps the child.
+    fn kill_group(child: &mut std::process::Child) {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .status();
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
     #[test]
     fn a_busy_grandchild_counts_for_the_tree() {
         // sh starts a child sh that burns CPU in a loop; the tree's time
@@ -327,18 +349,9 @@ mod tests {
             .spawn()
             .expect("sh starts");
         let pid = child.id() as i32;
-        let start = std::time::Instant::now();
-        let mut seen = Duration::ZERO;
-        while start.elapsed() < Duration::from_secs(20) && seen < Duration::from_millis(50) {
-            std::thread::sleep(Duration::from_millis(10));
-            seen = tree_cpu_time(pid).unwrap_or_default();
-        }
+        let seen = sample_until(Duration::from_millis(50), || tree_cpu_time(pid));
         let own = sys::process_cpu_time(pid).unwrap_or_default();
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", "--", &format!("-{pid}")])
-            .status();
-        let _ = child.kill();
-        let _ = child.wait();
+        kill_group(&mut child);
         assert!(seen >= Duration::from_millis(50), "tree time {seen:?}");
         assert!(
             own < Duration::from_millis(50),
@@ -367,18 +380,9 @@ mod tests {
             clock.kept.borrow().iter().any(|k| k.pid == pid),
             "the root's files are kept"
         );
-        let start = std::time::Instant::now();
-        let mut seen = first;
-        while start.elapsed() < Duration::from_secs(20) && seen < Duration::from_millis(100) {
-            std::thread::sleep(Duration::from_millis(10));
-            seen = clock.sample().unwrap_or_default();
-        }
+        let seen = sample_until(Duration::from_millis(100), || clock.sample());
         let kept_while_busy = clock.kept.borrow().len();
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", "--", &format!("-{pid}")])
-            .status();
-        let _ = child.kill();
-        let _ = child.wait();
+        kill_group(&mut child);
         assert!(seen >= Duration::from_millis(100), "tree time {seen:?}");
         assert_eq!(kept_while_busy, 2, "the root's and the child's files");
         // Reaped: the kept files read nothing, so the tree is gone (even
@@ -440,18 +444,9 @@ mod tests {
             return;
         };
         let pid = child.id() as i32;
-        let start = std::time::Instant::now();
-        let mut seen = Duration::ZERO;
-        while start.elapsed() < Duration::from_secs(20) && seen < Duration::from_millis(100) {
-            std::thread::sleep(Duration::from_millis(10));
-            seen = tree_cpu_time(pid).unwrap_or_default();
-        }
+        let seen = sample_until(Duration::from_millis(100), || tree_cpu_time(pid));
         let own = sys::process_cpu_time(pid).unwrap_or_default();
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", "--", &format!("-{pid}")])
-            .status();
-        let _ = child.kill();
-        let _ = child.wait();
+        kill_group(&mut child);
         assert!(seen >= Duration::from_millis(100), "tree time {seen:?}");
         assert!(
             own < Duration::from_millis(100),
