@@ -2,24 +2,12 @@
 //! and nothing a bot started outliving `kill -9` of dojo.
 
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dojo_testkit::cli::{dojo, stdout_ok};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
-use dojo_testkit::procs::tagged_processes;
-
-/// Polls (bounded) until `done` holds; returns whether it did.
-fn eventually(mut done: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while Instant::now() < deadline {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    done()
-}
+use dojo_testkit::procs::{eventually, tagged_processes};
 
 #[test]
 fn doctor_lists_every_layer() {
@@ -78,7 +66,9 @@ fn nothing_a_bot_started_survives_kill_9_of_dojo() {
         .spawn()
         .expect("dojo starts");
     // The bot, its setsid grandchild, its setpgid child, the daemon.
-    let started = eventually(|| tagged_processes(&tag).len() >= 4);
+    let started = eventually(Duration::from_secs(15), || {
+        tagged_processes(&tag).len() >= 4
+    });
     let _ = child.kill();
     let _ = child.wait();
     assert!(
@@ -86,7 +76,9 @@ fn nothing_a_bot_started_survives_kill_9_of_dojo() {
         "the escapers never started: {:?}",
         tagged_processes(&tag)
     );
-    let gone = eventually(|| tagged_processes(&tag).is_empty());
+    let gone = eventually(Duration::from_secs(15), || {
+        tagged_processes(&tag).is_empty()
+    });
     let left = tagged_processes(&tag);
     for &pid in &left {
         let _ = std::process::Command::new("kill")

@@ -6,44 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use dojo_runner::{BotSpec, Mode, kill_all_bots};
-
-/// Running (non-zombie) processes whose command line contains `tag`.
-fn tagged_processes(tag: &str) -> Vec<i32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-            continue;
-        };
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if !String::from_utf8_lossy(&cmdline).contains(tag) {
-            continue;
-        }
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .next();
-        if !matches!(state, None | Some("Z") | Some("X")) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// Polls `done` for up to a minute (the processes it looks for are not
-/// ours to wait on).
-fn eventually(mut done: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    done()
-}
+use dojo_testkit::procs::{eventually, tagged_processes};
 
 #[test]
 fn kill_all_bots_stops_a_build_in_progress_and_what_it_started() {
@@ -66,7 +29,8 @@ fn kill_all_bots_stops_a_build_in_progress_and_what_it_started() {
     };
     let build = std::thread::spawn(move || spec.build());
     assert!(
-        eventually(|| tagged_processes(&tag).len() >= 3),
+        eventually(Duration::from_secs(60), || tagged_processes(&tag).len()
+            >= 3),
         "the build never started"
     );
     let asked = Instant::now();
@@ -78,7 +42,9 @@ fn kill_all_bots_stops_a_build_in_progress_and_what_it_started() {
         "the build went on for {:?}",
         asked.elapsed()
     );
-    let gone = eventually(|| tagged_processes(&tag).is_empty());
+    let gone = eventually(Duration::from_secs(60), || {
+        tagged_processes(&tag).is_empty()
+    });
     let left = tagged_processes(&tag);
     for &pid in &left {
         let _ = std::process::Command::new("kill")

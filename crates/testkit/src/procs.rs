@@ -54,3 +54,17 @@ pub fn unique_tag(name: &str) -> String {
         .map_or(0, |d| d.subsec_nanos());
     format!("dojo-test-{name}-{}-{nanos}", std::process::id())
 }
+
+/// Polls `done` every 20 ms for up to `within` and says whether it came
+/// true: for processes a test cannot wait on (not its children, or ones
+/// it only finds in `/proc`).
+pub fn eventually(within: std::time::Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while std::time::Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    done()
+}
