@@ -530,6 +530,12 @@ pub fn differing_fields(
         .collect())
 }
 
+/// The first index where two plays' steps (rounds, turns) part, counting
+/// a step one play has and the other lacks.
+pub(crate) fn first_differing<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
+}
+
 /// The first difference given where the plays part, if anywhere.
 pub(crate) fn difference(
     saved: &impl Serialize,

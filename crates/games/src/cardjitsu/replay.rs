@@ -67,8 +67,7 @@ pub fn rerun(rec: &CardJitsuRecord) -> Result<Rerun, ReplayError> {
 
 /// The 0-based index of the first round where two CardJitsu records part.
 pub fn first_difference(saved: &CardJitsuRecord, rerun: &CardJitsuRecord) -> Option<usize> {
-    let (a, b) = (&saved.play.rounds, &rerun.play.rounds);
-    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
+    crate::replay::first_differing(&saved.play.rounds, &rerun.play.rounds)
 }
 
 /// How a CardJitsu rerun differs from the saved game; `None` when it is

@@ -170,8 +170,7 @@ pub fn rerun(rec: &RoyaleRecord) -> Result<Rerun, ReplayError> {
 
 /// The 0-based index of the first turn where two royale records part.
 pub fn first_difference(saved: &RoyaleRecord, rerun: &RoyaleRecord) -> Option<usize> {
-    let (a, b) = (&saved.play.actions, &rerun.play.actions);
-    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
+    crate::replay::first_differing(&saved.play.actions, &rerun.play.actions)
 }
 
 /// How a royale rerun differs from the saved game; `None` when it is the
