@@ -599,6 +599,23 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     }
 }
 
+/// Runs `dojo league ARGS` into `dir/league` with its report page; the
+/// out directory and the page.
+fn league_page(dir: &Path, args: &[&str]) -> (PathBuf, PathBuf) {
+    let out = dir.join("league");
+    let page_file = dir.join("report.html");
+    stdout_ok(
+        dojo()
+            .arg("league")
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .arg("--html")
+            .arg(&page_file),
+    );
+    (out, page_file)
+}
+
 #[test]
 fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
     let Some(chrome) =
@@ -607,23 +624,16 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("league");
-    let page_file = dir.path().join("report.html");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "sensei",
-                "--games",
-                "2",
-                "--out",
-            ])
-            .arg(&out)
-            .arg("--html")
-            .arg(&page_file),
+    let (out, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "sensei",
+            "--games",
+            "2",
+        ],
     );
     let report = read_json(&out.join("report.json"));
     let page = Opened::open_until(&chrome, &page_file, "#standings");
@@ -867,29 +877,22 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("gauntlet");
-    let page_file = dir.path().join("report.html");
     // NEW is a random bot: sensei beats it within a few pairs (H0).
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "sensei",
-                "random-sh",
-                "--gauntlet",
-                "random-py",
-                "--sprt",
-                "elo0=-100,elo1=0",
-                "--games",
-                "24",
-                "--seed",
-                "1",
-                "--out",
-            ])
-            .arg(&out)
-            .arg("--html")
-            .arg(&page_file),
+    let (out, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "sensei",
+            "random-sh",
+            "--gauntlet",
+            "random-py",
+            "--sprt",
+            "elo0=-100,elo1=0",
+            "--games",
+            "24",
+            "--seed",
+            "1",
+        ],
     );
     let report = read_json(&out.join("report.json"));
     let page = Opened::open_until(&chrome, &page_file, "#sprt-tests");
