@@ -7,7 +7,7 @@ use std::time::Duration;
 use dojo_testkit::cli::{dojo, stdout_ok};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
-use dojo_testkit::procs::{eventually, tagged_processes};
+use dojo_testkit::procs::{eventually, tagged_gone_within, tagged_processes};
 
 #[test]
 fn doctor_lists_every_layer() {
@@ -76,15 +76,7 @@ fn nothing_a_bot_started_survives_kill_9_of_dojo() {
         "the escapers never started: {:?}",
         tagged_processes(&tag)
     );
-    let gone = eventually(Duration::from_secs(15), || {
-        tagged_processes(&tag).is_empty()
-    });
-    let left = tagged_processes(&tag);
-    for &pid in &left {
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", &pid.to_string()])
-            .status();
-    }
+    let (gone, left) = tagged_gone_within(&tag, Duration::from_secs(15));
     assert!(gone, "left running after kill -9 of dojo: {left:?}");
 }
 

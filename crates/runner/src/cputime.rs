@@ -50,12 +50,15 @@ fn kept_files_budget() -> usize {
 /// `root` is gone or `/proc` cannot be read. Opens and closes every file
 /// (see [`TreeClock`] for repeated samples).
 pub(crate) fn tree_cpu_time(root: i32) -> Option<Duration> {
-    walk(root, |pid| {
-        let mut buf = [0u8; 1024];
-        let stat = read_whole(format!("/proc/{pid}/stat"), &mut buf)?;
-        let stat = Stat::parse(stat)?;
-        Some((stat, None))
-    })
+    walk(root, stat_by_path)
+}
+
+/// A process's stat, read by path (its children are then listed by path
+/// too).
+fn stat_by_path(pid: i32) -> Option<(Stat, Option<Vec<i32>>)> {
+    let mut buf = [0u8; 1024];
+    let stat = read_whole(format!("/proc/{pid}/stat"), &mut buf)?;
+    Some((Stat::parse(stat)?, None))
 }
 
 /// Repeated samples of one bot process's tree (see the module
@@ -134,9 +137,7 @@ impl TreeClock {
                     }
                 }
             }
-            let mut buf = [0u8; 1024];
-            let stat = read_whole(format!("/proc/{pid}/stat"), &mut buf)?;
-            Some((Stat::parse(stat)?, None))
+            stat_by_path(pid)
         });
         // Processes that left the tree free their place.
         kept.retain(|k| visited.contains(&k.pid));

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use dojo_runner::{BotSpec, Mode, kill_all_bots};
-use dojo_testkit::procs::{eventually, tagged_processes};
+use dojo_testkit::procs::{eventually, tagged_gone_within, tagged_processes};
 
 #[test]
 fn kill_all_bots_stops_a_build_in_progress_and_what_it_started() {
@@ -42,14 +42,6 @@ fn kill_all_bots_stops_a_build_in_progress_and_what_it_started() {
         "the build went on for {:?}",
         asked.elapsed()
     );
-    let gone = eventually(Duration::from_secs(60), || {
-        tagged_processes(&tag).is_empty()
-    });
-    let left = tagged_processes(&tag);
-    for &pid in &left {
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", &pid.to_string()])
-            .status();
-    }
+    let (gone, left) = tagged_gone_within(&tag, Duration::from_secs(60));
     assert!(gone, "left running after the build was stopped: {left:?}");
 }

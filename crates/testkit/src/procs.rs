@@ -68,3 +68,17 @@ pub fn eventually(within: std::time::Duration, mut done: impl FnMut() -> bool) -
     }
     done()
 }
+
+/// Waits up to `within` for every process tagged `tag` to be gone; whether
+/// they were, and those still running then (killed, so a failing test
+/// leaves nothing behind).
+pub fn tagged_gone_within(tag: &str, within: std::time::Duration) -> (bool, Vec<i32>) {
+    let gone = eventually(within, || tagged_processes(tag).is_empty());
+    let left = tagged_processes(tag);
+    for &pid in &left {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    (gone, left)
+}
