@@ -18,11 +18,15 @@ pub const RECORD_VERSION: u32 = 2;
 /// One line of a league's `games.jsonl`.
 pub const GAMES_FORMAT_VERSION: u32 = 1;
 
-/// A league's `league.json` (its settings and provenance).
-pub const LEAGUE_FORMAT_VERSION: u32 = 1;
+/// A league's `league.json` (its settings and provenance). Version 2
+/// gathers the time controls, limits and containment mode into
+/// `controls`, moves `play.raises` to `raises` and adds `origin`; version
+/// 1 files still load (upgraded on reading).
+pub const LEAGUE_FORMAT_VERSION: u32 = 2;
 
-/// A league's `report.json`.
-pub const REPORT_FORMAT_VERSION: u32 = 1;
+/// A league's `report.json`. Version 2: the settings as `league.json`
+/// version 2 holds them, and `command`.
+pub const REPORT_FORMAT_VERSION: u32 = 2;
 
 /// `dojo compare --json`. Version 2: blocks (royale plays six games per
 /// block), the overshoot correction, the median-unbiased estimate,

@@ -5,6 +5,7 @@
 //! [`report`]; [`merge::merge`] joins the directories of a sharded league.
 //! File formats are documented in `FORMATS.md`.
 
+pub mod command;
 pub mod compare;
 mod driver;
 pub mod executor;
@@ -44,6 +45,6 @@ pub use report::Report;
 pub use run::{LeagueError, NoProgress, Progress, RunOptions, run_league};
 pub use schedule::{Fixture, Schedule};
 pub use settings::{
-    BotLimits, Entrant, GameKind, Override, PlayOptions, Provenance, RaiseRefused, Raises,
+    Entrant, GameKind, Origin, Override, PlayOptions, Provenance, RaiseRefused, Raises,
     Settings, Shard, settle_values,
 };

@@ -144,6 +144,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     }
 
     let lines: Vec<GameLine> = games.into_values().map(|(l, _)| l).collect();
+    // Where the first shard found its bots: the merged report's command
+    // replays the league from there.
+    let origin = first_league.origin.clone();
     std::fs::create_dir_all(out).map_err(|source| StoreError::Io {
         path: out.to_owned(),
         source,
@@ -154,6 +157,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
             settings: settings.clone(),
             containment: None,
             provenance: provenance.and_then(|(p, _)| p),
+            origin: origin.clone(),
         },
     )?;
     store::write_games(out, &lines)?;
@@ -161,7 +165,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
         wall_ms: started.elapsed().as_millis() as u64,
         ..RunInfo::default()
     };
-    let report = build_report(&settings, &lines, schedule.len(), info);
+    let report = build_report(&settings, &origin, &lines, schedule.len(), info);
     write_json_atomic(&out.join(REPORT_FILE), &report)?;
     Ok(report)
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::executor::SeatFaults;
 use crate::schedule::fnv1a64;
-use crate::settings::{BotLimits, GameKind, Raises, Settings};
+use crate::settings::{GameKind, Origin, Raises, Settings};
 use crate::store::GameLine;
 use crate::tally::LeagueTally;
 use dojo_stats::rating;
@@ -52,6 +52,10 @@ pub struct Report {
     /// reports from before it existed.
     #[serde(default)]
     pub conditions: Conditions,
+    /// The `dojo league` command that plays this league again from any
+    /// directory, as an argv list (`crate::command`).
+    #[serde(default)]
+    pub command: Vec<String>,
     /// About this run only; the one section that may differ between runs
     /// of the same games.
     pub timing: RunInfo,
@@ -60,13 +64,15 @@ pub struct Report {
     pub sprt: Option<crate::stop::GauntletSprt>,
 }
 
-/// The time controls and limits of a league, every value explicit.
+/// The time controls and limits of a league, every value explicit: the
+/// league's [`dojo_runner::Controls`] spelled out for readers of the report
+/// (and `dojo compare --json`), with each bot's values in force.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Conditions {
     pub time: TimeControls,
     /// The league-wide resource limits of each bot process (`null`:
     /// unlimited).
-    pub limits: BotLimits,
+    pub limits: SpelledLimits,
     /// What a bot's manifest may do with a value above the league's.
     pub raises: Raises,
     /// Each bot's limits and time values in force, by name.
@@ -91,81 +97,98 @@ pub struct TimeControls {
     pub pin: bool,
 }
 
+/// The resource limits of each bot process, in the flags' units.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpelledLimits {
+    pub memory_mib: Option<u64>,
+    pub cpu_s: Option<u64>,
+    pub processes: u64,
+    pub files: u64,
+    pub file_size_mib: u64,
+}
+
 /// One bot's values in force.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BotConditions {
     pub name: String,
-    pub limits: BotLimits,
-    pub time: BotTime,
+    pub limits: SpelledLimits,
+    pub time: TimeControls,
     /// The keys (`limits.memory_mib`, `time.timeout_ms`, ...) that are the
     /// bot's own, from its `bot.toml`, rather than the league's.
     pub own: Vec<String>,
 }
 
-/// A bot's time values in force.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotTime {
-    pub timeout_ms: u64,
-    pub startup_ms: u64,
-    pub overage_ms: u64,
-    pub game_ms: Option<u64>,
+impl TimeControls {
+    /// The clock of `c`.
+    pub fn of(c: &dojo_runner::Controls) -> TimeControls {
+        let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        TimeControls {
+            mode: c.time,
+            wall_backstop: (c.time == dojo_runner::TimeMode::Cpu)
+                .then_some(dojo_runner::RunOptions::default().wall_backstop),
+            timeout_ms: ms(c.timeout),
+            startup_ms: ms(c.startup),
+            overage_ms: ms(c.overage),
+            game_ms: c.game_budget.map(ms),
+            pin: c.pin,
+        }
+    }
+}
+
+impl SpelledLimits {
+    /// The limits of `c`.
+    pub fn of(c: &dojo_runner::Controls) -> SpelledLimits {
+        SpelledLimits {
+            memory_mib: c.memory_mib,
+            cpu_s: c.cpu_s,
+            processes: c.processes,
+            files: c.files,
+            file_size_mib: c.file_size_mib,
+        }
+    }
 }
 
 impl Conditions {
-    /// The conditions `settings` describe.
-    pub fn of(settings: &Settings) -> Conditions {
-        let p = &settings.play;
-        let backstop = dojo_runner::RunOptions::default().wall_backstop;
-        let mut bots: Vec<BotConditions> = settings
-            .bots
-            .iter()
-            .map(|bot| {
-                let values = settings.values_in_force(bot);
-                let get = |key: &str| {
-                    values
-                        .iter()
-                        .find(|(k, _, _)| *k == key)
-                        .and_then(|(_, v, _)| *v)
-                };
-                let must = |key: &str| get(key).unwrap_or_default();
+    /// The conditions of a run under `controls` and `raises`, whose bots
+    /// (by name) have their own `values`.
+    pub fn new<'a>(
+        controls: &dojo_runner::Controls,
+        raises: Raises,
+        bots: impl IntoIterator<Item = (&'a str, &'a dojo_runner::BotValues)>,
+    ) -> Conditions {
+        let mut bots: Vec<BotConditions> = bots
+            .into_iter()
+            .map(|(name, values)| {
+                let theirs = controls.with_bot(values);
                 BotConditions {
-                    name: bot.name.clone(),
-                    limits: BotLimits {
-                        memory_mib: get("limits.memory_mib"),
-                        cpu_s: get("limits.cpu_s"),
-                        processes: must("limits.processes"),
-                        files: must("limits.files"),
-                        file_size_mib: must("limits.file_size_mib"),
-                    },
-                    time: BotTime {
-                        timeout_ms: must("time.timeout_ms"),
-                        startup_ms: must("time.startup_ms"),
-                        overage_ms: must("time.overage_ms"),
-                        game_ms: get("time.game_ms"),
-                    },
-                    own: values
+                    name: name.to_owned(),
+                    limits: SpelledLimits::of(&theirs),
+                    time: TimeControls::of(&theirs),
+                    own: dojo_runner::CONTROLS
                         .iter()
-                        .filter(|(_, _, own)| *own)
-                        .map(|(k, _, _)| (*k).to_owned())
+                        .filter_map(|c| c.bot_key)
+                        .filter(|k| values.get(k).is_some())
+                        .map(str::to_owned)
                         .collect(),
                 }
             })
             .collect();
         bots.sort_by(|a, b| a.name.cmp(&b.name));
         Conditions {
-            time: TimeControls {
-                mode: p.time,
-                wall_backstop: (p.time == dojo_runner::TimeMode::Cpu).then_some(backstop),
-                timeout_ms: settings.timeout_ms,
-                startup_ms: p.startup_ms,
-                overage_ms: p.overage_ms,
-                game_ms: p.game_ms,
-                pin: p.pin,
-            },
-            limits: settings.limits,
-            raises: p.raises,
+            time: TimeControls::of(controls),
+            limits: SpelledLimits::of(controls),
+            raises,
             bots,
         }
+    }
+
+    /// The conditions `settings` describe.
+    pub fn of(settings: &Settings) -> Conditions {
+        Conditions::new(
+            &settings.controls,
+            settings.raises,
+            settings.bots.iter().map(|b| (b.name.as_str(), &b.values)),
+        )
     }
 }
 
@@ -305,6 +328,7 @@ pub(crate) fn rating_options(settings: &Settings, names: &[String]) -> rating::R
 /// plays; `timing` is copied as is.
 pub fn build_report(
     settings: &Settings,
+    origin: &Origin,
     games: &[GameLine],
     scheduled: u64,
     timing: RunInfo,
@@ -313,7 +337,7 @@ pub fn build_report(
     for g in games {
         tally.add(g);
     }
-    build_report_from(settings, &tally, scheduled, timing)
+    build_report_from(settings, origin, &tally, scheduled, timing)
 }
 
 /// [`build_report`] from the games' sums ([`LeagueTally`], made with
@@ -321,6 +345,7 @@ pub fn build_report(
 /// its games.
 pub fn build_report_from(
     settings: &Settings,
+    origin: &Origin,
     tally: &LeagueTally,
     scheduled: u64,
     timing: RunInfo,
@@ -382,6 +407,7 @@ pub fn build_report_from(
         pairs,
         totals,
         conditions: Conditions::of(settings),
+        command: crate::command::league_argv(settings, origin),
         timing,
         sprt: None,
     }
@@ -465,21 +491,24 @@ mod tests {
             games: 3,
             seed: 1,
             boards: vec![],
-            timeout_ms: 10,
+            controls: dojo_runner::Controls {
+                timeout: std::time::Duration::from_millis(10),
+                ..dojo_runner::Controls::default()
+            },
+            raises: Raises::Allow,
             anchor: Some("b".into()),
             anchor_elo: None,
             gauntlet: None,
             sprt: None,
             shard: None,
             play: Default::default(),
-            limits: Default::default(),
         };
         let games = vec![
             line(0, &["a", "b", "c"], &[1.0, 0.0, 0.0]),
             line(1, &["b", "c", "a"], &[0.0, 0.0, 1.0]),
             line(2, &["c", "a", "b"], &[0.5, 0.5, 0.5]),
         ];
-        let r = build_report(&settings, &games, 3, RunInfo::default());
+        let r = build_report(&settings, &Origin::default(), &games, 3, RunInfo::default());
         assert!(r.complete);
         assert_eq!(r.standings[0].name, "a");
         assert_eq!(
@@ -508,16 +537,22 @@ mod tests {
                  "values": {"time": {"timeout_ms": 900}, "limits": {"memory_mib": 4096}}},
                 {"name": "fast", "command": "fast"},
             ],
-            "games": 2, "seed": "1", "timeout_ms": 300,
-            "play": {"time": "cpu", "overage_ms": 500, "pin": true, "raises": "cap"},
-            "limits": {"memory_mib": 1024},
+            "games": 2, "seed": "1", "raises": "cap",
+            "controls": dojo_runner::Controls {
+                timeout: std::time::Duration::from_millis(300),
+                time: dojo_runner::TimeMode::Cpu,
+                overage: std::time::Duration::from_millis(500),
+                pin: true,
+                memory_mib: Some(1024),
+                ..dojo_runner::Controls::default()
+            },
         }))
         .unwrap();
-        settings.limits.processes = 256;
+        settings.controls.processes = 256;
         let mut hog = line(0, &["slow", "fast"], &[0.0, 1.0]);
         hog.faults[0].limit = 2;
         hog.faults[0].limits_hit.memory = 2;
-        let r = build_report(&settings, &[hog], 1, RunInfo::default());
+        let r = build_report(&settings, &Origin::default(), &[hog], 1, RunInfo::default());
         let c = &r.conditions;
         assert_eq!(c.time.mode, dojo_runner::TimeMode::Cpu);
         assert_eq!(c.time.wall_backstop, Some(4));
@@ -536,13 +571,13 @@ mod tests {
         assert_eq!(slow.time.timeout_ms, 900);
         assert_eq!(slow.limits.memory_mib, Some(4096));
         assert_eq!(slow.limits.files, 1024);
-        assert_eq!(slow.own, ["limits.memory_mib", "time.timeout_ms"]);
+        assert_eq!(slow.own, ["time.timeout_ms", "limits.memory_mib"]);
         // Which limit: summed per bot from the stored fault counts.
         let s = r.standings.iter().find(|s| s.name == "slow").unwrap();
         assert_eq!((s.faults.limit, s.faults.limits_hit.memory), (2, 2));
         assert_eq!(r.totals.faults.limits_hit.memory, 2);
         let json = serde_json::to_value(&r).unwrap();
-        assert_eq!(json["conditions"]["bots"][1]["own"][1], "time.timeout_ms");
+        assert_eq!(json["conditions"]["bots"][1]["own"][0], "time.timeout_ms");
         assert_eq!(json["standings"][1]["faults"]["limits_hit"]["memory"], 2);
     }
 }

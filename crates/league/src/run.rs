@@ -12,7 +12,7 @@ use crate::driver::{self, Cutoffs, Drive, Sink};
 use crate::executor::{ExecError, Executor, GameResult};
 use crate::report::{FailedGame, Report, RunInfo, build_report_from};
 use crate::schedule::{Fixture, Schedule, ScheduleError};
-use crate::settings::{Provenance, Settings};
+use crate::settings::{Origin, Provenance, Settings};
 use crate::stderr_logs::StderrLogs;
 use crate::stop::{GauntletStop, SprtSetupError};
 use crate::store::{GameLine, REPORT_FILE, SYNC_INTERVAL, Store, StoreError, write_json_atomic};
@@ -31,6 +31,10 @@ pub struct RunOptions {
     /// played by other bots is refused. Empty for executors that run no
     /// bot processes.
     pub fingerprints: BTreeMap<String, String>,
+    /// Where the bots were found and how the league was started, stored in
+    /// `league.json` (a resume may change it: `--allow-broken`, a moved
+    /// bots directory).
+    pub origin: Origin,
 }
 
 /// Told about every finished game, on the calling thread.
@@ -132,6 +136,7 @@ pub fn run_league(
     let containment = executor.containment();
     let provenance = Provenance::current(options.fingerprints.clone());
     crate::store::record_provenance(&options.out, &provenance, containment.clone())?;
+    crate::store::record_origin(&options.out, &options.origin)?;
     let mut sink = Writer {
         leader,
         stored_games,
@@ -182,7 +187,7 @@ pub fn run_league(
     info.failed.sort_by_key(|f| f.id);
     info.cancelled = cancel.load(Ordering::SeqCst) && stored_games < total && !stopped;
     info.wall_ms = started.elapsed().as_millis() as u64;
-    let mut report = build_report_from(settings, &tally, total, info);
+    let mut report = build_report_from(settings, &options.origin, &tally, total, info);
     if let Some(rule) = &stop_rule {
         rule.finish_report(&mut report);
     }

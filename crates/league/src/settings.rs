@@ -106,8 +106,6 @@ pub struct Settings {
     /// means the game's default board.
     #[serde(default)]
     pub boards: Vec<String>,
-    /// Per-move time limit handed to the executor.
-    pub timeout_ms: u64,
     /// The bot whose rating is pinned (instead of centring the mean at
     /// 1500), at `anchor_elo` or else [`crate::report::ANCHOR_ELO`].
     #[serde(default)]
@@ -129,58 +127,15 @@ pub struct Settings {
     #[serde(default)]
     pub shard: Option<Shard>,
     /// How each game is played beyond the bots and seeds: rules, decks,
-    /// round limits, start-up allowance. Absent in leagues from before it
-    /// existed, which were played with these defaults.
+    /// round limits.
     #[serde(default)]
     pub play: PlayOptions,
-    /// The resource limits of every bot process: a bot over one crashes,
-    /// so they change results. Absent when they are the defaults (and in
-    /// leagues from before they were stored).
-    #[serde(default, skip_serializing_if = "BotLimits::is_default")]
-    pub limits: BotLimits,
-}
-
-/// The resource limits of each bot process (`--limit-*`), as a league
-/// stores them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BotLimits {
-    /// Memory of a bot process's whole tree, MiB (its cgroup; where there
-    /// is none, each process's address space); `None`: inherited.
-    pub memory_mib: Option<u64>,
-    /// CPU seconds per process (RLIMIT_CPU); `None`: inherited.
-    pub cpu_s: Option<u64>,
-    /// Processes and threads of a bot process's whole tree (its cgroup's
-    /// `pids.max`); absent in leagues written before this limit existed.
-    pub processes: u64,
-    /// Open files (RLIMIT_NOFILE).
-    pub files: u64,
-    /// Largest file written, MiB (RLIMIT_FSIZE).
-    pub file_size_mib: u64,
-}
-
-impl Default for BotLimits {
-    fn default() -> BotLimits {
-        BotLimits {
-            memory_mib: None,
-            cpu_s: None,
-            processes: dojo_runner::DEFAULT_PROCESSES,
-            files: 1024,
-            file_size_mib: 64,
-        }
-    }
-}
-
-impl BotLimits {
-    /// Whether these are the defaults (then `league.json` leaves them out).
-    pub fn is_default(&self) -> bool {
-        *self == BotLimits::default()
-    }
-}
-
-/// MiB to bytes, saturating (a limit too large to express is no limit).
-fn mib(m: u64) -> u64 {
-    m.saturating_mul(1 << 20)
+    /// The time controls, resource limits and containment every bot runs
+    /// under (each defined once, in `dojo_runner::CONTROLS`).
+    pub controls: dojo_runner::Controls,
+    /// What a bot's manifest may do with a value above the league's.
+    #[serde(default)]
+    pub raises: Raises,
 }
 
 /// The per-game options `dojo match` takes, as a league or comparison
@@ -199,26 +154,6 @@ pub struct PlayOptions {
     /// Royale: whole rounds without a tile changing after which the game is
     /// a draw; `None`: width + height.
     pub stall_rounds: Option<u32>,
-    /// Extra time for the first answer of a freshly started bot process.
-    pub startup_ms: u64,
-    /// What a move's time counts (`wall` or `cpu`); left out when `wall`,
-    /// so leagues without it read and write as before.
-    #[serde(skip_serializing_if = "is_wall")]
-    pub time: dojo_runner::TimeMode,
-    /// The bank of extra time per bot and game; left out when 0.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub overage_ms: u64,
-    /// The most time a bot may use in one game; left out when unlimited.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub game_ms: Option<u64>,
-    /// Each game's bots on one CPU core, at most one game per core; left
-    /// out when false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub pin: bool,
-    /// What a bot's manifest may do with a value above the league's; left
-    /// out when `allow`.
-    #[serde(skip_serializing_if = "Raises::is_allow")]
-    pub raises: Raises,
 }
 
 /// What becomes of a bot's own value (`bot.toml`'s `[limits]`, `[time]`)
@@ -239,8 +174,14 @@ pub enum Raises {
 }
 
 impl Raises {
-    fn is_allow(&self) -> bool {
-        *self == Raises::Allow
+    /// What a league does with raises unless told: refuse them under
+    /// `--sandbox strict` (nothing beyond the organiser's flags may run
+    /// unasked), allow them otherwise.
+    pub fn default_for(sandbox: dojo_runner::SandboxMode) -> Raises {
+        match sandbox {
+            dojo_runner::SandboxMode::Strict => Raises::Refuse,
+            _ => Raises::Allow,
+        }
     }
 
     /// The name used by the flag and in files.
@@ -319,14 +260,6 @@ impl fmt::Display for Override {
 )]
 pub struct RaiseRefused(pub Override, pub bool);
 
-fn is_wall(time: &dojo_runner::TimeMode) -> bool {
-    *time == dojo_runner::TimeMode::Wall
-}
-
-fn is_zero(ms: &u64) -> bool {
-    *ms == 0
-}
-
 impl Default for PlayOptions {
     fn default() -> PlayOptions {
         PlayOptions {
@@ -334,91 +267,16 @@ impl Default for PlayOptions {
             decks: ["standard".into(), "standard".into()],
             max_rounds: None,
             stall_rounds: None,
-            startup_ms: 2000,
-            time: dojo_runner::TimeMode::Wall,
-            overage_ms: 0,
-            game_ms: None,
-            pin: false,
-            raises: Raises::Allow,
         }
     }
 }
 
 impl Settings {
-    /// The league's value of each per-bot key (`None`: unlimited), as
-    /// [`dojo_runner::LimitValues`] and [`dojo_runner::TimeValues`] name
-    /// them.
-    pub fn league_values(&self) -> Vec<(&'static str, Option<u64>)> {
-        let l = &self.limits;
-        vec![
-            ("limits.memory_mib", l.memory_mib),
-            ("limits.processes", Some(l.processes)),
-            ("limits.files", Some(l.files)),
-            ("limits.file_size_mib", Some(l.file_size_mib)),
-            ("limits.cpu_s", l.cpu_s),
-            ("time.timeout_ms", Some(self.timeout_ms)),
-            ("time.startup_ms", Some(self.play.startup_ms)),
-            ("time.overage_ms", Some(self.play.overage_ms)),
-            ("time.game_ms", self.play.game_ms),
-        ]
+    /// The controls `bot` plays under: the league's, with the entrant's
+    /// own values (stored in `values`) in their place.
+    pub fn bot_controls(&self, bot: &Entrant) -> dojo_runner::Controls {
+        self.controls.with_bot(&bot.values)
     }
-
-    /// The values `bot` plays with: the league's, with the entrant's own
-    /// (stored in `values`) in their place. Keys in the order of
-    /// [`Settings::league_values`], each with whether it is the bot's own.
-    pub fn values_in_force(&self, bot: &Entrant) -> Vec<(&'static str, Option<u64>, bool)> {
-        let own = keyed(&bot.values);
-        self.league_values()
-            .into_iter()
-            .map(|(key, league)| match own.iter().find(|(k, _)| *k == key) {
-                Some((_, Some(v))) => (key, Some(*v), true),
-                _ => (key, league, false),
-            })
-            .collect()
-    }
-}
-
-/// The keys of `values` as `section.key`, in the order of the flags.
-fn keyed(values: &dojo_runner::BotValues) -> Vec<(&'static str, Option<u64>)> {
-    let limits = values.limits.entries().map(|(k, v)| (limits_key(k), v));
-    let time = values.time.entries().map(|(k, v)| (time_key(k), v));
-    limits.into_iter().chain(time).collect()
-}
-
-fn limits_key(k: &str) -> &'static str {
-    match k {
-        "memory_mib" => "limits.memory_mib",
-        "processes" => "limits.processes",
-        "files" => "limits.files",
-        "file_size_mib" => "limits.file_size_mib",
-        _ => "limits.cpu_s",
-    }
-}
-
-fn time_key(k: &str) -> &'static str {
-    match k {
-        "timeout_ms" => "time.timeout_ms",
-        "startup_ms" => "time.startup_ms",
-        "overage_ms" => "time.overage_ms",
-        _ => "time.game_ms",
-    }
-}
-
-/// Sets `key` (`section.name`) of `values` to `v`.
-fn set(values: &mut dojo_runner::BotValues, key: &str, v: Option<u64>) {
-    let (l, t) = (&mut values.limits, &mut values.time);
-    let slot = match key {
-        "limits.memory_mib" => &mut l.memory_mib,
-        "limits.processes" => &mut l.processes,
-        "limits.files" => &mut l.files,
-        "limits.file_size_mib" => &mut l.file_size_mib,
-        "limits.cpu_s" => &mut l.cpu_s,
-        "time.timeout_ms" => &mut t.timeout_ms,
-        "time.startup_ms" => &mut t.startup_ms,
-        "time.overage_ms" => &mut t.overage_ms,
-        _ => &mut t.game_ms,
-    };
-    *slot = v;
 }
 
 /// What a bot gets of the values its manifest asks for (`asked`) in a
@@ -434,12 +292,14 @@ pub fn settle_values(
     asked: &dojo_runner::BotValues,
     strict: bool,
 ) -> Result<(dojo_runner::BotValues, Vec<Override>), RaiseRefused> {
-    let league = settings.league_values();
     let mut in_force = dojo_runner::BotValues::default();
     let mut overrides = Vec::new();
-    for (key, value) in keyed(asked) {
-        let Some(asked) = value else { continue };
-        let league = league.iter().find(|(k, _)| *k == key).and_then(|(_, v)| *v);
+    for control in dojo_runner::CONTROLS {
+        let Some(key) = control.bot_key else { continue };
+        let Some(asked) = asked.get(key) else { continue };
+        let dojo_runner::Value::Number(league) = control.get(&settings.controls) else {
+            continue;
+        };
         if league == Some(asked) {
             continue;
         }
@@ -451,18 +311,70 @@ pub fn settle_values(
             applied: Some(asked),
         };
         if o.is_raise() {
-            match settings.play.raises {
+            match settings.raises {
                 Raises::Allow => {}
                 Raises::Cap => o.applied = league,
                 Raises::Refuse => return Err(RaiseRefused(o, strict)),
             }
         }
         if o.applied != league {
-            set(&mut in_force, key, o.applied);
+            in_force.set(key, o.applied);
         }
         overrides.push(o);
     }
     Ok((in_force, overrides))
+}
+
+/// Rewrites a version 1 `league.json` object in place into the current
+/// layout: the move time (`timeout_ms`), the clock fields of `play` and
+/// `limits` gather into `controls`, `play.raises` becomes `raises`.
+/// Version 1 did not store the containment mode: it is the one the latest
+/// run recorded (`containment.mode`), else the default.
+pub fn upgrade_v1(league: &mut serde_json::Value, sandbox: Option<&str>) {
+    use serde_json::{Map, Value};
+    let Some(o) = league.as_object_mut() else {
+        return;
+    };
+    let mut controls = match serde_json::to_value(dojo_runner::Controls::default()) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    if let Some(t) = o.remove("timeout_ms") {
+        controls.insert("timeout_ms".into(), t);
+    }
+    if let Some(Value::Object(play)) = o.get_mut("play") {
+        for key in ["startup_ms", "time", "overage_ms", "game_ms", "pin"] {
+            if let Some(v) = play.remove(key) {
+                controls.insert(key.into(), v);
+            }
+        }
+        if let Some(r) = play.remove("raises") {
+            o.insert("raises".into(), r);
+        }
+    }
+    if let Some(Value::Object(limits)) = o.remove("limits") {
+        controls.extend(limits);
+    }
+    if let Some(mode) = sandbox {
+        controls.insert("sandbox".into(), Value::String(mode.to_owned()));
+    }
+    o.insert("controls".into(), Value::Object(controls));
+}
+
+/// How a league was started beyond its settings: where its bots were
+/// found and whether it plays despite a failed smoke start. Stored in
+/// `league.json` beside the settings and not part of the league's identity
+/// (shards on other machines find their bots elsewhere); `--resume` and
+/// the replay command (`crate::command`) use it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Origin {
+    /// The bots directory names were looked up in, absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bots_dir: Option<std::path::PathBuf>,
+    /// `--allow-broken`: play even when a bot fails its smoke start.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_broken: bool,
 }
 
 /// Where a directory's games came from, stored beside the settings in
@@ -549,31 +461,11 @@ impl Settings {
         names
     }
 
-    /// How the runner must run this league's bots: `base` (containment,
-    /// stderr handling, the cancel flag) with every stored setting that
-    /// changes a result applied: the move time limit, the start-up
-    /// allowance, the clock (time mode, overage bank, game budget,
-    /// pinning) and the resource limits. The league's settings are the
-    /// one source of these; nothing else reads them back.
+    /// How the runner must run this league's bots: `base` (stderr
+    /// handling, the cancel flag) under the league's controls. The
+    /// league's settings are the one source of these.
     pub fn run_options(&self, base: dojo_runner::RunOptions) -> dojo_runner::RunOptions {
-        let l = self.limits;
-        dojo_runner::RunOptions {
-            move_timeout: std::time::Duration::from_millis(self.timeout_ms),
-            startup_allowance: std::time::Duration::from_millis(self.play.startup_ms),
-            time: self.play.time,
-            overage: std::time::Duration::from_millis(self.play.overage_ms),
-            game_budget: self.play.game_ms.map(std::time::Duration::from_millis),
-            pin_game_threads: self.play.pin,
-            limits: dojo_runner::Limits {
-                memory_bytes: l.memory_mib.map(mib),
-                address_space_bytes: None,
-                cpu_seconds: l.cpu_s,
-                processes: Some(l.processes),
-                open_files: Some(l.files),
-                file_size_bytes: Some(mib(l.file_size_mib)),
-            },
-            ..base
-        }
+        self.controls.run_options(base)
     }
 
     /// The same league without its shard: what shards of one league share.
@@ -626,41 +518,44 @@ mod tests {
     }
 
     #[test]
-    fn stored_limits_and_times_are_what_the_runner_gets() {
-        let mut s: Settings = serde_json::from_value(serde_json::json!({
-            "game": "cardjitsu",
-            "bots": [],
-            "games": 2,
-            "seed": "1",
-            "timeout_ms": 250,
-        }))
-        .unwrap();
-        // An old league.json without limits: the defaults, and not written.
-        assert!(s.limits.is_default());
-        assert!(serde_json::to_value(&s).unwrap().get("limits").is_none());
-        s.limits.memory_mib = Some(512);
-        s.play.startup_ms = 700;
-        s.play.overage_ms = 300;
-        s.play.pin = true;
-        let run = s.run_options(dojo_runner::RunOptions::default());
-        assert_eq!(run.overage, std::time::Duration::from_millis(300));
-        assert!(run.pin_game_threads);
-        assert_eq!(run.move_timeout, std::time::Duration::from_millis(250));
-        assert_eq!(run.startup_allowance, std::time::Duration::from_millis(700));
-        assert_eq!(run.limits.memory_bytes, Some(512 << 20));
-        assert_eq!(run.limits.open_files, Some(1024));
+    fn a_version_1_league_reads_with_its_controls_gathered() {
+        let mut v1 = serde_json::json!({
+            "game": "cardjitsu", "bots": [], "games": 2, "seed": "1", "timeout_ms": 250,
+            "play": {"rules": "tournament", "startup_ms": 700, "overage_ms": 300,
+                     "pin": true, "time": "cpu", "raises": "cap"},
+            "limits": {"memory_mib": 512, "processes": 256, "files": 1024, "file_size_mib": 64},
+        });
+        upgrade_v1(&mut v1, Some("off"));
+        let s: Settings = serde_json::from_value(v1).unwrap();
+        let c = &s.controls;
+        assert_eq!(c.timeout, std::time::Duration::from_millis(250));
+        assert_eq!(c.startup, std::time::Duration::from_millis(700));
+        assert_eq!(c.overage, std::time::Duration::from_millis(300));
+        assert!(c.pin);
+        assert_eq!(c.time, dojo_runner::TimeMode::Cpu);
+        assert_eq!(c.memory_mib, Some(512));
+        assert_eq!(c.sandbox, dojo_runner::SandboxMode::Off);
+        assert_eq!(s.raises, Raises::Cap);
+        // Without limits or a containment record: the defaults.
+        let mut bare = serde_json::json!({
+            "game": "cardjitsu", "bots": [], "games": 2, "seed": "1", "timeout_ms": 1000,
+        });
+        upgrade_v1(&mut bare, None);
+        let s: Settings = serde_json::from_value(bare).unwrap();
+        assert_eq!(s.controls, dojo_runner::Controls::default());
         let v = serde_json::to_value(&s).unwrap();
-        assert_eq!(v["limits"]["memory_mib"], 512);
         assert_eq!(serde_json::from_value::<Settings>(v).unwrap(), s);
     }
 
     fn league(raises: Raises) -> Settings {
         let mut s: Settings = serde_json::from_value(serde_json::json!({
-            "game": "cardjitsu", "bots": [], "games": 2, "seed": "1", "timeout_ms": 300,
+            "game": "cardjitsu", "bots": [], "games": 2, "seed": "1",
+            "controls": dojo_runner::Controls::default(),
         }))
         .unwrap();
-        s.limits.memory_mib = Some(1024);
-        s.play.raises = raises;
+        s.controls.timeout = std::time::Duration::from_millis(300);
+        s.controls.memory_mib = Some(1024);
+        s.raises = raises;
         s
     }
 
@@ -692,8 +587,10 @@ mod tests {
         let keys: Vec<&str> = o.iter().map(|o| o.key.as_str()).collect();
         assert_eq!(
             keys,
-            ["limits.memory_mib", "limits.files", "time.timeout_ms"]
+            ["time.timeout_ms", "limits.memory_mib", "limits.files"]
         );
+        assert!(o[0].to_string().ends_with("a raise, allowed"), "{}", o[0]);
+        let o = &o[1..];
         assert_eq!(
             o[0].to_string(),
             "bot jit: limits.memory_mib = 4096 in its bot.toml (the league's: 1024), a raise, allowed"
@@ -709,17 +606,17 @@ mod tests {
         assert_eq!(v.time.timeout_ms, None);
         assert_eq!(v.limits.files, Some(64));
         assert!(
-            o[2].to_string()
+            o[0].to_string()
                 .ends_with("a raise, capped to 300 (--bot-raises cap)"),
             "{}",
-            o[2]
+            o[0]
         );
         // Refuse: the first raise is an error naming bot, key and values.
         let err = settle_values(&league(Raises::Refuse), "jit", &asked(), true).unwrap_err();
         let text = err.to_string();
         assert!(
             text.starts_with(
-                "bot jit: limits.memory_mib = 4096 in its bot.toml is above the league's 1024"
+                "bot jit: time.timeout_ms = 900 in its bot.toml is above the league's 300"
             ),
             "{text}"
         );
@@ -735,7 +632,7 @@ mod tests {
     }
 
     #[test]
-    fn values_in_force_mark_the_bots_own() {
+    fn a_bots_controls_are_the_leagues_with_its_own_values() {
         let mut s = league(Raises::Allow);
         let (values, _) = settle_values(&s, "jit", &asked(), false).unwrap();
         s.bots.push(Entrant {
@@ -744,18 +641,16 @@ mod tests {
             fixed_team: None,
             values,
         });
-        let v = s.values_in_force(&s.bots[0]);
-        assert!(v.contains(&("limits.memory_mib", Some(4096), true)));
-        assert!(v.contains(&("limits.processes", Some(256), false)));
-        assert!(v.contains(&("time.timeout_ms", Some(900), true)));
-        assert!(v.contains(&("time.game_ms", None, false)));
+        let c = s.bot_controls(&s.bots[0]);
+        assert_eq!(c.memory_mib, Some(4096));
+        assert_eq!(c.processes, 256);
+        assert_eq!(c.timeout, std::time::Duration::from_millis(900));
+        assert_eq!(c.game_budget, None);
         // Stored only when there are some, and read back the same.
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["bots"][0]["values"]["limits"]["memory_mib"], 4096);
-        assert_eq!(json["play"]["raises"], serde_json::Value::Null);
+        assert_eq!(json["raises"], "allow");
         assert_eq!(serde_json::from_value::<Settings>(json).unwrap(), s);
-        s.play.raises = Raises::Cap;
-        assert_eq!(serde_json::to_value(&s).unwrap()["play"]["raises"], "cap");
     }
 
     #[test]

@@ -23,7 +23,7 @@ use thiserror::Error;
 
 use crate::executor::{GameResult, SeatFaults};
 use crate::schedule::Fixture;
-use crate::settings::{LEAGUE_FORMAT_VERSION, Provenance, ProvenanceDiff, Settings, Shard};
+use crate::settings::{LEAGUE_FORMAT_VERSION, Origin, Provenance, ProvenanceDiff, Settings, Shard};
 
 /// Version of a `games.jsonl` line (defined with the others in
 /// `dojo_games::formats`).
@@ -199,6 +199,13 @@ struct LeagueFile {
     /// before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     provenance: Option<Provenance>,
+    /// Where the bots were found and how the league was started.
+    #[serde(default, skip_serializing_if = "is_default_origin")]
+    origin: Origin,
+}
+
+fn is_default_origin(origin: &Origin) -> bool {
+    *origin == Origin::default()
 }
 
 /// Everything `league.json` holds.
@@ -210,6 +217,8 @@ pub struct LeagueJson {
     pub containment: Option<dojo_runner::InForce>,
     /// Which dojo and bots played its games.
     pub provenance: Option<Provenance>,
+    /// Where its bots were found and how it was started.
+    pub origin: Origin,
 }
 
 /// An open league directory that finished games are appended to.
@@ -424,20 +433,34 @@ pub fn load_league(dir: &Path) -> Result<LeagueJson, StoreError> {
         .as_object_mut()
         .and_then(|o| o.remove("version"))
         .ok_or_else(|| malformed(1, "expected a league.json object with a \"version\"".into()))?;
-    if version.as_u64() != Some(u64::from(LEAGUE_FORMAT_VERSION)) {
+    let version = version.as_u64();
+    if !(Some(1)..=Some(u64::from(LEAGUE_FORMAT_VERSION))).contains(&version) {
         return Err(malformed(
             1,
             format!(
-                "league.json version {version} is not supported (expected {LEAGUE_FORMAT_VERSION})"
+                "league.json version {} is not supported (expected 1 to {LEAGUE_FORMAT_VERSION})",
+                version.map_or_else(|| "(not a number)".to_owned(), |v| v.to_string())
             ),
         ));
     }
-    // The containment of the latest run and the provenance sit beside the
-    // settings and are not part of them (a league resumes on another
-    // machine; shards of one league share their settings).
+    // The containment of the latest run, the provenance and the origin sit
+    // beside the settings and are not part of them (a league resumes on
+    // another machine; shards of one league share their settings).
     let mut containment = None;
     let mut provenance = None;
+    let mut origin = Origin::default();
+    if version == Some(1) {
+        let mode = value
+            .pointer("/containment/mode")
+            .and_then(|m| m.as_str())
+            .map(str::to_owned);
+        crate::settings::upgrade_v1(&mut value, mode.as_deref());
+    }
     if let Some(o) = value.as_object_mut() {
+        if let Some(c) = o.remove("origin") {
+            origin = serde_json::from_value::<Origin>(c)
+                .map_err(|e| malformed(1, format!("league.json \"origin\": {e}")))?;
+        }
         if let Some(c) = o.remove("containment") {
             containment = Some(
                 serde_json::from_value::<dojo_runner::InForce>(c)
@@ -460,17 +483,18 @@ pub fn load_league(dir: &Path) -> Result<LeagueJson, StoreError> {
         settings,
         containment,
         provenance,
+        origin,
     })
 }
 
 /// Replaces `dir/league.json`'s settings atomically, keeping the
 /// containment and provenance it holds.
 pub fn write_settings(dir: &Path, settings: &Settings) -> Result<(), StoreError> {
-    let (containment, provenance) = if dir.join(LEAGUE_FILE).exists() {
+    let (containment, provenance, origin) = if dir.join(LEAGUE_FILE).exists() {
         let old = load_league(dir)?;
-        (old.containment, old.provenance)
+        (old.containment, old.provenance, old.origin)
     } else {
-        (None, None)
+        (None, None, Origin::default())
     };
     write_league(
         dir,
@@ -478,6 +502,7 @@ pub fn write_settings(dir: &Path, settings: &Settings) -> Result<(), StoreError>
             settings: settings.clone(),
             containment,
             provenance,
+            origin,
         },
     )
 }
@@ -489,8 +514,20 @@ pub fn write_league(dir: &Path, league: &LeagueJson) -> Result<(), StoreError> {
         settings: league.settings.clone(),
         containment: league.containment.clone(),
         provenance: league.provenance.clone(),
+        origin: league.origin.clone(),
     };
     write_json_atomic(&dir.join(LEAGUE_FILE), &file)
+}
+
+/// Records how the league in `dir` was started (its bots directory,
+/// `--allow-broken`), keeping everything else `league.json` holds.
+pub fn record_origin(dir: &Path, origin: &Origin) -> Result<(), StoreError> {
+    let mut league = load_league(dir)?;
+    if league.origin == *origin {
+        return Ok(());
+    }
+    league.origin = origin.clone();
+    write_league(dir, &league)
 }
 
 /// Records `given` as `dir`'s provenance, unless it holds a different one
@@ -699,7 +736,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{Entrant, GameKind};
+    use crate::settings::{Entrant, GameKind, Raises};
 
     fn settings() -> Settings {
         Settings {
@@ -721,14 +758,17 @@ mod tests {
             games: 2,
             seed: 7,
             boards: vec![],
-            timeout_ms: 100,
+            controls: dojo_runner::Controls {
+                timeout: std::time::Duration::from_millis(100),
+                ..dojo_runner::Controls::default()
+            },
+            raises: Raises::Allow,
             anchor: None,
             anchor_elo: None,
             gauntlet: None,
             sprt: None,
             shard: None,
             play: Default::default(),
-            limits: Default::default(),
         }
     }
 

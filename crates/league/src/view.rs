@@ -7,7 +7,6 @@
 
 use std::path::Path;
 
-use dojo_engine::cardjitsu::Ruleset;
 use dojo_engine::royale::Team;
 pub use dojo_games::view::{Commands, RecordSource, shell_line};
 use serde::Serialize;
@@ -16,7 +15,7 @@ use crate::compare::CompareReport;
 use crate::rating;
 use crate::report::{Report, build_report, pair_results, rating_options};
 use crate::schedule::{Schedule, ScheduleError};
-use crate::settings::{PlayOptions, Settings};
+use crate::settings::Settings;
 use crate::store::{self, GameLine, StoreError};
 
 /// One game of a league, as its report lists it.
@@ -112,67 +111,6 @@ pub fn rating_history(settings: &Settings, games: &[GameLine]) -> Vec<RatingPoin
     out
 }
 
-/// The `dojo league` command line that plays the league of `settings`.
-pub fn league_command(settings: &Settings) -> String {
-    let mut words: Vec<String> = vec!["dojo".into(), "league".into(), settings.game.to_string()];
-    words.extend(settings.bots.iter().map(|b| b.command.clone()));
-    words.extend([
-        "--games".into(),
-        settings.games.to_string(),
-        "--seed".into(),
-        settings.seed.to_string(),
-        "--timeout-ms".into(),
-        settings.timeout_ms.to_string(),
-    ]);
-    if !settings.boards.is_empty() {
-        words.push("--board".into());
-        words.extend(settings.boards.iter().cloned());
-    }
-    if let Some(anchor) = &settings.anchor {
-        words.push("--anchor".into());
-        words.push(match settings.anchor_elo {
-            Some(elo) => format!("{anchor}={elo}"),
-            None => anchor.clone(),
-        });
-    }
-    let (play, defaults) = (&settings.play, PlayOptions::default());
-    if play.rules == Ruleset::Classic {
-        words.extend(["--rules".into(), "classic".into()]);
-    }
-    for (flag, deck) in ["--deck1", "--deck2"].into_iter().zip(&play.decks) {
-        if deck != "standard" {
-            words.extend([flag.into(), deck.clone()]);
-        }
-    }
-    for (flag, limit) in [
-        ("--max-rounds", play.max_rounds),
-        ("--stall-rounds", play.stall_rounds),
-    ] {
-        if let Some(n) = limit {
-            words.extend([flag.into(), n.to_string()]);
-        }
-    }
-    if play.startup_ms != defaults.startup_ms {
-        words.extend(["--startup-ms".into(), play.startup_ms.to_string()]);
-    }
-    if play.time != defaults.time {
-        words.extend(["--time".into(), play.time.name().into()]);
-    }
-    if play.overage_ms != defaults.overage_ms {
-        words.extend(["--overage-ms".into(), play.overage_ms.to_string()]);
-    }
-    if let Some(ms) = play.game_ms {
-        words.extend(["--game-ms".into(), ms.to_string()]);
-    }
-    if play.pin {
-        words.push("--pin".into());
-    }
-    if let Some(shard) = settings.shard {
-        words.extend(["--shard".into(), shard.to_string()]);
-    }
-    shell_line(&words)
-}
-
 /// The page data of a league report; `games` sorted by id.
 pub fn report_view<'a>(
     report: &'a Report,
@@ -181,7 +119,7 @@ pub fn report_view<'a>(
 ) -> ReportView<'a> {
     ReportView {
         report,
-        command: league_command(settings),
+        command: shell_line(&report.command),
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),
         history: rating_history(settings, games),
@@ -228,7 +166,8 @@ pub enum LeagueReadError {
 /// league` uses, so it equals `report.json` apart from `timing`, which is
 /// taken from `report.json` when there is one).
 pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), LeagueReadError> {
-    let settings = store::load_settings(dir)?;
+    let league = store::load_league(dir)?;
+    let settings = league.settings;
     let mut games = store::read_games(dir, false)?;
     games.sort_by_key(|g| g.id);
     let schedule = Schedule::build(&settings)?;
@@ -238,58 +177,7 @@ pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), Leag
         .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok())
         .map(|r| r.timing)
         .unwrap_or_default();
-    let mut report = build_report(&settings, &games, scheduled, timing);
+    let mut report = build_report(&settings, &league.origin, &games, scheduled, timing);
     crate::stop::add_to_report(&mut report, &settings, &schedule, &games)?;
     Ok((settings, games, report))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_league_command_carries_the_play_options() {
-        let bot = |name: &str| crate::settings::Entrant {
-            name: name.into(),
-            command: name.into(),
-            fixed_team: None,
-            values: Default::default(),
-        };
-        let mut settings = Settings {
-            game: crate::settings::GameKind::Cardjitsu,
-            bots: vec![bot("a"), bot("b")],
-            games: 4,
-            seed: 7,
-            boards: Vec::new(),
-            timeout_ms: 500,
-            anchor: None,
-            anchor_elo: None,
-            gauntlet: None,
-            sprt: None,
-            shard: None,
-            play: PlayOptions::default(),
-            limits: Default::default(),
-        };
-        assert_eq!(
-            league_command(&settings),
-            "dojo league cardjitsu a b --games 4 --seed 7 --timeout-ms 500"
-        );
-        settings.play = PlayOptions {
-            rules: Ruleset::Classic,
-            decks: ["standard".into(), "/decks/x.dcfg".into()],
-            max_rounds: Some(40),
-            stall_rounds: None,
-            startup_ms: 3000,
-            time: dojo_runner::TimeMode::Cpu,
-            overage_ms: 2000,
-            pin: true,
-            ..PlayOptions::default()
-        };
-        assert_eq!(
-            league_command(&settings),
-            "dojo league cardjitsu a b --games 4 --seed 7 --timeout-ms 500 --rules classic \
-             --deck2 /decks/x.dcfg --max-rounds 40 --startup-ms 3000 --time cpu \
-             --overage-ms 2000 --pin"
-        );
-    }
 }

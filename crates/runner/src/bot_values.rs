@@ -186,6 +186,37 @@ impl BotValues {
         self.limits.is_empty() && self.time.is_empty()
     }
 
+    /// The value of `key` (`limits.memory_mib`, `time.timeout_ms`: the
+    /// `bot_key` of a [`crate::Control`]), if the bot sets it.
+    pub fn get(&self, key: &str) -> Option<u64> {
+        let (section, name) = key.split_once('.')?;
+        let entries: &[(&str, Option<u64>)] = match section {
+            "limits" => &self.limits.entries(),
+            "time" => &self.time.entries(),
+            _ => &[],
+        };
+        entries.iter().find(|(k, _)| *k == name).and_then(|(_, v)| *v)
+    }
+
+    /// Sets `key` (as [`BotValues::get`] names it) to `v`; an unknown key
+    /// is ignored (keys come from [`crate::CONTROLS`]).
+    pub fn set(&mut self, key: &str, v: Option<u64>) {
+        let (l, t) = (&mut self.limits, &mut self.time);
+        let slot = match key {
+            "limits.memory_mib" => &mut l.memory_mib,
+            "limits.processes" => &mut l.processes,
+            "limits.files" => &mut l.files,
+            "limits.file_size_mib" => &mut l.file_size_mib,
+            "limits.cpu_s" => &mut l.cpu_s,
+            "time.timeout_ms" => &mut t.timeout_ms,
+            "time.startup_ms" => &mut t.startup_ms,
+            "time.overage_ms" => &mut t.overage_ms,
+            "time.game_ms" => &mut t.game_ms,
+            _ => return,
+        };
+        *slot = v;
+    }
+
     /// The options `base` gives this bot's processes: its time values and
     /// limits in place of the run's.
     pub fn over(&self, base: &RunOptions) -> Clock {

@@ -9,6 +9,7 @@
 mod bot_values;
 mod cgroup;
 mod confine;
+mod controls;
 mod cputime;
 mod fingerprint;
 mod lines;
@@ -23,6 +24,7 @@ mod stderr_log;
 mod sys;
 
 pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
+pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
 pub use fingerprint::fingerprint;
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{ManifestError, Mode, is_valid_name};

@@ -1,0 +1,556 @@
+//! The time controls, resource limits and containment a bot runs under,
+//! declared once.
+//!
+//! [`Controls`] is the resolved value (every field set, times as
+//! [`Duration`]s); [`CONTROLS`] lists each field once with its flag, its
+//! `bot.toml` key (for the values a bot may set for itself) and how to
+//! read and write it. Everything that spells these values out elsewhere
+//! derives from that list: the command-line flags (built from it by the
+//! CLI), the conflicts of a resumed league, the command that replays a
+//! league ([`Controls::to_args`]), a bot's values in force
+//! ([`Controls::with_bot`]) and the runner's options
+//! ([`Controls::run_options`], the one place a MiB becomes bytes).
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bot_values::BotValues;
+use crate::play::{RunOptions, TimeMode};
+use crate::sandbox::{DEFAULT_PROCESSES, Limits, SandboxMode};
+
+/// Every time control, limit and the containment mode of a run, resolved.
+/// Stored whole (every key explicit) in `league.json` as `controls`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Controls {
+    /// `--timeout-ms`: time per move, from the prompt to the whole answer.
+    #[serde(rename = "timeout_ms", with = "millis")]
+    pub timeout: Duration,
+    /// `--startup-ms`: extra time for a fresh process's first answer.
+    #[serde(rename = "startup_ms", with = "millis")]
+    pub startup: Duration,
+    /// `--time`: what a move's time counts.
+    pub time: TimeMode,
+    /// `--overage-ms`: a bank of extra time per bot and game.
+    #[serde(rename = "overage_ms", with = "millis")]
+    pub overage: Duration,
+    /// `--game-ms`: the most time a bot may use in one game; `None`: no
+    /// budget.
+    #[serde(rename = "game_ms", with = "opt_millis")]
+    pub game_budget: Option<Duration>,
+    /// `--pin`: each game's bots on one core of their own.
+    pub pin: bool,
+    /// `--sandbox`: which containment layers are used.
+    pub sandbox: SandboxMode,
+    /// `--limit-memory-mib`: memory of a bot process's whole tree; `None`:
+    /// inherited.
+    pub memory_mib: Option<u64>,
+    /// `--limit-processes`: processes and threads of a bot process's tree.
+    pub processes: u64,
+    /// `--limit-files`: open files per process.
+    pub files: u64,
+    /// `--limit-file-size-mib`: largest file a process may write.
+    pub file_size_mib: u64,
+    /// `--limit-cpu-s`: CPU seconds per process; `None`: inherited.
+    pub cpu_s: Option<u64>,
+}
+
+impl Default for Controls {
+    fn default() -> Controls {
+        Controls {
+            timeout: Duration::from_millis(1000),
+            startup: Duration::from_millis(2000),
+            time: TimeMode::Wall,
+            overage: Duration::ZERO,
+            game_budget: None,
+            pin: false,
+            sandbox: SandboxMode::Auto,
+            memory_mib: None,
+            processes: DEFAULT_PROCESSES,
+            files: 1024,
+            file_size_mib: 64,
+            cpu_s: None,
+        }
+    }
+}
+
+/// One field's value as flags and files spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Value {
+    /// A whole number in the field's unit; `None`: unlimited.
+    Number(Option<u64>),
+    /// One of the field's words (`wall`, `off`, ...).
+    Word(&'static str),
+    /// A switch.
+    Switch(bool),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Number(Some(n)) => write!(f, "{n}"),
+            Value::Number(None) => f.write_str("unlimited"),
+            Value::Word(w) => f.write_str(w),
+            Value::Switch(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// What values a field takes on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number of at least `min`.
+    Number { min: u64 },
+    /// One of these words.
+    Word(&'static [&'static str]),
+    /// Present or not.
+    Switch,
+}
+
+/// One field of [`Controls`]: its flag and `bot.toml` key, and how to read
+/// and set it.
+#[derive(Debug)]
+pub struct Control {
+    /// The long flag without its dashes (`timeout-ms`).
+    pub flag: &'static str,
+    /// The flag's value name in help (`MS`).
+    pub value_name: &'static str,
+    /// The flag's help, `[default: ...]` included.
+    pub help: &'static str,
+    pub kind: Kind,
+    /// Where a bot sets its own value in `bot.toml` (`time.timeout_ms`);
+    /// `None`: the run's alone (the clock's mode, pinning, containment).
+    pub bot_key: Option<&'static str>,
+    get: fn(&Controls) -> Value,
+    set: fn(&mut Controls, Value),
+}
+
+impl Control {
+    /// This field's value in `c`.
+    pub fn get(&self, c: &Controls) -> Value {
+        (self.get)(c)
+    }
+
+    /// `c` with this field set to `v` (a value of this field's kind).
+    pub fn set(&self, c: &mut Controls, v: Value) {
+        (self.set)(c, v);
+    }
+
+    /// Reads a flag's text into a value of this field, or says what was
+    /// expected.
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        match self.kind {
+            Kind::Number { min } => match text.parse::<u64>() {
+                Ok(n) if n >= min => Ok(Value::Number(Some(n))),
+                _ => Err(format!(
+                    "--{} {text}: expected a whole number of at least {min}",
+                    self.flag
+                )),
+            },
+            Kind::Word(words) => words
+                .iter()
+                .find(|w| **w == text)
+                .map(|w| Value::Word(w))
+                .ok_or_else(|| {
+                    format!("--{} {text}: expected one of {}", self.flag, words.join(", "))
+                }),
+            Kind::Switch => match text {
+                "true" => Ok(Value::Switch(true)),
+                "false" => Ok(Value::Switch(false)),
+                _ => Err(format!("--{}: a switch takes no value", self.flag)),
+            },
+        }
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn number(v: Value) -> Option<u64> {
+    match v {
+        Value::Number(n) => n,
+        _ => None,
+    }
+}
+
+fn word(v: Value) -> &'static str {
+    match v {
+        Value::Word(w) => w,
+        _ => "",
+    }
+}
+
+const TIME_MODES: &[&str] = &["wall", "cpu"];
+const SANDBOX_MODES: &[&str] = &["off", "auto", "strict"];
+
+/// Every field of [`Controls`], in the order flags and reports list them.
+/// A field missing here is caught by the test below (its JSON keys must be
+/// these), and the CLI's flags, a resumed league's checks and the replay
+/// command all come from this list.
+pub static CONTROLS: &[Control] = &[
+    Control {
+        flag: "timeout-ms",
+        value_name: "MS",
+        help: "Time allowed per move, from sending the prompt to the whole answer [default: 1000].",
+        kind: Kind::Number { min: 1 },
+        bot_key: Some("time.timeout_ms"),
+        get: |c| Value::Number(Some(ms(c.timeout))),
+        set: |c, v| c.timeout = Duration::from_millis(number(v).unwrap_or(1)),
+    },
+    Control {
+        flag: "startup-ms",
+        value_name: "MS",
+        help: "Extra time for the first answer of a freshly started process [default: 2000].",
+        kind: Kind::Number { min: 0 },
+        bot_key: Some("time.startup_ms"),
+        get: |c| Value::Number(Some(ms(c.startup))),
+        set: |c, v| c.startup = Duration::from_millis(number(v).unwrap_or(0)),
+    },
+    Control {
+        flag: "time",
+        value_name: "MODE",
+        help: "What the move time counts: `wall` (wall-clock time) or `cpu` (CPU time of the \
+               bot's whole process tree, with a wall-clock backstop of 4 times the budget) \
+               [default: wall].",
+        kind: Kind::Word(TIME_MODES),
+        bot_key: None,
+        get: |c| Value::Word(c.time.name()),
+        set: |c, v| c.time = word(v).parse().unwrap_or_default(),
+    },
+    Control {
+        flag: "overage-ms",
+        value_name: "MS",
+        help: "A bank of extra time per bot and game that moves over the move time draw on \
+               [default: 0].",
+        kind: Kind::Number { min: 0 },
+        bot_key: Some("time.overage_ms"),
+        get: |c| Value::Number(Some(ms(c.overage))),
+        set: |c, v| c.overage = Duration::from_millis(number(v).unwrap_or(0)),
+    },
+    Control {
+        flag: "game-ms",
+        value_name: "MS",
+        help: "The most time a bot may use in one game, start-up allowances not counted \
+               [default: unlimited].",
+        kind: Kind::Number { min: 1 },
+        bot_key: Some("time.game_ms"),
+        get: |c| Value::Number(c.game_budget.map(ms)),
+        set: |c, v| c.game_budget = number(v).map(Duration::from_millis),
+    },
+    Control {
+        flag: "pin",
+        value_name: "",
+        help: "Run each game's bots on one CPU core of their own (a league then runs at most \
+               one game per core).",
+        kind: Kind::Switch,
+        bot_key: None,
+        get: |c| Value::Switch(c.pin),
+        set: |c, v| c.pin = v == Value::Switch(true),
+    },
+    Control {
+        flag: "sandbox",
+        value_name: "MODE",
+        help: "Bot containment: `auto` uses every layer this machine has (see `dojo doctor`), \
+               `strict` refuses to run without them, `off` only kills each bot's process \
+               group [default: auto].",
+        kind: Kind::Word(SANDBOX_MODES),
+        bot_key: None,
+        get: |c| {
+            Value::Word(match c.sandbox {
+                SandboxMode::Off => "off",
+                SandboxMode::Auto => "auto",
+                SandboxMode::Strict => "strict",
+            })
+        },
+        set: |c, v| c.sandbox = word(v).parse().unwrap_or_default(),
+    },
+    Control {
+        flag: "limit-memory-mib",
+        value_name: "MIB",
+        help: "Memory of each bot process with everything it starts (its cgroup; where there \
+               is none, each process's address space, RLIMIT_AS).",
+        kind: Kind::Number { min: 1 },
+        bot_key: Some("limits.memory_mib"),
+        get: |c| Value::Number(c.memory_mib),
+        set: |c, v| c.memory_mib = number(v),
+    },
+    Control {
+        flag: "limit-processes",
+        value_name: "N",
+        help: "Processes and threads of each bot process with everything it starts (its \
+               cgroup's pids.max; not enforced without one, see `dojo doctor`) [default: 256].",
+        kind: Kind::Number { min: 1 },
+        bot_key: Some("limits.processes"),
+        get: |c| Value::Number(Some(c.processes)),
+        set: |c, v| c.processes = number(v).unwrap_or(DEFAULT_PROCESSES),
+    },
+    Control {
+        flag: "limit-files",
+        value_name: "N",
+        help: "Open files of each bot process (RLIMIT_NOFILE) [default: 1024].",
+        kind: Kind::Number { min: 1 },
+        bot_key: Some("limits.files"),
+        get: |c| Value::Number(Some(c.files)),
+        set: |c, v| c.files = number(v).unwrap_or(1024),
+    },
+    Control {
+        flag: "limit-file-size-mib",
+        value_name: "MIB",
+        help: "Largest file a bot process may write (RLIMIT_FSIZE) [default: 64].",
+        kind: Kind::Number { min: 1 },
+        bot_key: Some("limits.file_size_mib"),
+        get: |c| Value::Number(Some(c.file_size_mib)),
+        set: |c, v| c.file_size_mib = number(v).unwrap_or(64),
+    },
+    Control {
+        flag: "limit-cpu-s",
+        value_name: "SECONDS",
+        help: "CPU seconds each bot process may use in all (RLIMIT_CPU).",
+        kind: Kind::Number { min: 1 },
+        bot_key: Some("limits.cpu_s"),
+        get: |c| Value::Number(c.cpu_s),
+        set: |c, v| c.cpu_s = number(v),
+    },
+];
+
+/// A flag given beside stored controls that contradicts them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// `--timeout-ms`.
+    pub flag: String,
+    pub given: String,
+    pub stored: String,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} (the league has {})", self.flag, self.given, self.stored)
+    }
+}
+
+/// The control flags given on a command line: each field's value where
+/// its flag was given.
+#[derive(Debug, Clone, Default)]
+pub struct Given(pub Vec<(&'static Control, Value)>);
+
+impl Controls {
+    /// `given` over `stored` (a resumed league's, or a league's whose game
+    /// is rerun) or over the defaults: the controls in force, and each
+    /// given flag that contradicts a stored value (then the stored one is
+    /// kept).
+    pub fn resolve(given: &Given, stored: Option<&Controls>) -> (Controls, Vec<Conflict>) {
+        let mut out = stored.copied().unwrap_or_default();
+        let mut conflicts = Vec::new();
+        for (control, value) in &given.0 {
+            match stored {
+                Some(s) if control.get(s) != *value => conflicts.push(Conflict {
+                    flag: format!("--{}", control.flag),
+                    given: value.to_string(),
+                    stored: control.get(s).to_string(),
+                }),
+                _ => control.set(&mut out, *value),
+            }
+        }
+        (out, conflicts)
+    }
+
+    /// The flags that set these controls from the defaults: each field
+    /// that differs from its default, in [`CONTROLS`] order.
+    pub fn to_args(&self) -> Vec<String> {
+        let default = Controls::default();
+        let mut args = Vec::new();
+        for c in CONTROLS {
+            let value = c.get(self);
+            if value == c.get(&default) {
+                continue;
+            }
+            match value {
+                Value::Switch(true) => args.push(format!("--{}", c.flag)),
+                Value::Switch(false) | Value::Number(None) => {}
+                other => args.extend([format!("--{}", c.flag), other.to_string()]),
+            }
+        }
+        args
+    }
+
+    /// These controls with a bot's own values (its `bot.toml`'s `[limits]`
+    /// and `[time]`) in place of the run's.
+    pub fn with_bot(&self, values: &BotValues) -> Controls {
+        let mut out = *self;
+        for c in CONTROLS {
+            if let Some(v) = c.bot_key.and_then(|k| values.get(k)) {
+                c.set(&mut out, Value::Number(Some(v)));
+            }
+        }
+        out
+    }
+
+    /// The resource limits of each bot process, in bytes where the flags
+    /// say MiB.
+    pub fn limits(&self) -> Limits {
+        let mib = |m: u64| m.saturating_mul(1 << 20);
+        Limits {
+            memory_bytes: self.memory_mib.map(mib),
+            address_space_bytes: None,
+            cpu_seconds: self.cpu_s,
+            processes: Some(self.processes),
+            open_files: Some(self.files),
+            file_size_bytes: Some(mib(self.file_size_mib)),
+        }
+    }
+
+    /// `base` (stderr handling, the cancel flag, ...) run under these
+    /// controls.
+    pub fn run_options(&self, base: RunOptions) -> RunOptions {
+        RunOptions {
+            move_timeout: self.timeout,
+            startup_allowance: self.startup,
+            time: self.time,
+            overage: self.overage,
+            game_budget: self.game_budget,
+            pin_game_threads: self.pin,
+            sandbox: self.sandbox,
+            limits: self.limits(),
+            ..base
+        }
+    }
+}
+
+/// A [`Duration`] as whole milliseconds.
+mod millis {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(super::ms(*d))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_millis)
+    }
+}
+
+/// An optional [`Duration`] as whole milliseconds or `null`.
+mod opt_millis {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_some(&super::ms(*d)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        Option::<u64>::deserialize(d).map(|v| v.map(Duration::from_millis))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Controls with every field away from its default.
+    fn everything_set() -> Controls {
+        let mut c = Controls::default();
+        for control in CONTROLS {
+            let v = match control.kind {
+                Kind::Number { min } => Value::Number(Some(min.max(1) + 6)),
+                Kind::Word(words) => Value::Word(words[words.len() - 1]),
+                Kind::Switch => Value::Switch(true),
+            };
+            control.set(&mut c, v);
+            assert_eq!(control.get(&c), v, "--{} does not set its field", control.flag);
+        }
+        c
+    }
+
+    #[test]
+    fn the_list_covers_every_field_once() {
+        // Every JSON key of Controls is a listed flag's, and each listed
+        // flag moves its own field only.
+        let json = serde_json::to_value(Controls::default()).unwrap();
+        let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), CONTROLS.len(), "{keys:?}");
+        let all = everything_set();
+        assert_ne!(all, Controls::default());
+        let json_all = serde_json::to_value(all).unwrap();
+        for key in keys {
+            assert_ne!(json[key], json_all[key], "{key} is set by no listed flag");
+        }
+    }
+
+    #[test]
+    fn to_args_round_trips_through_resolve() {
+        let all = everything_set();
+        let args = all.to_args();
+        let mut given = Given::default();
+        let mut words = args.iter().peekable();
+        while let Some(flag) = words.next() {
+            let control = CONTROLS
+                .iter()
+                .find(|c| format!("--{}", c.flag) == *flag)
+                .unwrap();
+            let value = match control.kind {
+                Kind::Switch => Value::Switch(true),
+                _ => control.parse(words.next().unwrap()).unwrap(),
+            };
+            given.0.push((control, value));
+        }
+        assert_eq!(given.0.len(), CONTROLS.len());
+        assert_eq!(Controls::resolve(&given, None), (all, vec![]));
+        assert!(Controls::default().to_args().is_empty());
+    }
+
+    #[test]
+    fn given_flags_that_contradict_stored_ones_are_conflicts() {
+        let stored = Controls {
+            sandbox: SandboxMode::Off,
+            ..Controls::default()
+        };
+        let sandbox = CONTROLS.iter().find(|c| c.flag == "sandbox").unwrap();
+        let timeout = CONTROLS.iter().find(|c| c.flag == "timeout-ms").unwrap();
+        let given = Given(vec![
+            (sandbox, Value::Word("auto")),
+            (timeout, Value::Number(Some(1000))),
+        ]);
+        let (resolved, conflicts) = Controls::resolve(&given, Some(&stored));
+        assert_eq!(resolved, stored);
+        assert_eq!(conflicts.len(), 1);
+        assert_eq!(
+            conflicts[0].to_string(),
+            "--sandbox auto (the league has off)"
+        );
+    }
+
+    #[test]
+    fn parse_names_the_flag_and_what_it_expects() {
+        let timeout = CONTROLS.iter().find(|c| c.flag == "timeout-ms").unwrap();
+        assert_eq!(timeout.parse("5"), Ok(Value::Number(Some(5))));
+        assert_eq!(
+            timeout.parse("0").unwrap_err(),
+            "--timeout-ms 0: expected a whole number of at least 1"
+        );
+        let time = CONTROLS.iter().find(|c| c.flag == "time").unwrap();
+        assert_eq!(
+            time.parse("sun").unwrap_err(),
+            "--time sun: expected one of wall, cpu"
+        );
+    }
+
+    #[test]
+    fn a_bots_values_replace_the_runs_and_reach_the_runner_in_bytes() {
+        let toml = "[limits]\nmemory_mib = 2048\nfiles = 64\n[time]\ntimeout_ms = 600\n";
+        let values: BotValues = toml::from_str(toml).unwrap();
+        let c = Controls::default().with_bot(&values);
+        assert_eq!(c.timeout, Duration::from_millis(600));
+        assert_eq!(c.files, 64);
+        assert_eq!(c.startup, Controls::default().startup);
+        let run = c.run_options(RunOptions::default());
+        assert_eq!(run.limits.memory_bytes, Some(2048 << 20));
+        assert_eq!(run.move_timeout, Duration::from_millis(600));
+    }
+}
