@@ -62,114 +62,66 @@ pub struct ReportArgs {
     pub html: Option<PathBuf>,
 }
 
-/// Limits on how long a bot may think.
-#[derive(Debug, Clone, Args)]
-pub struct TimeArgs {
-    /// Time allowed per move, from sending the prompt to the whole answer [default: 1000].
-    // Options, not defaults, so that a rerun of a league game can tell a
-    // flag given from one left out (see `TimeArgs::timeout_ms`).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout_ms: Option<u64>,
-    /// Extra time for the first answer of a freshly started process [default: 2000].
-    #[arg(long, value_name = "MS")]
-    pub startup_ms: Option<u64>,
-    #[command(flatten)]
-    pub clock: ClockArgs,
-    #[command(flatten)]
-    pub sandbox: SandboxArgs,
-}
+/// The time controls, limits and containment flags, one per field of
+/// [`dojo_runner::Controls`] (built from `dojo_runner::CONTROLS`, where
+/// each is declared): only the flags given are held, so a league resumed
+/// or a game rerun without a flag keeps the stored value and one given
+/// with it is checked against it.
+#[derive(Debug, Clone, Default)]
+pub struct ControlArgs(pub dojo_runner::Given);
 
-/// `--timeout-ms` when not given.
-pub const DEFAULT_TIMEOUT_MS: u64 = 1000;
-/// `--startup-ms` when not given.
-pub const DEFAULT_STARTUP_MS: u64 = 2000;
-
-impl TimeArgs {
-    /// `--timeout-ms`, or its default.
-    pub fn timeout_ms(&self) -> u64 {
-        self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)
-    }
-
-    /// `--startup-ms`, or its default.
-    pub fn startup_ms(&self) -> u64 {
-        self.startup_ms.unwrap_or(DEFAULT_STARTUP_MS)
+impl ControlArgs {
+    /// The controls these flags give over the defaults.
+    pub fn controls(&self) -> dojo_runner::Controls {
+        dojo_runner::Controls::resolve(&self.0, None).0
     }
 }
 
-/// What a move's time counts and what a bot gets beyond one move's time
-/// (docs/protocols.md, "Time").
-#[derive(Debug, Clone, Args)]
-pub struct ClockArgs {
-    /// What the move time counts: `wall` (wall-clock time) or `cpu` (CPU
-    /// time of the bot's whole process tree, with a wall-clock backstop of
-    /// 4 times the budget) [default: wall].
-    #[arg(long, value_name = "MODE", value_parser = ["wall", "cpu"])]
-    pub time: Option<String>,
-    /// A bank of extra time per bot and game that moves over the move time
-    /// draw on [default: 0].
-    #[arg(long, value_name = "MS")]
-    pub overage_ms: Option<u64>,
-    /// The most time a bot may use in one game, start-up allowances not
-    /// counted [default: unlimited].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub game_ms: Option<u64>,
-    /// Run each game's bots on one CPU core of their own (a league then
-    /// runs at most one game per core).
-    #[arg(long)]
-    pub pin: bool,
+impl clap::FromArgMatches for ControlArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = dojo_runner::Given::default();
+        for c in dojo_runner::CONTROLS {
+            if m.value_source(c.flag) != Some(clap::parser::ValueSource::CommandLine) {
+                continue;
+            }
+            let value = match c.kind {
+                dojo_runner::Kind::Switch => dojo_runner::Value::Switch(m.get_flag(c.flag)),
+                _ => {
+                    let text = m.get_one::<String>(c.flag).map_or("", String::as_str);
+                    c.parse(text)
+                        .map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, e))?
+                }
+            };
+            given.0.push((c, value));
+        }
+        Ok(ControlArgs(given))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
-/// How bot processes are contained and limited (see `dojo doctor`).
-#[derive(Debug, Clone, Args)]
-pub struct SandboxArgs {
-    /// Bot containment: `auto` uses every layer this machine has (see
-    /// `dojo doctor`), `strict` refuses to run without them, `off` only
-    /// kills each bot's process group.
-    #[arg(long, default_value = "auto", value_name = "MODE",
-          value_parser = ["off", "auto", "strict"])]
-    pub sandbox: String,
-    /// Memory of each bot process with everything it starts (its cgroup;
-    /// where there is none, each process's address space, RLIMIT_AS).
-    #[arg(long, value_name = "MIB")]
-    pub limit_memory_mib: Option<u64>,
-    /// Processes and threads of each bot process with everything it
-    /// starts (its cgroup's pids.max; not enforced without one, see `dojo doctor`)
-    /// [default: 256].
-    #[arg(long, value_name = "N")]
-    pub limit_processes: Option<u64>,
-    /// CPU seconds each bot process may use in all (RLIMIT_CPU).
-    #[arg(long, value_name = "SECONDS")]
-    pub limit_cpu_s: Option<u64>,
-    /// Open files of each bot process (RLIMIT_NOFILE) [default: 1024].
-    // Options, not defaults, so that a league resumed without the flag keeps
-    // its stored value and one given with it can be checked against it.
-    #[arg(long, value_name = "N")]
-    pub limit_files: Option<u64>,
-    /// Largest file a bot process may write (RLIMIT_FSIZE) [default: 64].
-    #[arg(long, value_name = "MIB")]
-    pub limit_file_size_mib: Option<u64>,
-}
+impl clap::Args for ControlArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        dojo_runner::CONTROLS.iter().fold(cmd, |cmd, c| {
+            let arg = clap::Arg::new(c.flag).long(c.flag).help(c.help);
+            cmd.arg(match c.kind {
+                dojo_runner::Kind::Switch => arg.action(clap::ArgAction::SetTrue),
+                dojo_runner::Kind::Word(words) => arg
+                    .value_name(c.value_name)
+                    .value_parser(clap::builder::PossibleValuesParser::new(words)),
+                // Read as text and checked by the control's own parser,
+                // which names the flag and the least value.
+                dojo_runner::Kind::Number { .. } => arg.value_name(c.value_name),
+            })
+        })
+    }
 
-/// The time flags of `dojo league`: unset flags take the stored values on
-/// `--resume`, and the defaults in a new league.
-#[derive(Debug, Clone, Args)]
-pub struct LeagueTimeArgs {
-    /// Time allowed per move, from sending the prompt to the whole answer [default: 1000].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout_ms: Option<u64>,
-    /// Extra time for the first answer of a freshly started process [default: 2000].
-    #[arg(long, value_name = "MS")]
-    pub startup_ms: Option<u64>,
-    #[command(flatten)]
-    pub clock: ClockArgs,
-    #[command(flatten)]
-    pub sandbox: SandboxArgs,
-    /// What a bot's bot.toml (`[limits]`, `[time]`) may do with a value above
-    /// the league's: `allow` it, `cap` it at the league's, or `refuse` to
-    /// start. Lower values are always taken; every override is printed
-    /// [default: allow; refuse under --sandbox strict].
-    #[arg(long, value_name = "MODE", value_parser = ["allow", "cap", "refuse"])]
-    pub bot_raises: Option<String>,
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }
 
 /// How each game is played, as `dojo match` takes it: for leagues and
@@ -231,7 +183,13 @@ pub struct LeagueArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub time: LeagueTimeArgs,
+    pub controls: ControlArgs,
+    /// What a bot's bot.toml (`[limits]`, `[time]`) may do with a value above
+    /// the league's: `allow` it, `cap` it at the league's, or `refuse` to
+    /// start. Lower values are always taken; every override is printed
+    /// [default: allow; refuse under --sandbox strict].
+    #[arg(long, value_name = "MODE", value_parser = ["allow", "cap", "refuse"])]
+    pub bot_raises: Option<String>,
     #[command(flatten)]
     pub play: GameOptionsArgs,
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
@@ -321,7 +279,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["turn", "watch", "rerun"])]
     pub html: Option<PathBuf>,
     #[command(flatten)]
-    pub time: TimeArgs,
+    pub controls: ControlArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -339,7 +297,7 @@ pub struct PlayCardJitsuArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     #[command(flatten)]
-    pub time: TimeArgs,
+    pub controls: ControlArgs,
     /// Show the game in the classic challenge's exact format (bare card
     /// lists, no prompt), for scripts; the default when stdin is not a terminal.
     #[arg(long, conflicts_with = "labelled")]
@@ -391,7 +349,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     #[command(flatten)]
-    pub time: TimeArgs,
+    pub controls: ControlArgs,
     #[command(flatten)]
     pub play: GameOptionsArgs,
     /// Royale: the bot on the third team; default: royale-random-py.

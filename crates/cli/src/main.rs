@@ -23,10 +23,11 @@ use args::{Cli, Command, PlayCommand};
 fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|err| exit::on_usage_error(err));
     dojo_runner::raise_open_files_limit();
+    let given_bots_dir = cli.bots_dir.is_some();
     let bots_dir = home::bots_dir(cli.bots_dir);
     let outcome = match cli.command {
         Command::Match(game) => game.run(&bots_dir),
-        Command::League(a) => cmd::league::run(&bots_dir, a),
+        Command::League(a) => cmd::league::run(&bots_dir, given_bots_dir, a),
         Command::Merge(a) => cmd::league::merge(a),
         Command::Bots => cmd::bots::run(&bots_dir),
         Command::Replay(a) => cmd::replay::run(&bots_dir, &a),

@@ -296,7 +296,9 @@ pub fn settle_values(
     let mut overrides = Vec::new();
     for control in dojo_runner::CONTROLS {
         let Some(key) = control.bot_key else { continue };
-        let Some(asked) = asked.get(key) else { continue };
+        let Some(asked) = asked.get(key) else {
+            continue;
+        };
         let dojo_runner::Value::Number(league) = control.get(&settings.controls) else {
             continue;
         };

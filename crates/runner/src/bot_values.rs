@@ -195,7 +195,10 @@ impl BotValues {
             "time" => &self.time.entries(),
             _ => &[],
         };
-        entries.iter().find(|(k, _)| *k == name).and_then(|(_, v)| *v)
+        entries
+            .iter()
+            .find(|(k, _)| *k == name)
+            .and_then(|(_, v)| *v)
     }
 
     /// Sets `key` (as [`BotValues::get`] names it) to `v`; an unknown key

@@ -153,7 +153,11 @@ impl Control {
                 .find(|w| **w == text)
                 .map(|w| Value::Word(w))
                 .ok_or_else(|| {
-                    format!("--{} {text}: expected one of {}", self.flag, words.join(", "))
+                    format!(
+                        "--{} {text}: expected one of {}",
+                        self.flag,
+                        words.join(", ")
+                    )
                 }),
             Kind::Switch => match text {
                 "true" => Ok(Value::Switch(true)),
@@ -326,7 +330,11 @@ pub struct Conflict {
 
 impl std::fmt::Display for Conflict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {} (the league has {})", self.flag, self.given, self.stored)
+        write!(
+            f,
+            "{} {} (the league has {})",
+            self.flag, self.given, self.stored
+        )
     }
 }
 
@@ -463,7 +471,12 @@ mod tests {
                 Kind::Switch => Value::Switch(true),
             };
             control.set(&mut c, v);
-            assert_eq!(control.get(&c), v, "--{} does not set its field", control.flag);
+            assert_eq!(
+                control.get(&c),
+                v,
+                "--{} does not set its field",
+                control.flag
+            );
         }
         c
     }

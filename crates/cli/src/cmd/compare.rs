@@ -73,24 +73,14 @@ impl BotInfo {
 #[derive(Debug, Serialize)]
 struct Conditions {
     time: dojo_league::report::TimeControls,
-    limits: dojo_league::BotLimits,
+    limits: dojo_league::report::SpelledLimits,
 }
 
 impl Conditions {
-    fn of(time: &crate::args::TimeArgs) -> Conditions {
-        let mode = super::clock_mode(&time.clock);
+    fn of(controls: &dojo_runner::Controls) -> Conditions {
         Conditions {
-            time: dojo_league::report::TimeControls {
-                mode,
-                wall_backstop: (mode == dojo_runner::TimeMode::Cpu)
-                    .then_some(dojo_runner::RunOptions::default().wall_backstop),
-                timeout_ms: time.timeout_ms(),
-                startup_ms: time.startup_ms(),
-                overage_ms: time.clock.overage_ms.unwrap_or(0),
-                game_ms: time.clock.game_ms,
-                pin: time.clock.pin,
-            },
-            limits: super::limits(&time.sandbox, dojo_league::BotLimits::default()),
+            time: dojo_league::report::TimeControls::of(controls),
+            limits: dojo_league::report::SpelledLimits::of(controls),
         }
     }
 }
@@ -134,8 +124,6 @@ struct RunInfo {
     base: BotInfo,
     third: Option<BotInfo>,
     jobs: usize,
-    timeout_ms: u64,
-    startup_ms: u64,
     conditions: Conditions,
 }
 
@@ -165,8 +153,8 @@ impl<'a> JsonReport<'a> {
             base: run.base,
             third: run.third,
             jobs: run.jobs,
-            timeout_ms: run.timeout_ms,
-            startup_ms: run.startup_ms,
+            timeout_ms: run.conditions.time.timeout_ms,
+            startup_ms: run.conditions.time.startup_ms,
             conditions: run.conditions,
             settings,
             model,
@@ -196,7 +184,8 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
-    let play = super::play_options(game, &a.play, a.time.startup_ms())?;
+    let play = super::play_options(game, &a.play)?;
+    let controls = a.controls.controls();
     let (cardjitsu, deck_names, royale) = super::game_settings(&play)?;
     let boards = if !shape.board {
         Vec::new()
@@ -229,7 +218,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
-    let mut run = super::run_options(&a.time);
+    let mut run = controls.run_options(dojo_runner::RunOptions::default());
     run.cancel = Some(Arc::clone(&cancel));
     let exec = BotExecutor {
         bots: by_role,
@@ -268,9 +257,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         base: BotInfo::new(&a.base, &loaded[1]),
         third: loaded.get(2).map(|bot| BotInfo::new(&third, bot)),
         jobs,
-        timeout_ms: a.time.timeout_ms(),
-        startup_ms: a.time.startup_ms(),
-        conditions: Conditions::of(&a.time),
+        conditions: Conditions::of(&controls),
     };
     if let Some(path) = &a.html {
         write_page(path, &run, &report)?;
@@ -308,8 +295,8 @@ fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> 
         base: &run.base,
         third: run.third.as_ref(),
         jobs: run.jobs,
-        timeout_ms: run.timeout_ms,
-        startup_ms: run.startup_ms,
+        timeout_ms: run.conditions.time.timeout_ms,
+        startup_ms: run.conditions.time.startup_ms,
     };
     let argv: Vec<String> = std::iter::once("dojo".to_owned())
         .chain(std::env::args().skip(1))

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use dojo_games::BotExecutor;
-use dojo_league::{GameKind, Raises, Report, Settings, Shard, store};
+use dojo_league::{GameKind, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
 use crate::progress::LeagueProgress;
@@ -58,7 +58,7 @@ fn league_bots(
             // and shards on other machines resolve it the same way.
             out.push(dojo_league::Entrant {
                 name: bot.name.clone(),
-                command: arg.clone(),
+                command: stored_spec(arg, &bot),
                 fixed_team: dojo_games::royale::fixed_team(&bot)?,
                 values: Default::default(),
             });
@@ -80,7 +80,7 @@ fn gauntlet_bot(
     let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--gauntlet {arg}"))?;
     let entrant = dojo_league::Entrant {
         name: bot.name.clone(),
-        command: arg.to_owned(),
+        command: stored_spec(arg, &bot),
         fixed_team: dojo_games::royale::fixed_team(&bot)?,
         values: Default::default(),
     };
@@ -128,7 +128,7 @@ fn default_out(game: GameKind) -> PathBuf {
     ))
 }
 
-fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, Resolved)> {
+fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, PathBuf, Resolved)> {
     let Some(game) = a.game else {
         let names: Vec<&str> = GameKind::ALL.map(GameKind::name).into();
         bail!(
@@ -143,12 +143,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
             games::board_games().join(" or ")
         );
     }
-    let play = super::play_options(
-        game,
-        &a.play,
-        a.time.startup_ms.unwrap_or(crate::args::DEFAULT_STARTUP_MS),
-    )?;
-    let play = super::apply_clock(&play, &a.time.clock);
+    let play = super::play_options(game, &a.play)?;
     let boards = if !game_cli.boards() {
         Vec::new()
     } else if a.board.is_empty() {
@@ -179,6 +174,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
             Some(name)
         }
     };
+    let controls = a.controls.controls();
     let settings = Settings {
         game,
         bots,
@@ -187,31 +183,51 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, PathBuf, R
             .unwrap_or_else(|| game_cli.league_games(boards.len())),
         seed: a.seed.unwrap_or(1),
         boards,
-        timeout_ms: a.time.timeout_ms.unwrap_or(crate::args::DEFAULT_TIMEOUT_MS),
         anchor,
         anchor_elo,
         gauntlet,
         sprt: a.sprt,
         shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
-        play: dojo_league::PlayOptions {
-            raises: raises(&a.time),
-            ..play
-        },
-        limits: super::limits(&a.time.sandbox, dojo_league::BotLimits::default()),
+        play,
+        controls,
+        raises: raises(a, controls.sandbox),
     };
     dojo_league::stop::check(&settings)?;
+    let origin = Origin {
+        bots_dir: Some(absolute(bots_dir)),
+        allow_broken: a.allow_broken,
+    };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
-    Ok((settings, out, resolved))
+    Ok((settings, origin, out, resolved))
 }
 
-/// `--bot-raises`, or its default: `refuse` under `--sandbox strict`,
-/// where nothing beyond the organiser's flags may run unasked.
-fn raises(time: &crate::args::LeagueTimeArgs) -> Raises {
-    match time.bot_raises.as_deref() {
+/// `--bot-raises`, or its default for the league's containment.
+fn raises(a: &LeagueArgs, sandbox: dojo_runner::SandboxMode) -> Raises {
+    match a.bot_raises.as_deref() {
         // clap accepts only the three names.
         Some(given) => given.parse().unwrap_or_default(),
-        None if time.sandbox.sandbox == "strict" => Raises::Refuse,
-        None => Raises::Allow,
+        None => Raises::default_for(sandbox),
+    }
+}
+
+/// `path` made absolute (through the current directory when it cannot be
+/// canonicalised), so it means the same from any directory.
+fn absolute(path: &Path) -> PathBuf {
+    path.canonicalize()
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+/// How a league stores the BOT argument `arg` that resolved to `bot`: a
+/// bot given as a directory path by its absolute directory, so the league
+/// resumes and replays from any directory; a name under the bots
+/// directory or an inline command as given.
+fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
+    let by_path = !arg.contains('=') && Path::new(arg).join(dojo_runner::MANIFEST_FILE).is_file();
+    if by_path && !dojo_runner::is_valid_name(arg) {
+        absolute(&bot.dir).display().to_string()
+    } else {
+        arg.to_owned()
     }
 }
 
@@ -288,11 +304,16 @@ fn show_values(values: &dojo_runner::BotValues) -> String {
     }
 }
 
-/// The stored league in `dir`, checked against the flags given beside
-/// `--resume`: a flag that would change its results must agree with it
-/// (naming the flag when it does not); `--anchor` only changes the report
-/// and is applied (and stored).
-fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
+/// The stored league in `dir` with its origin, checked against the flags
+/// given beside `--resume`: a flag that would change its results must
+/// agree with it (naming the flag when it does not); `--anchor` only
+/// changes the report and is applied (and stored); `--allow-broken` and
+/// `--bots-dir` (when given) replace the stored origin's.
+fn resumed_settings(
+    dir: &Path,
+    a: &LeagueArgs,
+    bots_dir: Option<&Path>,
+) -> Result<(Settings, Origin)> {
     // Say what is wrong with DIR rather than only which file is missing.
     if !dir.join(store::LEAGUE_FILE).is_file() {
         bail!(
@@ -301,86 +322,67 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
             dir.display()
         );
     }
-    let mut settings = store::load_settings(dir)?;
-    let given = super::play_options(
-        settings.game,
-        &a.play,
-        a.time.startup_ms.unwrap_or(settings.play.startup_ms),
-    )?;
+    let league = store::load_league(dir)?;
+    let (mut settings, mut origin) = (league.settings, league.origin);
+    let given = super::play_options(settings.game, &a.play)?;
     let stored = &settings.play;
-    // The time controls and limits first, as a rerun of one of its games
-    // checks them.
-    let mut conflicts: Vec<String> = super::time_conflicts(
-        a.time.timeout_ms,
-        a.time.startup_ms,
-        &a.time.clock,
-        &a.time.sandbox,
-        &settings,
-    );
-    let mut check = |flag: &str, is_given: bool, value: String, stored: String| {
-        if is_given && value != stored {
+    // The controls first, as a rerun of one of its games checks them.
+    let mut conflicts = super::control_conflicts(&a.controls, &settings);
+    let mut check = |flag: &str, value: Option<String>, stored: String| {
+        if let Some(value) = value
+            && value != stored
+        {
             conflicts.push(format!("{flag} {value} (the league has {stored})"));
         }
     };
     let show = |v: Option<u32>| v.map_or_else(|| "the default".to_owned(), |v| v.to_string());
+    let given_if = |is_given: bool, value: String| is_given.then_some(value);
     check(
         "--seed",
-        a.seed.is_some(),
-        format!("{}", a.seed.unwrap_or_default()),
+        a.seed.map(|v| v.to_string()),
         settings.seed.to_string(),
     );
     check(
         "--games",
-        a.games.is_some(),
-        format!("{}", a.games.unwrap_or_default()),
+        a.games.map(|v| v.to_string()),
         settings.games.to_string(),
     );
     check(
         "--rules",
-        a.play.rules.is_some(),
-        given.rules.to_string(),
+        given_if(a.play.rules.is_some(), given.rules.to_string()),
         stored.rules.to_string(),
     );
-    check(
-        "--deck1",
-        a.play.deck1.is_some(),
-        given.decks[0].clone(),
-        stored.decks[0].clone(),
-    );
-    check(
-        "--deck2",
-        a.play.deck2.is_some(),
-        given.decks[1].clone(),
-        stored.decks[1].clone(),
-    );
+    for (i, (flag, deck)) in [("--deck1", &a.play.deck1), ("--deck2", &a.play.deck2)]
+        .into_iter()
+        .enumerate()
+    {
+        check(
+            flag,
+            given_if(deck.is_some(), given.decks[i].clone()),
+            stored.decks[i].clone(),
+        );
+    }
     check(
         "--max-rounds",
-        a.play.max_rounds.is_some(),
-        show(given.max_rounds),
+        given_if(a.play.max_rounds.is_some(), show(given.max_rounds)),
         show(stored.max_rounds),
     );
     check(
         "--stall-rounds",
-        a.play.stall_rounds.is_some(),
-        show(given.stall_rounds),
+        given_if(a.play.stall_rounds.is_some(), show(given.stall_rounds)),
         show(stored.stall_rounds),
     );
     check(
         "--bot-raises",
-        a.time.bot_raises.is_some(),
-        raises(&a.time).name().to_owned(),
-        stored.raises.name().to_owned(),
+        a.bot_raises.clone(),
+        settings.raises.name().to_owned(),
     );
     let boards: Vec<String> = a.board.iter().map(|p| p.display().to_string()).collect();
     check(
         "--board",
-        !a.board.is_empty(),
-        boards.join(" "),
+        given_if(!a.board.is_empty(), boards.join(" ")),
         settings.boards.join(" "),
     );
-    let shard = settings
-        .shard
-        .map_or_else(|| "no shard".to_owned(), |s| s.to_string());
     let given_shard = a
         .shard
         .as_deref()
@@ -389,9 +391,10 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
         .map(|s| s.to_string());
     check(
         "--shard",
-        given_shard.is_some(),
-        given_shard.clone().unwrap_or_default(),
-        shard,
+        given_shard,
+        settings
+            .shard
+            .map_or_else(|| "no shard".to_owned(), |s| s.to_string()),
     );
     if !conflicts.is_empty() {
         bail!(
@@ -414,17 +417,16 @@ fn resumed_settings(dir: &Path, a: &LeagueArgs) -> Result<Settings> {
             store::write_settings(dir, &settings)?;
         }
     }
-    Ok(settings)
+    if let Some(given) = bots_dir {
+        origin.bots_dir = Some(absolute(given));
+    }
+    origin.allow_broken |= a.allow_broken;
+    Ok((settings, origin))
 }
 
 /// Resolves (unless `resolved` has it already), builds and loads
 /// everything the league's games need.
-fn executor(
-    settings: &Settings,
-    bots_dir: &Path,
-    sandbox: &crate::args::SandboxArgs,
-    mut resolved: Resolved,
-) -> Result<BotExecutor> {
+fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Result<BotExecutor> {
     let mut loaded = BTreeMap::new();
     for bot in &settings.bots {
         let spec = match resolved.remove(&bot.name) {
@@ -441,13 +443,12 @@ fn executor(
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
-    // Time and resource limits come from the league's settings alone (the
-    // flags were checked against them on --resume); only the containment
-    // mode is a property of this run.
+    // Time controls, limits and containment come from the league's
+    // settings alone (the flags were checked against them on --resume).
     let run = settings.run_options(dojo_runner::RunOptions {
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
-        ..super::sandboxed(sandbox)
+        ..dojo_runner::RunOptions::default()
     });
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
@@ -462,18 +463,28 @@ fn executor(
     })
 }
 
-pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
-    let (mut settings, out, resolved) = match &a.resume {
-        Some(dir) => (resumed_settings(dir, &a)?, dir.clone(), Resolved::new()),
+/// `dojo league`. `bots_dir` is where bots are looked up; `given_bots_dir`
+/// says whether `--bots-dir` named it (a resumed league otherwise looks
+/// where it was started).
+pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitCode> {
+    let (mut settings, origin, out, resolved) = match &a.resume {
+        Some(dir) => {
+            let (settings, origin) = resumed_settings(dir, &a, given_bots_dir.then_some(bots_dir))?;
+            (settings, origin, dir.clone(), Resolved::new())
+        }
         None => new_settings(bots_dir, &a)?,
     };
-    let mut exec = executor(&settings, bots_dir, &a.time.sandbox, resolved)?;
+    let bots_dir = origin.bots_dir.as_deref().unwrap_or(bots_dir);
+    let mut exec = executor(&settings, bots_dir, resolved)?;
+    // Only to say why: refuse was the default, not asked for.
+    let refuse_by_default = a.resume.is_none()
+        && a.bot_raises.is_none()
+        && settings.controls.sandbox == dojo_runner::SandboxMode::Strict;
     settle_bot_values(
         &mut settings,
         &mut exec,
         a.resume.as_deref(),
-        // Only to say why: refuse was the default, not asked for.
-        a.resume.is_none() && a.time.bot_raises.is_none() && a.time.sandbox.sandbox == "strict",
+        refuse_by_default,
     )?;
     // After the builds: the fingerprint covers the programs that will run.
     let fingerprints = exec
@@ -483,13 +494,13 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
         .collect();
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
-    smoke_start(&settings, &exec, a.allow_broken)?;
+    smoke_start(&settings, &exec, origin.allow_broken)?;
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     // --pin: one game per core, so bots of two games never share one.
-    let jobs = if settings.play.pin {
+    let jobs = if settings.controls.pin {
         jobs.min(dojo_runner::allowed_cpus().len().max(1))
     } else {
         jobs
@@ -513,6 +524,7 @@ pub fn run(bots_dir: &Path, a: LeagueArgs) -> Result<ExitCode> {
             out: out.clone(),
             jobs,
             fingerprints,
+            origin,
         },
         &exec,
         &mut progress,

@@ -10,7 +10,6 @@ pub mod report;
 pub mod rules;
 
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use dojo_engine::cardjitsu::{self, Ruleset};
@@ -19,165 +18,24 @@ use dojo_league::{GameKind, PlayOptions};
 use dojo_runner::RunOptions;
 use serde::Serialize;
 
-use crate::args::{GameOptionsArgs, TimeArgs};
+use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::games;
 
-/// Runner options from the time flags.
-pub fn run_options(time: &TimeArgs) -> RunOptions {
-    RunOptions {
-        move_timeout: Duration::from_millis(time.timeout_ms()),
-        startup_allowance: Duration::from_millis(time.startup_ms()),
-        time: clock_mode(&time.clock),
-        overage: Duration::from_millis(time.clock.overage_ms.unwrap_or(0)),
-        game_budget: time.clock.game_ms.map(Duration::from_millis),
-        pin_game_threads: time.clock.pin,
-        ..sandboxed(&time.sandbox)
-    }
+/// Runner options from the control flags (the defaults where not given).
+pub fn run_options(controls: &ControlArgs) -> RunOptions {
+    controls.controls().run_options(RunOptions::default())
 }
 
-/// `--time`: clap accepts only the two names.
-pub fn clock_mode(clock: &crate::args::ClockArgs) -> dojo_runner::TimeMode {
-    clock
-        .time
-        .as_deref()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or_default()
-}
-
-/// The stored form of the clock flags, over `base` (unset flags keep it).
-pub fn apply_clock(base: &PlayOptions, clock: &crate::args::ClockArgs) -> PlayOptions {
-    PlayOptions {
-        time: clock.time.as_ref().map_or(base.time, |_| clock_mode(clock)),
-        overage_ms: clock.overage_ms.unwrap_or(base.overage_ms),
-        game_ms: clock.game_ms.or(base.game_ms),
-        pin: clock.pin || base.pin,
-        ..base.clone()
-    }
-}
-
-/// The time and limit flags given that differ from a stored league's
-/// (each as `--flag VALUE (the league has STORED)`): a league's time
-/// controls and limits are fixed when it starts, for `--resume` and for a
-/// rerun of one of its games alike. Flags left out are not conflicts.
-pub fn time_conflicts(
-    timeout_ms: Option<u64>,
-    startup_ms: Option<u64>,
-    clock: &crate::args::ClockArgs,
-    sandbox: &crate::args::SandboxArgs,
-    settings: &dojo_league::Settings,
-) -> Vec<String> {
-    let mut conflicts = Vec::new();
-    let mut check = |flag: &str, is_given: bool, value: String, stored: String| {
-        if is_given && value != stored {
-            conflicts.push(format!("{flag} {value} (the league has {stored})"));
-        }
-    };
-    let stored = &settings.play;
-    let given = apply_clock(stored, clock);
-    let ms = |v: Option<u64>| v.map_or_else(|| "unlimited".to_owned(), |ms| ms.to_string());
-    check(
-        "--timeout-ms",
-        timeout_ms.is_some(),
-        timeout_ms.unwrap_or_default().to_string(),
-        settings.timeout_ms.to_string(),
-    );
-    check(
-        "--startup-ms",
-        startup_ms.is_some(),
-        startup_ms.unwrap_or_default().to_string(),
-        stored.startup_ms.to_string(),
-    );
-    check(
-        "--time",
-        clock.time.is_some(),
-        given.time.name().to_owned(),
-        stored.time.name().to_owned(),
-    );
-    check(
-        "--overage-ms",
-        clock.overage_ms.is_some(),
-        given.overage_ms.to_string(),
-        stored.overage_ms.to_string(),
-    );
-    check(
-        "--game-ms",
-        clock.game_ms.is_some(),
-        ms(given.game_ms),
-        ms(stored.game_ms),
-    );
-    check(
-        "--pin",
-        clock.pin,
-        given.pin.to_string(),
-        stored.pin.to_string(),
-    );
-    let limits = limits(sandbox, settings.limits);
-    let limit = |v: Option<u64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
-    check(
-        "--limit-memory-mib",
-        sandbox.limit_memory_mib.is_some(),
-        limit(limits.memory_mib),
-        limit(settings.limits.memory_mib),
-    );
-    check(
-        "--limit-cpu-s",
-        sandbox.limit_cpu_s.is_some(),
-        limit(limits.cpu_s),
-        limit(settings.limits.cpu_s),
-    );
-    check(
-        "--limit-processes",
-        sandbox.limit_processes.is_some(),
-        limits.processes.to_string(),
-        settings.limits.processes.to_string(),
-    );
-    check(
-        "--limit-files",
-        sandbox.limit_files.is_some(),
-        limits.files.to_string(),
-        settings.limits.files.to_string(),
-    );
-    check(
-        "--limit-file-size-mib",
-        sandbox.limit_file_size_mib.is_some(),
-        limits.file_size_mib.to_string(),
-        settings.limits.file_size_mib.to_string(),
-    );
-    conflicts
-}
-
-/// Runner options with the sandbox flags applied, the rest default.
-pub fn sandboxed(flags: &crate::args::SandboxArgs) -> RunOptions {
-    let l = limits(flags, dojo_league::BotLimits::default());
-    let mib = |m: u64| m.saturating_mul(1 << 20);
-    RunOptions {
-        // clap accepts only the three names.
-        sandbox: flags.sandbox.parse().unwrap_or_default(),
-        limits: dojo_runner::Limits {
-            memory_bytes: l.memory_mib.map(mib),
-            address_space_bytes: None,
-            cpu_seconds: l.cpu_s,
-            processes: Some(l.processes),
-            open_files: Some(l.files),
-            file_size_bytes: Some(mib(l.file_size_mib)),
-        },
-        ..RunOptions::default()
-    }
-}
-
-/// The `--limit-*` flags given, the rest from `unset` (the defaults, or a
-/// resumed league's stored limits).
-pub fn limits(
-    flags: &crate::args::SandboxArgs,
-    unset: dojo_league::BotLimits,
-) -> dojo_league::BotLimits {
-    dojo_league::BotLimits {
-        memory_mib: flags.limit_memory_mib.or(unset.memory_mib),
-        cpu_s: flags.limit_cpu_s.or(unset.cpu_s),
-        processes: flags.limit_processes.unwrap_or(unset.processes),
-        files: flags.limit_files.unwrap_or(unset.files),
-        file_size_mib: flags.limit_file_size_mib.unwrap_or(unset.file_size_mib),
-    }
+/// The control flags given that contradict a stored league's (each as
+/// `--flag VALUE (the league has STORED)`): a league's time controls,
+/// limits and containment are fixed when it starts, for `--resume` and for
+/// a rerun of one of its games alike. Flags left out are not conflicts.
+pub fn control_conflicts(given: &ControlArgs, settings: &dojo_league::Settings) -> Vec<String> {
+    dojo_runner::Controls::resolve(&given.0, Some(&settings.controls))
+        .1
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 /// Writes `value` as one line of JSON, atomically (a temporary file in the
@@ -224,7 +82,7 @@ pub fn game_settings(
 /// The stored form of the game flags for `game`: refuses flags the game
 /// does not take (they would be silently ignored, `GameCli::game_flags`),
 /// makes deck paths absolute and checks the decks parse.
-pub fn play_options(game: GameKind, a: &GameOptionsArgs, startup_ms: u64) -> Result<PlayOptions> {
+pub fn play_options(game: GameKind, a: &GameOptionsArgs) -> Result<PlayOptions> {
     let takes = games::cli(game).game_flags();
     let not_here: Vec<&str> = a
         .given()
@@ -252,8 +110,6 @@ pub fn play_options(game: GameKind, a: &GameOptionsArgs, startup_ms: u64) -> Res
         ],
         max_rounds: a.max_rounds,
         stall_rounds: a.stall_rounds,
-        startup_ms,
-        ..PlayOptions::default()
     };
     // Read the decks now: a bad deck is an error before any game.
     game_settings(&play)?;

@@ -49,7 +49,7 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
         Some(spec) => {
             let bot = bots::load(std::slice::from_ref(spec), bots_dir, "cardjitsu")?.remove(0);
             bots::on_ctrl_c(false);
-            let opts = super::run_options(&a.time);
+            let opts = super::run_options(&a.controls);
             let shown = display(&bot.name);
             with_bot(bot, seed, &opts, |opponent| {
                 play_classic(input, output, echo, &shown, &mut dealer, opponent)

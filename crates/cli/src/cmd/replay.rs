@@ -118,10 +118,21 @@ fn league_conditions(
     seats: &[SeatInfo],
     bots: &mut [Arc<BotSpec>],
 ) -> Result<dojo_runner::RunOptions> {
-    let settings = dojo_league::store::load_settings(dir)?;
-    let t = &a.time;
-    let conflicts =
-        super::time_conflicts(t.timeout_ms, t.startup_ms, &t.clock, &t.sandbox, &settings);
+    let mut settings = dojo_league::store::load_settings(dir)?;
+    // The containment is the rerun's own: it changes no result of an
+    // honest bot, and the machine may differ.
+    let (sandbox, league_wide): (Vec<_>, Vec<_>) = a
+        .controls
+        .0
+        .0
+        .iter()
+        .copied()
+        .partition(|(c, _)| c.flag == "sandbox");
+    for (control, value) in sandbox {
+        control.set(&mut settings.controls, value);
+    }
+    let given = crate::args::ControlArgs(dojo_runner::Given(league_wide));
+    let conflicts = super::control_conflicts(&given, &settings);
     if !conflicts.is_empty() {
         bail!(
             "--rerun of a league game plays under the league's time controls and limits; {} differ{} from {} (drop the flag)",
@@ -141,7 +152,7 @@ fn league_conditions(
             Arc::make_mut(bot).values = values;
         }
     }
-    Ok(settings.run_options(super::sandboxed(&t.sandbox)))
+    Ok(settings.run_options(dojo_runner::RunOptions::default()))
 }
 
 /// Prints the verdict; exit status 0 (identical) or 1 (differs).
@@ -183,7 +194,7 @@ fn rerun(bots_dir: &Path, saved: &Saved, a: &ReplayArgs) -> Result<ExitCode> {
     let mut loaded = seat_bots(saved.seats(), bots_dir, saved.game().name())?;
     let options = match a.game {
         Some(_) => league_conditions(&a.record, a, saved.seats(), &mut loaded)?,
-        None => super::run_options(&a.time),
+        None => super::run_options(&a.controls),
     };
     for note in &rerun.notes {
         errln!("note: {note}");

@@ -16,7 +16,7 @@ use dojo_games::{Game, RoyaleSetup, play_royale};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
-use crate::args::TimeArgs;
+use crate::args::ControlArgs;
 use crate::bots;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
@@ -88,7 +88,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub stall_rounds: Option<u32>,
     #[command(flatten)]
-    pub time: TimeArgs,
+    pub controls: ControlArgs,
     /// Write the game record as JSON to this file (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -178,7 +178,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         &setup,
         &RunOptions {
             keep_stderr: a.keep_stderr,
-            ..crate::cmd::run_options(&a.time)
+            ..crate::cmd::run_options(&a.controls)
         },
         &mut watch,
     )?;
