@@ -176,17 +176,35 @@ impl Drop for KillOnDrop {
     }
 }
 
+/// A league started with settings away from the defaults (no containment,
+/// CPU time, a bots directory) and killed with SIGKILL resumes from another
+/// directory with no flags, under its stored conditions, to the result of
+/// an uninterrupted league; the command its report records, run from yet
+/// another directory, plays that same league.
 #[test]
 fn a_killed_league_resumes_to_the_uninterrupted_result() {
     const MARK: &str = "DOJO_TEST_KILLED_LEAGUE";
     let dir = tempfile::tempdir().unwrap();
     let (killed, whole) = (dir.path().join("killed"), dir.path().join("whole"));
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
     let mark = dir.path().display().to_string();
-    let settings = ["random-py", "random-sh", "--games", "30"];
+    let settings = [
+        "random-py",
+        "random-sh",
+        "--games",
+        "30",
+        "--sandbox",
+        "off",
+        "--time",
+        "cpu",
+    ];
 
     let mut child = KillOnDrop(
         StdCommand::new(env!("CARGO_BIN_EXE_dojo"))
             .current_dir(root())
+            .arg("--bots-dir")
+            .arg(root().join("bots"))
             .args(["league", "cardjitsu"])
             .args(settings)
             .args(["-v", "--jobs", "1", "--out"])
@@ -228,7 +246,9 @@ fn a_killed_league_resumes_to_the_uninterrupted_result() {
     file.write_all(br#"{"version":1,"id":"#).unwrap();
     drop(file);
 
+    // From another directory, with no flag that is a setting.
     dojo()
+        .current_dir(&elsewhere)
         .args(["league", "--resume"])
         .arg(&killed)
         .args(["--jobs", "2"])
@@ -241,11 +261,28 @@ fn a_killed_league_resumes_to_the_uninterrupted_result() {
         (30 - before) as u64,
         "the resume plays only the missing games"
     );
+    // Played under the stored conditions, not the defaults.
+    let stored = read_json(&killed.join("league.json"));
+    assert_eq!(stored["containment"]["mode"], "off");
+    assert_eq!(stored["controls"]["time"], "cpu");
+    assert_eq!(resumed["conditions"]["time"]["mode"], "cpu");
 
-    league(
-        &[&["cardjitsu"][..], &settings, &["--jobs", "2"]].concat(),
-        &whole,
-    );
+    // The recorded command, run from another directory.
+    let command: Vec<String> = resumed["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(command[0], "dojo");
+    let out = StdCommand::new(env!("CARGO_BIN_EXE_dojo"))
+        .current_dir(&elsewhere)
+        .args(&command[1..])
+        .args(["--jobs", "2", "--out"])
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{command:?}: {out:?}");
     assert_eq!(
         json_without_timing(&killed.join("report.json")),
         json_without_timing(&whole.join("report.json"))

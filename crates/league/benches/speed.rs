@@ -328,14 +328,17 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         games,
         seed: 1,
         boards: Vec::new(),
-        timeout_ms: 1000,
+        controls: dojo_runner::Controls {
+            timeout: std::time::Duration::from_millis(1000),
+            ..dojo_runner::Controls::default()
+        },
+        raises: dojo_league::Raises::Allow,
         anchor: None,
         anchor_elo: None,
         gauntlet: None,
         sprt: None,
         shard: None,
         play: Default::default(),
-        limits: Default::default(),
     };
     let bots_dir = root().join("bots");
     let executor = BotExecutor {
@@ -359,6 +362,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         out: out.clone(),
         jobs,
         fingerprints: Default::default(),
+        origin: Default::default(),
     };
     let started = Instant::now();
     let report = run_league(

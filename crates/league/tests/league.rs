@@ -23,6 +23,7 @@ fn run(settings: &Settings, out: &Path, jobs: usize, exec: &impl Executor) -> do
         out: out.to_owned(),
         jobs,
         fingerprints: Default::default(),
+        origin: Default::default(),
     };
     run_league(
         settings,
@@ -144,6 +145,7 @@ fn a_game_stored_twice_counts_once_and_a_conflicting_copy_is_refused() {
         out: tmp.path().to_owned(),
         jobs: 1,
         fingerprints: Default::default(),
+        origin: Default::default(),
     };
     let err = run_league(
         &s,
@@ -174,6 +176,7 @@ fn a_directory_of_another_league_is_refused() {
             out: tmp.path().to_owned(),
             jobs: 1,
             fingerprints: Default::default(),
+            origin: Default::default(),
         },
         &FakeGame::default(),
         &mut NoProgress,
@@ -241,6 +244,7 @@ fn cancelling_stops_early_writes_a_report_and_resumes() {
         out: cut.clone(),
         jobs: 1,
         fingerprints: Default::default(),
+        origin: Default::default(),
     };
     let report = run_league(&s, &opts, &exec, &mut progress, &cancel).unwrap();
     assert_eq!(report.games_played, 3);
@@ -285,6 +289,7 @@ fn cancelling_abandons_games_in_flight() {
         out: tmp.path().to_owned(),
         jobs: 2,
         fingerprints: Default::default(),
+        origin: Default::default(),
     };
     let report = run_league(&s, &opts, &Hang, &mut NoProgress, &cancel).unwrap();
     assert!(report.timing.cancelled);
@@ -335,6 +340,7 @@ fn failed_games_are_reported_not_stored_and_retried() {
         out: dir.clone(),
         jobs: 2,
         fingerprints: Default::default(),
+        origin: Default::default(),
     };
     let report = run_league(&s, &opts, &FailOdd, &mut progress, &AtomicBool::new(false)).unwrap();
     progress.failed.sort_unstable();
@@ -524,6 +530,7 @@ fn an_sprt_gauntlet_decides_the_same_for_any_jobs_and_after_resume() {
         out: dir.clone(),
         jobs: 2,
         fingerprints: Default::default(),
+        origin: Default::default(),
     };
     let cut = run_league(
         &s,

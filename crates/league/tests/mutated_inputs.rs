@@ -255,14 +255,17 @@ fn settings() -> Settings {
         games: 4,
         seed: 1,
         boards: Vec::new(),
-        timeout_ms: 1000,
+        controls: dojo_runner::Controls {
+            timeout: std::time::Duration::from_millis(1000),
+            ..dojo_runner::Controls::default()
+        },
+        raises: dojo_league::Raises::Allow,
         anchor: Some("a".into()),
         anchor_elo: None,
         gauntlet: None,
         sprt: None,
         shard: Some(dojo_league::Shard::new(1, 2).unwrap()),
         play: Default::default(),
-        limits: Default::default(),
     }
 }
 
@@ -308,6 +311,7 @@ fn game_lines() {
             // What a report does with them must not panic either.
             let _ = dojo_league::report::build_report(
                 &settings,
+                &Default::default(),
                 &lines,
                 lines.len() as u64,
                 Default::default(),

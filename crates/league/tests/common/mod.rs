@@ -104,13 +104,16 @@ pub fn settings(game: GameKind, names: &[&str], games: u64) -> Settings {
         } else {
             vec![]
         },
-        timeout_ms: 250,
+        controls: dojo_runner::Controls {
+            timeout: std::time::Duration::from_millis(250),
+            ..dojo_runner::Controls::default()
+        },
+        raises: dojo_league::Raises::Allow,
         anchor: Some(names[0].to_string()),
         anchor_elo: None,
         gauntlet: None,
         sprt: None,
         shard: None,
         play: Default::default(),
-        limits: Default::default(),
     }
 }
