@@ -295,7 +295,7 @@ fn merge_refuses_other_settings_naming_the_key() {
         .unwrap();
     assert!(!out.status.success());
     assert!(
-        stderr_of(&out).contains("differs in: timeout_ms"),
+        stderr_of(&out).contains("differs in: controls.timeout_ms"),
         "{}",
         stderr_of(&out)
     );

@@ -114,9 +114,9 @@ fn resource_limits_are_stored_and_a_resume_cannot_change_them() {
         &["--limit-files", "512", "--limit-memory-mib", "4096"],
     );
     let league = read_json(&out_dir.join("league.json"));
-    assert_eq!(league["limits"]["files"], 512);
-    assert_eq!(league["limits"]["memory_mib"], 4096);
-    assert_eq!(league["limits"]["file_size_mib"], 64);
+    assert_eq!(league["controls"]["files"], 512);
+    assert_eq!(league["controls"]["memory_mib"], 4096);
+    assert_eq!(league["controls"]["file_size_mib"], 64);
     let out = dojo()
         .args(["league", "--resume"])
         .arg(&out_dir)

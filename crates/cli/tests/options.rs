@@ -38,7 +38,7 @@ fn league_options_are_stored_and_honoured_by_resume() {
     let league = read_json(&out.join("league.json"));
     assert_eq!(league["play"]["rules"], "classic");
     assert_eq!(league["play"]["max_rounds"], 3);
-    assert_eq!(league["play"]["startup_ms"], 3000);
+    assert_eq!(league["controls"]["startup_ms"], 3000);
     assert_eq!(league["play"]["decks"][0], deck);
     assert_eq!(league["play"]["decks"][1], "standard");
     let check = |g: &Value| {

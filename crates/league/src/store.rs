@@ -409,7 +409,23 @@ pub fn differing_fields(a: &Settings, b: &Settings) -> Vec<String> {
     keys.sort();
     keys.dedup();
     keys.retain(|k| a.get(k) != b.get(k));
-    keys
+    // Within `controls`, name the control (`controls.timeout_ms`).
+    keys.into_iter()
+        .flat_map(|k| match (a.get(&k), b.get(&k)) {
+            (Some(serde_json::Value::Object(x)), Some(serde_json::Value::Object(y)))
+                if k == "controls" =>
+            {
+                let mut inner: Vec<String> = x
+                    .iter()
+                    .filter(|(name, v)| y.get(*name) != Some(*v))
+                    .map(|(name, _)| format!("{k}.{name}"))
+                    .collect();
+                inner.sort();
+                inner
+            }
+            _ => vec![k],
+        })
+        .collect()
 }
 
 /// Reads `dir/league.json`'s settings (see [`load_league`]).
