@@ -608,3 +608,119 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     outln!("report: {}", a.out.join(store::REPORT_FILE).display());
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+    use dojo_league::command::league_argv;
+
+    use super::*;
+    use crate::args::{Cli, Command};
+
+    /// The flags of `dojo league` that are not settings of a league: how
+    /// this run goes (or which league it resumes), not what it plays.
+    const NOT_SETTINGS: &[&str] = &["jobs", "out", "verbose", "html", "resume", "help"];
+
+    /// Two leagues that between them set every setting away from its
+    /// default (no one league can: boards are royale's, decks
+    /// CardJitsu's, and a shard cannot run an SPRT).
+    fn everything_set() -> Vec<(Settings, Origin)> {
+        let bot = |name: &str| dojo_league::Entrant {
+            name: name.into(),
+            command: format!("/bots/{name}"),
+            fixed_team: None,
+            values: Default::default(),
+        };
+        let default = dojo_runner::Controls::default();
+        let mut controls = default;
+        for c in dojo_runner::CONTROLS {
+            let v = match c.kind {
+                dojo_runner::Kind::Number { min } => dojo_runner::Value::Number(Some(min + 7)),
+                dojo_runner::Kind::Word(words) => words
+                    .iter()
+                    .map(|w| dojo_runner::Value::Word(w))
+                    .find(|w| *w != c.get(&default))
+                    .unwrap(),
+                dojo_runner::Kind::Switch => dojo_runner::Value::Switch(true),
+            };
+            c.set(&mut controls, v);
+        }
+        let cardjitsu = Settings {
+            game: GameKind::Cardjitsu,
+            bots: vec![bot("a"), bot("b"), bot("n")],
+            games: 6,
+            seed: 9,
+            boards: vec![],
+            anchor: Some("a".into()),
+            anchor_elo: Some(1200.0),
+            gauntlet: Some("n".into()),
+            sprt: Some("elo0=-5,elo1=5".parse().unwrap()),
+            shard: None,
+            play: dojo_league::PlayOptions {
+                rules: dojo_engine::cardjitsu::Ruleset::Classic,
+                decks: ["/d/1.dcfg".into(), "/d/2.dcfg".into()],
+                max_rounds: Some(40),
+                stall_rounds: None,
+            },
+            controls,
+            raises: Raises::Cap,
+        };
+        let royale = Settings {
+            game: GameKind::Royale,
+            boards: vec!["boards/arena.txt".into()],
+            gauntlet: None,
+            sprt: None,
+            shard: Some(Shard::new(1, 2).unwrap()),
+            play: dojo_league::PlayOptions {
+                stall_rounds: Some(9),
+                ..Default::default()
+            },
+            ..cardjitsu.clone()
+        };
+        let origin = Origin {
+            bots_dir: Some("/bots".into()),
+            allow_broken: true,
+        };
+        vec![(cardjitsu, origin.clone()), (royale, origin)]
+    }
+
+    #[test]
+    fn the_recorded_command_carries_every_league_flag_and_parses_back() {
+        let mut emitted = std::collections::BTreeSet::new();
+        for (settings, origin) in everything_set() {
+            let argv = league_argv(&settings, &origin);
+            emitted.extend(
+                argv.iter()
+                    .filter_map(|w| w.strip_prefix("--"))
+                    .map(str::to_owned),
+            );
+            let cli = Cli::try_parse_from(&argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+            assert_eq!(cli.bots_dir.as_deref(), origin.bots_dir.as_deref());
+            let Command::League(a) = cli.command else {
+                panic!("{argv:?} is no league command");
+            };
+            let (controls, conflicts) =
+                dojo_runner::Controls::resolve(&a.controls.0, Some(&settings.controls));
+            assert!(conflicts.is_empty(), "{conflicts:?}");
+            assert_eq!(controls, settings.controls);
+            assert_eq!(a.games, Some(settings.games));
+            assert_eq!(a.seed, Some(settings.seed));
+            assert_eq!(raises(&a, controls.sandbox), settings.raises);
+            assert!(a.allow_broken);
+        }
+        let cmd = Cli::command();
+        let league = cmd.find_subcommand("league").unwrap();
+        let flags = cmd
+            .get_arguments()
+            .chain(league.get_arguments())
+            .filter_map(|arg| arg.get_long());
+        for flag in flags {
+            assert!(
+                emitted.contains(flag) || NOT_SETTINGS.contains(&flag),
+                "--{flag} is a flag of `dojo league` that the recorded command never carries: \
+                 add it to dojo_league::command::league_argv (or to NOT_SETTINGS if it is not \
+                 a setting)"
+            );
+        }
+    }
+}
