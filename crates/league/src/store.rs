@@ -788,6 +788,42 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_version_1_league_loads_with_its_last_containment_and_is_rewritten_as_version_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let v1 = r#"{"version":1,"game":"cardjitsu","bots":[],"games":2,"seed":"7",
+            "timeout_ms":100,"play":{"startup_ms":900,"raises":"cap"},
+            "limits":{"memory_mib":64,"processes":256,"files":1024,"file_size_mib":64},
+            "containment":{"mode":"off","layers":[]}}"#;
+        fs::write(dir.path().join(LEAGUE_FILE), v1).unwrap();
+        let league = load_league(dir.path()).unwrap();
+        let c = &league.settings.controls;
+        assert_eq!(c.sandbox, dojo_runner::SandboxMode::Off);
+        assert_eq!(c.startup, std::time::Duration::from_millis(900));
+        assert_eq!(c.memory_mib, Some(64));
+        assert_eq!(league.settings.raises, Raises::Cap);
+        record_origin(
+            dir.path(),
+            &Origin {
+                bots_dir: Some("/b".into()),
+                allow_broken: false,
+            },
+        )
+        .unwrap();
+        let text = fs::read_to_string(dir.path().join(LEAGUE_FILE)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["version"], 2);
+        assert_eq!(v["origin"]["bots_dir"], "/b");
+        assert_eq!(load_league(dir.path()).unwrap().settings, league.settings);
+        // A version from the future is refused, naming what is read.
+        fs::write(dir.path().join(LEAGUE_FILE), r#"{"version":3}"#).unwrap();
+        let err = load_league(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("version 3 is not supported (expected 1 to 2)"),
+            "{err}"
+        );
+    }
+
     fn line(id: u64) -> GameLine {
         GameLine {
             version: 1,
