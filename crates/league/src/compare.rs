@@ -49,7 +49,7 @@ use crate::driver::{self, Cutoffs, Drive, Sink};
 use crate::executor::{ExecError, Executor, GameResult, SeatFaults};
 use crate::run::NoProgress;
 use crate::schedule::{Fixture, Schedule, fnv1a64};
-use crate::settings::GameKind;
+use crate::settings::Game;
 use crate::sprt::{
     EloEstimate, Outcomes, SampleNote, SequentialTest, SprtParams, SprtParamsError, Verdict,
     naive_estimate,
@@ -71,7 +71,7 @@ pub use dojo_games::formats::COMPARE_FORMAT_VERSION;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompareSettings {
     /// The game.
-    pub game: GameKind,
+    pub game: Game,
     /// Hypotheses and error rates.
     pub sprt: SprtParams,
     /// Most games to play; rounded up to whole blocks.
@@ -657,7 +657,7 @@ mod tests {
         }
     }
 
-    fn settings(game: GameKind, games: u64) -> CompareSettings {
+    fn settings(game: Game, games: u64) -> CompareSettings {
         CompareSettings {
             game,
             sprt: SprtParams::default(),
@@ -667,7 +667,7 @@ mod tests {
         }
     }
 
-    fn s_games(game: GameKind) -> u32 {
+    fn s_games(game: Game) -> u32 {
         settings(game, 2).games_per_block()
     }
 
@@ -677,7 +677,7 @@ mod tests {
 
     #[test]
     fn a_bot_that_always_wins_passes_quickly() {
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::Cardjitsu, Game::Royale] {
             let r = run(&settings(game, 2000), &Fake::new(1.0), 2);
             assert_eq!(r.verdict, Outcome::H1, "{game}");
             assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
@@ -695,7 +695,7 @@ mod tests {
 
     #[test]
     fn a_bot_that_always_loses_fails_quickly() {
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::Cardjitsu, Game::Royale] {
             let r = run(&settings(game, 2000), &Fake::new(0.0), 3);
             assert_eq!(r.verdict, Outcome::H0, "{game}");
             assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
@@ -707,7 +707,7 @@ mod tests {
 
     #[test]
     fn coin_flips_with_a_tight_window_are_inconclusive_at_the_limit() {
-        let mut s = settings(GameKind::Cardjitsu, 41);
+        let mut s = settings(Game::Cardjitsu, 41);
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let exec = Fake::new(0.5);
         let r = run(&s, &exec, 2);
@@ -726,7 +726,7 @@ mod tests {
 
     #[test]
     fn the_verdict_does_not_depend_on_the_number_of_jobs() {
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::Cardjitsu, Game::Royale] {
             let s = settings(game, 2000);
             // About +50 Elo per game: decides, but not in a handful of pairs.
             let reference = run(&s, &Fake::new(0.57), 1);
@@ -751,7 +751,7 @@ mod tests {
 
     #[test]
     fn a_royale_block_plays_every_team_rotation_on_one_board_and_seed() {
-        let s = settings(GameKind::Royale, 20);
+        let s = settings(Game::Royale, 20);
         assert_eq!(s.max_blocks(), 4);
         for block in 0..4 {
             let games = s.block_fixtures(block);
@@ -793,7 +793,7 @@ mod tests {
                 })
             }
         }
-        let s = settings(GameKind::Royale, 10);
+        let s = settings(Game::Royale, 10);
         let r = run_compare(&s, &ThirdWins, 2, &mut NoProgress, &AtomicBool::new(false));
         let r = r.unwrap();
         assert_eq!(r.verdict, Outcome::Inconclusive);
@@ -810,7 +810,7 @@ mod tests {
         let mut exec = Fake::new(0.5);
         exec.fail_pair = Some(3);
         let err = run_compare(
-            &settings(GameKind::Cardjitsu, 100),
+            &settings(Game::Cardjitsu, 100),
             &exec,
             2,
             &mut NoProgress,
@@ -832,7 +832,7 @@ mod tests {
 
         let mut exec = Fake::new(1.0);
         exec.fail_pair = Some(500);
-        let r = run(&settings(GameKind::Cardjitsu, 2000), &exec, 2);
+        let r = run(&settings(Game::Cardjitsu, 2000), &exec, 2);
         assert_eq!(r.verdict, Outcome::H1);
     }
 
@@ -841,7 +841,7 @@ mod tests {
         static FLAG: AtomicBool = AtomicBool::new(false);
         let mut exec = Fake::new(0.5);
         exec.cancel_after = Some((10, &FLAG));
-        let mut s = settings(GameKind::Cardjitsu, 2000);
+        let mut s = settings(Game::Cardjitsu, 2000);
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let r = run_compare(&s, &exec, 1, &mut NoProgress, &FLAG).unwrap();
         assert_eq!(r.verdict, Outcome::Cancelled);
@@ -854,14 +854,14 @@ mod tests {
     fn bad_settings_are_rejected() {
         let exec = Fake::new(0.5);
         let no = AtomicBool::new(false);
-        let mut s = settings(GameKind::Cardjitsu, 0);
+        let mut s = settings(Game::Cardjitsu, 0);
         let err = run_compare(&s, &exec, 1, &mut NoProgress, &no).unwrap_err();
         assert_eq!(err, CompareError::ZeroGames);
-        s = settings(GameKind::Royale, 10);
+        s = settings(Game::Royale, 10);
         s.boards.clear();
         let err = run_compare(&s, &exec, 1, &mut NoProgress, &no).unwrap_err();
         assert_eq!(err, CompareError::NoBoards);
-        s = settings(GameKind::Cardjitsu, 10);
+        s = settings(Game::Cardjitsu, 10);
         s.sprt.alpha = 0.0;
         let err = run_compare(&s, &exec, 1, &mut NoProgress, &no).unwrap_err();
         assert!(matches!(err, CompareError::Sprt(_)));
@@ -877,7 +877,7 @@ mod tests {
             }
         }
         let mut seen = Seen(Vec::new());
-        let s = settings(GameKind::Cardjitsu, 30);
+        let s = settings(Game::Cardjitsu, 30);
         let r = run_compare(&s, &Fake::new(0.5), 3, &mut seen, &AtomicBool::new(false));
         let n = r.unwrap().blocks_played;
         let expected: Vec<(u64, u64)> = (0..n).map(|k| (k, k + 1)).collect();

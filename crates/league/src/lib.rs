@@ -44,6 +44,6 @@ pub use report::Report;
 pub use run::{LeagueError, NoProgress, Progress, RunOptions, run_league};
 pub use schedule::{Fixture, Schedule};
 pub use settings::{
-    BotLimits, Entrant, GameKind, Override, PlayOptions, Provenance, RaiseRefused, Raises,
-    Settings, Shard, settle_values,
+    BotLimits, Entrant, Game, Override, PlayOptions, Provenance, RaiseRefused, Raises, Settings,
+    Shard, settle_values,
 };

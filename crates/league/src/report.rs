@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::executor::SeatFaults;
 use crate::schedule::fnv1a64;
-use crate::settings::{BotLimits, GameKind, Raises, Settings};
+use crate::settings::{BotLimits, Game, Raises, Settings};
 use crate::store::GameLine;
 use crate::tally::LeagueTally;
 use dojo_stats::rating;
@@ -28,7 +28,7 @@ pub const BOOTSTRAP_SAMPLES: usize = 200;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub version: u32,
-    pub game: GameKind,
+    pub game: Game,
     #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     pub anchor: Option<String>,
@@ -460,7 +460,7 @@ mod tests {
             })
             .collect();
         let settings = Settings {
-            game: GameKind::Royale,
+            game: Game::Royale,
             bots,
             games: 3,
             seed: 1,

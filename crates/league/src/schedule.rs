@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use dojo_games::registry;
 
-use crate::settings::{BadShard, Entrant, GameKind, Settings, Shard};
+use crate::settings::{BadShard, Entrant, Game, Settings, Shard};
 
 /// Royale teams, in seat order: seat `i` plays `TEAMS[i]`.
 pub const TEAMS: [Team; 3] = [Team::Rock, Team::Paper, Team::Scissors];
@@ -24,7 +24,7 @@ pub struct Fixture {
     /// Index in the full (unsharded) schedule.
     pub id: u64,
     /// The game played (what the executor dispatches on).
-    pub game: GameKind,
+    pub game: Game,
     /// Bot names by seat.
     pub seats: Vec<String>,
     /// Royale: the team of each seat (`R`, `P`, `S`); empty for CardJitsu.
@@ -128,7 +128,7 @@ struct Group {
 /// formed ([`Schedule::new`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
-    game: GameKind,
+    game: Game,
     /// Sorted bot names.
     names: Vec<String>,
     /// Role label of each seat (royale: `R`, `P`, `S`); empty for none.
@@ -167,7 +167,7 @@ impl Schedule {
     /// The round-robin schedule for `bots` playing `game`. `boards` only
     /// matter for royale; `fixed_team` is ignored for CardJitsu.
     pub fn new(
-        game: GameKind,
+        game: Game,
         bots: &[Entrant],
         games: u64,
         seed: u64,
@@ -182,7 +182,7 @@ impl Schedule {
     /// games are the round robin's games of those groups, with the same
     /// seeds.
     pub fn with_gauntlet(
-        game: GameKind,
+        game: Game,
         bots: &[Entrant],
         games: u64,
         seed: u64,
@@ -267,7 +267,7 @@ impl Schedule {
     /// (`g` = [`Schedule::legs`]: 2 for two seats, `3! = 6` for three),
     /// `pair` = `k`.
     pub fn comparison(
-        game: GameKind,
+        game: Game,
         roles: &[&str],
         blocks: u64,
         seed: u64,
@@ -294,7 +294,7 @@ impl Schedule {
     }
 
     fn from_groups(
-        game: GameKind,
+        game: Game,
         names: Vec<String>,
         boards: &[String],
         seed: u64,
@@ -351,7 +351,7 @@ impl Schedule {
     }
 
     /// The game played.
-    pub fn game(&self) -> GameKind {
+    pub fn game(&self) -> Game {
         self.game
     }
 
@@ -577,7 +577,7 @@ mod tests {
 
     #[test]
     fn odd_cardjitsu_games_round_up_to_pairs() {
-        let s = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("b")], 3, 1, &[]).unwrap();
+        let s = Schedule::new(Game::Cardjitsu, &[bot("a"), bot("b")], 3, 1, &[]).unwrap();
         assert_eq!(s.fixtures().len(), 4);
         assert_eq!(s.fixtures()[0].seed, s.fixtures()[1].seed);
         assert_ne!(s.fixtures()[0].seed, s.fixtures()[2].seed);
@@ -586,23 +586,23 @@ mod tests {
 
     #[test]
     fn bad_input_is_rejected() {
-        let one = Schedule::new(GameKind::Cardjitsu, &[bot("a")], 2, 1, &[]);
+        let one = Schedule::new(Game::Cardjitsu, &[bot("a")], 2, 1, &[]);
         assert_eq!(one, Err(ScheduleError::TooFewBots(1)));
-        let dup = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("a")], 2, 1, &[]);
+        let dup = Schedule::new(Game::Cardjitsu, &[bot("a"), bot("a")], 2, 1, &[]);
         assert_eq!(dup, Err(ScheduleError::DuplicateBot("a".into())));
-        let zero = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("b")], 0, 1, &[]);
+        let zero = Schedule::new(Game::Cardjitsu, &[bot("a"), bot("b")], 0, 1, &[]);
         assert_eq!(zero, Err(ScheduleError::ZeroGames));
         let mut r1 = bot("r1");
         r1.fixed_team = Some(Team::Rock);
         let mut r2 = bot("r2");
         r2.fixed_team = Some(Team::Rock);
-        let none = Schedule::new(GameKind::Royale, &[r1, r2], 3, 1, &[]);
+        let none = Schedule::new(Game::Royale, &[r1, r2], 3, 1, &[]);
         assert_eq!(none, Err(ScheduleError::Empty));
     }
 
     #[test]
     fn shard_index_is_validated() {
-        let s = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("b")], 4, 1, &[]).unwrap();
+        let s = Schedule::new(Game::Cardjitsu, &[bot("a"), bot("b")], 4, 1, &[]).unwrap();
         assert!(s.shard(0, 2).is_err());
         assert!(s.shard(3, 2).is_err());
         let one = s.shard(1, 2).unwrap();
@@ -613,7 +613,7 @@ mod tests {
     #[test]
     fn fixtures_are_computed_from_their_id_alone() {
         let bots = [bot("a"), bot("b"), bot("c"), bot("d")];
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::Cardjitsu, Game::Royale] {
             let s = Schedule::new(game, &bots, 7, 5, &["x".into(), "y".into()]).unwrap();
             let all = s.fixtures();
             assert_eq!(all.len() as u64, s.len());
@@ -636,7 +636,7 @@ mod tests {
     #[test]
     fn a_gauntlet_plays_the_round_robin_games_of_its_bot_only() {
         let bots = [bot("new"), bot("b"), bot("c"), bot("d")];
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::Cardjitsu, Game::Royale] {
             let all = Schedule::new(game, &bots, 4, 5, &[]).unwrap();
             let g = Schedule::with_gauntlet(game, &bots, 4, 5, &[], Some("new")).unwrap();
             let with_new: Vec<_> = all
@@ -648,7 +648,7 @@ mod tests {
             assert_eq!(played, with_new, "{game}");
             assert!(g.iter().enumerate().all(|(i, f)| f.id == i as u64));
         }
-        let unknown = Schedule::with_gauntlet(GameKind::Cardjitsu, &bots, 4, 5, &[], Some("x"));
+        let unknown = Schedule::with_gauntlet(Game::Cardjitsu, &bots, 4, 5, &[], Some("x"));
         assert_eq!(unknown, Err(ScheduleError::UnknownGauntlet("x".into())));
     }
 
@@ -708,7 +708,7 @@ mod tests {
 
     #[test]
     fn a_comparison_is_one_group_of_roles_in_every_order() {
-        let s = Schedule::comparison(GameKind::Cardjitsu, &["new", "base"], 3, 7, &[]);
+        let s = Schedule::comparison(Game::Cardjitsu, &["new", "base"], 3, 7, &[]);
         assert_eq!((s.groups(), s.legs(0), s.len()), (1, 2, 6));
         let f = s.fixtures();
         assert_eq!(f[2].seats, ["new", "base"]);
@@ -719,7 +719,7 @@ mod tests {
             derive_seed(7, &[fnv1a64("compare"), fnv1a64("cardjitsu"), 1])
         );
         let boards = ["a".to_string(), "b".to_string()];
-        let r = Schedule::comparison(GameKind::Royale, &["new", "base", "third"], 2, 7, &boards);
+        let r = Schedule::comparison(Game::Royale, &["new", "base", "third"], 2, 7, &boards);
         assert_eq!(r.legs(0), 6);
         assert_eq!(r.fixture(6).unwrap().board.as_deref(), Some("b"));
         assert_eq!(r.fixture(6).unwrap().teams, TEAMS);
@@ -729,7 +729,7 @@ mod tests {
     fn royale_boards_rotate() {
         let boards = vec!["x.txt".to_string(), "y.txt".to_string()];
         let bots = [bot("a"), bot("b"), bot("c")];
-        let s = Schedule::new(GameKind::Royale, &bots, 6, 1, &boards).unwrap();
+        let s = Schedule::new(Game::Royale, &bots, 6, 1, &boards).unwrap();
         let used: Vec<_> = s
             .fixtures()
             .iter()

@@ -346,7 +346,7 @@ impl GroupTest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{Entrant, GameKind};
+    use crate::settings::{Entrant, Game};
 
     #[test]
     fn blocks_are_handed_on_in_cycle_order_once_complete() {
@@ -377,7 +377,7 @@ mod tests {
 
     fn gauntlet(games: u64) -> Schedule {
         let bots = [bot("new"), bot("strong"), bot("weak")];
-        Schedule::with_gauntlet(GameKind::Cardjitsu, &bots, games, 3, &[], Some("new")).unwrap()
+        Schedule::with_gauntlet(Game::Cardjitsu, &bots, games, 3, &[], Some("new")).unwrap()
     }
 
     /// Feeds every fixture NEW's result from `wins` (by opponent) until
@@ -449,7 +449,7 @@ mod tests {
     #[test]
     fn a_game_with_more_seats_is_refused() {
         let bots = [bot("new"), bot("b"), bot("c")];
-        let s = Schedule::with_gauntlet(GameKind::Royale, &bots, 3, 1, &[], Some("new")).unwrap();
+        let s = Schedule::with_gauntlet(Game::Royale, &bots, 3, 1, &[], Some("new")).unwrap();
         let err = GauntletStop::new(&s, "new", SprtParams::default()).unwrap_err();
         assert!(
             matches!(err, SprtSetupError::Seats { seats: 3, .. }),

@@ -699,11 +699,11 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{Entrant, GameKind};
+    use crate::settings::{Entrant, Game};
 
     fn settings() -> Settings {
         Settings {
-            game: GameKind::Cardjitsu,
+            game: Game::Cardjitsu,
             bots: vec![
                 Entrant {
                     name: "a".into(),

@@ -256,7 +256,7 @@ mod tests {
             values: Default::default(),
         };
         let mut settings = Settings {
-            game: crate::settings::GameKind::Cardjitsu,
+            game: crate::settings::Game::Cardjitsu,
             bots: vec![bot("a"), bot("b")],
             games: 4,
             seed: 7,

@@ -14,7 +14,7 @@ use dojo_engine::rng;
 use dojo_engine::royale::{self, Board, Royale, Team};
 use dojo_games::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing};
 use dojo_league::store::{self, GameLine};
-use dojo_league::{Entrant, Fixture, GameKind, GameResult, Schedule, SeatFaults, Settings};
+use dojo_league::{Entrant, Fixture, Game, GameResult, Schedule, SeatFaults, Settings};
 use rand::RngExt;
 
 /// Values the mutator writes over numbers: edges of every integer width,
@@ -250,7 +250,7 @@ fn settings() -> Settings {
         values: Default::default(),
     };
     Settings {
-        game: GameKind::Cardjitsu,
+        game: Game::Cardjitsu,
         bots: vec![bot("a"), bot("b")],
         games: 4,
         seed: 1,
