@@ -28,7 +28,7 @@ use serde_json::{Map, Value};
 
 use crate::formats::RECORD_VERSION;
 use crate::game::Game;
-use crate::parse::{FileTop, Head, RecordInput, Stored, StoredValues, Whole, without_position};
+use crate::parse::{FileTop, Head, RecordText, Stored, StoredValues, Whole, without_position};
 use crate::record::SeatInfo;
 use crate::registry::ReplayView;
 use crate::royale::RoyaleError;
@@ -260,9 +260,9 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Saved, ReplayError> {
                 record: record.get(),
                 timing: timing.get(),
             };
-            parse(path, Some(line), record.get(), &stored)
+            parse(path, Some(line), record.get(), &RecordText::Stored(stored))
         }
-        _ => parse(path, None, text, &Whole(text)),
+        _ => parse(path, None, text, &RecordText::Whole(Whole(text))),
     }
 }
 
@@ -274,7 +274,12 @@ pub fn parse_stored(
     record: &str,
     timing: &str,
 ) -> Result<Saved, ReplayError> {
-    parse(games, Some(line), record, &Stored { record, timing })
+    parse(
+        games,
+        Some(line),
+        record,
+        &RecordText::Stored(Stored { record, timing }),
+    )
 }
 
 /// A stored game already read as JSON values (a league's games as its
@@ -287,14 +292,13 @@ pub fn read_stored_values(
 ) -> Result<Saved, ReplayError> {
     let name = record.get("game").and_then(Value::as_str).unwrap_or("");
     let game = known_game(games, name)?;
-    crate::registry::parse_record(game, &StoredValues { record, timing }).map_err(|e| {
-        ReplayError::BadRecord {
+    game.parse_record(&RecordText::Values(StoredValues { record, timing }))
+        .map_err(|e| ReplayError::BadRecord {
             path: games.into(),
             line: None,
             kind: e.kind,
             source: Box::new(e.source),
-        }
-    })
+        })
 }
 
 fn known_game(path: &Path, name: &str) -> Result<Game, ReplayError> {
@@ -305,14 +309,14 @@ fn known_game(path: &Path, name: &str) -> Result<Game, ReplayError> {
 }
 
 /// Reads the record of `text` (its `game` and `version` first, to know
-/// its type) from `input` into its game's typed record (the registry's
-/// `parse_record` arm) and checks it. `line`: the line of
+/// its type) from `input` into its game's typed record (its
+/// `GameDef::parse_record`) and checks it. `line`: the line of
 /// `path` a stored record is on.
 fn parse(
     path: &Path,
     line: Option<usize>,
     text: &str,
-    input: &impl RecordInput,
+    input: &RecordText<'_>,
 ) -> Result<Saved, ReplayError> {
     let head = Head::of(text);
     let game = known_game(path, &head.game())?;
@@ -326,15 +330,17 @@ fn parse(
             found,
         });
     }
-    let saved = crate::registry::parse_record(game, input).map_err(|e| ReplayError::BadRecord {
-        path: path.into(),
-        line,
-        kind: e.kind,
-        source: match line {
-            Some(_) => without_position(&e.source).into(),
-            None => Box::new(e.source),
-        },
-    })?;
+    let saved = game
+        .parse_record(input)
+        .map_err(|e| ReplayError::BadRecord {
+            path: path.into(),
+            line,
+            kind: e.kind,
+            source: match line {
+                Some(_) => without_position(&e.source).into(),
+                None => Box::new(e.source),
+            },
+        })?;
     saved.check().map_err(|problem| ReplayError::Corrupt {
         path: path.into(),
         problem,

@@ -323,7 +323,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         values: Default::default(),
     });
     let settings = Settings {
-        game: Game::Cardjitsu,
+        game: Game::CARDJITSU,
         bots: bots.to_vec(),
         games,
         seed: 1,

@@ -759,7 +759,7 @@ mod tests {
 
     #[test]
     fn game_kind_round_trips() {
-        for g in [Game::Cardjitsu, Game::Royale] {
+        for g in [Game::CARDJITSU, Game::ROYALE] {
             assert_eq!(g.name().parse::<Game>(), Ok(g));
             assert_eq!(serde_json::to_string(&g).unwrap(), format!("\"{g}\""));
         }

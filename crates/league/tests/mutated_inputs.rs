@@ -250,7 +250,7 @@ fn settings() -> Settings {
         values: Default::default(),
     };
     Settings {
-        game: Game::Cardjitsu,
+        game: Game::CARDJITSU,
         bots: vec![bot("a"), bot("b")],
         games: 4,
         seed: 1,
@@ -304,7 +304,7 @@ fn game_lines() {
     let dir = tempfile::tempdir().unwrap();
     no_panics("games.jsonl", &[text], 300, |bytes| {
         std::fs::write(dir.path().join(store::GAMES_FILE), bytes).unwrap();
-        if let Ok(lines) = store::read_games(dir.path(), false) {
+        if let Ok(lines) = store::read_games(dir.path(), Game::CARDJITSU, false) {
             // What a report does with them must not panic either.
             let _ = dojo_league::report::build_report(
                 &settings,

@@ -97,7 +97,7 @@ pub fn settings(game: Game, names: &[&str], games: u64) -> Settings {
         bots: bots(names),
         games,
         seed: 2026,
-        boards: if game == Game::Royale {
+        boards: if game == Game::ROYALE {
             vec!["boards/a.txt".into(), "boards/b.txt".into()]
         } else {
             vec![]

@@ -22,8 +22,12 @@ use crate::bots;
 pub struct CardJitsuCli;
 
 impl super::GameCli for CardJitsuCli {
+    fn game(&self) -> Game {
+        Game::CARDJITSU
+    }
+
     fn match_command(&self) -> clap::Command {
-        super::match_command::<MatchArgs>(Game::Cardjitsu, "CardJitsu between two bots")
+        super::match_command::<MatchArgs>(self.game(), "CardJitsu between two bots")
     }
 
     fn match_args(&self, m: &mut ArgMatches) -> Result<Box<dyn super::MatchArgs>, clap::Error> {
@@ -32,10 +36,6 @@ impl super::GameCli for CardJitsuCli {
 
     fn game_flags(&self) -> &'static [&'static str] {
         &["--rules", "--deck1", "--deck2", "--max-rounds"]
-    }
-
-    fn boards(&self) -> bool {
-        false
     }
 
     fn league_games(&self, _boards: usize) -> u64 {
@@ -158,7 +158,7 @@ fn deck(path: Option<&Path>) -> Result<(Deck, String)> {
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let (deck1, name1) = deck(a.deck1.as_deref())?;
     let (deck2, name2) = deck(a.deck2.as_deref())?;
-    let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::Cardjitsu.name())?;
+    let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::CARDJITSU.name())?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
         errln!("seed: {s} (replay with --seed {s})");

@@ -24,9 +24,13 @@ use crate::bots;
 pub struct RoyaleCli;
 
 impl super::GameCli for RoyaleCli {
+    fn game(&self) -> Game {
+        Game::ROYALE
+    }
+
     fn match_command(&self) -> clap::Command {
         super::match_command::<MatchArgs>(
-            Game::Royale,
+            self.game(),
             "Rock-paper-scissors royale between three teams of bots",
         )
     }
@@ -37,10 +41,6 @@ impl super::GameCli for RoyaleCli {
 
     fn game_flags(&self) -> &'static [&'static str] {
         &["--max-rounds", "--stall-rounds"]
-    }
-
-    fn boards(&self) -> bool {
-        true
     }
 
     /// Each trio plays every board once in each team rotation.
@@ -141,7 +141,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
             teams.push(team);
         }
     }
-    let loaded = bots::load(&specs, bots_dir, Game::Royale.name())?;
+    let loaded = bots::load(&specs, bots_dir, Game::ROYALE.name())?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
         errln!("seed: {s} (replay with --seed {s})");
