@@ -192,6 +192,109 @@ mod tests {
         assert_eq!(back[0], "</script><script>alert(1)</script>");
     }
 
+    /// A 4-seat game of two partnerships that exists only here: its report
+    /// page renders with the game's title and sides (its records have no
+    /// replay, so none is packed).
+    #[test]
+    fn a_partnership_games_report_page_renders() {
+        use std::sync::Arc;
+
+        use dojo_games::game::SmokeRun;
+        use dojo_games::parse::RecordText;
+        use dojo_games::registry::NotARecord;
+        use dojo_games::{BotExecutor, ExecError, Game, GameDef, GameResult, Saved, Shape, Table};
+        use dojo_league::report::{RunInfo, build_report};
+        use serde::de::Error as _;
+
+        struct Partners;
+        impl GameDef for Partners {
+            fn name(&self) -> &'static str {
+                "partners"
+            }
+            fn title(&self) -> &'static str {
+                "Partners"
+            }
+            fn shape(&self) -> Shape {
+                Shape {
+                    sides: &[0, 1, 0, 1],
+                    teams: false,
+                    board: false,
+                }
+            }
+            fn play(&self, _: &BotExecutor, _: &Table<'_>) -> Result<GameResult, ExecError> {
+                Err(ExecError::Failed("a toy".into()))
+            }
+            fn smoke(
+                &self,
+                _: &Arc<dojo_runner::BotSpec>,
+                _: Option<&dojo_engine::royale::Board>,
+                _: &dojo_runner::RunOptions,
+            ) -> Result<Option<SmokeRun>, String> {
+                Ok(None)
+            }
+            fn parse_record(&self, _: &RecordText<'_>) -> Result<Saved, NotARecord> {
+                Err(NotARecord {
+                    kind: "partners",
+                    source: serde_json::Error::custom("no records"),
+                })
+            }
+        }
+        static PARTNERS: Partners = Partners;
+        let game = Game::new(&PARTNERS);
+        let names = ["ant", "bee", "cat", "dog"];
+        let settings = dojo_league::Settings {
+            game,
+            bots: names
+                .iter()
+                .map(|n| dojo_league::Entrant {
+                    name: (*n).into(),
+                    command: (*n).into(),
+                    fixed_team: None,
+                    values: Default::default(),
+                })
+                .collect(),
+            games: 12,
+            seed: 1,
+            boards: Vec::new(),
+            timeout_ms: 100,
+            anchor: None,
+            anchor_elo: None,
+            gauntlet: None,
+            sprt: None,
+            shard: None,
+            play: Default::default(),
+            limits: Default::default(),
+        };
+        let schedule = dojo_league::Schedule::build(&settings).unwrap();
+        let games: Vec<GameLine> = schedule
+            .iter()
+            .map(|f| {
+                let scores = if f.id % 3 == 0 {
+                    vec![0.5; 4]
+                } else {
+                    let w = (f.id % 2) as usize;
+                    (0..4).map(|s| if s % 2 == w { 1.0 } else { 0.0 }).collect()
+                };
+                let result = dojo_league::GameResult {
+                    scores,
+                    faults: vec![Default::default(); 4],
+                    record: serde_json::json!({ "game": "partners" }),
+                    timing: serde_json::Value::Null,
+                };
+                GameLine::new(&f, result)
+            })
+            .collect();
+        assert!(games.iter().all(|g| g.check(game).is_ok()));
+        let report = build_report(&settings, &games, schedule.len(), RunInfo::default());
+        let html = super::report(&report, &settings, &games, Path::new("results/x")).unwrap();
+        assert!(
+            html.contains("partners league: 4 bots, 12 games"),
+            "page title"
+        );
+        assert!(html.contains(r#""title":"Partners""#));
+        assert!(html.contains(r#""sides":[0,1,0,1]"#));
+    }
+
     #[test]
     fn fill_does_not_expand_placeholders_inside_values() {
         let values = BTreeMap::from([("a", "{{b}}"), ("b", "B")]);
