@@ -27,8 +27,9 @@ const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("style.css");
 /// The page's script, in this order: the shared helpers, the replay
 /// stepper and panels every game shares, each game's replay page (one
-/// line per game: the script defines its page and `replay.js` picks it by
-/// the record's `game`), the report and the comparison.
+/// line per game: the script defines its page and adds it to
+/// `REPLAY_PAGES` under the game's name, where `replay.js` finds it by the
+/// record's `game`), the report and the comparison.
 const SCRIPTS: [&str; 6] = [
     include_str!("common.js"),
     include_str!("replay.js"),
