@@ -455,3 +455,25 @@ fn the_toy_game_resolves_by_name_and_cannot_take_a_shipped_name() {
         Err(dojo_league::compare::CompareError::Partnerships { .. })
     ));
 }
+
+#[test]
+fn fewer_bots_than_seats_still_play_a_toy_team_league() {
+    // Two bots in four seats: the multisets that seat both (AAAB, AABB,
+    // ABBB), each in every split and rotation; a bot is never rated
+    // against itself or its partner.
+    let s = toy_settings(&NAMES[..2], 4);
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run(&s, tmp.path(), 1);
+    assert!(report.complete && report.games_played > 0);
+    let games = store::read_games(tmp.path(), s.game, false).unwrap();
+    let names = s.sorted_names();
+    for r in pair_results(s.game, &names, &games) {
+        assert_ne!(r.a, r.b);
+    }
+    let results: u64 = report.pairs.iter().map(|p| p.results).sum();
+    assert_eq!(
+        results,
+        pair_results(s.game, &names, &games).len() as u64,
+        "the head-to-head table counts what the ratings are fitted to"
+    );
+}
