@@ -245,19 +245,23 @@ impl Schedule {
                 }
             })
             .filter(|g| !g.seatings.is_empty())
-            .filter(|g| focus.is_none_or(|f| g.seatings[0].iter().any(|&b| usize::from(b) == f)))
             .collect();
-        if groups.is_empty() {
-            return Err(ScheduleError::Empty);
-        }
         // `games` per group, rounded up to whole cycles: a cycle is the
         // seats' rotations (a partnership game's: the most seatings a group
-        // has, every partnership split in every rotation).
+        // has, every partnership split in every rotation), counted over
+        // the round robin's groups so a gauntlet plays the same cycles.
         let legs_per_cycle = if shape.partnerships() {
             groups.iter().map(|g| g.seatings.len()).max().unwrap_or(1) as u64
         } else {
             shape.seats() as u64
         };
+        let groups: Vec<Group> = groups
+            .into_iter()
+            .filter(|g| focus.is_none_or(|f| g.seatings[0].iter().any(|&b| usize::from(b) == f)))
+            .collect();
+        if groups.is_empty() {
+            return Err(ScheduleError::Empty);
+        }
         Ok(Schedule::from_groups(
             game,
             sorted.iter().map(|b| b.name.clone()).collect(),

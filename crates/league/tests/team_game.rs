@@ -477,3 +477,19 @@ fn fewer_bots_than_seats_still_play_a_toy_team_league() {
         "the head-to-head table counts what the ratings are fitted to"
     );
 }
+
+#[test]
+fn a_toy_team_gauntlet_plays_the_round_robins_games_of_its_bot() {
+    let s = toy_settings(&NAMES, 12);
+    let robin = Schedule::build(&s).unwrap();
+    let gauntlet =
+        Schedule::with_gauntlet(s.game, &s.bots, s.games, s.seed, &[], Some("ant")).unwrap();
+    let with_ant: Vec<(Vec<String>, u64)> = robin
+        .iter()
+        .filter(|f| f.seats.iter().any(|b| b == "ant"))
+        .map(|f| (f.seats, f.seed))
+        .collect();
+    let played: Vec<(Vec<String>, u64)> = gauntlet.iter().map(|f| (f.seats, f.seed)).collect();
+    assert_eq!(gauntlet.groups(), 4);
+    assert_eq!(played, with_ant);
+}
