@@ -14,6 +14,7 @@
 //! (version 1) fall back to a bot of the recorded name under the bots
 //! directory.
 
+use std::any::Any;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -41,7 +42,18 @@ pub use crate::royale::replay::{BoardSource, RoyaleReplay, prompt_indices, rerun
 /// What replay does with a saved game of one kind: each game's record
 /// implements it in the game's module, and [`Saved`] (one variant per
 /// game, in the registry) hands out the one that was read.
-pub trait SavedGame: fmt::Debug + Send + Sync {
+pub trait SavedGame: fmt::Debug + Send + Sync + 'static {
+    /// Which game's record it is.
+    fn game(&self) -> Game;
+    /// The record, for [`Saved::record`] and [`SavedGame::compare`].
+    fn as_any(&self) -> &dyn Any;
+    /// The record, owned.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+    /// How `rerun` (this game played again) differs from it; `None` when
+    /// it is the same game (timing and stderr aside);
+    /// [`ReplayError::OtherGame`] when it is another game's
+    /// ([`crate::registry::same_record`]).
+    fn compare(&self, rerun: &dyn SavedGame) -> Result<Option<Difference>, ReplayError>;
     /// Who sat where.
     fn seats(&self) -> &[SeatInfo];
     /// Whether the record agrees with itself and the rules; what is wrong,
@@ -51,7 +63,7 @@ pub trait SavedGame: fmt::Debug + Send + Sync {
     fn title(&self) -> String;
     /// The replay page's data: the record and what the page shows beside
     /// it.
-    fn view<'a>(&'a self, source: &RecordSource) -> Result<ReplayView<'a>, ReplayError>;
+    fn view(&self, source: &RecordSource) -> Result<ReplayView, ReplayError>;
     /// The game made ready to play again: what the record names (decks, a
     /// board) read again now.
     fn rerun(&self) -> Result<Rerun, ReplayError>;
@@ -146,6 +158,9 @@ pub enum ReplayError {
         path.display()
     )]
     UnknownGame { path: PathBuf, found: String },
+    /// A replay page's data could not be written as JSON.
+    #[error("the replay page's data: {0}")]
+    View(#[source] serde_json::Error),
     /// A rerun came out as another game than the saved one.
     #[error("a {saved} record was compared with a {rerun} game")]
     OtherGame { saved: Game, rerun: Game },
@@ -592,10 +607,9 @@ mod tests {
     }
 
     fn as_cardjitsu(saved: Saved) -> CardJitsuRecord {
-        match saved {
-            Saved::CardJitsu(rec) => *rec,
-            other => panic!("read a CardJitsu record as {other:?}"),
-        }
+        *saved
+            .into_record::<CardJitsuRecord>()
+            .expect("a CardJitsu record")
     }
 
     #[test]

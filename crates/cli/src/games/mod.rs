@@ -19,7 +19,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
-use dojo_games::Game;
+use dojo_games::{Game, Saved};
+
+use crate::render::ReplayText;
 
 /// What the command line knows about one game.
 pub trait GameCli: Sync {
@@ -40,6 +42,9 @@ pub trait GameCli: Sync {
     }
     /// Games per league when `--games` is not given, with `boards` boards.
     fn league_games(&self, boards: usize) -> u64;
+    /// How `dojo replay` shows a saved game of this game (its record's
+    /// `ReplayText`); `None` for another game's.
+    fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText>;
 }
 
 /// The registry: the command line's part of each game of [`Game::ALL`],

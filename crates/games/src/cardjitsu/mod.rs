@@ -132,11 +132,11 @@ impl GameDef for CardJitsuGame {
     }
 
     fn parse_record(&self, input: &RecordText<'_>) -> Result<Saved, NotARecord> {
-        let rec = input.typed().map_err(|source| NotARecord {
+        let rec: Box<CardJitsuRecord> = input.typed().map_err(|source| NotARecord {
             kind: "CardJitsu",
             source,
         })?;
-        Ok(Saved::CardJitsu(rec))
+        Ok(Saved::new(rec))
     }
 }
 

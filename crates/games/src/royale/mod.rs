@@ -181,11 +181,11 @@ impl GameDef for RoyaleGame {
     }
 
     fn parse_record(&self, input: &RecordText<'_>) -> Result<Saved, NotARecord> {
-        let rec = input.typed().map_err(|source| NotARecord {
+        let rec: Box<RoyaleRecord> = input.typed().map_err(|source| NotARecord {
             kind: "royale",
             source,
         })?;
-        Ok(Saved::Royale(rec))
+        Ok(Saved::new(rec))
     }
 }
 

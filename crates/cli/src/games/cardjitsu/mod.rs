@@ -10,12 +10,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{ArgMatches, Args, ValueEnum};
 use dojo_engine::cardjitsu::{self, Deck, Ruleset};
-use dojo_games::{CardJitsuSetup, Game, play_cardjitsu};
+use dojo_games::{CardJitsuSetup, Game, Saved, play_cardjitsu};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
 use crate::args::TimeArgs;
 use crate::bots;
+use crate::render::ReplayText;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
@@ -40,6 +41,12 @@ impl super::GameCli for CardJitsuCli {
 
     fn league_games(&self, _boards: usize) -> u64 {
         40
+    }
+
+    fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText> {
+        saved
+            .record::<dojo_games::CardJitsuRecord>()
+            .map(|rec| rec as &dyn ReplayText)
     }
 }
 

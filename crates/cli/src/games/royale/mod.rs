@@ -12,12 +12,13 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::{ArgMatches, Args};
 use dojo_engine::royale::{self, Royale, Team};
-use dojo_games::{Game, RoyaleSetup, play_royale};
+use dojo_games::{Game, RoyaleSetup, Saved, play_royale};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
 use crate::args::TimeArgs;
 use crate::bots;
+use crate::render::ReplayText;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
@@ -46,6 +47,12 @@ impl super::GameCli for RoyaleCli {
     /// Each trio plays every board once in each team rotation.
     fn league_games(&self, boards: usize) -> u64 {
         3 * boards as u64
+    }
+
+    fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText> {
+        saved
+            .record::<dojo_games::RoyaleRecord>()
+            .map(|rec| rec as &dyn ReplayText)
     }
 }
 
