@@ -9,8 +9,8 @@
 //! one record envelope ([`record`]), with what replay does with a saved
 //! game of it (checking, rerun setup, first difference, the replay page's
 //! data). [`replay`] reads records (typed, once: [`parse`]), finds the bots
-//! that played and compares a rerun, dispatching per game through
-//! [`registry`]'s `Saved`; [`view`] holds what every replay page shares; [`classic`] is the interactive classic game;
+//! that played and compares a rerun, through [`registry`]'s `Saved` (any
+//! game's record behind its `SavedGame`); [`view`] holds what every replay page shares; [`classic`] is the interactive classic game;
 //! [`smoke`] the smoke start before a league; [`bots`] the bots and boards
 //! resolved once and used for many games. Adding a game: see
 //! `docs/adding-a-game.md`.

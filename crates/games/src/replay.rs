@@ -40,8 +40,8 @@ pub use crate::registry::Saved;
 pub use crate::royale::replay::{BoardSource, RoyaleReplay, prompt_indices, rerun_board};
 
 /// What replay does with a saved game of one kind: each game's record
-/// implements it in the game's module, and [`Saved`] (one variant per
-/// game, in the registry) hands out the one that was read.
+/// implements it in the game's module, and [`Saved`] (the record read,
+/// whatever its game) hands it out.
 pub trait SavedGame: fmt::Debug + Send + Sync + 'static {
     /// Which game's record it is.
     fn game(&self) -> Game;
