@@ -81,7 +81,7 @@ impl BotExecutor {
     /// Plays `table` to the end. Once the game runs, the runner watches
     /// `self.run.cancel` and stops within a fraction of a second.
     pub fn play(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
-        crate::registry::play(self, table)
+        table.game.play(self, table)
     }
 }
 

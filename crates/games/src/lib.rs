@@ -1,15 +1,16 @@
 //! dojo's per-game layer, between the runner (processes, no game) and the
 //! tournaments above (leagues, comparisons, which know no game's rules).
 //!
-//! [`Game`] names every game; [`registry`] holds every per-game decision
-//! as one exhaustive `match` each (so a new game is a compile error until
-//! each has its arm); each game's setup, play through the runner and
-//! record live in its own module ([`cardjitsu`], [`royale`]) around the
+//! Each game is a [`GameDef`] (its shape and partnerships, what a valid
+//! result is, its play, smoke game and record reading), implemented once
+//! in its own module and listed once in [`Game::ALL`]; [`Game`] is the
+//! handle the layers above ask. Each game's setup, play through the runner
+//! and record live in its module ([`cardjitsu`], [`royale`]) around the
 //! one record envelope ([`record`]), with what replay does with a saved
 //! game of it (checking, rerun setup, first difference, the replay page's
 //! data). [`replay`] reads records (typed, once: [`parse`]), finds the bots
-//! that played and compares a rerun, dispatching per game through the
-//! registry's `Saved`; [`view`] holds what every replay page shares; [`classic`] is the interactive classic game;
+//! that played and compares a rerun, through [`registry`]'s `Saved` (any
+//! game's record behind its `SavedGame`); [`view`] holds what every replay page shares; [`classic`] is the interactive classic game;
 //! [`smoke`] the smoke start before a league; [`bots`] the bots and boards
 //! resolved once and used for many games. Adding a game: see
 //! `docs/adding-a-game.md`.
@@ -31,7 +32,7 @@ pub mod view;
 pub use bots::{BotExecutor, Table};
 pub use cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 pub use formats::RECORD_VERSION;
-pub use game::{Game, UnknownGame};
+pub use game::{Game, GameDef, NameTaken, Shape, SmokeRun, UnknownGame};
 pub use outcome::{ExecError, GameResult, SeatFaults};
 pub use record::{SeatConduct, SeatInfo, Timing};
 pub use registry::Saved;

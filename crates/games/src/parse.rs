@@ -14,7 +14,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess
 use serde_json::value::RawValue;
 
 /// The text (or, for a league's report, the values) a typed record is
-/// read from; the registry's `parse_record` arm picks the type.
+/// read from; the game's `GameDef::parse_record` picks the type.
 pub trait RecordInput {
     /// The record as `R`.
     fn typed<R: DeserializeOwned>(&self) -> Result<R, serde_json::Error>;
@@ -66,6 +66,26 @@ impl RecordInput for StoredValues<'_> {
             record: self.record,
             timing: self.timing,
         })
+    }
+}
+
+/// Any of the inputs above, as one type, so a game's
+/// [`crate::game::GameDef::parse_record`] (a trait object's method, which
+/// cannot be generic) takes each of them.
+#[derive(Debug, Clone, Copy)]
+pub enum RecordText<'a> {
+    Whole(Whole<'a>),
+    Stored(Stored<'a>),
+    Values(StoredValues<'a>),
+}
+
+impl RecordInput for RecordText<'_> {
+    fn typed<R: DeserializeOwned>(&self) -> Result<R, serde_json::Error> {
+        match self {
+            RecordText::Whole(w) => w.typed(),
+            RecordText::Stored(s) => s.typed(),
+            RecordText::Values(v) => v.typed(),
+        }
     }
 }
 

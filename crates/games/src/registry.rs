@@ -1,160 +1,138 @@
-//! The registry: every decision that depends on which game is played, one
-//! exhaustive `match` on [`Game`] each. A new game variant makes each of
-//! these a compile error until it has its arm (the test at the bottom lists
-//! them, so a reader sees the whole surface); the game's own code lives in
-//! its module.
+//! What replay holds of a saved game, whatever the game: [`Saved`], the
+//! game's typed record behind its [`SavedGame`] impl, and [`ReplayView`],
+//! its replay page's data. Neither names a game: a game's record enters
+//! through its [`crate::game::GameDef::parse_record`] (or a rerun) as
+//! [`Saved::new`], and everything replay does with it is the record's
+//! `SavedGame` impl in the game's module.
 
+use std::any::Any;
+use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
 
-use dojo_engine::royale::Board;
-use dojo_runner::{BotSpec, RunOptions};
-use serde::Serialize;
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 
-use crate::bots::{BotExecutor, Table};
-use crate::cardjitsu::CardJitsuRecord;
-use crate::cardjitsu::view::CardJitsuView;
 use crate::game::Game;
-use crate::outcome::{ExecError, GameResult};
-use crate::parse::RecordInput;
-use crate::record::SeatConduct;
 use crate::replay::{Difference, ReplayError, SavedGame};
-use crate::royale::RoyaleRecord;
-use crate::royale::view::RoyaleView;
 
-/// How many seats one game has, and what labels them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shape {
-    /// Seats per game.
-    pub seats: usize,
-    /// Whether each seat plays for a team (royale's R, P, S: seat `i`
-    /// plays the `i`-th).
-    pub teams: bool,
-    /// Whether games are played on a board file (royale), so leagues and
-    /// comparisons rotate through boards.
-    pub board: bool,
-}
-
-/// Seats per game, whether they have teams, whether there is a board.
-pub fn shape(game: Game) -> Shape {
-    match game {
-        Game::Cardjitsu => Shape {
-            seats: 2,
-            teams: false,
-            board: false,
-        },
-        Game::Royale => Shape {
-            seats: 3,
-            teams: true,
-            board: true,
-        },
-    }
-}
-
-/// Plays one game with the executor's bots.
-pub(crate) fn play(exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
-    match table.game {
-        Game::Cardjitsu => crate::cardjitsu::play_table(exec, table),
-        Game::Royale => crate::royale::play_table(exec, table),
-    }
-}
-
-/// The smoke start's game for `bot` (royale needs a board; without one
-/// there is nothing to check): each seat's conduct and stderr.
-#[allow(clippy::type_complexity)]
-pub(crate) fn smoke_game(
-    game: Game,
-    bot: &Arc<BotSpec>,
-    board: Option<&Board>,
-    opts: &RunOptions,
-) -> Result<Option<(Vec<SeatConduct>, Vec<Vec<String>>)>, String> {
-    Ok(match (game, board) {
-        (Game::Cardjitsu, _) => {
-            let rec = crate::cardjitsu::smoke(bot, opts)?;
-            Some((rec.conduct, rec.stderr))
-        }
-        (Game::Royale, None) => None,
-        (Game::Royale, Some(board)) => {
-            let rec = crate::royale::smoke(bot, board, opts)?;
-            Some((rec.conduct, rec.stderr))
-        }
-    })
-}
-
-/// A saved game: one variant per game, holding the game's typed record.
-/// What replay does with it is the record's [`SavedGame`] impl (in the
-/// game's module), reached through `Deref`.
+/// A saved game: the game's typed record. What replay does with it is the
+/// record's [`SavedGame`] impl (in the game's module), reached through
+/// `Deref`.
 #[derive(Debug)]
-pub enum Saved {
-    CardJitsu(Box<CardJitsuRecord>),
-    Royale(Box<RoyaleRecord>),
-}
+pub struct Saved(Box<dyn SavedGame>);
 
 impl Deref for Saved {
     type Target = dyn SavedGame;
 
     fn deref(&self) -> &(dyn SavedGame + 'static) {
-        match self {
-            Saved::CardJitsu(rec) => rec.as_ref(),
-            Saved::Royale(rec) => rec.as_ref(),
-        }
+        self.0.as_ref()
     }
 }
 
 impl Saved {
+    /// A game's typed record as a saved game.
+    pub fn new(record: Box<dyn SavedGame>) -> Saved {
+        Saved(record)
+    }
+
     /// Which game it is.
     pub fn game(&self) -> Game {
-        match self {
-            Saved::CardJitsu(_) => Game::Cardjitsu,
-            Saved::Royale(_) => Game::Royale,
-        }
+        self.0.game()
     }
 
     /// How `rerun` (this game played again) differs from it; `None` when
-    /// it is the same game (timing and stderr aside).
+    /// it is the same game (timing and stderr aside). A rerun of another
+    /// game is [`ReplayError::OtherGame`].
     pub fn compare(&self, rerun: &Saved) -> Result<Option<Difference>, ReplayError> {
-        let other = || ReplayError::OtherGame {
-            saved: self.game(),
-            rerun: rerun.game(),
-        };
-        // Exhaustive on the saved game (a new game needs its arm); only the
-        // rerun's mismatch is a wildcard.
-        match self {
-            Saved::CardJitsu(a) => match rerun {
-                Saved::CardJitsu(b) => crate::cardjitsu::replay::compare(a, b),
-                _ => Err(other()),
-            },
-            Saved::Royale(a) => match rerun {
-                Saved::Royale(b) => crate::royale::replay::compare(a, b),
-                _ => Err(other()),
-            },
-        }
+        self.0.compare(rerun.0.as_ref())
+    }
+
+    /// The typed record, if it is an `R` (for a game's own code: the CLI's
+    /// transcript of its records).
+    pub fn record<R: Any>(&self) -> Option<&R> {
+        self.0.as_any().downcast_ref()
+    }
+
+    /// [`Saved::record`], owned; `None` when it is not an `R`.
+    pub fn into_record<R: Any>(self) -> Option<Box<R>> {
+        self.0.into_any().downcast().ok()
     }
 }
 
+/// The record of `rerun` as the same type as `saved`'s, or the error that
+/// a rerun of another game is: what each game's `SavedGame::compare`
+/// starts with.
+pub fn same_record<'a, R: Any>(
+    saved: &dyn SavedGame,
+    rerun: &'a dyn SavedGame,
+) -> Result<&'a R, ReplayError> {
+    rerun
+        .as_any()
+        .downcast_ref()
+        .ok_or_else(|| ReplayError::OtherGame {
+            saved: saved.game(),
+            rerun: rerun.game(),
+        })
+}
+
 /// What a replay page shows: the record and what its game's view derives
-/// from it. Serialised as the game's view itself.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-pub enum ReplayView<'a> {
-    CardJitsu(CardJitsuView<'a>),
-    Royale(RoyaleView<'a>),
-}
-
-/// Reads a saved record of `game` (its `"game"` field) from `input` into
-/// the game's typed record. (Checking it is [`SavedGame::check`].)
-pub(crate) fn parse_record(game: Game, input: &impl RecordInput) -> Result<Saved, NotARecord> {
-    let not = |kind| move |source| NotARecord { kind, source };
-    Ok(match game {
-        Game::Cardjitsu => Saved::CardJitsu(input.typed().map_err(not("CardJitsu"))?),
-        Game::Royale => Saved::Royale(input.typed().map_err(not("royale"))?),
-    })
-}
-
-/// Why [`parse_record`] refused a record: not a record of the game named
-/// `kind` (as messages name it).
+/// from it, as the JSON its game's view serialises to, field by field in
+/// its order (so the page embeds exactly the view's text, and the page
+/// can flatten it beside its own fields). Serialised as that object.
 #[derive(Debug)]
-pub(crate) struct NotARecord {
+pub struct ReplayView(Vec<(String, Box<RawValue>)>);
+
+impl ReplayView {
+    /// The view `data` of a game's replay page: it must serialise as a
+    /// JSON object.
+    pub fn new(data: &impl Serialize) -> Result<ReplayView, ReplayError> {
+        let raw = serde_json::value::to_raw_value(data).map_err(ReplayError::View)?;
+        let Fields(fields) = serde_json::from_str(raw.get()).map_err(ReplayError::View)?;
+        Ok(ReplayView(fields))
+    }
+}
+
+impl Serialize for ReplayView {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// A JSON object's fields in their order, each value kept as its text.
+struct Fields(Vec<(String, Box<RawValue>)>);
+
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Fields, D::Error> {
+        struct Visit;
+        impl<'de> Visitor<'de> for Visit {
+            type Value = Fields;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    fields.push(entry);
+                }
+                Ok(Fields(fields))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+/// Why [`GameDef::parse_record`] refused a record: not a record of the
+/// game named `kind` (as messages name it).
+#[derive(Debug)]
+pub struct NotARecord {
     pub kind: &'static str,
     pub source: serde_json::Error,
 }
@@ -163,29 +141,13 @@ pub(crate) struct NotARecord {
 mod tests {
     use super::*;
 
-    /// Fails to compile when a game is added without an arm here, and
-    /// checks every game has a sensible shape. The other registry arms
-    /// (`play`, `smoke_game`, `Saved`, `parse_record` in this file) are exhaustive
-    /// matches without a wildcard too: the compiler refuses a missing arm,
-    /// so `cargo test` cannot pass with a game left out of the registry.
-    #[test]
-    fn every_game_is_registered() {
-        for game in Game::ALL {
-            let expected = match game {
-                Game::Cardjitsu => 2,
-                Game::Royale => 3,
-            };
-            assert_eq!(shape(game).seats, expected, "{game}");
-        }
-    }
-
     #[test]
     fn a_saved_game_is_its_games_and_compares_only_with_its_own() {
-        let cj = Saved::CardJitsu(Box::new(crate::cardjitsu::replay::tests::record(3)));
+        let cj = Saved::new(Box::new(crate::cardjitsu::replay::tests::record(3)));
         let (royale, _) = crate::royale::replay::tests::record();
-        let royale = Saved::Royale(Box::new(royale));
-        assert_eq!(cj.game(), Game::Cardjitsu);
-        assert_eq!(royale.game(), Game::Royale);
+        let royale = Saved::new(Box::new(royale));
+        assert_eq!(cj.game(), Game::CARDJITSU);
+        assert_eq!(royale.game(), Game::ROYALE);
         assert_eq!(cj.seats().len(), 2);
         assert_eq!(royale.seats().len(), 3);
         assert!(cj.check().is_ok() && royale.check().is_ok());
@@ -193,9 +155,43 @@ mod tests {
         assert!(matches!(
             cj.compare(&royale),
             Err(ReplayError::OtherGame {
-                saved: Game::Cardjitsu,
-                rerun: Game::Royale
-            })
+                saved,
+                rerun
+            }) if saved == Game::CARDJITSU && rerun == Game::ROYALE
+        ));
+        assert!(cj.record::<crate::CardJitsuRecord>().is_some());
+        assert!(cj.record::<crate::RoyaleRecord>().is_none());
+        assert!(royale.into_record::<crate::RoyaleRecord>().is_some());
+    }
+
+    /// A replay page embeds exactly the text its game's view serialises
+    /// to, in the view's field order, and can flatten it.
+    #[test]
+    fn a_replay_view_is_its_games_view_unchanged() {
+        let rec = crate::cardjitsu::replay::tests::record(3);
+        let source = crate::view::RecordSource::File("g.json".into());
+        let direct = serde_json::to_string(&crate::cardjitsu::view::view(&rec, &source)).unwrap();
+        let view = Saved::new(Box::new(rec.clone())).view(&source).unwrap();
+        assert_eq!(serde_json::to_string(&view).unwrap(), direct);
+        let (royale, _) = crate::royale::replay::tests::record();
+        let direct = serde_json::to_string(&crate::royale::view::view(&royale, &source).unwrap());
+        let view = Saved::new(Box::new(royale)).view(&source).unwrap();
+        assert_eq!(serde_json::to_string(&view).unwrap(), direct.unwrap());
+        #[derive(Serialize)]
+        struct Page<'a> {
+            page: &'a str,
+            #[serde(flatten)]
+            view: &'a ReplayView,
+        }
+        let page = serde_json::to_string(&Page {
+            page: "replay",
+            view: &view,
+        })
+        .unwrap();
+        assert!(page.starts_with(r#"{"page":"replay","#), "{page}");
+        assert!(matches!(
+            ReplayView::new(&[1, 2]),
+            Err(ReplayError::View(_))
         ));
     }
 }

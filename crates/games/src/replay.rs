@@ -14,6 +14,7 @@
 //! (version 1) fall back to a bot of the recorded name under the bots
 //! directory.
 
+use std::any::Any;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -28,7 +29,7 @@ use serde_json::{Map, Value};
 
 use crate::formats::RECORD_VERSION;
 use crate::game::Game;
-use crate::parse::{FileTop, Head, RecordInput, Stored, StoredValues, Whole, without_position};
+use crate::parse::{FileTop, Head, RecordText, Stored, StoredValues, Whole, without_position};
 use crate::record::SeatInfo;
 use crate::registry::ReplayView;
 use crate::royale::RoyaleError;
@@ -39,9 +40,20 @@ pub use crate::registry::Saved;
 pub use crate::royale::replay::{BoardSource, RoyaleReplay, prompt_indices, rerun_board};
 
 /// What replay does with a saved game of one kind: each game's record
-/// implements it in the game's module, and [`Saved`] (one variant per
-/// game, in the registry) hands out the one that was read.
-pub trait SavedGame: fmt::Debug + Send + Sync {
+/// implements it in the game's module, and [`Saved`] (the record read,
+/// whatever its game) hands it out.
+pub trait SavedGame: fmt::Debug + Send + Sync + 'static {
+    /// Which game's record it is.
+    fn game(&self) -> Game;
+    /// The record, for [`Saved::record`] and [`SavedGame::compare`].
+    fn as_any(&self) -> &dyn Any;
+    /// The record, owned.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
+    /// How `rerun` (this game played again) differs from it; `None` when
+    /// it is the same game (timing and stderr aside);
+    /// [`ReplayError::OtherGame`] when it is another game's
+    /// ([`crate::registry::same_record`]).
+    fn compare(&self, rerun: &dyn SavedGame) -> Result<Option<Difference>, ReplayError>;
     /// Who sat where.
     fn seats(&self) -> &[SeatInfo];
     /// Whether the record agrees with itself and the rules; what is wrong,
@@ -51,7 +63,7 @@ pub trait SavedGame: fmt::Debug + Send + Sync {
     fn title(&self) -> String;
     /// The replay page's data: the record and what the page shows beside
     /// it.
-    fn view<'a>(&'a self, source: &RecordSource) -> Result<ReplayView<'a>, ReplayError>;
+    fn view(&self, source: &RecordSource) -> Result<ReplayView, ReplayError>;
     /// The game made ready to play again: what the record names (decks, a
     /// board) read again now.
     fn rerun(&self) -> Result<Rerun, ReplayError>;
@@ -146,6 +158,9 @@ pub enum ReplayError {
         path.display()
     )]
     UnknownGame { path: PathBuf, found: String },
+    /// A replay page's data could not be written as JSON.
+    #[error("the replay page's data: {0}")]
+    View(#[source] serde_json::Error),
     /// A rerun came out as another game than the saved one.
     #[error("a {saved} record was compared with a {rerun} game")]
     OtherGame { saved: Game, rerun: Game },
@@ -260,9 +275,9 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Saved, ReplayError> {
                 record: record.get(),
                 timing: timing.get(),
             };
-            parse(path, Some(line), record.get(), &stored)
+            parse(path, Some(line), record.get(), &RecordText::Stored(stored))
         }
-        _ => parse(path, None, text, &Whole(text)),
+        _ => parse(path, None, text, &RecordText::Whole(Whole(text))),
     }
 }
 
@@ -274,7 +289,12 @@ pub fn parse_stored(
     record: &str,
     timing: &str,
 ) -> Result<Saved, ReplayError> {
-    parse(games, Some(line), record, &Stored { record, timing })
+    parse(
+        games,
+        Some(line),
+        record,
+        &RecordText::Stored(Stored { record, timing }),
+    )
 }
 
 /// A stored game already read as JSON values (a league's games as its
@@ -287,14 +307,13 @@ pub fn read_stored_values(
 ) -> Result<Saved, ReplayError> {
     let name = record.get("game").and_then(Value::as_str).unwrap_or("");
     let game = known_game(games, name)?;
-    crate::registry::parse_record(game, &StoredValues { record, timing }).map_err(|e| {
-        ReplayError::BadRecord {
+    game.parse_record(&RecordText::Values(StoredValues { record, timing }))
+        .map_err(|e| ReplayError::BadRecord {
             path: games.into(),
             line: None,
             kind: e.kind,
             source: Box::new(e.source),
-        }
-    })
+        })
 }
 
 fn known_game(path: &Path, name: &str) -> Result<Game, ReplayError> {
@@ -305,14 +324,14 @@ fn known_game(path: &Path, name: &str) -> Result<Game, ReplayError> {
 }
 
 /// Reads the record of `text` (its `game` and `version` first, to know
-/// its type) from `input` into its game's typed record (the registry's
-/// `parse_record` arm) and checks it. `line`: the line of
+/// its type) from `input` into its game's typed record (its
+/// `GameDef::parse_record`) and checks it. `line`: the line of
 /// `path` a stored record is on.
 fn parse(
     path: &Path,
     line: Option<usize>,
     text: &str,
-    input: &impl RecordInput,
+    input: &RecordText<'_>,
 ) -> Result<Saved, ReplayError> {
     let head = Head::of(text);
     let game = known_game(path, &head.game())?;
@@ -326,15 +345,17 @@ fn parse(
             found,
         });
     }
-    let saved = crate::registry::parse_record(game, input).map_err(|e| ReplayError::BadRecord {
-        path: path.into(),
-        line,
-        kind: e.kind,
-        source: match line {
-            Some(_) => without_position(&e.source).into(),
-            None => Box::new(e.source),
-        },
-    })?;
+    let saved = game
+        .parse_record(input)
+        .map_err(|e| ReplayError::BadRecord {
+            path: path.into(),
+            line,
+            kind: e.kind,
+            source: match line {
+                Some(_) => without_position(&e.source).into(),
+                None => Box::new(e.source),
+            },
+        })?;
     saved.check().map_err(|problem| ReplayError::Corrupt {
         path: path.into(),
         problem,
@@ -586,10 +607,9 @@ mod tests {
     }
 
     fn as_cardjitsu(saved: Saved) -> CardJitsuRecord {
-        match saved {
-            Saved::CardJitsu(rec) => *rec,
-            other => panic!("read a CardJitsu record as {other:?}"),
-        }
+        *saved
+            .into_record::<CardJitsuRecord>()
+            .expect("a CardJitsu record")
     }
 
     #[test]

@@ -72,8 +72,9 @@ pub fn smoke_start(
         problem,
         stderr_head,
     };
-    let Some((conduct, stderr)) =
-        crate::registry::smoke_game(game, bot, board, &opts).map_err(|e| fail(e, String::new()))?
+    let Some((conduct, stderr)) = game
+        .smoke(bot, board, &opts)
+        .map_err(|e| fail(e, String::new()))?
     else {
         return Ok(());
     };

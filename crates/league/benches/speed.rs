@@ -44,7 +44,7 @@ use std::time::Instant;
 
 use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
 use dojo_games::BotExecutor;
-use dojo_league::{GameKind, NoProgress, Settings, run_league};
+use dojo_league::{Game, NoProgress, Settings, run_league};
 use dojo_runner::{BotSpec, Mode, SandboxMode, Seat};
 
 const HAND: &str = "Fr2,Fb3,Sg4,Wo5,WpA";
@@ -323,7 +323,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         values: Default::default(),
     });
     let settings = Settings {
-        game: GameKind::Cardjitsu,
+        game: Game::CARDJITSU,
         bots: bots.to_vec(),
         games,
         seed: 1,

@@ -13,7 +13,7 @@
 //! the league schedule) that together are fair to both bots; the block, not
 //! the game, is the independent unit the test counts. The blocks come from
 //! the league's generic schedule ([`Schedule::comparison`]) over the game's
-//! seats (`dojo_games::registry::shape`): one group of the roles NEW,
+//! seats (the game's `Shape`): one group of the roles NEW,
 //! BASE and, for each further seat, a bot of its own ([`THIRD`]), playing
 //! every order of them, so block `k` is fixture ids `g·k .. g·k + g` with
 //! `g = seats!` games, in lexicographic order of the seatings.
@@ -41,7 +41,6 @@ use std::time::Duration;
 
 use dojo_engine::rng::derive_seed;
 use dojo_engine::royale::Team;
-use dojo_games::registry;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -49,7 +48,7 @@ use crate::driver::{self, Cutoffs, Drive, Sink};
 use crate::executor::{ExecError, Executor, GameResult, SeatFaults};
 use crate::run::NoProgress;
 use crate::schedule::{Fixture, Schedule, fnv1a64};
-use crate::settings::GameKind;
+use crate::settings::Game;
 use crate::sprt::{
     EloEstimate, Outcomes, SampleNote, SequentialTest, SprtParams, SprtParamsError, Verdict,
     naive_estimate,
@@ -71,7 +70,7 @@ pub use dojo_games::formats::COMPARE_FORMAT_VERSION;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompareSettings {
     /// The game.
-    pub game: GameKind,
+    pub game: Game,
     /// Hypotheses and error rates.
     pub sprt: SprtParams,
     /// Most games to play; rounded up to whole blocks.
@@ -105,6 +104,13 @@ pub enum CompareError {
     /// A royale comparison without boards.
     #[error("a royale comparison needs at least one board")]
     NoBoards,
+    /// A game played in partnerships: comparisons seat NEW and BASE in
+    /// every order, which would make them partners.
+    #[error("{game} is played in partnerships; dojo compare plays only games without them")]
+    Partnerships {
+        /// The game's name.
+        game: String,
+    },
     /// Invalid SPRT parameters.
     #[error(transparent)]
     Sprt(#[from] SprtParamsError),
@@ -135,7 +141,15 @@ impl CompareSettings {
         if self.games == 0 {
             return Err(CompareError::ZeroGames);
         }
-        if registry::shape(self.game).board && self.boards.is_empty() {
+        let shape = self.game.shape();
+        if shape.partnerships() {
+            // NEW's score against BASE is only defined when they are on
+            // different sides, which every-order blocks do not keep.
+            return Err(CompareError::Partnerships {
+                game: self.game.name().to_owned(),
+            });
+        }
+        if shape.board && self.boards.is_empty() {
             return Err(CompareError::NoBoards);
         }
         let games = self.games_per_block();
@@ -152,7 +166,7 @@ impl CompareSettings {
 
     /// The roles: NEW, BASE, and THIRD for every further seat.
     fn roles(&self) -> &'static [&'static str] {
-        let seats = registry::shape(self.game).seats;
+        let seats = self.game.shape().seats();
         &[NEW, BASE, THIRD][..seats.clamp(2, 3)]
     }
 
@@ -657,7 +671,7 @@ mod tests {
         }
     }
 
-    fn settings(game: GameKind, games: u64) -> CompareSettings {
+    fn settings(game: Game, games: u64) -> CompareSettings {
         CompareSettings {
             game,
             sprt: SprtParams::default(),
@@ -667,7 +681,7 @@ mod tests {
         }
     }
 
-    fn s_games(game: GameKind) -> u32 {
+    fn s_games(game: Game) -> u32 {
         settings(game, 2).games_per_block()
     }
 
@@ -677,7 +691,7 @@ mod tests {
 
     #[test]
     fn a_bot_that_always_wins_passes_quickly() {
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::CARDJITSU, Game::ROYALE] {
             let r = run(&settings(game, 2000), &Fake::new(1.0), 2);
             assert_eq!(r.verdict, Outcome::H1, "{game}");
             assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
@@ -695,7 +709,7 @@ mod tests {
 
     #[test]
     fn a_bot_that_always_loses_fails_quickly() {
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::CARDJITSU, Game::ROYALE] {
             let r = run(&settings(game, 2000), &Fake::new(0.0), 3);
             assert_eq!(r.verdict, Outcome::H0, "{game}");
             assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
@@ -707,7 +721,7 @@ mod tests {
 
     #[test]
     fn coin_flips_with_a_tight_window_are_inconclusive_at_the_limit() {
-        let mut s = settings(GameKind::Cardjitsu, 41);
+        let mut s = settings(Game::CARDJITSU, 41);
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let exec = Fake::new(0.5);
         let r = run(&s, &exec, 2);
@@ -726,7 +740,7 @@ mod tests {
 
     #[test]
     fn the_verdict_does_not_depend_on_the_number_of_jobs() {
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::CARDJITSU, Game::ROYALE] {
             let s = settings(game, 2000);
             // About +50 Elo per game: decides, but not in a handful of pairs.
             let reference = run(&s, &Fake::new(0.57), 1);
@@ -751,7 +765,7 @@ mod tests {
 
     #[test]
     fn a_royale_block_plays_every_team_rotation_on_one_board_and_seed() {
-        let s = settings(GameKind::Royale, 20);
+        let s = settings(Game::ROYALE, 20);
         assert_eq!(s.max_blocks(), 4);
         for block in 0..4 {
             let games = s.block_fixtures(block);
@@ -793,7 +807,7 @@ mod tests {
                 })
             }
         }
-        let s = settings(GameKind::Royale, 10);
+        let s = settings(Game::ROYALE, 10);
         let r = run_compare(&s, &ThirdWins, 2, &mut NoProgress, &AtomicBool::new(false));
         let r = r.unwrap();
         assert_eq!(r.verdict, Outcome::Inconclusive);
@@ -810,7 +824,7 @@ mod tests {
         let mut exec = Fake::new(0.5);
         exec.fail_pair = Some(3);
         let err = run_compare(
-            &settings(GameKind::Cardjitsu, 100),
+            &settings(Game::CARDJITSU, 100),
             &exec,
             2,
             &mut NoProgress,
@@ -832,7 +846,7 @@ mod tests {
 
         let mut exec = Fake::new(1.0);
         exec.fail_pair = Some(500);
-        let r = run(&settings(GameKind::Cardjitsu, 2000), &exec, 2);
+        let r = run(&settings(Game::CARDJITSU, 2000), &exec, 2);
         assert_eq!(r.verdict, Outcome::H1);
     }
 
@@ -841,7 +855,7 @@ mod tests {
         static FLAG: AtomicBool = AtomicBool::new(false);
         let mut exec = Fake::new(0.5);
         exec.cancel_after = Some((10, &FLAG));
-        let mut s = settings(GameKind::Cardjitsu, 2000);
+        let mut s = settings(Game::CARDJITSU, 2000);
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let r = run_compare(&s, &exec, 1, &mut NoProgress, &FLAG).unwrap();
         assert_eq!(r.verdict, Outcome::Cancelled);
@@ -854,14 +868,14 @@ mod tests {
     fn bad_settings_are_rejected() {
         let exec = Fake::new(0.5);
         let no = AtomicBool::new(false);
-        let mut s = settings(GameKind::Cardjitsu, 0);
+        let mut s = settings(Game::CARDJITSU, 0);
         let err = run_compare(&s, &exec, 1, &mut NoProgress, &no).unwrap_err();
         assert_eq!(err, CompareError::ZeroGames);
-        s = settings(GameKind::Royale, 10);
+        s = settings(Game::ROYALE, 10);
         s.boards.clear();
         let err = run_compare(&s, &exec, 1, &mut NoProgress, &no).unwrap_err();
         assert_eq!(err, CompareError::NoBoards);
-        s = settings(GameKind::Cardjitsu, 10);
+        s = settings(Game::CARDJITSU, 10);
         s.sprt.alpha = 0.0;
         let err = run_compare(&s, &exec, 1, &mut NoProgress, &no).unwrap_err();
         assert!(matches!(err, CompareError::Sprt(_)));
@@ -877,7 +891,7 @@ mod tests {
             }
         }
         let mut seen = Seen(Vec::new());
-        let s = settings(GameKind::Cardjitsu, 30);
+        let s = settings(Game::CARDJITSU, 30);
         let r = run_compare(&s, &Fake::new(0.5), 3, &mut seen, &AtomicBool::new(false));
         let n = r.unwrap().blocks_played;
         let expected: Vec<(u64, u64)> = (0..n).map(|k| (k, k + 1)).collect();

@@ -24,8 +24,9 @@ pub trait Executor: Sync {
     }
 }
 
-/// Checks a result has one score and one fault record per seat and only
-/// the scores 0, 0.5 and 1; the league relies on that shape.
+/// Checks a result has one score and one fault record per seat and
+/// scores a game of the fixture's game can have (one side winning or a
+/// draw: `Shape::check_scores`); the league relies on that shape.
 pub(crate) fn check_result(fixture: &Fixture, result: &GameResult) -> Result<(), String> {
     let seats = fixture.seats.len();
     if result.scores.len() != seats || result.faults.len() != seats {
@@ -35,10 +36,11 @@ pub(crate) fn check_result(fixture: &Fixture, result: &GameResult) -> Result<(),
             result.faults.len()
         ));
     }
-    if let Some(s) = result.scores.iter().find(|s| ![0.0, 0.5, 1.0].contains(*s)) {
-        return Err(format!("executor returned score {s}; expected 0, 0.5 or 1"));
-    }
-    Ok(())
+    fixture
+        .game
+        .shape()
+        .check_scores(&result.scores)
+        .map_err(|problem| format!("executor returned {problem}"))
 }
 
 impl Executor for BotExecutor {

@@ -102,7 +102,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
                 fields: store::differing_fields(&settings, &theirs),
             });
         }
-        let lines = store::read_games(dir, false)?;
+        let lines = store::read_games(dir, settings.game, false)?;
         if lines.is_empty() {
             continue;
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::executor::SeatFaults;
 use crate::schedule::fnv1a64;
-use crate::settings::{GameKind, Origin, Raises, Settings};
+use crate::settings::{Game, Origin, Raises, Settings};
 use crate::store::GameLine;
 use crate::tally::LeagueTally;
 use dojo_stats::rating;
@@ -28,7 +28,7 @@ pub const BOOTSTRAP_SAMPLES: usize = 200;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub version: u32,
-    pub game: GameKind,
+    pub game: Game,
     #[serde(with = "dojo_engine::rng::seed_json")]
     pub seed: u64,
     pub anchor: Option<String>,
@@ -264,26 +264,26 @@ pub struct FailedGame {
 pub use dojo_stats::elo::pair_score;
 
 /// The pairwise results the ratings are fitted to, in game order; bots are
-/// indices into `names` (sorted). Games naming unknown bots are skipped.
-pub fn pair_results(names: &[String], games: &[GameLine]) -> Vec<rating::PairResult> {
+/// indices into `names` (sorted). Seats are compared when they are on
+/// different sides of `game` (partners are not compared with each other).
+/// Games naming unknown bots, or not of the game's shape, are skipped.
+pub fn pair_results(game: Game, names: &[String], games: &[GameLine]) -> Vec<rating::PairResult> {
+    let shape = game.shape();
     let mut out = Vec::new();
     for g in games {
-        let Some(idx) = seat_indices(names, g) else {
+        let Some(idx) = seat_indices(names, g).filter(|idx| idx.len() == shape.seats()) else {
             continue;
         };
-        for i in 0..idx.len() {
-            for j in i + 1..idx.len() {
-                if idx[i] == idx[j] {
-                    continue;
-                }
-                out.push(rating::PairResult {
+        out.extend(
+            crate::tally::pairwise(shape, &idx, &g.scores).map(|(i, j, score_a)| {
+                rating::PairResult {
                     a: idx[i],
                     b: idx[j],
-                    score_a: pair_score(g.scores[i], g.scores[j]),
+                    score_a,
                     group: g.pair,
-                });
-            }
-        }
+                }
+            }),
+        );
     }
     out
 }
@@ -333,7 +333,7 @@ pub fn build_report(
     scheduled: u64,
     timing: RunInfo,
 ) -> Report {
-    let mut tally = LeagueTally::new(settings.sorted_names());
+    let mut tally = LeagueTally::new(settings.sorted_names(), settings.game);
     for g in games {
         tally.add(g);
     }
@@ -461,15 +461,27 @@ mod tests {
     fn royale_pairwise_model() {
         let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
         // a wins: a beats b and c, b and c draw.
-        let win = pair_results(&names, &[line(0, &["a", "b", "c"], &[1.0, 0.0, 0.0])]);
+        let win = pair_results(
+            Game::ROYALE,
+            &names,
+            &[line(0, &["a", "b", "c"], &[1.0, 0.0, 0.0])],
+        );
         let got: Vec<_> = win.iter().map(|r| (r.a, r.b, r.score_a)).collect();
         assert_eq!(got, vec![(0, 1, 1.0), (0, 2, 1.0), (1, 2, 0.5)]);
         // A drawn game is a draw for each pair.
-        let draw = pair_results(&names, &[line(1, &["c", "a", "b"], &[0.5; 3])]);
+        let draw = pair_results(
+            Game::ROYALE,
+            &names,
+            &[line(1, &["c", "a", "b"], &[0.5; 3])],
+        );
         assert!(draw.iter().all(|r| r.score_a == 0.5));
         assert_eq!(draw.len(), 3);
         // A bot never scores against itself: AAB gives two results.
-        let aab = pair_results(&names, &[line(2, &["a", "a", "b"], &[0.0, 0.0, 1.0])]);
+        let aab = pair_results(
+            Game::ROYALE,
+            &names,
+            &[line(2, &["a", "a", "b"], &[0.0, 0.0, 1.0])],
+        );
         let got: Vec<_> = aab.iter().map(|r| (r.a, r.b, r.score_a)).collect();
         assert_eq!(got, vec![(0, 1, 0.0), (0, 1, 0.0)]);
     }
@@ -486,7 +498,7 @@ mod tests {
             })
             .collect();
         let settings = Settings {
-            game: GameKind::Royale,
+            game: Game::ROYALE,
             bots,
             games: 3,
             seed: 1,

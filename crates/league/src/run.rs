@@ -113,7 +113,7 @@ pub fn run_league(
     };
     let cutoffs = Cutoffs::new(schedule.groups());
     let mut done = IdSet::default();
-    let mut tally = LeagueTally::new(settings.sorted_names());
+    let mut tally = LeagueTally::new(settings.sorted_names(), settings.game);
     let mut leader = Leader::default();
     let mut stored_games = 0u64;
     let store = Store::open_each(&options.out, settings, |line| {
@@ -300,7 +300,7 @@ fn check_stored(
     if !done.contains(line.id) {
         return Ok(true);
     }
-    match crate::store::find_game(dir, line.id)? {
+    match crate::store::find_game(dir, schedule.game(), line.id)? {
         Some(first) if !line.same_game(&first) => {
             Err(foreign("is stored twice with different results"))
         }

@@ -11,9 +11,8 @@ use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use dojo_games::registry;
-
-use crate::settings::{BadShard, Entrant, GameKind, Settings, Shard};
+use crate::settings::{BadShard, Entrant, Game, Settings, Shard};
+use dojo_games::Shape;
 
 /// Royale teams, in seat order: seat `i` plays `TEAMS[i]`.
 pub const TEAMS: [Team; 3] = [Team::Rock, Team::Paper, Team::Scissors];
@@ -24,7 +23,7 @@ pub struct Fixture {
     /// Index in the full (unsharded) schedule.
     pub id: u64,
     /// The game played (what the executor dispatches on).
-    pub game: GameKind,
+    pub game: Game,
     /// Bot names by seat.
     pub seats: Vec<String>,
     /// Royale: the team of each seat (`R`, `P`, `S`); empty for CardJitsu.
@@ -128,7 +127,7 @@ struct Group {
 /// formed ([`Schedule::new`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
-    game: GameKind,
+    game: Game,
     /// Sorted bot names.
     names: Vec<String>,
     /// Role label of each seat (royale: `R`, `P`, `S`); empty for none.
@@ -167,7 +166,7 @@ impl Schedule {
     /// The round-robin schedule for `bots` playing `game`. `boards` only
     /// matter for royale; `fixed_team` is ignored for CardJitsu.
     pub fn new(
-        game: GameKind,
+        game: Game,
         bots: &[Entrant],
         games: u64,
         seed: u64,
@@ -182,7 +181,7 @@ impl Schedule {
     /// games are the round robin's games of those groups, with the same
     /// seeds.
     pub fn with_gauntlet(
-        game: GameKind,
+        game: Game,
         bots: &[Entrant],
         games: u64,
         seed: u64,
@@ -195,8 +194,8 @@ impl Schedule {
         if games == 0 {
             return Err(ScheduleError::ZeroGames);
         }
-        let shape = registry::shape(game);
-        let bound = fixture_bound(shape.seats, bots.len(), games);
+        let shape = game.shape();
+        let bound = fixture_bound(shape.seats(), bots.len(), games);
         if bound > MAX_FIXTURES {
             return Err(ScheduleError::TooManyGames { games: bound });
         }
@@ -222,7 +221,7 @@ impl Schedule {
             ),
         };
         let roles = seat_roles(shape);
-        let groups: Vec<Group> = member_sets(sorted.len(), shape.seats)
+        let groups: Vec<Group> = member_sets(sorted.len(), shape.seats())
             .into_iter()
             .enumerate()
             .map(|(index, members)| {
@@ -236,12 +235,28 @@ impl Schedule {
                         .iter()
                         .map(|&b| fnv1a64(&sorted[usize::from(b)].name))
                         .collect(),
-                    seatings: seatings(&members, every_order, |seat, b| {
-                        fixed(b).is_none_or(|team| roles.get(seat) == Some(&team))
-                    }),
+                    seatings: if shape.partnerships() {
+                        partnership_seatings(&members, shape.sides)
+                    } else {
+                        seatings(&members, every_order, |seat, b| {
+                            fixed(b).is_none_or(|team| roles.get(seat) == Some(&team))
+                        })
+                    },
                 }
             })
             .filter(|g| !g.seatings.is_empty())
+            .collect();
+        // `games` per group, rounded up to whole cycles: a cycle is the
+        // seats' rotations (a partnership game's: the most seatings a group
+        // has, every partnership split in every rotation), counted over
+        // the round robin's groups so a gauntlet plays the same cycles.
+        let legs_per_cycle = if shape.partnerships() {
+            groups.iter().map(|g| g.seatings.len()).max().unwrap_or(1) as u64
+        } else {
+            shape.seats() as u64
+        };
+        let groups: Vec<Group> = groups
+            .into_iter()
             .filter(|g| focus.is_none_or(|f| g.seatings[0].iter().any(|&b| usize::from(b) == f)))
             .collect();
         if groups.is_empty() {
@@ -254,7 +269,7 @@ impl Schedule {
             seed,
             fnv1a64(game.name()),
             groups,
-            games.div_ceil(shape.seats as u64),
+            games.div_ceil(legs_per_cycle),
         ))
     }
 
@@ -267,14 +282,14 @@ impl Schedule {
     /// (`g` = [`Schedule::legs`]: 2 for two seats, `3! = 6` for three),
     /// `pair` = `k`.
     pub fn comparison(
-        game: GameKind,
+        game: Game,
         roles: &[&str],
         blocks: u64,
         seed: u64,
         boards: &[String],
     ) -> Schedule {
         let last = roles.len().saturating_sub(1) as u16;
-        let members: Vec<u16> = (0..registry::shape(game).seats as u16)
+        let members: Vec<u16> = (0..game.shape().seats() as u16)
             .map(|seat| seat.min(last))
             .collect();
         let group = Group {
@@ -294,7 +309,7 @@ impl Schedule {
     }
 
     fn from_groups(
-        game: GameKind,
+        game: Game,
         names: Vec<String>,
         boards: &[String],
         seed: u64,
@@ -302,7 +317,7 @@ impl Schedule {
         groups: Vec<Group>,
         cycles: u64,
     ) -> Schedule {
-        let shape = registry::shape(game);
+        let shape = game.shape();
         let mut offsets = Vec::with_capacity(groups.len() + 1);
         let mut legs = 0;
         for g in &groups {
@@ -351,7 +366,7 @@ impl Schedule {
     }
 
     /// The game played.
-    pub fn game(&self) -> GameKind {
+    pub fn game(&self) -> Game {
         self.game
     }
 
@@ -456,9 +471,9 @@ impl Schedule {
 
 /// Role label of each seat: in a game with teams, seat `i` plays
 /// [`TEAMS`]`[i]`; none otherwise.
-fn seat_roles(shape: registry::Shape) -> Vec<Team> {
+fn seat_roles(shape: Shape) -> Vec<Team> {
     if shape.teams {
-        TEAMS.iter().copied().take(shape.seats).collect()
+        TEAMS.iter().copied().take(shape.seats()).collect()
     } else {
         Vec::new()
     }
@@ -534,6 +549,54 @@ fn seatings(
     out
 }
 
+/// The seatings of a group in a game with partnerships (`sides`: the side
+/// of each seat): each distinct partnership split of `members` (which
+/// bots play together), in every cyclic rotation of the seats. Splits are
+/// taken in the lexicographic order of the first seating that makes them,
+/// so four bots A < B < C < D on sides `[0, 1, 0, 1]` play A+C against
+/// B+D, A+D against B+C and A+B against C+D, each in four rotations
+/// (every bot in every seat): 12 seatings per cycle. Seatings that repeat
+/// (a bot seated twice) are kept once.
+fn partnership_seatings(members: &[u16], sides: &[usize]) -> Vec<Vec<u16>> {
+    let n = members.len();
+    // A split: per side, its members sorted; the sides sorted, so which
+    // side number a partnership has does not matter.
+    let split = |seating: &[u16]| {
+        let mut by_side: Vec<Vec<u16>> = Vec::new();
+        for (seat, &b) in seating.iter().enumerate() {
+            let side = sides[seat];
+            if by_side.len() <= side {
+                by_side.resize(side + 1, Vec::new());
+            }
+            by_side[side].push(b);
+        }
+        for side in &mut by_side {
+            side.sort_unstable();
+        }
+        by_side.sort();
+        by_side
+    };
+    let mut seen = Vec::new();
+    let mut out: Vec<Vec<u16>> = Vec::new();
+    for order in permutations(n) {
+        let seating: Vec<u16> = order.iter().map(|&i| members[i]).collect();
+        if seen.contains(&split(&seating)) {
+            continue;
+        }
+        for r in 0..n {
+            let rotated: Vec<u16> = (0..n).map(|s| seating[(s + r) % n]).collect();
+            let s = split(&rotated);
+            if !seen.contains(&s) {
+                seen.push(s);
+            }
+            if !out.contains(&rotated) {
+                out.push(rotated);
+            }
+        }
+    }
+    out
+}
+
 /// Every permutation of `0..n`, in lexicographic order.
 fn permutations(n: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
@@ -577,7 +640,7 @@ mod tests {
 
     #[test]
     fn odd_cardjitsu_games_round_up_to_pairs() {
-        let s = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("b")], 3, 1, &[]).unwrap();
+        let s = Schedule::new(Game::CARDJITSU, &[bot("a"), bot("b")], 3, 1, &[]).unwrap();
         assert_eq!(s.fixtures().len(), 4);
         assert_eq!(s.fixtures()[0].seed, s.fixtures()[1].seed);
         assert_ne!(s.fixtures()[0].seed, s.fixtures()[2].seed);
@@ -586,23 +649,23 @@ mod tests {
 
     #[test]
     fn bad_input_is_rejected() {
-        let one = Schedule::new(GameKind::Cardjitsu, &[bot("a")], 2, 1, &[]);
+        let one = Schedule::new(Game::CARDJITSU, &[bot("a")], 2, 1, &[]);
         assert_eq!(one, Err(ScheduleError::TooFewBots(1)));
-        let dup = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("a")], 2, 1, &[]);
+        let dup = Schedule::new(Game::CARDJITSU, &[bot("a"), bot("a")], 2, 1, &[]);
         assert_eq!(dup, Err(ScheduleError::DuplicateBot("a".into())));
-        let zero = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("b")], 0, 1, &[]);
+        let zero = Schedule::new(Game::CARDJITSU, &[bot("a"), bot("b")], 0, 1, &[]);
         assert_eq!(zero, Err(ScheduleError::ZeroGames));
         let mut r1 = bot("r1");
         r1.fixed_team = Some(Team::Rock);
         let mut r2 = bot("r2");
         r2.fixed_team = Some(Team::Rock);
-        let none = Schedule::new(GameKind::Royale, &[r1, r2], 3, 1, &[]);
+        let none = Schedule::new(Game::ROYALE, &[r1, r2], 3, 1, &[]);
         assert_eq!(none, Err(ScheduleError::Empty));
     }
 
     #[test]
     fn shard_index_is_validated() {
-        let s = Schedule::new(GameKind::Cardjitsu, &[bot("a"), bot("b")], 4, 1, &[]).unwrap();
+        let s = Schedule::new(Game::CARDJITSU, &[bot("a"), bot("b")], 4, 1, &[]).unwrap();
         assert!(s.shard(0, 2).is_err());
         assert!(s.shard(3, 2).is_err());
         let one = s.shard(1, 2).unwrap();
@@ -613,7 +676,7 @@ mod tests {
     #[test]
     fn fixtures_are_computed_from_their_id_alone() {
         let bots = [bot("a"), bot("b"), bot("c"), bot("d")];
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::CARDJITSU, Game::ROYALE] {
             let s = Schedule::new(game, &bots, 7, 5, &["x".into(), "y".into()]).unwrap();
             let all = s.fixtures();
             assert_eq!(all.len() as u64, s.len());
@@ -636,7 +699,7 @@ mod tests {
     #[test]
     fn a_gauntlet_plays_the_round_robin_games_of_its_bot_only() {
         let bots = [bot("new"), bot("b"), bot("c"), bot("d")];
-        for game in [GameKind::Cardjitsu, GameKind::Royale] {
+        for game in [Game::CARDJITSU, Game::ROYALE] {
             let all = Schedule::new(game, &bots, 4, 5, &[]).unwrap();
             let g = Schedule::with_gauntlet(game, &bots, 4, 5, &[], Some("new")).unwrap();
             let with_new: Vec<_> = all
@@ -648,7 +711,7 @@ mod tests {
             assert_eq!(played, with_new, "{game}");
             assert!(g.iter().enumerate().all(|(i, f)| f.id == i as u64));
         }
-        let unknown = Schedule::with_gauntlet(GameKind::Cardjitsu, &bots, 4, 5, &[], Some("x"));
+        let unknown = Schedule::with_gauntlet(Game::CARDJITSU, &bots, 4, 5, &[], Some("x"));
         assert_eq!(unknown, Err(ScheduleError::UnknownGauntlet("x".into())));
     }
 
@@ -708,7 +771,7 @@ mod tests {
 
     #[test]
     fn a_comparison_is_one_group_of_roles_in_every_order() {
-        let s = Schedule::comparison(GameKind::Cardjitsu, &["new", "base"], 3, 7, &[]);
+        let s = Schedule::comparison(Game::CARDJITSU, &["new", "base"], 3, 7, &[]);
         assert_eq!((s.groups(), s.legs(0), s.len()), (1, 2, 6));
         let f = s.fixtures();
         assert_eq!(f[2].seats, ["new", "base"]);
@@ -719,7 +782,7 @@ mod tests {
             derive_seed(7, &[fnv1a64("compare"), fnv1a64("cardjitsu"), 1])
         );
         let boards = ["a".to_string(), "b".to_string()];
-        let r = Schedule::comparison(GameKind::Royale, &["new", "base", "third"], 2, 7, &boards);
+        let r = Schedule::comparison(Game::ROYALE, &["new", "base", "third"], 2, 7, &boards);
         assert_eq!(r.legs(0), 6);
         assert_eq!(r.fixture(6).unwrap().board.as_deref(), Some("b"));
         assert_eq!(r.fixture(6).unwrap().teams, TEAMS);
@@ -729,7 +792,7 @@ mod tests {
     fn royale_boards_rotate() {
         let boards = vec!["x.txt".to_string(), "y.txt".to_string()];
         let bots = [bot("a"), bot("b"), bot("c")];
-        let s = Schedule::new(GameKind::Royale, &bots, 6, 1, &boards).unwrap();
+        let s = Schedule::new(Game::ROYALE, &bots, 6, 1, &boards).unwrap();
         let used: Vec<_> = s
             .fixtures()
             .iter()

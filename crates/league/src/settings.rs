@@ -14,9 +14,8 @@ use thiserror::Error;
 /// version is defined in `dojo_games::formats`.
 pub use dojo_games::formats::LEAGUE_FORMAT_VERSION;
 
-// The game enum lives with the per-game registry; league code keeps calling
-// it `GameKind`.
-pub use dojo_games::{Game as GameKind, UnknownGame};
+// The game lives with the per-game registry; the league names it the same.
+pub use dojo_games::{Game, UnknownGame};
 
 /// A bot entered in a league, as `league.json` stores it: its name, the
 /// spec it was given by (resolved into a runnable `dojo_runner::BotSpec`
@@ -94,7 +93,7 @@ impl fmt::Display for Shard {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
-    pub game: GameKind,
+    pub game: Game,
     pub bots: Vec<Entrant>,
     /// CardJitsu: games per pair of bots (rounded up to whole seat-swapped
     /// seed pairs). Royale: games per triple (rounded up to a multiple of 3).
@@ -657,10 +656,10 @@ mod tests {
 
     #[test]
     fn game_kind_round_trips() {
-        for g in [GameKind::Cardjitsu, GameKind::Royale] {
-            assert_eq!(g.name().parse::<GameKind>(), Ok(g));
+        for g in [Game::CARDJITSU, Game::ROYALE] {
+            assert_eq!(g.name().parse::<Game>(), Ok(g));
             assert_eq!(serde_json::to_string(&g).unwrap(), format!("\"{g}\""));
         }
-        assert!("chess".parse::<GameKind>().is_err());
+        assert!("chess".parse::<Game>().is_err());
     }
 }

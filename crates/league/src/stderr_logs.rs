@@ -116,7 +116,7 @@ mod tests {
 
     fn fixture() -> Fixture {
         Fixture {
-            game: crate::GameKind::Cardjitsu,
+            game: crate::Game::CARDJITSU,
             id: 7,
             seats: vec!["a/b".into(), "c".into()],
             teams: Vec::new(),

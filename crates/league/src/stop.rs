@@ -158,7 +158,7 @@ pub fn check(settings: &Settings) -> Result<(), SprtSetupError> {
     if settings.shard.is_some() {
         return Err(SprtSetupError::Sharded);
     }
-    let seats = dojo_games::registry::shape(settings.game).seats;
+    let seats = settings.game.shape().seats();
     if seats != 2 {
         return Err(SprtSetupError::Seats {
             game: settings.game.name().to_owned(),
@@ -224,9 +224,7 @@ impl GauntletStop {
                 if members.len() != 2 || schedule.legs(g) != 2 {
                     return Err(SprtSetupError::Seats {
                         game: schedule.game().name().to_owned(),
-                        seats: members
-                            .len()
-                            .max(dojo_games::registry::shape(schedule.game()).seats),
+                        seats: members.len().max(schedule.game().shape().seats()),
                     });
                 }
                 let opponent = members.iter().find(|m| **m != new).copied().unwrap_or(new);
@@ -346,7 +344,7 @@ impl GroupTest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{Entrant, GameKind};
+    use crate::settings::{Entrant, Game};
 
     #[test]
     fn blocks_are_handed_on_in_cycle_order_once_complete() {
@@ -377,7 +375,7 @@ mod tests {
 
     fn gauntlet(games: u64) -> Schedule {
         let bots = [bot("new"), bot("strong"), bot("weak")];
-        Schedule::with_gauntlet(GameKind::Cardjitsu, &bots, games, 3, &[], Some("new")).unwrap()
+        Schedule::with_gauntlet(Game::CARDJITSU, &bots, games, 3, &[], Some("new")).unwrap()
     }
 
     /// Feeds every fixture NEW's result from `wins` (by opponent) until
@@ -449,7 +447,7 @@ mod tests {
     #[test]
     fn a_game_with_more_seats_is_refused() {
         let bots = [bot("new"), bot("b"), bot("c")];
-        let s = Schedule::with_gauntlet(GameKind::Royale, &bots, 3, 1, &[], Some("new")).unwrap();
+        let s = Schedule::with_gauntlet(Game::ROYALE, &bots, 3, 1, &[], Some("new")).unwrap();
         let err = GauntletStop::new(&s, "new", SprtParams::default()).unwrap_err();
         assert!(
             matches!(err, SprtSetupError::Seats { seats: 3, .. }),

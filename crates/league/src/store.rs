@@ -23,7 +23,9 @@ use thiserror::Error;
 
 use crate::executor::{GameResult, SeatFaults};
 use crate::schedule::Fixture;
-use crate::settings::{LEAGUE_FORMAT_VERSION, Origin, Provenance, ProvenanceDiff, Settings, Shard};
+use crate::settings::{
+    Game, LEAGUE_FORMAT_VERSION, Origin, Provenance, ProvenanceDiff, Settings, Shard,
+};
 
 /// Version of a `games.jsonl` line (defined with the others in
 /// `dojo_games::formats`).
@@ -87,15 +89,16 @@ impl GameLine {
             && self.seed == fixture.seed
     }
 
-    /// Checks the line is a result a game can have: 2 or 3 seats, a team
-    /// per seat or none, one score and one fault record per seat, scores
-    /// that are a win (one 1, the rest 0) or a draw (all 0.5), and fault
-    /// counts no game can exceed (the runner counts in 32 bits), so sums
-    /// over a league cannot overflow.
-    pub fn check(&self) -> Result<(), String> {
+    /// Checks the line is a result a game of `game` can have: its number
+    /// of seats, a team per seat or none, one score and one fault record
+    /// per seat, scores that are one side winning or a draw (the game's
+    /// `Shape::check_scores`), and fault counts no game can exceed (the
+    /// runner counts in 32 bits), so sums over a league cannot overflow.
+    pub fn check(&self, game: Game) -> Result<(), String> {
         let n = self.seats.len();
-        if !(2..=3).contains(&n) {
-            return Err(format!("expected 2 or 3 seats, found {n}"));
+        let seats = game.shape().seats();
+        if n != seats {
+            return Err(format!("expected {seats} seats for {game}, found {n}"));
         }
         if !self.teams.is_empty() && self.teams.len() != n {
             return Err(format!("{} teams for {n} seats", self.teams.len()));
@@ -107,15 +110,7 @@ impl GameLine {
                 self.faults.len()
             ));
         }
-        let draw = self.scores.iter().all(|&s| s == 0.5);
-        let win = self.scores.iter().filter(|&&s| s == 1.0).count() == 1
-            && self.scores.iter().all(|&s| s == 1.0 || s == 0.0);
-        if !draw && !win {
-            return Err(format!(
-                "scores {:?} are neither a win (one 1, the rest 0) nor a draw (all 0.5)",
-                self.scores
-            ));
-        }
+        game.shape().check_scores(&self.scores)?;
         let limit = u64::from(u32::MAX);
         for (seat, f) in self.faults.iter().enumerate() {
             if [f.timeout, f.crash, f.invalid, f.restart]
@@ -288,7 +283,7 @@ impl Store {
         if !lock::try_exclusive(&games).map_err(io_err(&games_path))? {
             return Err(StoreError::InUse { path: games_path }.into());
         }
-        for_each_game(dir, true, visit)?;
+        for_each_game(dir, settings.game, true, visit)?;
         Ok(Store {
             dir: dir.to_owned(),
             games_path,
@@ -575,13 +570,14 @@ pub fn record_provenance(
     write_league(dir, &league)
 }
 
-/// Reads `dir/games.jsonl` (missing means empty). A torn last line (no
+/// Reads `dir/games.jsonl` (missing means empty), each line checked as a
+/// game of `game` ([`GameLine::check`]). A torn last line (no
 /// trailing newline, or not a valid game line) is cut off the file when
 /// `repair` is set, and is an error otherwise. Any other bad line is an
 /// error: it is never silently dropped.
-pub fn read_games(dir: &Path, repair: bool) -> Result<Vec<GameLine>, StoreError> {
+pub fn read_games(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameLine>, StoreError> {
     let mut lines = Vec::new();
-    for_each_game(dir, repair, |line| {
+    for_each_game(dir, game, repair, |line| {
         lines.push(line);
         Ok::<(), StoreError>(())
     })?;
@@ -593,10 +589,11 @@ pub fn read_games(dir: &Path, repair: bool) -> Result<Vec<GameLine>, StoreError>
 /// been visited when the error is returned.
 pub fn for_each_game<E: From<StoreError>>(
     dir: &Path,
+    game: Game,
     repair: bool,
     mut visit: impl FnMut(GameLine) -> Result<(), E>,
 ) -> Result<(), E> {
-    scan_games(dir, repair, |line| {
+    scan_games(dir, game, repair, |line| {
         visit(line)?;
         Ok(ControlFlow::Continue(()))
     })
@@ -605,9 +602,9 @@ pub fn for_each_game<E: From<StoreError>>(
 /// The first stored line of game `id` in `dir/games.jsonl`, reading up to
 /// it (a resumed league checks a game stored twice against its first copy
 /// this way instead of keeping every game).
-pub fn find_game(dir: &Path, id: u64) -> Result<Option<GameLine>, StoreError> {
+pub fn find_game(dir: &Path, game: Game, id: u64) -> Result<Option<GameLine>, StoreError> {
     let mut found = None;
-    scan_games(dir, false, |line| {
+    scan_games(dir, game, false, |line| {
         if line.id == id {
             found = Some(line);
             return Ok::<_, StoreError>(ControlFlow::Break(()));
@@ -619,6 +616,7 @@ pub fn find_game(dir: &Path, id: u64) -> Result<Option<GameLine>, StoreError> {
 
 fn scan_games<E: From<StoreError>>(
     dir: &Path,
+    game: Game,
     repair: bool,
     mut visit: impl FnMut(GameLine) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
@@ -659,7 +657,7 @@ fn scan_games<E: From<StoreError>>(
                     }
                     .into());
                 }
-                if let Err(problem) = line.check() {
+                if let Err(problem) = line.check(game) {
                     return Err(StoreError::Malformed {
                         path,
                         line: number,
@@ -752,11 +750,11 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::{Entrant, GameKind, Raises};
+    use crate::settings::{Entrant, Game, Raises};
 
     fn settings() -> Settings {
         Settings {
-            game: GameKind::Cardjitsu,
+            game: Game::CARDJITSU,
             bots: vec![
                 Entrant {
                     name: "a".into(),
@@ -856,7 +854,10 @@ mod tests {
         let err = Store::open(dir.path(), &other).unwrap_err();
         assert!(matches!(&err, StoreError::OtherLeague { fields, .. } if fields == &["seed"]));
         // The refused open touched nothing.
-        assert_eq!(read_games(dir.path(), false).unwrap(), vec![line(0)]);
+        assert_eq!(
+            read_games(dir.path(), Game::CARDJITSU, false).unwrap(),
+            vec![line(0)]
+        );
     }
 
     #[test]
@@ -865,7 +866,10 @@ mod tests {
         let (mut store, _) = Store::open(dir.path(), &settings()).unwrap();
         store.append(&line(0)).unwrap();
         // Written, so a killed dojo keeps it, but not yet fsync'd.
-        assert_eq!(read_games(dir.path(), false).unwrap(), vec![line(0)]);
+        assert_eq!(
+            read_games(dir.path(), Game::CARDJITSU, false).unwrap(),
+            vec![line(0)]
+        );
         assert_eq!((store.unsynced_games(), store.sync_count()), (1, 0));
         for id in 1..SYNC_EVERY_GAMES {
             store.append(&line(id)).unwrap();
@@ -878,7 +882,9 @@ mod tests {
         store.sync().unwrap();
         assert_eq!(store.sync_count(), 2);
         assert_eq!(
-            read_games(dir.path(), false).unwrap().len() as u64,
+            read_games(dir.path(), Game::CARDJITSU, false)
+                .unwrap()
+                .len() as u64,
             SYNC_EVERY_GAMES + 1
         );
     }
@@ -909,11 +915,14 @@ mod tests {
         text += "{\"version\":1,\"id\":2,\"sea";
         fs::write(&path, &text).unwrap();
         assert!(matches!(
-            read_games(dir.path(), false),
+            read_games(dir.path(), Game::CARDJITSU, false),
             Err(StoreError::Torn { line: 3, .. })
         ));
         assert_eq!(fs::metadata(&path).unwrap().len(), text.len() as u64);
-        assert_eq!(read_games(dir.path(), true).unwrap().len(), 2);
+        assert_eq!(
+            read_games(dir.path(), Game::CARDJITSU, true).unwrap().len(),
+            2
+        );
         assert_eq!(fs::metadata(&path).unwrap().len(), good);
     }
 
@@ -927,7 +936,7 @@ mod tests {
             serde_json::to_string(&line(1)).unwrap()
         );
         fs::write(&path, &text).unwrap();
-        let err = read_games(dir.path(), true).unwrap_err();
+        let err = read_games(dir.path(), Game::CARDJITSU, true).unwrap_err();
         assert!(
             matches!(err, StoreError::Malformed { line: 2, .. }),
             "{err}"
@@ -941,7 +950,10 @@ mod tests {
         let path = dir.path().join(GAMES_FILE);
         let first = serde_json::to_string(&line(0)).unwrap() + "\n";
         fs::write(&path, format!("{first}{{\"id\":\n")).unwrap();
-        assert_eq!(read_games(dir.path(), true).unwrap(), vec![line(0)]);
+        assert_eq!(
+            read_games(dir.path(), Game::CARDJITSU, true).unwrap(),
+            vec![line(0)]
+        );
         assert_eq!(fs::read_to_string(&path).unwrap(), first);
     }
 

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use dojo_stats::elo::pair_score;
 use dojo_stats::rating;
 
+use dojo_games::{Game, Shape};
+
 use crate::executor::SeatFaults;
 use crate::store::GameLine;
 
@@ -51,14 +53,13 @@ pub struct LeagueTally {
     pub(crate) faults: SeatFaults,
     pub(crate) pairs: BTreeMap<(usize, usize), PairTally>,
     pub(crate) ratings: rating::GroupedResults,
+    /// The game's seats and sides: which seats are opponents.
+    shape: Shape,
 }
 
-/// Most seats a game has (royale: 3).
-const MAX_SEATS: usize = 3;
-
 impl LeagueTally {
-    /// Nothing counted yet, for the bots `names` (sorted).
-    pub fn new(names: Vec<String>) -> LeagueTally {
+    /// Nothing counted yet, for the bots `names` (sorted) playing `game`.
+    pub fn new(names: Vec<String>, game: Game) -> LeagueTally {
         LeagueTally {
             bots: vec![BotTally::default(); names.len()],
             ratings: rating::GroupedResults::new(names.len()),
@@ -68,6 +69,7 @@ impl LeagueTally {
             drawn: 0,
             faults: SeatFaults::default(),
             pairs: BTreeMap::new(),
+            shape: game.shape(),
         }
     }
 
@@ -82,19 +84,20 @@ impl LeagueTally {
     }
 
     /// Counts `g`; returns false (counting nothing) when the report skips
-    /// it: a seat not among the names, or not one score per seat.
+    /// it: a seat not among the names, or not one score per seat of the
+    /// game's shape.
     pub fn add(&mut self, g: &GameLine) -> bool {
-        if g.scores.len() != g.seats.len() || g.seats.len() > MAX_SEATS {
+        if g.scores.len() != g.seats.len() || g.seats.len() != self.shape.seats() {
             return false;
         }
-        let mut idx = [0usize; MAX_SEATS];
-        for (k, seat) in g.seats.iter().enumerate() {
-            match self.names.binary_search(seat) {
-                Ok(i) => idx[k] = i,
-                Err(_) => return false,
-            }
-        }
-        let idx = &idx[..g.seats.len()];
+        let Some(idx) = g
+            .seats
+            .iter()
+            .map(|seat| self.names.binary_search(seat).ok())
+            .collect::<Option<Vec<usize>>>()
+        else {
+            return false;
+        };
         self.games += 1;
         if g.scores.contains(&1.0) {
             self.decisive += 1;
@@ -118,53 +121,53 @@ impl LeagueTally {
                 self.faults.add(f);
             }
         }
-        // Every pair of seats held by different bots is a pairwise result
-        // (for the ratings and the head-to-head table).
-        for i in 0..idx.len() {
-            for j in i + 1..idx.len() {
-                if idx[i] == idx[j] {
-                    continue;
-                }
-                let score_a = pair_score(g.scores[i], g.scores[j]);
-                self.ratings.add(&rating::PairResult {
-                    a: idx[i],
-                    b: idx[j],
-                    score_a,
-                    group: g.pair,
-                });
-                let (key, s) = if idx[i] < idx[j] {
-                    ((idx[i], idx[j]), score_a)
-                } else {
-                    ((idx[j], idx[i]), 1.0 - score_a)
-                };
-                let e = self.pairs.entry(key).or_default();
-                e.results += 1;
-                e.score += s;
+        // Every pair of opposing seats (different sides) held by different
+        // bots is a pairwise result (for the ratings and the head-to-head
+        // table); partners are not compared with each other.
+        let mut met = Vec::new();
+        for (i, j, score_a) in pairwise(self.shape, &idx, &g.scores) {
+            self.ratings.add(&rating::PairResult {
+                a: idx[i],
+                b: idx[j],
+                score_a,
+                group: g.pair,
+            });
+            let (key, s) = if idx[i] < idx[j] {
+                ((idx[i], idx[j]), score_a)
+            } else {
+                ((idx[j], idx[i]), 1.0 - score_a)
+            };
+            let e = self.pairs.entry(key).or_default();
+            e.results += 1;
+            e.score += s;
+            if !met.contains(&key) {
+                met.push(key);
             }
         }
-        // A game counts once for each pair of bots in it, however many
-        // seats each holds.
-        let mut sorted = [0usize; MAX_SEATS];
-        sorted[..idx.len()].copy_from_slice(idx);
-        sorted[..idx.len()].sort_unstable();
-        let mut distinct = [0usize; MAX_SEATS];
-        let mut k = 0;
-        for &b in &sorted[..idx.len()] {
-            if k == 0 || distinct[k - 1] != b {
-                distinct[k] = b;
-                k += 1;
-            }
-        }
-        for i in 0..k {
-            for j in i + 1..k {
-                self.pairs
-                    .entry((distinct[i], distinct[j]))
-                    .or_default()
-                    .games += 1;
-            }
+        // A game counts once for each pair of bots that met in it, however
+        // many seats each holds.
+        for key in met {
+            self.pairs.entry(key).or_default().games += 1;
         }
         true
     }
+}
+
+/// The pairwise results of one game: for each pair of seats `i < j` on
+/// different sides (the game's `shape`) held by different bots (`idx`:
+/// the bot of each seat), `(i, j, seat i's score against seat j)`. A side
+/// winning is a win of each of its bots over each bot of the other sides;
+/// a draw is a draw between every such pair.
+pub(crate) fn pairwise<'a>(
+    shape: Shape,
+    idx: &'a [usize],
+    scores: &'a [f64],
+) -> impl Iterator<Item = (usize, usize, f64)> + 'a {
+    let n = idx.len();
+    (0..n)
+        .flat_map(move |i| (i + 1..n).map(move |j| (i, j)))
+        .filter(move |&(i, j)| idx[i] != idx[j] && !shape.partners(i, j))
+        .map(move |(i, j)| (i, j, pair_score(scores[i], scores[j])))
 }
 
 #[cfg(test)]
@@ -194,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_game_counts_once_per_pair_of_bots_and_once_per_pairwise_result() {
-        let mut t = LeagueTally::new(names());
+        let mut t = LeagueTally::new(names(), Game::ROYALE);
         // AAB: a holds two seats; b wins.
         assert!(t.add(&line(0, 0, &["a", "a", "b"], &[0.0, 0.0, 1.0])));
         assert!(t.add(&line(1, 0, &["a", "b", "c"], &[0.5, 0.5, 0.5])));
@@ -209,7 +212,7 @@ mod tests {
 
     #[test]
     fn games_naming_other_bots_are_not_counted() {
-        let mut t = LeagueTally::new(names());
+        let mut t = LeagueTally::new(names(), Game::ROYALE);
         assert!(!t.add(&line(0, 0, &["a", "zed"], &[1.0, 0.0])));
         assert!(!t.add(&line(1, 0, &["a", "b"], &[1.0])));
         assert_eq!(t.games, 0);

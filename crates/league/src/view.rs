@@ -72,6 +72,11 @@ pub struct RatingPoint {
 #[derive(Debug, Serialize)]
 pub struct ReportView<'a> {
     pub report: &'a Report,
+    /// What the page calls the game (`"CardJitsu"`): its `GameDef::title`.
+    pub title: &'static str,
+    /// The side of each seat (`Shape::sides`): seats on one side are
+    /// partners, shown winning together.
+    pub sides: &'static [usize],
     /// `dojo league ...` that plays this league.
     pub command: String,
     /// Bot names in sorted order (the order of [`RatingPoint::elo`]).
@@ -100,7 +105,7 @@ pub fn rating_history(settings: &Settings, games: &[GameLine]) -> Vec<RatingPoin
     let mut done = 0;
     for k in 1..=steps {
         let upto = n * k / steps;
-        results.extend(pair_results(&names, &games[done..upto]));
+        results.extend(pair_results(settings.game, &names, &games[done..upto]));
         done = upto;
         let fitted = rating::fit(names.len(), &results, &opts);
         out.push(RatingPoint {
@@ -119,6 +124,8 @@ pub fn report_view<'a>(
 ) -> ReportView<'a> {
     ReportView {
         report,
+        title: settings.game.title(),
+        sides: settings.game.shape().sides,
         command: shell_line(&report.command),
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),
@@ -168,7 +175,7 @@ pub enum LeagueReadError {
 pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), LeagueReadError> {
     let league = store::load_league(dir)?;
     let settings = league.settings;
-    let mut games = store::read_games(dir, false)?;
+    let mut games = store::read_games(dir, settings.game, false)?;
     games.sort_by_key(|g| g.id);
     let schedule = Schedule::build(&settings)?;
     let scheduled = schedule.selected_len(settings.shard);

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dojo_league::store::{self, GAMES_FILE, StoreError};
 use dojo_league::{
-    ExecError, Executor, Fixture, GameKind, GameResult, LeagueError, MergeError, NoProgress,
-    Progress, RunOptions, Schedule, Settings, Shard, merge, run_league,
+    ExecError, Executor, Fixture, Game, GameResult, LeagueError, MergeError, NoProgress, Progress,
+    RunOptions, Schedule, Settings, Shard, merge, run_league,
 };
 
 use common::{FakeGame, settings};
@@ -37,7 +37,7 @@ fn run(settings: &Settings, out: &Path, jobs: usize, exec: &impl Executor) -> do
 
 #[test]
 fn jobs_do_not_change_the_report() {
-    for game in [GameKind::Cardjitsu, GameKind::Royale] {
+    for game in [Game::CARDJITSU, Game::ROYALE] {
         let s = settings(game, &NAMES, 6);
         let tmp = tempfile::tempdir().unwrap();
         let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
@@ -50,8 +50,8 @@ fn jobs_do_not_change_the_report() {
         );
         assert_eq!(report_sans_timing(&one), report_sans_timing(&two));
         // The executor's timing is stored but is the only thing allowed to differ.
-        let g1 = store::read_games(&one, false).unwrap();
-        let mut g2 = store::read_games(&two, false).unwrap();
+        let g1 = store::read_games(&one, game, false).unwrap();
+        let mut g2 = store::read_games(&two, game, false).unwrap();
         g2.sort_by_key(|g| g.id);
         let mut g1s = g1.clone();
         g1s.sort_by_key(|g| g.id);
@@ -59,7 +59,7 @@ fn jobs_do_not_change_the_report() {
         // Standings are sorted by rating, and account for every seat played.
         assert!(r1.standings.windows(2).all(|w| w[0].rating >= w[1].rating));
         let seats: u64 = r1.standings.iter().map(|b| b.games).sum();
-        let per_game = if game == GameKind::Royale { 3 } else { 2 };
+        let per_game = if game == Game::ROYALE { 3 } else { 2 };
         assert_eq!(seats, r1.games_played * per_game);
         for b in &r1.standings {
             assert_eq!(b.wins + b.draws + b.losses, b.games);
@@ -69,7 +69,7 @@ fn jobs_do_not_change_the_report() {
 
 #[test]
 fn rerunning_a_finished_league_plays_nothing() {
-    let s = settings(GameKind::Cardjitsu, &NAMES, 2);
+    let s = settings(Game::CARDJITSU, &NAMES, 2);
     let tmp = tempfile::tempdir().unwrap();
     let first = run(&s, tmp.path(), 2, &FakeGame::default());
     let again = FakeGame::default();
@@ -81,7 +81,7 @@ fn rerunning_a_finished_league_plays_nothing() {
 
 #[test]
 fn resume_after_a_torn_line_matches_an_uninterrupted_run() {
-    let s = settings(GameKind::Royale, &NAMES, 3);
+    let s = settings(Game::ROYALE, &NAMES, 3);
     let tmp = tempfile::tempdir().unwrap();
     let (full, cut) = (tmp.path().join("full"), tmp.path().join("cut"));
     run(&s, &full, 1, &FakeGame::default());
@@ -104,7 +104,7 @@ fn resume_after_a_torn_line_matches_an_uninterrupted_run() {
     assert_eq!(report.timing.games_this_run, lines.len() as u64 - 5);
 
     // Only the missing games were played, and stored lines were kept as is.
-    let stored_ids: Vec<u64> = store::read_games(&full, false).unwrap()[..5]
+    let stored_ids: Vec<u64> = store::read_games(&full, Game::ROYALE, false).unwrap()[..5]
         .iter()
         .map(|g| g.id)
         .collect();
@@ -122,7 +122,7 @@ fn resume_after_a_torn_line_matches_an_uninterrupted_run() {
 
 #[test]
 fn a_game_stored_twice_counts_once_and_a_conflicting_copy_is_refused() {
-    let s = settings(GameKind::Cardjitsu, &NAMES, 2);
+    let s = settings(Game::CARDJITSU, &NAMES, 2);
     let tmp = tempfile::tempdir().unwrap();
     let first = run(&s, tmp.path(), 1, &FakeGame::default());
     let path = tmp.path().join(GAMES_FILE);
@@ -165,7 +165,7 @@ fn a_game_stored_twice_counts_once_and_a_conflicting_copy_is_refused() {
 
 #[test]
 fn a_directory_of_another_league_is_refused() {
-    let s = settings(GameKind::Cardjitsu, &NAMES, 2);
+    let s = settings(Game::CARDJITSU, &NAMES, 2);
     let tmp = tempfile::tempdir().unwrap();
     run(&s, tmp.path(), 1, &FakeGame::default());
     let before = fs::read(tmp.path().join(GAMES_FILE)).unwrap();
@@ -227,7 +227,7 @@ impl Progress for Recorder {
 
 #[test]
 fn cancelling_stops_early_writes_a_report_and_resumes() {
-    let s = settings(GameKind::Cardjitsu, &NAMES, 4);
+    let s = settings(Game::CARDJITSU, &NAMES, 4);
     let total = Schedule::build(&s).unwrap().fixtures().len() as u64;
     let tmp = tempfile::tempdir().unwrap();
     let (full, cut) = (tmp.path().join("full"), tmp.path().join("cut"));
@@ -282,7 +282,7 @@ impl Executor for Hang {
 
 #[test]
 fn cancelling_abandons_games_in_flight() {
-    let s = settings(GameKind::Cardjitsu, &NAMES, 2);
+    let s = settings(Game::CARDJITSU, &NAMES, 2);
     let tmp = tempfile::tempdir().unwrap();
     let cancel = AtomicBool::new(false);
     let opts = RunOptions {
@@ -293,7 +293,7 @@ fn cancelling_abandons_games_in_flight() {
     };
     let report = run_league(&s, &opts, &Hang, &mut NoProgress, &cancel).unwrap();
     assert!(report.timing.cancelled);
-    let ids: Vec<u64> = store::read_games(tmp.path(), false)
+    let ids: Vec<u64> = store::read_games(tmp.path(), Game::CARDJITSU, false)
         .unwrap()
         .iter()
         .map(|g| g.id)
@@ -331,7 +331,7 @@ impl Executor for Misshapen {
 
 #[test]
 fn failed_games_are_reported_not_stored_and_retried() {
-    let s = settings(GameKind::Cardjitsu, &NAMES[..3], 2);
+    let s = settings(Game::CARDJITSU, &NAMES[..3], 2);
     let tmp = tempfile::tempdir().unwrap();
     let (full, dir) = (tmp.path().join("full"), tmp.path().join("dir"));
     run(&s, &full, 1, &FakeGame::default());
@@ -366,7 +366,7 @@ fn failed_games_are_reported_not_stored_and_retried() {
 
 #[test]
 fn shards_merge_into_the_single_machine_report() {
-    for game in [GameKind::Cardjitsu, GameKind::Royale] {
+    for game in [Game::CARDJITSU, Game::ROYALE] {
         let s = settings(game, &NAMES, 3);
         let tmp = tempfile::tempdir().unwrap();
         let single = tmp.path().join("single");
@@ -387,7 +387,7 @@ fn shards_merge_into_the_single_machine_report() {
         assert!(merged.complete);
         assert_eq!(report_sans_timing(&single), report_sans_timing(&all));
         assert_eq!(store::load_settings(&all).unwrap(), s);
-        let ids: Vec<u64> = store::read_games(&all, false)
+        let ids: Vec<u64> = store::read_games(&all, game, false)
             .unwrap()
             .iter()
             .map(|g| g.id)
@@ -404,7 +404,7 @@ fn shards_merge_into_the_single_machine_report() {
 
 #[test]
 fn merge_refuses_other_leagues_and_conflicting_results() {
-    let s = settings(GameKind::Cardjitsu, &NAMES[..3], 2);
+    let s = settings(Game::CARDJITSU, &NAMES[..3], 2);
     let tmp = tempfile::tempdir().unwrap();
     let (a, b, c) = (
         tmp.path().join("a"),
@@ -436,7 +436,7 @@ fn merge_refuses_other_leagues_and_conflicting_results() {
     // Same league, but game 0 was recorded with a different result.
     run(&s, &c, 1, &FakeGame::default());
     let text = fs::read_to_string(c.join(GAMES_FILE)).unwrap();
-    let mut games = store::read_games(&c, false).unwrap();
+    let mut games = store::read_games(&c, Game::CARDJITSU, false).unwrap();
     let g0 = games.iter_mut().find(|g| g.id == 0).unwrap();
     g0.scores.reverse();
     if g0.scores[0] == g0.scores[1] {
@@ -455,7 +455,7 @@ fn merge_refuses_other_leagues_and_conflicting_results() {
 
 #[test]
 fn merge_refuses_a_torn_shard() {
-    let s = settings(GameKind::Cardjitsu, &NAMES[..3], 2);
+    let s = settings(Game::CARDJITSU, &NAMES[..3], 2);
     let tmp = tempfile::tempdir().unwrap();
     let a = tmp.path().join("a");
     run(&s, &a, 1, &FakeGame::default());
@@ -469,7 +469,7 @@ fn merge_refuses_a_torn_shard() {
 
 #[test]
 fn merge_refuses_an_output_directory_a_league_is_running_on() {
-    let s = settings(GameKind::Cardjitsu, &NAMES[..3], 2);
+    let s = settings(Game::CARDJITSU, &NAMES[..3], 2);
     let tmp = tempfile::tempdir().unwrap();
     let (a, out) = (tmp.path().join("a"), tmp.path().join("out"));
     run(&s, &a, 1, &FakeGame::default());
@@ -489,7 +489,7 @@ fn merge_refuses_an_output_directory_a_league_is_running_on() {
 /// jobs and after an interruption: blocks are counted in round order.
 #[test]
 fn an_sprt_gauntlet_decides_the_same_for_any_jobs_and_after_resume() {
-    let mut s = settings(GameKind::Cardjitsu, &NAMES, 400);
+    let mut s = settings(Game::CARDJITSU, &NAMES, 400);
     s.gauntlet = Some("ant".into());
     s.sprt = Some("elo0=-20,elo1=20".parse().unwrap());
     let tmp = tempfile::tempdir().unwrap();

@@ -14,7 +14,7 @@ use dojo_engine::rng;
 use dojo_engine::royale::{self, Board, Royale, Team};
 use dojo_games::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing};
 use dojo_league::store::{self, GameLine};
-use dojo_league::{Entrant, Fixture, GameKind, GameResult, Schedule, SeatFaults, Settings};
+use dojo_league::{Entrant, Fixture, Game, GameResult, Schedule, SeatFaults, Settings};
 use rand::RngExt;
 
 /// Values the mutator writes over numbers: edges of every integer width,
@@ -250,7 +250,7 @@ fn settings() -> Settings {
         values: Default::default(),
     };
     Settings {
-        game: GameKind::Cardjitsu,
+        game: Game::CARDJITSU,
         bots: vec![bot("a"), bot("b")],
         games: 4,
         seed: 1,
@@ -307,7 +307,7 @@ fn game_lines() {
     let dir = tempfile::tempdir().unwrap();
     no_panics("games.jsonl", &[text], 300, |bytes| {
         std::fs::write(dir.path().join(store::GAMES_FILE), bytes).unwrap();
-        if let Ok(lines) = store::read_games(dir.path(), false) {
+        if let Ok(lines) = store::read_games(dir.path(), Game::CARDJITSU, false) {
             // What a report does with them must not panic either.
             let _ = dojo_league::report::build_report(
                 &settings,

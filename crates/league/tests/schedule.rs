@@ -5,7 +5,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use dojo_league::schedule::TEAMS;
-use dojo_league::{Entrant, GameKind, Schedule};
+use dojo_league::{Entrant, Game, Schedule};
 
 use common::bots;
 
@@ -21,7 +21,7 @@ fn count<K: Ord>(items: impl IntoIterator<Item = K>) -> BTreeMap<K, u64> {
 fn cardjitsu_pairs_play_equally_with_seats_balanced() {
     let names = ["ant", "bee", "cat", "dog", "eel"];
     for games in [4, 5] {
-        let s = Schedule::new(GameKind::Cardjitsu, &bots(&names), games, 9, &[]).unwrap();
+        let s = Schedule::new(Game::CARDJITSU, &bots(&names), games, 9, &[]).unwrap();
         let per_pair = count(s.fixtures().iter().map(|f| {
             let mut p = f.seats.clone();
             p.sort();
@@ -70,7 +70,7 @@ fn team_counts(s: &Schedule) -> BTreeMap<(String, String), u64> {
 #[test]
 fn royale_triples_play_equally_and_bots_play_each_team_equally() {
     let names = ["ant", "bee", "cat", "dog"];
-    let s = Schedule::new(GameKind::Royale, &bots(&names), 4, 3, &[]).unwrap();
+    let s = Schedule::new(Game::ROYALE, &bots(&names), 4, 3, &[]).unwrap();
     // 4 games per triple round up to 6; 4 triples.
     assert_eq!(s.fixtures().len(), 4 * 6);
     let per_triple = count(s.fixtures().iter().map(|f| {
@@ -89,7 +89,7 @@ fn royale_triples_play_equally_and_bots_play_each_team_equally() {
 
 #[test]
 fn royale_with_two_bots_never_plays_a_bot_alone() {
-    let s = Schedule::new(GameKind::Royale, &bots(&["x", "y"]), 3, 3, &[]).unwrap();
+    let s = Schedule::new(Game::ROYALE, &bots(&["x", "y"]), 3, 3, &[]).unwrap();
     assert_eq!(s.fixtures().len(), 6);
     for f in s.fixtures() {
         let distinct: BTreeSet<&String> = f.seats.iter().collect();
@@ -104,7 +104,7 @@ fn royale_with_two_bots_never_plays_a_bot_alone() {
 fn fixed_teams_are_honoured_and_free_bots_stay_balanced() {
     let mut b = bots(&["ant", "bee", "cat", "dog"]);
     b[0].fixed_team = Some(dojo_engine::royale::Team::Rock);
-    let s = Schedule::new(GameKind::Royale, &b, 3, 3, &[]).unwrap();
+    let s = Schedule::new(Game::ROYALE, &b, 3, 3, &[]).unwrap();
     let teams = team_counts(&s);
     // Three triples with ant, two seatings each.
     assert_eq!(teams.get(&("ant".into(), "R".into())), Some(&6));
@@ -119,7 +119,7 @@ fn fixed_teams_are_honoured_and_free_bots_stay_balanced() {
     // Same with a fixed bot among two.
     let mut two = bots(&["x", "y"]);
     two[1].fixed_team = Some(dojo_engine::royale::Team::Scissors);
-    let s = Schedule::new(GameKind::Royale, &two, 3, 3, &[]).unwrap();
+    let s = Schedule::new(Game::ROYALE, &two, 3, 3, &[]).unwrap();
     assert!(
         s.fixtures()
             .iter()
@@ -136,7 +136,7 @@ fn by_seats(s: &Schedule) -> BTreeMap<(Vec<String>, u8, u64), u64> {
 
 #[test]
 fn seeds_do_not_depend_on_bot_order() {
-    for game in [GameKind::Cardjitsu, GameKind::Royale] {
+    for game in [Game::CARDJITSU, Game::ROYALE] {
         let names = ["ant", "bee", "cat", "dog"];
         let a = Schedule::new(game, &bots(&names), 4, 77, &[]).unwrap();
         let mut reversed: Vec<Entrant> = bots(&names);
@@ -162,7 +162,7 @@ fn adding_a_bot_keeps_existing_pairings_seeds() {
             .map(|f| (f.seats.clone(), f.seed))
             .collect::<BTreeSet<_>>()
     };
-    for game in [GameKind::Cardjitsu, GameKind::Royale] {
+    for game in [Game::CARDJITSU, Game::ROYALE] {
         let small = seeds_of(&["ant", "bee", "cat"], game);
         let big = seeds_of(&["ant", "bee", "cat", "aardvark", "zebra"], game);
         assert!(!small.is_empty());
@@ -172,7 +172,7 @@ fn adding_a_bot_keeps_existing_pairings_seeds() {
 
 #[test]
 fn shards_partition_the_schedule() {
-    let s = Schedule::new(GameKind::Cardjitsu, &bots(&["a", "b", "c"]), 5, 1, &[]).unwrap();
+    let s = Schedule::new(Game::CARDJITSU, &bots(&["a", "b", "c"]), 5, 1, &[]).unwrap();
     let mut ids: Vec<u64> = (1..=3)
         .flat_map(|i| s.shard(i, 3).unwrap())
         .map(|f| f.id)

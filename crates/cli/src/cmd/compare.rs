@@ -28,9 +28,6 @@ use crate::bots;
 
 use crate::exit::ERROR as EXIT_ERROR;
 
-/// The royale third bot when `--third` is not given.
-const DEFAULT_THIRD: &str = "royale-random-py";
-
 /// Runs the comparison; errors are printed here and give status 3.
 pub fn run(bots_dir: &Path, a: CompareArgs) -> ExitCode {
     match compare(bots_dir, a) {
@@ -177,10 +174,12 @@ impl<'a> JsonReport<'a> {
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let game = a.game;
-    // What differs between games comes from the registry's shape: a third
-    // seat (a bot that is neither NEW nor BASE) and boards.
-    let shape = dojo_games::registry::shape(game);
-    let third_seat = shape.seats > 2;
+    // What differs between games comes from the game's shape: a third
+    // seat (a bot that is neither NEW nor BASE, by default the game's own)
+    // and boards.
+    let shape = game.shape();
+    let default_third = game.extra_seat_bot();
+    let third_seat = shape.seats() > 2;
     if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
@@ -203,8 +202,15 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     };
     settings.validate()?;
 
-    let third = a.third.clone().unwrap_or_else(|| DEFAULT_THIRD.to_owned());
     let mut specs = vec![a.new.clone(), a.base.clone()];
+    let third = match (a.third.clone(), default_third) {
+        (Some(third), _) => third,
+        (None, Some(default)) => default.to_owned(),
+        (None, None) if third_seat => {
+            bail!("{game} has seats beyond NEW and BASE; name their bot with --third")
+        }
+        (None, None) => String::new(),
+    };
     if third_seat {
         specs.push(third.clone());
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use dojo_games::BotExecutor;
-use dojo_league::{GameKind, Origin, Raises, Report, Settings, Shard, store};
+use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
 use crate::progress::LeagueProgress;
@@ -17,7 +17,7 @@ use crate::{bots, games, render};
 /// The bots of a new league: the ones named, or every bot under
 /// `bots_dir` whose manifest lists the game.
 fn league_bots(
-    game: GameKind,
+    game: Game,
     names: &[String],
     bots_dir: &Path,
 ) -> Result<(Vec<dojo_league::Entrant>, Resolved)> {
@@ -105,7 +105,7 @@ fn parse_anchor(arg: &str) -> Result<(String, Option<f64>)> {
 }
 
 /// `results/<game>-<UTC date and time>`.
-fn default_out(game: GameKind) -> PathBuf {
+fn default_out(game: Game) -> PathBuf {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -130,7 +130,7 @@ fn default_out(game: GameKind) -> PathBuf {
 
 fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, PathBuf, Resolved)> {
     let Some(game) = a.game else {
-        let names: Vec<&str> = GameKind::ALL.map(GameKind::name).into();
+        let names: Vec<&str> = Game::ALL.map(Game::name).into();
         bail!(
             "name the game: dojo league {} (or --resume DIR)",
             names.join("|")
@@ -646,7 +646,7 @@ mod tests {
             c.set(&mut controls, v);
         }
         let cardjitsu = Settings {
-            game: GameKind::Cardjitsu,
+            game: Game::CARDJITSU,
             bots: vec![bot("a"), bot("b"), bot("n")],
             games: 6,
             seed: 9,
@@ -666,7 +666,7 @@ mod tests {
             raises: Raises::Cap,
         };
         let royale = Settings {
-            game: GameKind::Royale,
+            game: Game::ROYALE,
             boards: vec!["boards/arena.txt".into()],
             gauntlet: None,
             sprt: None,

@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use dojo_engine::cardjitsu::{self, Ruleset};
 use dojo_engine::royale;
-use dojo_league::{GameKind, PlayOptions};
+use dojo_league::{Game, PlayOptions};
 use dojo_runner::RunOptions;
 use serde::Serialize;
 
@@ -82,7 +82,7 @@ pub fn game_settings(
 /// The stored form of the game flags for `game`: refuses flags the game
 /// does not take (they would be silently ignored, `GameCli::game_flags`),
 /// makes deck paths absolute and checks the decks parse.
-pub fn play_options(game: GameKind, a: &GameOptionsArgs) -> Result<PlayOptions> {
+pub fn play_options(game: Game, a: &GameOptionsArgs) -> Result<PlayOptions> {
     let takes = games::cli(game).game_flags();
     let not_here: Vec<&str> = a
         .given()

@@ -2,11 +2,13 @@
 //!
 //! A game's CLI pieces live in its own module: the flags of its
 //! `dojo match GAME` subcommand and how that runs, its transcript, which of
-//! the shared game flags it takes and its league defaults. [`cli`] is the
-//! registry: one arm per game, an exhaustive `match` on
-//! [`dojo_games::Game`], so a game added there is a compile error here
-//! until it has its module (`docs/adding-a-game.md`). The commands ask the
-//! registry and never `match` on a game themselves.
+//! the shared game flags it takes and its league defaults. [`CLIS`] is
+//! the registry: one entry per game of [`Game::ALL`], in its order (the
+//! test `every_game_has_its_command_line` checks they agree, so a game
+//! added there fails `cargo test` until it has its module:
+//! `docs/adding-a-game.md`). Everything else about a game (its shape, its
+//! boards) the commands ask its `dojo_games::GameDef`; they never `match`
+//! on a game themselves.
 
 pub mod cardjitsu;
 pub mod royale;
@@ -17,10 +19,14 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
-use dojo_games::Game;
+use dojo_games::{Game, Saved};
+
+use crate::render::ReplayText;
 
 /// What the command line knows about one game.
 pub trait GameCli: Sync {
+    /// The game this is the command line of.
+    fn game(&self) -> Game;
     /// `dojo match GAME`: its flags and its line in `dojo match --help`.
     fn match_command(&self) -> clap::Command;
     /// The flags of `dojo match GAME`, as parsed, ready to run.
@@ -29,18 +35,29 @@ pub trait GameCli: Sync {
     /// ([`crate::args::GameOptionsArgs`]) apply to this game; the others
     /// are refused, naming the games they apply to.
     fn game_flags(&self) -> &'static [&'static str];
-    /// Whether its games are played on a board (`--board`).
-    fn boards(&self) -> bool;
+    /// Whether its games are played on a board (`--board`): the game's
+    /// own answer (`Shape::board`), not the command line's.
+    fn boards(&self) -> bool {
+        self.game().shape().board
+    }
     /// Games per league when `--games` is not given, with `boards` boards.
     fn league_games(&self, boards: usize) -> u64;
+    /// How `dojo replay` shows a saved game of this game (its record's
+    /// `ReplayText`); `None` for another game's.
+    fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText>;
 }
 
-/// The registry: the command line's part of `game`.
+/// The registry: the command line's part of each game of [`Game::ALL`],
+/// in its order.
+pub const CLIS: [&dyn GameCli; Game::ALL.len()] = [&cardjitsu::CardJitsuCli, &royale::RoyaleCli];
+
+/// The command line's part of `game`. Every game the binary can name is
+/// one of [`Game::ALL`] (nothing in it registers another), and each has
+/// its entry in [`CLIS`] (checked by a test), so the lookup cannot fail.
 pub fn cli(game: Game) -> &'static dyn GameCli {
-    match game {
-        Game::Cardjitsu => &cardjitsu::CardJitsuCli,
-        Game::Royale => &royale::RoyaleCli,
-    }
+    CLIS.into_iter()
+        .find(|c| c.game() == game)
+        .expect("every game of Game::ALL has its entry in CLIS")
 }
 
 /// A game's `dojo match` flags, parsed: running them plays the game.
@@ -148,8 +165,8 @@ mod tests {
     /// defaults make sense.
     #[test]
     fn every_game_has_its_command_line() {
-        for game in Game::ALL {
-            let game_cli = cli(game);
+        for (game, game_cli) in Game::ALL.into_iter().zip(CLIS) {
+            assert_eq!(game_cli.game(), game);
             assert_eq!(game_cli.match_command().get_name(), game.name());
             assert!(!game_cli.game_flags().is_empty(), "{game}");
             assert!(game_cli.league_games(3) >= 1, "{game}");

@@ -27,8 +27,9 @@ const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("style.css");
 /// The page's script, in this order: the shared helpers, the replay
 /// stepper and panels every game shares, each game's replay page (one
-/// line per game: the script defines its page and `replay.js` picks it by
-/// the record's `game`), the report and the comparison.
+/// line per game: the script defines its page and adds it to
+/// `REPLAY_PAGES` under the game's name, where `replay.js` finds it by the
+/// record's `game`), the report and the comparison.
 const SCRIPTS: [&str; 6] = [
     include_str!("common.js"),
     include_str!("replay.js"),
@@ -190,6 +191,115 @@ mod tests {
         assert!(!text.contains('<'), "{text}");
         let back: Vec<String> = serde_json::from_str(&text).unwrap();
         assert_eq!(back[0], "</script><script>alert(1)</script>");
+    }
+
+    /// A 4-seat game of two partnerships that exists only here: its report
+    /// page renders with the game's title and sides (its records have no
+    /// replay, so none is packed).
+    #[test]
+    fn a_partnership_games_report_page_renders() {
+        use std::sync::Arc;
+
+        use dojo_games::game::SmokeRun;
+        use dojo_games::parse::RecordText;
+        use dojo_games::registry::NotARecord;
+        use dojo_games::{BotExecutor, ExecError, Game, GameDef, GameResult, Saved, Shape, Table};
+        use dojo_league::report::{RunInfo, build_report};
+        use serde::de::Error as _;
+
+        struct Partners;
+        impl GameDef for Partners {
+            fn name(&self) -> &'static str {
+                "partners"
+            }
+            fn title(&self) -> &'static str {
+                "Partners"
+            }
+            fn shape(&self) -> Shape {
+                Shape {
+                    sides: &[0, 1, 0, 1],
+                    teams: false,
+                    board: false,
+                }
+            }
+            fn play(&self, _: &BotExecutor, _: &Table<'_>) -> Result<GameResult, ExecError> {
+                Err(ExecError::Failed("a toy".into()))
+            }
+            fn smoke(
+                &self,
+                _: &Arc<dojo_runner::BotSpec>,
+                _: Option<&dojo_engine::royale::Board>,
+                _: &dojo_runner::RunOptions,
+            ) -> Result<Option<SmokeRun>, String> {
+                Ok(None)
+            }
+            fn parse_record(&self, _: &RecordText<'_>) -> Result<Saved, NotARecord> {
+                Err(NotARecord {
+                    kind: "partners",
+                    source: serde_json::Error::custom("no records"),
+                })
+            }
+        }
+        static PARTNERS: Partners = Partners;
+        let game = Game::new(&PARTNERS);
+        let names = ["ant", "bee", "cat", "dog"];
+        let settings = dojo_league::Settings {
+            game,
+            bots: names
+                .iter()
+                .map(|n| dojo_league::Entrant {
+                    name: (*n).into(),
+                    command: (*n).into(),
+                    fixed_team: None,
+                    values: Default::default(),
+                })
+                .collect(),
+            games: 12,
+            seed: 1,
+            boards: Vec::new(),
+            controls: Default::default(),
+            raises: Default::default(),
+            anchor: None,
+            anchor_elo: None,
+            gauntlet: None,
+            sprt: None,
+            shard: None,
+            play: Default::default(),
+        };
+        let schedule = dojo_league::Schedule::build(&settings).unwrap();
+        let games: Vec<GameLine> = schedule
+            .iter()
+            .map(|f| {
+                let scores = if f.id % 3 == 0 {
+                    vec![0.5; 4]
+                } else {
+                    let w = (f.id % 2) as usize;
+                    (0..4).map(|s| if s % 2 == w { 1.0 } else { 0.0 }).collect()
+                };
+                let result = dojo_league::GameResult {
+                    scores,
+                    faults: vec![Default::default(); 4],
+                    record: serde_json::json!({ "game": "partners" }),
+                    timing: serde_json::Value::Null,
+                };
+                GameLine::new(&f, result)
+            })
+            .collect();
+        assert!(games.iter().all(|g| g.check(game).is_ok()));
+        let report = build_report(
+            &settings,
+            &Default::default(),
+            &games,
+            schedule.len(),
+            RunInfo::default(),
+        );
+        let html = super::report(&report, &settings, &games, Path::new("results/x")).unwrap();
+        assert!(
+            html.contains("partners league: 4 bots, 12 games"),
+            "page title"
+        );
+        assert!(html.contains(r#""title":"Partners""#));
+        assert!(html.contains(r#""sides":[0,1,0,1]"#));
     }
 
     #[test]

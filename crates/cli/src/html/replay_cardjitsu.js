@@ -110,3 +110,5 @@ function cardjitsuPage(view, app) {
     seatsPanel(view, (s, i) => h('span', {}, h('span', { class: 'dot', style: `background:${PC[i]}` }), `player ${i + 1}`)));
   step.init();
 }
+
+REPLAY_PAGES.cardjitsu = cardjitsuPage;

@@ -197,3 +197,5 @@ function royalePage(view, app) {
   step.init();
   window.dojoReplay = { positions: () => pos.map((p) => p.slice()) };
 }
+
+REPLAY_PAGES.royale = royalePage;

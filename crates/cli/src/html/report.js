@@ -193,6 +193,8 @@ function settingsPanel(view) {
 // games stay quick.
 function gamesPanel(view, packed) {
   const royale = view.report.game === 'royale';
+  // A game played in partnerships: some side holds more than one seat.
+  const partners = new Set(view.sides).size < view.sides.length;
   const games = view.games;
   const bot = h('select', { id: 'filter-bot' }, h('option', { value: '' }, 'all bots'), view.names.map((n) => h('option', { value: n }, n)));
   const result = h('select', { id: 'filter-result' }, [['', 'all results'], ['win', 'won by the bot'], ['loss', 'lost by the bot'], ['draw', 'draws'], ['fault', 'with faults']].map(([v, l]) => h('option', { value: v }, l)));
@@ -222,8 +224,9 @@ function gamesPanel(view, packed) {
   const row = (g) => {
     const seatCell = g.seats.map((s, i) => [h('span', { class: g.scores[i] === 1 ? 'name' : 'muted', style: g.scores[i] === 1 ? 'font-weight:650' : '' },
       royale ? h('span', { class: 'dot', style: `background:${TEAM_COLOUR[g.teams[i]]}`, title: TEAM[g.teams[i]] }) : null, s),
-      i < g.seats.length - 1 ? h('span', { class: 'muted' }, royale ? ', ' : ' vs ') : null]);
-    const res = outcome(g) === 'draw' ? 'draw' : royale ? `${TEAM[g.teams[g.scores.indexOf(1)]]} wins` : `${g.seats[g.scores.indexOf(1)]} wins`;
+      i < g.seats.length - 1 ? h('span', { class: 'muted' }, royale || partners ? ', ' : ' vs ') : null]);
+    const winners = g.seats.filter((_, i) => g.scores[i] === 1);
+    const res = outcome(g) === 'draw' ? 'draw' : royale ? `${TEAM[g.teams[g.scores.indexOf(1)]]} wins` : partners ? `${winners.join(' + ')} win` : `${winners[0]} wins`;
     const faults = g.faults.reduce((a, b) => a + b, 0);
     return h('tr', {},
       h('td', { class: 'num mono' }, g.id),
@@ -269,7 +272,7 @@ PAGES.report = (view, app) => {
   let packed = null;
   const games = () => { if (!packed) packed = JSON.parse(block.textContent); return packed; };
   const reportEl = h('div', { id: 'report' },
-    h('h1', {}, `${rep.game === 'royale' ? 'Royale' : 'CardJitsu'} league`),
+    h('h1', {}, `${view.title} league`),
     h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)} (incomplete)`} · seed ${rep.seed}`),
     standingsPanel(rep),
     sprtPanel(rep),

@@ -30,11 +30,33 @@ pub trait ReplayText {
     fn show_moment(&self, i: usize) -> String;
 }
 
-/// The text rendering of a saved game: one arm per game.
+/// The text rendering of a saved game: its game's command line
+/// (`GameCli::replay_text`) knows its record. Every game's CLI renders its
+/// own records, so the fallback only says so should one not.
 pub fn replay_text(saved: &Saved) -> &dyn ReplayText {
-    match saved {
-        Saved::CardJitsu(rec) => rec.as_ref(),
-        Saved::Royale(rec) => rec.as_ref(),
+    crate::games::cli(saved.game())
+        .replay_text(saved)
+        .unwrap_or(&NoText)
+}
+
+/// A record no game's command line renders.
+struct NoText;
+
+impl ReplayText for NoText {
+    fn show(&self, _: &ReplayArgs) -> Result<()> {
+        anyhow::bail!("dojo replay cannot show this record as text")
+    }
+
+    fn rerun_header(&self) -> String {
+        "rerun:".to_owned()
+    }
+
+    fn moment(&self) -> &'static str {
+        "step"
+    }
+
+    fn show_moment(&self, _: usize) -> String {
+        String::new()
     }
 }
 

@@ -10,13 +10,17 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use dojo_engine::cardjitsu::{self, CardJitsu};
+use dojo_engine::royale::Board;
 use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::{BotExecutor, Table, game_result, run_error};
 use crate::formats::RECORD_VERSION;
+use crate::game::{GameDef, Shape, SmokeRun};
 use crate::outcome::{ExecError, GameResult};
+use crate::parse::{RecordInput, RecordText};
 use crate::record::{SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info};
+use crate::registry::{NotARecord, Saved};
 
 /// A played CardJitsu game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,7 +96,51 @@ pub fn play_cardjitsu(
     })
 }
 
-/// Plays `table` with `exec`'s bots: the registry's `play` arm.
+/// CardJitsu's [`GameDef`]: two seats, one a side, no board.
+#[derive(Debug, Clone, Copy)]
+pub struct CardJitsuGame;
+
+impl GameDef for CardJitsuGame {
+    fn name(&self) -> &'static str {
+        "cardjitsu"
+    }
+
+    fn title(&self) -> &'static str {
+        "CardJitsu"
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            sides: &[0, 1],
+            teams: false,
+            board: false,
+        }
+    }
+
+    fn play(&self, exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
+        play_table(exec, table)
+    }
+
+    fn smoke(
+        &self,
+        bot: &Arc<BotSpec>,
+        _board: Option<&Board>,
+        opts: &RunOptions,
+    ) -> Result<Option<SmokeRun>, String> {
+        let rec = smoke(bot, opts)?;
+        Ok(Some((rec.conduct, rec.stderr)))
+    }
+
+    fn parse_record(&self, input: &RecordText<'_>) -> Result<Saved, NotARecord> {
+        let rec: Box<CardJitsuRecord> = input.typed().map_err(|source| NotARecord {
+            kind: "CardJitsu",
+            source,
+        })?;
+        Ok(Saved::new(rec))
+    }
+}
+
+/// Plays `table` with `exec`'s bots: its `GameDef::play`.
 pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
     let [a, b] = table.seats else {
         return Err(ExecError::Failed(format!(

@@ -2,14 +2,16 @@
 //! it again (its seed, rules, round cap and decks read again), and where a
 //! rerun parts from it (the first differing round).
 
+use std::any::Any;
 use std::sync::Arc;
 
 use dojo_engine::cardjitsu::{self, Deck};
 use dojo_runner::{BotSpec, RunOptions};
 
 use super::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+use crate::game::Game;
 use crate::record::SeatInfo;
-use crate::registry::{ReplayView, Saved};
+use crate::registry::{ReplayView, Saved, same_record};
 use crate::replay::{Difference, ReplayError, Rerun, SavedGame, check_seats, difference};
 use crate::view::RecordSource;
 
@@ -60,7 +62,7 @@ pub fn rerun(rec: &CardJitsuRecord) -> Result<Rerun, ReplayError> {
             let bots: [Arc<BotSpec>; 2] =
                 bots.try_into().map_err(|_| ReplayError::SeatCount(count))?;
             let rec = play_cardjitsu(bots, &setup, opts, &mut |_| {})?;
-            Ok(Saved::CardJitsu(Box::new(rec)))
+            Ok(Saved::new(Box::new(rec)))
         },
     ))
 }
@@ -80,6 +82,22 @@ pub fn compare(
 }
 
 impl SavedGame for CardJitsuRecord {
+    fn game(&self) -> Game {
+        Game::CARDJITSU
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+
+    fn compare(&self, rerun: &dyn SavedGame) -> Result<Option<Difference>, ReplayError> {
+        compare(self, same_record(self, rerun)?)
+    }
+
     fn seats(&self) -> &[SeatInfo] {
         &self.seats
     }
@@ -92,8 +110,8 @@ impl SavedGame for CardJitsuRecord {
         super::view::title(self)
     }
 
-    fn view<'a>(&'a self, source: &RecordSource) -> Result<ReplayView<'a>, ReplayError> {
-        Ok(ReplayView::CardJitsu(super::view::view(self, source)))
+    fn view(&self, source: &RecordSource) -> Result<ReplayView, ReplayError> {
+        ReplayView::new(&super::view::view(self, source))
     }
 
     fn rerun(&self) -> Result<Rerun, ReplayError> {

@@ -15,8 +15,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::bots::{BotExecutor, Table, game_result, run_error};
 use crate::formats::RECORD_VERSION;
+use crate::game::{GameDef, Shape, SmokeRun};
 use crate::outcome::{ExecError, GameResult};
+use crate::parse::{RecordInput, RecordText};
 use crate::record::{SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info};
+use crate::registry::{NotARecord, Saved};
 
 /// A played royale game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,7 +136,60 @@ pub fn play_royale(
     })
 }
 
-/// Plays `table` with `exec`'s bots: the registry's `play` arm.
+/// Royale's [`GameDef`]: three seats, each its own side and team
+/// (R, P, S), on a board.
+#[derive(Debug, Clone, Copy)]
+pub struct RoyaleGame;
+
+impl GameDef for RoyaleGame {
+    fn name(&self) -> &'static str {
+        "royale"
+    }
+
+    fn title(&self) -> &'static str {
+        "Royale"
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            sides: &[0, 1, 2],
+            teams: true,
+            board: true,
+        }
+    }
+
+    fn extra_seat_bot(&self) -> Option<&'static str> {
+        Some("royale-random-py")
+    }
+
+    fn play(&self, exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
+        play_table(exec, table)
+    }
+
+    fn smoke(
+        &self,
+        bot: &Arc<BotSpec>,
+        board: Option<&Board>,
+        opts: &RunOptions,
+    ) -> Result<Option<SmokeRun>, String> {
+        // Without a board there is no royale game to check.
+        let Some(board) = board else {
+            return Ok(None);
+        };
+        let rec = smoke(bot, board, opts)?;
+        Ok(Some((rec.conduct, rec.stderr)))
+    }
+
+    fn parse_record(&self, input: &RecordText<'_>) -> Result<Saved, NotARecord> {
+        let rec: Box<RoyaleRecord> = input.typed().map_err(|source| NotARecord {
+            kind: "royale",
+            source,
+        })?;
+        Ok(Saved::new(rec))
+    }
+}
+
+/// Plays `table` with `exec`'s bots: its `GameDef::play`.
 pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
     let board_name = table
         .board

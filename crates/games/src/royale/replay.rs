@@ -4,6 +4,7 @@
 //! record, [`rerun_board`]), and where a rerun parts from it (the first
 //! differing turn).
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -11,8 +12,9 @@ use dojo_engine::royale::{self, ActionRecord, Board, Effect, Pos, Team};
 use dojo_runner::{BotSpec, RunOptions};
 
 use super::{RoyaleRecord, RoyaleSetup, play_royale};
+use crate::game::Game;
 use crate::record::SeatInfo;
-use crate::registry::{ReplayView, Saved};
+use crate::registry::{ReplayView, Saved, same_record};
 use crate::replay::{Difference, ReplayError, Rerun, SavedGame, check_seats, difference};
 use crate::view::RecordSource;
 
@@ -163,7 +165,7 @@ pub fn rerun(rec: &RoyaleRecord) -> Result<Rerun, ReplayError> {
         move |bots: Vec<Arc<BotSpec>>, opts: &RunOptions| {
             let players: Vec<(Arc<BotSpec>, Team)> = bots.into_iter().zip(teams).collect();
             let rec = play_royale(&players, &setup, opts, &mut |_| {})?;
-            Ok(Saved::Royale(Box::new(rec)))
+            Ok(Saved::new(Box::new(rec)))
         },
     ))
 }
@@ -183,6 +185,22 @@ pub fn compare(
 }
 
 impl SavedGame for RoyaleRecord {
+    fn game(&self) -> Game {
+        Game::ROYALE
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+
+    fn compare(&self, rerun: &dyn SavedGame) -> Result<Option<Difference>, ReplayError> {
+        compare(self, same_record(self, rerun)?)
+    }
+
     fn seats(&self) -> &[SeatInfo] {
         &self.seats
     }
@@ -195,8 +213,8 @@ impl SavedGame for RoyaleRecord {
         super::view::title(self)
     }
 
-    fn view<'a>(&'a self, source: &RecordSource) -> Result<ReplayView<'a>, ReplayError> {
-        Ok(ReplayView::Royale(super::view::view(self, source)?))
+    fn view(&self, source: &RecordSource) -> Result<ReplayView, ReplayError> {
+        ReplayView::new(&super::view::view(self, source)?)
     }
 
     fn rerun(&self) -> Result<Rerun, ReplayError> {

@@ -8,9 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dojo_engine::rng::derive_seed;
 use dojo_league::schedule::fnv1a64;
-use dojo_league::{
-    Entrant, ExecError, Executor, Fixture, GameKind, GameResult, SeatFaults, Settings,
-};
+use dojo_league::{Entrant, ExecError, Executor, Fixture, Game, GameResult, SeatFaults, Settings};
 
 /// Strength 1..=10 from the bot name.
 pub fn strength(name: &str) -> u64 {
@@ -93,13 +91,13 @@ pub fn bots(names: &[&str]) -> Vec<Entrant> {
         .collect()
 }
 
-pub fn settings(game: GameKind, names: &[&str], games: u64) -> Settings {
+pub fn settings(game: Game, names: &[&str], games: u64) -> Settings {
     Settings {
         game,
         bots: bots(names),
         games,
         seed: 2026,
-        boards: if game == GameKind::Royale {
+        boards: if game == Game::ROYALE {
             vec!["boards/a.txt".into(), "boards/b.txt".into()]
         } else {
             vec![]

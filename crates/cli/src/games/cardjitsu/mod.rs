@@ -10,20 +10,25 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{ArgMatches, Args, ValueEnum};
 use dojo_engine::cardjitsu::{self, Deck, Ruleset};
-use dojo_games::{CardJitsuSetup, Game, play_cardjitsu};
+use dojo_games::{CardJitsuSetup, Game, Saved, play_cardjitsu};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
 use crate::args::ControlArgs;
 use crate::bots;
+use crate::render::ReplayText;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
 pub struct CardJitsuCli;
 
 impl super::GameCli for CardJitsuCli {
+    fn game(&self) -> Game {
+        Game::CARDJITSU
+    }
+
     fn match_command(&self) -> clap::Command {
-        super::match_command::<MatchArgs>(Game::Cardjitsu, "CardJitsu between two bots")
+        super::match_command::<MatchArgs>(self.game(), "CardJitsu between two bots")
     }
 
     fn match_args(&self, m: &mut ArgMatches) -> Result<Box<dyn super::MatchArgs>, clap::Error> {
@@ -34,12 +39,14 @@ impl super::GameCli for CardJitsuCli {
         &["--rules", "--deck1", "--deck2", "--max-rounds"]
     }
 
-    fn boards(&self) -> bool {
-        false
-    }
-
     fn league_games(&self, _boards: usize) -> u64 {
         40
+    }
+
+    fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText> {
+        saved
+            .record::<dojo_games::CardJitsuRecord>()
+            .map(|rec| rec as &dyn ReplayText)
     }
 }
 
@@ -158,7 +165,7 @@ fn deck(path: Option<&Path>) -> Result<(Deck, String)> {
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let (deck1, name1) = deck(a.deck1.as_deref())?;
     let (deck2, name2) = deck(a.deck2.as_deref())?;
-    let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::Cardjitsu.name())?;
+    let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::CARDJITSU.name())?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
         errln!("seed: {s} (replay with --seed {s})");

@@ -12,21 +12,26 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::{ArgMatches, Args};
 use dojo_engine::royale::{self, Royale, Team};
-use dojo_games::{Game, RoyaleSetup, play_royale};
+use dojo_games::{Game, RoyaleSetup, Saved, play_royale};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
 use crate::args::ControlArgs;
 use crate::bots;
+use crate::render::ReplayText;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
 pub struct RoyaleCli;
 
 impl super::GameCli for RoyaleCli {
+    fn game(&self) -> Game {
+        Game::ROYALE
+    }
+
     fn match_command(&self) -> clap::Command {
         super::match_command::<MatchArgs>(
-            Game::Royale,
+            self.game(),
             "Rock-paper-scissors royale between three teams of bots",
         )
     }
@@ -39,13 +44,15 @@ impl super::GameCli for RoyaleCli {
         &["--max-rounds", "--stall-rounds"]
     }
 
-    fn boards(&self) -> bool {
-        true
-    }
-
     /// Each trio plays every board once in each team rotation.
     fn league_games(&self, boards: usize) -> u64 {
         3 * boards as u64
+    }
+
+    fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText> {
+        saved
+            .record::<dojo_games::RoyaleRecord>()
+            .map(|rec| rec as &dyn ReplayText)
     }
 }
 
@@ -141,7 +148,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
             teams.push(team);
         }
     }
-    let loaded = bots::load(&specs, bots_dir, Game::Royale.name())?;
+    let loaded = bots::load(&specs, bots_dir, Game::ROYALE.name())?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
         errln!("seed: {s} (replay with --seed {s})");
