@@ -168,12 +168,14 @@ function conditionsPanel(rep) {
 function settingsPanel(view) {
   const rep = view.report, s = rep.settings;
   const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
-  const extra = Object.entries(s).filter(([k]) => !['game', 'bots', 'games', 'seed', 'boards', 'timeout_ms', 'anchor', 'anchor_elo', 'shard'].includes(k));
+  // The controls and raises are the conditions panel's.
+  const extra = Object.entries(s).filter(([k]) => !['game', 'bots', 'games', 'seed', 'boards', 'controls', 'raises', 'anchor', 'anchor_elo', 'shard'].includes(k));
   return h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),
     h('dl', { class: 'kv' },
       item('game', s.game), item('seed', s.seed),
       item(s.game === 'royale' ? 'games per trio' : 'games per pair', s.games),
-      item('time per move', `${fmt(s.timeout_ms)} ms`),
+      item('time per move', `${fmt(s.controls.timeout_ms)} ms`),
+      item('containment asked', `--sandbox ${s.controls.sandbox}`),
       s.boards && s.boards.length ? item('boards', s.boards.join(', ')) : null,
       s.anchor ? item('anchor', `${s.anchor} = ${s.anchor_elo ?? 1500}`) : null,
       // Nested settings (the per-game `play` options) are shown key by key;
