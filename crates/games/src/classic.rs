@@ -58,7 +58,7 @@ pub enum ClassicError {
 
 /// How a game of [`play_classic`] ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Ending {
     /// `player` (1 or 2) completed a winning triple.
     Won { player: u8, cards: [Card; 3] },
     /// The input ended before the game did.
@@ -141,7 +141,7 @@ fn why_triple(cards: &[Card; 3]) -> &'static str {
 /// says how it is shown. With `echo`, each input line is written to
 /// `output` too, so a transcript of piped input reads like a terminal
 /// session. Bad input is asked again; the end of `input` ends the game as
-/// [`Outcome::Abandoned`].
+/// [`Ending::Abandoned`].
 pub fn play_classic(
     mut input: impl BufRead,
     mut output: impl Write,
@@ -149,7 +149,7 @@ pub fn play_classic(
     display: &Display,
     dealer: &mut impl Dealer,
     opponent: &mut impl Opponent,
-) -> io::Result<Outcome> {
+) -> io::Result<Ending> {
     let mut hand = deal_hand(dealer, 0).to_vec();
     let mut piles = [Pile::new(), Pile::new()];
     let mut line = Vec::new();
@@ -188,7 +188,7 @@ pub fn play_classic(
                 }
                 writeln!(output, "end of input: game abandoned")?;
                 output.flush()?;
-                return Ok(Outcome::Abandoned);
+                return Ok(Ending::Abandoned);
             }
             let text = String::from_utf8_lossy(&line);
             let text = text.trim();
@@ -258,7 +258,7 @@ pub fn play_classic(
                 }
             }
             output.flush()?;
-            return Ok(Outcome::Won { player, cards });
+            return Ok(Ending::Won { player, cards });
         }
         let card = dealer.draw(0, &hand);
         hand.push(card);
@@ -408,8 +408,8 @@ pub fn with_bot(
     bot: Arc<BotSpec>,
     seed: u64,
     opts: &RunOptions,
-    game: impl FnOnce(&mut BotOpponent) -> io::Result<Outcome>,
-) -> Result<Outcome, ClassicError> {
+    game: impl FnOnce(&mut BotOpponent) -> io::Result<Ending>,
+) -> Result<Ending, ClassicError> {
     let (cards_tx, cards_rx) = mpsc::channel();
     let (results_tx, results_rx) = mpsc::channel();
     let seat = Seat {
@@ -560,7 +560,7 @@ Player 1 wins the game with [FB4,WG7,SP9]
         let triple: Vec<Card> = cards("FB4,WG7,SP9").into();
         assert_eq!(
             outcome,
-            Outcome::Won {
+            Ending::Won {
                 player: 1,
                 cards: [triple[0], triple[1], triple[2]]
             }
@@ -595,7 +595,7 @@ Player 1 wins the game with [FB4,WG7,SP9]
             &mut opponent,
         )
         .unwrap();
-        assert_eq!(outcome, Outcome::Abandoned);
+        assert_eq!(outcome, Ending::Abandoned);
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.matches("expected a number from 1 to 5").count(), 4);
         assert!(

@@ -358,7 +358,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         deck_names: ["standard".into(), "standard".into()],
         royale: Default::default(),
     };
-    let options = dojo_league::RunOptions {
+    let options = dojo_league::LeagueRun {
         out: out.clone(),
         jobs,
         fingerprints: Default::default(),

@@ -42,7 +42,7 @@ pub mod game {
 pub use executor::{BotExecutor, ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};
 pub use report::Report;
-pub use run::{LeagueError, NoProgress, Progress, RunOptions, run_league};
+pub use run::{LeagueError, LeagueRun, NoProgress, Progress, run_league};
 pub use schedule::{Fixture, Schedule};
 pub use settings::{
     Entrant, Game, Origin, Override, PlayOptions, Provenance, RaiseRefused, Raises, Settings,

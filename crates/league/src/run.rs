@@ -20,7 +20,7 @@ use crate::tally::LeagueTally;
 
 /// How to run (not part of the league's identity).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunOptions {
+pub struct LeagueRun {
     /// The league directory; created, or continued if it holds the same
     /// league.
     pub out: PathBuf,
@@ -95,7 +95,7 @@ pub enum LeagueError {
 /// so far is written and returned (with `timing.cancelled` set).
 pub fn run_league(
     settings: &Settings,
-    options: &RunOptions,
+    options: &LeagueRun,
     executor: &impl Executor,
     progress: &mut dyn Progress,
     cancel: &AtomicBool,

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dojo_league::store::{self, GAMES_FILE, StoreError};
 use dojo_league::{
-    ExecError, Executor, Fixture, Game, GameResult, LeagueError, MergeError, NoProgress, Progress,
-    RunOptions, Schedule, Settings, Shard, merge, run_league,
+    ExecError, Executor, Fixture, Game, GameResult, LeagueError, LeagueRun, MergeError, NoProgress,
+    Progress, Schedule, Settings, Shard, merge, run_league,
 };
 
 use common::{FakeGame, settings};
@@ -19,7 +19,7 @@ use dojo_testkit::json::report_sans_timing;
 const NAMES: [&str; 4] = ["ant", "bee", "cat", "dog"];
 
 fn run(settings: &Settings, out: &Path, jobs: usize, exec: &impl Executor) -> dojo_league::Report {
-    let opts = RunOptions {
+    let opts = LeagueRun {
         out: out.to_owned(),
         jobs,
         fingerprints: Default::default(),
@@ -141,7 +141,7 @@ fn a_game_stored_twice_counts_once_and_a_conflicting_copy_is_refused() {
     let scores = line["scores"].as_array().unwrap().clone();
     line["scores"] = serde_json::Value::Array(scores.into_iter().rev().collect());
     fs::write(&path, format!("{text}{line}\n")).unwrap();
-    let opts = RunOptions {
+    let opts = LeagueRun {
         out: tmp.path().to_owned(),
         jobs: 1,
         fingerprints: Default::default(),
@@ -172,7 +172,7 @@ fn a_directory_of_another_league_is_refused() {
     let other = Settings { games: 4, ..s };
     let err = run_league(
         &other,
-        &RunOptions {
+        &LeagueRun {
             out: tmp.path().to_owned(),
             jobs: 1,
             fingerprints: Default::default(),
@@ -240,7 +240,7 @@ fn cancelling_stops_early_writes_a_report_and_resumes() {
     };
     let cancel = AtomicBool::new(false);
     let mut progress = Recorder::default();
-    let opts = RunOptions {
+    let opts = LeagueRun {
         out: cut.clone(),
         jobs: 1,
         fingerprints: Default::default(),
@@ -285,7 +285,7 @@ fn cancelling_abandons_games_in_flight() {
     let s = settings(Game::CARDJITSU, &NAMES, 2);
     let tmp = tempfile::tempdir().unwrap();
     let cancel = AtomicBool::new(false);
-    let opts = RunOptions {
+    let opts = LeagueRun {
         out: tmp.path().to_owned(),
         jobs: 2,
         fingerprints: Default::default(),
@@ -336,7 +336,7 @@ fn failed_games_are_reported_not_stored_and_retried() {
     let (full, dir) = (tmp.path().join("full"), tmp.path().join("dir"));
     run(&s, &full, 1, &FakeGame::default());
     let mut progress = Recorder::default();
-    let opts = RunOptions {
+    let opts = LeagueRun {
         out: dir.clone(),
         jobs: 2,
         fingerprints: Default::default(),
@@ -526,7 +526,7 @@ fn an_sprt_gauntlet_decides_the_same_for_any_jobs_and_after_resume() {
             Ok(FakeGame::outcome(f))
         }
     }
-    let opts = RunOptions {
+    let opts = LeagueRun {
         out: dir.clone(),
         jobs: 2,
         fingerprints: Default::default(),

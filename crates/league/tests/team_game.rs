@@ -20,7 +20,7 @@ use dojo_games::{BotExecutor, GameDef, Saved, Shape, Table};
 use dojo_league::report::pair_results;
 use dojo_league::store::{self, GAMES_FILE, GameLine};
 use dojo_league::{
-    ExecError, Executor, Fixture, Game, GameResult, NoProgress, RunOptions, Schedule, SeatFaults,
+    ExecError, Executor, Fixture, Game, GameResult, LeagueRun, NoProgress, Schedule, SeatFaults,
     Settings, Shard, merge, run_league,
 };
 use dojo_runner::{BotSpec, RunOptions as BotRunOptions};
@@ -167,7 +167,7 @@ fn run_with(
     exec: &impl Executor,
     cancel: &AtomicBool,
 ) -> dojo_league::Report {
-    let opts = RunOptions {
+    let opts = LeagueRun {
         out: out.to_owned(),
         jobs,
         fingerprints: Default::default(),

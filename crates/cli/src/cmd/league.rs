@@ -520,7 +520,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     let mut progress = LeagueProgress::new(0, a.verbose);
     let report = dojo_league::run_league(
         &settings,
-        &dojo_league::RunOptions {
+        &dojo_league::LeagueRun {
             out: out.clone(),
             jobs,
             fingerprints,

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use dojo_engine::cardjitsu::{Deck, DeckDealer};
-use dojo_games::classic::{Display, Outcome, RandomOpponent, play_classic, with_bot};
+use dojo_games::classic::{Display, Ending, RandomOpponent, play_classic, with_bot};
 
 use crate::args::PlayCardJitsuArgs;
 use crate::bots;
@@ -59,7 +59,7 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
     // An input that ends mid-game is not a finished game (a script that
     // ran out of moves should notice).
     Ok(match outcome {
-        Outcome::Won { .. } => ExitCode::SUCCESS,
-        Outcome::Abandoned => crate::exit::code(crate::exit::NEGATIVE),
+        Ending::Won { .. } => ExitCode::SUCCESS,
+        Ending::Abandoned => crate::exit::code(crate::exit::NEGATIVE),
     })
 }
