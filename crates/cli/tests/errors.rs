@@ -5,84 +5,81 @@ use dojo_testkit::cli::{dojo, stderr_of};
 use dojo_testkit::paths::data;
 use predicates::prelude::*;
 
+/// Usage errors: each invocation exits 3 and its message says what was
+/// wrong and what was expected.
 #[test]
-fn an_unknown_flag_is_a_usage_error() {
-    dojo()
-        .arg("--frobnicate")
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains(
-            "unexpected argument '--frobnicate'",
-        ))
-        .stderr(predicate::str::contains("Usage: dojo"));
-    dojo()
-        .args([
-            "match",
-            "cardjitsu",
-            "random-py",
-            "random-sh",
-            "--sede",
-            "1",
-        ])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("unexpected argument '--sede'"))
-        .stderr(predicate::str::contains("--seed"));
-}
-
-#[test]
-fn an_unknown_subcommand_is_a_usage_error() {
-    dojo()
-        .arg("tournament")
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains(
-            "unrecognized subcommand 'tournament'",
-        ));
-    dojo()
-        .args(["match", "chess", "a", "b"])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("unrecognized subcommand 'chess'"));
-}
-
-#[test]
-fn bad_values_and_missing_arguments_are_usage_errors() {
-    dojo()
-        .args([
-            "match",
-            "cardjitsu",
-            "random-py",
-            "random-sh",
-            "--rules",
-            "nope",
-        ])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("invalid value 'nope'"))
-        .stderr(predicate::str::contains("tournament, classic"));
-    dojo()
-        .args(["match", "cardjitsu", "random-py"])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("<BOT2>"));
-    dojo()
-        .args([
-            "match",
-            "royale",
-            "--board",
-            "boards/arena.txt",
-            "--rock",
-            "a",
-        ])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("--paper"));
-    dojo()
-        .args(["league", "cardjitsu", "--games", "many"])
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("invalid value 'many'"));
+fn usage_errors_exit_3_and_say_what_was_expected() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["--frobnicate"],
+            &["unexpected argument '--frobnicate'", "Usage: dojo"],
+        ),
+        (
+            &[
+                "match",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--sede",
+                "1",
+            ],
+            &["unexpected argument '--sede'", "--seed"],
+        ),
+        (&["tournament"], &["unrecognized subcommand 'tournament'"]),
+        (
+            &["match", "chess", "a", "b"],
+            &["unrecognized subcommand 'chess'"],
+        ),
+        (
+            &[
+                "match",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--rules",
+                "nope",
+            ],
+            &["invalid value 'nope'", "tournament, classic"],
+        ),
+        (&["match", "cardjitsu", "random-py"], &["<BOT2>"]),
+        (
+            &[
+                "match",
+                "royale",
+                "--board",
+                "boards/arena.txt",
+                "--rock",
+                "a",
+            ],
+            &["--paper"],
+        ),
+        (
+            &["league", "cardjitsu", "--games", "many"],
+            &["invalid value 'many'"],
+        ),
+        // The control flags are built from the runner's list: their values
+        // are checked there, naming the flag and what it takes.
+        (
+            &["league", "cardjitsu", "--timeout-ms", "0"],
+            &["--timeout-ms 0: expected a whole number of at least 1"],
+        ),
+        (
+            &["league", "cardjitsu", "--sandbox", "maybe"],
+            &["invalid value 'maybe'", "off, auto, strict"],
+        ),
+        (
+            &["match", "cardjitsu", "a", "b", "--limit-files", "many"],
+            &["--limit-files many: expected a whole number of at least 1"],
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = dojo().args(*args).output().unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(3), "dojo {args:?}: {err}");
+        for e in *expected {
+            assert!(err.contains(e), "dojo {args:?} does not say {e:?}:\n{err}");
+        }
+    }
 }
 
 #[test]

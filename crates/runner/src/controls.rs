@@ -555,6 +555,30 @@ mod tests {
     }
 
     #[test]
+    fn the_bot_toml_keys_are_exactly_the_listed_bot_keys() {
+        // `bot.toml`'s `[limits]` and `[time]` (BotValues) hold one key per
+        // control a bot may set, no more, no fewer.
+        let listed: Vec<&str> = CONTROLS.iter().filter_map(|c| c.bot_key).collect();
+        let v = BotValues::default();
+        let mut in_toml: Vec<String> = v
+            .limits
+            .entries()
+            .iter()
+            .map(|(k, _)| format!("limits.{k}"))
+            .chain(v.time.entries().iter().map(|(k, _)| format!("time.{k}")))
+            .collect();
+        in_toml.sort();
+        let mut sorted = listed.clone();
+        sorted.sort();
+        assert_eq!(in_toml, sorted);
+        for key in listed {
+            let mut v = BotValues::default();
+            v.set(key, Some(5));
+            assert_eq!(v.get(key), Some(5), "{key}");
+        }
+    }
+
+    #[test]
     fn a_bots_values_replace_the_runs_and_reach_the_runner_in_bytes() {
         let toml = "[limits]\nmemory_mib = 2048\nfiles = 64\n[time]\ntimeout_ms = 600\n";
         let values: BotValues = toml::from_str(toml).unwrap();
