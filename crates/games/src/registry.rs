@@ -52,11 +52,13 @@ impl Saved {
     /// The typed record, if it is an `R` (for a game's own code: the CLI's
     /// transcript of its records).
     pub fn record<R: Any>(&self) -> Option<&R> {
-        self.0.as_any().downcast_ref()
+        // Through the box to the record: the box itself is `Any` too.
+        (*self.0).as_any().downcast_ref()
     }
 
     /// [`Saved::record`], owned; `None` when it is not an `R`.
     pub fn into_record<R: Any>(self) -> Option<Box<R>> {
+        // `into_any` takes the box: the record's own impl is called.
         self.0.into_any().downcast().ok()
     }
 }
@@ -140,6 +142,8 @@ pub struct NotARecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cardjitsu::CardJitsuRecord;
+    use crate::royale::RoyaleRecord;
 
     #[test]
     fn a_saved_game_is_its_games_and_compares_only_with_its_own() {
@@ -151,6 +155,10 @@ mod tests {
         assert_eq!(cj.seats().len(), 2);
         assert_eq!(royale.seats().len(), 3);
         assert!(cj.check().is_ok() && royale.check().is_ok());
+        // The typed record comes out of the box (not the box itself).
+        assert!(cj.record::<CardJitsuRecord>().is_some());
+        assert!(cj.record::<RoyaleRecord>().is_none());
+        assert!(royale.record::<RoyaleRecord>().is_some());
         assert_eq!(cj.compare(&cj).unwrap(), None);
         assert!(matches!(
             cj.compare(&royale),

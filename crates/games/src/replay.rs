@@ -39,16 +39,31 @@ pub use crate::cardjitsu::replay::recorded_deck;
 pub use crate::registry::Saved;
 pub use crate::royale::replay::{BoardSource, RoyaleReplay, prompt_indices, rerun_board};
 
-/// What replay does with a saved game of one kind: each game's record
-/// implements it in the game's module, and [`Saved`] (the record read,
-/// whatever its game) hands it out.
-pub trait SavedGame: fmt::Debug + Send + Sync + 'static {
-    /// Which game's record it is.
-    fn game(&self) -> Game;
-    /// The record, for [`Saved::record`] and [`SavedGame::compare`].
+/// A record as [`Any`], for [`Saved::record`] and [`SavedGame::compare`]
+/// (which downcast to the game's own record type); every type has it.
+pub trait AsAny {
+    /// The record, borrowed.
     fn as_any(&self) -> &dyn Any;
     /// The record, owned.
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+/// What replay does with a saved game of one kind: each game's record
+/// implements it in the game's module, and [`Saved`] (the record read,
+/// whatever its game) hands it out.
+pub trait SavedGame: AsAny + fmt::Debug + Send + Sync + 'static {
+    /// Which game's record it is.
+    fn game(&self) -> Game;
     /// How `rerun` (this game played again) differs from it; `None` when
     /// it is the same game (timing and stderr aside);
     /// [`ReplayError::OtherGame`] when it is another game's

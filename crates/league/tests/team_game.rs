@@ -25,63 +25,10 @@ use dojo_league::{
 };
 use dojo_runner::{BotSpec, RunOptions as BotRunOptions};
 use dojo_testkit::json::report_sans_timing;
-use serde::de::Error as _;
 
 use common::{settings, strength};
 
-/// The toy game: four seats, two sides of two partners, no board. It is
-/// played only by [`ToyPlay`]; bot processes cannot play it.
-struct Partners;
-
-impl GameDef for Partners {
-    fn name(&self) -> &'static str {
-        "partners"
-    }
-
-    fn title(&self) -> &'static str {
-        "Partners"
-    }
-
-    fn shape(&self) -> Shape {
-        Shape {
-            sides: &[0, 1, 0, 1],
-            teams: false,
-            board: false,
-        }
-    }
-
-    fn play(&self, _exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError> {
-        Err(ExecError::Failed(format!(
-            "game {}: the toy game has no bot processes",
-            table.id
-        )))
-    }
-
-    fn smoke(
-        &self,
-        _bot: &Arc<BotSpec>,
-        _board: Option<&Board>,
-        _opts: &BotRunOptions,
-    ) -> Result<Option<SmokeRun>, String> {
-        Ok(None)
-    }
-
-    fn parse_record(&self, _input: &RecordText<'_>) -> Result<Saved, NotARecord> {
-        Err(NotARecord {
-            kind: "partners",
-            source: serde_json::Error::custom("the toy game keeps no replayable records"),
-        })
-    }
-}
-
-static PARTNERS: Partners = Partners;
-
-/// The toy game, registered so its `league.json` reads back.
-fn toy() -> Game {
-    let game = Game::new(&PARTNERS);
-    game.register().unwrap();
-    game
-}
+use dojo_testkit::partners::{PARTNERS, game as toy};
 
 /// Plays the toy game: the side whose bots are stronger (by name) is
 /// likelier to win, from the fixture's seed alone, so any order of play

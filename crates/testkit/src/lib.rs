@@ -2,7 +2,8 @@
 //! where the workspace and its bots are ([`paths`]), runnable test bots
 //! ([`bots`]), processes seen through `/proc` ([`procs`]), a small referee
 //! for runner tests ([`referee`]), the `dojo` binary ([`cli`]) and the
-//! JSON a league writes ([`json`]).
+//! JSON a league writes ([`json`]), and a toy 4-seat partnership game
+//! defined only for tests ([`partners`]).
 //!
 //! A dev-dependency only (`publish = false`): helpers panic on what a test
 //! should not meet, with a message saying what was expected.
@@ -10,6 +11,7 @@
 pub mod bots;
 pub mod cli;
 pub mod json;
+pub mod partners;
 pub mod paths;
 pub mod procs;
 pub mod referee;

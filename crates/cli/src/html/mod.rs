@@ -198,50 +198,9 @@ mod tests {
     /// replay, so none is packed).
     #[test]
     fn a_partnership_games_report_page_renders() {
-        use std::sync::Arc;
-
-        use dojo_games::game::SmokeRun;
-        use dojo_games::parse::RecordText;
-        use dojo_games::registry::NotARecord;
-        use dojo_games::{BotExecutor, ExecError, Game, GameDef, GameResult, Saved, Shape, Table};
         use dojo_league::report::{RunInfo, build_report};
-        use serde::de::Error as _;
 
-        struct Partners;
-        impl GameDef for Partners {
-            fn name(&self) -> &'static str {
-                "partners"
-            }
-            fn title(&self) -> &'static str {
-                "Partners"
-            }
-            fn shape(&self) -> Shape {
-                Shape {
-                    sides: &[0, 1, 0, 1],
-                    teams: false,
-                    board: false,
-                }
-            }
-            fn play(&self, _: &BotExecutor, _: &Table<'_>) -> Result<GameResult, ExecError> {
-                Err(ExecError::Failed("a toy".into()))
-            }
-            fn smoke(
-                &self,
-                _: &Arc<dojo_runner::BotSpec>,
-                _: Option<&dojo_engine::royale::Board>,
-                _: &dojo_runner::RunOptions,
-            ) -> Result<Option<SmokeRun>, String> {
-                Ok(None)
-            }
-            fn parse_record(&self, _: &RecordText<'_>) -> Result<Saved, NotARecord> {
-                Err(NotARecord {
-                    kind: "partners",
-                    source: serde_json::Error::custom("no records"),
-                })
-            }
-        }
-        static PARTNERS: Partners = Partners;
-        let game = Game::new(&PARTNERS);
+        let game = dojo_testkit::partners::game();
         let names = ["ant", "bee", "cat", "dog"];
         let settings = dojo_league::Settings {
             game,

@@ -2,7 +2,6 @@
 //! it again (its seed, rules, round cap and decks read again), and where a
 //! rerun parts from it (the first differing round).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use dojo_engine::cardjitsu::{self, Deck};
@@ -84,14 +83,6 @@ pub fn compare(
 impl SavedGame for CardJitsuRecord {
     fn game(&self) -> Game {
         Game::CARDJITSU
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
     }
 
     fn compare(&self, rerun: &dyn SavedGame) -> Result<Option<Difference>, ReplayError> {

@@ -4,7 +4,6 @@
 //! record, [`rerun_board`]), and where a rerun parts from it (the first
 //! differing turn).
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -187,14 +186,6 @@ pub fn compare(
 impl SavedGame for RoyaleRecord {
     fn game(&self) -> Game {
         Game::ROYALE
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn into_any(self: Box<Self>) -> Box<dyn Any> {
-        self
     }
 
     fn compare(&self, rerun: &dyn SavedGame) -> Result<Option<Difference>, ReplayError> {
