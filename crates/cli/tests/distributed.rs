@@ -22,43 +22,12 @@ struct Template {
     merge: String,
 }
 
-/// The fenced code blocks of `docs/distributed.md`.
 fn code_blocks() -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("docs/distributed.md")).unwrap();
-    let mut blocks = Vec::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            match current.take() {
-                Some(b) => blocks.push(b),
-                None => current = Some(String::new()),
-            }
-        } else if let Some(b) = &mut current {
-            b.push_str(line);
-            b.push('\n');
-        }
-    }
-    blocks
+    dojo_testkit::docs::code_blocks("docs/distributed.md")
 }
 
-/// The `dojo ...` commands of `block`, continuation lines joined.
 fn commands(block: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut lines = block.lines();
-    while let Some(line) = lines.next() {
-        let line = line.trim();
-        if !line.starts_with("dojo ") {
-            continue;
-        }
-        let mut cmd = line.to_owned();
-        while cmd.ends_with('\\') {
-            cmd.pop();
-            cmd.push(' ');
-            cmd.push_str(lines.next().unwrap_or_default().trim());
-        }
-        out.push(cmd);
-    }
-    out
+    dojo_testkit::docs::dojo_commands(block)
 }
 
 /// The template whose shard command mentions `marker`, and the merge

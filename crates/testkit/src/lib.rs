@@ -10,6 +10,7 @@
 
 pub mod bots;
 pub mod cli;
+pub mod docs;
 pub mod json;
 pub mod partners;
 pub mod paths;
