@@ -212,7 +212,6 @@ pub struct LeagueArgs {
     #[arg(
         long,
         requires = "gauntlet",
-        conflicts_with = "shard",
         value_name = "elo0=E0,elo1=E1,alpha=A,beta=B"
     )]
     pub sprt: Option<dojo_league::sprt::SprtParams>,

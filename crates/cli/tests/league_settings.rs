@@ -146,3 +146,91 @@ fn resource_limits_are_stored_and_a_resume_cannot_change_them() {
             .is_none()
     );
 }
+
+/// `--resume --games M` above the stored count grows a league: only the
+/// new games are played, and the result is the league that had M games
+/// from the start; fewer games are refused.
+#[test]
+fn a_resumed_league_grows_to_more_games_and_never_shrinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (grown, whole) = (dir.path().join("grown"), dir.path().join("whole"));
+    random_league(&grown, 4, &[]);
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&grown)
+        .args(["--games", "8"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("grows from 4 to 8 games"));
+    let report = read_json(&grown.join("report.json"));
+    assert_eq!(report["timing"]["games_this_run"], 4);
+    random_league(&whole, 8, &[]);
+    assert_eq!(
+        dojo_testkit::json::json_without_timing(&grown.join("report.json")),
+        dojo_testkit::json::json_without_timing(&whole.join("report.json"))
+    );
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&grown)
+        .args(["--games", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr_of(&out).contains("--games 2 (a league's games can grow, not shrink)"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+/// Shards of an SPRT gauntlet play their slices whole; `dojo merge` runs
+/// the tests on the merged games, with one machine's verdicts.
+#[test]
+fn shards_of_an_sprt_gauntlet_merge_into_one_machines_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = [
+        "league",
+        "cardjitsu",
+        "random-sh",
+        "--gauntlet",
+        "random-py",
+        "--sprt",
+        "elo0=-400,elo1=-300,alpha=0.2,beta=0.2",
+        "--games",
+        "24",
+    ];
+    for i in 1..=2 {
+        let out = dojo()
+            .args(league)
+            .args(["--shard", &format!("{i}/2"), "--out"])
+            .arg(dir.path().join(format!("s{i}")))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        let shard = read_json(&dir.path().join(format!("s{i}/report.json")));
+        assert!(shard.get("sprt").is_none(), "a shard decides nothing");
+    }
+    let out = dojo()
+        .arg("merge")
+        .args([dir.path().join("s1"), dir.path().join("s2")])
+        .arg("--out")
+        .arg(dir.path().join("m"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let out = dojo()
+        .args(league)
+        .arg("--out")
+        .arg(dir.path().join("one"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let merged = read_json(&dir.path().join("m/report.json"));
+    let one = read_json(&dir.path().join("one/report.json"));
+    assert!(
+        merged["sprt"]["opponents"][0]["state"].is_string(),
+        "{merged}"
+    );
+    assert_eq!(merged["sprt"], one["sprt"]);
+}

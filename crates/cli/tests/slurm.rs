@@ -431,4 +431,35 @@ fn the_documented_slurm_templates_run_and_a_preempted_shard_resumes() {
     resumed.sort_by_key(|g| g["id"].as_u64());
     single.sort_by_key(|g| g["id"].as_u64());
     assert_eq!(resumed, single, "the resumed shard played other games");
+
+    // 3. A sequential test in waves (docs/sprt-waves.sh): waves of array
+    // tasks until the test decides, with the verdict of one machine's run.
+    let dir = cluster.job_dir("waves");
+    let script =
+        std::fs::read_to_string(dojo_testkit::paths::root().join("docs/sprt-waves.sh")).unwrap();
+    write_script(&dir, "sprt-waves.sh", &script);
+    // Wide bounds, so the test decides after a few pairs.
+    let league = "cardjitsu random-sh --gauntlet random-py \
+                  --sprt elo0=-400,elo1=-300,alpha=0.2,beta=0.2 --seed 7";
+    let mut waves = cluster.sh(&dir, "sh sprt-waves.sh");
+    waves
+        .env("SHARDS", "2")
+        .env("WAVE", "4")
+        .env("MAX", "40")
+        .env("LEAGUE", league);
+    let said = ok(waves.output().unwrap(), "sprt-waves.sh");
+    let lines: Vec<&str> = said.lines().filter(|l| l.starts_with("wave ")).collect();
+    assert!(
+        !lines.is_empty() && lines.len() < 10,
+        "the waves should stop once decided, before the limit: {said}"
+    );
+    assert!(lines.last().unwrap().ends_with(" 0 undecided"), "{said}");
+    let merged = read_json(&dir.join("merged/report.json"));
+    let cmd = format!("dojo league {league} --games 40 --out single");
+    ok(cluster.sh(&dir, &cmd).output().unwrap(), &cmd);
+    let single = read_json(&dir.join("single/report.json"));
+    assert_eq!(
+        merged["sprt"], single["sprt"],
+        "the waves' verdict differs from one machine's"
+    );
 }

@@ -23,6 +23,8 @@ pub enum MergeError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Sprt(#[from] crate::stop::SprtSetupError),
     #[error(
         "{} is a different league from {} (differs in: {}; apart from the shard, league.json must be identical)",
         other.display(), first.display(), fields.join(", ")
@@ -165,7 +167,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
         wall_ms: started.elapsed().as_millis() as u64,
         ..RunInfo::default()
     };
-    let report = build_report(&settings, &origin, &lines, schedule.len(), info);
+    let mut report = build_report(&settings, &origin, &lines, schedule.len(), info);
+    // A gauntlet's tests, on the merged games (shards play without them).
+    crate::stop::add_to_report(&mut report, &settings, &schedule, &lines)?;
     write_json_atomic(&out.join(REPORT_FILE), &report)?;
     Ok(report)
 }

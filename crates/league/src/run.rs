@@ -107,8 +107,12 @@ pub fn run_league(
     let schedule = Schedule::build(settings)?;
     let shard = settings.shard;
     crate::stop::check(settings)?;
-    let mut stop_rule = match (&settings.sprt, &settings.gauntlet) {
-        (Some(params), Some(new)) => Some(GauntletStop::new(&schedule, new, *params)?),
+    // A shard plays every game of its slice: a test needs a pairing's
+    // games in cycle order, which only the merged directory holds (`dojo
+    // merge` runs the tests; see docs/distributed.md, "Sequential tests in
+    // waves").
+    let mut stop_rule = match (&settings.sprt, &settings.gauntlet, shard) {
+        (Some(params), Some(new), None) => Some(GauntletStop::new(&schedule, new, *params)?),
         _ => None,
     };
     let cutoffs = Cutoffs::new(schedule.groups());

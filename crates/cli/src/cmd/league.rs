@@ -342,9 +342,16 @@ fn resumed_settings(
         a.seed.map(|v| v.to_string()),
         settings.seed.to_string(),
     );
+    // A league may grow: its schedule with more games holds every fixture
+    // it had, with the same ids, seeds and boards, so `--games` above the
+    // stored count extends it (how a sequential test runs in waves); fewer
+    // would drop games already played.
+    let grow = a.games.filter(|&g| g > settings.games);
     check(
         "--games",
-        a.games.map(|v| v.to_string()),
+        a.games
+            .filter(|&g| g < settings.games)
+            .map(|g| format!("{g} (a league's games can grow, not shrink)")),
         settings.games.to_string(),
     );
     check(
@@ -403,6 +410,22 @@ fn resumed_settings(
             conflicts.join(", "),
             if conflicts.len() == 1 { "s" } else { "" }
         );
+    }
+    if let Some(games) = grow {
+        // Not while a league runs on the directory.
+        let _lock = store::lock_games(dir)?;
+        errln!(
+            "--resume {}: the league grows from {} to {games} games per {}",
+            dir.display(),
+            settings.games,
+            if settings.game.shape().seats() == 2 {
+                "pairing"
+            } else {
+                "group"
+            }
+        );
+        settings.games = games;
+        store::write_settings(dir, &settings)?;
     }
     if let Some(arg) = &a.anchor {
         let (name, elo) = parse_anchor(arg)?;
@@ -623,7 +646,7 @@ mod tests {
 
     /// Two leagues that between them set every setting away from its
     /// default (no one league can: boards are royale's, decks
-    /// CardJitsu's, and a shard cannot run an SPRT).
+    /// CardJitsu's, an SPRT a two-seat game's).
     fn everything_set() -> Vec<(Settings, Origin)> {
         let bot = |name: &str| dojo_league::Entrant {
             name: name.into(),
