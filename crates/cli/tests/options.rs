@@ -65,10 +65,15 @@ fn league_options_are_stored_and_honoured_by_resume() {
 fn resume_refuses_conflicting_flags_by_name_and_applies_the_anchor() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("l");
-    random_league(&out, 2, &[]);
+    random_league(&out, 4, &[]);
     for (flag, value, says) in [
         ("--seed", "5", "--seed 5 (the league has 1)"),
-        ("--games", "8", "--games 8 (the league has 2)"),
+        // More games grow a league; fewer are refused.
+        (
+            "--games",
+            "2",
+            "--games 2 (a league's games can grow, not shrink) (the league has 4)",
+        ),
         (
             "--timeout-ms",
             "50",
@@ -101,7 +106,7 @@ fn resume_refuses_conflicting_flags_by_name_and_applies_the_anchor() {
     // The same values are no conflict.
     stdout_ok(
         dojo()
-            .args(["league", "--seed", "1", "--games", "2", "--resume"])
+            .args(["league", "--seed", "1", "--games", "4", "--resume"])
             .arg(&out),
     );
     let run = stdout_ok(
