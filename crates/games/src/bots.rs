@@ -12,7 +12,7 @@ use dojo_runner::{BotSpec, RunError, RunOptions};
 use serde::Serialize;
 
 use crate::game::Game;
-use crate::outcome::{ExecError, GameResult, SeatFaults};
+use crate::outcome::{ExecError, FaultPolicy, GameResult, SeatFaults};
 use crate::record::SeatConduct;
 
 /// Bots and boards resolved once, shared by every game of a league.
@@ -28,19 +28,42 @@ pub struct BotExecutor {
     /// The names of `cardjitsu`'s decks, for the records.
     pub deck_names: [String; 2],
     pub royale: royale::Settings,
+    /// What a fault costs.
+    pub faults: FaultPolicy,
 }
 
 fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
     conduct.iter().map(|c| c.faults).collect()
 }
 
-/// The league's view of a played game: its record with `timing` split off
-/// (the one part that may differ between two plays of the same game).
+/// The league's view of a played game: the board's `scores` under the
+/// executor's fault policy, and its record with `timing` split off (the
+/// one part that may differ between two plays of the same game).
+/// `latencies` holds each seat's answered or timed-out prompts (a crash
+/// has none), so a seat's prompts are those plus its crashes.
 pub(crate) fn game_result(
+    exec: &BotExecutor,
+    table: &Table<'_>,
     scores: Vec<f64>,
     conduct: &[SeatConduct],
+    latencies: &[Vec<u64>],
     record: &impl Serialize,
 ) -> Result<GameResult, ExecError> {
+    let faulty: Vec<bool> = conduct
+        .iter()
+        .enumerate()
+        .map(|(seat, c)| {
+            let answered = latencies.get(seat).map_or(0, Vec::len) as u64;
+            exec.faults
+                .is_faulty(&c.faults, answered.saturating_add(c.faults.crash))
+        })
+        .collect();
+    let shape = table.game.shape();
+    let scores = if faulty.len() == scores.len() && scores.len() == shape.seats() {
+        exec.faults.apply(&shape, &scores, &faulty)
+    } else {
+        scores
+    };
     let mut record =
         serde_json::to_value(record).map_err(|e| ExecError::Failed(format!("record: {e}")))?;
     let timing = record
@@ -49,6 +72,7 @@ pub(crate) fn game_result(
         .unwrap_or_default();
     Ok(GameResult {
         scores,
+        faulty,
         faults: faults(conduct),
         record,
         timing,

@@ -15,7 +15,7 @@ use thiserror::Error;
 pub use dojo_games::formats::LEAGUE_FORMAT_VERSION;
 
 // The game lives with the per-game registry; the league names it the same.
-pub use dojo_games::{Game, UnknownGame};
+pub use dojo_games::{FaultPolicy, Game, UnknownGame};
 
 /// A bot entered in a league, as `league.json` stores it: its name, the
 /// spec it was given by (resolved into a runnable `dojo_runner::BotSpec`
@@ -135,6 +135,11 @@ pub struct Settings {
     /// What a bot's manifest may do with a value above the league's.
     #[serde(default)]
     pub raises: Raises,
+    /// What a fault costs (`dojo_games::FaultPolicy`). Absent in a
+    /// `league.json` from before fault policies: such a league was played
+    /// under the random fallback, so it reads (and resumes) as `fallback`.
+    #[serde(default = "FaultPolicy::before_policies")]
+    pub faults: FaultPolicy,
 }
 
 /// The per-game options `dojo match` takes, as a league or comparison

@@ -55,6 +55,11 @@ pub struct GameLine {
     pub seed: u64,
     pub scores: Vec<f64>,
     pub faults: Vec<SeatFaults>,
+    /// The seats that were faulty under the league's fault policy (under
+    /// `forfeit`, their side forfeited: `scores` are after it). Absent
+    /// when none was, and in lines from before fault policies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faulty: Vec<usize>,
     pub record: serde_json::Value,
     pub timing: serde_json::Value,
 }
@@ -73,6 +78,12 @@ impl GameLine {
             seed: fixture.seed,
             scores: result.scores,
             faults: result.faults,
+            faulty: result
+                .faulty
+                .iter()
+                .enumerate()
+                .filter_map(|(seat, &f)| f.then_some(seat))
+                .collect(),
             record: result.record,
             timing: result.timing,
         }
@@ -111,6 +122,9 @@ impl GameLine {
             ));
         }
         game.shape().check_scores(&self.scores)?;
+        if let Some(seat) = self.faulty.iter().find(|&&s| s >= n) {
+            return Err(format!("faulty seat {seat} of {n} seats"));
+        }
         let limit = u64::from(u32::MAX);
         for (seat, f) in self.faults.iter().enumerate() {
             if [f.timeout, f.crash, f.invalid, f.restart]
@@ -777,6 +791,7 @@ mod tests {
                 ..dojo_runner::Controls::default()
             },
             raises: Raises::Allow,
+            faults: Default::default(),
             anchor: None,
             anchor_elo: None,
             gauntlet: None,
@@ -834,6 +849,7 @@ mod tests {
             seed: 3,
             scores: vec![1.0, 0.0],
             faults: vec![SeatFaults::default(); 2],
+            faulty: Vec::new(),
             record: serde_json::json!({"moves": [1, 2]}),
             timing: serde_json::json!({"ms": id}),
         }

@@ -191,6 +191,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         play,
         controls,
         raises: raises(a, controls.sandbox),
+        faults: a.faults.unwrap_or_default(),
     };
     dojo_league::stop::check(&settings)?;
     let origin = Origin {
@@ -373,6 +374,11 @@ fn resumed_settings(
         show(stored.stall_rounds),
     );
     check(
+        "--faults",
+        a.faults.map(|f| f.to_string()),
+        settings.faults.to_string(),
+    );
+    check(
         "--bot-raises",
         a.bot_raises.clone(),
         settings.raises.name().to_owned(),
@@ -460,6 +466,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
         cardjitsu,
         deck_names,
         royale,
+        faults: settings.faults,
     })
 }
 
@@ -494,7 +501,15 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         .collect();
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
-    smoke_start(&settings, &exec, origin.allow_broken)?;
+    let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
+    match super::smoke_start(settings.game, bots, &exec).len() {
+        0 => {}
+        _ if origin.allow_broken => errln!("--allow-broken: playing the league anyway"),
+        1 => bail!("1 bot failed its smoke start; fix it, or pass --allow-broken to play anyway"),
+        n => bail!(
+            "{n} bots failed their smoke start; fix them, or pass --allow-broken to play anyway"
+        ),
+    }
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -538,49 +553,6 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         outln!("report page: {}", path.display());
     }
     Ok(exit_code(&report))
-}
-
-/// Gives every bot a smoke start ([`dojo_games::smoke`]), all at once;
-/// refuses the league when one fails, unless `allow_broken`.
-fn smoke_start(settings: &Settings, exec: &BotExecutor, allow_broken: bool) -> Result<()> {
-    let board = exec.boards.values().next();
-    let failures: Vec<_> = std::thread::scope(|scope| {
-        let checks: Vec<_> = exec
-            .bots
-            .values()
-            .map(|bot| {
-                scope.spawn(move || {
-                    dojo_games::smoke::smoke_start(settings.game, bot, board, &exec.run)
-                })
-            })
-            .collect();
-        checks
-            .into_iter()
-            .filter_map(|c| c.join().ok().and_then(Result::err))
-            .collect()
-    });
-    for f in &failures {
-        errln!("bot {} failed its smoke start: it {}", f.bot, f.problem);
-        if f.stderr_head.is_empty() {
-            errln!("  (it wrote nothing to stderr)");
-        } else {
-            errln!("  head of its stderr:");
-            for line in f.stderr_head.lines() {
-                errln!("  | {line}");
-            }
-        }
-    }
-    match failures.len() {
-        0 => Ok(()),
-        _ if allow_broken => {
-            errln!("--allow-broken: playing the league anyway");
-            Ok(())
-        }
-        1 => bail!("1 bot failed its smoke start; fix it, or pass --allow-broken to play anyway"),
-        n => bail!(
-            "{n} bots failed their smoke start; fix them, or pass --allow-broken to play anyway"
-        ),
-    }
 }
 
 fn exit_code(report: &Report) -> ExitCode {
@@ -664,6 +636,7 @@ mod tests {
             },
             controls,
             raises: Raises::Cap,
+            faults: dojo_league::FaultPolicy::Fallback,
         };
         let royale = Settings {
             game: Game::ROYALE,
@@ -706,6 +679,7 @@ mod tests {
             assert_eq!(a.games, Some(settings.games));
             assert_eq!(a.seed, Some(settings.seed));
             assert_eq!(raises(&a, controls.sandbox), settings.raises);
+            assert_eq!(a.faults.unwrap_or_default(), settings.faults);
             assert!(a.allow_broken);
         }
         let cmd = Cli::command();

@@ -156,7 +156,14 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
     };
     let record = play_cardjitsu([exec.bot(a)?, exec.bot(b)?], &setup, &exec.run, &mut |_| {})
         .map_err(run_error)?;
-    game_result(record.scores(), &record.conduct, &record)
+    game_result(
+        exec,
+        table,
+        record.scores(),
+        &record.conduct,
+        &record.timing.latency_us,
+        &record,
+    )
 }
 
 /// The smoke start's game: `bot` against itself for one round.

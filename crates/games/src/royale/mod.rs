@@ -220,7 +220,14 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
         RoyaleError::Run(e) => run_error(e),
         RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
     })?;
-    game_result(record.scores(), &record.conduct, &record)
+    game_result(
+        exec,
+        table,
+        record.scores(),
+        &record.conduct,
+        &record.timing.latency_us,
+        &record,
+    )
 }
 
 /// The smoke start's game: `bot` in all three seats (its own team first,
