@@ -61,6 +61,8 @@ pub struct GameLine {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faulty: Vec<usize>,
     pub record: serde_json::Value,
+    /// Optional: the part of a game that is not deterministic.
+    #[serde(default)]
     pub timing: serde_json::Value,
 }
 

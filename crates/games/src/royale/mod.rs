@@ -39,6 +39,9 @@ pub struct RoyaleRecord {
     /// anything, so records without it are unchanged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr: Vec<Vec<String>>,
+    /// Optional on reading (absent or `null`: none recorded): timings are
+    /// the part of a game that is not deterministic.
+    #[serde(default, deserialize_with = "crate::record::optional_timing")]
     pub timing: Timing,
 }
 
