@@ -250,6 +250,13 @@ pub struct MergeArgs {
     /// Where the combined games.jsonl and report.json go.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Exit 0 even when the merged league is incomplete (games of missing
+    /// shards not played yet); without it an incomplete merge exits 1.
+    #[arg(long)]
+    pub partial: bool,
+    /// Also write the merged report as one self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -123,6 +123,7 @@ mod tests {
         let origin = Origin {
             bots_dir: Some("/home/me/bots".into()),
             allow_broken: true,
+            pages: Vec::new(),
         };
         assert_eq!(
             league_argv(&settings, &origin).join(" "),

@@ -381,6 +381,21 @@ pub struct Origin {
     /// `--allow-broken`: play even when a bot fails its smoke start.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_broken: bool,
+    /// The league's HTML pages (`--html`), absolute: every run that adds
+    /// games (a resume, a merge into the directory) writes them again, so
+    /// no page shows an old count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<std::path::PathBuf>,
+}
+
+impl Origin {
+    /// Adds `page` (made absolute by the caller) to [`Origin::pages`]
+    /// unless it is there.
+    pub fn add_page(&mut self, page: std::path::PathBuf) {
+        if !self.pages.contains(&page) {
+            self.pages.push(page);
+        }
+    }
 }
 
 /// Where a directory's games came from, stored beside the settings in

@@ -822,6 +822,7 @@ mod tests {
             &Origin {
                 bots_dir: Some("/b".into()),
                 allow_broken: false,
+                pages: Vec::new(),
             },
         )
         .unwrap();

@@ -195,8 +195,9 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
     };
     dojo_league::stop::check(&settings)?;
     let origin = Origin {
-        bots_dir: Some(absolute(bots_dir)),
+        bots_dir: Some(super::absolute(bots_dir)),
         allow_broken: a.allow_broken,
+        pages: Vec::new(),
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, origin, out, resolved))
@@ -211,14 +212,6 @@ fn raises(a: &LeagueArgs, sandbox: dojo_runner::SandboxMode) -> Raises {
     }
 }
 
-/// `path` made absolute (through the current directory when it cannot be
-/// canonicalised), so it means the same from any directory.
-fn absolute(path: &Path) -> PathBuf {
-    path.canonicalize()
-        .or_else(|_| std::path::absolute(path))
-        .unwrap_or_else(|_| path.to_owned())
-}
-
 /// How a league stores the BOT argument `arg` that resolved to `bot`: a
 /// bot given as a directory path by its absolute directory, so the league
 /// resumes and replays from any directory; a name under the bots
@@ -226,7 +219,7 @@ fn absolute(path: &Path) -> PathBuf {
 fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
     let by_path = !arg.contains('=') && Path::new(arg).join(dojo_runner::MANIFEST_FILE).is_file();
     if by_path && !dojo_runner::is_valid_name(arg) {
-        absolute(&bot.dir).display().to_string()
+        super::absolute(&bot.dir).display().to_string()
     } else {
         arg.to_owned()
     }
@@ -424,7 +417,7 @@ fn resumed_settings(
         }
     }
     if let Some(given) = bots_dir {
-        origin.bots_dir = Some(absolute(given));
+        origin.bots_dir = Some(super::absolute(given));
     }
     origin.allow_broken |= a.allow_broken;
     Ok((settings, origin))
@@ -532,6 +525,12 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         crate::output::count(jobs, "job"),
         out.display()
     );
+    // This run's page joins the league's: each is written again below.
+    let mut origin = origin;
+    if let Some(path) = &a.html {
+        origin.add_page(super::absolute(path));
+    }
+    let pages = origin.clone();
     let mut progress = LeagueProgress::new(0, a.verbose);
     let report = dojo_league::run_league(
         &settings,
@@ -548,11 +547,17 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     progress.finish();
     out!("{}", render::standings::table(&report));
     outln!("report: {}", out.join(store::REPORT_FILE).display());
-    if let Some(path) = &a.html {
-        super::league_page(&out, Some(path))?;
-        outln!("report page: {}", path.display());
-    }
+    write_pages(&out, &pages)?;
     Ok(exit_code(&report))
+}
+
+/// Writes every page of the league in `out` ([`Origin::pages`]) again.
+fn write_pages(out: &Path, origin: &Origin) -> Result<()> {
+    for page in &origin.pages {
+        super::league_page(out, Some(page))?;
+        outln!("report page: {}", page.display());
+    }
+    Ok(())
 }
 
 fn exit_code(report: &Report) -> ExitCode {
@@ -578,7 +583,19 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     let report = dojo_league::merge(&a.dirs, &a.out)?;
     out!("{}", render::standings::table(&report));
     outln!("report: {}", a.out.join(store::REPORT_FILE).display());
-    Ok(ExitCode::SUCCESS)
+    if let Some(path) = &a.html {
+        super::remember_page(&a.out, path)?;
+    }
+    write_pages(&a.out, &store::load_league(&a.out)?.origin)?;
+    if report.complete || a.partial {
+        return Ok(ExitCode::SUCCESS);
+    }
+    errln!(
+        "the merged league is incomplete: {} of {} games; merge the missing shards too, or pass --partial to accept a partial merge",
+        report.games_played,
+        report.games_scheduled
+    );
+    Ok(crate::exit::code(crate::exit::NEGATIVE))
 }
 
 #[cfg(test)]
@@ -653,6 +670,7 @@ mod tests {
         let origin = Origin {
             bots_dir: Some("/bots".into()),
             allow_broken: true,
+            pages: Vec::new(),
         };
         vec![(cardjitsu, origin.clone()), (royale, origin)]
     }

@@ -187,3 +187,24 @@ pub fn smoke_start<'a>(
         .map(|(label, _)| label.clone())
         .collect()
 }
+
+/// `path` made absolute (through the current directory when it cannot be
+/// canonicalised), so it means the same from any directory.
+pub fn absolute(path: &Path) -> std::path::PathBuf {
+    path.canonicalize()
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+/// Adds `page` to the pages of the league in `dir` (`Origin::pages`), so
+/// a resume or merge writes it again. Not while a league runs on the
+/// directory: that league keeps its own pages, and this one is left out.
+pub fn remember_page(dir: &Path, page: &Path) -> Result<()> {
+    let Ok(_lock) = dojo_league::store::lock_games(dir) else {
+        return Ok(());
+    };
+    let mut origin = dojo_league::store::load_league(dir)?.origin;
+    origin.add_page(absolute(page));
+    dojo_league::store::record_origin(dir, &origin)?;
+    Ok(())
+}
