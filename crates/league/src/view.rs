@@ -145,6 +145,8 @@ pub struct CompareView<'a, B: Serialize> {
     pub report: &'a CompareReport,
     /// The command line that ran the comparison.
     pub command: String,
+    /// What a fault cost, in words (`FaultPolicy::describe`).
+    pub fault_policy: String,
 }
 
 /// The page data of a comparison.
@@ -157,6 +159,7 @@ pub fn compare_view<B: Serialize>(
         bots,
         report,
         command,
+        fault_policy: report.settings.faults.describe(),
     }
 }
 
