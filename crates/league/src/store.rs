@@ -817,6 +817,8 @@ mod tests {
         assert_eq!(c.startup, std::time::Duration::from_millis(900));
         assert_eq!(c.memory_mib, Some(64));
         assert_eq!(league.settings.raises, Raises::Cap);
+        // Played before fault policies: under the random fallback.
+        assert_eq!(league.settings.faults, crate::FaultPolicy::Fallback);
         record_origin(
             dir.path(),
             &Origin {
@@ -838,6 +840,29 @@ mod tests {
             err.contains("version 3 is not supported (expected 1 to 2)"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_league_stored_before_fault_policies_reads_as_fallback_and_a_new_one_keeps_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let league = LeagueJson {
+            settings: settings(),
+            containment: None,
+            provenance: None,
+            origin: Origin::default(),
+        };
+        write_league(dir.path(), &league).unwrap();
+        let path = dir.path().join(LEAGUE_FILE);
+        let mut json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(json["faults"]["rule"], "forfeit");
+        json.as_object_mut().unwrap().remove("faults");
+        fs::write(&path, json.to_string()).unwrap();
+        let old = load_league(dir.path()).unwrap();
+        assert_eq!(old.settings.faults, crate::FaultPolicy::Fallback);
+        write_league(dir.path(), &old).unwrap();
+        let back = load_league(dir.path()).unwrap();
+        assert_eq!(back.settings.faults, crate::FaultPolicy::Fallback);
     }
 
     fn line(id: u64) -> GameLine {
