@@ -36,34 +36,26 @@ fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
     conduct.iter().map(|c| c.faults).collect()
 }
 
-/// The league's view of a played game: the board's `scores` under the
-/// executor's fault policy, and its record with `timing` split off (the
-/// one part that may differ between two plays of the same game).
-/// `latencies` holds each seat's answered or timed-out prompts (a crash
-/// has none), so a seat's prompts are those plus its crashes.
+/// The league's view of a played game: the board's `scores` (the fault
+/// policy is applied above, by [`BotExecutor::play`]), each seat's prompts
+/// (`latencies` holds its answered or timed-out ones; a crash has none, so
+/// its prompts are those plus its crashes), and its record with `timing`
+/// split off (the one part that may differ between two plays of the same
+/// game).
 pub(crate) fn game_result(
-    exec: &BotExecutor,
-    table: &Table<'_>,
     scores: Vec<f64>,
     conduct: &[SeatConduct],
     latencies: &[Vec<u64>],
     record: &impl Serialize,
 ) -> Result<GameResult, ExecError> {
-    let faulty: Vec<bool> = conduct
+    let prompts = conduct
         .iter()
         .enumerate()
         .map(|(seat, c)| {
             let answered = latencies.get(seat).map_or(0, Vec::len) as u64;
-            exec.faults
-                .is_faulty(&c.faults, answered.saturating_add(c.faults.crash))
+            answered.saturating_add(c.faults.crash)
         })
         .collect();
-    let shape = table.game.shape();
-    let scores = if faulty.len() == scores.len() && scores.len() == shape.seats() {
-        exec.faults.apply(&shape, &scores, &faulty)
-    } else {
-        scores
-    };
     let mut record =
         serde_json::to_value(record).map_err(|e| ExecError::Failed(format!("record: {e}")))?;
     let timing = record
@@ -72,7 +64,8 @@ pub(crate) fn game_result(
         .unwrap_or_default();
     Ok(GameResult {
         scores,
-        faulty,
+        faulty: Vec::new(),
+        prompts,
         faults: faults(conduct),
         record,
         timing,
@@ -104,8 +97,12 @@ impl BotExecutor {
 
     /// Plays `table` to the end. Once the game runs, the runner watches
     /// `self.run.cancel` and stops within a fraction of a second.
+    /// The board's result is put under the executor's fault policy here,
+    /// for every game ([`GameResult::judge`]).
     pub fn play(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
-        table.game.play(self, table)
+        let mut result = table.game.play(self, table)?;
+        result.judge(&self.faults, &table.game.shape());
+        Ok(result)
     }
 }
 

@@ -12,12 +12,21 @@ pub type SeatFaults = dojo_runner::FaultCounts;
 /// The outcome of one finished game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
-    /// Per seat: 1 win, 0.5 draw, 0 loss, after the fault policy.
+    /// Per seat: 1 win, 0.5 draw, 0 loss. A game's `GameDef::play` gives
+    /// the board's result; [`crate::BotExecutor::play`] puts it under the
+    /// fault policy ([`GameResult::judge`]).
     pub scores: Vec<f64>,
     /// Per seat: whether the seat was faulty ([`FaultPolicy::is_faulty`]);
-    /// under [`FaultPolicy::Forfeit`] its side forfeited.
+    /// under [`FaultPolicy::Forfeit`] its side forfeited. Set by
+    /// [`GameResult::judge`].
     #[serde(default)]
     pub faulty: Vec<bool>,
+    /// Per seat: the prompts it was sent (answered, timed out or crashed
+    /// on), what a share of faults is counted against. Empty when the game
+    /// does not say (then any fault other than a crash counts against one
+    /// prompt).
+    #[serde(default)]
+    pub prompts: Vec<u64>,
     /// Per seat.
     pub faults: Vec<SeatFaults>,
     /// The game record; opaque to the league.
@@ -25,6 +34,24 @@ pub struct GameResult {
     /// Timings; opaque, and not part of a game's identity (a replayed game
     /// may differ here only).
     pub timing: serde_json::Value,
+}
+
+impl GameResult {
+    /// Puts the board's result under `policy`: marks the faulty seats and
+    /// scores the game as the policy says, for a game of `shape`. The one
+    /// place a fault costs a game (`BotExecutor::play` calls it for every
+    /// game of a league or comparison, whatever the game).
+    pub fn judge(&mut self, policy: &FaultPolicy, shape: &crate::game::Shape) {
+        self.faulty = self
+            .faults
+            .iter()
+            .enumerate()
+            .map(|(seat, f)| policy.is_faulty(f, self.prompts.get(seat).copied().unwrap_or(0)))
+            .collect();
+        if self.faulty.len() == self.scores.len() && self.scores.len() == shape.seats() {
+            self.scores = policy.apply(shape, &self.scores, &self.faulty);
+        }
+    }
 }
 
 /// Why a game produced no result.
@@ -45,8 +72,9 @@ pub const DEFAULT_MAX_FAULT_SHARE: f64 = 0.1;
 
 /// What a fault costs: the one rule, a setting of every league and
 /// comparison, applied where a game's result becomes scores
-/// ([`FaultPolicy::apply`]), so ratings, standings, `dojo compare` and
-/// every SPRT count the same scores.
+/// ([`GameResult::judge`], called by `BotExecutor::play` for every game),
+/// so ratings, standings, `dojo compare` and every SPRT count the same
+/// scores.
 ///
 /// A seat is *faulty* in a game when it crashed (exited or closed its
 /// output without answering; a bot that cannot start crashes on every
@@ -260,6 +288,25 @@ mod tests {
             ..Default::default()
         };
         assert!(p.is_faulty(&limit, 20));
+    }
+
+    #[test]
+    fn judging_a_result_marks_the_faulty_seats_and_rescores_it() {
+        let mut result = GameResult {
+            scores: vec![1.0, 0.0],
+            faulty: Vec::new(),
+            prompts: vec![20, 20],
+            faults: vec![faults(0, 3, 0), faults(0, 1, 0)],
+            record: serde_json::Value::Null,
+            timing: serde_json::Value::Null,
+        };
+        let mut fallback = result.clone();
+        result.judge(&FaultPolicy::default(), &TWO);
+        assert_eq!(result.faulty, [true, false]);
+        assert_eq!(result.scores, [0.0, 1.0]);
+        fallback.judge(&FaultPolicy::Fallback, &TWO);
+        assert_eq!(fallback.faulty, [true, false], "reported, not scored");
+        assert_eq!(fallback.scores, [1.0, 0.0]);
     }
 
     #[test]

@@ -750,6 +750,7 @@ mod tests {
             let n = fixture.seats.len();
             Ok(GameResult {
                 faulty: Vec::new(),
+                prompts: Vec::new(),
                 scores: fixture
                     .seats
                     .iter()
@@ -895,6 +896,7 @@ mod tests {
             fn play(&self, f: &Fixture, _: &AtomicBool) -> Result<GameResult, ExecError> {
                 Ok(GameResult {
                     faulty: Vec::new(),
+                    prompts: Vec::new(),
                     scores: f
                         .seats
                         .iter()

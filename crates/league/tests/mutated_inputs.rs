@@ -294,6 +294,7 @@ fn game_lines() {
         let fixture: &Fixture = fixture;
         let result = GameResult {
             faulty: Vec::new(),
+            prompts: Vec::new(),
             scores: if i == 0 {
                 vec![1.0, 0.0]
             } else {

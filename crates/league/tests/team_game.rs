@@ -111,6 +111,7 @@ impl ToyPlay {
         };
         GameResult {
             faulty: Vec::new(),
+            prompts: Vec::new(),
             scores: sides.iter().map(|&s| side_scores[s]).collect(),
             faults: (0..sides.len() as u64)
                 .map(|seat| SeatFaults {

@@ -279,6 +279,7 @@ mod tests {
                 };
                 let result = dojo_league::GameResult {
                     faulty: Vec::new(),
+                    prompts: Vec::new(),
                     scores,
                     faults: vec![Default::default(); 4],
                     record: serde_json::json!({ "game": "partners" }),

@@ -160,8 +160,6 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
     let record = play_cardjitsu([exec.bot(a)?, exec.bot(b)?], &setup, &exec.run, &mut |_| {})
         .map_err(run_error)?;
     game_result(
-        exec,
-        table,
         record.scores(),
         &record.conduct,
         &record.timing.latency_us,

@@ -224,8 +224,6 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
         RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
     })?;
     game_result(
-        exec,
-        table,
         record.scores(),
         &record.conduct,
         &record.timing.latency_us,

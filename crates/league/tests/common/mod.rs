@@ -53,6 +53,7 @@ impl FakeGame {
             .collect();
         GameResult {
             faulty: Vec::new(),
+            prompts: Vec::new(),
             scores,
             faults,
             record: serde_json::json!({ "roll": roll, "seed": fixture.seed }),
