@@ -190,6 +190,13 @@ pub struct LeagueArgs {
     /// [default: allow; refuse under --sandbox strict].
     #[arg(long, value_name = "MODE", value_parser = ["allow", "cap", "refuse"])]
     pub bot_raises: Option<String>,
+    /// What a fault costs: `forfeit` (a bot that crashes, cannot start, or
+    /// faults on more than SHARE of its moves loses the game; every side
+    /// faulty: a draw), `forfeit:SHARE` (SHARE from 0 to 1), or `fallback`
+    /// (a fault is played as a random card or a pass and the board decides)
+    /// [default: forfeit:0.1]
+    #[arg(long, value_name = "POLICY")]
+    pub faults: Option<dojo_league::FaultPolicy>,
     #[command(flatten)]
     pub play: GameOptionsArgs,
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
@@ -242,6 +249,13 @@ pub struct MergeArgs {
     /// Where the combined games.jsonl and report.json go.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Exit 0 even when the merged league is incomplete (games of missing
+    /// shards not played yet); without it an incomplete merge exits 1.
+    #[arg(long)]
+    pub partial: bool,
+    /// Also write the merged report as one self-contained HTML page.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -354,6 +368,13 @@ pub struct CompareArgs {
     /// Royale: the bot on the third team; default: royale-random-py.
     #[arg(long, value_name = "BOT")]
     pub third: Option<String>,
+    /// What a fault costs: `forfeit` (a bot that crashes, cannot start, or
+    /// faults on more than SHARE of its moves loses the game; every side
+    /// faulty: a draw), `forfeit:SHARE` (SHARE from 0 to 1), or `fallback`
+    /// (a fault is played as a random card or a pass and the board decides)
+    /// [default: forfeit:0.1]
+    #[arg(long, value_name = "POLICY", default_value_t = dojo_league::FaultPolicy::default())]
+    pub faults: dojo_league::FaultPolicy,
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub board: Vec<PathBuf>,

@@ -7,14 +7,16 @@ use std::process::ExitCode;
 /// `compare` passed NEW).
 pub const SUCCESS: u8 = 0;
 /// A negative answer: `replay --rerun` differs, `compare` finds NEW worse,
-/// a league finished with games that failed and stay pending, `play`'s
+/// a league finished with games that failed and stay pending, `merge`
+/// left the league incomplete (without `--partial`), `play`'s
 /// input ended before the game did, or `rules tichu` judges a play illegal.
 pub const NEGATIVE: u8 = 1;
 /// `compare` only: inconclusive at the game limit.
 pub const INCONCLUSIVE: u8 = 2;
 /// Nothing was decided: a usage error (an unknown, missing or conflicting
-/// flag), bad input (a deck, board, record, league directory or bot spec),
-/// or a bot that cannot be found, built or started.
+/// flag), bad input (a deck, board, malformed or corrupt record, league
+/// directory or bot spec), a bot that cannot be found, built or started,
+/// or a `compare` with no verdict because NEW or BASE is broken.
 pub const ERROR: u8 = 3;
 /// Interrupted with Ctrl-C.
 pub const INTERRUPTED: u8 = 130;
@@ -23,11 +25,13 @@ pub const INTERRUPTED: u8 = 130;
 pub const HELP: &str = "Exit status (every command):
   0    done (replay --rerun: identical; compare: NEW passes)
   1    a negative answer (replay --rerun: differs; compare: NEW is worse;
-       league: some games failed and stay pending; play: the input ended
-       before the game did; rules tichu: the play is illegal)
+       league: some games failed and stay pending; merge: the league is
+       incomplete, without --partial; play: the input ended before the
+       game did; rules tichu: the play is illegal)
   2    compare: inconclusive at the game limit
   3    usage error, bad input (flag, deck, board, record, league directory,
-       bot spec), or a bot that cannot be found, built or started
+       bot spec), a bot that cannot be found, built or started, or compare:
+       no verdict, NEW or BASE is broken
   130  interrupted (Ctrl-C)";
 
 /// `code` as an [`ExitCode`].

@@ -260,13 +260,16 @@ fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
         .arg("cardjitsu")
         .arg(&patient)
         .arg("random-py")
+        // A start-up allowance: compare smoke-starts both bots, and
+        // random-py must answer its first prompt in time; after it, the
+        // league's 100 ms would make the patient bot's 300 ms answers late.
         .args([
             "--games",
             "4",
             "--timeout-ms",
             "100",
             "--startup-ms",
-            "0",
+            "2000",
             "--max-rounds",
             "3",
             "--limit-processes",
@@ -292,7 +295,7 @@ fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
     let c = &report["conditions"];
     assert_eq!(c["time"]["mode"], "wall");
     assert_eq!(c["time"]["timeout_ms"], 100);
-    assert_eq!(c["time"]["startup_ms"], 0);
+    assert_eq!(c["time"]["startup_ms"], 2000);
     assert_eq!(c["time"]["game_ms"], serde_json::Value::Null);
     assert_eq!(c["limits"]["processes"], 64);
     assert_eq!(c["limits"]["files"], 1024);

@@ -930,3 +930,75 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
         page.screenshot(&Path::new(&shots).join("report-sprt.png"));
     }
 }
+
+/// A league's page is the league's: a resume (here without `--html`)
+/// writes it again, so it shows the final count, not the count when it
+/// was written; it marks the FAULTY bot and says what a fault costs.
+#[test]
+fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
+    let Some(chrome) =
+        browser_or_skip("a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let half = "half=python3 bots/faulty/crash_half.py";
+    let (out, page_file) = league_page(
+        dir.path(),
+        &["cardjitsu", half, "random-py", "random-sh", "--games", "2"],
+    );
+    // Games lost (as by a kill), and the page written at that count.
+    let games = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&games, kept).unwrap();
+    stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page_file));
+    let early = std::fs::read_to_string(&page_file).unwrap();
+
+    stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
+    assert_ne!(
+        std::fs::read_to_string(&page_file).unwrap(),
+        early,
+        "the page was written again"
+    );
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["games_played"], 6);
+    let page = Opened::open_until(&chrome, &page_file, "#standings");
+    let sub = page.text("#report .sub");
+    assert!(
+        sub.contains("6 games") && !sub.contains("incomplete"),
+        "{sub}"
+    );
+    let faulty = page.text("#standings tr[data-bot=\"half\"]");
+    assert!(faulty.contains("FAULTY"), "{faulty}");
+    for bot in ["random-py", "random-sh"] {
+        let row = page.text(&format!("#standings tr[data-bot=\"{bot}\"]"));
+        assert!(!row.contains("FAULTY"), "{row}");
+    }
+    assert!(page.text("#fault-policy").contains("forfeit"));
+    assert!(page.text("#faulty-bots").contains("half"));
+    // Faults per bot as the text report counts them: restarts apart.
+    let half = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "half")
+        .unwrap();
+    let f = &half["faults"];
+    let total = ["timeout", "crash", "invalid", "limit"]
+        .iter()
+        .map(|k| f[k].as_u64().unwrap_or(0))
+        .sum::<u64>();
+    assert!(f["restart"].as_u64().unwrap() > 0);
+    let shown = page.eval(
+        "[...document.querySelectorAll('#faults-per-bot tr')].find(r => r.textContent.startsWith('half')).lastChild.textContent",
+    );
+    assert!(
+        shown.as_str().unwrap().starts_with(&total.to_string()),
+        "{shown} vs {total}"
+    );
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-faulty.png"));
+    }
+}

@@ -51,7 +51,7 @@ fn the_strong_bot_passes_against_the_random_bot() {
     let report = read_json(&json);
     // The schema's version comes first.
     let text = std::fs::read_to_string(&json).unwrap();
-    assert!(text.starts_with("{\"version\":2,"), "{}", &text[..40]);
+    assert!(text.starts_with("{\"version\":3,"), "{}", &text[..40]);
     assert_eq!(report["verdict"], "h1");
     assert_eq!(report["model"]["unit"], "pair");
     assert_eq!(report["model"]["elo_model"], "logistic");
@@ -224,4 +224,80 @@ fn usage_errors_exit_3() {
     // Every subcommand gives usage errors the same status.
     dojo().args(["league", "--bogus"]).assert().code(3);
     dojo().args(["compare", "--help"]).assert().code(0);
+}
+
+/// A NEW that dies before answering (as a segfaulting binary does) is
+/// refused by the smoke start before any game: exit 3, naming it and
+/// showing the head of its stderr. It used to play on random fallback
+/// cards and could pass.
+#[test]
+fn a_new_bot_that_never_starts_is_refused_with_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("dead.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho 'Segmentation fault (core dumped)' >&2\nexit 139\n",
+    )
+    .unwrap();
+    let json = dir.path().join("compare.json");
+    dojo()
+        .args(["compare", "cardjitsu"])
+        .arg(format!("dead=sh {}", script.display()))
+        .args(["random-py", "--games", "40", "--json"])
+        .arg(&json)
+        .assert()
+        .code(3)
+        .stderr(contains("bot NEW (dead) failed its smoke start"))
+        .stderr(contains("| Segmentation fault (core dumped)"))
+        .stderr(contains("NEW (dead) cannot be started"));
+    assert!(!json.exists(), "no verdict, no report");
+}
+
+/// A NEW that crashes on every other move is faulty in every game: no
+/// verdict ("broken", exit 3), under the default forfeit rule and under
+/// the random fallback alike, and the JSON says why.
+#[test]
+fn a_new_bot_crashing_on_half_its_moves_gets_no_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    for policy in ["forfeit", "fallback"] {
+        let json = dir.path().join(format!("{policy}.json"));
+        dojo()
+            .args([
+                "compare",
+                "cardjitsu",
+                "half=python3 bots/faulty/crash_half.py",
+            ])
+            .args([
+                "random-py",
+                "--games",
+                "60",
+                "--jobs",
+                "2",
+                "--faults",
+                policy,
+            ])
+            .arg("--json")
+            .arg(&json)
+            .assert()
+            .code(3)
+            .stdout(contains("verdict: none, NEW is broken"));
+        let report = read_json(&json);
+        assert_eq!(report["verdict"], "broken", "{policy}");
+        assert_eq!(report["broken"]["role"], "new");
+        let games = report["games_played"].as_u64().unwrap();
+        assert!(games >= 2, "{report}");
+        assert_eq!(report["broken"]["games"], games);
+        assert_eq!(report["faults"]["new_faulty_games"], games);
+        assert_eq!(report["faults"]["base_faulty_games"], 0);
+        let rule = if policy == "forfeit" {
+            "forfeit"
+        } else {
+            "fallback"
+        };
+        assert_eq!(report["settings"]["faults"]["rule"], rule);
+        if policy == "forfeit" {
+            // Every game forfeited: NEW scored nothing.
+            assert_eq!(report["new_score"], 0.0, "{report}");
+        }
+    }
 }

@@ -375,3 +375,50 @@ fn a_league_is_not_resumed_with_a_changed_bot() {
     let err = stderr_of(&changed);
     assert!(err.contains("provenance.fingerprints.random-sh"), "{err}");
 }
+
+/// Two of three shards merge into an incomplete league: exit 1 with what
+/// is missing (it used to exit 0), unless `--partial` accepts it. The
+/// merged directory carries each shard's stderr logs (the report's
+/// warnings point there), headed by the shard they came from.
+#[test]
+fn a_partial_merge_fails_unless_accepted_and_keeps_the_stderr_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = shard(dir.path(), "a", "1/3", &[]);
+    let b = shard(dir.path(), "b", "2/3", &[]);
+    // Something to carry: a line a bot wrote to stderr in each shard.
+    for (d, text) in [(&a, "from shard a\n"), (&b, "from shard b\n")] {
+        std::fs::create_dir_all(d.join("stderr")).unwrap();
+        std::fs::write(d.join("stderr/random-py.log"), text).unwrap();
+    }
+    let merged = dir.path().join("merged");
+    let out = dojo()
+        .arg("merge")
+        .args([&a, &b])
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("the merged league is incomplete"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(read_json(&merged.join("report.json"))["complete"], false);
+    let log = std::fs::read_to_string(merged.join("stderr/random-py.log")).unwrap();
+    for (d, text) in [(&a, "from shard a"), (&b, "from shard b")] {
+        assert!(
+            log.contains(&format!("=== from {} ===", d.display())),
+            "{log}"
+        );
+        assert!(log.contains(text), "{log}");
+    }
+    dojo()
+        .arg("merge")
+        .args([&a, &b])
+        .arg("--out")
+        .arg(&merged)
+        .arg("--partial")
+        .assert()
+        .code(0);
+}

@@ -428,3 +428,48 @@ fn resume_of_a_directory_that_is_no_league_says_so() {
             .stderr(predicate::str::contains(dir.display().to_string()));
     }
 }
+
+/// A bot that crashes on every other move forfeits every game under the
+/// default fault policy: it ranks last with no win, however its random
+/// fallback cards would have fared, and the report says which policy
+/// scored the league. (It passes its smoke start: its first answer is
+/// fine.)
+#[test]
+fn a_bot_crashing_on_half_its_moves_ranks_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let half = "half=python3 bots/faulty/crash_half.py";
+    league(
+        &[
+            "cardjitsu",
+            half,
+            "random-py",
+            PY2,
+            "--games",
+            "4",
+            "--jobs",
+            "2",
+        ],
+        &out,
+    );
+    let report = read_json(&out.join("report.json"));
+    let standings = report["standings"].as_array().unwrap();
+    let last = standings.last().unwrap();
+    assert_eq!(last["name"], "half", "{report:#}");
+    assert_eq!(last["wins"], 0);
+    assert_eq!(last["draws"], 0);
+    assert_eq!(last["flagged"], true);
+    assert_eq!(report["conditions"]["faults"]["rule"], "forfeit");
+    assert_eq!(report["settings"]["faults"]["rule"], "forfeit");
+    for g in games(&out) {
+        let seat = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s == "half");
+        if let Some(seat) = seat {
+            assert_eq!(g["faulty"], serde_json::json!([seat]), "{g}");
+            assert_eq!(g["scores"][seat], 0.0, "{g}");
+        }
+    }
+}

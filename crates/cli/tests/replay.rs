@@ -263,3 +263,45 @@ fn stderr_is_shown_beside_its_round() {
     let plain = stdout(dojo().arg("replay").arg(&json));
     assert!(!plain.contains("stderr|"));
 }
+
+/// A record whose seed was edited deals other hands than it shows: it is
+/// refused as corrupt (exit 3, naming the first round that differs) by
+/// `dojo replay` and by `--rerun`, which used to play the edited seed and
+/// blame the bots ("differs", exit 1). A record without its `timing` (the
+/// part documented as not deterministic) still loads and reruns identical.
+#[test]
+fn an_edited_seed_is_refused_and_a_missing_timing_is_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (json, shown) = cardjitsu_match(tmp.path(), ["random-py", "random-sh"], 5, &[]);
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+
+    record.as_object_mut().unwrap().remove("timing");
+    let untimed = tmp.path().join("untimed.json");
+    std::fs::write(&untimed, record.to_string()).unwrap();
+    assert_eq!(stdout(dojo().arg("replay").arg(&untimed)), shown);
+    dojo()
+        .args(["replay", "--rerun"])
+        .arg(&untimed)
+        .args(SLOW_OK)
+        .assert()
+        .code(0);
+
+    record["seed"] = serde_json::json!("6");
+    let edited = tmp.path().join("edited.json");
+    std::fs::write(&edited, record.to_string()).unwrap();
+    for rerun in [false, true] {
+        let mut cmd = dojo();
+        cmd.arg("replay").arg(&edited);
+        if rerun {
+            cmd.arg("--rerun").args(SLOW_OK);
+        }
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "rerun {rerun}: {stderr}");
+        assert!(
+            stderr.contains("round 1: player 1 holds") && stderr.contains("seed 6"),
+            "{stderr}"
+        );
+    }
+}

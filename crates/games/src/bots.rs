@@ -12,7 +12,7 @@ use dojo_runner::{BotSpec, RunError, RunOptions};
 use serde::Serialize;
 
 use crate::game::Game;
-use crate::outcome::{ExecError, GameResult, SeatFaults};
+use crate::outcome::{ExecError, FaultPolicy, GameResult, SeatFaults};
 use crate::record::SeatConduct;
 
 /// Bots and boards resolved once, shared by every game of a league.
@@ -28,19 +28,34 @@ pub struct BotExecutor {
     /// The names of `cardjitsu`'s decks, for the records.
     pub deck_names: [String; 2],
     pub royale: royale::Settings,
+    /// What a fault costs.
+    pub faults: FaultPolicy,
 }
 
 fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
     conduct.iter().map(|c| c.faults).collect()
 }
 
-/// The league's view of a played game: its record with `timing` split off
-/// (the one part that may differ between two plays of the same game).
+/// The league's view of a played game: the board's `scores` (the fault
+/// policy is applied above, by [`BotExecutor::play`]), each seat's prompts
+/// (`latencies` holds its answered or timed-out ones; a crash has none, so
+/// its prompts are those plus its crashes), and its record with `timing`
+/// split off (the one part that may differ between two plays of the same
+/// game).
 pub(crate) fn game_result(
     scores: Vec<f64>,
     conduct: &[SeatConduct],
+    latencies: &[Vec<u64>],
     record: &impl Serialize,
 ) -> Result<GameResult, ExecError> {
+    let prompts = conduct
+        .iter()
+        .enumerate()
+        .map(|(seat, c)| {
+            let answered = latencies.get(seat).map_or(0, Vec::len) as u64;
+            answered.saturating_add(c.faults.crash)
+        })
+        .collect();
     let mut record =
         serde_json::to_value(record).map_err(|e| ExecError::Failed(format!("record: {e}")))?;
     let timing = record
@@ -49,6 +64,8 @@ pub(crate) fn game_result(
         .unwrap_or_default();
     Ok(GameResult {
         scores,
+        faulty: Vec::new(),
+        prompts,
         faults: faults(conduct),
         record,
         timing,
@@ -80,8 +97,12 @@ impl BotExecutor {
 
     /// Plays `table` to the end. Once the game runs, the runner watches
     /// `self.run.cancel` and stops within a fraction of a second.
+    /// The board's result is put under the executor's fault policy here,
+    /// for every game ([`GameResult::judge`]).
     pub fn play(&self, table: &Table<'_>) -> Result<GameResult, ExecError> {
-        table.game.play(self, table)
+        let mut result = table.game.play(self, table)?;
+        result.judge(&self.faults, &table.game.shape());
+        Ok(result)
     }
 }
 

@@ -30,5 +30,8 @@ pub const REPORT_FORMAT_VERSION: u32 = 2;
 
 /// `dojo compare --json`. Version 2: blocks (royale plays six games per
 /// block), the overshoot correction, the median-unbiased estimate,
-/// `model`, `note` and `trace`.
-pub const COMPARE_FORMAT_VERSION: u32 = 2;
+/// `model`, `note` and `trace`. Version 3: the fault policy
+/// (`settings.faults`), each game's `faulty` seats, the faulty games of
+/// NEW and BASE (`faults.new_faulty_games`, `faults.base_faulty_games`),
+/// the verdict `broken` with `broken` saying why.
+pub const COMPARE_FORMAT_VERSION: u32 = 3;

@@ -33,7 +33,7 @@ pub use bots::{BotExecutor, Table};
 pub use cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 pub use formats::RECORD_VERSION;
 pub use game::{Game, GameDef, NameTaken, Shape, SmokeRun, UnknownGame};
-pub use outcome::{ExecError, GameResult, SeatFaults};
+pub use outcome::{BadFaultPolicy, ExecError, FaultPolicy, GameResult, SeatFaults};
 pub use record::{SeatConduct, SeatInfo, Timing};
 pub use registry::Saved;
 pub use royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};

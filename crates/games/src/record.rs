@@ -68,6 +68,12 @@ pub struct Timing {
     pub cpu_us: Vec<Vec<Option<u64>>>,
 }
 
+/// Reads a record's `timing`, `null` as none (a stored line without its
+/// timing is read with `null` in its place).
+pub(crate) fn optional_timing<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Timing, D::Error> {
+    Ok(Option::<Timing>::deserialize(d)?.unwrap_or_default())
+}
+
 /// The environment every bot process gets: the game, its seat and a seed
 /// of its own (so a bot that wants randomness can still replay exactly).
 pub(crate) fn seat_env(game: &str, seed: u64, seat: usize) -> Vec<(String, String)> {

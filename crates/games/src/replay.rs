@@ -281,14 +281,15 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Saved, ReplayError> {
     };
     // A line copied out of games.jsonl works too.
     match (top.record, top.timing) {
-        (Some(record), Some(timing)) => {
+        (Some(record), timing) => {
             // The record is a slice of `text` (borrowed, not copied): the
             // line it starts on is one more than the newlines before it.
             let before = (record.get().as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
             let line = 1 + text.get(..before).unwrap_or("").matches('\n').count();
             let stored = Stored {
                 record: record.get(),
-                timing: timing.get(),
+                // Without its timing (not part of a game's identity).
+                timing: timing.map_or("null", |t| t.get()),
             };
             parse(path, Some(line), record.get(), &RecordText::Stored(stored))
         }

@@ -38,12 +38,14 @@ fn head(stderr: &[Vec<String>], seat: usize) -> String {
         .join("\n")
 }
 
-fn problem(c: &SeatConduct, opts: &RunOptions) -> Option<String> {
+fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> {
     let f = c.faults;
     let what = if f.timeout > 0 {
+        // The bot's own time values, if its bot.toml has some.
+        let clock = bot.values.over(opts);
         format!(
             "did not answer its first prompt within {} ms (move timeout plus start-up allowance)",
-            (opts.move_timeout + opts.startup_allowance).as_millis()
+            (clock.move_timeout + clock.startup_allowance).as_millis()
         )
     } else if f.crash > 0 {
         "exited or closed its output without answering its first prompt".to_owned()
@@ -78,7 +80,7 @@ pub fn smoke_start(
     else {
         return Ok(());
     };
-    match conduct.first().and_then(|c| problem(c, &opts)) {
+    match conduct.first().and_then(|c| problem(c, bot, &opts)) {
         None => Ok(()),
         Some(p) => Err(fail(p, head(&stderr, 0))),
     }

@@ -333,6 +333,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
             ..dojo_runner::Controls::default()
         },
         raises: dojo_league::Raises::Allow,
+        faults: Default::default(),
         anchor: None,
         anchor_elo: None,
         gauntlet: None,
@@ -357,6 +358,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         cardjitsu: Default::default(),
         deck_names: ["standard".into(), "standard".into()],
         royale: Default::default(),
+        faults: Default::default(),
     };
     let options = dojo_league::LeagueRun {
         out: out.clone(),

@@ -7,7 +7,7 @@
 
 use dojo_engine::cardjitsu::Ruleset;
 
-use crate::settings::{Origin, PlayOptions, Raises, Settings};
+use crate::settings::{FaultPolicy, Origin, PlayOptions, Raises, Settings};
 
 /// The words of the command, `dojo` first.
 pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
@@ -53,6 +53,9 @@ pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
     words.extend(settings.controls.to_args());
     if settings.raises != Raises::default_for(settings.controls.sandbox) {
         words.extend(["--bot-raises".into(), settings.raises.name().into()]);
+    }
+    if settings.faults != FaultPolicy::default() {
+        words.extend(["--faults".into(), settings.faults.to_string()]);
     }
     if let Some(shard) = settings.shard {
         words.extend(["--shard".into(), shard.to_string()]);
@@ -116,15 +119,17 @@ mod tests {
         settings.controls.sandbox = dojo_runner::SandboxMode::Off;
         settings.controls.time = dojo_runner::TimeMode::Cpu;
         settings.raises = Raises::Cap;
+        settings.faults = FaultPolicy::Fallback;
         let origin = Origin {
             bots_dir: Some("/home/me/bots".into()),
             allow_broken: true,
+            pages: Vec::new(),
         };
         assert_eq!(
             league_argv(&settings, &origin).join(" "),
             "dojo --bots-dir /home/me/bots league cardjitsu a /abs/b --gauntlet new-bot \
              --games 4 --seed 7 --rules classic --deck2 /decks/x.dcfg --max-rounds 40 \
-             --time cpu --sandbox off --bot-raises cap --allow-broken"
+             --time cpu --sandbox off --bot-raises cap --faults fallback --allow-broken"
         );
     }
 }

@@ -48,7 +48,7 @@ use crate::driver::{self, Cutoffs, Drive, Sink};
 use crate::executor::{ExecError, Executor, GameResult, SeatFaults};
 use crate::run::NoProgress;
 use crate::schedule::{Fixture, Schedule, fnv1a64};
-use crate::settings::Game;
+use crate::settings::{FaultPolicy, Game};
 use crate::sprt::{
     EloEstimate, Outcomes, SampleNote, SequentialTest, SprtParams, SprtParamsError, Verdict,
     naive_estimate,
@@ -81,6 +81,9 @@ pub struct CompareSettings {
     /// Royale: boards to rotate through (at least one); ignored for
     /// CardJitsu.
     pub boards: Vec<String>,
+    /// What a fault costs (the league's rule, `dojo_games::FaultPolicy`).
+    #[serde(default)]
+    pub faults: FaultPolicy,
 }
 
 /// Why a comparison could not be run.
@@ -239,6 +242,33 @@ pub enum Outcome {
     Inconclusive,
     /// Stopped by the cancel flag before a decision.
     Cancelled,
+    /// No verdict: NEW or BASE was faulty in so many games
+    /// ([`BROKEN_SHARE`]) that the games measured its faults, not its
+    /// play; [`CompareReport::broken`] says which and how often.
+    Broken,
+}
+
+/// A role faulty (`FaultPolicy::is_faulty`: a crash, or faults on more
+/// than the policy's share of its moves) in more than this share of its
+/// games makes the comparison meaningless: it is refused
+/// ([`Outcome::Broken`]), whatever the fault policy.
+pub const BROKEN_SHARE: f64 = 0.5;
+
+/// Games counted before a comparison may be refused as broken ahead of
+/// its end (at the end, any number is enough).
+pub const BROKEN_MIN_GAMES: u64 = 20;
+
+/// Why a comparison gave no verdict: a bot faulty in most of its games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Broken {
+    /// `new` or `base`.
+    pub role: String,
+    /// Games in which it was faulty.
+    pub faulty_games: u64,
+    /// Games counted.
+    pub games: u64,
+    /// Why, in words.
+    pub reason: String,
 }
 
 /// One game of a block, as the report shows it.
@@ -252,6 +282,9 @@ pub struct LegRecord {
     pub scores: Vec<f64>,
     /// Per seat.
     pub faults: Vec<SeatFaults>,
+    /// The seats that were faulty (under `forfeit`, they forfeited).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faulty: Vec<usize>,
     /// NEW's score against BASE in this game (0, 0.5 or 1).
     pub new_score: f64,
 }
@@ -331,13 +364,43 @@ pub struct TracePoint {
     pub elo: EloEstimate,
 }
 
-/// Fault totals of NEW's and BASE's seats over the counted pairs.
+/// Fault totals of NEW's and BASE's seats over the counted pairs, and
+/// the games in which each was faulty.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoleFaults {
     /// NEW's seats.
     pub new: SeatFaults,
     /// BASE's seats.
     pub base: SeatFaults,
+    /// Games in which NEW was faulty.
+    #[serde(default)]
+    pub new_faulty_games: u64,
+    /// Games in which BASE was faulty.
+    #[serde(default)]
+    pub base_faulty_games: u64,
+}
+
+impl RoleFaults {
+    /// The role that was faulty in more than [`BROKEN_SHARE`] of `games`
+    /// (NEW first), if any.
+    fn broken(&self, games: u64) -> Option<Broken> {
+        [
+            ("new", self.new_faulty_games),
+            ("base", self.base_faulty_games),
+        ]
+        .into_iter()
+        .find(|&(_, faulty)| games > 0 && faulty as f64 > BROKEN_SHARE * games as f64)
+        .map(|(role, faulty_games)| Broken {
+            role: role.to_owned(),
+            faulty_games,
+            games,
+            reason: format!(
+                "{} crashed or faulted too often in {faulty_games} of {games} games (more than {}%): the games measure its faults, not its play",
+                role.to_uppercase(),
+                BROKEN_SHARE * 100.0
+            ),
+        })
+    }
 }
 
 /// Everything a comparison found; `dojo compare --json` writes it (with
@@ -372,6 +435,9 @@ pub struct CompareReport {
     pub note: Option<SampleNote>,
     /// Faults of NEW and BASE.
     pub faults: RoleFaults,
+    /// With [`Outcome::Broken`]: which bot, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broken: Option<Broken>,
     /// The LLR and estimate after each block.
     pub trace: Vec<TracePoint>,
     /// Every counted block, in order.
@@ -455,10 +521,17 @@ impl Tally<'_> {
                     .map_or(0.5, |i| result.scores[i])
             };
             let new_score = dojo_stats::elo::pair_score(seat_score(NEW), seat_score(BASE));
-            for (seat, f) in fixture.seats.iter().zip(&result.faults) {
+            for (i, (seat, f)) in fixture.seats.iter().zip(&result.faults).enumerate() {
+                let faulty = u64::from(result.faulty.get(i).copied().unwrap_or(false));
                 match seat.as_str() {
-                    NEW => self.faults.new.add(f),
-                    BASE => self.faults.base.add(f),
+                    NEW => {
+                        self.faults.new.add(f);
+                        self.faults.new_faulty_games += faulty;
+                    }
+                    BASE => {
+                        self.faults.base.add(f);
+                        self.faults.base_faulty_games += faulty;
+                    }
                     _ => {}
                 }
             }
@@ -467,6 +540,12 @@ impl Tally<'_> {
                 teams: fixture.teams.clone(),
                 scores: result.scores,
                 faults: result.faults,
+                faulty: result
+                    .faulty
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(seat, &f)| f.then_some(seat))
+                    .collect(),
                 new_score,
             });
         }
@@ -476,6 +555,12 @@ impl Tally<'_> {
             Verdict::H0 => Some(Outcome::H0),
             Verdict::Continue => None,
         };
+        let counted = self.test.counts().blocks() * u64::from(self.settings.games_per_block());
+        if (self.decided.is_some() || counted >= BROKEN_MIN_GAMES)
+            && self.faults.broken(counted).is_some()
+        {
+            self.decided = Some(Outcome::Broken);
+        }
         let (lower, upper) = self.test.bounds();
         self.trace.push(TracePoint {
             blocks: self.test.counts().blocks(),
@@ -502,8 +587,18 @@ impl Tally<'_> {
         let verdict = match outcome {
             Outcome::H1 => Verdict::H1,
             Outcome::H0 => Verdict::H0,
-            Outcome::Inconclusive | Outcome::Cancelled => Verdict::Continue,
+            Outcome::Inconclusive | Outcome::Cancelled | Outcome::Broken => Verdict::Continue,
         };
+        let games_played = u64::from(g) * blocks;
+        // A bot faulty in most of its games leaves no verdict, however the
+        // test ended (the test's own stop included).
+        let broken = self.faults.broken(games_played);
+        let outcome = match (&broken, outcome) {
+            (_, Outcome::Cancelled) => Outcome::Cancelled,
+            (Some(_), _) => Outcome::Broken,
+            (None, outcome) => outcome,
+        };
+        let broken = broken.filter(|_| outcome == Outcome::Broken);
         CompareReport {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
@@ -517,7 +612,7 @@ impl Tally<'_> {
             },
             verdict: outcome,
             blocks_played: blocks,
-            games_played: u64::from(g) * blocks,
+            games_played,
             new_score: counts.score(),
             llr: self.test.llr(),
             bounds: Bounds {
@@ -531,6 +626,7 @@ impl Tally<'_> {
             note: SampleNote::of(&counts),
             outcomes: counts,
             faults: self.faults,
+            broken,
             trace: self.trace,
             blocks: self.blocks,
         }
@@ -653,6 +749,8 @@ mod tests {
             let winner = if new_wins { NEW } else { BASE };
             let n = fixture.seats.len();
             Ok(GameResult {
+                faulty: Vec::new(),
+                prompts: Vec::new(),
                 scores: fixture
                     .seats
                     .iter()
@@ -678,6 +776,7 @@ mod tests {
             games,
             seed: 7,
             boards: vec!["a.txt".into(), "b.txt".into()],
+            faults: FaultPolicy::default(),
         }
     }
 
@@ -796,6 +895,8 @@ mod tests {
         impl Executor for ThirdWins {
             fn play(&self, f: &Fixture, _: &AtomicBool) -> Result<GameResult, ExecError> {
                 Ok(GameResult {
+                    faulty: Vec::new(),
+                    prompts: Vec::new(),
                     scores: f
                         .seats
                         .iter()

@@ -45,6 +45,6 @@ pub use report::Report;
 pub use run::{LeagueError, LeagueRun, NoProgress, Progress, run_league};
 pub use schedule::{Fixture, Schedule};
 pub use settings::{
-    Entrant, Game, Origin, Override, PlayOptions, Provenance, RaiseRefused, Raises, Settings,
-    Shard, settle_values,
+    Entrant, FaultPolicy, Game, Origin, Override, PlayOptions, Provenance, RaiseRefused, Raises,
+    Settings, Shard, settle_values,
 };

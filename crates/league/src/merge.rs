@@ -10,6 +10,7 @@ use thiserror::Error;
 use crate::report::{Report, RunInfo, build_report};
 use crate::schedule::{Schedule, ScheduleError};
 use crate::settings::{Provenance, ProvenanceDiff};
+use crate::stderr_logs::STDERR_DIR;
 use crate::store::{
     self, GAMES_FILE, GameLine, LEAGUE_FILE, REPORT_FILE, StoreError, write_json_atomic,
 };
@@ -147,8 +148,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
 
     let lines: Vec<GameLine> = games.into_values().map(|(l, _)| l).collect();
     // Where the first shard found its bots: the merged report's command
-    // replays the league from there.
-    let origin = first_league.origin.clone();
+    // replays the league from there. Its pages are the merged directory's
+    // own (from an earlier merge), not the shard's.
+    let mut origin = first_league.origin.clone();
+    origin.pages = match store::load_league(out) {
+        Ok(league) if out.join(LEAGUE_FILE).exists() => league.origin.pages,
+        _ => Vec::new(),
+    };
     std::fs::create_dir_all(out).map_err(|source| StoreError::Io {
         path: out.to_owned(),
         source,
@@ -171,7 +177,54 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     // A gauntlet's tests, on the merged games (shards play without them).
     crate::stop::add_to_report(&mut report, &settings, &schedule, &lines)?;
     write_json_atomic(&out.join(REPORT_FILE), &report)?;
+    merge_stderr_logs(dirs, out)?;
     Ok(report)
+}
+
+/// Writes each bot's `stderr/<bot>.log` in `out` as the logs of `dirs`
+/// one after another, each headed by the directory it came from (so the
+/// merged report's pointer to a faulty bot's log leads somewhere). Logs of
+/// an earlier merge into `out` are replaced.
+fn merge_stderr_logs(dirs: &[PathBuf], out: &Path) -> Result<(), MergeError> {
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| MergeError::Store(StoreError::Io { path, source })
+    };
+    let mut logs: BTreeMap<std::ffi::OsString, Vec<u8>> = BTreeMap::new();
+    for dir in dirs {
+        let from = dir.join(STDERR_DIR);
+        let Ok(entries) = std::fs::read_dir(&from) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        for file in files {
+            let Some(name) = file.file_name() else {
+                continue;
+            };
+            let text = std::fs::read(&file).map_err(io(&file))?;
+            let log = logs.entry(name.to_owned()).or_default();
+            log.extend_from_slice(format!("=== from {} ===\n", dir.display()).as_bytes());
+            log.extend_from_slice(&text);
+            if !text.ends_with(b"\n") {
+                log.push(b'\n');
+            }
+        }
+    }
+    if logs.is_empty() {
+        return Ok(());
+    }
+    let to = out.join(STDERR_DIR);
+    std::fs::create_dir_all(&to).map_err(io(&to))?;
+    for (name, text) in logs {
+        let path = to.join(name);
+        std::fs::write(&path, text).map_err(io(&path))?;
+    }
+    Ok(())
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {

@@ -37,7 +37,12 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
     let Some((number, line)) = found else {
         return Err(ReplayError::NoGame { games, id, count });
     };
-    parse_stored(&games, number, line.record.get(), line.timing.get())
+    parse_stored(
+        &games,
+        number,
+        line.record.get(),
+        line.timing.map_or("null", |t| t.get()),
+    )
 }
 
 /// A `games.jsonl` line with its record and timing left as text: the
@@ -49,8 +54,9 @@ struct LineParts<'a> {
     id: u64,
     #[serde(borrow)]
     record: &'a RawValue,
-    #[serde(borrow)]
-    timing: &'a RawValue,
+    /// Optional: `timing` is the part of a game that is not deterministic.
+    #[serde(borrow, default)]
+    timing: Option<&'a RawValue>,
 }
 
 /// The line (1-based number and parts) of game `id` in `text` (the league's

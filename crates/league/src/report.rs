@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::executor::SeatFaults;
 use crate::schedule::fnv1a64;
-use crate::settings::{Game, Origin, Raises, Settings};
+use crate::settings::{FaultPolicy, Game, Origin, Raises, Settings};
 use crate::store::GameLine;
 use crate::tally::LeagueTally;
 use dojo_stats::rating;
@@ -75,6 +75,11 @@ pub struct Conditions {
     pub limits: SpelledLimits,
     /// What a bot's manifest may do with a value above the league's.
     pub raises: Raises,
+    /// What a fault costs (`rule` `forfeit` with its `max_share`, or
+    /// `fallback`). Absent in reports from before fault policies, which
+    /// were all `fallback`.
+    #[serde(default = "FaultPolicy::before_policies")]
+    pub faults: FaultPolicy,
     /// Each bot's limits and time values in force, by name.
     pub bots: Vec<BotConditions>,
 }
@@ -154,6 +159,7 @@ impl Conditions {
     pub fn new<'a>(
         controls: &dojo_runner::Controls,
         raises: Raises,
+        faults: FaultPolicy,
         bots: impl IntoIterator<Item = (&'a str, &'a dojo_runner::BotValues)>,
     ) -> Conditions {
         let mut bots: Vec<BotConditions> = bots
@@ -178,6 +184,7 @@ impl Conditions {
             time: TimeControls::of(controls),
             limits: SpelledLimits::of(controls),
             raises,
+            faults,
             bots,
         }
     }
@@ -187,6 +194,7 @@ impl Conditions {
         Conditions::new(
             &settings.controls,
             settings.raises,
+            settings.faults,
             settings.bots.iter().map(|b| (b.name.as_str(), &b.values)),
         )
     }
@@ -452,6 +460,7 @@ mod tests {
             seed: 0,
             scores: scores.to_vec(),
             faults: vec![SeatFaults::default(); seats.len()],
+            faulty: Vec::new(),
             record: serde_json::Value::Null,
             timing: serde_json::Value::Null,
         }
@@ -508,6 +517,7 @@ mod tests {
                 ..dojo_runner::Controls::default()
             },
             raises: Raises::Allow,
+            faults: Default::default(),
             anchor: Some("b".into()),
             anchor_elo: None,
             gauntlet: None,

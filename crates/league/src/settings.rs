@@ -15,7 +15,7 @@ use thiserror::Error;
 pub use dojo_games::formats::LEAGUE_FORMAT_VERSION;
 
 // The game lives with the per-game registry; the league names it the same.
-pub use dojo_games::{Game, UnknownGame};
+pub use dojo_games::{FaultPolicy, Game, UnknownGame};
 
 /// A bot entered in a league, as `league.json` stores it: its name, the
 /// spec it was given by (resolved into a runnable `dojo_runner::BotSpec`
@@ -135,6 +135,11 @@ pub struct Settings {
     /// What a bot's manifest may do with a value above the league's.
     #[serde(default)]
     pub raises: Raises,
+    /// What a fault costs (`dojo_games::FaultPolicy`). Absent in a
+    /// `league.json` from before fault policies: such a league was played
+    /// under the random fallback, so it reads (and resumes) as `fallback`.
+    #[serde(default = "FaultPolicy::before_policies")]
+    pub faults: FaultPolicy,
 }
 
 /// The per-game options `dojo match` takes, as a league or comparison
@@ -376,6 +381,21 @@ pub struct Origin {
     /// `--allow-broken`: play even when a bot fails its smoke start.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_broken: bool,
+    /// The league's HTML pages (`--html`), absolute: every run that adds
+    /// games (a resume, a merge into the directory) writes them again, so
+    /// no page shows an old count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<std::path::PathBuf>,
+}
+
+impl Origin {
+    /// Adds `page` (made absolute by the caller) to [`Origin::pages`]
+    /// unless it is there.
+    pub fn add_page(&mut self, page: std::path::PathBuf) {
+        if !self.pages.contains(&page) {
+            self.pages.push(page);
+        }
+    }
 }
 
 /// Where a directory's games came from, stored beside the settings in

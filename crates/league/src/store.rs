@@ -55,7 +55,14 @@ pub struct GameLine {
     pub seed: u64,
     pub scores: Vec<f64>,
     pub faults: Vec<SeatFaults>,
+    /// The seats that were faulty under the league's fault policy (under
+    /// `forfeit`, their side forfeited: `scores` are after it). Absent
+    /// when none was, and in lines from before fault policies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faulty: Vec<usize>,
     pub record: serde_json::Value,
+    /// Optional: the part of a game that is not deterministic.
+    #[serde(default)]
     pub timing: serde_json::Value,
 }
 
@@ -73,6 +80,12 @@ impl GameLine {
             seed: fixture.seed,
             scores: result.scores,
             faults: result.faults,
+            faulty: result
+                .faulty
+                .iter()
+                .enumerate()
+                .filter_map(|(seat, &f)| f.then_some(seat))
+                .collect(),
             record: result.record,
             timing: result.timing,
         }
@@ -111,6 +124,9 @@ impl GameLine {
             ));
         }
         game.shape().check_scores(&self.scores)?;
+        if let Some(seat) = self.faulty.iter().find(|&&s| s >= n) {
+            return Err(format!("faulty seat {seat} of {n} seats"));
+        }
         let limit = u64::from(u32::MAX);
         for (seat, f) in self.faults.iter().enumerate() {
             if [f.timeout, f.crash, f.invalid, f.restart]
@@ -777,6 +793,7 @@ mod tests {
                 ..dojo_runner::Controls::default()
             },
             raises: Raises::Allow,
+            faults: Default::default(),
             anchor: None,
             anchor_elo: None,
             gauntlet: None,
@@ -800,11 +817,14 @@ mod tests {
         assert_eq!(c.startup, std::time::Duration::from_millis(900));
         assert_eq!(c.memory_mib, Some(64));
         assert_eq!(league.settings.raises, Raises::Cap);
+        // Played before fault policies: under the random fallback.
+        assert_eq!(league.settings.faults, crate::FaultPolicy::Fallback);
         record_origin(
             dir.path(),
             &Origin {
                 bots_dir: Some("/b".into()),
                 allow_broken: false,
+                pages: Vec::new(),
             },
         )
         .unwrap();
@@ -822,6 +842,29 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_league_stored_before_fault_policies_reads_as_fallback_and_a_new_one_keeps_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let league = LeagueJson {
+            settings: settings(),
+            containment: None,
+            provenance: None,
+            origin: Origin::default(),
+        };
+        write_league(dir.path(), &league).unwrap();
+        let path = dir.path().join(LEAGUE_FILE);
+        let mut json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(json["faults"]["rule"], "forfeit");
+        json.as_object_mut().unwrap().remove("faults");
+        fs::write(&path, json.to_string()).unwrap();
+        let old = load_league(dir.path()).unwrap();
+        assert_eq!(old.settings.faults, crate::FaultPolicy::Fallback);
+        write_league(dir.path(), &old).unwrap();
+        let back = load_league(dir.path()).unwrap();
+        assert_eq!(back.settings.faults, crate::FaultPolicy::Fallback);
+    }
+
     fn line(id: u64) -> GameLine {
         GameLine {
             version: 1,
@@ -834,6 +877,7 @@ mod tests {
             seed: 3,
             scores: vec![1.0, 0.0],
             faults: vec![SeatFaults::default(); 2],
+            faulty: Vec::new(),
             record: serde_json::json!({"moves": [1, 2]}),
             timing: serde_json::json!({"ms": id}),
         }

@@ -186,6 +186,7 @@ mod tests {
             seed: 0,
             scores: scores.to_vec(),
             faults: vec![SeatFaults::default(); seats.len()],
+            faulty: Vec::new(),
             record: serde_json::Value::Null,
             timing: serde_json::Value::Null,
         }

@@ -27,8 +27,11 @@ pub struct GameRow {
     pub teams: Vec<Team>,
     pub board: Option<String>,
     pub scores: Vec<f64>,
-    /// Per seat: all faults (timeouts, crashes, invalid answers).
+    /// Per seat: all faults (timeouts, crashes, invalid answers, limits
+    /// hit; restarts apart), `FaultCounts::total`.
     pub faults: Vec<u64>,
+    /// The seats that were faulty under the league's fault policy.
+    pub faulty: Vec<usize>,
     /// Rounds played, from the record's outcome.
     pub rounds: Option<u64>,
     /// Why the game ended, from the record's outcome.
@@ -44,11 +47,8 @@ impl GameRow {
             teams: g.teams.clone(),
             board: g.board.clone(),
             scores: g.scores.clone(),
-            faults: g
-                .faults
-                .iter()
-                .map(|f| f.timeout + f.crash + f.invalid)
-                .collect(),
+            faults: g.faults.iter().map(|f| f.total()).collect(),
+            faulty: g.faulty.clone(),
             rounds: outcome
                 .and_then(|o| o.get("rounds"))
                 .and_then(|r| r.as_u64()),
@@ -79,6 +79,8 @@ pub struct ReportView<'a> {
     pub sides: &'static [usize],
     /// `dojo league ...` that plays this league.
     pub command: String,
+    /// What a fault costs, in words (`FaultPolicy::describe`).
+    pub fault_policy: String,
     /// Bot names in sorted order (the order of [`RatingPoint::elo`]).
     pub names: Vec<String>,
     pub games: Vec<GameRow>,
@@ -127,6 +129,7 @@ pub fn report_view<'a>(
         title: settings.game.title(),
         sides: settings.game.shape().sides,
         command: shell_line(&report.command),
+        fault_policy: settings.faults.describe(),
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),
         history: rating_history(settings, games),
@@ -142,6 +145,8 @@ pub struct CompareView<'a, B: Serialize> {
     pub report: &'a CompareReport,
     /// The command line that ran the comparison.
     pub command: String,
+    /// What a fault cost, in words (`FaultPolicy::describe`).
+    pub fault_policy: String,
 }
 
 /// The page data of a comparison.
@@ -154,6 +159,7 @@ pub fn compare_view<B: Serialize>(
         bots,
         report,
         command,
+        fault_policy: report.settings.faults.describe(),
     }
 }
 

@@ -260,6 +260,7 @@ fn settings() -> Settings {
             ..dojo_runner::Controls::default()
         },
         raises: dojo_league::Raises::Allow,
+        faults: Default::default(),
         anchor: Some("a".into()),
         anchor_elo: None,
         gauntlet: None,
@@ -292,6 +293,8 @@ fn game_lines() {
     for (i, fixture) in schedule.fixtures().iter().take(2).enumerate() {
         let fixture: &Fixture = fixture;
         let result = GameResult {
+            faulty: Vec::new(),
+            prompts: Vec::new(),
             scores: if i == 0 {
                 vec![1.0, 0.0]
             } else {

@@ -57,6 +57,8 @@ impl ToyPlay {
             [0.5, 0.5]
         };
         GameResult {
+            faulty: Vec::new(),
+            prompts: Vec::new(),
             scores: sides.iter().map(|&s| side_scores[s]).collect(),
             faults: (0..sides.len() as u64)
                 .map(|seat| SeatFaults {
@@ -317,6 +319,7 @@ fn impossible_toy_team_lines_are_refused() {
         seed: 1,
         scores: scores.to_vec(),
         faults: vec![SeatFaults::default(); seats.len()],
+        faulty: Vec::new(),
         record: serde_json::Value::Null,
         timing: serde_json::Value::Null,
     };
@@ -397,6 +400,7 @@ fn the_toy_game_resolves_by_name_and_cannot_take_a_shipped_name() {
         games: 10,
         seed: 1,
         boards: Vec::new(),
+        faults: Default::default(),
     };
     assert!(matches!(
         compare.validate(),

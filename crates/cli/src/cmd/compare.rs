@@ -110,6 +110,8 @@ struct JsonReport<'a> {
     elo_naive: dojo_league::sprt::EloEstimate,
     note: Option<dojo_league::sprt::SampleNote>,
     faults: dojo_league::compare::RoleFaults,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    broken: &'a Option<dojo_league::compare::Broken>,
     trace: &'a [dojo_league::compare::TracePoint],
     blocks: &'a [BlockRecord],
 }
@@ -141,6 +143,7 @@ impl<'a> JsonReport<'a> {
             elo_naive,
             note,
             faults,
+            broken,
             trace,
             blocks,
         } = report;
@@ -166,6 +169,7 @@ impl<'a> JsonReport<'a> {
             elo_naive: *elo_naive,
             note: *note,
             faults: *faults,
+            broken,
             trace,
             blocks,
         }
@@ -199,6 +203,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         games: a.games,
         seed: a.seed,
         boards,
+        faults: a.faults,
     };
     settings.validate()?;
 
@@ -233,7 +238,20 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         cardjitsu,
         deck_names,
         royale,
+        faults: settings.faults,
     };
+    // Every bot must start and answer before a verdict can mean anything.
+    let roles = exec
+        .bots
+        .iter()
+        .map(|(role, bot)| (format!("{} ({})", role.to_uppercase(), bot.name), bot));
+    let failed = super::smoke_start(game, roles, &exec);
+    if !failed.is_empty() {
+        bail!(
+            "{} cannot be started: no comparison is made (a bot that cannot answer would lose or win on its faults alone)",
+            failed.join(" and ")
+        );
+    }
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -281,6 +299,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         Outcome::H0 => crate::exit::NEGATIVE,
         Outcome::Inconclusive => crate::exit::INCONCLUSIVE,
         Outcome::Cancelled => crate::exit::INTERRUPTED,
+        Outcome::Broken => crate::exit::ERROR,
     }))
 }
 
@@ -399,14 +418,18 @@ fn summary(r: &CompareReport) -> String {
         p.alpha,
         p.beta
     ));
-    for (role, f) in [("NEW", r.faults.new), ("BASE", r.faults.base)] {
-        if f.timeout + f.crash + f.invalid + f.restart > 0 {
+    for (role, f, faulty) in [
+        ("NEW", r.faults.new, r.faults.new_faulty_games),
+        ("BASE", r.faults.base, r.faults.base_faulty_games),
+    ] {
+        if f.total() + f.restart > 0 {
             line(format!(
-                "faults of {role}: {} timeouts, {} crashes, {} invalid answers, {} restarts",
-                f.timeout, f.crash, f.invalid, f.restart
+                "faults of {role}: {} timeouts, {} crashes, {} invalid answers, {} limits hit ({} restarts); faulty in {faulty} of {} games",
+                f.timeout, f.crash, f.invalid, f.limit, f.restart, r.games_played
             ));
         }
     }
+    line(format!("fault policy: {}", r.settings.faults.describe()));
     line(match r.verdict {
         Outcome::H1 => format!(
             "verdict: H1 accepted, NEW passes (the data favour {} Elo over {})",
@@ -421,6 +444,14 @@ fn summary(r: &CompareReport) -> String {
             u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
         ),
         Outcome::Cancelled => "verdict: none, interrupted".to_owned(),
+        Outcome::Broken => match &r.broken {
+            Some(b) => format!(
+                "verdict: none, {} is broken: {}",
+                b.role.to_uppercase(),
+                b.reason
+            ),
+            None => "verdict: none, a bot is broken".to_owned(),
+        },
     });
     out
 }

@@ -191,11 +191,13 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         play,
         controls,
         raises: raises(a, controls.sandbox),
+        faults: a.faults.unwrap_or_default(),
     };
     dojo_league::stop::check(&settings)?;
     let origin = Origin {
-        bots_dir: Some(absolute(bots_dir)),
+        bots_dir: Some(super::absolute(bots_dir)),
         allow_broken: a.allow_broken,
+        pages: Vec::new(),
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, origin, out, resolved))
@@ -210,14 +212,6 @@ fn raises(a: &LeagueArgs, sandbox: dojo_runner::SandboxMode) -> Raises {
     }
 }
 
-/// `path` made absolute (through the current directory when it cannot be
-/// canonicalised), so it means the same from any directory.
-fn absolute(path: &Path) -> PathBuf {
-    path.canonicalize()
-        .or_else(|_| std::path::absolute(path))
-        .unwrap_or_else(|_| path.to_owned())
-}
-
 /// How a league stores the BOT argument `arg` that resolved to `bot`: a
 /// bot given as a directory path by its absolute directory, so the league
 /// resumes and replays from any directory; a name under the bots
@@ -225,7 +219,7 @@ fn absolute(path: &Path) -> PathBuf {
 fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
     let by_path = !arg.contains('=') && Path::new(arg).join(dojo_runner::MANIFEST_FILE).is_file();
     if by_path && !dojo_runner::is_valid_name(arg) {
-        absolute(&bot.dir).display().to_string()
+        super::absolute(&bot.dir).display().to_string()
     } else {
         arg.to_owned()
     }
@@ -380,6 +374,11 @@ fn resumed_settings(
         show(stored.stall_rounds),
     );
     check(
+        "--faults",
+        a.faults.map(|f| f.to_string()),
+        settings.faults.to_string(),
+    );
+    check(
         "--bot-raises",
         a.bot_raises.clone(),
         settings.raises.name().to_owned(),
@@ -441,7 +440,7 @@ fn resumed_settings(
         }
     }
     if let Some(given) = bots_dir {
-        origin.bots_dir = Some(absolute(given));
+        origin.bots_dir = Some(super::absolute(given));
     }
     origin.allow_broken |= a.allow_broken;
     Ok((settings, origin))
@@ -483,6 +482,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
         cardjitsu,
         deck_names,
         royale,
+        faults: settings.faults,
     })
 }
 
@@ -517,7 +517,15 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         .collect();
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
-    smoke_start(&settings, &exec, origin.allow_broken)?;
+    let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
+    match super::smoke_start(settings.game, bots, &exec).len() {
+        0 => {}
+        _ if origin.allow_broken => errln!("--allow-broken: playing the league anyway"),
+        1 => bail!("1 bot failed its smoke start; fix it, or pass --allow-broken to play anyway"),
+        n => bail!(
+            "{n} bots failed their smoke start; fix them, or pass --allow-broken to play anyway"
+        ),
+    }
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -540,6 +548,12 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         crate::output::count(jobs, "job"),
         out.display()
     );
+    // This run's page joins the league's: each is written again below.
+    let mut origin = origin;
+    if let Some(path) = &a.html {
+        origin.add_page(super::absolute(path));
+    }
+    let pages = origin.clone();
     let mut progress = LeagueProgress::new(0, a.verbose);
     let report = dojo_league::run_league(
         &settings,
@@ -556,54 +570,17 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     progress.finish();
     out!("{}", render::standings::table(&report));
     outln!("report: {}", out.join(store::REPORT_FILE).display());
-    if let Some(path) = &a.html {
-        super::league_page(&out, Some(path))?;
-        outln!("report page: {}", path.display());
-    }
+    write_pages(&out, &pages)?;
     Ok(exit_code(&report))
 }
 
-/// Gives every bot a smoke start ([`dojo_games::smoke`]), all at once;
-/// refuses the league when one fails, unless `allow_broken`.
-fn smoke_start(settings: &Settings, exec: &BotExecutor, allow_broken: bool) -> Result<()> {
-    let board = exec.boards.values().next();
-    let failures: Vec<_> = std::thread::scope(|scope| {
-        let checks: Vec<_> = exec
-            .bots
-            .values()
-            .map(|bot| {
-                scope.spawn(move || {
-                    dojo_games::smoke::smoke_start(settings.game, bot, board, &exec.run)
-                })
-            })
-            .collect();
-        checks
-            .into_iter()
-            .filter_map(|c| c.join().ok().and_then(Result::err))
-            .collect()
-    });
-    for f in &failures {
-        errln!("bot {} failed its smoke start: it {}", f.bot, f.problem);
-        if f.stderr_head.is_empty() {
-            errln!("  (it wrote nothing to stderr)");
-        } else {
-            errln!("  head of its stderr:");
-            for line in f.stderr_head.lines() {
-                errln!("  | {line}");
-            }
-        }
+/// Writes every page of the league in `out` ([`Origin::pages`]) again.
+fn write_pages(out: &Path, origin: &Origin) -> Result<()> {
+    for page in &origin.pages {
+        super::league_page(out, Some(page))?;
+        outln!("report page: {}", page.display());
     }
-    match failures.len() {
-        0 => Ok(()),
-        _ if allow_broken => {
-            errln!("--allow-broken: playing the league anyway");
-            Ok(())
-        }
-        1 => bail!("1 bot failed its smoke start; fix it, or pass --allow-broken to play anyway"),
-        n => bail!(
-            "{n} bots failed their smoke start; fix them, or pass --allow-broken to play anyway"
-        ),
-    }
+    Ok(())
 }
 
 fn exit_code(report: &Report) -> ExitCode {
@@ -629,7 +606,19 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     let report = dojo_league::merge(&a.dirs, &a.out)?;
     out!("{}", render::standings::table(&report));
     outln!("report: {}", a.out.join(store::REPORT_FILE).display());
-    Ok(ExitCode::SUCCESS)
+    if let Some(path) = &a.html {
+        super::remember_page(&a.out, path)?;
+    }
+    write_pages(&a.out, &store::load_league(&a.out)?.origin)?;
+    if report.complete || a.partial {
+        return Ok(ExitCode::SUCCESS);
+    }
+    errln!(
+        "the merged league is incomplete: {} of {} games; merge the missing shards too, or pass --partial to accept a partial merge",
+        report.games_played,
+        report.games_scheduled
+    );
+    Ok(crate::exit::code(crate::exit::NEGATIVE))
 }
 
 #[cfg(test)]
@@ -687,6 +676,7 @@ mod tests {
             },
             controls,
             raises: Raises::Cap,
+            faults: dojo_league::FaultPolicy::Fallback,
         };
         let royale = Settings {
             game: Game::ROYALE,
@@ -703,6 +693,7 @@ mod tests {
         let origin = Origin {
             bots_dir: Some("/bots".into()),
             allow_broken: true,
+            pages: Vec::new(),
         };
         vec![(cardjitsu, origin.clone()), (royale, origin)]
     }
@@ -729,6 +720,7 @@ mod tests {
             assert_eq!(a.games, Some(settings.games));
             assert_eq!(a.seed, Some(settings.seed));
             assert_eq!(raises(&a, controls.sandbox), settings.raises);
+            assert_eq!(a.faults.unwrap_or_default(), settings.faults);
             assert!(a.allow_broken);
         }
         let cmd = Cli::command();

@@ -144,3 +144,67 @@ pub fn league_page(
     }
     Ok((settings, games, report))
 }
+
+/// Gives each of `bots` (labelled as messages name them) a smoke start
+/// ([`dojo_games::smoke`]), all at once, with `exec`'s run options (and
+/// its first board, for royale); prints each failure with the head of the
+/// bot's stderr and returns the labels of those that failed. `dojo
+/// league` and `dojo compare` both start here.
+pub fn smoke_start<'a>(
+    game: Game,
+    bots: impl IntoIterator<Item = (String, &'a std::sync::Arc<dojo_runner::BotSpec>)>,
+    exec: &dojo_games::BotExecutor,
+) -> Vec<String> {
+    let board = exec.boards.values().next();
+    let bots: Vec<_> = bots.into_iter().collect();
+    let failures: Vec<_> = std::thread::scope(|scope| {
+        let checks: Vec<_> = bots
+            .iter()
+            .map(|(label, bot)| {
+                let check = scope
+                    .spawn(move || dojo_games::smoke::smoke_start(game, bot, board, &exec.run));
+                (label, check)
+            })
+            .collect();
+        checks
+            .into_iter()
+            .filter_map(|(label, c)| c.join().ok().and_then(Result::err).map(|f| (label, f)))
+            .collect()
+    });
+    for (label, f) in &failures {
+        errln!("bot {label} failed its smoke start: it {}", f.problem);
+        if f.stderr_head.is_empty() {
+            errln!("  (it wrote nothing to stderr)");
+        } else {
+            errln!("  head of its stderr:");
+            for line in f.stderr_head.lines() {
+                errln!("  | {line}");
+            }
+        }
+    }
+    failures
+        .into_iter()
+        .map(|(label, _)| label.clone())
+        .collect()
+}
+
+/// `path` made absolute (through the current directory when it cannot be
+/// canonicalised), so it means the same from any directory.
+pub fn absolute(path: &Path) -> std::path::PathBuf {
+    path.canonicalize()
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_owned())
+}
+
+/// Adds `page` to the pages of the league in `dir` (`Origin::pages`), so
+/// a resume or merge writes it again. Not while a league runs on the
+/// directory: that league keeps its own pages, and this one is left out.
+pub fn remember_page(dir: &Path, page: &Path) -> Result<()> {
+    let Ok(_lock) = dojo_league::store::lock_games(dir) else {
+        return Ok(());
+    };
+    let mut origin = dojo_league::store::load_league(dir)?.origin;
+    origin.add_page(absolute(page));
+    dojo_league::store::record_origin(dir, &origin)?;
+    Ok(())
+}

@@ -11,6 +11,9 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let (_, _, report) = super::league_page(&a.dir, a.html.as_deref())?;
     print!("{}", render::standings::table(&report));
     if let Some(path) = &a.html {
+        // The page is the league's from now on: a resume or merge of the
+        // league writes it again.
+        super::remember_page(&a.dir, path)?;
         outln!("report page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ const VERDICT = {
   h0: ['NEW is worse', 'H0 accepted: the data favour elo0 over elo1', 'fault'],
   inconclusive: ['Inconclusive', 'the game limit was reached before either bound', 'draw'],
   cancelled: ['Interrupted', 'stopped before a decision', 'draw'],
+  broken: ['No verdict', 'a bot is broken', 'fault'],
 };
 const NOTE = {
   no_data: 'no block was played',
@@ -60,9 +61,11 @@ PAGES.compare = (view, app) => {
       h('div', { class: 'hint' }, fmt(k)),
       h('div', { style: `height:${(120 * k) / most}px;background:${colour(i)};border-radius:4px 4px 0 0` }),
       h('div', { style: 'font-weight:600;margin-top:4px' }, halves(i)))));
-  const faults = (f) => ['timeout', 'crash', 'invalid', 'restart'].filter((k) => f[k]).map((k) => `${f[k]} ${k}`).join(', ') || 'none';
+  const faults = (f, faulty) => [...['timeout', 'crash', 'invalid', 'limit', 'restart'].filter((k) => f[k]).map((k) => `${f[k]} ${k}`),
+    faulty ? `faulty in ${fmt(faulty)} of ${fmt(r.games_played)} games` : null].filter(Boolean).join(', ') || 'none';
   const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
-  const [word, why, cls] = VERDICT[r.verdict] || [r.verdict, '', 'draw'];
+  const [word, generic, cls] = VERDICT[r.verdict] || [r.verdict, '', 'draw'];
+  const why = r.verdict === 'broken' && r.broken ? r.broken.reason : generic;
   app.append(
     h('h1', {}, `${b.new.name} (NEW) vs ${b.base.name} (BASE)`),
     h('p', { class: 'sub' }, `${r.settings.game} · ${fmt(r.games_played)} games in ${fmt(r.blocks_played)} ${unit === 'pair' ? 'seat-swapped pairs' : 'blocks of ' + r.model.games_per_unit} · seed ${r.settings.seed}`),
@@ -81,9 +84,9 @@ PAGES.compare = (view, app) => {
       h('div', { class: 'panel grow' }, h('h2', {}, 'Bots'),
         h('table', {}, [['NEW', b.new], ['BASE', b.base], b.third ? ['third', b.third] : null].filter(Boolean).map(([role, x]) => h('tr', {},
           h('td', { class: 'muted' }, role), h('td', { class: 'name' }, x.name), h('td', {}, h('code', {}, x.command.join(' '))),
-          h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new) : role === 'BASE' ? faults(r.faults.base) : ''))))),
+          h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new, r.faults.new_faulty_games) : role === 'BASE' ? faults(r.faults.base, r.faults.base_faulty_games) : ''))))),
       h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),
         h('dl', { class: 'kv' }, item('game limit', fmt(r.settings.games)), item('time per move', `${fmt(b.timeout_ms)} ms (+${fmt(b.startup_ms)} ms at start-up)`),
-          item('jobs', b.jobs), r.settings.boards.length ? item('boards', r.settings.boards.join(', ')) : null),
+          item('jobs', b.jobs), item('fault policy', view.fault_policy), r.settings.boards.length ? item('boards', r.settings.boards.join(', ')) : null),
         h('div', { style: 'margin-top:10px' }, command('run', view.command)))));
 };

@@ -218,6 +218,7 @@ mod tests {
             boards: Vec::new(),
             controls: Default::default(),
             raises: Default::default(),
+            faults: Default::default(),
             anchor: None,
             anchor_elo: None,
             gauntlet: None,
@@ -236,6 +237,8 @@ mod tests {
                     (0..4).map(|s| if s % 2 == w { 1.0 } else { 0.0 }).collect()
                 };
                 let result = dojo_league::GameResult {
+                    faulty: Vec::new(),
+                    prompts: Vec::new(),
                     scores,
                     faults: vec![Default::default(); 4],
                     record: serde_json::json!({ "game": "partners" }),

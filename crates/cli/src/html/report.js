@@ -7,7 +7,7 @@ const FAULT_KINDS = [['timeout', '#c0392b'], ['crash', '#7b2d26'], ['invalid', '
 const REASON = { triple: 'triple', round_cap: 'round cap', one_sign_left: 'one sign left', already_won: 'already won', no_signs: 'no signs', stalled: 'stalled' };
 
 // Interval bars share one scale: from the lowest lower end to the highest upper end.
-function standingsPanel(rep) {
+function standingsPanel(rep, view) {
   const st = rep.standings;
   const lo = Math.min(...st.map((s) => s.rating_lo)), hi = Math.max(...st.map((s) => s.rating_hi));
   const span = hi - lo || 1;
@@ -15,7 +15,8 @@ function standingsPanel(rep) {
   const anchor = rep.anchor;
   const rows = st.map((s) => h('tr', { 'data-bot': s.name },
     h('td', { class: 'num' }, s.rank),
-    h('td', { class: 'name' }, s.name, s.name === anchor ? h('span', { class: 'hint' }, ' (anchor)') : null),
+    h('td', { class: 'name' }, s.name, s.name === anchor ? h('span', { class: 'hint' }, ' (anchor)') : null,
+      s.flagged ? [' ', h('span', { class: 'badge fault faulty', title: 'faulted at least once a game on average: its results say more about its faults than its play' }, 'FAULTY')] : null),
     h('td', { class: 'num' }, h('b', {}, fmt(Math.round(s.rating)))),
     h('td', {}, h('div', { class: 'bar', title: `95% interval ${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)}` },
       h('span', { class: 'rng', style: `left:${at(s.rating_lo)};width:calc(${at(s.rating_hi)} - ${at(s.rating_lo)})` }),
@@ -25,6 +26,7 @@ function standingsPanel(rep) {
     h('td', { class: 'num' }, `${s.wins} / ${s.draws} / ${s.losses}`),
     h('td', { class: 'num' }, fmt1(s.score_pct) + '%'),
     h('td', { class: 'num' }, FAULT_KINDS.map(([k]) => s.faults[k] || 0).join(' / '))));
+  const flagged = st.filter((s) => s.flagged).map((s) => s.name);
   return h('div', { class: 'panel stand' }, h('h2', {}, 'Standings'),
     h('table', { id: 'standings' },
       h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Bot'), h('th', { class: 'num' }, 'Elo'), h('th', {}, `95% interval (${Math.round(lo)} to ${Math.round(hi)})`), h('th', { class: 'num' }, 'range'),
@@ -32,7 +34,10 @@ function standingsPanel(rep) {
       rows),
     h('p', { class: 'hint', style: 'margin:8px 0 0' }, rep.game === 'royale'
       ? 'Royale: a win beats both other teams, the two losers draw; score baseline is about 33%. Bars: 95% bootstrap interval, tick: rating.'
-      : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'));
+      : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'),
+    h('p', { class: 'hint', id: 'fault-policy', style: 'margin:4px 0 0' }, `Fault policy: ${view.fault_policy}.`),
+    flagged.length ? h('p', { class: 'hint', id: 'faulty-bots', style: 'margin:4px 0 0' },
+      `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see the bot’s stderr log in the league directory.`) : null);
 }
 
 // A gauntlet's stop rule: NEW's test against each opponent, with where its
@@ -114,16 +119,19 @@ function historyPanel(view, colourOf) {
 
 function faultsPanel(rep) {
   const st = rep.standings;
-  const total = (s) => FAULT_KINDS.reduce((n, [k]) => n + (s.faults[k] || 0), 0);
-  const most = Math.max(1, ...st.map(total));
-  return h('div', { class: 'panel grow' }, h('h2', {}, 'Faults per bot'),
+  // Timeouts, crashes, invalid answers and limits hit, as the text report
+  // counts them; restarts are their consequences, drawn but not added.
+  const total = (s) => FAULT_KINDS.filter(([k]) => k !== 'restart').reduce((n, [k]) => n + (s.faults[k] || 0), 0);
+  const drawn = (s) => total(s) + (s.faults.restart || 0);
+  const most = Math.max(1, ...st.map(drawn));
+  return h('div', { class: 'panel grow', id: 'faults-per-bot' }, h('h2', {}, 'Faults per bot (restarts apart)'),
     legend(FAULT_KINDS),
     h('table', {}, st.map((s) => h('tr', {},
       h('td', { class: 'name', style: 'width:150px' }, s.name),
       h('td', {}, h('div', { style: 'display:flex;height:14px;border-radius:3px;overflow:hidden;background:#f0eee8' },
         FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null))),
         s.faults.limit ? h('div', { class: 'hint limits-hit' }, limitsHit(s.faults)) : null),
-      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)))))));
+      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)), s.flagged ? [' ', h('span', { class: 'badge fault' }, 'FAULTY')] : null)))));
 }
 
 // Which limits a bot's processes ran into: `memory 2, cpu 1`.
@@ -168,16 +176,15 @@ function conditionsPanel(rep) {
 function settingsPanel(view) {
   const rep = view.report, s = rep.settings;
   const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
-  // The controls and raises are the conditions panel's.
-  const extra = Object.entries(s).filter(([k]) => !['game', 'bots', 'games', 'seed', 'boards', 'controls', 'raises', 'anchor', 'anchor_elo', 'shard'].includes(k));
+  // The controls and raises are the conditions panel's, the fault policy has its own line.
+  const extra = Object.entries(s).filter(([k]) => !['game', 'bots', 'games', 'seed', 'boards', 'controls', 'raises', 'anchor', 'anchor_elo', 'shard', 'faults'].includes(k));
   return h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),
     h('dl', { class: 'kv' },
       item('game', s.game), item('seed', s.seed),
       item(s.game === 'royale' ? 'games per trio' : 'games per pair', s.games),
-      item('time per move', `${fmt(s.controls.timeout_ms)} ms`),
-      item('containment asked', `--sandbox ${s.controls.sandbox}`),
       s.boards && s.boards.length ? item('boards', s.boards.join(', ')) : null,
       s.anchor ? item('anchor', `${s.anchor} = ${s.anchor_elo ?? 1500}`) : null,
+      item('fault policy', view.fault_policy),
       // Nested settings (the per-game `play` options) are shown key by key;
       // unset values (null) are left out rather than printed.
       extra.flatMap(([k, v]) => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -230,6 +237,7 @@ function gamesPanel(view, packed) {
     const winners = g.seats.filter((_, i) => g.scores[i] === 1);
     const res = outcome(g) === 'draw' ? 'draw' : royale ? `${TEAM[g.teams[g.scores.indexOf(1)]]} wins` : partners ? `${winners.join(' + ')} win` : `${winners[0]} wins`;
     const faults = g.faults.reduce((a, b) => a + b, 0);
+    const forfeited = (g.faulty || []).map((i) => g.seats[i]);
     return h('tr', {},
       h('td', { class: 'num mono' }, g.id),
       h('td', {}, seatCell),
@@ -237,7 +245,7 @@ function gamesPanel(view, packed) {
       h('td', { class: 'muted' }, REASON[g.reason] || g.reason || ''),
       h('td', { class: 'num' }, g.rounds ?? ''),
       royale ? h('td', { class: 'muted' }, (g.board || '').replace(/^.*\//, '')) : null,
-      h('td', { class: 'num' }, faults ? h('span', { class: 'badge fault' }, faults) : ''),
+      h('td', { class: 'num' }, faults ? h('span', { class: 'badge fault', title: forfeited.length ? `faulty: ${forfeited.join(', ')}` : null }, faults) : ''),
       h('td', {}, packed ? h('a', { href: `#game-${g.id}` }, 'replay ›') : ''));
   };
   const draw = (n) => {
@@ -276,7 +284,7 @@ PAGES.report = (view, app) => {
   const reportEl = h('div', { id: 'report' },
     h('h1', {}, `${view.title} league`),
     h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)} (incomplete)`} · seed ${rep.seed}`),
-    standingsPanel(rep),
+    standingsPanel(rep, view),
     sprtPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),

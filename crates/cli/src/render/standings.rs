@@ -92,6 +92,7 @@ pub fn table(report: &Report) -> String {
             " (incomplete: --resume to finish)"
         }
     );
+    let _ = writeln!(out, "fault policy: {}", report.conditions.faults.describe());
     out
 }
 

@@ -353,10 +353,11 @@ impl Royale {
     }
 }
 
-/// Re-derives a royale record from the rules: the recorded board, seats,
-/// start tiles and turn order are taken as given (start tiles may come
-/// from the board file's `start` lines, which the record does not keep),
-/// then every turn is played again and must be the recorded seat's turn
+/// Re-derives a royale record from the rules: the recorded board, seats
+/// and start tiles are taken as given (start tiles may come from the board
+/// file's `start` lines, which the record does not keep), the turn order
+/// must be the one the seed gives (an edited seed shows here), then every
+/// turn is played again and must be the recorded seat's turn
 /// and have the recorded effect; the outcome must be the one the turns
 /// lead to.
 pub fn verify_record(rec: &GameRecord) -> Result<(), Contradiction> {
@@ -386,6 +387,16 @@ pub fn verify_record(rec: &GameRecord) -> Result<(), Contradiction> {
             rec.turn_order,
             n - 1
         )));
+    }
+    let seeded = shuffled_seats(n, rec.seed);
+    if rec.turn_order != seeded {
+        return Err(Contradiction::new(
+            "the turn order",
+            format!(
+                "{:?} is not the order seed {} gives ({seeded:?})",
+                rec.turn_order, rec.seed
+            ),
+        ));
     }
     let settings = Settings {
         max_rounds: Some(rec.settings.max_rounds),
@@ -785,6 +796,25 @@ mod tests {
             orders.insert(g.turn_order().to_vec());
         }
         assert!(orders.len() > 20, "orders should vary with the seed");
+    }
+
+    #[test]
+    fn a_record_whose_seed_was_edited_is_refused_by_its_turn_order() {
+        let board = Board::parse("R.S\nP..\n", "t").unwrap();
+        let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
+        let g = Royale::new(board, teams, 5, Settings::default()).unwrap();
+        let mut rec = g.record();
+        assert!(verify_record(&rec).is_ok());
+        // A seed whose turn order differs from seed 5's.
+        let other = (6..100)
+            .find(|&s| shuffled_seats(3, s) != rec.turn_order)
+            .unwrap();
+        rec.seed = other;
+        let err = verify_record(&rec).unwrap_err().to_string();
+        assert!(
+            err.contains("the turn order") && err.contains(&format!("seed {other}")),
+            "{err}"
+        );
     }
 
     #[test]

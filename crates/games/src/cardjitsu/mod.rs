@@ -40,6 +40,9 @@ pub struct CardJitsuRecord {
     /// anything, so records without it are unchanged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr: Vec<Vec<String>>,
+    /// Optional on reading (absent or `null`: none recorded): timings are
+    /// the part of a game that is not deterministic.
+    #[serde(default, deserialize_with = "crate::record::optional_timing")]
     pub timing: Timing,
 }
 
@@ -156,7 +159,12 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
     };
     let record = play_cardjitsu([exec.bot(a)?, exec.bot(b)?], &setup, &exec.run, &mut |_| {})
         .map_err(run_error)?;
-    game_result(record.scores(), &record.conduct, &record)
+    game_result(
+        record.scores(),
+        &record.conduct,
+        &record.timing.latency_us,
+        &record,
+    )
 }
 
 /// The smoke start's game: `bot` against itself for one round.

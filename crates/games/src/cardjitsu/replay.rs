@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use dojo_engine::cardjitsu::{self, Deck};
+use dojo_engine::protocol::Answer;
 use dojo_runner::{BotSpec, RunOptions};
 
 use super::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
@@ -15,10 +16,68 @@ use crate::replay::{Difference, ReplayError, Rerun, SavedGame, check_seats, diff
 use crate::view::RecordSource;
 
 /// Everything shown or replayed from a CardJitsu record follows from it:
-/// two seats, and rounds that agree with the rules.
+/// two seats, rounds that agree with the rules, and deals that are the
+/// ones its seed and settings give ([`check_deals`]).
 pub fn check(rec: &CardJitsuRecord) -> Result<(), String> {
     check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), 2)?;
-    rec.play.verify().map_err(|c| c.to_string())
+    rec.play.verify().map_err(|c| c.to_string())?;
+    check_deals(rec)
+}
+
+/// Plays the record's choices again from its seed, rules, round cap and
+/// decks: every hand must be the one dealt, and every card played after a
+/// fault the one the seat's fallback stream picks. A record whose seed or
+/// settings were edited fails here, naming the first round that differs,
+/// instead of replaying as a game that never happened (and a rerun then
+/// blaming the bots). A deck file that can no longer be read is not
+/// checked here (a rerun needs it and says so).
+pub fn check_deals(rec: &CardJitsuRecord) -> Result<(), String> {
+    let Ok(setup) = setup(rec) else {
+        return Ok(());
+    };
+    let mut game = cardjitsu::CardJitsu::new(setup.seed, setup.settings);
+    let show = |cards: &[cardjitsu::Card]| {
+        cards
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    for r in &rec.play.rounds {
+        for seat in 0..2 {
+            if game.hand(seat) != &r.hands[seat][..] {
+                return Err(format!(
+                    "round {}: player {} holds {}, but seed {} with these settings deals {}",
+                    r.round,
+                    seat + 1,
+                    show(&r.hands[seat]),
+                    rec.play.seed,
+                    show(game.hand(seat))
+                ));
+            }
+        }
+        let answers = [0, 1].map(|seat| match r.faults[seat] {
+            Some(fault) => Answer::Fault(fault),
+            None => Answer::Move(r.choices[seat]),
+        });
+        let Some(played) = game.play_round(answers) else {
+            return Err(format!(
+                "round {}: the game dealt by seed {} was already over",
+                r.round, rec.play.seed
+            ));
+        };
+        if let Some(seat) = (0..2).find(|&s| played.choices[s] != r.choices[s]) {
+            return Err(format!(
+                "round {}: player {}'s card after its fault is card {}, but seed {} picks card {}",
+                r.round,
+                seat + 1,
+                r.choices[seat],
+                rec.play.seed,
+                played.choices[seat]
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A recorded deck read again: `standard`, or a DeckConfig file.

@@ -39,6 +39,9 @@ pub struct RoyaleRecord {
     /// anything, so records without it are unchanged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stderr: Vec<Vec<String>>,
+    /// Optional on reading (absent or `null`: none recorded): timings are
+    /// the part of a game that is not deterministic.
+    #[serde(default, deserialize_with = "crate::record::optional_timing")]
     pub timing: Timing,
 }
 
@@ -220,7 +223,12 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
         RoyaleError::Run(e) => run_error(e),
         RoyaleError::Setup(e) => ExecError::Failed(e.to_string()),
     })?;
-    game_result(record.scores(), &record.conduct, &record)
+    game_result(
+        record.scores(),
+        &record.conduct,
+        &record.timing.latency_us,
+        &record,
+    )
 }
 
 /// The smoke start's game: `bot` in all three seats (its own team first,

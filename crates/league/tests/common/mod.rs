@@ -52,6 +52,8 @@ impl FakeGame {
             })
             .collect();
         GameResult {
+            faulty: Vec::new(),
+            prompts: Vec::new(),
             scores,
             faults,
             record: serde_json::json!({ "roll": roll, "seed": fixture.seed }),
@@ -107,6 +109,7 @@ pub fn settings(game: Game, names: &[&str], games: u64) -> Settings {
             ..dojo_runner::Controls::default()
         },
         raises: dojo_league::Raises::Allow,
+        faults: Default::default(),
         anchor: Some(names[0].to_string()),
         anchor_elo: None,
         gauntlet: None,
