@@ -8,6 +8,8 @@
 //!   any process outside (other bots, dojo);
 //! - a network namespace per bot process: no interface but a down
 //!   loopback, so no connection anywhere;
+//! - an IPC and a UTS namespace per bot process: System V shared memory,
+//!   queues and semaphores of its own, gone with it;
 //! - dojo as a child subreaper, sweeping what a bot process leaves behind
 //!   when it ends (see `crate::reaper`; needs no privilege);
 //! - resource limits (rlimits) per bot process;
@@ -135,6 +137,13 @@ fn probe_all() -> Vec<Layer> {
                 "network-namespace",
                 sys::NEW_NET,
                 "each bot process has its own network namespace with no interface up",
+            ),
+            ns(
+                "ipc-namespace",
+                sys::NEW_IPC | sys::NEW_UTS,
+                "each bot process has its own System V IPC (shared memory, queues, \
+                 semaphores: no meeting another bot there, and nothing of it outlives \
+                 the process) and host name",
             ),
             Layer {
                 name: "rlimits".to_string(),
@@ -459,6 +468,7 @@ const SWITCHABLE: &[&str] = &[
     "pid-namespace",
     "private-proc",
     "network-namespace",
+    "ipc-namespace",
     "landlock",
     "landlock-network",
     "seccomp",
@@ -512,6 +522,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
                 "pid-namespace" if layer.available => flags |= sys::NEW_PID,
                 "private-proc" if layer.available => private_proc = true,
                 "network-namespace" if layer.available => flags |= sys::NEW_NET,
+                "ipc-namespace" if layer.available => flags |= sys::NEW_IPC | sys::NEW_UTS,
                 "landlock" if layer.available => confine_fs = true,
                 "seccomp" if layer.available => {
                     seccomp = crate::seccomp::filters().unwrap_or_default();

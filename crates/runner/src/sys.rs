@@ -527,6 +527,8 @@ pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
 pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
 pub(crate) const NEW_USER: i32 = libc::CLONE_NEWUSER;
 pub(crate) const NEW_NS: i32 = libc::CLONE_NEWNS;
+pub(crate) const NEW_IPC: i32 = libc::CLONE_NEWIPC;
+pub(crate) const NEW_UTS: i32 = libc::CLONE_NEWUTS;
 
 /// Makes this process non-dumpable: its `/proc/PID` entries (environment,
 /// memory, descriptors) then need CAP_SYS_PTRACE, which bots lack (see

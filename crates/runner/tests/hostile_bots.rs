@@ -703,3 +703,131 @@ fn a_league_of_escapers_leaks_no_descriptor_and_no_process() {
     let left = tagged_processes(&tag);
     assert!(left.is_empty(), "processes left after the games: {left:?}");
 }
+
+/// A System V IPC key no other test uses.
+fn unique_ipc_key() -> i32 {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    static NEXT: AtomicI32 = AtomicI32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    (((std::process::id() as i32) & 0x3f_ffff) << 8 | (n & 0xff)) + 0x4000_0000
+}
+
+/// Whether the host's IPC namespace (this process's) has any object of
+/// `key`: its `/proc/sysvipc` tables list the key in decimal first.
+fn ipc_objects_of(key: i32) -> Vec<String> {
+    let mut found = Vec::new();
+    for table in ["shm", "msg", "sem"] {
+        let text = std::fs::read_to_string(format!("/proc/sysvipc/{table}")).unwrap_or_default();
+        if text
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(&key.to_string()))
+        {
+            found.push(table.to_string());
+        }
+    }
+    found
+}
+
+/// Two sysv_shm.py bots with `key`, one game.
+fn two_colluders(key: i32, opts: &RunOptions) -> (Cards, MatchRun) {
+    let key = key.to_string();
+    let seats = [
+        Seat::new(bot("hostile", "sysv_shm.py", &[&key])),
+        Seat::new(bot("hostile", "sysv_shm.py", &[&key])),
+    ];
+    let mut referee = Cards {
+        rounds: 3,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, opts).expect("game runs");
+    (referee, run)
+}
+
+#[test]
+fn bots_cannot_meet_in_system_v_ipc_and_leave_none_of_it_behind() {
+    if !have("ipc-namespace") {
+        return;
+    }
+    let key = unique_ipc_key();
+    let (referee, run) = two_colluders(key, &options());
+    for (seat, result) in run.seats.iter().enumerate() {
+        assert!(
+            referee.history.iter().all(|r| r[seat] == Answer::Move(0)),
+            "seat {seat} met the other: {}",
+            result.stderr
+        );
+    }
+    let left = ipc_objects_of(key);
+    assert!(left.is_empty(), "left in the host's IPC: {left:?}");
+}
+
+#[test]
+fn without_a_sandbox_the_colluders_do_meet_and_leave_segments() {
+    // The counterpart of the test above: the bots and the checks can fail.
+    let key = unique_ipc_key();
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = two_colluders(key, &opts);
+    let left = ipc_objects_of(key);
+    for (flag, kind) in [("-M", "shm"), ("-Q", "msg"), ("-S", "sem")] {
+        if left.iter().any(|l| l == kind) {
+            let _ = std::process::Command::new("ipcrm")
+                .args([flag, &key.to_string()])
+                .status();
+        }
+    }
+    assert!(
+        referee.history.iter().any(|r| r.contains(&Answer::Move(1))),
+        "{} / {}",
+        run.seats[0].stderr,
+        run.seats[1].stderr
+    );
+    assert_eq!(left, ["shm", "msg", "sem"]);
+}
+
+/// A host service on a pathname Unix socket, and kernel_surface.py
+/// against it.
+fn reach_for_the_kernel(opts: &RunOptions) -> (Cards, MatchRun, bool) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("service.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let path = path.to_string_lossy().into_owned();
+    let (referee, run) = versus(bot("hostile", "kernel_surface.py", &[&path]), opts, 2);
+    let connected = listener.accept().is_ok();
+    (referee, run, connected)
+}
+
+#[test]
+fn inotify_io_uring_odd_sockets_and_host_unix_sockets_are_denied() {
+    if !have("seccomp") {
+        return;
+    }
+    let (referee, run, connected) = reach_for_the_kernel(&options());
+    assert!(!connected, "the bot reached the host's socket");
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn without_a_sandbox_the_kernel_and_the_host_socket_are_reached() {
+    // The counterpart of the test above: the bot and its checks can fail.
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run, connected) = reach_for_the_kernel(&opts);
+    assert!(connected, "{}", run.seats[1].stderr);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
