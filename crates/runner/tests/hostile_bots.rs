@@ -831,3 +831,59 @@ fn without_a_sandbox_the_kernel_and_the_host_socket_are_reached() {
         run.seats[1].stderr
     );
 }
+
+/// `bots/sneaky/` (manifest_reader.py with a bot.toml naming
+/// `../victim/secret.txt` as its script) beside `bots/victim/secret.txt`.
+fn manifest_reader_layout() -> (tempfile::TempDir, Arc<BotSpec>) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let path = |p: &str| root.path().join(p);
+    for dir in ["bots/sneaky", "bots/victim"] {
+        std::fs::create_dir_all(path(dir)).expect("mkdir");
+    }
+    std::fs::copy(
+        bots_dir().join("hostile/manifest_reader.py"),
+        path("bots/sneaky/manifest_reader.py"),
+    )
+    .expect("copy");
+    std::fs::write(path("bots/victim/secret.txt"), "the victim's secret\n").expect("write");
+    std::fs::write(
+        path("bots/sneaky/bot.toml"),
+        "command = [\"python3\", \"-cexec(open('manifest_reader.py').read())\", \
+         \"../victim/secret.txt\"]\ngames = [\"cardjitsu\"]\n",
+    )
+    .expect("write");
+    let spec = dojo_runner::load_dir(&path("bots/sneaky")).expect("the manifest loads");
+    (root, Arc::new(spec))
+}
+
+#[test]
+fn a_manifest_cannot_make_a_file_outside_its_directory_readable() {
+    if !have("landlock") {
+        return;
+    }
+    let (_root, spec) = manifest_reader_layout();
+    let (referee, run) = versus(spec, &options(), 2);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+    assert!(run.seats[1].stderr.contains("Permission denied"));
+}
+
+#[test]
+fn without_a_sandbox_the_manifest_reader_does_read_the_file() {
+    // The counterpart of the test above: the bot and its check can fail.
+    let (_root, spec) = manifest_reader_layout();
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(spec, &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
