@@ -135,7 +135,11 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
             use std::os::unix::fs::PermissionsExt;
             m.is_file() && m.permissions().mode() & 0o111 != 0
         });
-        return if executable { vec![program] } else { Vec::new() };
+        return if executable {
+            vec![program]
+        } else {
+            Vec::new()
+        };
     }
     if dir.join(crate::spec::MANIFEST_FILE).is_file() {
         return Vec::new();

@@ -537,9 +537,13 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let memory_group = limits
         .memory_bytes
         .filter(|_| layer_available("cgroup-memory"));
+    // The default cap has no address-space fallback (see
+    // DEFAULT_MEMORY_MIB).
     let address_space = match (limits.address_space_bytes, memory_group) {
         (Some(bytes), _) => Some(bytes),
-        (None, None) => limits.memory_bytes,
+        (None, None) => limits
+            .memory_bytes
+            .filter(|&b| b != DEFAULT_MEMORY_MIB << 20),
         (None, Some(_)) => None,
     };
     let group_limits = crate::cgroup::GroupLimits {
@@ -606,13 +610,20 @@ pub struct Limits {
 /// otherwise: far above what a bot needs, far below a fork bomb's reach.
 pub const DEFAULT_PROCESSES: u64 = 256;
 
+/// Memory of a bot's tree unless the organiser says otherwise (MiB):
+/// without a cap one bot could take the machine's memory from everything
+/// else. Applied through the bot's memory cgroup only: as an address-space
+/// limit (the fallback for a value the organiser gives) it would stop
+/// runtimes that reserve more than they use (V8, the JVM) from starting.
+pub const DEFAULT_MEMORY_MIB: u64 = 1024;
+
 impl Default for Limits {
-    /// Generous defaults that no honest bot meets: 1024 descriptors, 64 MiB
-    /// files, 256 processes and threads. Memory and CPU stay inherited
-    /// unless set.
+    /// Generous defaults that no honest bot meets: 1 GiB of memory (through
+    /// the memory cgroup only), 1024 descriptors, 64 MiB files, 256
+    /// processes and threads. CPU stays inherited unless set.
     fn default() -> Self {
         Self {
-            memory_bytes: None,
+            memory_bytes: Some(DEFAULT_MEMORY_MIB << 20),
             address_space_bytes: None,
             cpu_seconds: None,
             processes: Some(DEFAULT_PROCESSES),

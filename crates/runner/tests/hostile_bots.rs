@@ -887,3 +887,26 @@ fn without_a_sandbox_the_manifest_reader_does_read_the_file() {
         run.seats[1].stderr
     );
 }
+
+#[test]
+fn without_a_memory_flag_the_default_cap_still_stops_a_hog() {
+    if !have("cgroup-memory") {
+        return;
+    }
+    assert_eq!(
+        dojo_runner::Limits::default().memory_bytes,
+        Some(dojo_runner::DEFAULT_MEMORY_MIB << 20)
+    );
+    let tag = unique_tag("memhog-default");
+    // hog.py touches up to 4 GiB: past the default 1 GiB.
+    let opts = RunOptions {
+        startup_allowance: Duration::from_secs(60),
+        ..options()
+    };
+    let (referee, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 1);
+    let seat = &run.seats[1];
+    assert_eq!(seat.limits, ["memory"], "{seat:?}");
+    assert!(!seat.stderr.contains("allocated 4096 MiB"), "{seat:?}");
+    assert_eq!(referee.history.len(), 1);
+    assert!(tagged_processes(&tag).is_empty());
+}
