@@ -14,11 +14,14 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The two controllers dojo uses.
+/// The controllers dojo uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Controller {
     Pids,
     Memory,
+    /// CPU time of every process that was ever in the group, reaped or
+    /// not (v1's `cpuacct.usage`; v2's `cpu.stat`, there in every group).
+    Cpu,
 }
 
 impl Controller {
@@ -26,6 +29,7 @@ impl Controller {
         match self {
             Self::Pids => "pids",
             Self::Memory => "memory",
+            Self::Cpu => "cpuacct",
         }
     }
 }
@@ -44,7 +48,7 @@ struct Base {
 fn bases() -> &'static [Base] {
     static BASES: OnceLock<Vec<Base>> = OnceLock::new();
     BASES.get_or_init(|| {
-        [Controller::Pids, Controller::Memory]
+        [Controller::Pids, Controller::Memory, Controller::Cpu]
             .into_iter()
             .filter_map(|c| find_base(c).filter(usable))
             .collect()
@@ -108,8 +112,9 @@ fn find_base(controller: Controller) -> Option<Base> {
             .trim_start_matches('/');
         let dir = Path::new(mountpoint).join(relative);
         let v2 = fstype == "cgroup2";
-        if v2 {
-            // The controller must be available to our cgroup's children.
+        if v2 && controller != Controller::Cpu {
+            // The controller must be available to our cgroup's children
+            // (cpu.stat's usage is kept without the cpu controller).
             let enabled =
                 std::fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
             if !enabled.split_whitespace().any(|c| c == name) {
@@ -125,6 +130,19 @@ fn find_base(controller: Controller) -> Option<Base> {
     None
 }
 
+/// The start of the name of every group this dojo process makes:
+/// `dojo-PID-`, with the id of the group after it.
+fn group_prefix() -> String {
+    format!("dojo-{}-", std::process::id())
+}
+
+fn open_procs(dir: &Path) -> std::io::Result<OwnedFd> {
+    let procs = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("cgroup.procs"))?;
+    Ok(procs.into())
+}
+
 /// Whether a group can be made (and removed) under `base`.
 fn usable(base: &Base) -> bool {
     let dir = base.dir.join(format!("dojo-probe-{}", std::process::id()));
@@ -132,11 +150,13 @@ fn usable(base: &Base) -> bool {
     made && std::fs::remove_dir(&dir).is_ok()
 }
 
-/// What a bot's group limits.
+/// What a bot's group limits, and whether it counts CPU time.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct GroupLimits {
     pub(crate) processes: Option<u64>,
     pub(crate) memory_bytes: Option<u64>,
+    /// Count the CPU time of the whole tree (for `--time cpu`).
+    pub(crate) account_cpu: bool,
 }
 
 /// A bot process's groups (one per controller); removed on drop, after
@@ -146,6 +166,9 @@ pub(crate) struct BotGroup {
     dirs: Vec<(Controller, PathBuf, bool)>,
     /// `cgroup.procs` of each group, open for the child to join with.
     procs: Vec<OwnedFd>,
+    /// The group's CPU usage file, open (v1: `cpuacct.usage`, in
+    /// nanoseconds; v2: `cpu.stat`, `usage_usec`).
+    cpu: Option<(std::fs::File, bool)>,
 }
 
 /// A limit a bot process ran into.
@@ -163,21 +186,36 @@ impl BotGroup {
         let mut group = Self {
             dirs: Vec::new(),
             procs: Vec::new(),
+            cpu: None,
         };
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         for base in bases() {
             let value = match base.controller {
                 Controller::Pids => limits.processes,
                 Controller::Memory => limits.memory_bytes,
+                Controller::Cpu => limits.account_cpu.then_some(0),
             };
             let Some(value) = value else { continue };
-            let dir = base.dir.join(format!("dojo-{}-{id}", std::process::id()));
-            std::fs::create_dir(&dir)?;
+            let dir = base.dir.join(format!("{}{id}", group_prefix()));
+            // On v2 every controller's group is the same directory.
+            let made = group.dirs.iter().any(|(_, d, _)| *d == dir);
+            if !made {
+                std::fs::create_dir(&dir)?;
+            }
             group.dirs.push((base.controller, dir.clone(), base.v2));
+            if base.controller == Controller::Cpu {
+                let file = if base.v2 { "cpu.stat" } else { "cpuacct.usage" };
+                group.cpu = Some((std::fs::File::open(dir.join(file))?, base.v2));
+                if !made {
+                    group.procs.push(open_procs(&dir)?);
+                }
+                continue;
+            }
             let file = match (base.controller, base.v2) {
                 (Controller::Pids, _) => "pids.max",
                 (Controller::Memory, true) => "memory.max",
                 (Controller::Memory, false) => "memory.limit_in_bytes",
+                (Controller::Cpu, _) => unreachable!("handled above"),
             };
             std::fs::write(dir.join(file), value.to_string())?;
             if base.controller == Controller::Memory {
@@ -191,17 +229,33 @@ impl BotGroup {
                 let swap_value = if base.v2 { 0 } else { value };
                 let _ = std::fs::write(dir.join(swap), swap_value.to_string());
             }
-            let procs = std::fs::OpenOptions::new()
-                .write(true)
-                .open(dir.join("cgroup.procs"))?;
-            group.procs.push(procs.into());
+            if !made {
+                group.procs.push(open_procs(&dir)?);
+            }
         }
         Ok((!group.dirs.is_empty()).then_some(group))
     }
 
+    /// CPU time used so far by every process that was ever in the group,
+    /// reaped by its parent, by the kernel (`SIGCHLD` ignored) or not at
+    /// all; `None` without CPU accounting.
+    pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
+        use std::os::unix::fs::FileExt;
+        let (file, v2) = self.cpu.as_ref()?;
+        let mut buf = [0u8; 512];
+        let n = file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..n]).ok()?;
+        if *v2 {
+            let usec = text.lines().find_map(|l| l.strip_prefix("usage_usec "))?;
+            Some(std::time::Duration::from_micros(usec.trim().parse().ok()?))
+        } else {
+            Some(std::time::Duration::from_nanos(text.trim().parse().ok()?))
+        }
+    }
+
     /// The `cgroup.procs` descriptors the child writes itself into.
-    pub(crate) fn join_fds(&self) -> [i32; 2] {
-        let mut fds = [-1; 2];
+    pub(crate) fn join_fds(&self) -> [i32; 3] {
+        let mut fds = [-1; 3];
         for (slot, fd) in fds.iter_mut().zip(&self.procs) {
             *slot = fd.as_raw_fd();
         }
@@ -216,6 +270,7 @@ impl BotGroup {
                 (Controller::Pids, _) => ("pids.events", "max", Hit::Processes),
                 (Controller::Memory, true) => ("memory.events", "oom_kill", Hit::Memory),
                 (Controller::Memory, false) => ("memory.oom_control", "oom_kill", Hit::Memory),
+                (Controller::Cpu, _) => continue,
             };
             let count = std::fs::read_to_string(dir.join(file))
                 .unwrap_or_default()

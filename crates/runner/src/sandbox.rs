@@ -161,6 +161,7 @@ fn probe_all() -> Vec<Layer> {
             private_proc_layer(user),
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
+            cgroup_layer(crate::cgroup::Controller::Cpu),
             landlock_layer(),
             landlock_network_layer(),
             seccomp_layer(),
@@ -264,7 +265,13 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
         ),
         crate::cgroup::Controller::Memory => (
             "cgroup-memory",
-            "--limit-memory-mib caps the memory of each bot process's tree as a whole",
+            "--limit-memory-mib (default 1024) caps the memory of each bot process's tree \
+             as a whole",
+        ),
+        crate::cgroup::Controller::Cpu => (
+            "cgroup-cpu",
+            "under --time cpu a bot is charged the CPU time of every process it ever ran, \
+             also workers the kernel reaped (SIGCHLD ignored)",
         ),
     };
     match crate::cgroup::probe(controller) {
@@ -282,7 +289,11 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
                 }
                 crate::cgroup::Controller::Memory => format!(
                     "{why}: --limit-memory-mib falls back to each process's address space \
-                     (RLIMIT_AS)"
+                     (RLIMIT_AS); the default cap is not applied"
+                ),
+                crate::cgroup::Controller::Cpu => format!(
+                    "{why}: --time cpu reads each bot's process tree in /proc, which misses \
+                     descendants the kernel reaped without their parent waiting"
                 ),
             },
         },
@@ -549,6 +560,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let group_limits = crate::cgroup::GroupLimits {
         processes: limits.processes.filter(|_| layer_available("cgroup-pids")),
         memory_bytes: memory_group,
+        account_cpu: false,
     };
     let values = [
         Some((sys::resource::CORE, 0)),

@@ -202,7 +202,7 @@ pub(crate) struct Containment {
     pub(crate) private_proc: bool,
     /// `cgroup.procs` descriptors of the bot's control groups to join
     /// (-1: none); the owner keeps them open until the spawn returned.
-    pub(crate) cgroup_fds: [i32; 2],
+    pub(crate) cgroup_fds: [i32; 3],
     /// Limits for the bot's control groups (the spawn makes them).
     pub(crate) group_limits: crate::cgroup::GroupLimits,
     /// With `CLONE_NEWUSER` in the flags: the lines for the new user
@@ -276,7 +276,7 @@ impl Default for Containment {
             seccomp: &[],
             confine_fs: false,
             private_proc: false,
-            cgroup_fds: [-1; 2],
+            cgroup_fds: [-1; 3],
             group_limits: crate::cgroup::GroupLimits::default(),
             id_maps: IdMaps {
                 uid: [0; 32],

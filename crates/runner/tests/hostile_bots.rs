@@ -910,3 +910,47 @@ fn without_a_memory_flag_the_default_cap_still_stops_a_hog() {
     assert_eq!(referee.history.len(), 1);
     assert!(tagged_processes(&tag).is_empty());
 }
+
+/// hidden_workers.py (1.5 s of CPU a move in short kernel-reaped workers)
+/// against random_ok.py, under CPU time with 0.3 s a move (and 1 s more
+/// for a fresh process).
+fn hidden_workers_under_cpu_time() -> MatchRun {
+    let opts = RunOptions {
+        time: dojo_runner::TimeMode::Cpu,
+        move_timeout: Duration::from_millis(300),
+        startup_allowance: Duration::from_millis(1000),
+        wall_backstop: 40,
+        ..RunOptions::default()
+    };
+    let (_, run) = versus(
+        bot("hostile", "hidden_workers.py", &["60", "0.025"]),
+        &opts,
+        3,
+    );
+    run
+}
+
+#[test]
+fn cpu_time_in_workers_the_kernel_reaped_is_charged() {
+    if !have("cgroup-cpu") {
+        return;
+    }
+    let run = hidden_workers_under_cpu_time();
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.timeout, 3, "{seat:?}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_the_cpu_cgroup_those_workers_go_uncharged() {
+    // The counterpart of the test above: the tree in /proc misses them.
+    if !in_a_process_without(
+        "without_the_cpu_cgroup_those_workers_go_uncharged",
+        "cgroup-cpu",
+    ) {
+        return;
+    }
+    let run = hidden_workers_under_cpu_time();
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.timeout, 0, "{seat:?}");
+}

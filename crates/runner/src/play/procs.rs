@@ -118,6 +118,11 @@ impl Processes for Pipes<'_> {
         if self.scratch[seat].is_none() {
             self.scratch[seat] = Some(crate::sandbox::scratch_dir(&spec.bot.name)?);
         }
+        let mut containment =
+            crate::sandbox::plan(opts.sandbox, &spec.bot.values.limits.over(&opts.limits));
+        // Under CPU time the bot's cgroup counts every process it ran.
+        containment.group_limits.account_cpu = opts.time == super::options::TimeMode::Cpu
+            && crate::sandbox::layer_available("cgroup-cpu");
         let process = BotProcess::spawn(Launch {
             command: &spec.bot.command,
             dir: &spec.bot.dir,
@@ -129,10 +134,7 @@ impl Processes for Pipes<'_> {
             seat,
             generation,
             max_line_bytes: opts.max_line_bytes,
-            containment: crate::sandbox::plan(
-                opts.sandbox,
-                &spec.bot.values.limits.over(&opts.limits),
-            ),
+            containment,
             clean_env: true,
             cpu: opts.pin_cpu,
         })?;
