@@ -143,6 +143,45 @@ fn open_procs(dir: &Path) -> std::io::Result<OwnedFd> {
     Ok(procs.into())
 }
 
+/// Removes the groups of dojo processes that are gone (a `kill -9`): every
+/// `dojo-PID-*` group under each base whose PID no longer runs, after
+/// killing whatever is still in it. Returns the groups removed.
+pub(crate) fn remove_stale() -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    for base in bases() {
+        let Ok(entries) = std::fs::read_dir(&base.dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(rest) = name.strip_prefix("dojo-") else {
+                continue;
+            };
+            // `dojo-PID-ID`, or a probe's `dojo-probe-PID`.
+            let rest = rest.strip_prefix("probe-").unwrap_or(rest);
+            let pid = rest.split('-').next().unwrap_or("");
+            let Ok(pid) = pid.parse::<u32>() else {
+                continue;
+            };
+            if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+                continue;
+            }
+            let dir = entry.path();
+            let group = BotGroup {
+                dirs: vec![(base.controller, dir.clone(), base.v2)],
+                procs: Vec::new(),
+                cpu: None,
+            };
+            group.kill_all(std::time::Duration::from_secs(5));
+            std::mem::forget(group);
+            if std::fs::remove_dir(&dir).is_ok() {
+                removed.push(dir);
+            }
+        }
+    }
+    removed
+}
+
 /// Whether a group can be made (and removed) under `base`.
 fn usable(base: &Base) -> bool {
     let dir = base.dir.join(format!("dojo-probe-{}", std::process::id()));

@@ -380,8 +380,9 @@ fn seccomp_layer() -> Layer {
         Ok(()) => Layer {
             name,
             available: true,
-            detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings and new \
-                     namespaces fail with EPERM; with --pin, sched_setaffinity too"
+            detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings, new \
+                     namespaces, inotify, io_uring, and Unix, vsock, netlink, packet and raw \
+                     sockets fail with EPERM; with --pin, sched_setaffinity too"
                 .to_string(),
         },
         Err(e) => Layer {
@@ -417,12 +418,82 @@ fn probe_confined(
     sys::probe_exec(plan)
 }
 
-/// A fresh scratch directory for `bot` in one game (removed when dropped).
+/// A fresh scratch directory for `bot` in one game (removed when dropped),
+/// inside this dojo process's run directory (see [`run_dir`]).
 pub(crate) fn scratch_dir(bot: &str) -> std::io::Result<Scratch> {
+    let parent = run_dir()?;
     let dir = tempfile::Builder::new()
-        .prefix(&format!("dojo-{bot}-"))
-        .tempdir()?;
+        .prefix(&format!("{bot}-"))
+        .tempdir_in(parent)?;
     Ok(Scratch(dir.keep()))
+}
+
+/// The start of the name of a run directory in the temporary directory.
+const RUN_DIR_PREFIX: &str = "dojo-run-";
+
+/// This dojo process's directory of scratch directories,
+/// `$TMPDIR/dojo-run-PID-XXXX/`, made once. It holds a `lock` file that
+/// this process keeps locked (`flock`) for as long as it lives: a run
+/// directory whose lock can be taken is a dead dojo's, and
+/// [`remove_leftovers`] (run first) removes it.
+fn run_dir() -> std::io::Result<&'static std::path::Path> {
+    static DIR: OnceLock<Result<(std::path::PathBuf, std::fs::File), String>> = OnceLock::new();
+    let made = DIR.get_or_init(|| {
+        remove_leftovers();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{RUN_DIR_PREFIX}{}-", std::process::id()))
+            .tempdir()
+            .map_err(|e| e.to_string())?
+            .keep();
+        let lock = std::fs::File::create(dir.join("lock")).map_err(|e| e.to_string())?;
+        rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+            .map_err(|e| e.to_string())?;
+        Ok((dir, lock))
+    });
+    match made {
+        Ok((dir, _)) => Ok(dir),
+        Err(e) => Err(std::io::Error::other(format!(
+            "cannot make the scratch directories' run directory: {e}"
+        ))),
+    }
+}
+
+/// What a dojo killed with `kill -9` left behind, found and removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    /// Run directories of scratch directories whose dojo is gone.
+    pub scratch: Vec<std::path::PathBuf>,
+    /// Control groups whose dojo is gone (anything still in them killed).
+    pub groups: Vec<std::path::PathBuf>,
+}
+
+/// Removes what dead dojo processes left behind: their run directories
+/// (unlocked: see [`run_dir`]) and their control groups (named after a
+/// pid that no longer runs). Done once per process before its first
+/// scratch directory; `dojo doctor` calls it too and says what it found.
+pub fn remove_leftovers() -> Leftovers {
+    let mut found = Leftovers::default();
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if !name.to_string_lossy().starts_with(RUN_DIR_PREFIX) {
+                continue;
+            }
+            let path = entry.path();
+            // Our own is locked by us; a live dojo's by it.
+            let Ok(lock) = std::fs::File::open(path.join("lock")) else {
+                continue;
+            };
+            let free =
+                rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+                    .is_ok();
+            if free && std::fs::remove_dir_all(&path).is_ok() {
+                found.scratch.push(path);
+            }
+        }
+    }
+    found.groups = crate::cgroup::remove_stale();
+    found
 }
 
 /// A bot's scratch directory, removed with everything in it when dropped.

@@ -362,13 +362,21 @@ fn the_scratch_directory_is_writable_and_removed_after_the_game() {
         "{}",
         run.seats[1].stderr
     );
+    // Scratch directories are made in this process's run directory.
     let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
         .expect("temp dir")
         .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("dojo-run-"))
+        .flat_map(|run| {
+            std::fs::read_dir(run.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .filter(|e| {
             e.file_name()
                 .to_string_lossy()
-                .starts_with(&format!("dojo-{name}-"))
+                .starts_with(&format!("{name}-"))
         })
         .collect();
     assert!(left.is_empty(), "scratch directories left: {left:?}");
@@ -953,4 +961,50 @@ fn without_the_cpu_cgroup_those_workers_go_uncharged() {
     let run = hidden_workers_under_cpu_time();
     let seat = &run.seats[1];
     assert_eq!(seat.faults.timeout, 0, "{seat:?}");
+}
+
+/// A pid no process has now: a child's that has been reaped.
+fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true").spawn().expect("true");
+    child.wait().expect("reaped");
+    child.id()
+}
+
+#[test]
+fn what_a_killed_dojo_left_behind_is_removed_at_the_next_start() {
+    // A dead dojo's run directory of scratch directories: its lock file is
+    // no longer held.
+    let run = std::env::temp_dir().join(format!("dojo-run-{}-test", dead_pid()));
+    std::fs::create_dir_all(run.join("bot-x1/deep")).expect("mkdir");
+    std::fs::write(run.join("lock"), "").expect("lock");
+    std::fs::write(run.join("bot-x1/deep/state.bin"), "left").expect("write");
+    // And its control group, where this machine has them.
+    let base = probe()
+        .iter()
+        .find(|l| l.name == "cgroup-pids" && l.available)
+        .and_then(|l| l.detail.split("(groups under ").nth(1))
+        .map(|rest| PathBuf::from(rest.trim_end_matches(')')));
+    let group = base.map(|b| b.join(format!("dojo-{}-0", dead_pid())));
+    if let Some(group) = &group {
+        std::fs::create_dir(group).expect("a cgroup");
+    } else {
+        eprintln!("no cgroup-pids here: only the scratch part is tested");
+    }
+    // A live dojo's (this process's) run directory is kept.
+    let (_, run_now) = versus(bot("faulty", "random_ok.py", &[]), &options(), 1);
+    assert_eq!(run_now.seats[1].faults.total(), 0);
+    let found = dojo_runner::remove_leftovers();
+    assert!(!run.exists(), "{found:?}");
+    if let Some(group) = &group {
+        assert!(!group.exists(), "{found:?}");
+    }
+    let ours = std::fs::read_dir(std::env::temp_dir())
+        .expect("temp dir")
+        .flatten()
+        .any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("dojo-run-{}-", std::process::id()))
+        });
+    assert!(ours, "this live process's run directory was kept");
 }
