@@ -159,6 +159,7 @@ fn probe_all() -> Vec<Layer> {
             },
             subreaper_layer(),
             private_proc_layer(user),
+            seat_user_layer(user),
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
             cgroup_layer(crate::cgroup::Controller::Cpu),
@@ -252,6 +253,81 @@ fn private_proc_layer(user: bool) -> Layer {
                  processes of the same user unless dojo runs as root)"
             ),
         },
+    }
+}
+
+/// As root: each seat's bot runs as a user of its own (probed by running
+/// `true` as one).
+fn seat_user_layer(user: bool) -> Layer {
+    let name = "seat-user".to_string();
+    let missing = |why: String| Layer {
+        name: "seat-user".to_string(),
+        available: false,
+        detail: format!(
+            "{why}: bots run as dojo's user, and own (and may chmod) what it owns that \
+             Landlock lets them reach"
+        ),
+    };
+    if !rustix::process::geteuid().is_root() {
+        return missing("dojo does not run as root".to_string());
+    }
+    if user {
+        return missing("namespaces are made inside a user namespace".to_string());
+    }
+    let plan = Containment {
+        seat_id: seat_id(SLOTS),
+        ..Containment::default()
+    };
+    match sys::probe_exec(plan) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: format!(
+                "each seat's bot runs as a user and group of its own ({} and up, none \
+                 with a name), which owns nothing but its scratch directory: no chmod, \
+                 utime or chown of another bot's files or dojo's",
+                seat_id(0)
+            ),
+        },
+        Err(e) => missing(format!("a process cannot switch to one ({e})")),
+    }
+}
+
+/// Seat users each dojo process may have at once (games in flight times
+/// seats); one more id is the probe's.
+const SLOTS: u32 = 255;
+
+/// The uid (and gid) of slot `slot` of this dojo process: above 2^30, a
+/// range no distribution hands out, and distinct between dojo processes
+/// running at once (their pids differ).
+fn seat_id(slot: u32) -> u32 {
+    (1 << 30) + ((std::process::id() & 0x3f_ffff) << 8) + slot
+}
+
+/// The slots in use in this process.
+static SEAT_SLOTS: std::sync::Mutex<[bool; SLOTS as usize]> =
+    std::sync::Mutex::new([false; SLOTS as usize]);
+
+/// A seat's own uid and gid, free again when dropped.
+#[derive(Debug)]
+struct SeatUser(u32);
+
+impl SeatUser {
+    fn take() -> std::io::Result<SeatUser> {
+        let mut slots = SEAT_SLOTS.lock().unwrap_or_else(|p| p.into_inner());
+        let free = slots
+            .iter()
+            .position(|used| !used)
+            .ok_or_else(|| std::io::Error::other("every seat user of this dojo is in use"))?;
+        slots[free] = true;
+        Ok(SeatUser(free as u32))
+    }
+}
+
+impl Drop for SeatUser {
+    fn drop(&mut self) {
+        let mut slots = SEAT_SLOTS.lock().unwrap_or_else(|p| p.into_inner());
+        slots[self.0 as usize] = false;
     }
 }
 
@@ -419,13 +495,27 @@ fn probe_confined(
 }
 
 /// A fresh scratch directory for `bot` in one game (removed when dropped),
-/// inside this dojo process's run directory (see [`run_dir`]).
-pub(crate) fn scratch_dir(bot: &str) -> std::io::Result<Scratch> {
+/// inside this dojo process's run directory (see [`run_dir`]); with
+/// `own_user` (the `seat-user` layer), owned by a user of the seat's own.
+pub(crate) fn scratch_dir(bot: &str, own_user: bool) -> std::io::Result<Scratch> {
     let parent = run_dir()?;
     let dir = tempfile::Builder::new()
         .prefix(&format!("{bot}-"))
         .tempdir_in(parent)?;
-    Ok(Scratch(dir.keep()))
+    let user = if own_user {
+        let user = SeatUser::take()?;
+        let id = seat_id(user.0);
+        std::os::unix::fs::chown(dir.path(), Some(id), Some(id))?;
+        Some(user)
+    } else {
+        None
+    };
+    Ok(Scratch(dir.keep(), user))
+}
+
+/// Whether a bot process in a run with `mode` runs as its seat's own user.
+pub(crate) fn seat_users(mode: SandboxMode) -> bool {
+    mode != SandboxMode::Off && layer_available("seat-user")
 }
 
 /// The start of the name of a run directory in the temporary directory.
@@ -445,6 +535,10 @@ fn run_dir() -> std::io::Result<&'static std::path::Path> {
             .tempdir()
             .map_err(|e| e.to_string())?
             .keep();
+        // Seat users pass through to their own scratch directories.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))
+            .map_err(|e| e.to_string())?;
         let lock = std::fs::File::create(dir.join("lock")).map_err(|e| e.to_string())?;
         rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
             .map_err(|e| e.to_string())?;
@@ -502,11 +596,16 @@ pub fn remove_leftovers() -> Leftovers {
 /// which opens and lists even an empty directory), and walks the tree
 /// only when that fails.
 #[derive(Debug)]
-pub(crate) struct Scratch(std::path::PathBuf);
+pub(crate) struct Scratch(std::path::PathBuf, Option<SeatUser>);
 
 impl Scratch {
     pub(crate) fn path(&self) -> &std::path::Path {
         &self.0
+    }
+
+    /// The uid and gid the seat's bot runs as; 0: dojo's own.
+    pub(crate) fn seat_id(&self) -> u32 {
+        self.1.as_ref().map_or(0, |u| seat_id(u.0))
     }
 }
 
@@ -547,6 +646,7 @@ pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
 /// The layers `--sandbox off` turns off (the clean environment, the
 /// rlimits, the cgroups and the subreaper always apply).
 const SWITCHABLE: &[&str] = &[
+    "seat-user",
     "pid-namespace",
     "private-proc",
     "network-namespace",
@@ -579,6 +679,11 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
         .any(|l| l == "network-namespace" || l == "landlock-network");
     if network {
         missing.retain(|l| l != "network-namespace" && l != "landlock-network");
+    }
+    // Seat users need root: without it bots run as dojo's own user,
+    // which is not root.
+    if !rustix::process::geteuid().is_root() {
+        missing.retain(|l| l != "seat-user");
     }
     // The process cap has no fallback (memory falls back to RLIMIT_AS).
     if !layer_available("cgroup-pids") {
@@ -747,12 +852,12 @@ mod tests {
 
     #[test]
     fn a_scratch_directory_goes_empty_or_full() {
-        let empty = scratch_dir("unit-empty").unwrap();
+        let empty = scratch_dir("unit-empty", false).unwrap();
         let empty_path = empty.path().to_path_buf();
         assert!(empty_path.is_dir());
         drop(empty);
         assert!(!empty_path.exists());
-        let full = scratch_dir("unit-full").unwrap();
+        let full = scratch_dir("unit-full", false).unwrap();
         let full_path = full.path().to_path_buf();
         std::fs::create_dir_all(full_path.join("a/b")).unwrap();
         std::fs::write(full_path.join("a/b/c.txt"), "x").unwrap();

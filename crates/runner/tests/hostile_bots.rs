@@ -238,6 +238,13 @@ fn a_bot_cannot_kill_its_opponent_or_stop_dojo() {
 
 #[test]
 fn a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on() {
+    // As dojo's own user: a seat user could not chmod the copy.
+    if !in_a_process_without(
+        "a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on",
+        "seat-user",
+    ) {
+        return;
+    }
     // A copy, since the bot removes its own execute bit.
     let dir = tempfile::tempdir().expect("tempdir");
     let script = dir.path().join("unexec.py");
@@ -1007,4 +1014,69 @@ fn what_a_killed_dojo_left_behind_is_removed_at_the_next_start() {
                 .starts_with(&format!("dojo-run-{}-", std::process::id()))
         });
     assert!(ours, "this live process's run directory was kept");
+}
+
+/// chmodder.py against a copy of random_ok.py (its target) in a
+/// directory of its own; the copy's mode after the game.
+fn chmod_the_opponent(opts: &RunOptions) -> (Cards, MatchRun, u32) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let victim = dir.path().join("random_ok.py");
+    std::fs::copy(bots_dir().join("faulty/random_ok.py"), &victim).expect("copy");
+    let victim_spec = Arc::new(BotSpec {
+        name: "victim".to_string(),
+        command: vec![victim.to_string_lossy().into_owned()],
+        dir: dir.path().to_path_buf(),
+        // Started again for every hand.
+        mode: Mode::PerTurn,
+        ..(*bot("faulty", "random_ok.py", &[])).clone()
+    });
+    let target = victim.to_string_lossy().into_owned();
+    let seats = [
+        Seat::new(victim_spec),
+        Seat::new(bot("hostile", "chmodder.py", &[&target])),
+    ];
+    let mut referee = Cards {
+        rounds: 3,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, opts).expect("game runs");
+    let mode = std::fs::metadata(&victim)
+        .expect("still there")
+        .permissions()
+        .mode()
+        & 0o7777;
+    (referee, run, mode)
+}
+
+#[test]
+fn a_bot_cannot_chmod_its_opponents_program() {
+    if !have("seat-user") {
+        return;
+    }
+    let (referee, run, mode) = chmod_the_opponent(&options());
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert_ne!(mode, 0, "{stderr}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_a_sandbox_the_opponents_program_is_chmod_ed_away() {
+    // The counterpart of the test above (as root the bot owns the file).
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("skipped: not root, the copy is the bot's own either way");
+        return;
+    }
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run, mode) = chmod_the_opponent(&opts);
+    assert_eq!(mode, 0, "{}", run.seats[1].stderr);
+    assert_eq!(referee.history[0][1], Answer::Move(1));
+    assert!(run.seats[0].faults.crash > 0, "{:?}", run.seats[0]);
 }
