@@ -12,6 +12,8 @@
 //!   queues and semaphores of its own, gone with it;
 //! - dojo as a child subreaper, sweeping what a bot process leaves behind
 //!   when it ends (see `crate::reaper`; needs no privilege);
+//! - as root, a user and group of each seat's own, owning nothing but its
+//!   scratch directory;
 //! - resource limits (rlimits) per bot process;
 //! - a minimal environment (only `DOJO_*` and PATH/HOME/LANG).
 
