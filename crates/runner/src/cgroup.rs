@@ -196,6 +196,9 @@ pub(crate) struct GroupLimits {
     pub(crate) memory_bytes: Option<u64>,
     /// Count the CPU time of the whole tree (for `--time cpu`).
     pub(crate) account_cpu: bool,
+    /// Kill the whole tree once it has used this much CPU time
+    /// (`--limit-cpu-s`, for every process it ran together).
+    pub(crate) cpu_seconds: Option<u64>,
 }
 
 /// A bot process's groups (one per controller); removed on drop, after
@@ -205,9 +208,103 @@ pub(crate) struct BotGroup {
     dirs: Vec<(Controller, PathBuf, bool)>,
     /// `cgroup.procs` of each group, open for the child to join with.
     procs: Vec<OwnedFd>,
-    /// The group's CPU usage file, open (v1: `cpuacct.usage`, in
-    /// nanoseconds; v2: `cpu.stat`, `usage_usec`).
-    cpu: Option<(std::fs::File, bool)>,
+    /// The group's CPU usage, and its limit.
+    cpu: Option<std::sync::Arc<CpuCounter>>,
+}
+
+/// A group's CPU usage file, open (v1: `cpuacct.usage`, in nanoseconds;
+/// v2: `cpu.stat`, `usage_usec`), and what the group may use.
+#[derive(Debug)]
+struct CpuCounter {
+    file: std::fs::File,
+    v2: bool,
+    /// The group's directory (its name, to kill its processes by).
+    dir: PathBuf,
+    limit: Option<std::time::Duration>,
+    /// The limit was reached and the group killed.
+    hit: std::sync::atomic::AtomicBool,
+}
+
+impl CpuCounter {
+    fn used(&self) -> Option<std::time::Duration> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 512];
+        let n = self.file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..n]).ok()?;
+        if self.v2 {
+            let usec = text.lines().find_map(|l| l.strip_prefix("usage_usec "))?;
+            Some(std::time::Duration::from_micros(usec.trim().parse().ok()?))
+        } else {
+            Some(std::time::Duration::from_nanos(text.trim().parse().ok()?))
+        }
+    }
+
+    /// Kills every process of the group if it is over its limit.
+    fn enforce(&self) {
+        let (Some(limit), Some(used)) = (self.limit, self.used()) else {
+            return;
+        };
+        if used < limit {
+            return;
+        }
+        self.hit.store(true, Ordering::Relaxed);
+        let name = self
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        let procs = std::fs::read_to_string(self.dir.join("cgroup.procs")).unwrap_or_default();
+        for pid in procs.lines().filter_map(|l| l.parse().ok()) {
+            crate::sys::kill_pid_in_group(pid, name.as_deref().unwrap_or_default());
+        }
+    }
+}
+
+/// Groups with a CPU limit, looked at every [`CPU_LOOK`] by one thread
+/// (started with the first of them): RLIMIT_CPU holds per process, a
+/// tree's total only its group knows.
+static WATCHED: std::sync::Mutex<Vec<std::sync::Weak<CpuCounter>>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// How often a CPU-limited group is looked at: it may overrun its limit
+/// by about this much CPU time per CPU.
+const CPU_LOOK: std::time::Duration = std::time::Duration::from_millis(50);
+
+fn watch(counter: &std::sync::Arc<CpuCounter>) {
+    static WATCHER: OnceLock<std::thread::Thread> = OnceLock::new();
+    WATCHED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(std::sync::Arc::downgrade(counter));
+    let watcher = WATCHER.get_or_init(|| {
+        std::thread::Builder::new()
+            .name("dojo-cpu-limits".to_string())
+            .spawn(|| {
+                loop {
+                    let live: Vec<_> = {
+                        let mut watched = WATCHED.lock().unwrap_or_else(|p| p.into_inner());
+                        watched.retain(|w| w.strong_count() > 0);
+                        watched
+                            .iter()
+                            .filter_map(std::sync::Weak::upgrade)
+                            .collect()
+                    };
+                    if live.is_empty() {
+                        // Woken by the next group with a limit.
+                        std::thread::park();
+                        continue;
+                    }
+                    for counter in live.iter().filter(|c| !c.hit.load(Ordering::Relaxed)) {
+                        counter.enforce();
+                    }
+                    drop(live);
+                    std::thread::park_timeout(CPU_LOOK);
+                }
+            })
+            .expect("a thread")
+            .thread()
+            .clone()
+    });
+    watcher.unpark();
 }
 
 /// A limit a bot process ran into.
@@ -215,6 +312,8 @@ pub(crate) struct BotGroup {
 pub(crate) enum Hit {
     Processes,
     Memory,
+    /// The tree's CPU time, all its processes together.
+    Cpu,
 }
 
 impl BotGroup {
@@ -232,7 +331,9 @@ impl BotGroup {
             let value = match base.controller {
                 Controller::Pids => limits.processes,
                 Controller::Memory => limits.memory_bytes,
-                Controller::Cpu => limits.account_cpu.then_some(0),
+                Controller::Cpu => {
+                    (limits.account_cpu || limits.cpu_seconds.is_some()).then_some(0)
+                }
             };
             let Some(value) = value else { continue };
             let dir = base.dir.join(format!("{}{id}", group_prefix()));
@@ -244,7 +345,17 @@ impl BotGroup {
             group.dirs.push((base.controller, dir.clone(), base.v2));
             if base.controller == Controller::Cpu {
                 let file = if base.v2 { "cpu.stat" } else { "cpuacct.usage" };
-                group.cpu = Some((std::fs::File::open(dir.join(file))?, base.v2));
+                let counter = std::sync::Arc::new(CpuCounter {
+                    file: std::fs::File::open(dir.join(file))?,
+                    v2: base.v2,
+                    dir: dir.clone(),
+                    limit: limits.cpu_seconds.map(std::time::Duration::from_secs),
+                    hit: std::sync::atomic::AtomicBool::new(false),
+                });
+                if counter.limit.is_some() {
+                    watch(&counter);
+                }
+                group.cpu = Some(counter);
                 if !made {
                     group.procs.push(open_procs(&dir)?);
                 }
@@ -279,17 +390,7 @@ impl BotGroup {
     /// reaped by its parent, by the kernel (`SIGCHLD` ignored) or not at
     /// all; `None` without CPU accounting.
     pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
-        use std::os::unix::fs::FileExt;
-        let (file, v2) = self.cpu.as_ref()?;
-        let mut buf = [0u8; 512];
-        let n = file.read_at(&mut buf, 0).ok()?;
-        let text = std::str::from_utf8(&buf[..n]).ok()?;
-        if *v2 {
-            let usec = text.lines().find_map(|l| l.strip_prefix("usage_usec "))?;
-            Some(std::time::Duration::from_micros(usec.trim().parse().ok()?))
-        } else {
-            Some(std::time::Duration::from_nanos(text.trim().parse().ok()?))
-        }
+        self.cpu.as_ref()?.used()
     }
 
     /// The `cgroup.procs` descriptors the child writes itself into.
@@ -304,6 +405,13 @@ impl BotGroup {
     /// The limits the group's processes ran into so far.
     pub(crate) fn hits(&self) -> Vec<Hit> {
         let mut hits = Vec::new();
+        if self
+            .cpu
+            .as_ref()
+            .is_some_and(|c| c.hit.load(Ordering::Relaxed))
+        {
+            hits.push(Hit::Cpu);
+        }
         for (controller, dir, v2) in &self.dirs {
             let (file, key, hit) = match (controller, v2) {
                 (Controller::Pids, _) => ("pids.events", "max", Hit::Processes),

@@ -281,6 +281,7 @@ impl BotProcess {
                 hits.push(match hit {
                     crate::cgroup::Hit::Processes => "processes",
                     crate::cgroup::Hit::Memory => "memory",
+                    crate::cgroup::Hit::Cpu => "cpu",
                 });
             }
         }
@@ -294,7 +295,7 @@ impl BotProcess {
             exit = sys::exited_no_reap(self.pgid());
         }
         match exit {
-            Some(ExitKind::Signal(libc::SIGXCPU)) => hits.push("cpu"),
+            Some(ExitKind::Signal(libc::SIGXCPU)) if !hits.contains(&"cpu") => hits.push("cpu"),
             Some(ExitKind::Signal(libc::SIGXFSZ)) => hits.push("file-size"),
             _ => {}
         }

@@ -349,7 +349,8 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
         crate::cgroup::Controller::Cpu => (
             "cgroup-cpu",
             "under --time cpu a bot is charged the CPU time of every process it ever ran, \
-             also workers the kernel reaped (SIGCHLD ignored)",
+             also workers the kernel reaped (SIGCHLD ignored); --limit-cpu-s holds for the \
+             whole tree",
         ),
     };
     match crate::cgroup::probe(controller) {
@@ -371,7 +372,8 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
                 ),
                 crate::cgroup::Controller::Cpu => format!(
                     "{why}: --time cpu reads each bot's process tree in /proc, which misses \
-                     descendants the kernel reaped without their parent waiting"
+                     descendants the kernel reaped without their parent waiting; \
+                     --limit-cpu-s holds per process only"
                 ),
             },
         },
@@ -739,6 +741,8 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         processes: limits.processes.filter(|_| layer_available("cgroup-pids")),
         memory_bytes: memory_group,
         account_cpu: false,
+        // The tree's total, besides each process's RLIMIT_CPU.
+        cpu_seconds: limits.cpu_seconds.filter(|_| layer_available("cgroup-cpu")),
     };
     let values = [
         Some((sys::resource::CORE, 0)),

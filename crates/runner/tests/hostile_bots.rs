@@ -1080,3 +1080,44 @@ fn without_a_sandbox_the_opponents_program_is_chmod_ed_away() {
     assert_eq!(referee.history[0][1], Answer::Move(1));
     assert!(run.seats[0].faults.crash > 0, "{:?}", run.seats[0]);
 }
+
+/// hidden_workers.py with 4 workers of 0.4 s a move (none near the
+/// per-process limit) under `--limit-cpu-s 1`, one move.
+fn workers_under_a_cpu_limit() -> MatchRun {
+    let opts = RunOptions {
+        // Over a second of CPU can take many wall seconds when loaded.
+        startup_allowance: Duration::from_secs(120),
+        ..limited(dojo_runner::Limits {
+            cpu_seconds: Some(1),
+            ..dojo_runner::Limits::default()
+        })
+    };
+    let (_, run) = versus(bot("hostile", "hidden_workers.py", &["4", "0.4"]), &opts, 1);
+    run
+}
+
+#[test]
+fn the_cpu_limit_holds_for_the_whole_tree() {
+    if !have("cgroup-cpu") {
+        return;
+    }
+    let run = workers_under_a_cpu_limit();
+    let seat = &run.seats[1];
+    assert_eq!(seat.limits, ["cpu"], "{seat:?}");
+    assert_eq!(seat.faults.limit, 1, "{seat:?}");
+    assert_eq!(seat.faults.crash, 1, "{seat:?}");
+}
+
+#[test]
+fn without_the_cpu_cgroup_the_cpu_limit_is_per_process() {
+    // The counterpart of the test above: forking spreads the work.
+    if !in_a_process_without(
+        "without_the_cpu_cgroup_the_cpu_limit_is_per_process",
+        "cgroup-cpu",
+    ) {
+        return;
+    }
+    let run = workers_under_a_cpu_limit();
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+}
