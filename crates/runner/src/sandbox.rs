@@ -566,8 +566,8 @@ pub struct Leftovers {
 }
 
 /// Removes what dead dojo processes left behind: their run directories
-/// (unlocked: see [`run_dir`]) and their control groups (named after a
-/// pid that no longer runs). Done once per process before its first
+/// (whose `lock` file no live dojo holds locked) and their control groups
+/// (named after a pid that no longer runs). Done once per process before its first
 /// scratch directory; `dojo doctor` calls it too and says what it found.
 pub fn remove_leftovers() -> Leftovers {
     let mut found = Leftovers::default();
