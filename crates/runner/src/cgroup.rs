@@ -14,11 +14,14 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The two controllers dojo uses.
+/// The controllers dojo uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Controller {
     Pids,
     Memory,
+    /// CPU time of every process that was ever in the group, reaped or
+    /// not (v1's `cpuacct.usage`; v2's `cpu.stat`, there in every group).
+    Cpu,
 }
 
 impl Controller {
@@ -26,6 +29,7 @@ impl Controller {
         match self {
             Self::Pids => "pids",
             Self::Memory => "memory",
+            Self::Cpu => "cpuacct",
         }
     }
 }
@@ -44,7 +48,7 @@ struct Base {
 fn bases() -> &'static [Base] {
     static BASES: OnceLock<Vec<Base>> = OnceLock::new();
     BASES.get_or_init(|| {
-        [Controller::Pids, Controller::Memory]
+        [Controller::Pids, Controller::Memory, Controller::Cpu]
             .into_iter()
             .filter_map(|c| find_base(c).filter(usable))
             .collect()
@@ -108,8 +112,9 @@ fn find_base(controller: Controller) -> Option<Base> {
             .trim_start_matches('/');
         let dir = Path::new(mountpoint).join(relative);
         let v2 = fstype == "cgroup2";
-        if v2 {
-            // The controller must be available to our cgroup's children.
+        if v2 && controller != Controller::Cpu {
+            // The controller must be available to our cgroup's children
+            // (cpu.stat's usage is kept without the cpu controller).
             let enabled =
                 std::fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
             if !enabled.split_whitespace().any(|c| c == name) {
@@ -125,6 +130,58 @@ fn find_base(controller: Controller) -> Option<Base> {
     None
 }
 
+/// The start of the name of every group this dojo process makes:
+/// `dojo-PID-`, with the id of the group after it.
+fn group_prefix() -> String {
+    format!("dojo-{}-", std::process::id())
+}
+
+fn open_procs(dir: &Path) -> std::io::Result<OwnedFd> {
+    let procs = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("cgroup.procs"))?;
+    Ok(procs.into())
+}
+
+/// Removes the groups of dojo processes that are gone (a `kill -9`): every
+/// `dojo-PID-*` group under each base whose PID no longer runs, after
+/// killing whatever is still in it. Returns the groups removed.
+pub(crate) fn remove_stale() -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    for base in bases() {
+        let Ok(entries) = std::fs::read_dir(&base.dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(rest) = name.strip_prefix("dojo-") else {
+                continue;
+            };
+            // `dojo-PID-ID`, or a probe's `dojo-probe-PID`.
+            let rest = rest.strip_prefix("probe-").unwrap_or(rest);
+            let pid = rest.split('-').next().unwrap_or("");
+            let Ok(pid) = pid.parse::<u32>() else {
+                continue;
+            };
+            if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+                continue;
+            }
+            let dir = entry.path();
+            let group = BotGroup {
+                dirs: vec![(base.controller, dir.clone(), base.v2)],
+                procs: Vec::new(),
+                cpu: None,
+            };
+            group.kill_all(std::time::Duration::from_secs(5));
+            std::mem::forget(group);
+            if std::fs::remove_dir(&dir).is_ok() {
+                removed.push(dir);
+            }
+        }
+    }
+    removed
+}
+
 /// Whether a group can be made (and removed) under `base`.
 fn usable(base: &Base) -> bool {
     let dir = base.dir.join(format!("dojo-probe-{}", std::process::id()));
@@ -132,11 +189,16 @@ fn usable(base: &Base) -> bool {
     made && std::fs::remove_dir(&dir).is_ok()
 }
 
-/// What a bot's group limits.
+/// What a bot's group limits, and whether it counts CPU time.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct GroupLimits {
     pub(crate) processes: Option<u64>,
     pub(crate) memory_bytes: Option<u64>,
+    /// Count the CPU time of the whole tree (for `--time cpu`).
+    pub(crate) account_cpu: bool,
+    /// Kill the whole tree once it has used this much CPU time
+    /// (`--limit-cpu-s`, for every process it ran together).
+    pub(crate) cpu_seconds: Option<u64>,
 }
 
 /// A bot process's groups (one per controller); removed on drop, after
@@ -146,6 +208,103 @@ pub(crate) struct BotGroup {
     dirs: Vec<(Controller, PathBuf, bool)>,
     /// `cgroup.procs` of each group, open for the child to join with.
     procs: Vec<OwnedFd>,
+    /// The group's CPU usage, and its limit.
+    cpu: Option<std::sync::Arc<CpuCounter>>,
+}
+
+/// A group's CPU usage file, open (v1: `cpuacct.usage`, in nanoseconds;
+/// v2: `cpu.stat`, `usage_usec`), and what the group may use.
+#[derive(Debug)]
+struct CpuCounter {
+    file: std::fs::File,
+    v2: bool,
+    /// The group's directory (its name, to kill its processes by).
+    dir: PathBuf,
+    limit: Option<std::time::Duration>,
+    /// The limit was reached and the group killed.
+    hit: std::sync::atomic::AtomicBool,
+}
+
+impl CpuCounter {
+    fn used(&self) -> Option<std::time::Duration> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = [0u8; 512];
+        let n = self.file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..n]).ok()?;
+        if self.v2 {
+            let usec = text.lines().find_map(|l| l.strip_prefix("usage_usec "))?;
+            Some(std::time::Duration::from_micros(usec.trim().parse().ok()?))
+        } else {
+            Some(std::time::Duration::from_nanos(text.trim().parse().ok()?))
+        }
+    }
+
+    /// Kills every process of the group if it is over its limit.
+    fn enforce(&self) {
+        let (Some(limit), Some(used)) = (self.limit, self.used()) else {
+            return;
+        };
+        if used < limit {
+            return;
+        }
+        self.hit.store(true, Ordering::Relaxed);
+        let name = self
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        let procs = std::fs::read_to_string(self.dir.join("cgroup.procs")).unwrap_or_default();
+        for pid in procs.lines().filter_map(|l| l.parse().ok()) {
+            crate::sys::kill_pid_in_group(pid, name.as_deref().unwrap_or_default());
+        }
+    }
+}
+
+/// Groups with a CPU limit, looked at every [`CPU_LOOK`] by one thread
+/// (started with the first of them): RLIMIT_CPU holds per process, a
+/// tree's total only its group knows.
+static WATCHED: std::sync::Mutex<Vec<std::sync::Weak<CpuCounter>>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// How often a CPU-limited group is looked at: it may overrun its limit
+/// by about this much CPU time per CPU.
+const CPU_LOOK: std::time::Duration = std::time::Duration::from_millis(50);
+
+fn watch(counter: &std::sync::Arc<CpuCounter>) {
+    static WATCHER: OnceLock<std::thread::Thread> = OnceLock::new();
+    WATCHED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(std::sync::Arc::downgrade(counter));
+    let watcher = WATCHER.get_or_init(|| {
+        std::thread::Builder::new()
+            .name("dojo-cpu-limits".to_string())
+            .spawn(|| {
+                loop {
+                    let live: Vec<_> = {
+                        let mut watched = WATCHED.lock().unwrap_or_else(|p| p.into_inner());
+                        watched.retain(|w| w.strong_count() > 0);
+                        watched
+                            .iter()
+                            .filter_map(std::sync::Weak::upgrade)
+                            .collect()
+                    };
+                    if live.is_empty() {
+                        // Woken by the next group with a limit.
+                        std::thread::park();
+                        continue;
+                    }
+                    for counter in live.iter().filter(|c| !c.hit.load(Ordering::Relaxed)) {
+                        counter.enforce();
+                    }
+                    drop(live);
+                    std::thread::park_timeout(CPU_LOOK);
+                }
+            })
+            .expect("a thread")
+            .thread()
+            .clone()
+    });
+    watcher.unpark();
 }
 
 /// A limit a bot process ran into.
@@ -153,6 +312,8 @@ pub(crate) struct BotGroup {
 pub(crate) enum Hit {
     Processes,
     Memory,
+    /// The tree's CPU time, all its processes together.
+    Cpu,
 }
 
 impl BotGroup {
@@ -163,21 +324,48 @@ impl BotGroup {
         let mut group = Self {
             dirs: Vec::new(),
             procs: Vec::new(),
+            cpu: None,
         };
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         for base in bases() {
             let value = match base.controller {
                 Controller::Pids => limits.processes,
                 Controller::Memory => limits.memory_bytes,
+                Controller::Cpu => {
+                    (limits.account_cpu || limits.cpu_seconds.is_some()).then_some(0)
+                }
             };
             let Some(value) = value else { continue };
-            let dir = base.dir.join(format!("dojo-{}-{id}", std::process::id()));
-            std::fs::create_dir(&dir)?;
+            let dir = base.dir.join(format!("{}{id}", group_prefix()));
+            // On v2 every controller's group is the same directory.
+            let made = group.dirs.iter().any(|(_, d, _)| *d == dir);
+            if !made {
+                std::fs::create_dir(&dir)?;
+            }
             group.dirs.push((base.controller, dir.clone(), base.v2));
+            if base.controller == Controller::Cpu {
+                let file = if base.v2 { "cpu.stat" } else { "cpuacct.usage" };
+                let counter = std::sync::Arc::new(CpuCounter {
+                    file: std::fs::File::open(dir.join(file))?,
+                    v2: base.v2,
+                    dir: dir.clone(),
+                    limit: limits.cpu_seconds.map(std::time::Duration::from_secs),
+                    hit: std::sync::atomic::AtomicBool::new(false),
+                });
+                if counter.limit.is_some() {
+                    watch(&counter);
+                }
+                group.cpu = Some(counter);
+                if !made {
+                    group.procs.push(open_procs(&dir)?);
+                }
+                continue;
+            }
             let file = match (base.controller, base.v2) {
                 (Controller::Pids, _) => "pids.max",
                 (Controller::Memory, true) => "memory.max",
                 (Controller::Memory, false) => "memory.limit_in_bytes",
+                (Controller::Cpu, _) => unreachable!("handled above"),
             };
             std::fs::write(dir.join(file), value.to_string())?;
             if base.controller == Controller::Memory {
@@ -191,17 +379,23 @@ impl BotGroup {
                 let swap_value = if base.v2 { 0 } else { value };
                 let _ = std::fs::write(dir.join(swap), swap_value.to_string());
             }
-            let procs = std::fs::OpenOptions::new()
-                .write(true)
-                .open(dir.join("cgroup.procs"))?;
-            group.procs.push(procs.into());
+            if !made {
+                group.procs.push(open_procs(&dir)?);
+            }
         }
         Ok((!group.dirs.is_empty()).then_some(group))
     }
 
+    /// CPU time used so far by every process that was ever in the group,
+    /// reaped by its parent, by the kernel (`SIGCHLD` ignored) or not at
+    /// all; `None` without CPU accounting.
+    pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
+        self.cpu.as_ref()?.used()
+    }
+
     /// The `cgroup.procs` descriptors the child writes itself into.
-    pub(crate) fn join_fds(&self) -> [i32; 2] {
-        let mut fds = [-1; 2];
+    pub(crate) fn join_fds(&self) -> [i32; 3] {
+        let mut fds = [-1; 3];
         for (slot, fd) in fds.iter_mut().zip(&self.procs) {
             *slot = fd.as_raw_fd();
         }
@@ -211,11 +405,19 @@ impl BotGroup {
     /// The limits the group's processes ran into so far.
     pub(crate) fn hits(&self) -> Vec<Hit> {
         let mut hits = Vec::new();
+        if self
+            .cpu
+            .as_ref()
+            .is_some_and(|c| c.hit.load(Ordering::Relaxed))
+        {
+            hits.push(Hit::Cpu);
+        }
         for (controller, dir, v2) in &self.dirs {
             let (file, key, hit) = match (controller, v2) {
                 (Controller::Pids, _) => ("pids.events", "max", Hit::Processes),
                 (Controller::Memory, true) => ("memory.events", "oom_kill", Hit::Memory),
                 (Controller::Memory, false) => ("memory.oom_control", "oom_kill", Hit::Memory),
+                (Controller::Cpu, _) => continue,
             };
             let count = std::fs::read_to_string(dir.join(file))
                 .unwrap_or_default()

@@ -120,13 +120,29 @@ pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
     program.contains('/').then(|| dir.join(program))
 }
 
-/// The program when given as a path; for an interpreter found on PATH,
-/// the script it runs when named by a path (`python3 /elsewhere/bot.py`,
-/// as an inline `NAME=COMMAND` bot does), resolved against `dir`:
-/// read-only for the bot.
+/// The files of `command` outside `dir` the bot may read and execute:
+/// its program when given as a path (a Rust bot's binary under a
+/// workspace's `target/`), and only if that is an executable file; for a
+/// bot given on the command line (`NAME=COMMAND`, the organiser's own
+/// words), also the script an interpreter found on PATH runs when it is
+/// named by a path (`python3 /elsewhere/bot.py`). A manifest's words are a
+/// stranger's: a `bot.toml` naming `../victim/secret.txt` as its script
+/// gets nothing outside its directory (which it reads anyway). A bot
+/// loaded from a manifest is one whose directory holds `bot.toml`.
 pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
     if let Some(program) = program_path(command, dir) {
-        return vec![program];
+        let executable = std::fs::metadata(&program).is_ok_and(|m| {
+            use std::os::unix::fs::PermissionsExt;
+            m.is_file() && m.permissions().mode() & 0o111 != 0
+        });
+        return if executable {
+            vec![program]
+        } else {
+            Vec::new()
+        };
+    }
+    if dir.join(crate::spec::MANIFEST_FILE).is_file() {
+        return Vec::new();
     }
     // An interpreter from PATH: its script is the first word that is not
     // an option.

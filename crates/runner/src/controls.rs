@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bot_values::BotValues;
 use crate::play::{RunOptions, TimeMode};
-use crate::sandbox::{DEFAULT_PROCESSES, Limits, SandboxMode};
+use crate::sandbox::{DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, Limits, SandboxMode};
 
 /// Every time control, limit and the containment mode of a run, resolved.
 /// Stored whole (every key explicit) in `league.json` as `controls`.
@@ -66,7 +66,7 @@ impl Default for Controls {
             game_budget: None,
             pin: false,
             sandbox: SandboxMode::Auto,
-            memory_mib: None,
+            memory_mib: Some(DEFAULT_MEMORY_MIB),
             processes: DEFAULT_PROCESSES,
             files: 1024,
             file_size_mib: 64,
@@ -274,7 +274,8 @@ pub static CONTROLS: &[Control] = &[
         flag: "limit-memory-mib",
         value_name: "MIB",
         help: "Memory of each bot process with everything it starts (its cgroup; where there \
-               is none, each process's address space, RLIMIT_AS).",
+               is none, each process's address space, RLIMIT_AS, except for the default) \
+               [default: 1024].",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.memory_mib"),
         get: |c| Value::Number(c.memory_mib),

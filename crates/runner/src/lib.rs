@@ -33,8 +33,8 @@ pub use play::{
     TimeMode, play, play_with_observer,
 };
 pub use sandbox::{
-    DEFAULT_PROCESSES, InForce, Layer, Limits, SandboxError, SandboxMode, in_force,
-    layers_in_force, probe,
+    DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Layer, Leftovers, Limits, SandboxError,
+    SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, discover, load_dir,

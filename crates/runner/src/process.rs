@@ -256,9 +256,13 @@ impl BotProcess {
         })
     }
 
-    /// CPU time used so far by the process and its live descendants (see
-    /// [`crate::cputime`]).
+    /// CPU time used so far by the process and its descendants: from its
+    /// cgroup where it counts CPU (every process it ever ran), else from
+    /// its live tree in `/proc` (see [`crate::cputime`]).
     pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
+        if let Some(used) = self.guard.cgroup.as_ref().and_then(|g| g.cpu_time()) {
+            return Some(used);
+        }
         self.clock.sample()
     }
 
@@ -277,6 +281,7 @@ impl BotProcess {
                 hits.push(match hit {
                     crate::cgroup::Hit::Processes => "processes",
                     crate::cgroup::Hit::Memory => "memory",
+                    crate::cgroup::Hit::Cpu => "cpu",
                 });
             }
         }
@@ -290,7 +295,7 @@ impl BotProcess {
             exit = sys::exited_no_reap(self.pgid());
         }
         match exit {
-            Some(ExitKind::Signal(libc::SIGXCPU)) => hits.push("cpu"),
+            Some(ExitKind::Signal(libc::SIGXCPU)) if !hits.contains(&"cpu") => hits.push("cpu"),
             Some(ExitKind::Signal(libc::SIGXFSZ)) => hits.push("file-size"),
             _ => {}
         }

@@ -8,8 +8,12 @@
 //!   any process outside (other bots, dojo);
 //! - a network namespace per bot process: no interface but a down
 //!   loopback, so no connection anywhere;
+//! - an IPC and a UTS namespace per bot process: System V shared memory,
+//!   queues and semaphores of its own, gone with it;
 //! - dojo as a child subreaper, sweeping what a bot process leaves behind
 //!   when it ends (see `crate::reaper`; needs no privilege);
+//! - as root, a user and group of each seat's own, owning nothing but its
+//!   scratch directory;
 //! - resource limits (rlimits) per bot process;
 //! - a minimal environment (only `DOJO_*` and PATH/HOME/LANG).
 
@@ -136,6 +140,13 @@ fn probe_all() -> Vec<Layer> {
                 sys::NEW_NET,
                 "each bot process has its own network namespace with no interface up",
             ),
+            ns(
+                "ipc-namespace",
+                sys::NEW_IPC | sys::NEW_UTS,
+                "each bot process has its own System V IPC (shared memory, queues, \
+                 semaphores: no meeting another bot there, and nothing of it outlives \
+                 the process) and host name",
+            ),
             Layer {
                 name: "rlimits".to_string(),
                 available: cfg!(target_os = "linux"),
@@ -150,8 +161,10 @@ fn probe_all() -> Vec<Layer> {
             },
             subreaper_layer(),
             private_proc_layer(user),
+            seat_user_layer(user),
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
+            cgroup_layer(crate::cgroup::Controller::Cpu),
             landlock_layer(),
             landlock_network_layer(),
             seccomp_layer(),
@@ -245,6 +258,81 @@ fn private_proc_layer(user: bool) -> Layer {
     }
 }
 
+/// As root: each seat's bot runs as a user of its own (probed by running
+/// `true` as one).
+fn seat_user_layer(user: bool) -> Layer {
+    let name = "seat-user".to_string();
+    let missing = |why: String| Layer {
+        name: "seat-user".to_string(),
+        available: false,
+        detail: format!(
+            "{why}: bots run as dojo's user, and own (and may chmod) what it owns that \
+             Landlock lets them reach"
+        ),
+    };
+    if !rustix::process::geteuid().is_root() {
+        return missing("dojo does not run as root".to_string());
+    }
+    if user {
+        return missing("namespaces are made inside a user namespace".to_string());
+    }
+    let plan = Containment {
+        seat_id: seat_id(SLOTS),
+        ..Containment::default()
+    };
+    match sys::probe_exec(plan) {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: format!(
+                "each seat's bot runs as a user and group of its own ({} and up, none \
+                 with a name), which owns nothing but its scratch directory: no chmod, \
+                 utime or chown of another bot's files or dojo's",
+                seat_id(0)
+            ),
+        },
+        Err(e) => missing(format!("a process cannot switch to one ({e})")),
+    }
+}
+
+/// Seat users each dojo process may have at once (games in flight times
+/// seats); one more id is the probe's.
+const SLOTS: u32 = 255;
+
+/// The uid (and gid) of slot `slot` of this dojo process: above 2^30, a
+/// range no distribution hands out, and distinct between dojo processes
+/// running at once (their pids differ).
+fn seat_id(slot: u32) -> u32 {
+    (1 << 30) + ((std::process::id() & 0x3f_ffff) << 8) + slot
+}
+
+/// The slots in use in this process.
+static SEAT_SLOTS: std::sync::Mutex<[bool; SLOTS as usize]> =
+    std::sync::Mutex::new([false; SLOTS as usize]);
+
+/// A seat's own uid and gid, free again when dropped.
+#[derive(Debug)]
+struct SeatUser(u32);
+
+impl SeatUser {
+    fn take() -> std::io::Result<SeatUser> {
+        let mut slots = SEAT_SLOTS.lock().unwrap_or_else(|p| p.into_inner());
+        let free = slots
+            .iter()
+            .position(|used| !used)
+            .ok_or_else(|| std::io::Error::other("every seat user of this dojo is in use"))?;
+        slots[free] = true;
+        Ok(SeatUser(free as u32))
+    }
+}
+
+impl Drop for SeatUser {
+    fn drop(&mut self) {
+        let mut slots = SEAT_SLOTS.lock().unwrap_or_else(|p| p.into_inner());
+        slots[self.0 as usize] = false;
+    }
+}
+
 /// A control group per bot process with `controller`.
 fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
     let (name, what) = match controller {
@@ -255,7 +343,14 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
         ),
         crate::cgroup::Controller::Memory => (
             "cgroup-memory",
-            "--limit-memory-mib caps the memory of each bot process's tree as a whole",
+            "--limit-memory-mib (default 1024) caps the memory of each bot process's tree \
+             as a whole",
+        ),
+        crate::cgroup::Controller::Cpu => (
+            "cgroup-cpu",
+            "under --time cpu a bot is charged the CPU time of every process it ever ran, \
+             also workers the kernel reaped (SIGCHLD ignored); --limit-cpu-s holds for the \
+             whole tree",
         ),
     };
     match crate::cgroup::probe(controller) {
@@ -273,7 +368,12 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
                 }
                 crate::cgroup::Controller::Memory => format!(
                     "{why}: --limit-memory-mib falls back to each process's address space \
-                     (RLIMIT_AS)"
+                     (RLIMIT_AS); the default cap is not applied"
+                ),
+                crate::cgroup::Controller::Cpu => format!(
+                    "{why}: --time cpu reads each bot's process tree in /proc, which misses \
+                     descendants the kernel reaped without their parent waiting; \
+                     --limit-cpu-s holds per process only"
                 ),
             },
         },
@@ -360,8 +460,9 @@ fn seccomp_layer() -> Layer {
         Ok(()) => Layer {
             name,
             available: true,
-            detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings and new \
-                     namespaces fail with EPERM; with --pin, sched_setaffinity too"
+            detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings, new \
+                     namespaces, inotify, io_uring, and Unix, vsock, netlink, packet and raw \
+                     sockets fail with EPERM; with --pin, sched_setaffinity too"
                 .to_string(),
         },
         Err(e) => Layer {
@@ -397,12 +498,100 @@ fn probe_confined(
     sys::probe_exec(plan)
 }
 
-/// A fresh scratch directory for `bot` in one game (removed when dropped).
-pub(crate) fn scratch_dir(bot: &str) -> std::io::Result<Scratch> {
+/// A fresh scratch directory for `bot` in one game (removed when dropped),
+/// inside this dojo process's run directory (see [`run_dir`]); with
+/// `own_user` (the `seat-user` layer), owned by a user of the seat's own.
+pub(crate) fn scratch_dir(bot: &str, own_user: bool) -> std::io::Result<Scratch> {
+    let parent = run_dir()?;
     let dir = tempfile::Builder::new()
-        .prefix(&format!("dojo-{bot}-"))
-        .tempdir()?;
-    Ok(Scratch(dir.keep()))
+        .prefix(&format!("{bot}-"))
+        .tempdir_in(parent)?;
+    let user = if own_user {
+        let user = SeatUser::take()?;
+        let id = seat_id(user.0);
+        std::os::unix::fs::chown(dir.path(), Some(id), Some(id))?;
+        Some(user)
+    } else {
+        None
+    };
+    Ok(Scratch(dir.keep(), user))
+}
+
+/// Whether a bot process in a run with `mode` runs as its seat's own user.
+pub(crate) fn seat_users(mode: SandboxMode) -> bool {
+    mode != SandboxMode::Off && layer_available("seat-user")
+}
+
+/// The start of the name of a run directory in the temporary directory.
+const RUN_DIR_PREFIX: &str = "dojo-run-";
+
+/// This dojo process's directory of scratch directories,
+/// `$TMPDIR/dojo-run-PID-XXXX/`, made once. It holds a `lock` file that
+/// this process keeps locked (`flock`) for as long as it lives: a run
+/// directory whose lock can be taken is a dead dojo's, and
+/// [`remove_leftovers`] (run first) removes it.
+fn run_dir() -> std::io::Result<&'static std::path::Path> {
+    static DIR: OnceLock<Result<(std::path::PathBuf, std::fs::File), String>> = OnceLock::new();
+    let made = DIR.get_or_init(|| {
+        remove_leftovers();
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{RUN_DIR_PREFIX}{}-", std::process::id()))
+            .tempdir()
+            .map_err(|e| e.to_string())?
+            .keep();
+        // Seat users pass through to their own scratch directories.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))
+            .map_err(|e| e.to_string())?;
+        let lock = std::fs::File::create(dir.join("lock")).map_err(|e| e.to_string())?;
+        rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+            .map_err(|e| e.to_string())?;
+        Ok((dir, lock))
+    });
+    match made {
+        Ok((dir, _)) => Ok(dir),
+        Err(e) => Err(std::io::Error::other(format!(
+            "cannot make the scratch directories' run directory: {e}"
+        ))),
+    }
+}
+
+/// What a dojo killed with `kill -9` left behind, found and removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    /// Run directories of scratch directories whose dojo is gone.
+    pub scratch: Vec<std::path::PathBuf>,
+    /// Control groups whose dojo is gone (anything still in them killed).
+    pub groups: Vec<std::path::PathBuf>,
+}
+
+/// Removes what dead dojo processes left behind: their run directories
+/// (whose `lock` file no live dojo holds locked) and their control groups
+/// (named after a pid that no longer runs). Done once per process before its first
+/// scratch directory; `dojo doctor` calls it too and says what it found.
+pub fn remove_leftovers() -> Leftovers {
+    let mut found = Leftovers::default();
+    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if !name.to_string_lossy().starts_with(RUN_DIR_PREFIX) {
+                continue;
+            }
+            let path = entry.path();
+            // Our own is locked by us; a live dojo's by it.
+            let Ok(lock) = std::fs::File::open(path.join("lock")) else {
+                continue;
+            };
+            let free =
+                rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+                    .is_ok();
+            if free && std::fs::remove_dir_all(&path).is_ok() {
+                found.scratch.push(path);
+            }
+        }
+    }
+    found.groups = crate::cgroup::remove_stale();
+    found
 }
 
 /// A bot's scratch directory, removed with everything in it when dropped.
@@ -411,11 +600,16 @@ pub(crate) fn scratch_dir(bot: &str) -> std::io::Result<Scratch> {
 /// which opens and lists even an empty directory), and walks the tree
 /// only when that fails.
 #[derive(Debug)]
-pub(crate) struct Scratch(std::path::PathBuf);
+pub(crate) struct Scratch(std::path::PathBuf, Option<SeatUser>);
 
 impl Scratch {
     pub(crate) fn path(&self) -> &std::path::Path {
         &self.0
+    }
+
+    /// The uid and gid the seat's bot runs as; 0: dojo's own.
+    pub(crate) fn seat_id(&self) -> u32 {
+        self.1.as_ref().map_or(0, |u| seat_id(u.0))
     }
 }
 
@@ -456,9 +650,11 @@ pub fn in_force(mode: SandboxMode) -> Result<InForce, SandboxError> {
 /// The layers `--sandbox off` turns off (the clean environment, the
 /// rlimits, the cgroups and the subreaper always apply).
 const SWITCHABLE: &[&str] = &[
+    "seat-user",
     "pid-namespace",
     "private-proc",
     "network-namespace",
+    "ipc-namespace",
     "landlock",
     "landlock-network",
     "seccomp",
@@ -488,6 +684,11 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
     if network {
         missing.retain(|l| l != "network-namespace" && l != "landlock-network");
     }
+    // Seat users need root: without it bots run as dojo's own user,
+    // which is not root.
+    if !rustix::process::geteuid().is_root() {
+        missing.retain(|l| l != "seat-user");
+    }
     // The process cap has no fallback (memory falls back to RLIMIT_AS).
     if !layer_available("cgroup-pids") {
         missing.push("cgroup-pids".to_string());
@@ -512,6 +713,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
                 "pid-namespace" if layer.available => flags |= sys::NEW_PID,
                 "private-proc" if layer.available => private_proc = true,
                 "network-namespace" if layer.available => flags |= sys::NEW_NET,
+                "ipc-namespace" if layer.available => flags |= sys::NEW_IPC | sys::NEW_UTS,
                 "landlock" if layer.available => confine_fs = true,
                 "seccomp" if layer.available => {
                     seccomp = crate::seccomp::filters().unwrap_or_default();
@@ -526,14 +728,21 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let memory_group = limits
         .memory_bytes
         .filter(|_| layer_available("cgroup-memory"));
+    // The default cap has no address-space fallback (see
+    // DEFAULT_MEMORY_MIB).
     let address_space = match (limits.address_space_bytes, memory_group) {
         (Some(bytes), _) => Some(bytes),
-        (None, None) => limits.memory_bytes,
+        (None, None) => limits
+            .memory_bytes
+            .filter(|&b| b != DEFAULT_MEMORY_MIB << 20),
         (None, Some(_)) => None,
     };
     let group_limits = crate::cgroup::GroupLimits {
         processes: limits.processes.filter(|_| layer_available("cgroup-pids")),
         memory_bytes: memory_group,
+        account_cpu: false,
+        // The tree's total, besides each process's RLIMIT_CPU.
+        cpu_seconds: limits.cpu_seconds.filter(|_| layer_available("cgroup-cpu")),
     };
     let values = [
         Some((sys::resource::CORE, 0)),
@@ -595,13 +804,20 @@ pub struct Limits {
 /// otherwise: far above what a bot needs, far below a fork bomb's reach.
 pub const DEFAULT_PROCESSES: u64 = 256;
 
+/// Memory of a bot's tree unless the organiser says otherwise (MiB):
+/// without a cap one bot could take the machine's memory from everything
+/// else. Applied through the bot's memory cgroup only: as an address-space
+/// limit (the fallback for a value the organiser gives) it would stop
+/// runtimes that reserve more than they use (V8, the JVM) from starting.
+pub const DEFAULT_MEMORY_MIB: u64 = 1024;
+
 impl Default for Limits {
-    /// Generous defaults that no honest bot meets: 1024 descriptors, 64 MiB
-    /// files, 256 processes and threads. Memory and CPU stay inherited
-    /// unless set.
+    /// Generous defaults that no honest bot meets: 1 GiB of memory (through
+    /// the memory cgroup only), 1024 descriptors, 64 MiB files, 256
+    /// processes and threads. CPU stays inherited unless set.
     fn default() -> Self {
         Self {
-            memory_bytes: None,
+            memory_bytes: Some(DEFAULT_MEMORY_MIB << 20),
             address_space_bytes: None,
             cpu_seconds: None,
             processes: Some(DEFAULT_PROCESSES),
@@ -642,12 +858,12 @@ mod tests {
 
     #[test]
     fn a_scratch_directory_goes_empty_or_full() {
-        let empty = scratch_dir("unit-empty").unwrap();
+        let empty = scratch_dir("unit-empty", false).unwrap();
         let empty_path = empty.path().to_path_buf();
         assert!(empty_path.is_dir());
         drop(empty);
         assert!(!empty_path.exists());
-        let full = scratch_dir("unit-full").unwrap();
+        let full = scratch_dir("unit-full", false).unwrap();
         let full_path = full.path().to_path_buf();
         std::fs::create_dir_all(full_path.join("a/b")).unwrap();
         std::fs::write(full_path.join("a/b/c.txt"), "x").unwrap();

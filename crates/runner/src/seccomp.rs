@@ -60,6 +60,27 @@ const DENIED: &[i64] = &[
     libc::SYS_name_to_handle_at,
     libc::SYS_open_by_handle_at,
     libc::SYS_lookup_dcookie,
+    // Watches count against the user's machine-wide limits (root's too)
+    // and report names in directories the bot may not read.
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_inotify_init,
+    libc::SYS_inotify_init1,
+    libc::SYS_fanotify_init,
+    // A second way into the kernel, past this very filter.
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+];
+
+/// Socket families no bot gets: Unix sockets (a pathname socket of the
+/// host, such as a container daemon's, is reachable by `connect` whatever
+/// Landlock allows), the host's virtual-machine sockets, netlink (the
+/// kernel's configuration interface) and raw packets.
+const DENIED_FAMILIES: &[i32] = &[
+    libc::AF_UNIX,
+    libc::AF_VSOCK,
+    libc::AF_NETLINK,
+    libc::AF_PACKET,
 ];
 
 /// `clone` flags that create namespaces: `clone` with any of them is
@@ -118,6 +139,29 @@ fn build(also_denied: &[i64]) -> Result<Vec<BpfProgram>, seccompiler::BackendErr
         })
         .collect::<Result<Vec<_>, _>>()?;
     denied.insert(libc::SYS_clone, clone_rules);
+    // socket(family, type, protocol): the families above, and raw
+    // sockets of any family (the type's low bits; the rest are flags).
+    let arg = |index, op, value| SeccompCondition::new(index, SeccompCmpArgLen::Dword, op, value);
+    let mut socket_rules = DENIED_FAMILIES
+        .iter()
+        .map(|&family| SeccompRule::new(vec![arg(0, SeccompCmpOp::Eq, family as u64)?]))
+        .collect::<Result<Vec<_>, _>>()?;
+    socket_rules.push(SeccompRule::new(vec![arg(
+        1,
+        SeccompCmpOp::MaskedEq(0xf),
+        libc::SOCK_RAW as u64,
+    )?])?);
+    denied.insert(libc::SYS_socket, socket_rules);
+    // A connected pair stays allowed (pipes between a bot's own
+    // processes), but not a datagram one: it could `sendto` a host socket.
+    denied.insert(
+        libc::SYS_socketpair,
+        vec![SeccompRule::new(vec![arg(
+            1,
+            SeccompCmpOp::MaskedEq(0xf),
+            libc::SOCK_DGRAM as u64,
+        )?])?],
+    );
     let eperm = SeccompFilter::new(
         denied,
         SeccompAction::Allow,

@@ -294,7 +294,9 @@ impl BotSpec {
         }
         let mut containment =
             crate::sandbox::plan(crate::SandboxMode::Auto, &crate::Limits::default());
-        containment.unshare_flags &= crate::sys::NEW_PID | crate::sys::NEW_USER;
+        // Its own System V IPC too (nothing of it outlives the build).
+        containment.unshare_flags &=
+            crate::sys::NEW_PID | crate::sys::NEW_USER | crate::sys::NEW_IPC | crate::sys::NEW_UTS;
         // Builds fetch dependencies and write into the bot's directory:
         // no filesystem confinement, no system-call filter.
         containment.confine_fs = false;

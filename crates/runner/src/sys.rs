@@ -202,7 +202,7 @@ pub(crate) struct Containment {
     pub(crate) private_proc: bool,
     /// `cgroup.procs` descriptors of the bot's control groups to join
     /// (-1: none); the owner keeps them open until the spawn returned.
-    pub(crate) cgroup_fds: [i32; 2],
+    pub(crate) cgroup_fds: [i32; 3],
     /// Limits for the bot's control groups (the spawn makes them).
     pub(crate) group_limits: crate::cgroup::GroupLimits,
     /// With `CLONE_NEWUSER` in the flags: the lines for the new user
@@ -214,6 +214,15 @@ pub(crate) struct Containment {
     /// and is adopted by dojo (and swept) when it ends (see
     /// [`crate::reaper`]).
     pub(crate) subreaper: bool,
+    /// As root: the uid and gid (equal) the bot runs as, one of the seat's
+    /// own that owns nothing but its scratch directory; 0 for none.
+    pub(crate) seat_id: u32,
+    /// With `seat_id`: keep CAP_DAC_READ_SEARCH (ambient, so the bot's
+    /// programs have it) to read its own directory whatever its modes and
+    /// those of the directories above it. Only with Landlock, which then
+    /// bounds what it reads, and seccomp, which denies
+    /// `open_by_handle_at` (the capability's way past Landlock).
+    pub(crate) seat_reads_all: bool,
 }
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
@@ -276,7 +285,7 @@ impl Default for Containment {
             seccomp: &[],
             confine_fs: false,
             private_proc: false,
-            cgroup_fds: [-1; 2],
+            cgroup_fds: [-1; 3],
             group_limits: crate::cgroup::GroupLimits::default(),
             id_maps: IdMaps {
                 uid: [0; 32],
@@ -285,6 +294,8 @@ impl Default for Containment {
                 gid_len: 0,
             },
             subreaper: false,
+            seat_id: 0,
+            seat_reads_all: false,
         }
     }
 }
@@ -429,6 +440,89 @@ fn drop_capabilities() {
     }
 }
 
+/// In the forked bot, as root: become the seat's own user and group
+/// (`plan.seat_id`), with no supplementary groups, keeping at most
+/// CAP_DAC_READ_SEARCH (see [`Containment::seat_reads_all`]). The
+/// bounding set is emptied first (that needs CAP_SETPCAP, which root
+/// still has), and PDEATHSIG, which a change of credentials clears, is
+/// armed again. Only async-signal-safe calls.
+///
+/// # Safety
+/// As [`confine_self`]: called in the forked child before exec.
+#[cfg(target_os = "linux")]
+unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
+    const DAC_READ_SEARCH: u32 = 2;
+    let id = plan.seat_id;
+    // SAFETY: prctl, setgroups, setres[ug]id and capset on plain values.
+    unsafe {
+        let parent = libc::getppid();
+        for cap in 0..64 {
+            if !(plan.seat_reads_all && cap == DAC_READ_SEARCH as i32) {
+                libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+            }
+        }
+        if plan.seat_reads_all && libc::prctl(libc::PR_SET_KEEPCAPS, 1, 0, 0, 0) == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::setgroups(0, std::ptr::null()) == -1
+            || libc::setresgid(id, id, id) == -1
+            || libc::setresuid(id, id, id) == -1
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        if plan.seat_reads_all {
+            #[repr(C)]
+            struct Header {
+                version: u32,
+                pid: i32,
+            }
+            #[repr(C)]
+            #[derive(Clone, Copy)]
+            struct Data {
+                effective: u32,
+                permitted: u32,
+                inheritable: u32,
+            }
+            let mut header = Header {
+                version: 0x2008_0522,
+                pid: 0,
+            };
+            let bit = 1 << DAC_READ_SEARCH;
+            let data = [
+                Data {
+                    effective: bit,
+                    permitted: bit,
+                    inheritable: bit,
+                },
+                Data {
+                    effective: 0,
+                    permitted: 0,
+                    inheritable: 0,
+                },
+            ];
+            if libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr()) == -1
+                || libc::prctl(
+                    libc::PR_CAP_AMBIENT,
+                    libc::PR_CAP_AMBIENT_RAISE,
+                    DAC_READ_SEARCH as libc::c_ulong,
+                    0,
+                    0,
+                ) == -1
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::getppid() != parent {
+            // The parent died while the signal was not armed.
+            libc::_exit(1);
+        }
+    }
+    Ok(())
+}
+
 /// `setrlimit(resource, value)`, with the CPU limit's hard limit a second
 /// later, so the bot gets SIGXCPU (which says why) before the kernel's
 /// SIGKILL.
@@ -489,7 +583,9 @@ unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
     if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
         return Ok(());
     }
-    drop_capabilities();
+    if plan.seat_id == 0 {
+        drop_capabilities();
+    }
     // SAFETY: raw system calls on plain values and on `plan.seccomp`'s
     // memory, which outlives the call.
     unsafe {
@@ -527,6 +623,8 @@ pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
 pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
 pub(crate) const NEW_USER: i32 = libc::CLONE_NEWUSER;
 pub(crate) const NEW_NS: i32 = libc::CLONE_NEWNS;
+pub(crate) const NEW_IPC: i32 = libc::CLONE_NEWIPC;
+pub(crate) const NEW_UTS: i32 = libc::CLONE_NEWUTS;
 
 /// Makes this process non-dumpable: its `/proc/PID` entries (environment,
 /// memory, descriptors) then need CAP_SYS_PTRACE, which bots lack (see
@@ -597,6 +695,9 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 if plan.subreaper && libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == -1 {
                     return Err(std::io::Error::last_os_error());
                 }
+                if plan.seat_id != 0 {
+                    become_seat_user(&plan)?;
+                }
                 return limit_files_and_confine(&plan);
             }
             if libc::unshare(plan.unshare_flags) == -1 {
@@ -627,8 +728,16 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 return Err(std::io::Error::last_os_error());
             }
             if pid == 0 {
-                // The bot: PID 1 of the new namespace.
+                // The bot: PID 1 of the new namespace. Its own /proc and
+                // user first (a change of user clears PDEATHSIG), then
+                // PDEATHSIG and the check that the waiter is still there.
                 libc::close(alive[1]);
+                if plan.private_proc {
+                    private_proc(&plan)?;
+                }
+                if plan.seat_id != 0 {
+                    become_seat_user(&plan)?;
+                }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -640,9 +749,6 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                 if libc::poll(&mut fd, 1, 0) != 0 {
                     // The waiter is gone already.
                     libc::_exit(1);
-                }
-                if plan.private_proc {
-                    private_proc(&plan)?;
                 }
                 return limit_files_and_confine(&plan);
             }

@@ -238,6 +238,13 @@ fn a_bot_cannot_kill_its_opponent_or_stop_dojo() {
 
 #[test]
 fn a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on() {
+    // As dojo's own user: a seat user could not chmod the copy.
+    if !in_a_process_without(
+        "a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on",
+        "seat-user",
+    ) {
+        return;
+    }
     // A copy, since the bot removes its own execute bit.
     let dir = tempfile::tempdir().expect("tempdir");
     let script = dir.path().join("unexec.py");
@@ -362,13 +369,21 @@ fn the_scratch_directory_is_writable_and_removed_after_the_game() {
         "{}",
         run.seats[1].stderr
     );
+    // Scratch directories are made in this process's run directory.
     let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
         .expect("temp dir")
         .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("dojo-run-"))
+        .flat_map(|run| {
+            std::fs::read_dir(run.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .filter(|e| {
             e.file_name()
                 .to_string_lossy()
-                .starts_with(&format!("dojo-{name}-"))
+                .starts_with(&format!("{name}-"))
         })
         .collect();
     assert!(left.is_empty(), "scratch directories left: {left:?}");
@@ -702,4 +717,407 @@ fn a_league_of_escapers_leaks_no_descriptor_and_no_process() {
     assert_eq!(open_descriptors(), before, "descriptors leaked");
     let left = tagged_processes(&tag);
     assert!(left.is_empty(), "processes left after the games: {left:?}");
+}
+
+/// A System V IPC key no other test uses.
+fn unique_ipc_key() -> i32 {
+    use std::sync::atomic::{AtomicI32, Ordering};
+    static NEXT: AtomicI32 = AtomicI32::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    (((std::process::id() as i32) & 0x3f_ffff) << 8 | (n & 0xff)) + 0x4000_0000
+}
+
+/// Whether the host's IPC namespace (this process's) has any object of
+/// `key`: its `/proc/sysvipc` tables list the key in decimal first.
+fn ipc_objects_of(key: i32) -> Vec<String> {
+    let mut found = Vec::new();
+    for table in ["shm", "msg", "sem"] {
+        let text = std::fs::read_to_string(format!("/proc/sysvipc/{table}")).unwrap_or_default();
+        if text
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(&key.to_string()))
+        {
+            found.push(table.to_string());
+        }
+    }
+    found
+}
+
+/// Two sysv_shm.py bots with `key`, one game.
+fn two_colluders(key: i32, opts: &RunOptions) -> (Cards, MatchRun) {
+    let key = key.to_string();
+    let seats = [
+        Seat::new(bot("hostile", "sysv_shm.py", &[&key])),
+        Seat::new(bot("hostile", "sysv_shm.py", &[&key])),
+    ];
+    let mut referee = Cards {
+        rounds: 3,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, opts).expect("game runs");
+    (referee, run)
+}
+
+#[test]
+fn bots_cannot_meet_in_system_v_ipc_and_leave_none_of_it_behind() {
+    if !have("ipc-namespace") {
+        return;
+    }
+    let key = unique_ipc_key();
+    let (referee, run) = two_colluders(key, &options());
+    for (seat, result) in run.seats.iter().enumerate() {
+        assert!(
+            referee.history.iter().all(|r| r[seat] == Answer::Move(0)),
+            "seat {seat} met the other: {}",
+            result.stderr
+        );
+    }
+    let left = ipc_objects_of(key);
+    assert!(left.is_empty(), "left in the host's IPC: {left:?}");
+}
+
+#[test]
+fn without_a_sandbox_the_colluders_do_meet_and_leave_segments() {
+    // The counterpart of the test above: the bots and the checks can fail.
+    let key = unique_ipc_key();
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = two_colluders(key, &opts);
+    let left = ipc_objects_of(key);
+    for (flag, kind) in [("-M", "shm"), ("-Q", "msg"), ("-S", "sem")] {
+        if left.iter().any(|l| l == kind) {
+            let _ = std::process::Command::new("ipcrm")
+                .args([flag, &key.to_string()])
+                .status();
+        }
+    }
+    assert!(
+        referee.history.iter().any(|r| r.contains(&Answer::Move(1))),
+        "{} / {}",
+        run.seats[0].stderr,
+        run.seats[1].stderr
+    );
+    assert_eq!(left, ["shm", "msg", "sem"]);
+}
+
+/// A host service on a pathname Unix socket, and kernel_surface.py
+/// against it.
+fn reach_for_the_kernel(opts: &RunOptions) -> (Cards, MatchRun, bool) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("service.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let path = path.to_string_lossy().into_owned();
+    let (referee, run) = versus(bot("hostile", "kernel_surface.py", &[&path]), opts, 2);
+    let connected = listener.accept().is_ok();
+    (referee, run, connected)
+}
+
+#[test]
+fn inotify_io_uring_odd_sockets_and_host_unix_sockets_are_denied() {
+    if !have("seccomp") {
+        return;
+    }
+    let (referee, run, connected) = reach_for_the_kernel(&options());
+    assert!(!connected, "the bot reached the host's socket");
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn without_a_sandbox_the_kernel_and_the_host_socket_are_reached() {
+    // The counterpart of the test above: the bot and its checks can fail.
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run, connected) = reach_for_the_kernel(&opts);
+    assert!(connected, "{}", run.seats[1].stderr);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
+/// `bots/sneaky/` (manifest_reader.py with a bot.toml naming
+/// `../victim/secret.txt` as its script) beside `bots/victim/secret.txt`.
+fn manifest_reader_layout() -> (tempfile::TempDir, Arc<BotSpec>) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let path = |p: &str| root.path().join(p);
+    for dir in ["bots/sneaky", "bots/victim"] {
+        std::fs::create_dir_all(path(dir)).expect("mkdir");
+    }
+    std::fs::copy(
+        bots_dir().join("hostile/manifest_reader.py"),
+        path("bots/sneaky/manifest_reader.py"),
+    )
+    .expect("copy");
+    std::fs::write(path("bots/victim/secret.txt"), "the victim's secret\n").expect("write");
+    std::fs::write(
+        path("bots/sneaky/bot.toml"),
+        "command = [\"python3\", \"-cexec(open('manifest_reader.py').read())\", \
+         \"../victim/secret.txt\"]\ngames = [\"cardjitsu\"]\n",
+    )
+    .expect("write");
+    let spec = dojo_runner::load_dir(&path("bots/sneaky")).expect("the manifest loads");
+    (root, Arc::new(spec))
+}
+
+#[test]
+fn a_manifest_cannot_make_a_file_outside_its_directory_readable() {
+    if !have("landlock") {
+        return;
+    }
+    let (_root, spec) = manifest_reader_layout();
+    let (referee, run) = versus(spec, &options(), 2);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{}",
+        run.seats[1].stderr
+    );
+    assert!(run.seats[1].stderr.contains("Permission denied"));
+}
+
+#[test]
+fn without_a_sandbox_the_manifest_reader_does_read_the_file() {
+    // The counterpart of the test above: the bot and its check can fail.
+    let (_root, spec) = manifest_reader_layout();
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run) = versus(spec, &opts, 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
+#[test]
+fn without_a_memory_flag_the_default_cap_still_stops_a_hog() {
+    if !have("cgroup-memory") {
+        return;
+    }
+    assert_eq!(
+        dojo_runner::Limits::default().memory_bytes,
+        Some(dojo_runner::DEFAULT_MEMORY_MIB << 20)
+    );
+    let tag = unique_tag("memhog-default");
+    // hog.py touches up to 4 GiB: past the default 1 GiB.
+    let opts = RunOptions {
+        startup_allowance: Duration::from_secs(60),
+        ..options()
+    };
+    let (referee, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 1);
+    let seat = &run.seats[1];
+    assert_eq!(seat.limits, ["memory"], "{seat:?}");
+    assert!(!seat.stderr.contains("allocated 4096 MiB"), "{seat:?}");
+    assert_eq!(referee.history.len(), 1);
+    assert!(tagged_processes(&tag).is_empty());
+}
+
+/// hidden_workers.py (1.5 s of CPU a move in short kernel-reaped workers)
+/// against random_ok.py, under CPU time with 0.3 s a move (and 1 s more
+/// for a fresh process).
+fn hidden_workers_under_cpu_time() -> MatchRun {
+    let opts = RunOptions {
+        time: dojo_runner::TimeMode::Cpu,
+        move_timeout: Duration::from_millis(300),
+        startup_allowance: Duration::from_millis(1000),
+        wall_backstop: 40,
+        ..RunOptions::default()
+    };
+    let (_, run) = versus(
+        bot("hostile", "hidden_workers.py", &["60", "0.025"]),
+        &opts,
+        3,
+    );
+    run
+}
+
+#[test]
+fn cpu_time_in_workers_the_kernel_reaped_is_charged() {
+    if !have("cgroup-cpu") {
+        return;
+    }
+    let run = hidden_workers_under_cpu_time();
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.timeout, 3, "{seat:?}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_the_cpu_cgroup_those_workers_go_uncharged() {
+    // The counterpart of the test above: the tree in /proc misses them.
+    if !in_a_process_without(
+        "without_the_cpu_cgroup_those_workers_go_uncharged",
+        "cgroup-cpu",
+    ) {
+        return;
+    }
+    let run = hidden_workers_under_cpu_time();
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.timeout, 0, "{seat:?}");
+}
+
+/// A pid no process has now: a child's that has been reaped.
+fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true").spawn().expect("true");
+    child.wait().expect("reaped");
+    child.id()
+}
+
+#[test]
+fn what_a_killed_dojo_left_behind_is_removed_at_the_next_start() {
+    // A dead dojo's run directory of scratch directories: its lock file is
+    // no longer held.
+    let run = std::env::temp_dir().join(format!("dojo-run-{}-test", dead_pid()));
+    std::fs::create_dir_all(run.join("bot-x1/deep")).expect("mkdir");
+    std::fs::write(run.join("lock"), "").expect("lock");
+    std::fs::write(run.join("bot-x1/deep/state.bin"), "left").expect("write");
+    // And its control group, where this machine has them.
+    let base = probe()
+        .iter()
+        .find(|l| l.name == "cgroup-pids" && l.available)
+        .and_then(|l| l.detail.split("(groups under ").nth(1))
+        .map(|rest| PathBuf::from(rest.trim_end_matches(')')));
+    let group = base.map(|b| b.join(format!("dojo-{}-0", dead_pid())));
+    if let Some(group) = &group {
+        std::fs::create_dir(group).expect("a cgroup");
+    } else {
+        eprintln!("no cgroup-pids here: only the scratch part is tested");
+    }
+    // A live dojo's (this process's) run directory is kept.
+    let (_, run_now) = versus(bot("faulty", "random_ok.py", &[]), &options(), 1);
+    assert_eq!(run_now.seats[1].faults.total(), 0);
+    let found = dojo_runner::remove_leftovers();
+    assert!(!run.exists(), "{found:?}");
+    if let Some(group) = &group {
+        assert!(!group.exists(), "{found:?}");
+    }
+    let ours = std::fs::read_dir(std::env::temp_dir())
+        .expect("temp dir")
+        .flatten()
+        .any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("dojo-run-{}-", std::process::id()))
+        });
+    assert!(ours, "this live process's run directory was kept");
+}
+
+/// chmodder.py against a copy of random_ok.py (its target) in a
+/// directory of its own; the copy's mode after the game.
+fn chmod_the_opponent(opts: &RunOptions) -> (Cards, MatchRun, u32) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let victim = dir.path().join("random_ok.py");
+    std::fs::copy(bots_dir().join("faulty/random_ok.py"), &victim).expect("copy");
+    let victim_spec = Arc::new(BotSpec {
+        name: "victim".to_string(),
+        command: vec![victim.to_string_lossy().into_owned()],
+        dir: dir.path().to_path_buf(),
+        // Started again for every hand.
+        mode: Mode::PerTurn,
+        ..(*bot("faulty", "random_ok.py", &[])).clone()
+    });
+    let target = victim.to_string_lossy().into_owned();
+    let seats = [
+        Seat::new(victim_spec),
+        Seat::new(bot("hostile", "chmodder.py", &[&target])),
+    ];
+    let mut referee = Cards {
+        rounds: 3,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, opts).expect("game runs");
+    let mode = std::fs::metadata(&victim)
+        .expect("still there")
+        .permissions()
+        .mode()
+        & 0o7777;
+    (referee, run, mode)
+}
+
+#[test]
+fn a_bot_cannot_chmod_its_opponents_program() {
+    if !have("seat-user") {
+        return;
+    }
+    let (referee, run, mode) = chmod_the_opponent(&options());
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert_ne!(mode, 0, "{stderr}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_a_sandbox_the_opponents_program_is_chmod_ed_away() {
+    // The counterpart of the test above (as root the bot owns the file).
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("skipped: not root, the copy is the bot's own either way");
+        return;
+    }
+    let opts = RunOptions {
+        sandbox: SandboxMode::Off,
+        ..options()
+    };
+    let (referee, run, mode) = chmod_the_opponent(&opts);
+    assert_eq!(mode, 0, "{}", run.seats[1].stderr);
+    assert_eq!(referee.history[0][1], Answer::Move(1));
+    assert!(run.seats[0].faults.crash > 0, "{:?}", run.seats[0]);
+}
+
+/// hidden_workers.py with 4 workers of 0.4 s a move (none near the
+/// per-process limit) under `--limit-cpu-s 1`, one move.
+fn workers_under_a_cpu_limit() -> MatchRun {
+    let opts = RunOptions {
+        // Over a second of CPU can take many wall seconds when loaded.
+        startup_allowance: Duration::from_secs(120),
+        ..limited(dojo_runner::Limits {
+            cpu_seconds: Some(1),
+            ..dojo_runner::Limits::default()
+        })
+    };
+    let (_, run) = versus(bot("hostile", "hidden_workers.py", &["4", "0.4"]), &opts, 1);
+    run
+}
+
+#[test]
+fn the_cpu_limit_holds_for_the_whole_tree() {
+    if !have("cgroup-cpu") {
+        return;
+    }
+    let run = workers_under_a_cpu_limit();
+    let seat = &run.seats[1];
+    assert_eq!(seat.limits, ["cpu"], "{seat:?}");
+    assert_eq!(seat.faults.limit, 1, "{seat:?}");
+    assert_eq!(seat.faults.crash, 1, "{seat:?}");
+}
+
+#[test]
+fn without_the_cpu_cgroup_the_cpu_limit_is_per_process() {
+    // The counterpart of the test above: forking spreads the work.
+    if !in_a_process_without(
+        "without_the_cpu_cgroup_the_cpu_limit_is_per_process",
+        "cgroup-cpu",
+    ) {
+        return;
+    }
+    let run = workers_under_a_cpu_limit();
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
 }

@@ -12,6 +12,16 @@ pub fn run() -> ExitCode {
             layer.detail
         );
     }
+    // What a dojo killed with `kill -9` left behind (also removed at the
+    // start of every run).
+    let left = dojo_runner::remove_leftovers();
+    if left.scratch.is_empty() && left.groups.is_empty() {
+        println!("leftovers of dead dojo runs: none");
+    } else {
+        for path in left.scratch.iter().chain(&left.groups) {
+            println!("leftover of a dead dojo run, removed: {}", path.display());
+        }
+    }
     match dojo_runner::layers_in_force(dojo_runner::SandboxMode::Strict) {
         Ok(_) => println!("--sandbox strict: can run here"),
         Err(e) => println!("{e}"),

@@ -116,8 +116,20 @@ impl Processes for Pipes<'_> {
         let opts = self.opts;
         let spec = &self.seats[seat];
         if self.scratch[seat].is_none() {
-            self.scratch[seat] = Some(crate::sandbox::scratch_dir(&spec.bot.name)?);
+            self.scratch[seat] = Some(crate::sandbox::scratch_dir(
+                &spec.bot.name,
+                crate::sandbox::seat_users(opts.sandbox),
+            )?);
         }
+        let mut containment =
+            crate::sandbox::plan(opts.sandbox, &spec.bot.values.limits.over(&opts.limits));
+        // Under CPU time the bot's cgroup counts every process it ran.
+        containment.group_limits.account_cpu = opts.time == super::options::TimeMode::Cpu
+            && crate::sandbox::layer_available("cgroup-cpu");
+        containment.seat_id = self.scratch[seat]
+            .as_ref()
+            .map_or(0, crate::sandbox::Scratch::seat_id);
+        containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
         let process = BotProcess::spawn(Launch {
             command: &spec.bot.command,
             dir: &spec.bot.dir,
@@ -129,10 +141,7 @@ impl Processes for Pipes<'_> {
             seat,
             generation,
             max_line_bytes: opts.max_line_bytes,
-            containment: crate::sandbox::plan(
-                opts.sandbox,
-                &spec.bot.values.limits.over(&opts.limits),
-            ),
+            containment,
             clean_env: true,
             cpu: opts.pin_cpu,
         })?;
