@@ -131,7 +131,7 @@ impl<'de> Deserialize<'de> for Fields {
     }
 }
 
-/// Why [`GameDef::parse_record`] refused a record: not a record of the
+/// Why [`GameDef::parse_record`](crate::GameDef::parse_record) refused a record: not a record of the
 /// game named `kind` (as messages name it).
 #[derive(Debug)]
 pub struct NotARecord {
