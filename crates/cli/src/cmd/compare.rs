@@ -173,6 +173,7 @@ impl<'a> JsonReport<'a> {
 }
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
+    super::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
     let game = a.game;
     // What differs between games comes from the game's shape: a third
     // seat (a bot that is neither NEW nor BASE, by default the game's own)

@@ -467,6 +467,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
 /// says whether `--bots-dir` named it (a resumed league otherwise looks
 /// where it was started).
 pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitCode> {
+    super::check_outputs(&[("--html", a.html.as_deref())])?;
     let (mut settings, origin, out, resolved) = match &a.resume {
         Some(dir) => {
             let (settings, origin) = resumed_settings(dir, &a, given_bots_dir.then_some(bots_dir))?;

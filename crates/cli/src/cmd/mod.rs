@@ -38,27 +38,25 @@ pub fn control_conflicts(given: &ControlArgs, settings: &dojo_league::Settings) 
         .collect()
 }
 
-/// Writes `value` as one line of JSON, atomically (a temporary file in the
-/// same directory, then a rename), so a reader never sees half a record;
-/// `-` writes it to stdout.
+/// Writes `value` as one line of JSON (see [`crate::output::write_file`]:
+/// a regular file atomically, `-` to stdout, a FIFO or device through).
 pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     let mut text = serde_json::to_string(value).context("serialising the record")?;
     text.push('\n');
-    if path.as_os_str() == "-" {
-        out!("{text}");
-        return Ok(());
+    crate::output::write_file(path, text.as_bytes())
+}
+
+/// Checks every output flag's path before anything is played
+/// ([`crate::output::check_output`]), each as `(flag, path)`; when one of
+/// them is stdout (`--json -`), the transcript goes to stderr instead.
+pub fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
+    for (flag, path) in outputs {
+        if let Some(path) = path {
+            crate::output::check_output(path, flag)?;
+        }
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(
-        || "record.json".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    let paths: Vec<Option<&Path>> = outputs.iter().map(|(_, p)| *p).collect();
+    crate::output::data_on_stdout(&paths);
     Ok(())
 }
 

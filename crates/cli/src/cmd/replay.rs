@@ -24,6 +24,7 @@ use crate::bots;
 use crate::render;
 
 pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
+    super::check_outputs(&[("--html", a.html.as_deref())])?;
     let saved = load(&a.record, a.game)?;
     if let Some(path) = &a.html {
         let record = a.record.display().to_string();
