@@ -72,7 +72,7 @@ fn kill_group(pgid: i32) {
 
 /// Sends SIGKILL to the process group of every bot that any game in this
 /// process is running. Meant for a Ctrl-C handler (it takes a mutex, so
-/// call it from a normal thread such as the one the `ctrlc` crate uses,
+/// call it from a normal thread such as the CLI's signal-watching one,
 /// not from a raw signal handler). The games notice their bots dying; set
 /// their `cancel` flag as well so they stop instead of restarting them.
 pub fn kill_all_bots() {

@@ -281,7 +281,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         Outcome::H1 => crate::exit::SUCCESS,
         Outcome::H0 => crate::exit::NEGATIVE,
         Outcome::Inconclusive => crate::exit::INCONCLUSIVE,
-        Outcome::Cancelled => crate::exit::INTERRUPTED,
+        Outcome::Cancelled => crate::bots::interrupted_status(),
     }))
 }
 

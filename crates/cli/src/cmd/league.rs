@@ -586,7 +586,7 @@ fn smoke_start(settings: &Settings, exec: &BotExecutor, allow_broken: bool) -> R
 
 fn exit_code(report: &Report) -> ExitCode {
     if report.timing.cancelled {
-        crate::exit::code(crate::exit::INTERRUPTED)
+        crate::exit::code(crate::bots::interrupted_status())
     } else if !report.timing.failed.is_empty() {
         errln!(
             "{} failed and stay{} pending; fix the cause and --resume",
