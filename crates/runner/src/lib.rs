@@ -41,4 +41,6 @@ pub use spec::{
     resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
-pub use sys::{allowed_cpus, kill_all_bots, process_group_alive, raise_open_files_limit};
+pub use sys::{
+    allowed_cpus, kill_all_bots, open_files_hard_limit, process_group_alive, raise_open_files_limit,
+};

@@ -225,7 +225,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
-    let mut run = controls.run_options(dojo_runner::RunOptions::default());
+    let mut run = super::warn_open_files(controls.run_options(dojo_runner::RunOptions::default()));
     run.cancel = Some(Arc::clone(&cancel));
     let exec = BotExecutor {
         bots: by_role,

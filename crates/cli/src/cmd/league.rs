@@ -445,11 +445,11 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
-    let run = settings.run_options(dojo_runner::RunOptions {
+    let run = super::warn_open_files(settings.run_options(dojo_runner::RunOptions {
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
         ..dojo_runner::RunOptions::default()
-    });
+    }));
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
     dojo_runner::in_force(run.sandbox)?;

@@ -23,7 +23,23 @@ use crate::games;
 
 /// Runner options from the control flags (the defaults where not given).
 pub fn run_options(controls: &ControlArgs) -> RunOptions {
-    controls.controls().run_options(RunOptions::default())
+    warn_open_files(controls.controls().run_options(RunOptions::default()))
+}
+
+/// `run`, after saying (once) when its open-files limit for bots is above
+/// dojo's own hard limit (`ulimit -Hn`): bots then get the hard limit,
+/// which only a privileged process could raise.
+pub fn warn_open_files(run: RunOptions) -> RunOptions {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let hard = dojo_runner::open_files_hard_limit();
+    if let Some(files) = run.limits.open_files.filter(|&f| f > hard) {
+        SAID.call_once(|| {
+            errln!(
+                "warning: --limit-files {files} is above this process's hard limit on open files ({hard}); bots get {hard}"
+            );
+        });
+    }
+    run
 }
 
 /// The control flags given that contradict a stored league's (each as

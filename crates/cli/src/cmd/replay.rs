@@ -153,7 +153,9 @@ fn league_conditions(
             Arc::make_mut(bot).values = values;
         }
     }
-    Ok(settings.run_options(dojo_runner::RunOptions::default()))
+    Ok(super::warn_open_files(
+        settings.run_options(dojo_runner::RunOptions::default()),
+    ))
 }
 
 /// Prints the verdict; exit status 0 (identical) or 1 (differs).
