@@ -12,6 +12,7 @@ mod confine;
 mod controls;
 mod cputime;
 mod fingerprint;
+pub mod input;
 mod lines;
 mod manifest;
 mod play;

@@ -202,10 +202,11 @@ fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
 /// Loads the bot whose `bot.toml` is in `dir`.
 pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let file = dir.join(MANIFEST_FILE);
-    let text = std::fs::read_to_string(&file).map_err(|source| SpecError::Read {
-        file: file.clone(),
-        source,
-    })?;
+    let text = crate::input::read_text_capped(&file, crate::input::MANIFEST_CAP, "a bot.toml")
+        .map_err(|source| SpecError::Read {
+            file: file.clone(),
+            source,
+        })?;
     let manifest = parse_manifest(&file, &text)?;
     let dir = absolute(dir);
     let name = match manifest.name {

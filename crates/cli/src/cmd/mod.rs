@@ -130,9 +130,11 @@ pub fn play_options(game: Game, a: &GameOptionsArgs) -> Result<PlayOptions> {
     Ok(play)
 }
 
-/// Reads a text file, naming it in the error.
-pub fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+/// Reads a deck file (up to [`dojo_runner::input::DECK_CAP`]), naming it
+/// in the error.
+pub fn read_deck(path: &Path) -> Result<String> {
+    dojo_runner::input::read_text_capped(path, dojo_runner::input::DECK_CAP, "a deck")
+        .with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// Reads the league in `dir` and, with `html`, writes its report page

@@ -124,7 +124,7 @@ fn read_deck(name: &str) -> Result<Deck> {
         return Ok(Deck::standard());
     }
     Ok(Deck::parse_dcfg(
-        &crate::cmd::read_text(Path::new(name))?,
+        &crate::cmd::read_deck(Path::new(name))?,
         name,
     )?)
 }
@@ -156,7 +156,7 @@ fn deck(path: Option<&Path>) -> Result<(Deck, String)> {
                 .unwrap_or_else(|_| path.to_path_buf())
                 .display()
                 .to_string();
-            let deck = Deck::parse_dcfg(&crate::cmd::read_text(path)?, &name)?;
+            let deck = Deck::parse_dcfg(&crate::cmd::read_deck(path)?, &name)?;
             Ok((deck, name))
         }
     }
