@@ -41,8 +41,13 @@ fn head(stderr: &[Vec<String>], seat: usize) -> String {
 fn problem(c: &SeatConduct, opts: &RunOptions) -> Option<String> {
     let f = c.faults;
     let what = if f.timeout > 0 {
+        let hint = if c.wrote_nothing(f.timeout as usize) {
+            format!("; {}", crate::record::FLUSH_HINT)
+        } else {
+            String::new()
+        };
         format!(
-            "did not answer its first prompt within {} ms (move timeout plus start-up allowance)",
+            "did not answer its first prompt within {} ms (move timeout plus start-up allowance){hint}",
             (opts.move_timeout + opts.startup_allowance).as_millis()
         )
     } else if f.crash > 0 {

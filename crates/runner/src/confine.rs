@@ -98,8 +98,8 @@ pub(crate) fn toolchains() -> &'static [PathBuf] {
 pub(crate) struct Reach<'a> {
     /// The bot's own directory (read and execute).
     pub(crate) bot_dir: &'a Path,
-    /// Its program and the files its command names by path (read and
-    /// execute).
+    /// Its program and what its command names by path (read and
+    /// execute): `command_files`.
     pub(crate) program: Vec<PathBuf>,
     /// Read, write, execute.
     pub(crate) scratch: &'a Path,
@@ -120,23 +120,38 @@ pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
     program.contains('/').then(|| dir.join(program))
 }
 
-/// The program when given as a path; for an interpreter found on PATH,
-/// the script it runs when named by a path (`python3 /elsewhere/bot.py`,
-/// as an inline `NAME=COMMAND` bot does), resolved against `dir`:
-/// read-only for the bot.
+/// What a bot's command names that it must read, beyond its directory:
+/// the program when given as a path; for an interpreter found on PATH,
+/// the directory of the script it runs (the first word that is not an
+/// option, resolved against `dir`: `python3 /elsewhere/bot.py`, as an
+/// inline `NAME=COMMAND` bot does), so the script's own modules beside it
+/// are readable too. `env [-OPTIONS] [NAME=VALUE...] COMMAND` is read as
+/// the COMMAND it runs. Read-only for the bot.
 pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
+    let is_env = command
+        .first()
+        .is_some_and(|p| Path::new(p).file_name() == Some("env".as_ref()));
+    if is_env {
+        let rest: Vec<String> = command
+            .iter()
+            .skip(1)
+            .skip_while(|w| w.starts_with('-') || w.contains('='))
+            .cloned()
+            .collect();
+        let mut files = command_files(&rest, dir);
+        files.extend(program_path(command, dir));
+        return files;
+    }
     if let Some(program) = program_path(command, dir) {
         return vec![program];
     }
-    // An interpreter from PATH: its script is the first word that is not
-    // an option.
     command
         .iter()
         .skip(1)
         .find(|w| !w.starts_with('-'))
-        .filter(|w| w.contains('/'))
         .map(|w| dir.join(w))
         .filter(|p| p.is_file())
+        .and_then(|p| p.parent().map(Path::to_path_buf))
         .into_iter()
         .collect()
 }
