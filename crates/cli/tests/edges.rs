@@ -666,3 +666,32 @@ fn a_bot_that_never_flushes_is_told_to() {
         "{err}"
     );
 }
+
+#[test]
+fn a_bundled_rust_bot_is_built_in_the_users_cache_not_the_checkout() {
+    let cache = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let record = tmp.path().join("g.json");
+    let out = dojo()
+        .env("XDG_CACHE_HOME", cache.path())
+        .args([
+            "match",
+            "cardjitsu",
+            "sensei",
+            "random-sh",
+            "--seed",
+            "4",
+            "-q",
+            "--json",
+        ])
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let program = record["seats"][0]["command"][0].as_str().unwrap();
+    let built = cache.path().join("dojo/build");
+    assert!(Path::new(program).starts_with(&built), "{program}");
+    assert!(Path::new(program).is_file(), "{program}");
+}

@@ -126,6 +126,54 @@ fn anchor_program(mut command: Vec<String>, dir: &Path) -> Vec<String> {
     command
 }
 
+/// The word a manifest's `command` and `build` may start a word with to
+/// name the bot's build cache ([`build_cache`]).
+pub const CACHE_WORD: &str = "$DOJO_CACHE";
+
+/// Where the bots of one bots directory (`bots_parent`, absolute) put what
+/// they build: `$XDG_CACHE_HOME/dojo/build/NAME-HASH`, else under
+/// `~/.cache`, NAME and HASH of that directory. Per user, outside any
+/// source tree (an installed dojo never builds into the checkout it came
+/// from), and one per bots directory, so two checkouts never replace each
+/// other's programs.
+pub fn build_cache(bots_parent: &Path) -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".cache"))
+        })
+        .unwrap_or_else(std::env::temp_dir);
+    // FNV-1a: the same directory gives the same cache with any build of dojo.
+    let hash = bots_parent
+        .as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    let name = bots_parent
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "bots".into(), |n| n.to_string_lossy().into_owned());
+    base.join("dojo/build").join(format!("{name}-{hash:016x}"))
+}
+
+/// `words` with a leading [`CACHE_WORD`] in any word replaced by `cache`.
+fn expand_cache(words: Vec<String>, cache: &Path) -> Vec<String> {
+    words
+        .into_iter()
+        .map(|w| match w.strip_prefix(CACHE_WORD) {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                format!("{}{rest}", cache.display())
+            }
+            _ => w,
+        })
+        .collect()
+}
+
 fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
@@ -209,6 +257,7 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
         })?;
     let manifest = parse_manifest(&file, &text)?;
     let dir = absolute(dir);
+    let cache = build_cache(dir.parent().unwrap_or(&dir));
     let name = match manifest.name {
         Some(name) => name,
         None => dir
@@ -218,8 +267,10 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     };
     Ok(BotSpec {
         name,
-        command: anchor_program(manifest.command.0, &dir),
-        build: manifest.build.map(|b| anchor_program(b.0, &dir)),
+        command: anchor_program(expand_cache(manifest.command.0, &cache), &dir),
+        build: manifest
+            .build
+            .map(|b| anchor_program(expand_cache(b.0, &cache), &dir)),
         dir,
         mode: manifest.mode,
         games: manifest.games,
