@@ -196,6 +196,33 @@ mod tests {
     }
 
     #[test]
+    fn a_script_named_by_path_opens_its_directory_also_behind_env() {
+        let tmp = tempfile::tempdir().unwrap();
+        let script = tmp.path().join("bot.py");
+        std::fs::write(&script, "").unwrap();
+        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let here = Path::new("/elsewhere");
+        let script = script.display();
+        for command in [
+            format!("python3 {script}"),
+            format!("python3 -u {script} --fast"),
+            format!("env VAR=1 python3 {script}"),
+            format!("/usr/bin/env -i A=1 B=2 python3 {script}"),
+        ] {
+            let files = command_files(&words(&command), here);
+            assert!(
+                files.contains(&tmp.path().to_path_buf()),
+                "{command}: {files:?}"
+            );
+        }
+        assert_eq!(
+            command_files(&words("env VAR=1 ./bot"), here),
+            [PathBuf::from("/elsewhere/./bot")]
+        );
+        assert!(command_files(&words("python3 missing.py"), here).is_empty());
+    }
+
+    #[test]
     fn a_ruleset_is_built_where_the_kernel_has_landlock() {
         let scratch = tempfile::tempdir().unwrap();
         let reach = Reach {

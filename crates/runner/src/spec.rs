@@ -451,6 +451,28 @@ impl BotSpec {
 mod tests {
     use super::*;
 
+    #[test]
+    fn dojo_cache_starts_a_word_only() {
+        let cache = Path::new("/c/dojo/build/x-1");
+        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(
+            expand_cache(
+                words("$DOJO_CACHE/target/release/b --dir $DOJO_CACHE x$DOJO_CACHE $DOJO_CACHEX"),
+                cache
+            ),
+            words(
+                "/c/dojo/build/x-1/target/release/b --dir /c/dojo/build/x-1 x$DOJO_CACHE $DOJO_CACHEX"
+            )
+        );
+        let one = build_cache(Path::new("/a/bots"));
+        assert_eq!(one, build_cache(Path::new("/a/bots")));
+        assert_ne!(one, build_cache(Path::new("/b/bots")));
+        assert!(
+            one.ends_with(one.file_name().unwrap())
+                && one.to_string_lossy().contains("dojo/build/a-")
+        );
+    }
+
     fn write_bot(root: &Path, dir: &str, manifest: &str) -> PathBuf {
         let dir = root.join(dir);
         std::fs::create_dir_all(&dir).unwrap();
