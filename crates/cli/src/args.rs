@@ -323,11 +323,12 @@ pub struct PlayCardJitsuArgs {
 
 /// `dojo compare`: exit status 0 when NEW passes (H1 accepted), 1 when NEW
 /// is worse (H0 accepted), 2 when the game limit is reached first, 3 on a
-/// usage or bot error, 130 when interrupted.
+/// usage or bot error, 130 when interrupted (143 by SIGTERM, 129 by SIGHUP).
 #[derive(Debug, Args)]
 #[command(
     after_help = "Exit status: 0 NEW passes (H1 accepted), 1 NEW is worse (H0 accepted), \
-                  2 inconclusive at the game limit, 3 usage or bot error, 130 interrupted."
+                  2 inconclusive at the game limit, 3 usage or bot error, \
+                  130 interrupted (143 SIGTERM, 129 SIGHUP)."
 )]
 pub struct CompareArgs {
     /// The game to play.

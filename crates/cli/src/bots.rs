@@ -1,10 +1,11 @@
 //! Turning BOT arguments into runnable bots: resolve each spec, build each
-//! distinct bot once, and make Ctrl-C kill every bot process.
+//! distinct bot once, and make Ctrl-C (SIGTERM, SIGHUP) kill every bot
+//! process.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use anyhow::{Result, bail};
 use dojo_runner::BotSpec;
@@ -85,25 +86,63 @@ pub fn build(bot: &BotSpec) -> Result<()> {
     Ok(())
 }
 
-/// Installs the Ctrl-C handler. The first Ctrl-C sets the returned flag
-/// (long-running commands stop cleanly and write what they have); a second
-/// one, or the first when nobody watches the flag, kills every bot process
-/// group and exits with status 130.
+/// The signal that interrupted the command (0: none yet).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// The exit status of a command stopped by a signal: 128 + its number
+/// (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP), as a shell reports a process
+/// the signal killed.
+pub fn interrupted_status() -> u8 {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => crate::exit::INTERRUPTED,
+        n => u8::try_from(128 + n).unwrap_or(crate::exit::INTERRUPTED),
+    }
+}
+
+/// Installs the handler of Ctrl-C (SIGINT) and of SIGTERM and SIGHUP
+/// (what Slurm, Kubernetes and systemd send a job they stop, and a closed
+/// terminal), all alike. The first signal sets the returned flag
+/// (long-running commands stop starting games, abandon those in flight
+/// and write what they have, then exit with [`interrupted_status`]); a
+/// second one, or the first when nobody watches the flag, kills every bot
+/// process group and exits at once with 128 + the signal's number.
+///
+/// signal-hook rather than the `ctrlc` crate: it says which signal came
+/// (the exit status must), and its handler only writes to a pipe that a
+/// thread of ours reads, so everything here runs outside the handler.
 pub fn on_ctrl_c(graceful: bool) -> Arc<AtomicBool> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let flag = Arc::new(AtomicBool::new(false));
     let seen = Arc::clone(&flag);
-    let result = ctrlc::set_handler(move || {
-        if graceful && !seen.swap(true, Ordering::SeqCst) {
-            errln!(
-                "\ninterrupted: stopping after abandoning the games in flight (Ctrl-C again to quit now)"
-            );
-            return;
+    let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        Ok(signals) => signals,
+        Err(err) => {
+            errln!("warning: cannot install the Ctrl-C/SIGTERM handler: {err}");
+            return flag;
         }
-        dojo_runner::kill_all_bots();
-        std::process::exit(i32::from(crate::exit::INTERRUPTED));
-    });
-    if let Err(err) = result {
-        errln!("warning: cannot install the Ctrl-C handler: {err}");
+    };
+    let watcher = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+                if graceful && !seen.swap(true, Ordering::SeqCst) {
+                    let name = match signal {
+                        SIGTERM => "SIGTERM",
+                        SIGHUP => "SIGHUP",
+                        _ => "Ctrl-C",
+                    };
+                    errln!(
+                        "\ninterrupted ({name}): stopping after abandoning the games in flight (a second signal quits now)"
+                    );
+                    continue;
+                }
+                dojo_runner::kill_all_bots();
+                std::process::exit(128 + signal);
+            }
+        });
+    if let Err(err) = watcher {
+        errln!("warning: cannot install the Ctrl-C/SIGTERM handler: {err}");
     }
     flag
 }

@@ -18,7 +18,8 @@ pub const INCONCLUSIVE: u8 = 2;
 /// directory or bot spec), a bot that cannot be found, built or started,
 /// or a `compare` with no verdict because NEW or BASE is broken.
 pub const ERROR: u8 = 3;
-/// Interrupted with Ctrl-C.
+/// Interrupted with Ctrl-C (SIGINT). A SIGTERM or SIGHUP, handled alike,
+/// gives 128 + its number (143, 129): `crate::bots::interrupted_status`.
 pub const INTERRUPTED: u8 = 130;
 
 /// The exit statuses, as `dojo --help` shows them.
@@ -30,9 +31,11 @@ pub const HELP: &str = "Exit status (every command):
        game did; rules tichu: the play is illegal)
   2    compare: inconclusive at the game limit
   3    usage error, bad input (flag, deck, board, record, league directory,
-       bot spec), a bot that cannot be found, built or started, or compare:
-       no verdict, NEW or BASE is broken
-  130  interrupted (Ctrl-C)";
+       bot spec), a bot that cannot be found, built or started, compare:
+       no verdict, NEW or BASE is broken, or an output that cannot be
+       written (a full disk; a closed pipe is quiet)
+  130  interrupted (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP (a league
+       writes its report first and resumes with --resume)";
 
 /// `code` as an [`ExitCode`].
 pub fn code(code: u8) -> ExitCode {

@@ -84,7 +84,10 @@ const EMBEDDED_BOARDS: [(&str, &str); 6] = [
 /// path missing here, the same path under `$DOJO_HOME` or the checkout,
 /// or a bundled board of that name (`boards/arena.txt`, `arena.txt`).
 pub fn board_text(path: &Path) -> Result<String> {
-    match std::fs::read_to_string(path) {
+    let read = |path: &Path| {
+        dojo_runner::input::read_text_capped(path, dojo_runner::input::BOARD_CAP, "a board")
+    };
+    match read(path) {
         Ok(text) => return Ok(text),
         Err(e) if e.kind() != std::io::ErrorKind::NotFound || path.is_absolute() => {
             bail!("cannot read {}: {e}", path.display())
@@ -92,7 +95,7 @@ pub fn board_text(path: &Path) -> Result<String> {
         Err(_) => {}
     }
     for (root, _) in roots().iter().skip(1) {
-        if let Ok(text) = std::fs::read_to_string(root.join(path)) {
+        if let Ok(text) = read(&root.join(path)) {
             return Ok(text);
         }
     }

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
     };
-    match outcome {
+    let code = match outcome {
         Ok(code) => code,
         // The reader of stdout went away (`| head`): nothing to report.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
@@ -45,7 +45,8 @@ fn main() -> ExitCode {
             errln!("error: {}", error_chain(&err));
             exit::code(exit::ERROR)
         }
-    }
+    };
+    output::finish(code)
 }
 
 /// Whether `err` comes from writing to a closed pipe.

@@ -53,6 +53,23 @@ pub struct SeatConduct {
     pub mode: Mode,
 }
 
+/// What is said of a bot that timed out without ever writing a line: the
+/// usual cause is an answer left in its stdout buffer.
+pub const FLUSH_HINT: &str = "it wrote nothing to stdout: a bot must flush stdout after each \
+answer (Python: print(..., flush=True) or python3 -u)";
+
+impl SeatConduct {
+    /// Whether the seat timed out on every one of the `prompts` it was
+    /// sent and wrote not one line (no answer, invalid or unsolicited):
+    /// the sign of a bot whose answers wait in its stdout buffer.
+    pub fn wrote_nothing(&self, prompts: usize) -> bool {
+        prompts > 0
+            && usize::try_from(self.faults.timeout).is_ok_and(|t| t >= prompts)
+            && self.faults.invalid == 0
+            && self.unsolicited == 0
+    }
+}
+
 /// Timings: the only part of a record that differs between two plays of
 /// the same seeded game with the same deterministic bots.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -255,10 +255,12 @@ pub fn load_file(path: &Path) -> Result<Saved, ReplayError> {
     if path.is_dir() {
         return Err(ReplayError::IsADirectory { path: path.into() });
     }
-    let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Read {
-        path: path.into(),
-        source,
-    })?;
+    let text =
+        dojo_runner::input::read_text_capped(path, dojo_runner::input::RECORD_CAP, "a game record")
+            .map_err(|source| ReplayError::Read {
+                path: path.into(),
+                source,
+            })?;
     parse_file(path, &text)
 }
 

@@ -43,8 +43,13 @@ fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> 
     let what = if f.timeout > 0 {
         // The bot's own time values, if its bot.toml has some.
         let clock = bot.values.over(opts);
+        let hint = if c.wrote_nothing(f.timeout as usize) {
+            format!("; {}", crate::record::FLUSH_HINT)
+        } else {
+            String::new()
+        };
         format!(
-            "did not answer its first prompt within {} ms (move timeout plus start-up allowance)",
+            "did not answer its first prompt within {} ms (move timeout plus start-up allowance){hint}",
             (clock.move_timeout + clock.startup_allowance).as_millis()
         )
     } else if f.crash > 0 {

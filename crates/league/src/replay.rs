@@ -23,25 +23,28 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
         return Err(ReplayError::NotALeague { path: path.into() });
     }
     let games = path.join(store::GAMES_FILE);
-    let text = match std::fs::read_to_string(&games) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(source) => {
-            return Err(ReplayError::Read {
-                path: games,
-                source,
-            });
-        }
+    let read_error = |source| ReplayError::Read {
+        path: games.clone(),
+        source,
     };
-    let (found, count) = find_line(&games, &text, id)?;
+    let file = match std::fs::File::open(&games) {
+        Ok(file) => Some(file),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => return Err(read_error(source)),
+    };
+    let (found, count) = match file {
+        Some(file) => find_line(&games, std::io::BufReader::new(file), id)?,
+        None => (None, 0),
+    };
     let Some((number, line)) = found else {
         return Err(ReplayError::NoGame { games, id, count });
     };
+    let parts = parse_line(&games, number, &line)?;
     parse_stored(
         &games,
         number,
-        line.record.get(),
-        line.timing.map_or("null", |t| t.get()),
+        parts.record.get(),
+        parts.timing.map_or("null", |t| t.get()),
     )
 }
 
@@ -59,41 +62,68 @@ struct LineParts<'a> {
     timing: Option<&'a RawValue>,
 }
 
-/// The line (1-based number and parts) of game `id` in `text` (the league's
-/// `games` file), and how many games it holds. A last line without its
-/// newline is a write cut short by a crash, not a finished game; any other
-/// line that is not a stored game is an error naming it.
-fn find_line<'a>(
+/// `line` (number `number` of `games`) as a stored game's parts.
+fn parse_line<'a>(
     games: &Path,
-    text: &'a str,
+    number: usize,
+    line: &'a str,
+) -> Result<LineParts<'a>, ReplayError> {
+    let parts = serde_json::from_str::<LineParts<'_>>(line).map_err(|e| ReplayError::BadLine {
+        path: games.into(),
+        line: number,
+        problem: format!("expected a game line (JSON object): {e}"),
+    })?;
+    if parts.version != GAMES_FORMAT_VERSION {
+        return Err(ReplayError::BadLine {
+            path: games.into(),
+            line: number,
+            problem: format!(
+                "game line version {} is not supported (expected {GAMES_FORMAT_VERSION})",
+                parts.version
+            ),
+        });
+    }
+    Ok(parts)
+}
+
+/// The line (1-based number and text) of game `id` in the league's
+/// `games` file, read a line at a time (each up to
+/// [`dojo_runner::input::RECORD_CAP`]), and how many games it holds. A
+/// last line without its newline is a write cut short by a crash, not a
+/// finished game; any other line that is not a stored game is an error
+/// naming it.
+fn find_line(
+    games: &Path,
+    mut reader: impl std::io::BufRead,
     id: u64,
-) -> Result<(Option<(usize, LineParts<'a>)>, usize), ReplayError> {
+) -> Result<(Option<(usize, String)>, usize), ReplayError> {
     let mut found = None;
     let mut count = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let number = i + 1;
-        if !line.ends_with('\n') {
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        dojo_runner::input::read_line_capped(
+            &mut reader,
+            &mut bytes,
+            dojo_runner::input::RECORD_CAP,
+            "a game line",
+        )
+        .map_err(|source| ReplayError::Read {
+            path: games.into(),
+            source,
+        })?;
+        if bytes.last() != Some(&b'\n') {
             break;
         }
-        let parts =
-            serde_json::from_str::<LineParts<'_>>(line).map_err(|e| ReplayError::BadLine {
-                path: games.into(),
-                line: number,
-                problem: format!("expected a game line (JSON object): {e}"),
-            })?;
-        if parts.version != GAMES_FORMAT_VERSION {
-            return Err(ReplayError::BadLine {
-                path: games.into(),
-                line: number,
-                problem: format!(
-                    "game line version {} is not supported (expected {GAMES_FORMAT_VERSION})",
-                    parts.version
-                ),
-            });
-        }
+        let line = std::str::from_utf8(&bytes).map_err(|e| ReplayError::BadLine {
+            path: games.into(),
+            line: number,
+            problem: format!("not UTF-8 text: {e}"),
+        })?;
+        let parts = parse_line(games, number, line)?;
         count += 1;
         if parts.id == id && found.is_none() {
-            found = Some((number, parts));
+            found = Some((number, line.to_owned()));
         }
     }
     Ok((found, count))

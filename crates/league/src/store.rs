@@ -448,7 +448,12 @@ pub fn load_settings(dir: &Path) -> Result<Settings, StoreError> {
 /// a misspelt setting must not silently fall back to its default.
 pub fn load_league(dir: &Path) -> Result<LeagueJson, StoreError> {
     let path = dir.join(LEAGUE_FILE);
-    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
+    let text = dojo_runner::input::read_text_capped(
+        &path,
+        dojo_runner::input::LEAGUE_FILE_CAP,
+        "a league.json",
+    )
+    .map_err(io_err(&path))?;
     let malformed = |line: usize, message: String| StoreError::Malformed {
         path: path.clone(),
         line,
@@ -649,7 +654,13 @@ fn scan_games<E: From<StoreError>>(
     let mut number = 0;
     loop {
         text.clear();
-        let read = reader.read_until(b'\n', &mut text).map_err(io_err(&path))?;
+        let read = dojo_runner::input::read_line_capped(
+            &mut reader,
+            &mut text,
+            dojo_runner::input::RECORD_CAP,
+            "a game line",
+        )
+        .map_err(io_err(&path))?;
         if read == 0 {
             return Ok(());
         }

@@ -185,11 +185,15 @@ pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), Leag
     games.sort_by_key(|g| g.id);
     let schedule = Schedule::build(&settings)?;
     let scheduled = schedule.selected_len(settings.shard);
-    let timing = std::fs::read(dir.join(store::REPORT_FILE))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok())
-        .map(|r| r.timing)
-        .unwrap_or_default();
+    let timing = dojo_runner::input::read_capped(
+        &dir.join(store::REPORT_FILE),
+        dojo_runner::input::LEAGUE_FILE_CAP,
+        "a report.json",
+    )
+    .ok()
+    .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok())
+    .map(|r| r.timing)
+    .unwrap_or_default();
     let mut report = build_report(&settings, &league.origin, &games, scheduled, timing);
     crate::stop::add_to_report(&mut report, &settings, &schedule, &games)?;
     Ok((settings, games, report))

@@ -98,8 +98,8 @@ pub(crate) fn toolchains() -> &'static [PathBuf] {
 pub(crate) struct Reach<'a> {
     /// The bot's own directory (read and execute).
     pub(crate) bot_dir: &'a Path,
-    /// Its program and the files its command names by path (read and
-    /// execute).
+    /// Its program and what its command names by path (read and
+    /// execute): `command_files`.
     pub(crate) program: Vec<PathBuf>,
     /// Read, write, execute.
     pub(crate) scratch: &'a Path,
@@ -120,16 +120,33 @@ pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
     program.contains('/').then(|| dir.join(program))
 }
 
-/// The files of `command` outside `dir` the bot may read and execute:
-/// its program when given as a path (a Rust bot's binary under a
-/// workspace's `target/`), and only if that is an executable file; for a
-/// bot given on the command line (`NAME=COMMAND`, the organiser's own
-/// words), also the script an interpreter found on PATH runs when it is
-/// named by a path (`python3 /elsewhere/bot.py`). A manifest's words are a
-/// stranger's: a `bot.toml` naming `../victim/secret.txt` as its script
-/// gets nothing outside its directory (which it reads anyway). A bot
-/// loaded from a manifest is one whose directory holds `bot.toml`.
+/// The files of `command` outside `dir` the bot may read: its program
+/// when given as a path (a Rust bot's binary under a workspace's
+/// `target/`), and only if that is an executable file; for a bot given on
+/// the command line (`NAME=COMMAND`, the organiser's own words), also the
+/// directory of the script an interpreter found on PATH runs (the first
+/// word that is not an option, resolved against `dir`: `python3
+/// /elsewhere/bot.py`), so the script's own modules beside it are readable
+/// too. `env [-OPTIONS] [NAME=VALUE...] COMMAND` is read as the COMMAND it
+/// runs. A manifest's words are a stranger's: a `bot.toml` naming
+/// `../victim/secret.txt` as its script gets nothing outside its directory
+/// (which it reads anyway). A bot loaded from a manifest is one whose
+/// directory holds `bot.toml`. Read-only for the bot.
 pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
+    let is_env = command
+        .first()
+        .is_some_and(|p| Path::new(p).file_name() == Some("env".as_ref()));
+    if is_env {
+        let rest: Vec<String> = command
+            .iter()
+            .skip(1)
+            .skip_while(|w| w.starts_with('-') || w.contains('='))
+            .cloned()
+            .collect();
+        let mut files = command_files(&rest, dir);
+        files.extend(program_path(command, dir));
+        return files;
+    }
     if let Some(program) = program_path(command, dir) {
         let executable = std::fs::metadata(&program).is_ok_and(|m| {
             use std::os::unix::fs::PermissionsExt;
@@ -144,15 +161,13 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
     if dir.join(crate::spec::MANIFEST_FILE).is_file() {
         return Vec::new();
     }
-    // An interpreter from PATH: its script is the first word that is not
-    // an option.
     command
         .iter()
         .skip(1)
         .find(|w| !w.starts_with('-'))
-        .filter(|w| w.contains('/'))
         .map(|w| dir.join(w))
         .filter(|p| p.is_file())
+        .and_then(|p| p.parent().map(Path::to_path_buf))
         .into_iter()
         .collect()
 }
@@ -194,6 +209,38 @@ mod tests {
         );
         assert_eq!(program_path(&cmd("python3"), dir), None);
         assert_eq!(program_path(&[], dir), None);
+    }
+
+    #[test]
+    fn a_script_named_by_path_opens_its_directory_also_behind_env() {
+        let tmp = tempfile::tempdir().unwrap();
+        let script = tmp.path().join("bot.py");
+        std::fs::write(&script, "").unwrap();
+        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        let here = Path::new("/elsewhere");
+        let script = script.display();
+        for command in [
+            format!("python3 {script}"),
+            format!("python3 -u {script} --fast"),
+            format!("env VAR=1 python3 {script}"),
+            format!("/usr/bin/env -i A=1 B=2 python3 {script}"),
+        ] {
+            let files = command_files(&words(&command), here);
+            assert!(
+                files.contains(&tmp.path().to_path_buf()),
+                "{command}: {files:?}"
+            );
+        }
+        // A program behind env: the program itself, when executable.
+        let program = tmp.path().join("bot");
+        std::fs::write(&program, "#!/bin/sh\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(
+            command_files(&words("env VAR=1 ./bot"), tmp.path()),
+            [tmp.path().join("./bot")]
+        );
+        assert!(command_files(&words("python3 missing.py"), here).is_empty());
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod confine;
 mod controls;
 mod cputime;
 mod fingerprint;
+pub mod input;
 mod lines;
 mod manifest;
 mod play;
@@ -41,4 +42,6 @@ pub use spec::{
     resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
-pub use sys::{allowed_cpus, kill_all_bots, process_group_alive, raise_open_files_limit};
+pub use sys::{
+    allowed_cpus, kill_all_bots, open_files_hard_limit, process_group_alive, raise_open_files_limit,
+};

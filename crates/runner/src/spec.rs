@@ -126,6 +126,54 @@ fn anchor_program(mut command: Vec<String>, dir: &Path) -> Vec<String> {
     command
 }
 
+/// The word a manifest's `command` and `build` may start a word with to
+/// name the bot's build cache ([`build_cache`]).
+pub const CACHE_WORD: &str = "$DOJO_CACHE";
+
+/// Where the bots of one bots directory (`bots_parent`, absolute) put what
+/// they build: `$XDG_CACHE_HOME/dojo/build/NAME-HASH`, else under
+/// `~/.cache`, NAME and HASH of that directory. Per user, outside any
+/// source tree (an installed dojo never builds into the checkout it came
+/// from), and one per bots directory, so two checkouts never replace each
+/// other's programs.
+pub fn build_cache(bots_parent: &Path) -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".cache"))
+        })
+        .unwrap_or_else(std::env::temp_dir);
+    // FNV-1a: the same directory gives the same cache with any build of dojo.
+    let hash = bots_parent
+        .as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    let name = bots_parent
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "bots".into(), |n| n.to_string_lossy().into_owned());
+    base.join("dojo/build").join(format!("{name}-{hash:016x}"))
+}
+
+/// `words` with a leading [`CACHE_WORD`] in any word replaced by `cache`.
+fn expand_cache(words: Vec<String>, cache: &Path) -> Vec<String> {
+    words
+        .into_iter()
+        .map(|w| match w.strip_prefix(CACHE_WORD) {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                format!("{}{rest}", cache.display())
+            }
+            _ => w,
+        })
+        .collect()
+}
+
 fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
@@ -202,12 +250,14 @@ fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
 /// Loads the bot whose `bot.toml` is in `dir`.
 pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let file = dir.join(MANIFEST_FILE);
-    let text = std::fs::read_to_string(&file).map_err(|source| SpecError::Read {
-        file: file.clone(),
-        source,
-    })?;
+    let text = crate::input::read_text_capped(&file, crate::input::MANIFEST_CAP, "a bot.toml")
+        .map_err(|source| SpecError::Read {
+            file: file.clone(),
+            source,
+        })?;
     let manifest = parse_manifest(&file, &text)?;
     let dir = absolute(dir);
+    let cache = build_cache(dir.parent().unwrap_or(&dir));
     let name = match manifest.name {
         Some(name) => name,
         None => dir
@@ -217,8 +267,10 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     };
     Ok(BotSpec {
         name,
-        command: anchor_program(manifest.command.0, &dir),
-        build: manifest.build.map(|b| anchor_program(b.0, &dir)),
+        command: anchor_program(expand_cache(manifest.command.0, &cache), &dir),
+        build: manifest
+            .build
+            .map(|b| anchor_program(expand_cache(b.0, &cache), &dir)),
         dir,
         mode: manifest.mode,
         games: manifest.games,
@@ -400,6 +452,28 @@ impl BotSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dojo_cache_starts_a_word_only() {
+        let cache = Path::new("/c/dojo/build/x-1");
+        let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(
+            expand_cache(
+                words("$DOJO_CACHE/target/release/b --dir $DOJO_CACHE x$DOJO_CACHE $DOJO_CACHEX"),
+                cache
+            ),
+            words(
+                "/c/dojo/build/x-1/target/release/b --dir /c/dojo/build/x-1 x$DOJO_CACHE $DOJO_CACHEX"
+            )
+        );
+        let one = build_cache(Path::new("/a/bots"));
+        assert_eq!(one, build_cache(Path::new("/a/bots")));
+        assert_ne!(one, build_cache(Path::new("/b/bots")));
+        assert!(
+            one.ends_with(one.file_name().unwrap())
+                && one.to_string_lossy().contains("dojo/build/a-")
+        );
+    }
 
     fn write_bot(root: &Path, dir: &str, manifest: &str) -> PathBuf {
         let dir = root.join(dir);

@@ -72,7 +72,7 @@ fn kill_group(pgid: i32) {
 
 /// Sends SIGKILL to the process group of every bot that any game in this
 /// process is running. Meant for a Ctrl-C handler (it takes a mutex, so
-/// call it from a normal thread such as the one the `ctrlc` crate uses,
+/// call it from a normal thread such as the CLI's signal-watching one,
 /// not from a raw signal handler). The games notice their bots dying; set
 /// their `cancel` flag as well so they stop instead of restarting them.
 pub fn kill_all_bots() {
@@ -562,8 +562,12 @@ unsafe fn set_rlimit(resource: i32, value: u64) -> std::io::Result<()> {
 unsafe fn limit_files_and_confine(plan: &Containment) -> std::io::Result<()> {
     for (resource, value) in plan.rlimits.iter().flatten() {
         if *resource == libc::RLIMIT_NOFILE as i32 {
+            // Never above dojo's own hard limit, which only a privileged
+            // process could raise: the bot gets what there is rather than
+            // failing to start (the CLI warns once: `open_files_hard_limit`).
+            let value = (*value).min(open_files_hard_limit());
             // SAFETY: as this function.
-            unsafe { set_rlimit(*resource, *value)? };
+            unsafe { set_rlimit(*resource, value)? };
         }
     }
     // SAFETY: as this function.
@@ -919,6 +923,14 @@ pub fn raise_open_files_limit() {
             },
         );
     }
+}
+
+/// This process's hard limit on open descriptors (what a bot's
+/// `--limit-files` is capped at); `u64::MAX` when unlimited. Only a
+/// `getrlimit`, so it may be called between fork and exec.
+pub fn open_files_hard_limit() -> u64 {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile);
+    limit.maximum.unwrap_or(u64::MAX)
 }
 
 /// Clock ticks per second of the times in `/proc/PID/stat`.

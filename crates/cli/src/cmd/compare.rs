@@ -177,6 +177,7 @@ impl<'a> JsonReport<'a> {
 }
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
+    super::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
     let game = a.game;
     // What differs between games comes from the game's shape: a third
     // seat (a bot that is neither NEW nor BASE, by default the game's own)
@@ -229,7 +230,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
-    let mut run = controls.run_options(dojo_runner::RunOptions::default());
+    let mut run = super::warn_open_files(controls.run_options(dojo_runner::RunOptions::default()));
     run.cancel = Some(Arc::clone(&cancel));
     let exec = BotExecutor {
         bots: by_role,
@@ -298,7 +299,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         Outcome::H1 => crate::exit::SUCCESS,
         Outcome::H0 => crate::exit::NEGATIVE,
         Outcome::Inconclusive => crate::exit::INCONCLUSIVE,
-        Outcome::Cancelled => crate::exit::INTERRUPTED,
+        Outcome::Cancelled => crate::bots::interrupted_status(),
         Outcome::Broken => crate::exit::ERROR,
     }))
 }

@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 
 pub fn run() -> ExitCode {
-    println!("bot containment on this machine (--sandbox auto uses every layer marked yes):");
+    outln!("bot containment on this machine (--sandbox auto uses every layer marked yes):");
     for layer in dojo_runner::probe() {
-        println!(
+        outln!(
             "  {:<18} {:<3}  {}",
             layer.name,
             if layer.available { "yes" } else { "no" },
@@ -23,8 +23,8 @@ pub fn run() -> ExitCode {
         }
     }
     match dojo_runner::layers_in_force(dojo_runner::SandboxMode::Strict) {
-        Ok(_) => println!("--sandbox strict: can run here"),
-        Err(e) => println!("{e}"),
+        Ok(_) => outln!("--sandbox strict: can run here"),
+        Err(e) => outln!("{e}"),
     }
     ExitCode::SUCCESS
 }

@@ -467,11 +467,11 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
-    let run = settings.run_options(dojo_runner::RunOptions {
+    let run = super::warn_open_files(settings.run_options(dojo_runner::RunOptions {
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
         ..dojo_runner::RunOptions::default()
-    });
+    }));
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
     dojo_runner::in_force(run.sandbox)?;
@@ -490,6 +490,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
 /// says whether `--bots-dir` named it (a resumed league otherwise looks
 /// where it was started).
 pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitCode> {
+    super::check_outputs(&[("--html", a.html.as_deref())])?;
     let (mut settings, origin, out, resolved) = match &a.resume {
         Some(dir) => {
             let (settings, origin) = resumed_settings(dir, &a, given_bots_dir.then_some(bots_dir))?;
@@ -585,7 +586,7 @@ fn write_pages(out: &Path, origin: &Origin) -> Result<()> {
 
 fn exit_code(report: &Report) -> ExitCode {
     if report.timing.cancelled {
-        crate::exit::code(crate::exit::INTERRUPTED)
+        crate::exit::code(crate::bots::interrupted_status())
     } else if !report.timing.failed.is_empty() {
         errln!(
             "{} failed and stay{} pending; fix the cause and --resume",

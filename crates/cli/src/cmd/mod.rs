@@ -23,7 +23,23 @@ use crate::games;
 
 /// Runner options from the control flags (the defaults where not given).
 pub fn run_options(controls: &ControlArgs) -> RunOptions {
-    controls.controls().run_options(RunOptions::default())
+    warn_open_files(controls.controls().run_options(RunOptions::default()))
+}
+
+/// `run`, after saying (once) when its open-files limit for bots is above
+/// dojo's own hard limit (`ulimit -Hn`): bots then get the hard limit,
+/// which only a privileged process could raise.
+pub fn warn_open_files(run: RunOptions) -> RunOptions {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let hard = dojo_runner::open_files_hard_limit();
+    if let Some(files) = run.limits.open_files.filter(|&f| f > hard) {
+        SAID.call_once(|| {
+            errln!(
+                "warning: --limit-files {files} is above this process's hard limit on open files ({hard}); bots get {hard}"
+            );
+        });
+    }
+    run
 }
 
 /// The control flags given that contradict a stored league's (each as
@@ -38,27 +54,25 @@ pub fn control_conflicts(given: &ControlArgs, settings: &dojo_league::Settings) 
         .collect()
 }
 
-/// Writes `value` as one line of JSON, atomically (a temporary file in the
-/// same directory, then a rename), so a reader never sees half a record;
-/// `-` writes it to stdout.
+/// Writes `value` as one line of JSON (see [`crate::output::write_file`]:
+/// a regular file atomically, `-` to stdout, a FIFO or device through).
 pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     let mut text = serde_json::to_string(value).context("serialising the record")?;
     text.push('\n');
-    if path.as_os_str() == "-" {
-        out!("{text}");
-        return Ok(());
+    crate::output::write_file(path, text.as_bytes())
+}
+
+/// Checks every output flag's path before anything is played
+/// ([`crate::output::check_output`]), each as `(flag, path)`; when one of
+/// them is stdout (`--json -`), the transcript goes to stderr instead.
+pub fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
+    for (flag, path) in outputs {
+        if let Some(path) = path {
+            crate::output::check_output(path, flag)?;
+        }
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().map_or_else(
-        || "record.json".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    let paths: Vec<Option<&Path>> = outputs.iter().map(|(_, p)| *p).collect();
+    crate::output::data_on_stdout(&paths);
     Ok(())
 }
 
@@ -116,9 +130,11 @@ pub fn play_options(game: Game, a: &GameOptionsArgs) -> Result<PlayOptions> {
     Ok(play)
 }
 
-/// Reads a text file, naming it in the error.
-pub fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+/// Reads a deck file (up to [`dojo_runner::input::DECK_CAP`]), naming it
+/// in the error.
+pub fn read_deck(path: &Path) -> Result<String> {
+    dojo_runner::input::read_text_capped(path, dojo_runner::input::DECK_CAP, "a deck")
+        .with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// Reads the league in `dir` and, with `html`, writes its report page

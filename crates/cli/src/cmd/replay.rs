@@ -24,6 +24,7 @@ use crate::bots;
 use crate::render;
 
 pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
+    super::check_outputs(&[("--html", a.html.as_deref())])?;
     let saved = load(&a.record, a.game)?;
     if let Some(path) = &a.html {
         let record = a.record.display().to_string();
@@ -152,7 +153,9 @@ fn league_conditions(
             Arc::make_mut(bot).values = values;
         }
     }
-    Ok(settings.run_options(dojo_runner::RunOptions::default()))
+    Ok(super::warn_open_files(
+        settings.run_options(dojo_runner::RunOptions::default()),
+    ))
 }
 
 /// Prints the verdict; exit status 0 (identical) or 1 (differs).

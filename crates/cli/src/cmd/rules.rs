@@ -2,7 +2,7 @@
 //! play, from the engine's rule books. One case from the arguments, or
 //! one per line from stdin with `--batch`.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead};
 use std::process::ExitCode;
 
 use dojo_engine::{skat, tichu};
@@ -90,8 +90,12 @@ fn tichu_cmd(a: &TichuRulesArgs) -> Result<ExitCode, String> {
     })
 }
 
+/// Prints one answer. A failed write is remembered by [`crate::output`]
+/// (a closed pipe quietly, any other failure with status 3 at the end)
+/// and stops a batch.
 fn print_line(line: &str) -> Result<(), String> {
-    writeln!(io::stdout().lock(), "{line}").map_err(|e| format!("cannot write to stdout: {e}"))
+    outln!("{line}");
+    Ok(())
 }
 
 /// Answers each non-empty, non-comment line of stdin with one line of
@@ -109,6 +113,9 @@ fn batch(mut answer: impl FnMut(&str) -> Result<String, String>) -> Result<(), S
         }
         let out = answer(case).map_err(|e| format!("stdin line {number}: {e}"))?;
         print_line(&out)?;
+        if crate::output::stdout_closed() {
+            break;
+        }
     }
     Ok(())
 }

@@ -166,19 +166,9 @@ pub fn compare(title: &str, data: &impl Serialize) -> Result<String> {
     page(title, "compare", data, "")
 }
 
-/// Writes a page atomically (a temporary file beside it, then a rename).
+/// Writes a page ([`crate::output::write_file`]).
 pub fn write(path: &Path, html: &str) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "page.html".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, html).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    crate::output::write_file(path, html.as_bytes())
 }
 
 #[cfg(test)]

@@ -80,13 +80,20 @@ pub fn no_stderr_note() {
 /// One line per seat that had any fault, plus process-mode facts worth
 /// knowing (a bot that was restarted per turn). Seats are numbered from 1
 /// as players, like the transcript's header and its `P1`/`P2`.
-pub fn conduct_lines(seats: &[SeatInfo], conduct: &[SeatConduct]) -> Vec<String> {
+/// `latency_us` (the record's timing) counts the prompts each seat was
+/// sent: a seat that timed out on all of them without writing a line gets
+/// [`dojo_games::record::FLUSH_HINT`].
+pub fn conduct_lines(
+    seats: &[SeatInfo],
+    conduct: &[SeatConduct],
+    latency_us: &[Vec<u64>],
+) -> Vec<String> {
     seats
         .iter()
         .zip(conduct)
         .filter(|(_, c)| c.faults.total() > 0 || c.faults.restart > 0 || c.unsolicited > 0)
         .map(|(s, c)| {
-            format!(
+            let line = format!(
                 "player {} ({}): {} timeout, {} crash, {} invalid, {} restart, {}",
                 s.seat + 1,
                 s.bot,
@@ -95,7 +102,13 @@ pub fn conduct_lines(seats: &[SeatInfo], conduct: &[SeatConduct]) -> Vec<String>
                 c.faults.invalid,
                 c.faults.restart,
                 count(u64::from(c.unsolicited), "unsolicited line")
-            )
+            );
+            let prompts = latency_us.get(s.seat).map_or(0, Vec::len);
+            if c.wrote_nothing(prompts) {
+                format!("{line}; {}", dojo_games::record::FLUSH_HINT)
+            } else {
+                line
+            }
         })
         .collect()
 }

@@ -85,7 +85,12 @@ pub fn recorded_deck(name: &str) -> Result<Deck, ReplayError> {
     if name == "standard" {
         return Ok(Deck::standard());
     }
-    let text = std::fs::read_to_string(name).map_err(|source| ReplayError::DeckRead {
+    let text = dojo_runner::input::read_text_capped(
+        std::path::Path::new(name),
+        dojo_runner::input::DECK_CAP,
+        "a deck",
+    )
+    .map_err(|source| ReplayError::DeckRead {
         path: name.into(),
         source,
     })?;

@@ -119,7 +119,11 @@ pub enum BoardSource {
 /// own), so the rerun starts where the game did even without the file.
 pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayError> {
     let mut file_changed = false;
-    if let Ok(text) = std::fs::read_to_string(&rec.board_file) {
+    if let Ok(text) = dojo_runner::input::read_text_capped(
+        std::path::Path::new(&rec.board_file),
+        dojo_runner::input::BOARD_CAP,
+        "a board",
+    ) {
         if let Ok(board) = Board::parse(&text, &rec.board_file)
             && board.to_lines() == rec.play.board
         {

@@ -124,7 +124,7 @@ fn read_deck(name: &str) -> Result<Deck> {
         return Ok(Deck::standard());
     }
     Ok(Deck::parse_dcfg(
-        &crate::cmd::read_text(Path::new(name))?,
+        &crate::cmd::read_deck(Path::new(name))?,
         name,
     )?)
 }
@@ -156,13 +156,14 @@ fn deck(path: Option<&Path>) -> Result<(Deck, String)> {
                 .unwrap_or_else(|_| path.to_path_buf())
                 .display()
                 .to_string();
-            let deck = Deck::parse_dcfg(&crate::cmd::read_text(path)?, &name)?;
+            let deck = Deck::parse_dcfg(&crate::cmd::read_deck(path)?, &name)?;
             Ok((deck, name))
         }
     }
 }
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
+    crate::cmd::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
     let (deck1, name1) = deck(a.deck1.as_deref())?;
     let (deck2, name2) = deck(a.deck2.as_deref())?;
     let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::CARDJITSU.name())?;

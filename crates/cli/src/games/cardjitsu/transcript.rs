@@ -115,7 +115,7 @@ fn rounds_text(n: u32) -> String {
 
 /// One line per seat with fault counts, only for seats that had any.
 pub fn conduct(rec: &CardJitsuRecord) -> Vec<String> {
-    crate::render::conduct_lines(&rec.seats, &rec.conduct)
+    crate::render::conduct_lines(&rec.seats, &rec.conduct, &rec.timing.latency_us)
 }
 
 /// The CardJitsu transcript, as `dojo match` prints it; with `turn`, only

@@ -128,6 +128,7 @@ impl super::MatchArgs for MatchArgs {
 }
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
+    crate::cmd::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
     let board = crate::home::load_board(&a.board)?;
     let mut specs = Vec::new();
     let mut teams = Vec::new();

@@ -121,6 +121,9 @@ pub fn summary(rec: &RoyaleRecord) -> String {
             illegal,
             c.faults.restart
         );
+        if c.wrote_nothing(rec.timing.latency_us.get(seat.seat).map_or(0, Vec::len)) {
+            let _ = writeln!(out, "    {}", dojo_games::record::FLUSH_HINT);
+        }
     }
     out
 }

@@ -1,0 +1,697 @@
+//! What a skeptical user tries at the edges: every command's stdout closed
+//! early or on a full disk, output paths that are not regular files or
+//! cannot be written, inputs that never end, a low descriptor limit,
+//! SIGTERM and SIGHUP, an inline bot of two files, a bot that forgets to
+//! flush.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use dojo_testkit::cli::{dojo, stderr_of, stdout_ok};
+use dojo_testkit::paths::root;
+
+/// `dojo` as a plain process (its stdio set by the test), from the
+/// workspace root.
+fn dojo_process() -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root());
+    cmd
+}
+
+/// A league directory and a game record for the commands that read them.
+struct Inputs {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    league: String,
+    record: String,
+}
+
+fn inputs() -> Inputs {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_owned();
+    let league = dir.join("league");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--games",
+                "2",
+            ])
+            .arg("--out")
+            .arg(&league),
+    );
+    let record = dir.join("game.json");
+    stdout_ok(
+        dojo()
+            .args([
+                "match",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--seed",
+                "1",
+            ])
+            .arg("--json")
+            .arg(&record),
+    );
+    Inputs {
+        _tmp: tmp,
+        league: league.display().to_string(),
+        record: record.display().to_string(),
+        dir,
+    }
+}
+
+/// Every command, with its arguments and the exit status it gives when
+/// nobody reads its output (`play`, whose stdin is empty, ends at its
+/// first write then: the reader that went away is not an error).
+fn every_command(i: &Inputs, case: &str) -> Vec<(Vec<String>, i32)> {
+    let out = |name: &str| i.dir.join(format!("{case}-{name}")).display().to_string();
+    let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+    let with = |s: &str, extra: &[String]| {
+        let mut w = words(s);
+        w.extend(extra.iter().cloned());
+        w
+    };
+    vec![
+        (words("doctor"), 0),
+        (words("bots"), 0),
+        (words("rules skat JC JS JH JD AC 0C KC QC 9C 8C"), 0),
+        (words("rules tichu 6 J"), 0),
+        (with("replay", std::slice::from_ref(&i.record)), 0),
+        (with("report", std::slice::from_ref(&i.league)), 0),
+        (
+            with("merge", &[i.league.clone(), "--out".into(), out("merged")]),
+            0,
+        ),
+        (words("match cardjitsu random-sh random-py --seed 2"), 0),
+        (
+            words(
+                "match royale --board boards/arena.txt --rock royale-random-py --paper royale-random-py --scissors royale-random-py --seed 2",
+            ),
+            0,
+        ),
+        (
+            with(
+                "league cardjitsu random-sh random-py --games 2 --out",
+                &[out("league")],
+            ),
+            0,
+        ),
+        (
+            words("compare cardjitsu random-sh random-py --games 2 --seed 3"),
+            2,
+        ),
+        (words("play cardjitsu --seed 1 --plain"), 0),
+    ]
+}
+
+/// A pipe whose reading end is already closed: every write to it fails
+/// with EPIPE, as after `| head -1` has read its line.
+fn closed_pipe() -> Stdio {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    writer.into()
+}
+
+#[test]
+fn every_command_exits_quietly_when_the_reader_of_stdout_goes_away() {
+    let i = inputs();
+    for (args, code) in every_command(&i, "pipe") {
+        let out = dojo_process()
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(closed_pipe())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert!(!err.contains("panicked"), "dojo {args:?}: {err}");
+        assert!(!err.contains("error:"), "dojo {args:?}: {err}");
+        assert_eq!(out.status.code(), Some(code), "dojo {args:?}: {err}");
+    }
+}
+
+#[test]
+fn every_command_fails_with_status_3_when_stdout_cannot_be_written() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    }
+    let i = inputs();
+    for (args, _) in every_command(&i, "full") {
+        let out = dojo_process()
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert!(!err.contains("panicked"), "dojo {args:?}: {err}");
+        assert!(
+            err.contains("No space left on device"),
+            "dojo {args:?}: {err}"
+        );
+        assert_eq!(out.status.code(), Some(3), "dojo {args:?}: {err}");
+    }
+}
+
+fn match_with(extra: &[&str]) -> std::process::Output {
+    dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--seed",
+            "5",
+        ])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_symlinked_output_writes_its_target_and_stays_a_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("target.json");
+    let link = tmp.path().join("link.json");
+    std::fs::write(&target, "old").unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let page_target = tmp.path().join("page-target.html");
+    let page_link = tmp.path().join("page.html");
+    std::os::unix::fs::symlink(&page_target, &page_link).unwrap();
+    let out = match_with(&[
+        "--json",
+        link.to_str().unwrap(),
+        "--html",
+        page_link.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    for (link, target) in [(&link, &target), (&page_link, &page_target)] {
+        assert!(link.symlink_metadata().unwrap().is_symlink());
+        assert!(std::fs::read_to_string(target).unwrap().len() > 100);
+    }
+    serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&target).unwrap()).unwrap();
+}
+
+#[test]
+fn a_fifo_output_is_written_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::fs::File::open(&fifo)
+                .unwrap()
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        })
+    };
+    let out = match_with(&["--json", fifo.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = reader.join().unwrap();
+    serde_json::from_str::<serde_json::Value>(&text).unwrap();
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
+
+#[test]
+fn json_to_stdout_leaves_stdout_to_the_json() {
+    for path in ["-", "/dev/stdout"] {
+        let out = match_with(&["--json", path]);
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        let text = String::from_utf8(out.stdout.clone()).unwrap();
+        assert_eq!(text.lines().count(), 1, "--json {path}: {text}");
+        serde_json::from_str::<serde_json::Value>(&text).unwrap();
+        assert!(
+            stderr_of(&out).contains("round 1"),
+            "the transcript goes to stderr"
+        );
+    }
+}
+
+#[test]
+fn an_output_path_that_cannot_be_written_is_refused_before_any_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("league");
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &[
+                "compare",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--games",
+                "2",
+                "--json",
+                "/nonexistent/c.json",
+            ],
+            "--json /nonexistent/c.json",
+        ),
+        (
+            &[
+                "compare",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--games",
+                "2",
+                "--html",
+                "/nonexistent/c.html",
+            ],
+            "--html /nonexistent/c.html",
+        ),
+        (
+            &[
+                "match",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--json",
+                "/nonexistent/g.json",
+            ],
+            "--json /nonexistent/g.json",
+        ),
+    ];
+    for (args, said) in runs {
+        let out = dojo().args(args).output().unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(
+            err.contains(said) && err.contains("does not exist"),
+            "{err}"
+        );
+        assert!(!err.contains(".tmp"), "{err}");
+        assert!(!err.contains("compare: cardjitsu"), "no game starts: {err}");
+        assert!(out.stdout.is_empty(), "no game is played");
+    }
+    let out = dojo()
+        .args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+        ])
+        .args(["--html", "/nonexistent/l.html", "--out"])
+        .arg(&league)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("--html /nonexistent/l.html"));
+    assert!(!league.exists(), "no game is played");
+}
+
+#[test]
+fn inputs_that_never_end_or_are_huge_are_refused_naming_the_file_and_the_cap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("huge-bot");
+    std::fs::create_dir(&bot).unwrap();
+    // Sparse: 8 GiB that take no disk.
+    std::fs::File::create(bot.join("bot.toml"))
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let league = tmp.path().join("league");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--games",
+                "2",
+                "--out",
+            ])
+            .arg(&league),
+    );
+    std::fs::File::options()
+        .write(true)
+        .open(league.join("league.json"))
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let bot_arg = bot.display().to_string();
+    let league_arg = league.display().to_string();
+    let league_json = league.join("league.json").display().to_string();
+    let bot_toml = bot.join("bot.toml").display().to_string();
+    let runs: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            vec![
+                "match",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--deck1",
+                "/dev/zero",
+            ],
+            "/dev/zero",
+            "1 MiB",
+        ),
+        (
+            vec![
+                "league",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--deck2",
+                "/dev/zero",
+            ],
+            "/dev/zero",
+            "1 MiB",
+        ),
+        (
+            vec![
+                "match",
+                "royale",
+                "--board",
+                "/dev/zero",
+                "--rock",
+                "royale-random-py",
+                "--paper",
+                "royale-random-py",
+                "--scissors",
+                "royale-random-py",
+            ],
+            "/dev/zero",
+            "16 MiB",
+        ),
+        (vec!["replay", "/dev/zero"], "/dev/zero", "256 MiB"),
+        (
+            vec!["match", "cardjitsu", &bot_arg, "random-sh"],
+            &bot_toml,
+            "1 MiB",
+        ),
+        (vec!["report", &league_arg], &league_json, "64 MiB"),
+        (
+            vec!["league", "--resume", &league_arg],
+            &league_json,
+            "64 MiB",
+        ),
+    ];
+    for (args, file, cap) in runs {
+        let started = Instant::now();
+        let out = dojo().args(&args).output().unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{file}: larger than {cap}")),
+            "{args:?}: {err}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(60), "{args:?}");
+    }
+}
+
+#[test]
+fn a_low_hard_descriptor_limit_caps_the_bots_with_one_warning() {
+    // Only a process without CAP_SYS_RESOURCE is held to its hard limit:
+    // as root, drop it from the bounding set.
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let dojo_bin = assert_cmd::cargo::cargo_bin("dojo");
+    let script = format!(
+        "ulimit -n 256 && exec '{}' league cardjitsu random-sh random-py --games 2 --out \"$1\"",
+        dojo_bin.display()
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cmd = if is_root {
+        if !Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
+            eprintln!("skipped: running as root without setpriv to drop CAP_SYS_RESOURCE");
+            return;
+        }
+        let mut cmd = Command::new("setpriv");
+        cmd.args(["--bounding-set=-sys_resource", "sh", "-c", &script, "sh"]);
+        cmd
+    } else {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", &script, "sh"]);
+        cmd
+    };
+    let out = cmd
+        .arg(tmp.path().join("l"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        err.matches("--limit-files 1024 is above this process's hard limit on open files (256); bots get 256")
+            .count(),
+        1,
+        "{err}"
+    );
+}
+
+/// Sends `signal` (`TERM`, `HUP`) to `pid` with kill(1).
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Waits (generously) until `path` holds at least one line.
+fn await_first_line(path: &Path, child: &mut std::process::Child) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !std::fs::read_to_string(path).is_ok_and(|t| t.contains('\n')) {
+        assert!(child.try_wait().unwrap().is_none(), "dojo ended first");
+        assert!(Instant::now() < deadline, "no game was stored in time");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn sigterm_and_sighup_stop_a_league_with_its_report_and_it_resumes() {
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("l");
+        let mut child = dojo_process()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--games",
+                "200",
+                "--jobs",
+                "1",
+                "--out",
+            ])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        await_first_line(&out.join("games.jsonl"), &mut child);
+        send(signal, child.id());
+        let result = child.wait_with_output().unwrap();
+        let err = stderr_of(&result);
+        assert_eq!(result.status.code(), Some(code), "SIG{signal}: {err}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap())
+                .unwrap();
+        assert_eq!(report["timing"]["cancelled"], true, "SIG{signal}");
+        let stored = std::fs::read_to_string(out.join("games.jsonl"))
+            .unwrap()
+            .lines()
+            .count();
+        assert!(
+            stored < 400,
+            "SIG{signal}: the league stopped early ({stored} games)"
+        );
+        if signal == "TERM" {
+            stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
+            let stored = std::fs::read_to_string(out.join("games.jsonl"))
+                .unwrap()
+                .lines()
+                .count();
+            assert_eq!(stored, 200);
+        }
+    }
+}
+
+#[test]
+fn sigterm_stops_a_compare_with_status_143() {
+    let mut child = dojo_process()
+        .args([
+            "compare",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "4000",
+            "--jobs",
+            "1",
+            "-v",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // -v says each finished block on stderr: wait for the first.
+    let mut stderr = child.stderr.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("compare:") {
+        let n = stderr.read(&mut buf).unwrap();
+        assert!(
+            n > 0,
+            "dojo ended first: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..n]);
+    }
+    send("TERM", child.id());
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{rest}");
+}
+
+/// A Python bot of two files: `bot.py` imports `helper.py` beside it.
+fn two_file_bot(dir: &Path, flush: bool) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let flush = if flush { ", flush=True" } else { "" };
+    std::fs::write(
+        dir.join("bot.py"),
+        format!(
+            "import sys\nimport helper\nfor line in sys.stdin:\n    line = line.strip()\n    if ',' in line:\n        print(helper.pick(line){flush})\n    elif line.startswith('Player') or line == 'Draw!':\n        break\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("helper.py"), "def pick(line):\n    return 0\n").unwrap();
+    dir.join("bot.py")
+}
+
+fn python3() -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python3 is not installed");
+    }
+    ok
+}
+
+#[test]
+fn the_ci_recipe_runs_an_inline_python_bot_of_two_files() {
+    if !python3() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let new = two_file_bot(&tmp.path().join("new"), true);
+    let base = two_file_bot(&tmp.path().join("base"), true);
+    // As docs/ci-compare.md runs it: absolute paths, from dojo's checkout.
+    let out = dojo()
+        .args(["compare", "cardjitsu", "--games", "4", "--seed", "1"])
+        .arg(format!("new=python3 {}", new.display()))
+        .arg(format!("base=env VAR=1 python3 {}", base.display()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{text}{}", stderr_of(&out));
+    assert!(!text.contains("faults"), "{text}");
+}
+
+#[test]
+fn a_bot_that_never_flushes_is_told_to() {
+    if !python3() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = two_file_bot(&tmp.path().join("bot"), false);
+    let spec = format!("lazy=python3 {}", bot.display());
+    let out = dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            &spec,
+            "random-sh",
+            "--seed",
+            "1",
+            "--timeout-ms",
+            "200",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("wrote nothing to stdout: a bot must flush stdout after each answer"),
+        "{text}"
+    );
+    let out = dojo()
+        .args([
+            "league",
+            "cardjitsu",
+            &spec,
+            "random-sh",
+            "--games",
+            "2",
+            "--timeout-ms",
+            "200",
+            "--out",
+        ])
+        .arg(tmp.path().join("l"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("a bot must flush stdout after each answer"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_bundled_rust_bot_is_built_in_the_users_cache_not_the_checkout() {
+    let cache = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let record = tmp.path().join("g.json");
+    let out = dojo()
+        .env("XDG_CACHE_HOME", cache.path())
+        .args([
+            "match",
+            "cardjitsu",
+            "sensei",
+            "random-sh",
+            "--seed",
+            "4",
+            "-q",
+            "--json",
+        ])
+        .arg(&record)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let program = record["seats"][0]["command"][0].as_str().unwrap();
+    let built = cache.path().join("dojo/build");
+    assert!(Path::new(program).starts_with(&built), "{program}");
+    assert!(Path::new(program).is_file(), "{program}");
+}
