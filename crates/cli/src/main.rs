@@ -1,6 +1,10 @@
 //! The `dojo` command. It parses arguments and calls the library crates;
 //! anything a library can do without a terminal lives there.
 
+// `println!` and friends panic on a closed or full stdout: every write goes
+// through `output` (`out!`, `outln!`, `errln!`), which never does.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 #[macro_use]
 mod output;
 
@@ -40,22 +44,13 @@ fn main() -> ExitCode {
     let code = match outcome {
         Ok(code) => code,
         // The reader of stdout went away (`| head`): nothing to report.
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             errln!("error: {}", error_chain(&err));
             exit::code(exit::ERROR)
         }
     };
     output::finish(code)
-}
-
-/// Whether `err` comes from writing to a closed pipe.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }
 
 /// `err` and its causes, joined by `: `. A cause whose text already ends

@@ -262,6 +262,16 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// Whether `err` comes from writing to a closed pipe (the reader went
+/// away: `| head`), which is no error.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// `1 bot`, `3 bots`.
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {

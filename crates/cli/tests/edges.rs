@@ -107,6 +107,12 @@ fn every_command(i: &Inputs, case: &str) -> Vec<(Vec<String>, i32)> {
             words("compare cardjitsu random-sh random-py --games 2 --seed 3"),
             2,
         ),
+        // The JSON on stdout: a reader that went away changes not the
+        // verdict's status.
+        (
+            words("compare cardjitsu random-sh random-py --games 2 --seed 3 --json -"),
+            2,
+        ),
         (words("play cardjitsu --seed 1 --plain"), 0),
     ]
 }

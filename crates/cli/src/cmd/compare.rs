@@ -289,8 +289,15 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     }
     if let Some(path) = &a.json {
         let json = JsonReport::new(run, &report);
-        super::write_json(path, &json)?;
-        outln!("report: {}", path.display());
+        match super::write_json(path, &json) {
+            // A reader of `--json -` that went away is no error, and must
+            // not change the verdict's status (a CI gate reads it).
+            Err(e) if crate::output::is_broken_pipe(&e) => {}
+            written => {
+                written?;
+                outln!("report: {}", path.display());
+            }
+        }
     }
     if let Some(path) = &a.html {
         outln!("report page: {}", path.display());

@@ -16,10 +16,10 @@ pub fn run() -> ExitCode {
     // start of every run).
     let left = dojo_runner::remove_leftovers();
     if left.scratch.is_empty() && left.groups.is_empty() {
-        println!("leftovers of dead dojo runs: none");
+        outln!("leftovers of dead dojo runs: none");
     } else {
         for path in left.scratch.iter().chain(&left.groups) {
-            println!("leftover of a dead dojo run, removed: {}", path.display());
+            outln!("leftover of a dead dojo run, removed: {}", path.display());
         }
     }
     match dojo_runner::layers_in_force(dojo_runner::SandboxMode::Strict) {
