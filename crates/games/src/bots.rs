@@ -3,11 +3,11 @@
 //! same setup and record as `dojo match`. The league's `Executor` is a thin
 //! adapter over [`BotExecutor::play`].
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use dojo_engine::cardjitsu;
-use dojo_engine::royale::{self, Board, Team};
+use dojo_engine::royale::{Board, Team};
 use dojo_runner::{BotSpec, RunError, RunOptions};
 use serde::Serialize;
 
@@ -24,12 +24,51 @@ pub struct BotExecutor {
     pub boards: BTreeMap<String, Board>,
     /// Per-move limits; `cancel` is the league's stop flag.
     pub run: RunOptions,
-    pub cardjitsu: cardjitsu::Settings,
-    /// The names of `cardjitsu`'s decks, for the records.
-    pub deck_names: [String; 2],
-    pub royale: royale::Settings,
+    /// The game's own options (rules, decks, round limits), resolved once
+    /// by the game's side of the command line and read back by its
+    /// `GameDef::play`; [`GameOptions::default`] plays with the game's
+    /// defaults.
+    pub options: GameOptions,
     /// What a fault costs.
     pub faults: FaultPolicy,
+}
+
+/// One game's resolved options, opaque to everything but that game: each
+/// game defines its own type (`CardJitsuOptions`, royale's `Settings`)
+/// and reads it back with [`GameOptions::or_default`]. Shared, not copied,
+/// by every game of a league.
+#[derive(Clone, Default)]
+pub struct GameOptions(Option<Arc<dyn Any + Send + Sync>>);
+
+impl GameOptions {
+    /// `options`, for the game whose options type `T` is.
+    pub fn new<T: Any + Send + Sync>(options: T) -> GameOptions {
+        GameOptions(Some(Arc::new(options)))
+    }
+
+    /// The options as the game's type `T`; `T::default()` if none were
+    /// given. Options of another type (another game's) are an error, not
+    /// silently replaced by defaults.
+    pub fn or_default<T: Any + Default + Clone>(&self) -> Result<T, ExecError> {
+        match &self.0 {
+            None => Ok(T::default()),
+            Some(any) => any.downcast_ref::<T>().cloned().ok_or_else(|| {
+                ExecError::Failed(format!(
+                    "the executor holds another game's options, not {}",
+                    std::any::type_name::<T>()
+                ))
+            }),
+        }
+    }
+}
+
+impl std::fmt::Debug for GameOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            None => "GameOptions(default)",
+            Some(_) => "GameOptions(..)",
+        })
+    }
 }
 
 fn faults(conduct: &[SeatConduct]) -> Vec<SeatFaults> {
@@ -119,4 +158,26 @@ pub struct Table<'a> {
     /// Royale: the board's name in [`BotExecutor::boards`].
     pub board: Option<&'a str>,
     pub seed: u64,
+}
+
+#[cfg(test)]
+mod options_tests {
+    use super::GameOptions;
+    use dojo_engine::royale;
+
+    #[test]
+    fn a_game_reads_its_own_options_defaults_and_refuses_another_games() {
+        let given = royale::Settings {
+            max_rounds: Some(7),
+            stall_rounds: None,
+        };
+        let opts = GameOptions::new(given);
+        assert_eq!(opts.or_default::<royale::Settings>().unwrap(), given);
+        let none = GameOptions::default();
+        assert_eq!(
+            none.or_default::<royale::Settings>().unwrap(),
+            royale::Settings::default()
+        );
+        assert!(opts.or_default::<crate::CardJitsuOptions>().is_err());
+    }
 }

@@ -29,8 +29,8 @@ pub mod royale;
 pub mod smoke;
 pub mod view;
 
-pub use bots::{BotExecutor, Table};
-pub use cardjitsu::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+pub use bots::{BotExecutor, GameOptions, Table};
+pub use cardjitsu::{CardJitsuOptions, CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 pub use formats::RECORD_VERSION;
 pub use game::{Game, GameDef, NameTaken, Shape, SmokeRun, UnknownGame};
 pub use outcome::{BadFaultPolicy, ExecError, FaultPolicy, GameResult, SeatFaults};

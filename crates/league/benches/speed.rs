@@ -355,9 +355,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
             sandbox,
             ..Default::default()
         },
-        cardjitsu: Default::default(),
-        deck_names: ["standard".into(), "standard".into()],
-        royale: Default::default(),
+        options: Default::default(),
         faults: Default::default(),
     };
     let options = dojo_league::LeagueRun {

@@ -144,6 +144,10 @@ pub struct Settings {
 
 /// The per-game options `dojo match` takes, as a league or comparison
 /// stores them: everything besides bots and seeds that changes results.
+/// One struct for every game's fields, so `league.json` keeps its layout;
+/// each game's side of the command line fills the fields of its own flags
+/// and reads them back into the options its games are played with
+/// (`GameCli::play_options`, `GameCli::executor_options`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PlayOptions {

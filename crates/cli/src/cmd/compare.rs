@@ -190,7 +190,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     }
     let play = super::play_options(game, &a.play)?;
     let controls = a.controls.controls();
-    let (cardjitsu, deck_names, royale) = super::game_settings(&play)?;
+    let options = crate::games::cli(game).executor_options(&play)?;
     let boards = if !shape.board {
         Vec::new()
     } else if a.board.is_empty() {
@@ -236,9 +236,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         bots: by_role,
         boards,
         run,
-        cardjitsu,
-        deck_names,
-        royale,
+        options,
         faults: settings.faults,
     };
     // Every bot must start and answer before a verdict can mean anything.

@@ -464,7 +464,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     for name in &settings.boards {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
-    let (cardjitsu, deck_names, royale) = super::game_settings(&settings.play)?;
+    let options = crate::games::cli(settings.game).executor_options(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
     let run = super::warn_open_files(settings.run_options(dojo_runner::RunOptions {
@@ -479,9 +479,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
         bots: loaded,
         boards,
         run,
-        cardjitsu,
-        deck_names,
-        royale,
+        options,
         faults: settings.faults,
     })
 }

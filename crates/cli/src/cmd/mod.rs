@@ -12,8 +12,6 @@ pub mod rules;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use dojo_engine::cardjitsu::{self, Ruleset};
-use dojo_engine::royale;
 use dojo_league::{Game, PlayOptions};
 use dojo_runner::RunOptions;
 use serde::Serialize;
@@ -84,18 +82,11 @@ pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
     })
 }
 
-/// The rules, decks (with their names for the record) and round limits of
-/// `play`, decks read and checked now.
-pub fn game_settings(
-    play: &PlayOptions,
-) -> Result<(cardjitsu::Settings, [String; 2], royale::Settings)> {
-    let (cardjitsu, deck_names) = games::cardjitsu::settings(play)?;
-    Ok((cardjitsu, deck_names, games::royale::settings(play)))
-}
-
 /// The stored form of the game flags for `game`: refuses flags the game
 /// does not take (they would be silently ignored, `GameCli::game_flags`),
-/// makes deck paths absolute and checks the decks parse.
+/// then asks the game for the stored form (`GameCli::play_options`) and
+/// checks it resolves (`GameCli::executor_options`: a deck that does not
+/// parse is refused here).
 pub fn play_options(game: Game, a: &GameOptionsArgs) -> Result<PlayOptions> {
     let takes = games::cli(game).game_flags();
     let not_here: Vec<&str> = a
@@ -116,17 +107,10 @@ pub fn play_options(game: Game, a: &GameOptionsArgs) -> Result<PlayOptions> {
             games::games_taking(&not_here, game).join(" or ")
         );
     }
-    let play = PlayOptions {
-        rules: a.rules.map_or(Ruleset::Tournament, Ruleset::from),
-        decks: [
-            games::cardjitsu::deck_name(a.deck1.as_deref())?,
-            games::cardjitsu::deck_name(a.deck2.as_deref())?,
-        ],
-        max_rounds: a.max_rounds,
-        stall_rounds: a.stall_rounds,
-    };
-    // Read the decks now: a bad deck is an error before any game.
-    game_settings(&play)?;
+    let play = games::cli(game).play_options(a)?;
+    // Resolve the game's options now: a bad deck is an error before any
+    // game.
+    games::cli(game).executor_options(&play)?;
     Ok(play)
 }
 

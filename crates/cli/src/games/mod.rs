@@ -19,8 +19,10 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
-use dojo_games::{Game, Saved};
+use dojo_games::{Game, GameOptions, Saved};
+use dojo_league::PlayOptions;
 
+use crate::args::GameOptionsArgs;
 use crate::render::ReplayText;
 
 /// What the command line knows about one game.
@@ -39,6 +41,23 @@ pub trait GameCli: Sync {
     /// own answer (`Shape::board`), not the command line's.
     fn boards(&self) -> bool {
         self.game().shape().board
+    }
+    /// The stored form (`league.json`'s `play`) of the values of its
+    /// [`Self::game_flags`] (only those were given); the other fields keep
+    /// their defaults. A game without options of its own stores the
+    /// defaults.
+    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
+        let _ = a;
+        Ok(PlayOptions::default())
+    }
+    /// The game's options for a league's or comparison's games, from the
+    /// stored `play` (the values of the flags of [`Self::game_flags`]),
+    /// read and checked now (a bad deck is an error before any game); its
+    /// `GameDef::play` reads them back. A game without options of its own
+    /// keeps the default: its own defaults.
+    fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
+        let _ = play;
+        Ok(GameOptions::default())
     }
     /// Games per league when `--games` is not given, with `boards` boards.
     fn league_games(&self, boards: usize) -> u64;

@@ -64,6 +64,25 @@ pub struct CardJitsuSetup {
     pub deck_names: [String; 2],
 }
 
+/// CardJitsu's options in a league or comparison (its
+/// [`crate::GameOptions`]): the settings and the decks' names for the
+/// records.
+#[derive(Debug, Clone)]
+pub struct CardJitsuOptions {
+    pub settings: cardjitsu::Settings,
+    /// Names of the decks in `settings`, for the records.
+    pub deck_names: [String; 2],
+}
+
+impl Default for CardJitsuOptions {
+    fn default() -> CardJitsuOptions {
+        CardJitsuOptions {
+            settings: cardjitsu::Settings::default(),
+            deck_names: ["standard".into(), "standard".into()],
+        }
+    }
+}
+
 /// Plays one CardJitsu game; `observer` sees the game after every round.
 pub fn play_cardjitsu(
     bots: [Arc<BotSpec>; 2],
@@ -152,10 +171,14 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
             table.seats.len()
         )));
     };
+    let CardJitsuOptions {
+        settings,
+        deck_names,
+    } = exec.options.or_default()?;
     let setup = CardJitsuSetup {
         seed: table.seed,
-        settings: exec.cardjitsu.clone(),
-        deck_names: exec.deck_names.clone(),
+        settings,
+        deck_names,
     };
     let record = play_cardjitsu([exec.bot(a)?, exec.bot(b)?], &setup, &exec.run, &mut |_| {})
         .map_err(run_error)?;

@@ -217,7 +217,7 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
         seed: table.seed,
         board: board.clone(),
         board_file: board_name.to_owned(),
-        settings: exec.royale,
+        settings: exec.options.or_default::<royale::Settings>()?,
     };
     let record = play_royale(&players, &setup, &exec.run, &mut |_| {}).map_err(|e| match e {
         RoyaleError::Run(e) => run_error(e),

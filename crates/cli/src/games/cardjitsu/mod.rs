@@ -10,11 +10,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{ArgMatches, Args, ValueEnum};
 use dojo_engine::cardjitsu::{self, Deck, Ruleset};
-use dojo_games::{CardJitsuSetup, Game, Saved, play_cardjitsu};
+use dojo_games::{CardJitsuOptions, CardJitsuSetup, Game, GameOptions, Saved, play_cardjitsu};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
-use crate::args::ControlArgs;
+use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
 use crate::render::ReplayText;
 
@@ -37,6 +37,22 @@ impl super::GameCli for CardJitsuCli {
 
     fn game_flags(&self) -> &'static [&'static str] {
         &["--rules", "--deck1", "--deck2", "--max-rounds"]
+    }
+
+    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
+        Ok(PlayOptions {
+            rules: a.rules.map_or(Ruleset::Tournament, Ruleset::from),
+            decks: [
+                deck_name(a.deck1.as_deref())?,
+                deck_name(a.deck2.as_deref())?,
+            ],
+            max_rounds: a.max_rounds,
+            ..PlayOptions::default()
+        })
+    }
+
+    fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
+        Ok(GameOptions::new(options(play)?))
     }
 
     fn league_games(&self, _boards: usize) -> u64 {
@@ -107,7 +123,7 @@ pub struct MatchArgs {
 /// The name a deck file is recorded under: absolute, so `replay --rerun`
 /// and a resumed league read the same file from any directory;
 /// `standard` for all 198 cards.
-pub fn deck_name(path: Option<&Path>) -> Result<String> {
+fn deck_name(path: Option<&Path>) -> Result<String> {
     match path {
         None => Ok("standard".to_owned()),
         Some(p) => {
@@ -131,13 +147,16 @@ fn read_deck(name: &str) -> Result<Deck> {
 
 /// The rules, decks (read and checked now) and round limit a league or
 /// comparison stores in `play`, with the decks' names for the records.
-pub fn settings(play: &PlayOptions) -> Result<(cardjitsu::Settings, [String; 2])> {
+fn options(play: &PlayOptions) -> Result<CardJitsuOptions> {
     let settings = cardjitsu::Settings {
         rules: play.rules,
         max_rounds: play.max_rounds.unwrap_or(cardjitsu::DEFAULT_MAX_ROUNDS),
         decks: [read_deck(&play.decks[0])?, read_deck(&play.decks[1])?],
     };
-    Ok((settings, play.decks.clone()))
+    Ok(CardJitsuOptions {
+        settings,
+        deck_names: play.decks.clone(),
+    })
 }
 
 impl super::MatchArgs for MatchArgs {

@@ -12,11 +12,11 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::{ArgMatches, Args};
 use dojo_engine::royale::{self, Royale, Team};
-use dojo_games::{Game, RoyaleSetup, Saved, play_royale};
+use dojo_games::{Game, GameOptions, RoyaleSetup, Saved, play_royale};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
-use crate::args::ControlArgs;
+use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
 use crate::render::ReplayText;
 
@@ -42,6 +42,18 @@ impl super::GameCli for RoyaleCli {
 
     fn game_flags(&self) -> &'static [&'static str] {
         &["--max-rounds", "--stall-rounds"]
+    }
+
+    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
+        Ok(PlayOptions {
+            max_rounds: a.max_rounds,
+            stall_rounds: a.stall_rounds,
+            ..PlayOptions::default()
+        })
+    }
+
+    fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
+        Ok(GameOptions::new(settings(play)))
     }
 
     /// Each trio plays every board once in each team rotation.
@@ -114,7 +126,7 @@ pub struct MatchArgs {
 }
 
 /// The round limits a league or comparison stores in `play`.
-pub fn settings(play: &PlayOptions) -> royale::Settings {
+fn settings(play: &PlayOptions) -> royale::Settings {
     royale::Settings {
         max_rounds: play.max_rounds,
         stall_rounds: play.stall_rounds,
