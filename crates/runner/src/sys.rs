@@ -414,30 +414,49 @@ fn drop_capabilities() {
             0,
             0,
         );
-        #[repr(C)]
-        struct Header {
-            version: u32,
-            pid: i32,
-        }
-        #[repr(C)]
-        #[derive(Clone, Copy)]
-        struct Data {
-            effective: u32,
-            permitted: u32,
-            inheritable: u32,
-        }
-        const VERSION_3: u32 = 0x2008_0522;
-        let mut header = Header {
-            version: VERSION_3,
-            pid: 0,
-        };
-        let data = [Data {
+        capset(0);
+    }
+}
+
+/// Sets this thread's effective, permitted and inheritable capabilities
+/// to `low` (a mask of capabilities 0 to 31; none above), with the raw
+/// system call: -1 on failure. Async-signal-safe.
+///
+/// # Safety
+/// A system call on plain stack values; in a forked child before exec.
+#[cfg(target_os = "linux")]
+unsafe fn capset(low: u32) -> libc::c_long {
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    let mut header = Header {
+        version: VERSION_3,
+        pid: 0,
+    };
+    let data = [
+        Data {
+            effective: low,
+            permitted: low,
+            inheritable: low,
+        },
+        Data {
             effective: 0,
             permitted: 0,
             inheritable: 0,
-        }; 2];
-        libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr());
-    }
+        },
+    ];
+    // SAFETY: the header and two data words capset(2) reads.
+    unsafe { libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr()) }
 }
 
 /// In the forked bot, as root: become the seat's own user and group
@@ -470,47 +489,17 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
         {
             return Err(std::io::Error::last_os_error());
         }
-        if plan.seat_reads_all {
-            #[repr(C)]
-            struct Header {
-                version: u32,
-                pid: i32,
-            }
-            #[repr(C)]
-            #[derive(Clone, Copy)]
-            struct Data {
-                effective: u32,
-                permitted: u32,
-                inheritable: u32,
-            }
-            let mut header = Header {
-                version: 0x2008_0522,
-                pid: 0,
-            };
-            let bit = 1 << DAC_READ_SEARCH;
-            let data = [
-                Data {
-                    effective: bit,
-                    permitted: bit,
-                    inheritable: bit,
-                },
-                Data {
-                    effective: 0,
-                    permitted: 0,
-                    inheritable: 0,
-                },
-            ];
-            if libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr()) == -1
+        if plan.seat_reads_all
+            && (capset(1 << DAC_READ_SEARCH) == -1
                 || libc::prctl(
                     libc::PR_CAP_AMBIENT,
                     libc::PR_CAP_AMBIENT_RAISE,
                     DAC_READ_SEARCH as libc::c_ulong,
                     0,
                     0,
-                ) == -1
-            {
-                return Err(std::io::Error::last_os_error());
-            }
+                ) == -1)
+        {
+            return Err(std::io::Error::last_os_error());
         }
         if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
             return Err(std::io::Error::last_os_error());
