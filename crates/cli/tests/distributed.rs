@@ -73,6 +73,17 @@ fn sh(dir: &Path, cmd: &str) -> Command {
     c
 }
 
+/// `dojo merge DIRS --out OUT`, run to its end.
+fn merge(dirs: &[&PathBuf], out: &Path) -> std::process::Output {
+    dojo()
+        .arg("merge")
+        .args(dirs)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
 fn run_ok(mut cmd: Command, what: &str) {
     let out = cmd.output().unwrap();
     assert!(
@@ -215,13 +226,7 @@ fn merge_refuses_shards_of_other_bots_naming_the_key() {
     league["provenance"]["fingerprints"]["random-sh"] = "fnv1a64:0000000000000000".into();
     std::fs::write(&path, league.to_string()).unwrap();
     let merged = dir.path().join("merged");
-    let out = dojo()
-        .arg("merge")
-        .args([&a, &b])
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let out = merge(&[&a, &b], &merged);
     assert!(!out.status.success());
     let err = stderr_of(&out);
     assert!(
@@ -235,13 +240,7 @@ fn merge_refuses_shards_of_other_bots_naming_the_key() {
         read_json(&a.join("league.json"))["provenance"]["fingerprints"]["random-sh"].clone();
     league["provenance"]["dojo_version"] = "0.0.0-other".into();
     std::fs::write(&path, league.to_string()).unwrap();
-    let out = dojo()
-        .arg("merge")
-        .args([&a, &b])
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let out = merge(&[&a, &b], &merged);
     assert!(!out.status.success());
     assert!(
         stderr_of(&out).contains("provenance.dojo_version"),
@@ -255,13 +254,7 @@ fn merge_refuses_other_settings_naming_the_key() {
     let dir = tempfile::tempdir().unwrap();
     let a = shard(dir.path(), "a", "1/2", &[]);
     let b = shard(dir.path(), "b", "2/2", &["--timeout-ms", "900"]);
-    let out = dojo()
-        .arg("merge")
-        .args([&a, &b])
-        .arg("--out")
-        .arg(dir.path().join("m"))
-        .output()
-        .unwrap();
+    let out = merge(&[&a, &b], &dir.path().join("m"));
     assert!(!out.status.success());
     assert!(
         stderr_of(&out).contains("differs in: controls.timeout_ms"),
@@ -301,13 +294,7 @@ fn merge_counts_a_game_found_twice_once_and_never_writes_its_inputs() {
         .collect();
     assert!(before == after, "an input was written to");
     // Merging into one of the inputs is refused.
-    let out = dojo()
-        .arg("merge")
-        .args([&a, &b])
-        .arg("--out")
-        .arg(&b)
-        .output()
-        .unwrap();
+    let out = merge(&[&a, &b], &b);
     assert!(!out.status.success());
     assert!(
         stderr_of(&out).contains("also an input"),
@@ -391,13 +378,7 @@ fn a_partial_merge_fails_unless_accepted_and_keeps_the_stderr_logs() {
         std::fs::write(d.join("stderr/random-py.log"), text).unwrap();
     }
     let merged = dir.path().join("merged");
-    let out = dojo()
-        .arg("merge")
-        .args([&a, &b])
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let out = merge(&[&a, &b], &merged);
     assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
     assert!(
         stderr_of(&out).contains("the merged league is incomplete"),

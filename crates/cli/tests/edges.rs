@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use dojo_testkit::cli::{dojo, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
 use dojo_testkit::paths::root;
 
 /// `dojo` as a plain process (its stdio set by the test), from the
@@ -32,19 +32,7 @@ fn inputs() -> Inputs {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_owned();
     let league = dir.join("league");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-sh",
-                "random-py",
-                "--games",
-                "2",
-            ])
-            .arg("--out")
-            .arg(&league),
-    );
+    random_league(&league, 2, &[]);
     let record = dir.join("game.json");
     stdout_ok(
         dojo()
@@ -334,19 +322,7 @@ fn inputs_that_never_end_or_are_huge_are_refused_naming_the_file_and_the_cap() {
         .set_len(8 << 30)
         .unwrap();
     let league = tmp.path().join("league");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-sh",
-                "random-py",
-                "--games",
-                "2",
-                "--out",
-            ])
-            .arg(&league),
-    );
+    random_league(&league, 2, &[]);
     std::fs::File::options()
         .write(true)
         .open(league.join("league.json"))
