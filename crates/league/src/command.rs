@@ -124,6 +124,7 @@ mod tests {
             bots_dir: Some("/home/me/bots".into()),
             allow_broken: true,
             pages: Vec::new(),
+            late: Vec::new(),
         };
         assert_eq!(
             league_argv(&settings, &origin).join(" "),

@@ -9,6 +9,7 @@ pub mod command;
 pub mod compare;
 mod driver;
 pub mod executor;
+pub mod late;
 pub mod merge;
 pub mod replay;
 pub mod report;

@@ -62,6 +62,11 @@ pub struct Report {
     /// A gauntlet with a stop rule: each opponent's sequential test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<crate::stop::GauntletSprt>,
+    /// The bots whose new version replaced the one that started
+    /// (`--replace`): the standings count only the new version's games;
+    /// the old one's stay in `games.jsonl`, marked retired.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<crate::settings::LateEntry>,
 }
 
 /// The time controls and limits of a league, every value explicit: the
@@ -418,6 +423,12 @@ pub fn build_report_from(
         command: crate::command::league_argv(settings, origin),
         timing,
         sprt: None,
+        replaced: origin
+            .late
+            .iter()
+            .filter(|l| l.kind == crate::settings::LateKind::Replaced)
+            .cloned()
+            .collect(),
     }
 }
 
@@ -463,6 +474,7 @@ mod tests {
             faulty: Vec::new(),
             record: serde_json::Value::Null,
             timing: serde_json::Value::Null,
+            retired: None,
         }
     }
 

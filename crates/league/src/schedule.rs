@@ -422,6 +422,43 @@ impl Schedule {
         })
     }
 
+    /// The group of the bots `members` (names, any order, a bot held
+    /// twice listed twice), if this schedule forms it.
+    fn group_named(&self, members: &[&str]) -> Option<usize> {
+        let mut wanted: Vec<&str> = members.to_vec();
+        wanted.sort_unstable();
+        self.groups.iter().position(|g| {
+            let mut names: Vec<&str> = g.seatings[0]
+                .iter()
+                .map(|&b| self.names[usize::from(b)].as_str())
+                .collect();
+            names.sort_unstable();
+            names == wanted
+        })
+    }
+
+    /// How the ids of `from` (the same league with fewer bots) map onto
+    /// this schedule's: a game keeps its group (by its bots' names), cycle
+    /// and leg, and so its seats and seed, while its id, `pair` and (with
+    /// several boards) board are positions in the list of groups, which
+    /// another bot shifts. See [`Renumbering`].
+    pub fn renumbering<'a>(&'a self, from: &'a Schedule) -> Renumbering<'a> {
+        let groups = (0..from.groups.len())
+            .map(|g| {
+                let names: Vec<&str> = from.groups[g].seatings[0]
+                    .iter()
+                    .map(|&b| from.names[usize::from(b)].as_str())
+                    .collect();
+                self.group_named(&names)
+            })
+            .collect();
+        Renumbering {
+            from,
+            to: self,
+            groups,
+        }
+    }
+
     /// Every fixture, in id order, one at a time.
     pub fn iter(&self) -> impl Iterator<Item = Fixture> + '_ {
         self.selected(None)
@@ -466,6 +503,39 @@ impl Schedule {
     /// [`Schedule::selected`], collected.
     pub fn select(&self, shard: Option<Shard>) -> Vec<Fixture> {
         self.selected(shard).collect()
+    }
+}
+
+/// The map from one schedule's fixture ids to another's
+/// ([`Schedule::renumbering`]): the group of each game of `from` in `to`,
+/// found once by its bots' names.
+#[derive(Debug)]
+pub struct Renumbering<'a> {
+    from: &'a Schedule,
+    to: &'a Schedule,
+    groups: Vec<Option<usize>>,
+}
+
+impl Renumbering<'_> {
+    /// The fixture of `to` that is game `id` of `from` (same bots in the
+    /// same seats, same seed), or `None` when `to` does not play it.
+    pub fn fixture(&self, id: u64) -> Option<Fixture> {
+        let old = self.from.fixture(id)?;
+        let per_cycle = self.from.per_cycle();
+        let (cycle, rest) = (id / per_cycle, id % per_cycle);
+        let g = self.from.offsets.partition_point(|&o| o <= rest) - 1;
+        let leg = rest - self.from.offsets[g];
+        let g2 = self.groups[g]?;
+        if cycle >= self.to.cycles || leg >= self.to.legs(g2 as u64) {
+            return None;
+        }
+        let new = self
+            .to
+            .fixture(cycle * self.to.per_cycle() + self.to.offsets[g2] + leg)?;
+        // The seatings of a group depend only on its members, so this holds
+        // by construction; checked, since a game stored under the wrong id
+        // would be counted as another.
+        (new.seats == old.seats && new.seed == old.seed && new.teams == old.teams).then_some(new)
     }
 }
 

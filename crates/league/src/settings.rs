@@ -390,6 +390,49 @@ pub struct Origin {
     /// no page shows an old count.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<std::path::PathBuf>,
+    /// The bots that joined the league after it started (`--add`) and the
+    /// new versions that replaced a bot (`--replace`), in the order they
+    /// came: which version played which game (`crate::late`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub late: Vec<LateEntry>,
+}
+
+/// A bot that joined a league late, or a bot's new version
+/// ([`Origin::late`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LateEntry {
+    /// `added` (`--add`) or `replaced` (`--replace`).
+    pub kind: LateKind,
+    /// The bot's name.
+    pub name: String,
+    /// Its spec as stored in the settings.
+    pub command: String,
+    /// Its fingerprint (absent for executors that run no bot processes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+    /// Replaced: the old version's spec.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_command: Option<String>,
+    /// Replaced: the old version's fingerprint, as the retired games
+    /// record it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_fingerprint: Option<String>,
+    /// Replaced: the old version's games marked retired in `games.jsonl`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub retired_games: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// How a bot came late ([`LateEntry::kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LateKind {
+    Added,
+    Replaced,
 }
 
 impl Origin {

@@ -64,6 +64,25 @@ pub struct GameLine {
     /// Optional: the part of a game that is not deterministic.
     #[serde(default)]
     pub timing: serde_json::Value,
+    /// Set on a game played by a version of a bot that `--replace` has
+    /// since retired: kept in the file for the record, skipped by every
+    /// reader of the league's games (standings, ratings, resume, replay,
+    /// merge). Absent on the league's current games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retired: Option<Retired>,
+}
+
+/// Why a stored game no longer counts, and who played it
+/// ([`GameLine::retired`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Retired {
+    /// The bots of the game whose version was replaced.
+    pub replaced: Vec<String>,
+    /// The fingerprint of each of the game's bots when it was played (from
+    /// `league.json`'s provenance; empty if the league recorded none).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub fingerprints: std::collections::BTreeMap<String, String>,
 }
 
 impl GameLine {
@@ -88,6 +107,7 @@ impl GameLine {
                 .collect(),
             record: result.record,
             timing: result.timing,
+            retired: None,
         }
     }
 
@@ -615,9 +635,23 @@ pub fn for_each_game<E: From<StoreError>>(
     mut visit: impl FnMut(GameLine) -> Result<(), E>,
 ) -> Result<(), E> {
     scan_games(dir, game, repair, |line| {
-        visit(line)?;
+        if line.retired.is_none() {
+            visit(line)?;
+        }
         Ok(ControlFlow::Continue(()))
     })
+}
+
+/// Every line of `dir/games.jsonl`, retired games too ([`GameLine::retired`]):
+/// what `--add` and `--replace` rewrite, and the record of a replaced
+/// bot's games. Otherwise as [`read_games`].
+pub fn read_every_line(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameLine>, StoreError> {
+    let mut lines = Vec::new();
+    scan_games(dir, game, repair, |line| {
+        lines.push(line);
+        Ok::<_, StoreError>(ControlFlow::Continue(()))
+    })?;
+    Ok(lines)
 }
 
 /// The first stored line of game `id` in `dir/games.jsonl`, reading up to
@@ -626,7 +660,7 @@ pub fn for_each_game<E: From<StoreError>>(
 pub fn find_game(dir: &Path, game: Game, id: u64) -> Result<Option<GameLine>, StoreError> {
     let mut found = None;
     scan_games(dir, game, false, |line| {
-        if line.id == id {
+        if line.id == id && line.retired.is_none() {
             found = Some(line);
             return Ok::<_, StoreError>(ControlFlow::Break(()));
         }
@@ -836,6 +870,7 @@ mod tests {
                 bots_dir: Some("/b".into()),
                 allow_broken: false,
                 pages: Vec::new(),
+                late: Vec::new(),
             },
         )
         .unwrap();
@@ -891,6 +926,7 @@ mod tests {
             faulty: Vec::new(),
             record: serde_json::json!({"moves": [1, 2]}),
             timing: serde_json::json!({"ms": id}),
+            retired: None,
         }
     }
 

@@ -189,6 +189,7 @@ mod tests {
             faulty: Vec::new(),
             record: serde_json::Value::Null,
             timing: serde_json::Value::Null,
+            retired: None,
         }
     }
 

@@ -322,6 +322,7 @@ fn impossible_toy_team_lines_are_refused() {
         faulty: Vec::new(),
         record: serde_json::Value::Null,
         timing: serde_json::Value::Null,
+        retired: None,
     };
     let four = ["a", "b", "c", "d"];
     assert!(line(&four, &[1.0, 0.0, 1.0, 0.0]).check(game).is_ok());

@@ -198,6 +198,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         bots_dir: Some(super::absolute(bots_dir)),
         allow_broken: a.allow_broken,
         pages: Vec::new(),
+        late: Vec::new(),
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, origin, out, resolved))
@@ -693,6 +694,7 @@ mod tests {
             bots_dir: Some("/bots".into()),
             allow_broken: true,
             pages: Vec::new(),
+            late: Vec::new(),
         };
         vec![(cardjitsu, origin.clone()), (royale, origin)]
     }
