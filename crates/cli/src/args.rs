@@ -207,6 +207,17 @@ pub struct LeagueArgs {
     /// refused (--anchor is applied: it only changes the report).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "bots", "out", "gauntlet", "sprt"])]
     pub resume: Option<PathBuf>,
+    /// With --resume: late entries join the league. Only the games with
+    /// them are played, at the seeds they would have had from the start,
+    /// and every game is rated together (not with a shard, a gauntlet's
+    /// --sprt, or several royale boards).
+    #[arg(long, value_name = "BOT", num_args = 1..)]
+    pub add: Vec<String>,
+    /// With --resume: BOT (a bot named NAME) is NAME's new version. NAME's
+    /// games are marked retired in games.jsonl (kept for the record,
+    /// counted nowhere) and played again by BOT, at the same seeds.
+    #[arg(long, value_name = "NAME=BOT")]
+    pub replace: Vec<String>,
     /// A gauntlet instead of a round robin: NEW plays each of the other bots
     /// (royale: each trio it is in) and they do not play each other; all are
     /// rated on the same scale.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use dojo_games::BotExecutor;
+use dojo_league::late::{self, Late};
 use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
@@ -85,6 +86,51 @@ fn gauntlet_bot(
         values: Default::default(),
     };
     Ok((entrant, bot))
+}
+
+/// The late entries given beside `--resume`: each `--add BOT` and each
+/// `--replace NAME=BOT` resolved and stored like a new league's bot (a new
+/// version has the name it replaces, so it plays the seeds the old one
+/// played).
+fn late_entries(a: &LeagueArgs, bots_dir: &Path) -> Result<(Late, Resolved)> {
+    let mut late = Late::default();
+    let mut resolved = Resolved::new();
+    let entrant = |arg: &str, bot: &dojo_runner::BotSpec| -> Result<dojo_league::Entrant> {
+        Ok(dojo_league::Entrant {
+            name: bot.name.clone(),
+            command: stored_spec(arg, bot),
+            fixed_team: dojo_games::royale::fixed_team(bot)?,
+            values: Default::default(),
+        })
+    };
+    for arg in &a.add {
+        let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--add {arg}"))?;
+        late.add.push(entrant(arg, &bot)?);
+        resolved.insert(bot.name.clone(), bot);
+    }
+    for arg in &a.replace {
+        let Some((name, spec)) = arg
+            .split_once('=')
+            .filter(|(n, s)| !n.is_empty() && !s.is_empty())
+        else {
+            bail!(
+                "--replace {arg}: expected NAME=BOT (the league's bot NAME and the bot that replaces it)"
+            );
+        };
+        let bot = bots::resolve(spec, bots_dir).with_context(|| format!("--replace {arg}"))?;
+        // The name is the bot's identity in the league (its seeds, its
+        // games) and in the command that replays it, so a new version
+        // keeps it.
+        if bot.name != name {
+            bail!(
+                "--replace {arg}: {spec} is a bot named {}, not {name}; a new version keeps its bot's name (set name = \"{name}\" in its bot.toml)",
+                bot.name
+            );
+        }
+        late.replace.push(entrant(spec, &bot)?);
+        resolved.insert(bot.name.clone(), bot);
+    }
+    Ok((late, resolved))
 }
 
 /// `BOT` or `BOT=ELO`.
@@ -229,14 +275,16 @@ fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
 /// Settles each bot's own values (its manifest's `[limits]` and `[time]`,
 /// as `exec` resolved it) against the league's ([`dojo_league::settle_values`]),
 /// prints every override, and hands the bots to the executor with the
-/// values in force. A new league stores them; a resumed one must find
-/// the values it stored (a changed bot.toml or league value would make
-/// one report of two leagues).
+/// values in force. A new league stores them, and so does a resumed one
+/// for its late entries (`fresh`); for its other bots it must find the
+/// values it stored (a changed bot.toml or league value would make one
+/// report of two leagues).
 fn settle_bot_values(
     settings: &mut Settings,
     exec: &mut BotExecutor,
     resumed: Option<&Path>,
     strict: bool,
+    fresh: &std::collections::BTreeSet<String>,
 ) -> Result<()> {
     let mut settled = Vec::new();
     for entrant in &settings.bots {
@@ -255,6 +303,8 @@ fn settle_bot_values(
         let Some(entrant) = settings.bots.iter_mut().find(|b| b.name == name) else {
             continue;
         };
+        // A late entry's values are settled now, as a new league's are.
+        let resumed = resumed.filter(|_| !fresh.contains(&name));
         match resumed {
             Some(_) if entrant.values != in_force => conflicts.push(format!(
                 "bot {name}: its bot.toml now gives {} (the league has {})",
@@ -490,6 +540,16 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
 /// where it was started).
 pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitCode> {
     super::check_outputs(&[("--html", a.html.as_deref())])?;
+    if a.resume.is_none() && !(a.add.is_empty() && a.replace.is_empty()) {
+        let flag = if a.add.is_empty() {
+            "--replace"
+        } else {
+            "--add"
+        };
+        bail!(
+            "{flag} changes a league that has played: give it with --resume DIR (a new league takes all its bots on the command line)"
+        );
+    }
     let (mut settings, origin, out, resolved) = match &a.resume {
         Some(dir) => {
             let (settings, origin) = resumed_settings(dir, &a, given_bots_dir.then_some(bots_dir))?;
@@ -498,6 +558,18 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         None => new_settings(bots_dir, &a)?,
     };
     let bots_dir = origin.bots_dir.as_deref().unwrap_or(bots_dir);
+    // Late entries join the stored league's settings now; the directory
+    // changes only once they are built and have passed their smoke start.
+    let (late, resolved) = if a.add.is_empty() && a.replace.is_empty() {
+        (Late::default(), resolved)
+    } else {
+        late_entries(&a, bots_dir)?
+    };
+    let stored = settings.clone();
+    if !late.is_empty() {
+        settings = late::settings_with(&settings, &late)
+            .with_context(|| format!("--resume {}", out.display()))?;
+    }
     let mut exec = executor(&settings, bots_dir, resolved)?;
     // Only to say why: refuse was the default, not asked for.
     let refuse_by_default = a.resume.is_none()
@@ -508,9 +580,10 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         &mut exec,
         a.resume.as_deref(),
         refuse_by_default,
+        &late.names(),
     )?;
     // After the builds: the fingerprint covers the programs that will run.
-    let fingerprints = exec
+    let fingerprints: BTreeMap<String, String> = exec
         .bots
         .iter()
         .map(|(name, spec)| (name.clone(), dojo_runner::fingerprint(spec)))
@@ -548,8 +621,13 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         crate::output::count(jobs, "job"),
         out.display()
     );
-    // This run's page joins the league's: each is written again below.
     let mut origin = origin;
+    if !late.is_empty() {
+        let applied = late::apply(&out, &stored, &settings, &late, &fingerprints)?;
+        say_late(&late, &applied, &stored, &settings)?;
+        origin.late = applied.origin.late;
+    }
+    // This run's page joins the league's: each is written again below.
     if let Some(path) = &a.html {
         origin.add_page(super::absolute(path));
     }
@@ -572,6 +650,44 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     outln!("report: {}", out.join(store::REPORT_FILE).display());
     write_pages(&out, &pages)?;
     Ok(exit_code(&report))
+}
+
+/// Says what the late entries changed: the games that will be played
+/// for them, the games renumbered and retired.
+fn say_late(
+    late: &Late,
+    applied: &late::Applied,
+    before: &Settings,
+    after: &Settings,
+) -> Result<()> {
+    if !late.add.is_empty() {
+        let names: Vec<&str> = late.add.iter().map(|b| b.name.as_str()).collect();
+        let new_games = dojo_league::Schedule::build(after)?
+            .len()
+            .saturating_sub(dojo_league::Schedule::build(before)?.len());
+        errln!(
+            "--add: {} join{} the league: {} with {} to play; {} already played renumbered",
+            names.join(", "),
+            if names.len() == 1 { "s" } else { "" },
+            crate::output::count(new_games as usize, "game"),
+            if names.len() == 1 { "it" } else { "them" },
+            crate::output::count(applied.renumbered as usize, "game"),
+        );
+    }
+    for bot in &late.replace {
+        errln!(
+            "--replace {}: its new version is {}; the old version's games are kept in games.jsonl, marked retired, and played again",
+            bot.name,
+            bot.command
+        );
+    }
+    if !late.replace.is_empty() {
+        errln!(
+            "--replace: {} retired",
+            crate::output::count(applied.retired as usize, "game")
+        );
+    }
+    Ok(())
 }
 
 /// Writes every page of the league in `out` ([`Origin::pages`]) again.
@@ -631,7 +747,12 @@ mod tests {
 
     /// The flags of `dojo league` that are not settings of a league: how
     /// this run goes (or which league it resumes), not what it plays.
-    const NOT_SETTINGS: &[&str] = &["jobs", "out", "verbose", "html", "resume", "help"];
+    /// `--add` and `--replace` are actions on a resumed league: the bots
+    /// they bring are in its settings afterwards, so the recorded command
+    /// names them among the league's bots.
+    const NOT_SETTINGS: &[&str] = &[
+        "jobs", "out", "verbose", "html", "resume", "add", "replace", "help",
+    ];
 
     /// Two leagues that between them set every setting away from its
     /// default (no one league can: boards are royale's, decks

@@ -1,0 +1,284 @@
+//! `dojo league --resume DIR --add BOT` and `--replace NAME=BOT` with the
+//! bundled deterministic bots: only the new games are played, the report
+//! is the report of a league that had the bot from the start, and a
+//! replaced bot's old games stay in `games.jsonl`, marked retired.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use dojo_testkit::cli::{dojo, stderr_of, stdout_ok};
+use dojo_testkit::json::{games, read_json, report_sans_timing};
+use dojo_testkit::paths::root;
+use serde_json::Value;
+
+/// A third deterministic CardJitsu bot (random-py's program under another
+/// name), so three-bot leagues replay exactly.
+const PY2: &str = "py2=python3 bots/random-py/bot.py";
+
+/// The games of `dir` that count, by id, without their timing.
+fn current_games(dir: &Path) -> BTreeMap<u64, Value> {
+    games(dir)
+        .into_iter()
+        .filter(|g| g.get("retired").is_none())
+        .map(|mut g| {
+            g.as_object_mut().unwrap().remove("timing");
+            (g["id"].as_u64().unwrap(), g)
+        })
+        .collect()
+}
+
+fn resume(dir: &Path, args: &[&str]) -> std::process::Output {
+    dojo()
+        .args(["league", "--resume"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_added_bot_plays_only_its_games_and_the_report_equals_a_league_that_had_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (late, full) = (tmp.path().join("late"), tmp.path().join("full"));
+    let start = [
+        "league",
+        "cardjitsu",
+        "random-py",
+        "random-sh",
+        "--games",
+        "4",
+    ];
+    stdout_ok(dojo().args(start).arg("--out").arg(&late));
+    assert_eq!(games(&late).len(), 4);
+
+    let out = resume(&late, &["--add", PY2]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("--add: py2 joins the league: 8 games with it to play"),
+        "{err}"
+    );
+    let report = read_json(&late.join("report.json"));
+    // Exactly the 8 games of py2's two pairings were played.
+    assert_eq!(report["timing"]["games_this_run"], 8);
+    assert_eq!(games(&late).len(), 12);
+    let command: Vec<&str> = report["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(command.contains(&PY2), "{command:?}");
+
+    stdout_ok(
+        dojo()
+            .args(["league", "cardjitsu", PY2, "random-py", "random-sh"])
+            .args(["--games", "4", "--out"])
+            .arg(&full),
+    );
+    assert_eq!(report_sans_timing(&late), report_sans_timing(&full));
+    assert_eq!(current_games(&late), current_games(&full));
+    let league = read_json(&late.join("league.json"));
+    assert_eq!(league["origin"]["late"][0]["kind"], "added");
+    assert_eq!(league["origin"]["late"][0]["name"], "py2");
+    // The recorded command plays the grown league from the start.
+    let replay = tmp.path().join("replay");
+    let mut argv: Vec<String> = command[1..].iter().map(|w| w.to_string()).collect();
+    argv.extend(["--out".into(), replay.display().to_string()]);
+    stdout_ok(dojo().args(&argv));
+    assert_eq!(current_games(&replay), current_games(&full));
+}
+
+/// A copy of `bots/random-sh` in `dir` whose program differs by a
+/// comment: the same play, another fingerprint (a resubmission).
+fn new_version(dir: &Path) -> std::path::PathBuf {
+    let bot = dir.join("random-sh-v2");
+    std::fs::create_dir_all(&bot).unwrap();
+    let from = root().join("bots/random-sh");
+    std::fs::copy(from.join("bot.toml"), bot.join("bot.toml")).unwrap();
+    let script = std::fs::read_to_string(from.join("bot.sh")).unwrap();
+    std::fs::write(bot.join("bot.sh"), format!("{script}\n# version 2\n")).unwrap();
+    bot
+}
+
+#[test]
+fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("league");
+    let start = [
+        "league",
+        "cardjitsu",
+        "random-py",
+        "random-sh",
+        PY2,
+        "--games",
+        "2",
+    ];
+    stdout_ok(dojo().args(start).arg("--out").arg(&dir));
+    let before = read_json(&dir.join("league.json"));
+    let old_print = before["provenance"]["fingerprints"]["random-sh"].clone();
+    let old_games = current_games(&dir);
+    assert_eq!(old_games.len(), 6);
+
+    let bot = new_version(tmp.path());
+    let arg = format!("random-sh={}", bot.display());
+    let out = resume(&dir, &["--replace", &arg]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(stderr_of(&out).contains("--replace: 4 games retired"));
+
+    let report = read_json(&dir.join("report.json"));
+    assert_eq!(report["timing"]["games_this_run"], 4);
+    assert_eq!(report["games_played"], 6);
+    let replaced = &report["replaced"][0];
+    assert_eq!(replaced["name"], "random-sh");
+    assert_eq!(replaced["old_command"], "random-sh");
+    assert_eq!(replaced["old_fingerprint"], old_print);
+    assert_eq!(replaced["retired_games"], 4);
+    let league = read_json(&dir.join("league.json"));
+    let new_print = &league["provenance"]["fingerprints"]["random-sh"];
+    assert_ne!(*new_print, old_print);
+    assert_eq!(replaced["fingerprint"], *new_print);
+
+    // Every old game is still there; random-sh's are marked with the
+    // fingerprint that played them, and played again at the same seeds.
+    let lines = games(&dir);
+    assert_eq!(lines.len(), 10);
+    let retired: Vec<&Value> = lines
+        .iter()
+        .filter(|g| g.get("retired").is_some())
+        .collect();
+    assert_eq!(retired.len(), 4);
+    let now = current_games(&dir);
+    for g in retired {
+        assert_eq!(g["retired"]["replaced"][0], "random-sh");
+        assert_eq!(g["retired"]["fingerprints"]["random-sh"], old_print);
+        let id = g["id"].as_u64().unwrap();
+        assert_eq!(now[&id]["seed"], g["seed"]);
+        assert_eq!(now[&id]["seats"], g["seats"]);
+    }
+    // The games without random-sh were not played again.
+    for (id, g) in &old_games {
+        if !g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s == "random-sh")
+        {
+            assert_eq!(now[id], *g);
+        }
+    }
+    // The report and a replay of a game read the current games only.
+    stdout_ok(dojo().args(["report"]).arg(&dir));
+}
+
+#[test]
+fn late_entries_that_cannot_join_are_refused_and_change_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("league");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--games",
+                "2",
+            ])
+            .arg("--out")
+            .arg(&dir),
+    );
+    let snapshot = || {
+        (
+            std::fs::read(dir.join("league.json")).unwrap(),
+            std::fs::read(dir.join("games.jsonl")).unwrap(),
+        )
+    };
+    let before = snapshot();
+    let bot = new_version(tmp.path());
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--add".into(), "random-py".into()],
+            "--add random-py: the league already has a bot named random-py",
+        ),
+        (
+            vec!["--replace".into(), "nobody=random-py".into()],
+            "--replace nobody=random-py: random-py is a bot named random-py, not nobody",
+        ),
+        (
+            vec!["--replace".into(), format!("random-py={}", bot.display())],
+            "is a bot named random-sh, not random-py; a new version keeps its bot's name",
+        ),
+        (
+            vec!["--replace".into(), "random-sh".into()],
+            "--replace random-sh: expected NAME=BOT",
+        ),
+        (
+            vec![
+                "--add".into(),
+                PY2.into(),
+                "--replace".into(),
+                "py2=py2=python3 bots/random-py/bot.py".into(),
+            ],
+            "bot py2 is given twice among --add and --replace",
+        ),
+    ];
+    for (args, expected) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = resume(&dir, &args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = stderr_of(&out);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert_eq!(snapshot(), before, "{args:?} changed the directory");
+    }
+    // A name the league does not have, given a bot of that name.
+    let out = resume(
+        &dir,
+        &["--replace", PY2.replacen("py2=", "py2=py2=", 1).as_str()],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains(
+            "--replace py2: the league has no bot named py2 (its bots: random-py, random-sh)"
+        ),
+        "{}",
+        stderr_of(&out)
+    );
+    // Without --resume, --add is not a league's flag.
+    let out = dojo()
+        .args([
+            "league",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--add",
+            PY2,
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("--resume"), "{}", stderr_of(&out));
+    // A shard cannot take a late entry; it is told to merge first.
+    let shard = tmp.path().join("shard");
+    stdout_ok(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "random-py",
+                "random-sh",
+                "--games",
+                "2",
+            ])
+            .args(["--shard", "1/2", "--out"])
+            .arg(&shard),
+    );
+    let out = resume(&shard, &["--add", PY2]);
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("dojo merge"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(snapshot(), before);
+}
