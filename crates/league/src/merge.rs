@@ -147,6 +147,16 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     }
 
     let lines: Vec<GameLine> = games.into_values().map(|(l, _)| l).collect();
+    // The retired games of a replaced bot's old version in `out` (from a
+    // `--replace` on the merged league) stay in the file, for the record.
+    let mut kept: Vec<GameLine> = if out.join(GAMES_FILE).exists() {
+        store::read_every_line(out, settings.game, false)?
+            .into_iter()
+            .filter(|l| l.retired.is_some())
+            .collect()
+    } else {
+        Vec::new()
+    };
     // Where the first shard found its bots: the merged report's command
     // replays the league from there. Its pages are the merged directory's
     // own (from an earlier merge), not the shard's.
@@ -168,7 +178,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
             origin: origin.clone(),
         },
     )?;
-    store::write_games(out, &lines)?;
+    if kept.is_empty() {
+        store::write_games(out, &lines)?;
+    } else {
+        kept.extend(lines.iter().cloned());
+        kept.sort_by_key(|l| (l.id, l.retired.is_none()));
+        store::write_games(out, &kept)?;
+    }
     let info = RunInfo {
         wall_ms: started.elapsed().as_millis() as u64,
         ..RunInfo::default()

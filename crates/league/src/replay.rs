@@ -60,6 +60,10 @@ struct LineParts<'a> {
     /// Optional: `timing` is the part of a game that is not deterministic.
     #[serde(borrow, default)]
     timing: Option<&'a RawValue>,
+    /// Set on a game of a replaced bot's old version (`store::Retired`):
+    /// kept for the record, not one of the league's games.
+    #[serde(borrow, default)]
+    retired: Option<&'a RawValue>,
 }
 
 /// `line` (number `number` of `games`) as a stored game's parts.
@@ -121,6 +125,9 @@ fn find_line(
             problem: format!("not UTF-8 text: {e}"),
         })?;
         let parts = parse_line(games, number, line)?;
+        if parts.retired.is_some() {
+            continue;
+        }
         count += 1;
         if parts.id == id && found.is_none() {
             found = Some((number, line.to_owned()));
@@ -178,6 +185,18 @@ mod tests {
                 ..
             })
         ));
+        // A retired game (a replaced bot's old version) is not the game of
+        // its id: the league's current game is.
+        let retired = line(1, "{\"old\":1}").replace(
+            "\"timing\"",
+            "\"retired\":{\"replaced\":[\"a\"]},\"timing\"",
+        );
+        std::fs::write(&games, retired + &line(1, bad)).unwrap();
+        let err = load(dir.path(), Some(1)).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!("{}: line 2: not a CardJitsu game record", games.display())
+        );
         std::fs::write(&games, line(1, "{}") + "not json\n").unwrap();
         let err = load(dir.path(), Some(1)).unwrap_err().to_string();
         assert!(

@@ -383,3 +383,60 @@ fn bots_other_than_the_late_ones_must_be_those_that_played() {
     assert_eq!(league.provenance.unwrap().fingerprints["cat"], "c1");
     assert_eq!(league.settings, new);
 }
+
+#[test]
+fn a_merged_league_takes_late_entries_and_a_merge_into_it_keeps_retired_games() {
+    let game = Game::CARDJITSU;
+    let tmp = tempfile::tempdir().unwrap();
+    let s = league(game, &["ant", "bee", "cat"], 4);
+    let mut shards = Vec::new();
+    for i in 1..=2 {
+        let dir = tmp.path().join(format!("shard-{i}"));
+        let sharded = Settings {
+            shard: Some(Shard::new(i, 2).unwrap()),
+            ..s.clone()
+        };
+        run(&sharded, &dir, &FakeGame::default());
+        shards.push(dir);
+    }
+    // A shard refuses: its slice of ids is the whole league's.
+    let sharded = store::load_settings(&shards[0]).unwrap();
+    assert!(matches!(
+        late::settings_with(&sharded, &add(&["dog"])),
+        Err(LateError::Refused { .. })
+    ));
+
+    let merged = tmp.path().join("merged");
+    dojo_league::merge(&shards, &merged).unwrap();
+    // The same bot again (same results): its games are retired and played
+    // again; a later merge of the shards into the directory keeps them.
+    let replace = Late {
+        add: Vec::new(),
+        replace: bots(&["bee"]),
+    };
+    let same = grow(&merged, &replace);
+    run(&same, &merged, &FakeGame::default());
+    let retired = |dir: &Path| {
+        store::read_every_line(dir, game, false)
+            .unwrap()
+            .into_iter()
+            .filter(|l| l.retired.is_some())
+            .count()
+    };
+    let bee_games = 8;
+    assert_eq!(retired(&merged), bee_games);
+    dojo_league::merge(&shards, &merged).unwrap();
+    assert_eq!(retired(&merged), bee_games);
+
+    let grown = grow(&merged, &add(&["dog"]));
+    let exec = FakeGame::default();
+    run(&grown, &merged, &exec);
+    let full = tmp.path().join("full");
+    run(
+        &league(game, &["ant", "bee", "cat", "dog"], 4),
+        &full,
+        &FakeGame::default(),
+    );
+    same_games(&merged, &full, game);
+    assert_eq!(retired(&merged), bee_games);
+}
