@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use dojo_testkit::cli::{dojo, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::json::{games, read_json, report_sans_timing};
 use dojo_testkit::paths::root;
 use serde_json::Value;
@@ -125,6 +125,11 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
     let out = resume(&dir, &["--replace", &arg]);
     assert!(out.status.success(), "{}", stderr_of(&out));
     assert!(stderr_of(&out).contains("--replace: 4 games retired"));
+    let shown = format!(
+        "random-sh was replaced by a new version ({}); 4 games of the old version (random-sh) are kept in games.jsonl, retired, and count nowhere",
+        bot.display()
+    );
+    assert!(stdout_of(&out).contains(&shown), "{}", stdout_of(&out));
 
     let report = read_json(&dir.join("report.json"));
     assert_eq!(report["timing"]["games_this_run"], 4);
@@ -167,8 +172,8 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
             assert_eq!(now[id], *g);
         }
     }
-    // The report and a replay of a game read the current games only.
-    stdout_ok(dojo().args(["report"]).arg(&dir));
+    // `dojo report` shows the replacement too.
+    assert!(stdout_ok(dojo().args(["report"]).arg(&dir)).contains(&shown));
 }
 
 #[test]

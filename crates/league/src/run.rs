@@ -297,7 +297,11 @@ fn check_stored(
     match fixture {
         None => return Err(foreign("is not in this league's schedule")),
         Some(f) if !line.matches(&f) => {
-            return Err(foreign("does not match its scheduled seats or seed"));
+            // The one way dojo itself leaves such a line: an `--add` killed
+            // between rewriting games.jsonl and league.json (`crate::late`).
+            return Err(foreign(
+                "does not match its scheduled seats or seed (if an --add or --replace was interrupted, run it again)",
+            ));
         }
         Some(_) => {}
     }

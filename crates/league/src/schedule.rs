@@ -859,6 +859,33 @@ mod tests {
     }
 
     #[test]
+    fn renumbering_keeps_each_game_and_a_new_bot_only_adds_games() {
+        for game in [Game::CARDJITSU, Game::ROYALE] {
+            let names = ["ant", "bee", "cat", "dog"];
+            let small: Vec<Entrant> = names.iter().map(|n| bot(n)).collect();
+            let mut big = small.clone();
+            big.insert(1, bot("bat"));
+            let from = Schedule::new(game, &small, 6, 3, &[]).unwrap();
+            let to = Schedule::new(game, &big, 6, 3, &[]).unwrap();
+            let map = to.renumbering(&from);
+            let mut seen = std::collections::BTreeSet::new();
+            for f in from.iter() {
+                let g = map.fixture(f.id).expect("every game of the small league");
+                assert_eq!((&g.seats, g.seed, g.leg), (&f.seats, f.seed, f.leg));
+                assert!(seen.insert(g.id), "two games on id {}", g.id);
+            }
+            // The rest of the grown schedule is the new bot's games.
+            let new: Vec<Fixture> = to.iter().filter(|f| !seen.contains(&f.id)).collect();
+            assert_eq!(new.len() as u64, to.len() - from.len());
+            assert!(new.iter().all(|f| f.seats.iter().any(|s| s == "bat")));
+            // A schedule without a game's group does not place it.
+            let fewer = Schedule::new(game, &small[..3], 6, 3, &[]).unwrap();
+            let back = fewer.renumbering(&from);
+            assert!(from.iter().any(|f| back.fixture(f.id).is_none()));
+        }
+    }
+
+    #[test]
     fn royale_boards_rotate() {
         let boards = vec!["x.txt".to_string(), "y.txt".to_string()];
         let bots = [bot("a"), bot("b"), bot("c")];

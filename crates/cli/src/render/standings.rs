@@ -78,6 +78,16 @@ pub fn table(report: &Report) -> String {
     if let Some(sprt) = &report.sprt {
         sprt_lines(&mut out, sprt, width);
     }
+    for r in &report.replaced {
+        let _ = writeln!(
+            out,
+            "\n{} was replaced by a new version ({}); {} of the old version ({}) are kept in games.jsonl, retired, and count nowhere",
+            r.name,
+            r.command,
+            super::count(r.retired_games, "game"),
+            r.old_command.as_deref().unwrap_or("?")
+        );
+    }
     let t = &report.totals;
     let _ = writeln!(
         out,
