@@ -3,17 +3,8 @@
 //! pages show is tested in a real browser in `browser.rs`.
 
 use dojo_testkit::cli::{dojo, random_league, stdout_ok};
+use dojo_testkit::json::data_block;
 use serde_json::Value;
-
-/// The JSON of a page's data block.
-fn data_block(html: &str) -> Value {
-    let open = "<script type=\"application/json\" id=\"dojo-data\">";
-    let start = html.find(open).expect("a data block") + open.len();
-    let end = start + html[start..].find("</script>").expect("the block ends");
-    let text = &html[start..end];
-    assert!(!text.contains('<'), "a '<' inside the data block");
-    serde_json::from_str(text).expect("the data block is JSON")
-}
 
 #[test]
 fn match_and_replay_write_one_self_contained_page() {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use dojo_testkit::cli::{dojo, stderr_of, stdout_of, stdout_ok};
-use dojo_testkit::json::{games, read_json, report_sans_timing};
+use dojo_testkit::json::{data_block, games, read_json, report_sans_timing};
 use dojo_testkit::paths::root;
 use serde_json::Value;
 
@@ -172,8 +172,14 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
             assert_eq!(now[id], *g);
         }
     }
-    // `dojo report` shows the replacement too.
-    assert!(stdout_ok(dojo().args(["report"]).arg(&dir)).contains(&shown));
+    // `dojo report` shows the replacement too, and so does its page, whose
+    // games are the league's current ones.
+    let page = tmp.path().join("page.html");
+    let shown_again = stdout_ok(dojo().args(["report"]).arg(&dir).arg("--html").arg(&page));
+    assert!(shown_again.contains(&shown), "{shown_again}");
+    let data = data_block(&std::fs::read_to_string(&page).unwrap());
+    assert_eq!(data["report"]["replaced"][0]["name"], "random-sh");
+    assert_eq!(data["games"].as_array().unwrap().len(), 6);
 }
 
 #[test]

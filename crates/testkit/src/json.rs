@@ -53,3 +53,14 @@ pub fn report_sans_timing(dir: &Path) -> String {
         .expect("report has a timing section");
     text[..cut].to_string()
 }
+
+/// The JSON of an HTML page's data block (the `dojo-data` script), which
+/// must hold no `<` (it could close the script early).
+pub fn data_block(html: &str) -> Value {
+    let open = "<script type=\"application/json\" id=\"dojo-data\">";
+    let start = html.find(open).expect("a data block") + open.len();
+    let end = start + html[start..].find("</script>").expect("the block ends");
+    let text = &html[start..end];
+    assert!(!text.contains('<'), "a '<' inside the data block");
+    serde_json::from_str(text).expect("the data block is JSON")
+}
