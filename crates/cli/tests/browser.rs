@@ -1002,3 +1002,37 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
         page.screenshot(&Path::new(&shots).join("report-faulty.png"));
     }
 }
+
+#[test]
+fn a_replaced_bots_page_says_its_old_games_are_retired() {
+    let Some(chrome) = browser_or_skip("a_replaced_bots_page_says_its_old_games_are_retired")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "random-py",
+            "rs=sh bots/random-sh/bot.sh",
+            "--games",
+            "2",
+        ],
+    );
+    // A new version of rs (the same program, given another way).
+    stdout_ok(
+        dojo()
+            .args(["league", "--resume"])
+            .arg(&out)
+            .args(["--replace", "rs=rs=sh ./bots/random-sh/bot.sh"]),
+    );
+    let page = Opened::open_until(&chrome, &page_file, "#standings");
+    let replaced = page.text("#replaced-bots");
+    assert!(
+        replaced.contains("rs was replaced by a new version; 2 games of the old one are kept"),
+        "{replaced}"
+    );
+    let row = page.text("#standings tr[data-bot=\"rs\"]");
+    assert!(!row.is_empty(), "{row}");
+}
