@@ -246,22 +246,33 @@ pub fn apply(
     let (mut renumbered, mut retired) = (0, 0);
     let mut retired_of: BTreeMap<&str, u64> = BTreeMap::new();
     for line in &mut lines {
+        let retire =
+            line.retired.is_none() && line.seats.iter().any(|s| replaced.contains(s.as_str()));
         let in_after = after.fixture(line.id).is_some_and(|f| line.matches(&f));
-        if !in_after {
-            let moved = before
-                .fixture(line.id)
-                .filter(|f| line.matches(f))
-                .and_then(|_| renumbering.fixture(line.id))
-                .ok_or_else(|| LateError::Foreign {
+        let moved = before
+            .fixture(line.id)
+            .filter(|f| line.matches(f))
+            .and_then(|_| renumbering.fixture(line.id));
+        match moved {
+            _ if in_after => {}
+            Some(moved) => {
+                line.id = moved.id;
+                line.pair = moved.pair;
+                line.board = moved.board;
+                renumbered += 1;
+            }
+            // A retired game need not be in the grown schedule (a new
+            // version with another fixed team sits elsewhere): kept as it
+            // was played, for the record.
+            None if retire || line.retired.is_some() => {}
+            None => {
+                return Err(LateError::Foreign {
                     path: dir.join(GAMES_FILE),
                     id: line.id,
-                })?;
-            line.id = moved.id;
-            line.pair = moved.pair;
-            line.board = moved.board;
-            renumbered += 1;
+                });
+            }
         }
-        if line.retired.is_none() {
+        if retire {
             let mut names: Vec<String> = line
                 .seats
                 .iter()

@@ -440,3 +440,42 @@ fn a_merged_league_takes_late_entries_and_a_merge_into_it_keeps_retired_games() 
     same_games(&merged, &full, game);
     assert_eq!(retired(&merged), bee_games);
 }
+
+#[test]
+fn a_new_version_with_a_fixed_team_plays_its_own_seatings() {
+    let game = Game::ROYALE;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let start = league(game, &["ant", "bee", "cat", "dog"], 3);
+    run(&start, dir, &FakeGame::default());
+    let mut bee = bots(&["bee"]).remove(0);
+    bee.fixed_team = Some(dojo_engine::royale::Team::Rock);
+    let new = grow(
+        dir,
+        &Late {
+            add: Vec::new(),
+            replace: vec![bee],
+        },
+    );
+    let exec = FakeGame::default();
+    let report = run(&new, dir, &exec);
+    assert!(report.complete);
+    let schedule = Schedule::build(&new).unwrap();
+    let bee_games: Vec<Fixture> = schedule
+        .iter()
+        .filter(|f| f.seats.iter().any(|s| s == "bee"))
+        .collect();
+    assert_eq!(
+        exec.played_ids(),
+        bee_games.iter().map(|f| f.id).collect::<Vec<_>>()
+    );
+    // Seated on rock (seat 0) in every game now.
+    assert!(bee_games.iter().all(|f| f.seats[0] == "bee"));
+    let every = store::read_every_line(dir, game, false).unwrap();
+    let old_bee = every.iter().filter(|l| l.retired.is_some()).count();
+    assert_eq!(
+        old_bee,
+        3 * 3,
+        "three trios with bee, one cycle of three rotations"
+    );
+}
