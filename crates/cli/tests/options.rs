@@ -94,6 +94,12 @@ fn resume_refuses_conflicting_flags_by_name_and_applies_the_anchor() {
             "7",
             "--max-rounds 7 (the league has the default)",
         ),
+        (
+            "--faults",
+            "fallback",
+            "--faults fallback (the league has forfeit:0.1)",
+        ),
+        ("--shard", "2/3", "--shard 2/3 (the league has the default)"),
     ] {
         dojo()
             .args(["league", "--resume"])

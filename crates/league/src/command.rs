@@ -5,9 +5,151 @@
 //! come with that directory, absolute; bots given as paths were stored
 //! absolute when the league started.
 
-use dojo_engine::cardjitsu::Ruleset;
-
 use crate::settings::{FaultPolicy, Origin, PlayOptions, Raises, Settings};
+
+/// What `--resume` does with a setting's flag given beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnResume {
+    /// Fixed when the league starts: another value is a conflict.
+    Fixed,
+    /// May grow, never shrink (`--games`: the schedule with more games
+    /// holds every fixture it had, with the same ids and seeds).
+    Grows,
+    /// Applied and stored: it changes only the report (`--anchor`).
+    Applied,
+}
+
+/// One league setting that is not a control (those are
+/// `dojo_runner::CONTROLS`) nor a bot: its `dojo league` flag, what
+/// `--resume` does with it, and its value as the words after the flag.
+#[derive(Debug)]
+pub struct SettingFlag {
+    pub flag: &'static str,
+    pub on_resume: OnResume,
+    /// The words after the flag; `None` when the setting is unset (its
+    /// game's default, no shard...), and the command leaves the flag out.
+    pub words: fn(&Settings) -> Option<Vec<String>>,
+    /// Whether its value is the one the flag's absence gives, so the
+    /// command leaves it out too.
+    pub is_default: fn(&Settings) -> bool,
+}
+
+impl SettingFlag {
+    /// The value as a conflict message shows it.
+    pub fn shown(&self, settings: &Settings) -> String {
+        (self.words)(settings).map_or_else(|| "the default".to_owned(), |w| w.join(" "))
+    }
+
+    /// The words the command gives it: none when it is unset or at its
+    /// default.
+    pub fn argv(&self, settings: &Settings) -> Option<Vec<String>> {
+        (self.words)(settings).filter(|_| !(self.is_default)(settings))
+    }
+}
+
+/// For the settings always written out (or absent when unset).
+fn written(_: &Settings) -> bool {
+    false
+}
+
+fn one(word: impl ToString) -> Option<Vec<String>> {
+    Some(vec![word.to_string()])
+}
+
+/// Whether a seat's CardJitsu deck is the standard one.
+fn standard_deck(settings: &Settings, seat: usize) -> bool {
+    settings.play.decks[seat] == PlayOptions::default().decks[seat]
+}
+
+/// Every such setting, in the order the recorded command gives them. The
+/// command ([`league_argv`]) and `--resume`'s check of the flags given
+/// beside it are both derived from this list.
+pub const SETTING_FLAGS: &[SettingFlag] = &[
+    SettingFlag {
+        flag: "--sprt",
+        on_resume: OnResume::Fixed,
+        words: |s| s.sprt.as_ref().and_then(one),
+        is_default: written,
+    },
+    SettingFlag {
+        flag: "--games",
+        on_resume: OnResume::Grows,
+        words: |s| one(s.games),
+        is_default: written,
+    },
+    SettingFlag {
+        flag: "--seed",
+        on_resume: OnResume::Fixed,
+        words: |s| one(s.seed),
+        is_default: written,
+    },
+    SettingFlag {
+        flag: "--board",
+        on_resume: OnResume::Fixed,
+        words: |s| (!s.boards.is_empty()).then(|| s.boards.clone()),
+        is_default: written,
+    },
+    SettingFlag {
+        flag: "--anchor",
+        on_resume: OnResume::Applied,
+        words: |s| {
+            let anchor = s.anchor.as_ref()?;
+            one(match s.anchor_elo {
+                Some(elo) => format!("{anchor}={elo}"),
+                None => anchor.clone(),
+            })
+        },
+        is_default: written,
+    },
+    SettingFlag {
+        flag: "--rules",
+        on_resume: OnResume::Fixed,
+        words: |s| one(s.play.rules),
+        is_default: |s| s.play.rules == PlayOptions::default().rules,
+    },
+    SettingFlag {
+        flag: "--deck1",
+        on_resume: OnResume::Fixed,
+        words: |s| one(&s.play.decks[0]),
+        is_default: |s| standard_deck(s, 0),
+    },
+    SettingFlag {
+        flag: "--deck2",
+        on_resume: OnResume::Fixed,
+        words: |s| one(&s.play.decks[1]),
+        is_default: |s| standard_deck(s, 1),
+    },
+    SettingFlag {
+        flag: "--max-rounds",
+        on_resume: OnResume::Fixed,
+        words: |s| s.play.max_rounds.and_then(one),
+        is_default: written,
+    },
+    SettingFlag {
+        flag: "--stall-rounds",
+        on_resume: OnResume::Fixed,
+        words: |s| s.play.stall_rounds.and_then(one),
+        is_default: written,
+    },
+    SettingFlag {
+        flag: "--bot-raises",
+        on_resume: OnResume::Fixed,
+        words: |s| one(s.raises.name()),
+        is_default: |s| s.raises == Raises::default_for(s.controls.sandbox),
+    },
+    SettingFlag {
+        flag: "--faults",
+        on_resume: OnResume::Fixed,
+        words: |s| one(s.faults),
+        is_default: |s| s.faults == FaultPolicy::default(),
+    },
+    SettingFlag {
+        flag: "--shard",
+        on_resume: OnResume::Fixed,
+        words: |s| s.shard.and_then(one),
+        is_default: written,
+    },
+];
 
 /// The words of the command, `dojo` first.
 pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
@@ -29,72 +171,23 @@ pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
         let command = entrant(new).map_or_else(|| new.to_owned(), |b| b.command.clone());
         words.extend(["--gauntlet".into(), command]);
     }
-    if let Some(sprt) = &settings.sprt {
-        words.extend(["--sprt".into(), sprt.to_string()]);
+    for setting in SETTING_FLAGS {
+        if let Some(value) = setting.argv(settings) {
+            words.push(setting.flag.into());
+            words.extend(value);
+        }
     }
-    words.extend([
-        "--games".into(),
-        settings.games.to_string(),
-        "--seed".into(),
-        settings.seed.to_string(),
-    ]);
-    if !settings.boards.is_empty() {
-        words.push("--board".into());
-        words.extend(settings.boards.iter().cloned());
-    }
-    if let Some(anchor) = &settings.anchor {
-        words.push("--anchor".into());
-        words.push(match settings.anchor_elo {
-            Some(elo) => format!("{anchor}={elo}"),
-            None => anchor.clone(),
-        });
-    }
-    words.extend(play_args(&settings.play));
     words.extend(settings.controls.to_args());
-    if settings.raises != Raises::default_for(settings.controls.sandbox) {
-        words.extend(["--bot-raises".into(), settings.raises.name().into()]);
-    }
-    if settings.faults != FaultPolicy::default() {
-        words.extend(["--faults".into(), settings.faults.to_string()]);
-    }
-    if let Some(shard) = settings.shard {
-        words.extend(["--shard".into(), shard.to_string()]);
-    }
     if origin.allow_broken {
         words.push("--allow-broken".into());
     }
     words
 }
 
-/// The game flags that give `play` (those that differ from the defaults).
-fn play_args(play: &PlayOptions) -> Vec<String> {
-    let mut words = Vec::new();
-    if play.rules == Ruleset::Classic {
-        words.extend(["--rules".into(), "classic".into()]);
-    }
-    let default = PlayOptions::default();
-    for ((flag, deck), standard) in ["--deck1", "--deck2"]
-        .into_iter()
-        .zip(&play.decks)
-        .zip(&default.decks)
-    {
-        if deck != standard {
-            words.extend([flag.into(), deck.clone()]);
-        }
-    }
-    for (flag, limit) in [
-        ("--max-rounds", play.max_rounds),
-        ("--stall-rounds", play.stall_rounds),
-    ] {
-        if let Some(n) = limit {
-            words.extend([flag.into(), n.to_string()]);
-        }
-    }
-    words
-}
-
 #[cfg(test)]
 mod tests {
+    use dojo_engine::cardjitsu::Ruleset;
+
     use super::*;
     use crate::settings::Entrant;
 
@@ -129,7 +222,7 @@ mod tests {
             league_argv(&settings, &origin).join(" "),
             "dojo --bots-dir /home/me/bots league cardjitsu a /abs/b --gauntlet new-bot \
              --games 4 --seed 7 --rules classic --deck2 /decks/x.dcfg --max-rounds 40 \
-             --time cpu --sandbox off --bot-raises cap --faults fallback --allow-broken"
+             --bot-raises cap --faults fallback --time cpu --sandbox off --allow-broken"
         );
     }
 }

@@ -188,7 +188,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
-    let play = super::play_options(game, &a.play)?;
+    let play = super::play_options(game, &a.play, &dojo_league::PlayOptions::default())?;
     let controls = a.controls.controls();
     let options = crate::games::cli(game).executor_options(&play)?;
     let boards = if !shape.board {

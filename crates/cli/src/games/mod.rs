@@ -42,13 +42,12 @@ pub trait GameCli: Sync {
     fn boards(&self) -> bool {
         self.game().shape().board
     }
-    /// The stored form (`league.json`'s `play`) of the values of its
-    /// [`Self::game_flags`] (only those were given); the other fields keep
-    /// their defaults. A game without options of its own stores the
-    /// defaults.
-    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
+    /// The stored form (`league.json`'s `play`): `base` with the values
+    /// of those of its [`Self::game_flags`] that were given (only those
+    /// were). A game without options of its own keeps `base`.
+    fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
         let _ = a;
-        Ok(PlayOptions::default())
+        Ok(base.clone())
     }
     /// The game's options for a league's or comparison's games, from the
     /// stored `play` (the values of the flags of [`Self::game_flags`]),

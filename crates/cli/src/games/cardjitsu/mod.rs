@@ -39,15 +39,19 @@ impl super::GameCli for CardJitsuCli {
         &["--rules", "--deck1", "--deck2", "--max-rounds"]
     }
 
-    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
+    fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
+        let deck = |given: Option<&Path>, base: &String| match given {
+            Some(_) => deck_name(given),
+            None => Ok(base.clone()),
+        };
         Ok(PlayOptions {
-            rules: a.rules.map_or(Ruleset::Tournament, Ruleset::from),
+            rules: a.rules.map_or(base.rules, Ruleset::from),
             decks: [
-                deck_name(a.deck1.as_deref())?,
-                deck_name(a.deck2.as_deref())?,
+                deck(a.deck1.as_deref(), &base.decks[0])?,
+                deck(a.deck2.as_deref(), &base.decks[1])?,
             ],
-            max_rounds: a.max_rounds,
-            ..PlayOptions::default()
+            max_rounds: a.max_rounds.or(base.max_rounds),
+            ..base.clone()
         })
     }
 

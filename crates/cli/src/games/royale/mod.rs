@@ -44,11 +44,11 @@ impl super::GameCli for RoyaleCli {
         &["--max-rounds", "--stall-rounds"]
     }
 
-    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
+    fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
         Ok(PlayOptions {
-            max_rounds: a.max_rounds,
-            stall_rounds: a.stall_rounds,
-            ..PlayOptions::default()
+            max_rounds: a.max_rounds.or(base.max_rounds),
+            stall_rounds: a.stall_rounds.or(base.stall_rounds),
+            ..base.clone()
         })
     }
 
