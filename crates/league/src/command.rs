@@ -35,6 +35,20 @@ pub struct SettingFlag {
 }
 
 impl SettingFlag {
+    const fn new(
+        flag: &'static str,
+        on_resume: OnResume,
+        words: fn(&Settings) -> Option<Vec<String>>,
+        is_default: fn(&Settings) -> bool,
+    ) -> SettingFlag {
+        SettingFlag {
+            flag,
+            on_resume,
+            words,
+            is_default,
+        }
+    }
+
     /// The value as a conflict message shows it.
     pub fn shown(&self, settings: &Settings) -> String {
         (self.words)(settings).map_or_else(|| "the default".to_owned(), |w| w.join(" "))
@@ -65,90 +79,80 @@ fn standard_deck(settings: &Settings, seat: usize) -> bool {
 /// command ([`league_argv`]) and `--resume`'s check of the flags given
 /// beside it are both derived from this list.
 pub const SETTING_FLAGS: &[SettingFlag] = &[
-    SettingFlag {
-        flag: "--sprt",
-        on_resume: OnResume::Fixed,
-        words: |s| s.sprt.as_ref().and_then(one),
-        is_default: written,
-    },
-    SettingFlag {
-        flag: "--games",
-        on_resume: OnResume::Grows,
-        words: |s| one(s.games),
-        is_default: written,
-    },
-    SettingFlag {
-        flag: "--seed",
-        on_resume: OnResume::Fixed,
-        words: |s| one(s.seed),
-        is_default: written,
-    },
-    SettingFlag {
-        flag: "--board",
-        on_resume: OnResume::Fixed,
-        words: |s| (!s.boards.is_empty()).then(|| s.boards.clone()),
-        is_default: written,
-    },
-    SettingFlag {
-        flag: "--anchor",
-        on_resume: OnResume::Applied,
-        words: |s| {
+    SettingFlag::new(
+        "--sprt",
+        OnResume::Fixed,
+        |s| s.sprt.as_ref().and_then(one),
+        written,
+    ),
+    SettingFlag::new("--games", OnResume::Grows, |s| one(s.games), written),
+    SettingFlag::new("--seed", OnResume::Fixed, |s| one(s.seed), written),
+    SettingFlag::new(
+        "--board",
+        OnResume::Fixed,
+        |s| (!s.boards.is_empty()).then(|| s.boards.clone()),
+        written,
+    ),
+    SettingFlag::new(
+        "--anchor",
+        OnResume::Applied,
+        |s| {
             let anchor = s.anchor.as_ref()?;
             one(match s.anchor_elo {
                 Some(elo) => format!("{anchor}={elo}"),
                 None => anchor.clone(),
             })
         },
-        is_default: written,
-    },
-    SettingFlag {
-        flag: "--rules",
-        on_resume: OnResume::Fixed,
-        words: |s| one(s.play.rules),
-        is_default: |s| s.play.rules == PlayOptions::default().rules,
-    },
-    SettingFlag {
-        flag: "--deck1",
-        on_resume: OnResume::Fixed,
-        words: |s| one(&s.play.decks[0]),
-        is_default: |s| standard_deck(s, 0),
-    },
-    SettingFlag {
-        flag: "--deck2",
-        on_resume: OnResume::Fixed,
-        words: |s| one(&s.play.decks[1]),
-        is_default: |s| standard_deck(s, 1),
-    },
-    SettingFlag {
-        flag: "--max-rounds",
-        on_resume: OnResume::Fixed,
-        words: |s| s.play.max_rounds.and_then(one),
-        is_default: written,
-    },
-    SettingFlag {
-        flag: "--stall-rounds",
-        on_resume: OnResume::Fixed,
-        words: |s| s.play.stall_rounds.and_then(one),
-        is_default: written,
-    },
-    SettingFlag {
-        flag: "--bot-raises",
-        on_resume: OnResume::Fixed,
-        words: |s| one(s.raises.name()),
-        is_default: |s| s.raises == Raises::default_for(s.controls.sandbox),
-    },
-    SettingFlag {
-        flag: "--faults",
-        on_resume: OnResume::Fixed,
-        words: |s| one(s.faults),
-        is_default: |s| s.faults == FaultPolicy::default(),
-    },
-    SettingFlag {
-        flag: "--shard",
-        on_resume: OnResume::Fixed,
-        words: |s| s.shard.and_then(one),
-        is_default: written,
-    },
+        written,
+    ),
+    SettingFlag::new(
+        "--rules",
+        OnResume::Fixed,
+        |s| one(s.play.rules),
+        |s| s.play.rules == PlayOptions::default().rules,
+    ),
+    SettingFlag::new(
+        "--deck1",
+        OnResume::Fixed,
+        |s| one(&s.play.decks[0]),
+        |s| standard_deck(s, 0),
+    ),
+    SettingFlag::new(
+        "--deck2",
+        OnResume::Fixed,
+        |s| one(&s.play.decks[1]),
+        |s| standard_deck(s, 1),
+    ),
+    SettingFlag::new(
+        "--max-rounds",
+        OnResume::Fixed,
+        |s| s.play.max_rounds.and_then(one),
+        written,
+    ),
+    SettingFlag::new(
+        "--stall-rounds",
+        OnResume::Fixed,
+        |s| s.play.stall_rounds.and_then(one),
+        written,
+    ),
+    SettingFlag::new(
+        "--bot-raises",
+        OnResume::Fixed,
+        |s| one(s.raises.name()),
+        |s| s.raises == Raises::default_for(s.controls.sandbox),
+    ),
+    SettingFlag::new(
+        "--faults",
+        OnResume::Fixed,
+        |s| one(s.faults),
+        |s| s.faults == FaultPolicy::default(),
+    ),
+    SettingFlag::new(
+        "--shard",
+        OnResume::Fixed,
+        |s| s.shard.and_then(one),
+        written,
+    ),
 ];
 
 /// The words of the command, `dojo` first.
