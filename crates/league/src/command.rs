@@ -5,7 +5,7 @@
 //! come with that directory, absolute; bots given as paths were stored
 //! absolute when the league started.
 
-use crate::settings::{FaultPolicy, Origin, PlayOptions, Raises, Settings};
+use crate::settings::{FaultPolicy, Origin, Raises, Settings};
 
 /// What `--resume` does with a setting's flag given beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,7 +20,8 @@ pub enum OnResume {
 }
 
 /// One league setting that is not a control (those are
-/// `dojo_runner::CONTROLS`) nor a bot: its `dojo league` flag, what
+/// `dojo_runner::CONTROLS`), a game option (the game's, stored as its flag
+/// values: [`crate::PlayOptions`]) nor a bot: its `dojo league` flag, what
 /// `--resume` does with it, and its value as the words after the flag.
 #[derive(Debug)]
 pub struct SettingFlag {
@@ -70,14 +71,10 @@ fn one(word: impl ToString) -> Option<Vec<String>> {
     Some(vec![word.to_string()])
 }
 
-/// Whether a seat's CardJitsu deck is the standard one.
-fn standard_deck(settings: &Settings, seat: usize) -> bool {
-    settings.play.decks[seat] == PlayOptions::default().decks[seat]
-}
-
 /// Every such setting, in the order the recorded command gives them. The
 /// command ([`league_argv`]) and `--resume`'s check of the flags given
-/// beside it are both derived from this list.
+/// beside it ([`conflicts`]) are both derived from this list and the
+/// game's stored flag values.
 pub const SETTING_FLAGS: &[SettingFlag] = &[
     SettingFlag::new(
         "--sprt",
@@ -106,36 +103,6 @@ pub const SETTING_FLAGS: &[SettingFlag] = &[
         written,
     ),
     SettingFlag::new(
-        "--rules",
-        OnResume::Fixed,
-        |s| one(s.play.rules),
-        |s| s.play.rules == PlayOptions::default().rules,
-    ),
-    SettingFlag::new(
-        "--deck1",
-        OnResume::Fixed,
-        |s| one(&s.play.decks[0]),
-        |s| standard_deck(s, 0),
-    ),
-    SettingFlag::new(
-        "--deck2",
-        OnResume::Fixed,
-        |s| one(&s.play.decks[1]),
-        |s| standard_deck(s, 1),
-    ),
-    SettingFlag::new(
-        "--max-rounds",
-        OnResume::Fixed,
-        |s| s.play.max_rounds.and_then(one),
-        written,
-    ),
-    SettingFlag::new(
-        "--stall-rounds",
-        OnResume::Fixed,
-        |s| s.play.stall_rounds.and_then(one),
-        written,
-    ),
-    SettingFlag::new(
         "--bot-raises",
         OnResume::Fixed,
         |s| one(s.raises.name()),
@@ -154,6 +121,51 @@ pub const SETTING_FLAGS: &[SettingFlag] = &[
         written,
     ),
 ];
+
+/// The flags given beside `--resume` that would change a fixed setting of
+/// the `stored` league: `given` is the stored settings with those flags laid
+/// over them. Each as `--flag value (the league has value)`.
+pub fn conflicts(given: &Settings, stored: &Settings) -> Vec<String> {
+    let mut found = Vec::new();
+    for flag in SETTING_FLAGS {
+        let grows = flag.on_resume == OnResume::Grows && given.games > stored.games;
+        if (flag.words)(given) == (flag.words)(stored)
+            || grows
+            || flag.on_resume == OnResume::Applied
+        {
+            continue;
+        }
+        let why = match flag.on_resume {
+            OnResume::Grows => " (a league's games can grow, not shrink)",
+            _ => "",
+        };
+        found.push(format!(
+            "{} {}{why} (the league has {})",
+            flag.flag,
+            flag.shown(given),
+            flag.shown(stored)
+        ));
+    }
+    // The game's options are all fixed.
+    let flags: std::collections::BTreeSet<&str> = given
+        .play
+        .iter()
+        .chain(stored.play.iter())
+        .map(|(f, _)| f)
+        .collect();
+    for flag in flags {
+        let (now, had) = (given.play.get(flag), stored.play.get(flag));
+        if now != had {
+            let shown = |v: Option<&str>| v.unwrap_or("the default").to_owned();
+            found.push(format!(
+                "--{flag} {} (the league has {})",
+                shown(now),
+                shown(had)
+            ));
+        }
+    }
+    found
+}
 
 /// The words of the command, `dojo` first.
 pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
@@ -181,6 +193,9 @@ pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
             words.extend(value);
         }
     }
+    for (flag, value) in settings.play.iter() {
+        words.extend([format!("--{flag}"), value.to_owned()]);
+    }
     words.extend(settings.controls.to_args());
     if origin.allow_broken {
         words.push("--allow-broken".into());
@@ -190,8 +205,6 @@ pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use dojo_engine::cardjitsu::Ruleset;
-
     use super::*;
     use crate::settings::Entrant;
 
@@ -210,9 +223,9 @@ mod tests {
         .unwrap();
         settings.bots = vec![bot("a", "a"), bot("b", "/abs/b"), bot("n", "new-bot")];
         settings.gauntlet = Some("n".into());
-        settings.play.rules = Ruleset::Classic;
-        settings.play.decks[1] = "/decks/x.dcfg".into();
-        settings.play.max_rounds = Some(40);
+        settings.play.set("rules", Some("classic".into()));
+        settings.play.set("deck2", Some("/decks/x.dcfg".into()));
+        settings.play.set("max-rounds", Some("40".into()));
         settings.controls.sandbox = dojo_runner::SandboxMode::Off;
         settings.controls.time = dojo_runner::TimeMode::Cpu;
         settings.raises = Raises::Cap;
@@ -225,8 +238,8 @@ mod tests {
         assert_eq!(
             league_argv(&settings, &origin).join(" "),
             "dojo --bots-dir /home/me/bots league cardjitsu a /abs/b --gauntlet new-bot \
-             --games 4 --seed 7 --rules classic --deck2 /decks/x.dcfg --max-rounds 40 \
-             --bot-raises cap --faults fallback --time cpu --sandbox off --allow-broken"
+             --games 4 --seed 7 --bot-raises cap --faults fallback --deck2 /decks/x.dcfg \
+             --max-rounds 40 --rules classic --time cpu --sandbox off --allow-broken"
         );
     }
 }

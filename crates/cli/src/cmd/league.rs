@@ -8,7 +8,6 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use dojo_games::BotExecutor;
-use dojo_league::command::{OnResume, SETTING_FLAGS};
 use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
@@ -354,23 +353,7 @@ fn resumed_settings(
     apply_flags(&mut settings, a)?;
     // The controls first, as a rerun of one of its games checks them.
     let mut conflicts = super::control_conflicts(&a.controls, &stored);
-    for flag in SETTING_FLAGS {
-        let (given, had) = ((flag.words)(&settings), (flag.words)(&stored));
-        let grows = flag.on_resume == OnResume::Grows && settings.games > stored.games;
-        if given == had || grows || flag.on_resume == OnResume::Applied {
-            continue;
-        }
-        let why = match flag.on_resume {
-            OnResume::Grows => " (a league's games can grow, not shrink)",
-            _ => "",
-        };
-        conflicts.push(format!(
-            "{} {}{why} (the league has {})",
-            flag.flag,
-            flag.shown(&settings),
-            flag.shown(&stored)
-        ));
-    }
+    conflicts.extend(dojo_league::command::conflicts(&settings, &stored));
     if !conflicts.is_empty() {
         bail!(
             "--resume {}: {} conflict{} with the stored league; a league's settings are fixed when it starts (start a new one with --out, or drop the flag)",
@@ -423,7 +406,20 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     for name in &settings.boards {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
-    let options = crate::games::cli(settings.game).executor_options(&settings.play)?;
+    let game = crate::games::cli(settings.game);
+    // A stored option the game does not take (a hand-edited league.json)
+    // would be silently ignored.
+    if let Some((flag, _)) = settings
+        .play
+        .iter()
+        .find(|(flag, _)| !game.game_flags().contains(&format!("--{flag}").as_str()))
+    {
+        bail!(
+            "the league's game options (league.json \"play\") have --{flag}, which {} does not take",
+            settings.game
+        );
+    }
+    let options = game.executor_options(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
     let run = super::warn_open_files(settings.run_options(dojo_runner::RunOptions {
@@ -591,6 +587,18 @@ mod tests {
     /// this run goes (or which league it resumes), not what it plays.
     const NOT_SETTINGS: &[&str] = &["jobs", "out", "verbose", "html", "resume", "help"];
 
+    fn data(file: &str) -> String {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/").to_owned() + file
+    }
+
+    fn play(flags: &[(&str, &str)]) -> dojo_league::PlayOptions {
+        let mut play = dojo_league::PlayOptions::default();
+        for (flag, value) in flags {
+            play.set(flag, Some((*value).to_owned()));
+        }
+        play
+    }
+
     /// Two leagues that between them set every setting away from its
     /// default (no one league can: boards are royale's, decks
     /// CardJitsu's, an SPRT a two-seat game's).
@@ -626,15 +634,12 @@ mod tests {
             gauntlet: Some("n".into()),
             sprt: Some("elo0=-5,elo1=5".parse().unwrap()),
             shard: None,
-            play: dojo_league::PlayOptions {
-                rules: dojo_engine::cardjitsu::Ruleset::Classic,
-                decks: ["small.dcfg", "power.dcfg"].map(|deck| {
-                    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
-                    format!("{data}{deck}")
-                }),
-                max_rounds: Some(40),
-                stall_rounds: None,
-            },
+            play: play(&[
+                ("rules", "classic"),
+                ("deck1", &data("small.dcfg")),
+                ("deck2", &data("power.dcfg")),
+                ("max-rounds", "40"),
+            ]),
             controls,
             raises: Raises::Cap,
             faults: dojo_league::FaultPolicy::Fallback,
@@ -645,10 +650,7 @@ mod tests {
             gauntlet: None,
             sprt: None,
             shard: Some(Shard::new(1, 2).unwrap()),
-            play: dojo_league::PlayOptions {
-                stall_rounds: Some(9),
-                ..Default::default()
-            },
+            play: play(&[("stall-rounds", "9")]),
             ..cardjitsu.clone()
         };
         let origin = Origin {

@@ -65,6 +65,22 @@ pub trait GameCli: Sync {
     fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText>;
 }
 
+/// The value stored for the game flag `--flag` in `play`, parsed; `None`
+/// when the flag was not given (the game's default). A stored value that
+/// does not parse (a hand-edited `league.json`) is an error naming it.
+pub fn stored<T>(play: &PlayOptions, flag: &str) -> Result<Option<T>>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    play.get(flag)
+        .map(|v| {
+            v.parse::<T>()
+                .map_err(|e| anyhow::anyhow!("the stored game option --{flag} {v}: {e}"))
+        })
+        .transpose()
+}
+
 /// The registry: the command line's part of each game of [`Game::ALL`],
 /// in its order.
 pub const CLIS: [&dyn GameCli; Game::ALL.len()] = [&cardjitsu::CardJitsuCli, &royale::RoyaleCli];
