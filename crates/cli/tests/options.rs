@@ -286,3 +286,36 @@ fn json_dash_writes_the_record_to_stdout() {
     let v: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(v["game"], "cardjitsu");
 }
+
+/// A league's stored game options are read by its game: a value that does
+/// not parse, or a flag the game does not take (a hand-edited
+/// `league.json`), stops `--resume` with what is wrong, never a silent
+/// default.
+#[test]
+fn a_stored_game_option_the_game_cannot_read_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("l");
+    random_league(&out, 2, &[]);
+    let file = out.join("league.json");
+    let league = read_json(&file);
+    for (play, says) in [
+        (
+            serde_json::json!({"stall-rounds": "3"}),
+            "have --stall-rounds, which cardjitsu does not take",
+        ),
+        (
+            serde_json::json!({"max-rounds": "many"}),
+            "the stored game option --max-rounds many",
+        ),
+    ] {
+        let mut edited = league.clone();
+        edited["play"] = play;
+        std::fs::write(&file, edited.to_string()).unwrap();
+        dojo()
+            .args(["league", "--resume"])
+            .arg(&out)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(says));
+    }
+}
