@@ -997,6 +997,21 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
         shown.as_str().unwrap().starts_with(&total.to_string()),
         "{shown} vs {total}"
     );
+    // A forfeited game says so where the game's end is shown, not the
+    // board's end the forfeit overruled.
+    let forfeits = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            let game: serde_json::Value = serde_json::from_str(l).unwrap();
+            game["faulty"].as_array().is_some_and(|f| !f.is_empty())
+        })
+        .count();
+    assert!(forfeits > 0, "the crashing bot forfeited no game");
+    let shown = page.eval(
+        "[...document.querySelectorAll('#games tbody tr')].filter(r => r.children[3].textContent === 'forfeit (half)').length",
+    );
+    assert_eq!(shown.as_u64(), Some(forfeits as u64));
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-faulty.png"));

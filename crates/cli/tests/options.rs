@@ -36,11 +36,13 @@ fn league_options_are_stored_and_honoured_by_resume() {
             .arg(&out),
     );
     let league = read_json(&out.join("league.json"));
-    assert_eq!(league["play"]["rules"], "classic");
-    assert_eq!(league["play"]["max_rounds"], 3);
+    // The game's options as its flags' values; the standard deck2 is the
+    // default, left out.
+    assert_eq!(
+        league["play"],
+        serde_json::json!({"rules": "classic", "max-rounds": "3", "deck1": deck})
+    );
     assert_eq!(league["controls"]["startup_ms"], 3000);
-    assert_eq!(league["play"]["decks"][0], deck);
-    assert_eq!(league["play"]["decks"][1], "standard");
     let check = |g: &Value| {
         let rec = &g["record"];
         assert_eq!(rec["rules"], "classic", "{rec}");
@@ -87,13 +89,19 @@ fn resume_refuses_conflicting_flags_by_name_and_applies_the_anchor() {
         (
             "--rules",
             "classic",
-            "--rules classic (the league has tournament)",
+            "--rules classic (the league has the default)",
         ),
         (
             "--max-rounds",
             "7",
             "--max-rounds 7 (the league has the default)",
         ),
+        (
+            "--faults",
+            "fallback",
+            "--faults fallback (the league has forfeit:0.1)",
+        ),
+        ("--shard", "2/3", "--shard 2/3 (the league has the default)"),
     ] {
         dojo()
             .args(["league", "--resume"])
@@ -277,4 +285,37 @@ fn json_dash_writes_the_record_to_stdout() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let v: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(v["game"], "cardjitsu");
+}
+
+/// A league's stored game options are read by its game: a value that does
+/// not parse, or a flag the game does not take (a hand-edited
+/// `league.json`), stops `--resume` with what is wrong, never a silent
+/// default.
+#[test]
+fn a_stored_game_option_the_game_cannot_read_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("l");
+    random_league(&out, 2, &[]);
+    let file = out.join("league.json");
+    let league = read_json(&file);
+    for (play, says) in [
+        (
+            serde_json::json!({"stall-rounds": "3"}),
+            "have --stall-rounds, which cardjitsu does not take",
+        ),
+        (
+            serde_json::json!({"max-rounds": "many"}),
+            "the stored game option --max-rounds many",
+        ),
+    ] {
+        let mut edited = league.clone();
+        edited["play"] = play;
+        std::fs::write(&file, edited.to_string()).unwrap();
+        dojo()
+            .args(["league", "--resume"])
+            .arg(&out)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(says));
+    }
 }

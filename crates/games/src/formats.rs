@@ -21,12 +21,15 @@ pub const GAMES_FORMAT_VERSION: u32 = 1;
 /// A league's `league.json` (its settings and provenance). Version 2
 /// gathers the time controls, limits and containment mode into
 /// `controls`, moves `play.raises` to `raises` and adds `origin`; version
-/// 1 files still load (upgraded on reading).
-pub const LEAGUE_FORMAT_VERSION: u32 = 2;
+/// 3 stores `play` as the values of the game's flags (`{"rules":
+/// "classic", "deck1": "/abs/x.dcfg"}`) instead of one struct for every
+/// game. Versions 1 and 2 still load (upgraded on reading).
+pub const LEAGUE_FORMAT_VERSION: u32 = 3;
 
 /// A league's `report.json`. Version 2: the settings as `league.json`
-/// version 2 holds them, and `command`.
-pub const REPORT_FORMAT_VERSION: u32 = 2;
+/// version 2 holds them, and `command`; version 3: as version 3 holds
+/// them (`play`).
+pub const REPORT_FORMAT_VERSION: u32 = 3;
 
 /// `dojo compare --json`. Version 2: blocks (royale plays six games per
 /// block), the overshoot correction, the median-unbiased estimate,

@@ -5,9 +5,167 @@
 //! come with that directory, absolute; bots given as paths were stored
 //! absolute when the league started.
 
-use dojo_engine::cardjitsu::Ruleset;
+use crate::settings::{FaultPolicy, Origin, Raises, Settings};
 
-use crate::settings::{FaultPolicy, Origin, PlayOptions, Raises, Settings};
+/// What `--resume` does with a setting's flag given beside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnResume {
+    /// Fixed when the league starts: another value is a conflict.
+    Fixed,
+    /// May grow, never shrink (`--games`: the schedule with more games
+    /// holds every fixture it had, with the same ids and seeds).
+    Grows,
+    /// Applied and stored: it changes only the report (`--anchor`).
+    Applied,
+}
+
+/// One league setting that is not a control (those are
+/// `dojo_runner::CONTROLS`), a game option (the game's, stored as its flag
+/// values: [`crate::PlayOptions`]) nor a bot: its `dojo league` flag, what
+/// `--resume` does with it, and its value as the words after the flag.
+#[derive(Debug)]
+pub struct SettingFlag {
+    pub flag: &'static str,
+    pub on_resume: OnResume,
+    /// The words after the flag; `None` when the setting is unset (its
+    /// game's default, no shard...), and the command leaves the flag out.
+    pub words: fn(&Settings) -> Option<Vec<String>>,
+    /// Whether its value is the one the flag's absence gives, so the
+    /// command leaves it out too.
+    pub is_default: fn(&Settings) -> bool,
+}
+
+impl SettingFlag {
+    const fn new(
+        flag: &'static str,
+        on_resume: OnResume,
+        words: fn(&Settings) -> Option<Vec<String>>,
+        is_default: fn(&Settings) -> bool,
+    ) -> SettingFlag {
+        SettingFlag {
+            flag,
+            on_resume,
+            words,
+            is_default,
+        }
+    }
+
+    /// The value as a conflict message shows it.
+    pub fn shown(&self, settings: &Settings) -> String {
+        (self.words)(settings).map_or_else(|| "the default".to_owned(), |w| w.join(" "))
+    }
+
+    /// The words the command gives it: none when it is unset or at its
+    /// default.
+    pub fn argv(&self, settings: &Settings) -> Option<Vec<String>> {
+        (self.words)(settings).filter(|_| !(self.is_default)(settings))
+    }
+}
+
+/// For the settings always written out (or absent when unset).
+fn written(_: &Settings) -> bool {
+    false
+}
+
+fn one(word: impl ToString) -> Option<Vec<String>> {
+    Some(vec![word.to_string()])
+}
+
+/// Every such setting, in the order the recorded command gives them. The
+/// command ([`league_argv`]) and `--resume`'s check of the flags given
+/// beside it ([`conflicts`]) are both derived from this list and the
+/// game's stored flag values.
+pub const SETTING_FLAGS: &[SettingFlag] = &[
+    SettingFlag::new(
+        "--sprt",
+        OnResume::Fixed,
+        |s| s.sprt.as_ref().and_then(one),
+        written,
+    ),
+    SettingFlag::new("--games", OnResume::Grows, |s| one(s.games), written),
+    SettingFlag::new("--seed", OnResume::Fixed, |s| one(s.seed), written),
+    SettingFlag::new(
+        "--board",
+        OnResume::Fixed,
+        |s| (!s.boards.is_empty()).then(|| s.boards.clone()),
+        written,
+    ),
+    SettingFlag::new(
+        "--anchor",
+        OnResume::Applied,
+        |s| {
+            let anchor = s.anchor.as_ref()?;
+            one(match s.anchor_elo {
+                Some(elo) => format!("{anchor}={elo}"),
+                None => anchor.clone(),
+            })
+        },
+        written,
+    ),
+    SettingFlag::new(
+        "--bot-raises",
+        OnResume::Fixed,
+        |s| one(s.raises.name()),
+        |s| s.raises == Raises::default_for(s.controls.sandbox),
+    ),
+    SettingFlag::new(
+        "--faults",
+        OnResume::Fixed,
+        |s| one(s.faults),
+        |s| s.faults == FaultPolicy::default(),
+    ),
+    SettingFlag::new(
+        "--shard",
+        OnResume::Fixed,
+        |s| s.shard.and_then(one),
+        written,
+    ),
+];
+
+/// The flags given beside `--resume` that would change a fixed setting of
+/// the `stored` league: `given` is the stored settings with those flags laid
+/// over them. Each as `--flag value (the league has value)`.
+pub fn conflicts(given: &Settings, stored: &Settings) -> Vec<String> {
+    let mut found = Vec::new();
+    for flag in SETTING_FLAGS {
+        let grows = flag.on_resume == OnResume::Grows && given.games > stored.games;
+        if (flag.words)(given) == (flag.words)(stored)
+            || grows
+            || flag.on_resume == OnResume::Applied
+        {
+            continue;
+        }
+        let why = match flag.on_resume {
+            OnResume::Grows => " (a league's games can grow, not shrink)",
+            _ => "",
+        };
+        found.push(format!(
+            "{} {}{why} (the league has {})",
+            flag.flag,
+            flag.shown(given),
+            flag.shown(stored)
+        ));
+    }
+    // The game's options are all fixed.
+    let flags: std::collections::BTreeSet<&str> = given
+        .play
+        .iter()
+        .chain(stored.play.iter())
+        .map(|(f, _)| f)
+        .collect();
+    for flag in flags {
+        let (now, had) = (given.play.get(flag), stored.play.get(flag));
+        if now != had {
+            let shown = |v: Option<&str>| v.unwrap_or("the default").to_owned();
+            found.push(format!(
+                "--{flag} {} (the league has {})",
+                shown(now),
+                shown(had)
+            ));
+        }
+    }
+    found
+}
 
 /// The words of the command, `dojo` first.
 pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
@@ -29,66 +187,18 @@ pub fn league_argv(settings: &Settings, origin: &Origin) -> Vec<String> {
         let command = entrant(new).map_or_else(|| new.to_owned(), |b| b.command.clone());
         words.extend(["--gauntlet".into(), command]);
     }
-    if let Some(sprt) = &settings.sprt {
-        words.extend(["--sprt".into(), sprt.to_string()]);
+    for setting in SETTING_FLAGS {
+        if let Some(value) = setting.argv(settings) {
+            words.push(setting.flag.into());
+            words.extend(value);
+        }
     }
-    words.extend([
-        "--games".into(),
-        settings.games.to_string(),
-        "--seed".into(),
-        settings.seed.to_string(),
-    ]);
-    if !settings.boards.is_empty() {
-        words.push("--board".into());
-        words.extend(settings.boards.iter().cloned());
+    for (flag, value) in settings.play.iter() {
+        words.extend([format!("--{flag}"), value.to_owned()]);
     }
-    if let Some(anchor) = &settings.anchor {
-        words.push("--anchor".into());
-        words.push(match settings.anchor_elo {
-            Some(elo) => format!("{anchor}={elo}"),
-            None => anchor.clone(),
-        });
-    }
-    words.extend(play_args(&settings.play));
     words.extend(settings.controls.to_args());
-    if settings.raises != Raises::default_for(settings.controls.sandbox) {
-        words.extend(["--bot-raises".into(), settings.raises.name().into()]);
-    }
-    if settings.faults != FaultPolicy::default() {
-        words.extend(["--faults".into(), settings.faults.to_string()]);
-    }
-    if let Some(shard) = settings.shard {
-        words.extend(["--shard".into(), shard.to_string()]);
-    }
     if origin.allow_broken {
         words.push("--allow-broken".into());
-    }
-    words
-}
-
-/// The game flags that give `play` (those that differ from the defaults).
-fn play_args(play: &PlayOptions) -> Vec<String> {
-    let mut words = Vec::new();
-    if play.rules == Ruleset::Classic {
-        words.extend(["--rules".into(), "classic".into()]);
-    }
-    let default = PlayOptions::default();
-    for ((flag, deck), standard) in ["--deck1", "--deck2"]
-        .into_iter()
-        .zip(&play.decks)
-        .zip(&default.decks)
-    {
-        if deck != standard {
-            words.extend([flag.into(), deck.clone()]);
-        }
-    }
-    for (flag, limit) in [
-        ("--max-rounds", play.max_rounds),
-        ("--stall-rounds", play.stall_rounds),
-    ] {
-        if let Some(n) = limit {
-            words.extend([flag.into(), n.to_string()]);
-        }
     }
     words
 }
@@ -113,9 +223,9 @@ mod tests {
         .unwrap();
         settings.bots = vec![bot("a", "a"), bot("b", "/abs/b"), bot("n", "new-bot")];
         settings.gauntlet = Some("n".into());
-        settings.play.rules = Ruleset::Classic;
-        settings.play.decks[1] = "/decks/x.dcfg".into();
-        settings.play.max_rounds = Some(40);
+        settings.play.set("rules", Some("classic".into()));
+        settings.play.set("deck2", Some("/decks/x.dcfg".into()));
+        settings.play.set("max-rounds", Some("40".into()));
         settings.controls.sandbox = dojo_runner::SandboxMode::Off;
         settings.controls.time = dojo_runner::TimeMode::Cpu;
         settings.raises = Raises::Cap;
@@ -129,8 +239,8 @@ mod tests {
         assert_eq!(
             league_argv(&settings, &origin).join(" "),
             "dojo --bots-dir /home/me/bots league cardjitsu a /abs/b --gauntlet new-bot \
-             --games 4 --seed 7 --rules classic --deck2 /decks/x.dcfg --max-rounds 40 \
-             --time cpu --sandbox off --bot-raises cap --faults fallback --allow-broken"
+             --games 4 --seed 7 --bot-raises cap --faults fallback --deck2 /decks/x.dcfg \
+             --max-rounds 40 --rules classic --time cpu --sandbox off --allow-broken"
         );
     }
 }

@@ -230,10 +230,11 @@ impl CompareSettings {
     }
 }
 
-/// How a comparison ended.
+/// How a comparison ended (its `verdict`; a game's end is its own
+/// record's `Outcome`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum Conclusion {
     /// H1 accepted: NEW is not worse than allowed (it passes).
     H1,
     /// H0 accepted: NEW is worse.
@@ -251,7 +252,7 @@ pub enum Outcome {
 /// A role faulty (`FaultPolicy::is_faulty`: a crash, or faults on more
 /// than the policy's share of its moves) in more than this share of its
 /// games makes the comparison meaningless: it is refused
-/// ([`Outcome::Broken`]), whatever the fault policy.
+/// ([`Conclusion::Broken`]), whatever the fault policy.
 pub const BROKEN_SHARE: f64 = 0.5;
 
 /// Games counted before a comparison may be refused as broken ahead of
@@ -414,7 +415,7 @@ pub struct CompareReport {
     /// The statistical model.
     pub model: CompareModel,
     /// How it ended.
-    pub verdict: Outcome,
+    pub verdict: Conclusion,
     /// Blocks fed to the test (pairs for CardJitsu).
     pub blocks_played: u64,
     /// Games of those blocks.
@@ -435,7 +436,7 @@ pub struct CompareReport {
     pub note: Option<SampleNote>,
     /// Faults of NEW and BASE.
     pub faults: RoleFaults,
-    /// With [`Outcome::Broken`]: which bot, and why.
+    /// With [`Conclusion::Broken`]: which bot, and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broken: Option<Broken>,
     /// The LLR and estimate after each block.
@@ -462,7 +463,7 @@ struct Tally<'a> {
     faults: RoleFaults,
     blocks: Vec<BlockRecord>,
     trace: Vec<TracePoint>,
-    decided: Option<Outcome>,
+    decided: Option<Conclusion>,
     pending: Blocks<(Fixture, GameResult)>,
     /// The earliest failure: (fixture id, block, message).
     failure: Option<(u64, u64, String)>,
@@ -551,15 +552,15 @@ impl Tally<'_> {
         }
         let scores: Vec<f64> = games.iter().map(|g| g.new_score).collect();
         self.decided = match self.test.add_block(&scores) {
-            Verdict::H1 => Some(Outcome::H1),
-            Verdict::H0 => Some(Outcome::H0),
+            Verdict::H1 => Some(Conclusion::H1),
+            Verdict::H0 => Some(Conclusion::H0),
             Verdict::Continue => None,
         };
         let counted = self.test.counts().blocks() * u64::from(self.settings.games_per_block());
         if (self.decided.is_some() || counted >= BROKEN_MIN_GAMES)
             && self.faults.broken(counted).is_some()
         {
-            self.decided = Some(Outcome::Broken);
+            self.decided = Some(Conclusion::Broken);
         }
         let (lower, upper) = self.test.bounds();
         self.trace.push(TracePoint {
@@ -578,27 +579,29 @@ impl Tally<'_> {
         });
     }
 
-    fn report(self, outcome: Outcome) -> CompareReport {
+    fn report(self, outcome: Conclusion) -> CompareReport {
         let (lower, upper) = self.test.bounds();
         let (wald_lower, wald_upper) = self.test.wald_bounds();
         let counts = self.test.counts().clone();
         let blocks = counts.blocks();
         let g = self.settings.games_per_block();
         let verdict = match outcome {
-            Outcome::H1 => Verdict::H1,
-            Outcome::H0 => Verdict::H0,
-            Outcome::Inconclusive | Outcome::Cancelled | Outcome::Broken => Verdict::Continue,
+            Conclusion::H1 => Verdict::H1,
+            Conclusion::H0 => Verdict::H0,
+            Conclusion::Inconclusive | Conclusion::Cancelled | Conclusion::Broken => {
+                Verdict::Continue
+            }
         };
         let games_played = u64::from(g) * blocks;
         // A bot faulty in most of its games leaves no verdict, however the
         // test ended (the test's own stop included).
         let broken = self.faults.broken(games_played);
         let outcome = match (&broken, outcome) {
-            (_, Outcome::Cancelled) => Outcome::Cancelled,
-            (Some(_), _) => Outcome::Broken,
+            (_, Conclusion::Cancelled) => Conclusion::Cancelled,
+            (Some(_), _) => Conclusion::Broken,
             (None, outcome) => outcome,
         };
-        let broken = broken.filter(|_| outcome == Outcome::Broken);
+        let broken = broken.filter(|_| outcome == Conclusion::Broken);
         CompareReport {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
@@ -637,7 +640,7 @@ impl Tally<'_> {
 /// decides, `settings.games` is reached, or `cancel` becomes true.
 ///
 /// Cancelling returns the report of the blocks counted so far with
-/// [`Outcome::Cancelled`]. A game that fails ([`ExecError::Failed`], or a
+/// [`Conclusion::Cancelled`]. A game that fails ([`ExecError::Failed`], or a
 /// result of the wrong shape) is an error unless the test decided before
 /// its block.
 pub fn run_compare(
@@ -661,7 +664,7 @@ pub fn run_compare(
         progress,
     };
     if cancel.load(Ordering::SeqCst) {
-        return Ok(tally.report(Outcome::Cancelled));
+        return Ok(tally.report(Conclusion::Cancelled));
     }
     let jobs = jobs.max(1);
     let schedule = settings.schedule();
@@ -685,12 +688,12 @@ pub fn run_compare(
         return Ok(tally.report(outcome));
     }
     if cancel.load(Ordering::SeqCst) {
-        return Ok(tally.report(Outcome::Cancelled));
+        return Ok(tally.report(Conclusion::Cancelled));
     }
     if let Some((id, block, message)) = tally.failure.take() {
         return Err(CompareError::GameFailed { id, block, message });
     }
-    Ok(tally.report(Outcome::Inconclusive))
+    Ok(tally.report(Conclusion::Inconclusive))
 }
 
 #[cfg(test)]
@@ -792,7 +795,7 @@ mod tests {
     fn a_bot_that_always_wins_passes_quickly() {
         for game in [Game::CARDJITSU, Game::ROYALE] {
             let r = run(&settings(game, 2000), &Fake::new(1.0), 2);
-            assert_eq!(r.verdict, Outcome::H1, "{game}");
+            assert_eq!(r.verdict, Conclusion::H1, "{game}");
             assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
             let last = r.outcomes.counts.len() - 1;
             assert_eq!(r.outcomes.counts[last], r.blocks_played);
@@ -810,7 +813,7 @@ mod tests {
     fn a_bot_that_always_loses_fails_quickly() {
         for game in [Game::CARDJITSU, Game::ROYALE] {
             let r = run(&settings(game, 2000), &Fake::new(0.0), 3);
-            assert_eq!(r.verdict, Outcome::H0, "{game}");
+            assert_eq!(r.verdict, Conclusion::H0, "{game}");
             assert!(r.blocks_played < 150, "{game}: {} blocks", r.blocks_played);
             assert_eq!(r.outcomes.counts[0], r.blocks_played);
             assert!(r.llr <= r.bounds.lower);
@@ -824,7 +827,7 @@ mod tests {
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let exec = Fake::new(0.5);
         let r = run(&s, &exec, 2);
-        assert_eq!(r.verdict, Outcome::Inconclusive);
+        assert_eq!(r.verdict, Conclusion::Inconclusive);
         assert_eq!(r.blocks_played, 21);
         assert_eq!(r.blocks.len(), 21);
         assert!(r.llr > r.bounds.lower && r.llr < r.bounds.upper);
@@ -843,7 +846,7 @@ mod tests {
             let s = settings(game, 2000);
             // About +50 Elo per game: decides, but not in a handful of pairs.
             let reference = run(&s, &Fake::new(0.57), 1);
-            assert_ne!(reference.verdict, Outcome::Inconclusive);
+            assert_ne!(reference.verdict, Conclusion::Inconclusive);
             assert!(reference.blocks_played > 10);
             for jobs in [2, 4, 7] {
                 let exec = Fake::new(0.57);
@@ -911,7 +914,7 @@ mod tests {
         let s = settings(Game::ROYALE, 10);
         let r = run_compare(&s, &ThirdWins, 2, &mut NoProgress, &AtomicBool::new(false));
         let r = r.unwrap();
-        assert_eq!(r.verdict, Outcome::Inconclusive);
+        assert_eq!(r.verdict, Conclusion::Inconclusive);
         // 10 games round up to two blocks of six, all drawn between NEW
         // and BASE.
         assert_eq!(r.outcomes.counts[6], 2);
@@ -948,7 +951,7 @@ mod tests {
         let mut exec = Fake::new(1.0);
         exec.fail_pair = Some(500);
         let r = run(&settings(Game::CARDJITSU, 2000), &exec, 2);
-        assert_eq!(r.verdict, Outcome::H1);
+        assert_eq!(r.verdict, Conclusion::H1);
     }
 
     #[test]
@@ -959,7 +962,7 @@ mod tests {
         let mut s = settings(Game::CARDJITSU, 2000);
         s.sprt = "elo0=-2,elo1=2".parse().unwrap();
         let r = run_compare(&s, &exec, 1, &mut NoProgress, &FLAG).unwrap();
-        assert_eq!(r.verdict, Outcome::Cancelled);
+        assert_eq!(r.verdict, Conclusion::Cancelled);
         // One job: games run in order, the flag is set during the 10th.
         assert_eq!(r.blocks_played, 5);
         assert_eq!(exec.played.lock().unwrap().len(), 10);

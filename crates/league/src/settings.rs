@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use dojo_engine::cardjitsu::Ruleset;
 use dojo_engine::royale::Team;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -142,26 +141,74 @@ pub struct Settings {
     pub faults: FaultPolicy,
 }
 
-/// The per-game options `dojo match` takes, as a league or comparison
-/// stores them: everything besides bots and seeds that changes results.
-/// One struct for every game's fields, so `league.json` keeps its layout;
-/// each game's side of the command line fills the fields of its own flags
-/// and reads them back into the options its games are played with
-/// (`GameCli::play_options`, `GameCli::executor_options`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PlayOptions {
-    /// CardJitsu: the rule variant.
-    pub rules: Ruleset,
-    /// CardJitsu: each seat's deck, `standard` or the path of a `.dcfg`
-    /// file (made absolute, so `--resume` works from any directory).
-    pub decks: [String; 2],
-    /// Rounds after which an undecided game is a draw; `None`: the game's
-    /// default (CardJitsu 500, royale 10 * (width + height)).
-    pub max_rounds: Option<u32>,
-    /// Royale: whole rounds without a tile changing after which the game is
-    /// a draw; `None`: width + height.
-    pub stall_rounds: Option<u32>,
+/// A game's own options, as `league.json`'s `play` stores them: the
+/// values of the game flags the league was started with (`--rules`,
+/// `--deck1`, `--max-rounds`...), keyed by the flag's name without its
+/// dashes, as the game's side of the command line normalised them (a
+/// deck's path made absolute, a value that is the game's default left
+/// out). Only the game reads them back (`GameCli::executor_options` in the
+/// CLI): the league copies them into the command that replays it and
+/// compares them on `--resume` without looking inside, so a game's new
+/// option is the game's alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayOptions(BTreeMap<String, String>);
+
+impl PlayOptions {
+    /// The value stored for `--flag`, if any.
+    pub fn get(&self, flag: &str) -> Option<&str> {
+        self.0.get(flag).map(String::as_str)
+    }
+
+    /// Stores `value` for `--flag`; `None` removes it (the default).
+    pub fn set(&mut self, flag: &str, value: Option<String>) {
+        match value {
+            Some(value) => self.0.insert(flag.to_owned(), value),
+            None => self.0.remove(flag),
+        };
+    }
+
+    /// Each flag's name (without dashes) and value, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+/// `league.json` before version 3 (and version 1, once upgraded) stored
+/// `play` as one struct for every game (`rules`, `decks`, `max_rounds`,
+/// `stall_rounds`, each always present): rewritten as the flag values it
+/// stands for, the defaults (tournament rules, standard decks, no limit)
+/// left out.
+pub fn upgrade_v2_play(league: &mut serde_json::Value) {
+    use serde_json::Value;
+    let Some(Value::Object(old)) = league.get_mut("play").map(Value::take) else {
+        return;
+    };
+    let mut play = PlayOptions::default();
+    let word = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    for (key, value) in &old {
+        match key.as_str() {
+            "rules" => play.set("rules", word(value).filter(|r| r != "tournament")),
+            "decks" => {
+                for (seat, deck) in value.as_array().into_iter().flatten().enumerate() {
+                    let deck = word(deck).filter(|d| d != "standard");
+                    play.set(&format!("deck{}", seat + 1), deck);
+                }
+            }
+            "max_rounds" => play.set("max-rounds", word(value)),
+            "stall_rounds" => play.set("stall-rounds", word(value)),
+            // Anything else is kept to be refused by the game that reads
+            // it, naming the key.
+            other => play.set(other, word(value).or_else(|| Some(value.to_string()))),
+        }
+    }
+    if let (Some(o), Ok(play)) = (league.as_object_mut(), serde_json::to_value(play)) {
+        o.insert("play".into(), play);
+    }
 }
 
 /// What becomes of a bot's own value (`bot.toml`'s `[limits]`, `[time]`)
@@ -267,17 +314,6 @@ impl fmt::Display for Override {
     strict = if *.1 { ", the default under --sandbox strict" } else { "" }
 )]
 pub struct RaiseRefused(pub Override, pub bool);
-
-impl Default for PlayOptions {
-    fn default() -> PlayOptions {
-        PlayOptions {
-            rules: Ruleset::Tournament,
-            decks: ["standard".into(), "standard".into()],
-            max_rounds: None,
-            stall_rounds: None,
-        }
-    }
-}
 
 impl Settings {
     /// The controls `bot` plays under: the league's, with the entrant's
@@ -583,6 +619,29 @@ mod tests {
             ..a.clone()
         };
         assert_eq!(a.difference(&old).unwrap().key, "provenance.dojo_version");
+    }
+
+    #[test]
+    fn a_version_2_play_becomes_the_flag_values_it_stands_for() {
+        let mut league = serde_json::json!({"play": {
+            "rules": "classic", "decks": ["standard", "/d/x.dcfg"],
+            "max_rounds": 40, "stall_rounds": null,
+        }});
+        upgrade_v2_play(&mut league);
+        assert_eq!(
+            league["play"],
+            serde_json::json!({"rules": "classic", "deck2": "/d/x.dcfg", "max-rounds": "40"})
+        );
+        // Every default left out; a key no game knows kept, to be refused.
+        let mut league = serde_json::json!({"play": {
+            "rules": "tournament", "decks": ["standard", "standard"],
+            "max_rounds": null, "stall_rounds": 9, "odd": true,
+        }});
+        upgrade_v2_play(&mut league);
+        assert_eq!(
+            league["play"],
+            serde_json::json!({"stall-rounds": "9", "odd": "true"})
+        );
     }
 
     #[test]

@@ -508,6 +508,9 @@ pub fn load_league(dir: &Path) -> Result<LeagueJson, StoreError> {
             .map(str::to_owned);
         crate::settings::upgrade_v1(&mut value, mode.as_deref());
     }
+    if version < Some(3) {
+        crate::settings::upgrade_v2_play(&mut value);
+    }
     if let Some(o) = value.as_object_mut() {
         if let Some(c) = o.remove("origin") {
             origin = serde_json::from_value::<Origin>(c)
@@ -849,10 +852,12 @@ mod tests {
     }
 
     #[test]
-    fn a_version_1_league_loads_with_its_last_containment_and_is_rewritten_as_version_2() {
+    fn a_version_1_league_loads_with_its_last_containment_and_is_rewritten_as_the_current_version()
+    {
         let dir = tempfile::tempdir().unwrap();
         let v1 = r#"{"version":1,"game":"cardjitsu","bots":[],"games":2,"seed":"7",
-            "timeout_ms":100,"play":{"startup_ms":900,"raises":"cap"},
+            "timeout_ms":100,"play":{"startup_ms":900,"raises":"cap","rules":"classic",
+            "decks":["standard","standard"],"max_rounds":null,"stall_rounds":null},
             "limits":{"memory_mib":64,"processes":256,"files":1024,"file_size_mib":64},
             "containment":{"mode":"off","layers":[]}}"#;
         fs::write(dir.path().join(LEAGUE_FILE), v1).unwrap();
@@ -862,6 +867,11 @@ mod tests {
         assert_eq!(c.startup, std::time::Duration::from_millis(900));
         assert_eq!(c.memory_mib, Some(64));
         assert_eq!(league.settings.raises, Raises::Cap);
+        // The game options as the flag values they stand for.
+        assert_eq!(
+            league.settings.play.iter().collect::<Vec<_>>(),
+            [("rules", "classic")]
+        );
         // Played before fault policies: under the random fallback.
         assert_eq!(league.settings.faults, crate::FaultPolicy::Fallback);
         record_origin(
@@ -876,14 +886,21 @@ mod tests {
         .unwrap();
         let text = fs::read_to_string(dir.path().join(LEAGUE_FILE)).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(v["version"], 2);
+        assert_eq!(v["version"], LEAGUE_FORMAT_VERSION);
         assert_eq!(v["origin"]["bots_dir"], "/b");
         assert_eq!(load_league(dir.path()).unwrap().settings, league.settings);
         // A version from the future is refused, naming what is read.
-        fs::write(dir.path().join(LEAGUE_FILE), r#"{"version":3}"#).unwrap();
+        let future = LEAGUE_FORMAT_VERSION + 1;
+        fs::write(
+            dir.path().join(LEAGUE_FILE),
+            format!(r#"{{"version":{future}}}"#),
+        )
+        .unwrap();
         let err = load_league(dir.path()).unwrap_err().to_string();
         assert!(
-            err.contains("version 3 is not supported (expected 1 to 2)"),
+            err.contains(&format!(
+                "version {future} is not supported (expected 1 to {LEAGUE_FORMAT_VERSION})"
+            )),
             "{err}"
         );
     }

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 use dojo_games::BotExecutor;
 use dojo_league::compare::{
-    BASE, BlockRecord, CompareProgress, CompareReport, CompareSettings, NEW, Outcome, THIRD, Unit,
-    run_compare,
+    BASE, BlockRecord, CompareProgress, CompareReport, CompareSettings, Conclusion, NEW, THIRD,
+    Unit, run_compare,
 };
 use dojo_league::sprt::{SequentialTest, naive_estimate};
 use dojo_league::view;
@@ -99,7 +99,7 @@ struct JsonReport<'a> {
     conditions: Conditions,
     settings: &'a CompareSettings,
     model: &'a dojo_league::compare::CompareModel,
-    verdict: Outcome,
+    verdict: Conclusion,
     blocks_played: u64,
     games_played: u64,
     outcomes: &'a dojo_league::sprt::Outcomes,
@@ -188,7 +188,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
-    let play = super::play_options(game, &a.play)?;
+    let play = super::play_options(game, &a.play, &dojo_league::PlayOptions::default())?;
     let controls = a.controls.controls();
     let options = crate::games::cli(game).executor_options(&play)?;
     let boards = if !shape.board {
@@ -301,11 +301,11 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         outln!("report page: {}", path.display());
     }
     Ok(ExitCode::from(match report.verdict {
-        Outcome::H1 => crate::exit::SUCCESS,
-        Outcome::H0 => crate::exit::NEGATIVE,
-        Outcome::Inconclusive => crate::exit::INCONCLUSIVE,
-        Outcome::Cancelled => crate::bots::interrupted_status(),
-        Outcome::Broken => crate::exit::ERROR,
+        Conclusion::H1 => crate::exit::SUCCESS,
+        Conclusion::H0 => crate::exit::NEGATIVE,
+        Conclusion::Inconclusive => crate::exit::INCONCLUSIVE,
+        Conclusion::Cancelled => crate::bots::interrupted_status(),
+        Conclusion::Broken => crate::exit::ERROR,
     }))
 }
 
@@ -437,20 +437,20 @@ fn summary(r: &CompareReport) -> String {
     }
     line(format!("fault policy: {}", r.settings.faults.describe()));
     line(match r.verdict {
-        Outcome::H1 => format!(
+        Conclusion::H1 => format!(
             "verdict: H1 accepted, NEW passes (the data favour {} Elo over {})",
             p.elo1, p.elo0
         ),
-        Outcome::H0 => format!(
+        Conclusion::H0 => format!(
             "verdict: H0 accepted, NEW is worse (the data favour {} Elo over {})",
             p.elo0, p.elo1
         ),
-        Outcome::Inconclusive => format!(
+        Conclusion::Inconclusive => format!(
             "verdict: inconclusive, the game limit ({}) was reached first",
             u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
         ),
-        Outcome::Cancelled => "verdict: none, interrupted".to_owned(),
-        Outcome::Broken => match &r.broken {
+        Conclusion::Cancelled => "verdict: none, interrupted".to_owned(),
+        Conclusion::Broken => match &r.broken {
             Some(b) => format!(
                 "verdict: none, {} is broken: {}",
                 b.role.to_uppercase(),

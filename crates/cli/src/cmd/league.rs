@@ -189,21 +189,6 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
             games::board_games().join(" or ")
         );
     }
-    let play = super::play_options(game, &a.play)?;
-    let boards = if !game_cli.boards() {
-        Vec::new()
-    } else if a.board.is_empty() {
-        crate::home::default_boards()?
-    } else {
-        a.board.iter().map(|p| p.display().to_string()).collect()
-    };
-    let (anchor, anchor_elo) = match &a.anchor {
-        Some(arg) => {
-            let (name, elo) = parse_anchor(arg)?;
-            (Some(name), elo)
-        }
-        None => (None, None),
-    };
     let (mut bots, mut resolved) = league_bots(game, &a.bots, bots_dir)?;
     let gauntlet = match &a.gauntlet {
         None => None,
@@ -220,25 +205,20 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
             Some(name)
         }
     };
-    let controls = a.controls.controls();
-    let settings = Settings {
-        game,
+    let mut settings = Settings {
         bots,
-        games: a
-            .games
-            .unwrap_or_else(|| game_cli.league_games(boards.len())),
-        seed: a.seed.unwrap_or(1),
-        boards,
-        anchor,
-        anchor_elo,
         gauntlet,
-        sprt: a.sprt,
-        shard: a.shard.as_deref().map(str::parse::<Shard>).transpose()?,
-        play,
-        controls,
-        raises: raises(a, controls.sandbox),
-        faults: a.faults.unwrap_or_default(),
+        boards: if game_cli.boards() && a.board.is_empty() {
+            crate::home::default_boards()?
+        } else {
+            Vec::new()
+        },
+        ..default_settings(game, a.controls.controls())
     };
+    apply_flags(&mut settings, a)?;
+    if a.games.is_none() {
+        settings.games = game_cli.league_games(settings.boards.len());
+    }
     dojo_league::stop::check(&settings)?;
     let origin = Origin {
         bots_dir: Some(super::absolute(bots_dir)),
@@ -250,13 +230,64 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
     Ok((settings, origin, out, resolved))
 }
 
-/// `--bot-raises`, or its default for the league's containment.
-fn raises(a: &LeagueArgs, sandbox: dojo_runner::SandboxMode) -> Raises {
-    match a.bot_raises.as_deref() {
-        // clap accepts only the three names.
-        Some(given) => given.parse().unwrap_or_default(),
-        None => Raises::default_for(sandbox),
+/// A league of `game` with no bots and every setting but the controls at
+/// its default: what the setting flags are laid over.
+fn default_settings(game: Game, controls: dojo_runner::Controls) -> Settings {
+    Settings {
+        game,
+        bots: Vec::new(),
+        games: games::cli(game).league_games(0),
+        seed: 1,
+        boards: Vec::new(),
+        anchor: None,
+        anchor_elo: None,
+        gauntlet: None,
+        sprt: None,
+        shard: None,
+        play: dojo_league::PlayOptions::default(),
+        controls,
+        raises: Raises::default_for(controls.sandbox),
+        faults: dojo_league::FaultPolicy::default(),
     }
+}
+
+/// Lays the setting flags given in `a` over `settings`: a new league's
+/// defaults, or a resumed league's stored settings (which then must not
+/// change, `dojo_league::command::SETTING_FLAGS`). The controls are
+/// resolved apart (`dojo_runner::Controls::resolve`), and the bots are
+/// not flags.
+fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
+    if let Some(games) = a.games {
+        settings.games = games;
+    }
+    if let Some(seed) = a.seed {
+        settings.seed = seed;
+    }
+    if !a.board.is_empty() {
+        settings.boards = a.board.iter().map(|p| p.display().to_string()).collect();
+    }
+    if let Some(arg) = &a.anchor {
+        let (name, elo) = parse_anchor(arg)?;
+        if !settings.bots.iter().any(|b| b.name == name) {
+            bail!("--anchor {name}: not one of the league's bots");
+        }
+        (settings.anchor, settings.anchor_elo) = (Some(name), elo);
+    }
+    if let Some(sprt) = a.sprt {
+        settings.sprt = Some(sprt);
+    }
+    if let Some(shard) = &a.shard {
+        settings.shard = Some(shard.parse::<Shard>()?);
+    }
+    settings.play = super::play_options(settings.game, &a.play, &settings.play)?;
+    if let Some(given) = &a.bot_raises {
+        // clap accepts only the three names.
+        settings.raises = given.parse().unwrap_or_default();
+    }
+    if let Some(faults) = a.faults {
+        settings.faults = faults;
+    }
+    Ok(())
 }
 
 /// How a league stores the BOT argument `arg` that resolved to `bot`: a
@@ -368,91 +399,12 @@ fn resumed_settings(
         );
     }
     let league = store::load_league(dir)?;
-    let (mut settings, mut origin) = (league.settings, league.origin);
-    let given = super::play_options(settings.game, &a.play)?;
-    let stored = &settings.play;
+    let (stored, mut origin) = (league.settings, league.origin);
+    let mut settings = stored.clone();
+    apply_flags(&mut settings, a)?;
     // The controls first, as a rerun of one of its games checks them.
-    let mut conflicts = super::control_conflicts(&a.controls, &settings);
-    let mut check = |flag: &str, value: Option<String>, stored: String| {
-        if let Some(value) = value
-            && value != stored
-        {
-            conflicts.push(format!("{flag} {value} (the league has {stored})"));
-        }
-    };
-    let show = |v: Option<u32>| v.map_or_else(|| "the default".to_owned(), |v| v.to_string());
-    let given_if = |is_given: bool, value: String| is_given.then_some(value);
-    check(
-        "--seed",
-        a.seed.map(|v| v.to_string()),
-        settings.seed.to_string(),
-    );
-    // A league may grow: its schedule with more games holds every fixture
-    // it had, with the same ids, seeds and boards, so `--games` above the
-    // stored count extends it (how a sequential test runs in waves); fewer
-    // would drop games already played.
-    let grow = a.games.filter(|&g| g > settings.games);
-    check(
-        "--games",
-        a.games
-            .filter(|&g| g < settings.games)
-            .map(|g| format!("{g} (a league's games can grow, not shrink)")),
-        settings.games.to_string(),
-    );
-    check(
-        "--rules",
-        given_if(a.play.rules.is_some(), given.rules.to_string()),
-        stored.rules.to_string(),
-    );
-    for (i, (flag, deck)) in [("--deck1", &a.play.deck1), ("--deck2", &a.play.deck2)]
-        .into_iter()
-        .enumerate()
-    {
-        check(
-            flag,
-            given_if(deck.is_some(), given.decks[i].clone()),
-            stored.decks[i].clone(),
-        );
-    }
-    check(
-        "--max-rounds",
-        given_if(a.play.max_rounds.is_some(), show(given.max_rounds)),
-        show(stored.max_rounds),
-    );
-    check(
-        "--stall-rounds",
-        given_if(a.play.stall_rounds.is_some(), show(given.stall_rounds)),
-        show(stored.stall_rounds),
-    );
-    check(
-        "--faults",
-        a.faults.map(|f| f.to_string()),
-        settings.faults.to_string(),
-    );
-    check(
-        "--bot-raises",
-        a.bot_raises.clone(),
-        settings.raises.name().to_owned(),
-    );
-    let boards: Vec<String> = a.board.iter().map(|p| p.display().to_string()).collect();
-    check(
-        "--board",
-        given_if(!a.board.is_empty(), boards.join(" ")),
-        settings.boards.join(" "),
-    );
-    let given_shard = a
-        .shard
-        .as_deref()
-        .map(str::parse::<Shard>)
-        .transpose()?
-        .map(|s| s.to_string());
-    check(
-        "--shard",
-        given_shard,
-        settings
-            .shard
-            .map_or_else(|| "no shard".to_owned(), |s| s.to_string()),
-    );
+    let mut conflicts = super::control_conflicts(&a.controls, &stored);
+    conflicts.extend(dojo_league::command::conflicts(&settings, &stored));
     if !conflicts.is_empty() {
         bail!(
             "--resume {}: {} conflict{} with the stored league; a league's settings are fixed when it starts (start a new one with --out, or drop the flag)",
@@ -461,12 +413,11 @@ fn resumed_settings(
             if conflicts.len() == 1 { "s" } else { "" }
         );
     }
-    if let Some(games) = grow {
-        // Not while a league runs on the directory.
-        let _lock = store::lock_games(dir)?;
+    if settings.games > stored.games {
         errln!(
-            "--resume {}: the league grows from {} to {games} games per {}",
+            "--resume {}: the league grows from {} to {} games per {}",
             dir.display(),
+            stored.games,
             settings.games,
             if settings.game.shape().seats() == 2 {
                 "pairing"
@@ -474,21 +425,12 @@ fn resumed_settings(
                 "group"
             }
         );
-        settings.games = games;
-        store::write_settings(dir, &settings)?;
     }
-    if let Some(arg) = &a.anchor {
-        let (name, elo) = parse_anchor(arg)?;
-        if !settings.bots.iter().any(|b| b.name == name) {
-            bail!("--anchor {name}: not one of the league's bots");
-        }
-        if settings.anchor.as_deref() != Some(name.as_str()) || settings.anchor_elo != elo {
-            // Not while a league runs on the directory.
-            let _lock = store::lock_games(dir)?;
-            settings.anchor = Some(name);
-            settings.anchor_elo = elo;
-            store::write_settings(dir, &settings)?;
-        }
+    if settings != stored {
+        // Only what may change (a grown --games, an --anchor) changed; not
+        // while a league runs on the directory.
+        let _lock = store::lock_games(dir)?;
+        store::write_settings(dir, &settings)?;
     }
     if let Some(given) = bots_dir {
         origin.bots_dir = Some(super::absolute(given));
@@ -515,7 +457,20 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     for name in &settings.boards {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
-    let options = crate::games::cli(settings.game).executor_options(&settings.play)?;
+    let game = crate::games::cli(settings.game);
+    // A stored option the game does not take (a hand-edited league.json)
+    // would be silently ignored.
+    if let Some((flag, _)) = settings
+        .play
+        .iter()
+        .find(|(flag, _)| !game.game_flags().contains(&format!("--{flag}").as_str()))
+    {
+        bail!(
+            "the league's game options (league.json \"play\") have --{flag}, which {} does not take",
+            settings.game
+        );
+    }
+    let options = game.executor_options(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
     let run = super::warn_open_files(settings.run_options(dojo_runner::RunOptions {
@@ -754,6 +709,18 @@ mod tests {
         "jobs", "out", "verbose", "html", "resume", "add", "replace", "help",
     ];
 
+    fn data(file: &str) -> String {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/").to_owned() + file
+    }
+
+    fn play(flags: &[(&str, &str)]) -> dojo_league::PlayOptions {
+        let mut play = dojo_league::PlayOptions::default();
+        for (flag, value) in flags {
+            play.set(flag, Some((*value).to_owned()));
+        }
+        play
+    }
+
     /// Two leagues that between them set every setting away from its
     /// default (no one league can: boards are royale's, decks
     /// CardJitsu's, an SPRT a two-seat game's).
@@ -789,12 +756,12 @@ mod tests {
             gauntlet: Some("n".into()),
             sprt: Some("elo0=-5,elo1=5".parse().unwrap()),
             shard: None,
-            play: dojo_league::PlayOptions {
-                rules: dojo_engine::cardjitsu::Ruleset::Classic,
-                decks: ["/d/1.dcfg".into(), "/d/2.dcfg".into()],
-                max_rounds: Some(40),
-                stall_rounds: None,
-            },
+            play: play(&[
+                ("rules", "classic"),
+                ("deck1", &data("small.dcfg")),
+                ("deck2", &data("power.dcfg")),
+                ("max-rounds", "40"),
+            ]),
             controls,
             raises: Raises::Cap,
             faults: dojo_league::FaultPolicy::Fallback,
@@ -805,10 +772,7 @@ mod tests {
             gauntlet: None,
             sprt: None,
             shard: Some(Shard::new(1, 2).unwrap()),
-            play: dojo_league::PlayOptions {
-                stall_rounds: Some(9),
-                ..Default::default()
-            },
+            play: play(&[("stall-rounds", "9")]),
             ..cardjitsu.clone()
         };
         let origin = Origin {
@@ -838,11 +802,14 @@ mod tests {
             let (controls, conflicts) =
                 dojo_runner::Controls::resolve(&a.controls.0, Some(&settings.controls));
             assert!(conflicts.is_empty(), "{conflicts:?}");
-            assert_eq!(controls, settings.controls);
-            assert_eq!(a.games, Some(settings.games));
-            assert_eq!(a.seed, Some(settings.seed));
-            assert_eq!(raises(&a, controls.sandbox), settings.raises);
-            assert_eq!(a.faults.unwrap_or_default(), settings.faults);
+            // The flags laid over the defaults give the settings back.
+            let mut parsed = Settings {
+                bots: settings.bots.clone(),
+                gauntlet: settings.gauntlet.clone(),
+                ..default_settings(settings.game, controls)
+            };
+            apply_flags(&mut parsed, &a).unwrap();
+            assert_eq!(parsed, settings);
             assert!(a.allow_broken);
         }
         let cmd = Cli::command();

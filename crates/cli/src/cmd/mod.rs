@@ -84,10 +84,10 @@ pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
 
 /// The stored form of the game flags for `game`: refuses flags the game
 /// does not take (they would be silently ignored, `GameCli::game_flags`),
-/// then asks the game for the stored form (`GameCli::play_options`) and
+/// then asks the game for the stored form over `base` (`GameCli::play_options`) and
 /// checks it resolves (`GameCli::executor_options`: a deck that does not
 /// parse is refused here).
-pub fn play_options(game: Game, a: &GameOptionsArgs) -> Result<PlayOptions> {
+pub fn play_options(game: Game, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
     let takes = games::cli(game).game_flags();
     let not_here: Vec<&str> = a
         .given()
@@ -107,7 +107,7 @@ pub fn play_options(game: Game, a: &GameOptionsArgs) -> Result<PlayOptions> {
             games::games_taking(&not_here, game).join(" or ")
         );
     }
-    let play = games::cli(game).play_options(a)?;
+    let play = games::cli(game).play_options(a, base)?;
     // Resolve the game's options now: a bad deck is an error before any
     // game.
     games::cli(game).executor_options(&play)?;

@@ -42,13 +42,12 @@ pub trait GameCli: Sync {
     fn boards(&self) -> bool {
         self.game().shape().board
     }
-    /// The stored form (`league.json`'s `play`) of the values of its
-    /// [`Self::game_flags`] (only those were given); the other fields keep
-    /// their defaults. A game without options of its own stores the
-    /// defaults.
-    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
+    /// The stored form (`league.json`'s `play`): `base` with the values
+    /// of those of its [`Self::game_flags`] that were given (only those
+    /// were). A game without options of its own keeps `base`.
+    fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
         let _ = a;
-        Ok(PlayOptions::default())
+        Ok(base.clone())
     }
     /// The game's options for a league's or comparison's games, from the
     /// stored `play` (the values of the flags of [`Self::game_flags`]),
@@ -64,6 +63,22 @@ pub trait GameCli: Sync {
     /// How `dojo replay` shows a saved game of this game (its record's
     /// `ReplayText`); `None` for another game's.
     fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText>;
+}
+
+/// The value stored for the game flag `--flag` in `play`, parsed; `None`
+/// when the flag was not given (the game's default). A stored value that
+/// does not parse (a hand-edited `league.json`) is an error naming it.
+pub fn stored<T>(play: &PlayOptions, flag: &str) -> Result<Option<T>>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    play.get(flag)
+        .map(|v| {
+            v.parse::<T>()
+                .map_err(|e| anyhow::anyhow!("the stored game option --{flag} {v}: {e}"))
+        })
+        .transpose()
 }
 
 /// The registry: the command line's part of each game of [`Game::ALL`],

@@ -245,7 +245,9 @@ function gamesPanel(view, packed) {
       h('td', { class: 'num mono' }, g.id),
       h('td', {}, seatCell),
       h('td', {}, res),
-      h('td', { class: 'muted' }, REASON[g.reason] || g.reason || ''),
+      // A forfeit decided the game, not the board's end (shown on hover).
+      h('td', { class: 'muted', title: forfeited.length ? `the board: ${REASON[g.reason] || g.reason || ''}` : null },
+        forfeited.length ? `forfeit (${forfeited.join(', ')})` : REASON[g.reason] || g.reason || ''),
       h('td', { class: 'num' }, g.rounds ?? ''),
       royale ? h('td', { class: 'muted' }, (g.board || '').replace(/^.*\//, '')) : null,
       h('td', { class: 'num' }, faults ? h('span', { class: 'badge fault', title: forfeited.length ? `faulty: ${forfeited.join(', ')}` : null }, faults) : ''),

@@ -39,16 +39,23 @@ impl super::GameCli for CardJitsuCli {
         &["--rules", "--deck1", "--deck2", "--max-rounds"]
     }
 
-    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
-        Ok(PlayOptions {
-            rules: a.rules.map_or(Ruleset::Tournament, Ruleset::from),
-            decks: [
-                deck_name(a.deck1.as_deref())?,
-                deck_name(a.deck2.as_deref())?,
-            ],
-            max_rounds: a.max_rounds,
-            ..PlayOptions::default()
-        })
+    fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
+        let mut play = base.clone();
+        if let Some(rules) = a.rules.map(Ruleset::from) {
+            play.set(
+                "rules",
+                (rules != Ruleset::default()).then(|| rules.to_string()),
+            );
+        }
+        for (flag, path) in [("deck1", &a.deck1), ("deck2", &a.deck2)] {
+            if let Some(path) = path {
+                play.set(flag, Some(deck_name(Some(path))?));
+            }
+        }
+        if let Some(n) = a.max_rounds {
+            play.set("max-rounds", Some(n.to_string()));
+        }
+        Ok(play)
     }
 
     fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
@@ -148,14 +155,15 @@ fn read_deck(name: &str) -> Result<Deck> {
 /// The rules, decks (read and checked now) and round limit a league or
 /// comparison stores in `play`, with the decks' names for the records.
 fn options(play: &PlayOptions) -> Result<CardJitsuOptions> {
+    let deck_names = ["deck1", "deck2"].map(|flag| play.get(flag).unwrap_or("standard").to_owned());
     let settings = cardjitsu::Settings {
-        rules: play.rules,
-        max_rounds: play.max_rounds.unwrap_or(cardjitsu::DEFAULT_MAX_ROUNDS),
-        decks: [read_deck(&play.decks[0])?, read_deck(&play.decks[1])?],
+        rules: super::stored(play, "rules")?.unwrap_or_default(),
+        max_rounds: super::stored(play, "max-rounds")?.unwrap_or(cardjitsu::DEFAULT_MAX_ROUNDS),
+        decks: [read_deck(&deck_names[0])?, read_deck(&deck_names[1])?],
     };
     Ok(CardJitsuOptions {
         settings,
-        deck_names: play.decks.clone(),
+        deck_names,
     })
 }
 

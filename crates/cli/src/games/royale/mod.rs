@@ -44,16 +44,21 @@ impl super::GameCli for RoyaleCli {
         &["--max-rounds", "--stall-rounds"]
     }
 
-    fn play_options(&self, a: &GameOptionsArgs) -> Result<PlayOptions> {
-        Ok(PlayOptions {
-            max_rounds: a.max_rounds,
-            stall_rounds: a.stall_rounds,
-            ..PlayOptions::default()
-        })
+    fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
+        let mut play = base.clone();
+        for (flag, n) in [
+            ("max-rounds", a.max_rounds),
+            ("stall-rounds", a.stall_rounds),
+        ] {
+            if let Some(n) = n {
+                play.set(flag, Some(n.to_string()));
+            }
+        }
+        Ok(play)
     }
 
     fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
-        Ok(GameOptions::new(settings(play)))
+        Ok(GameOptions::new(settings(play)?))
     }
 
     /// Each trio plays every board once in each team rotation.
@@ -126,11 +131,11 @@ pub struct MatchArgs {
 }
 
 /// The round limits a league or comparison stores in `play`.
-fn settings(play: &PlayOptions) -> royale::Settings {
-    royale::Settings {
-        max_rounds: play.max_rounds,
-        stall_rounds: play.stall_rounds,
-    }
+fn settings(play: &PlayOptions) -> Result<royale::Settings> {
+    Ok(royale::Settings {
+        max_rounds: super::stored(play, "max-rounds")?,
+        stall_rounds: super::stored(play, "stall-rounds")?,
+    })
 }
 
 impl super::MatchArgs for MatchArgs {
