@@ -15,6 +15,10 @@ use serde_json::Value;
 /// name), so three-bot leagues replay exactly.
 const PY2: &str = "py2=python3 bots/random-py/bot.py";
 
+/// Deadlines no bot meets late on a loaded machine: a timeout would make
+/// two runs of one league differ.
+const GENEROUS: [&str; 4] = ["--timeout-ms", "20000", "--startup-ms", "20000"];
+
 /// The games of `dir` that count, by id, without their timing.
 fn current_games(dir: &Path) -> BTreeMap<u64, Value> {
     games(dir)
@@ -48,7 +52,7 @@ fn an_added_bot_plays_only_its_games_and_the_report_equals_a_league_that_had_it(
         "--games",
         "4",
     ];
-    stdout_ok(dojo().args(start).arg("--out").arg(&late));
+    stdout_ok(dojo().args(start).args(GENEROUS).arg("--out").arg(&late));
     assert_eq!(games(&late).len(), 4);
 
     let out = resume(&late, &["--add", PY2]);
@@ -73,6 +77,7 @@ fn an_added_bot_plays_only_its_games_and_the_report_equals_a_league_that_had_it(
     stdout_ok(
         dojo()
             .args(["league", "cardjitsu", PY2, "random-py", "random-sh"])
+            .args(GENEROUS)
             .args(["--games", "4", "--out"])
             .arg(&full),
     );
@@ -114,7 +119,7 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
         "--games",
         "2",
     ];
-    stdout_ok(dojo().args(start).arg("--out").arg(&dir));
+    stdout_ok(dojo().args(start).args(GENEROUS).arg("--out").arg(&dir));
     let before = read_json(&dir.join("league.json"));
     let old_print = before["provenance"]["fingerprints"]["random-sh"].clone();
     let old_games = current_games(&dir);
