@@ -11,6 +11,7 @@ use dojo_games::BotExecutor;
 use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
+use crate::live::LivePages;
 use crate::progress::LeagueProgress;
 use crate::{bots, games, render};
 
@@ -554,6 +555,16 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     }
     let pages = origin.clone();
     let mut progress = LeagueProgress::new(0, a.verbose);
+    // Every page of the league is written when it starts and again as its
+    // games finish; the final pages follow the run.
+    let live_dir = out.clone();
+    let mut live = LivePages::new(
+        &mut progress,
+        pages.pages.clone(),
+        Box::new(move |page, status| {
+            super::league_page(&live_dir, Some(page), Some(status)).map(drop)
+        }),
+    );
     let report = dojo_league::run_league(
         &settings,
         &dojo_league::LeagueRun {
@@ -563,9 +574,21 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
             origin,
         },
         &exec,
-        &mut progress,
+        &mut live,
         &cancel,
-    )?;
+    );
+    let started = live.finish();
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => {
+            // The pages said "live": they say where the league stopped,
+            // and reload no more.
+            if started && let Err(page_error) = write_pages(&out, &pages) {
+                errln!("warning: {page_error:#}");
+            }
+            return Err(e.into());
+        }
+    };
     progress.finish();
     out!("{}", render::standings::table(&report));
     outln!("report: {}", out.join(store::REPORT_FILE).display());
@@ -576,7 +599,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
 /// Writes every page of the league in `out` ([`Origin::pages`]) again.
 fn write_pages(out: &Path, origin: &Origin) -> Result<()> {
     for page in &origin.pages {
-        super::league_page(out, Some(page))?;
+        super::league_page(out, Some(page), None)?;
         outln!("report page: {}", page.display());
     }
     Ok(())
