@@ -1002,3 +1002,115 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
         page.screenshot(&Path::new(&shots).join("report-faulty.png"));
     }
 }
+
+impl Opened {
+    /// [`Opened::eval`] that gives `None` rather than failing while the
+    /// page is between two loads (a live page reloads itself).
+    fn try_eval(&self, expr: &str) -> Option<Value> {
+        let wrapped = format!("JSON.stringify((() => {{ return {expr}; }})() ?? null)");
+        match self.tab.evaluate(&wrapped, false).ok()?.value {
+            Some(Value::String(text)) => serde_json::from_str(&text).ok(),
+            _ => None,
+        }
+    }
+}
+
+/// The live page's state and played count, as drawn (`None` between two
+/// loads, or before the status is drawn).
+fn live_state(page: &Opened) -> Option<(String, u64, bool)> {
+    let v = page.try_eval(
+        "(() => { const s = document.getElementById('status');
+                  return s && { state: s.dataset.state,
+                                played: Number(document.getElementById('status-played').textContent.replace(/,/g, '')),
+                                refresh: document.querySelector('meta[http-equiv=refresh]') !== null }; })()",
+    )?;
+    Some((
+        v.get("state")?.as_str()?.to_owned(),
+        v.get("played")?.as_u64()?,
+        v.get("refresh")?.as_bool()?,
+    ))
+}
+
+#[test]
+fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
+    let Some(chrome) =
+        browser_or_skip("a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let page_file = dir.path().join("report.html");
+    // Each game waits for its slow bot to start: the league lasts long
+    // enough (about 10 s) for the page to be written several times.
+    let slow = "slow=sh -c 'sleep 0.4; exec python3 bots/random-py/bot.py'";
+    let league = std::process::Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args([
+            "league",
+            "cardjitsu",
+            "random-py",
+            slow,
+            "--games",
+            "24",
+            "--jobs",
+            "1",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg("--html")
+        .arg(&page_file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    let poll = |what: &str| {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gave up waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Written when the league starts, before the first game ends.
+    while !page_file.exists() {
+        poll("the page to be written at the start");
+    }
+    let page = Opened::open_until(&chrome, &page_file, "#status");
+    // Opened once: the page reloads itself, and its count rises.
+    let mut counts = Vec::new();
+    let last = loop {
+        match live_state(&page) {
+            Some((state, played, refresh)) if state == "live" => {
+                assert!(refresh, "a live page reloads itself");
+                if counts.last() != Some(&played) {
+                    counts.push(played);
+                }
+            }
+            Some(last) => break last,
+            None => {}
+        }
+        poll("the page to say the league is final");
+    };
+    let ended = league.wait_with_output().unwrap();
+    assert!(
+        ended.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ended.stderr)
+    );
+    assert!(
+        counts.len() >= 3 && counts.windows(2).all(|w| w[0] < w[1]),
+        "the played count seen rising: {counts:?}"
+    );
+    assert!(counts[0] < 24, "{counts:?}");
+    // The final page: every game, and no more reloading.
+    assert_eq!(last, ("final".to_owned(), 24, false));
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["games_played"], 24);
+    let status = page.text("#status");
+    assert!(status.contains("24 of 24 games played"), "{status}");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("league-final.png"));
+    }
+}

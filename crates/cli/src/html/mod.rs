@@ -262,8 +262,8 @@ mod tests {
             RunInfo::default(),
         );
         let status = PageStatus::now(PageState::Final, None);
-        let html = super::report(&report, &settings, &games, Path::new("results/x"), status)
-            .unwrap();
+        let html =
+            super::report(&report, &settings, &games, Path::new("results/x"), status).unwrap();
         assert!(
             html.contains("partners league: 4 bots, 12 games"),
             "page title"
