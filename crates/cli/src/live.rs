@@ -187,3 +187,69 @@ impl Progress for LivePages<'_> {
         self.inner.game_stored(line);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+
+    /// Counts what it is told.
+    #[derive(Default)]
+    struct Counted {
+        started: u64,
+        done: u64,
+    }
+
+    impl Progress for Counted {
+        fn game_done(&mut self, done: u64, _: u64, _: Option<(&str, f64)>) {
+            self.done = done;
+        }
+
+        fn started(&mut self, _: u64, _: u64) {
+            self.started += 1;
+        }
+    }
+
+    #[test]
+    fn a_slow_page_holds_up_no_game_and_is_written_live_at_most_once_an_interval() {
+        let (wrote, writes) = mpsc::channel();
+        let (release, released) = mpsc::channel::<()>();
+        let released = Mutex::new(released);
+        let write = move |page: &std::path::Path, status: PageStatus| {
+            wrote.send((page.to_owned(), status)).unwrap();
+            // The page takes until the test lets it go.
+            let _ = released.lock().unwrap().recv();
+            Ok(())
+        };
+        let mut counted = Counted::default();
+        let mut live = LivePages::new(&mut counted, vec!["p.html".into()], Box::new(write));
+        live.started(0, 100);
+        let deadline = Duration::from_secs(60);
+        let (page, first) = writes.recv_timeout(deadline).expect("the start's page");
+        assert_eq!(page, PathBuf::from("p.html"));
+        assert_eq!((first.state, first.eta_secs), (PageState::Live, None));
+        // The page is being written: the games go on regardless.
+        for done in 1..=50 {
+            live.game_done(done, 100, None);
+        }
+        release.send(()).unwrap();
+        assert!(live.finish(), "the league started");
+        // Stopped within the interval that follows a page: no second one.
+        assert!(writes.try_recv().is_err());
+        assert_eq!((counted.started, counted.done), (1, 50));
+    }
+
+    #[test]
+    fn without_pages_no_thread_writes() {
+        let mut counted = Counted::default();
+        let write = |_: &std::path::Path, _: PageStatus| -> anyhow::Result<()> {
+            panic!("no page to write")
+        };
+        let mut live = LivePages::new(&mut counted, Vec::new(), Box::new(write));
+        live.started(3, 10);
+        live.game_done(4, 10, None);
+        assert!(live.finish());
+        assert_eq!(counted.done, 4);
+    }
+}

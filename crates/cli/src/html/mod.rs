@@ -270,6 +270,18 @@ mod tests {
         );
         assert!(html.contains(r#""title":"Partners""#));
         assert!(html.contains(r#""sides":[0,1,0,1]"#));
+        assert!(html.contains(r#""status":{"state":"final""#));
+        // Only a live page reloads itself.
+        let refresh = format!(
+            "<meta http-equiv=\"refresh\" content=\"{}\">",
+            crate::live::PAGE_INTERVAL.as_secs()
+        );
+        assert!(!html.contains(&refresh));
+        for (state, reloads) in [(PageState::Live, true), (PageState::Running, false)] {
+            let status = PageStatus::now(state, Some(40));
+            let html = super::report(&report, &settings, &games, Path::new("x"), status).unwrap();
+            assert_eq!(html.contains(&refresh), reloads, "{state:?}");
+        }
     }
 
     #[test]
