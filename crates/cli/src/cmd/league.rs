@@ -556,11 +556,16 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     let pages = origin.clone();
     let mut progress = LeagueProgress::new(0, a.verbose);
     // Every page of the league is written when it starts and again as its
-    // games finish; the final pages follow the run.
+    // games finish (those that are files: not a FIFO or stdout, which get
+    // the final page alone); the final pages follow the run.
+    let live_pages = (pages.pages.iter())
+        .filter(|p| crate::output::replaced_atomically(p))
+        .cloned()
+        .collect();
     let live_dir = out.clone();
     let mut live = LivePages::new(
         &mut progress,
-        pages.pages.clone(),
+        live_pages,
         Box::new(move |page, status| {
             super::league_page(&live_dir, Some(page), Some(status)).map(drop)
         }),
