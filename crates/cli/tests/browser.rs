@@ -1031,6 +1031,30 @@ fn live_state(page: &Opened) -> Option<(String, u64, bool)> {
     ))
 }
 
+/// When the page in `file` was written (its status's `updated_ms`).
+fn written_at(file: &Path) -> Option<u64> {
+    let html = std::fs::read_to_string(file).ok()?;
+    let at = html.find("\"updated_ms\":")? + "\"updated_ms\":".len();
+    let digits: String = html[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// The live page's state, noting each new played count of a live page
+/// in `counts`.
+fn observe(page: &Opened, counts: &mut Vec<u64>) -> Option<(String, u64, bool)> {
+    let (state, played, refresh) = live_state(page)?;
+    if state == "live" {
+        assert!(refresh, "a live page reloads itself");
+        if counts.last() != Some(&played) {
+            counts.push(played);
+        }
+    }
+    Some((state, played, refresh))
+}
+
 #[test]
 fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
     let Some(chrome) =
@@ -1042,20 +1066,13 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
     let out = dir.path().join("league");
     let page_file = dir.path().join("report.html");
     // Each game waits for its slow bot to start: the league lasts long
-    // enough (about 10 s) for the page to be written several times.
+    // enough (about 20 s) for the page to be written many times.
     let slow = "slow=sh -c 'sleep 0.4; exec python3 bots/random-py/bot.py'";
+    let games = 40;
     let league = std::process::Command::new(assert_cmd::cargo::cargo_bin("dojo"))
         .current_dir(root())
-        .args([
-            "league",
-            "cardjitsu",
-            "random-py",
-            slow,
-            "--games",
-            "24",
-            "--jobs",
-            "1",
-        ])
+        .args(["league", "cardjitsu", "random-py", slow, "--jobs", "1"])
+        .args(["--games", &games.to_string()])
         .arg("--out")
         .arg(&out)
         .arg("--html")
@@ -1064,7 +1081,7 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    let deadline = std::time::Instant::now() + Duration::from_secs(300);
     let poll = |what: &str| {
         assert!(
             std::time::Instant::now() < deadline,
@@ -1079,16 +1096,55 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
     let page = Opened::open_until(&chrome, &page_file, "#status");
     // Opened once: the page reloads itself, and its count rises.
     let mut counts = Vec::new();
+    while counts.len() < 2 {
+        observe(&page, &mut counts);
+        poll("the live page's count to rise");
+    }
+    // A reload keeps the reader where they were.
+    page.eval("window.scrollTo(0, 500)");
+    let before = counts.len();
+    while counts.len() == before {
+        observe(&page, &mut counts);
+        poll("the next reload");
+    }
+    while page
+        .try_eval("document.readyState")
+        .as_ref()
+        .and_then(Value::as_str)
+        != Some("complete")
+    {
+        poll("the reloaded page");
+    }
+    assert_eq!(page.eval("window.scrollY"), 500);
+
+    // An open replay is not reloaded away, however often the page is
+    // written meanwhile.
+    page.eval("(window.kept = 'here', location.hash = '#game-0')");
+    while page.try_eval("document.querySelector('#replay-view .back') !== null")
+        != Some(Value::Bool(true))
+    {
+        poll("the replay to open");
+    }
+    let opened = written_at(&page_file).unwrap();
+    let mut writes = 0;
+    let mut last = opened;
+    while writes < 2 {
+        if let Some(at) = written_at(&page_file).filter(|&at| at != last) {
+            writes += 1;
+            last = at;
+        }
+        poll("two more writes of the page");
+    }
+    assert_eq!(
+        page.eval("[window.kept, location.hash]"),
+        serde_json::json!(["here", "#game-0"])
+    );
+    // Back to the report: it reloads again, up to the final page.
+    page.eval("(location.hash = '', 0)");
     let last = loop {
-        match live_state(&page) {
-            Some((state, played, refresh)) if state == "live" => {
-                assert!(refresh, "a live page reloads itself");
-                if counts.last() != Some(&played) {
-                    counts.push(played);
-                }
-            }
-            Some(last) => break last,
-            None => {}
+        match observe(&page, &mut counts) {
+            Some((state, played, refresh)) if state != "live" => break (state, played, refresh),
+            _ => {}
         }
         poll("the page to say the league is final");
     };
@@ -1102,13 +1158,16 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
         counts.len() >= 3 && counts.windows(2).all(|w| w[0] < w[1]),
         "the played count seen rising: {counts:?}"
     );
-    assert!(counts[0] < 24, "{counts:?}");
+    assert!(counts[0] < games, "{counts:?}");
     // The final page: every game, and no more reloading.
-    assert_eq!(last, ("final".to_owned(), 24, false));
+    assert_eq!(last, ("final".to_owned(), games, false));
     let report = read_json(&out.join("report.json"));
-    assert_eq!(report["games_played"], 24);
+    assert_eq!(report["games_played"], games);
     let status = page.text("#status");
-    assert!(status.contains("24 of 24 games played"), "{status}");
+    assert!(
+        status.contains(&format!("{games} of {games} games played")),
+        "{status}"
+    );
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("league-final.png"));

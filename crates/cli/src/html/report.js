@@ -303,23 +303,37 @@ function statusPanel(view) {
   return h('div', { class: 'panel status', id: 'status', 'data-state': st.state }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
 }
 
-// A live page reloads itself (the refresh in its head), keeping
-// where the reader was; an open replay stops the reloading until the
-// reader goes back to the report.
+// A live page reloads itself (the refresh in its head), keeping where the
+// reader was; an open replay stops the reloading until the reader goes
+// back to the report. The refresh does not reload a URL that ends in a
+// fragment (`page.html#`, after a replay): a timer a second behind it
+// reloads such a page instead.
 function liveReload(view) {
-  if (!view.status || view.status.state !== 'live') return { y: 0, pause() {}, resume() {} };
+  const meta = document.querySelector('meta[http-equiv=refresh]');
+  if (!view.status || view.status.state !== 'live' || !meta) return { y: 0, pause() {}, resume() {} };
   const key = `dojo-scroll:${location.pathname}`;
   let y = 0;
   try {
     y = Number(sessionStorage.getItem(key)) || 0;
     window.addEventListener('pagehide', () => sessionStorage.setItem(key, String(window.scrollY)));
   } catch (e) { /* no storage for this page: the browser's own scroll restoring is left */ }
+  const secs = parseInt(meta.content, 10) || 3;
+  let timer = setTimeout(() => location.reload(), (secs + 1) * 1000);
   let paused = false;
   return {
     y,
     // window.stop() cancels the pending refresh.
-    pause() { if (!paused) { paused = true; window.stop(); } },
-    resume() { if (paused) { paused = false; setTimeout(() => location.reload(), 1000); } },
+    pause() {
+      if (paused) return;
+      paused = true;
+      clearTimeout(timer);
+      window.stop();
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      timer = setTimeout(() => location.reload(), 1000);
+    },
   };
 }
 
