@@ -277,6 +277,8 @@ async function unpack(b64) {
 // How current the page is: written by the running league (live, reloading
 // itself), read from a directory a league runs on (a snapshot), or final.
 const clock = (ms) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+// A page read later says the day too.
+const stamp = (ms) => { const d = new Date(ms), two = (n) => String(n).padStart(2, '0'); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${clock(ms)}`; };
 function eta(secs) {
   if (secs === null || secs === undefined) return 'unknown';
   const s = Math.round(secs);
@@ -295,9 +297,9 @@ function statusPanel(view) {
   const bar = h('div', { class: 'progress', title: `${fmt1(pct)}%` }, h('span', { style: `width:${pct.toFixed(2)}%` }));
   const line = {
     live: [h('span', { class: 'badge live' }, 'live'), ` updated ${clock(st.updated_ms)} · `, of, ` · ETA ${eta(st.eta_secs)}`],
-    running: [h('span', { class: 'badge draw' }, 'in progress'), ` read at ${clock(st.updated_ms)} while the league runs · `, of,
+    running: [h('span', { class: 'badge draw' }, 'in progress'), ` read at ${stamp(st.updated_ms)} while the league runs · `, of,
       h('span', { class: 'hint' }, ' · this page is not updated (the league’s own --html page is; or run dojo report again)')],
-    final: [h('span', { class: 'badge win' }, 'final'), ` written ${clock(st.updated_ms)} · `, of,
+    final: [h('span', { class: 'badge win' }, 'final'), ` written ${stamp(st.updated_ms)} · `, of,
       rep.complete ? null : h('span', { class: 'hint' }, rep.timing && rep.timing.cancelled ? ' · stopped before the end: resume with --resume' : ' · incomplete: resume with --resume')],
   }[st.state];
   return h('div', { class: 'panel status', id: 'status', 'data-state': st.state }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
