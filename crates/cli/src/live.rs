@@ -6,7 +6,8 @@
 //! takes a while for a big league, so [`LivePages`] only notes that there
 //! is something new (a mutex and a condition variable) and one thread of
 //! its own writes the pages: once when the league starts, then at most
-//! every [`PAGE_INTERVAL`] while games keep finishing. A page that cannot
+//! every [`PAGE_INTERVAL`] while games keep finishing (less often when
+//! writing them takes long: [`PAUSE_PER_WRITE`]). A page that cannot
 //! be written is a warning: the league goes on and every result is stored
 //! as always. The final pages are the command's to write, after
 //! [`LivePages::finish`].
@@ -23,6 +24,12 @@ use dojo_league::{Fixture, Progress};
 /// How often at most a running league's pages are written again, and how
 /// often a live page reloads itself in the browser.
 pub const PAGE_INTERVAL: Duration = Duration::from_secs(3);
+
+/// Between two writings of the pages, at least this many times as long as
+/// the last one took: a big league's pages (every game's replay packed)
+/// take seconds to write, and the bots need the cores more (at most a
+/// fifth of one core goes to pages).
+const PAUSE_PER_WRITE: u32 = 4;
 
 /// Writes one page of the league: its path and how current it is.
 pub type WritePage = dyn Fn(&std::path::Path, PageStatus) -> anyhow::Result<()> + Send;
@@ -115,7 +122,8 @@ impl Drop for LivePages<'_> {
 /// least [`PAGE_INTERVAL`] pass before the next writing.
 fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
     let mut failing = vec![false; pages.len()];
-    let mut last: Option<Instant> = None;
+    // When the last writing ended, and how long it took.
+    let mut last: Option<(Instant, Duration)> = None;
     loop {
         let eta = {
             let mut asked = shared
@@ -125,8 +133,9 @@ fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
                     |a| a.news.is_none() && !a.stop,
                 )
                 .unwrap_or_else(PoisonError::into_inner);
-            if let Some(at) = last {
-                let rest = PAGE_INTERVAL.saturating_sub(at.elapsed());
+            if let Some((at, took)) = last {
+                let pause = PAGE_INTERVAL.max(took * PAUSE_PER_WRITE);
+                let rest = pause.saturating_sub(at.elapsed());
                 asked = shared
                     .wake
                     .wait_timeout_while(asked, rest, |a| !a.stop)
@@ -141,6 +150,7 @@ fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
             };
             eta
         };
+        let writing = Instant::now();
         for (page, failing) in pages.iter().zip(&mut failing) {
             match write(page, PageStatus::now(PageState::Live, eta)) {
                 Ok(()) if *failing => {
@@ -160,7 +170,7 @@ fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
                 Err(_) => {}
             }
         }
-        last = Some(Instant::now());
+        last = Some((Instant::now(), writing.elapsed()));
     }
 }
 
