@@ -15,6 +15,7 @@ mod exit;
 mod games;
 mod home;
 mod html;
+mod live;
 mod progress;
 mod render;
 

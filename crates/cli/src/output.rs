@@ -262,6 +262,14 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     }
 }
 
+/// Whether [`write_file`] replaces `path` atomically (a regular file, or
+/// none yet): only such a file can be written again and again while a
+/// reader may open it at any moment (a FIFO or stdout would get every
+/// version in a row).
+pub fn replaced_atomically(path: &Path) -> bool {
+    matches!(target(path), Target::File(_))
+}
+
 /// Whether `err` comes from writing to a closed pipe (the reader went
 /// away: `| head`), which is no error.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {

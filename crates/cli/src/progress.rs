@@ -82,7 +82,8 @@ impl Progress for LeagueProgress {
                     *last = Instant::now();
                     let secs = started.elapsed().as_secs_f64().max(1e-9);
                     let per_sec = done.saturating_sub(*first) as f64 / secs;
-                    errln!("{}", plain_line(done, total, per_sec, &leader));
+                    let eta = eta_secs(done, total, *first, started.elapsed());
+                    errln!("{}", plain_line(done, total, per_sec, eta, &leader));
                 }
             }
             LeagueProgress::EveryGame => {}
@@ -128,15 +129,32 @@ impl Progress for LeagueProgress {
     }
 }
 
+/// Games a run stores before its rate says anything about the time left:
+/// the first games to finish are the shortest of those started together.
+const ETA_AFTER_GAMES: u64 = 3;
+
+/// Seconds until `total` games are stored, at the rate of this run so far
+/// (`done - first` games in `elapsed`); `None` (unknown) until this run has
+/// stored [`ETA_AFTER_GAMES`] games.
+pub fn eta_secs(done: u64, total: u64, first: u64, elapsed: Duration) -> Option<f64> {
+    if done >= total {
+        return Some(0.0);
+    }
+    let this_run = done.saturating_sub(first);
+    if this_run < ETA_AFTER_GAMES {
+        return None;
+    }
+    let per_sec = this_run as f64 / elapsed.as_secs_f64().max(1e-9);
+    Some((total - done) as f64 / per_sec)
+}
+
 /// The non-terminal progress line: `progress: 40/120 games, 12.5 games/min,
 /// eta 6m24s, leader sensei (71.0%)`.
-fn plain_line(done: u64, total: u64, per_sec: f64, leader: &str) -> String {
-    let eta = if done >= total {
-        "done".to_owned()
-    } else if per_sec > 0.0 {
-        format!("eta {}", duration((total - done) as f64 / per_sec))
-    } else {
-        "eta unknown".to_owned()
+fn plain_line(done: u64, total: u64, per_sec: f64, eta: Option<f64>, leader: &str) -> String {
+    let eta = match eta {
+        _ if done >= total => "done".to_owned(),
+        Some(secs) => format!("eta {}", duration(secs)),
+        None => "eta unknown".to_owned(),
     };
     let mut line = format!(
         "progress: {done}/{total} games, {:.1} games/min, {eta}",
@@ -165,19 +183,30 @@ mod tests {
 
     #[test]
     fn the_plain_line_has_a_rate_and_an_eta() {
+        let eta = eta_secs(40, 120, 0, Duration::from_secs(200));
+        assert_eq!(eta, Some(400.0));
         assert_eq!(
-            plain_line(40, 120, 0.2, "leader x (71.0%)"),
+            plain_line(40, 120, 0.2, eta, "leader x (71.0%)"),
             "progress: 40/120 games, 12.0 games/min, eta 6m40s, leader x (71.0%)"
         );
         assert_eq!(
-            plain_line(120, 120, 0.2, ""),
+            plain_line(120, 120, 0.2, Some(0.0), ""),
             "progress: 120/120 games, 12.0 games/min, done"
         );
         assert_eq!(
-            plain_line(0, 10, 0.0, ""),
+            plain_line(0, 10, 0.0, None, ""),
             "progress: 0/10 games, 0.0 games/min, eta unknown"
         );
         assert_eq!(duration(7300.0), "2h01m");
+    }
+
+    #[test]
+    fn the_eta_is_unknown_until_this_run_has_a_rate() {
+        let minute = Duration::from_secs(60);
+        // Games stored by an earlier run took no time in this one.
+        assert_eq!(eta_secs(52, 100, 50, minute), None);
+        assert_eq!(eta_secs(53, 100, 50, minute), Some(47.0 * 20.0));
+        assert_eq!(eta_secs(100, 100, 100, minute), Some(0.0));
         assert_eq!(duration(59.4), "59s");
     }
 }

@@ -1051,3 +1051,174 @@ fn a_replaced_bots_page_says_its_old_games_are_retired() {
     let row = page.text("#standings tr[data-bot=\"rs\"]");
     assert!(!row.is_empty(), "{row}");
 }
+
+impl Opened {
+    /// [`Opened::eval`] that gives `None` rather than failing while the
+    /// page is between two loads (a live page reloads itself).
+    fn try_eval(&self, expr: &str) -> Option<Value> {
+        let wrapped = format!("JSON.stringify((() => {{ return {expr}; }})() ?? null)");
+        match self.tab.evaluate(&wrapped, false).ok()?.value {
+            Some(Value::String(text)) => serde_json::from_str(&text).ok(),
+            _ => None,
+        }
+    }
+}
+
+/// The live page's state and played count, as drawn (`None` between two
+/// loads, or before the status is drawn).
+fn live_state(page: &Opened) -> Option<(String, u64, bool)> {
+    let v = page.try_eval(
+        "(() => { const s = document.getElementById('status');
+                  return s && { state: s.dataset.state,
+                                played: Number(document.getElementById('status-played').textContent.replace(/,/g, '')),
+                                refresh: document.querySelector('meta[http-equiv=refresh]') !== null }; })()",
+    )?;
+    Some((
+        v.get("state")?.as_str()?.to_owned(),
+        v.get("played")?.as_u64()?,
+        v.get("refresh")?.as_bool()?,
+    ))
+}
+
+/// When the page in `file` was written (its status's `updated_ms`).
+fn written_at(file: &Path) -> Option<u64> {
+    let html = std::fs::read_to_string(file).ok()?;
+    let at = html.find("\"updated_ms\":")? + "\"updated_ms\":".len();
+    let digits: String = html[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// The live page's state, noting each new played count of a live page
+/// in `counts`.
+fn observe(page: &Opened, counts: &mut Vec<u64>) -> Option<(String, u64, bool)> {
+    let (state, played, refresh) = live_state(page)?;
+    if state == "live" {
+        assert!(refresh, "a live page reloads itself");
+        if counts.last() != Some(&played) {
+            counts.push(played);
+        }
+    }
+    Some((state, played, refresh))
+}
+
+#[test]
+fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
+    let Some(chrome) =
+        browser_or_skip("a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let page_file = dir.path().join("report.html");
+    // Each game waits for its slow bot to start: the league lasts long
+    // enough (about 20 s) for the page to be written many times.
+    let slow = "slow=sh -c 'sleep 0.4; exec python3 bots/random-py/bot.py'";
+    let games = 40;
+    let league = std::process::Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args(["league", "cardjitsu", "random-py", slow, "--jobs", "1"])
+        .args(["--games", &games.to_string()])
+        .arg("--out")
+        .arg(&out)
+        .arg("--html")
+        .arg(&page_file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(300);
+    let poll = |what: &str| {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gave up waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Written when the league starts, before the first game ends.
+    while !page_file.exists() {
+        poll("the page to be written at the start");
+    }
+    let page = Opened::open_until(&chrome, &page_file, "#status");
+    // Opened once: the page reloads itself, and its count rises.
+    let mut counts = Vec::new();
+    while counts.len() < 2 {
+        observe(&page, &mut counts);
+        poll("the live page's count to rise");
+    }
+    // A reload keeps the reader where they were.
+    page.eval("window.scrollTo(0, 500)");
+    let before = counts.len();
+    while counts.len() == before {
+        observe(&page, &mut counts);
+        poll("the next reload");
+    }
+    while page
+        .try_eval("document.readyState")
+        .as_ref()
+        .and_then(Value::as_str)
+        != Some("complete")
+    {
+        poll("the reloaded page");
+    }
+    assert_eq!(page.eval("window.scrollY"), 500);
+
+    // An open replay is not reloaded away, however often the page is
+    // written meanwhile.
+    page.eval("(window.kept = 'here', location.hash = '#game-0')");
+    while page.try_eval("document.querySelector('#replay-view .back') !== null")
+        != Some(Value::Bool(true))
+    {
+        poll("the replay to open");
+    }
+    let opened = written_at(&page_file).unwrap();
+    let mut writes = 0;
+    let mut last = opened;
+    while writes < 2 {
+        if let Some(at) = written_at(&page_file).filter(|&at| at != last) {
+            writes += 1;
+            last = at;
+        }
+        poll("two more writes of the page");
+    }
+    assert_eq!(
+        page.eval("[window.kept, location.hash]"),
+        serde_json::json!(["here", "#game-0"])
+    );
+    // Back to the report: it reloads again, up to the final page.
+    page.eval("(location.hash = '', 0)");
+    let last = loop {
+        match observe(&page, &mut counts) {
+            Some((state, played, refresh)) if state != "live" => break (state, played, refresh),
+            _ => {}
+        }
+        poll("the page to say the league is final");
+    };
+    let ended = league.wait_with_output().unwrap();
+    assert!(
+        ended.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ended.stderr)
+    );
+    assert!(
+        counts.len() >= 3 && counts.windows(2).all(|w| w[0] < w[1]),
+        "the played count seen rising: {counts:?}"
+    );
+    assert!(counts[0] < games, "{counts:?}");
+    // The final page: every game, and no more reloading.
+    assert_eq!(last, ("final".to_owned(), games, false));
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["games_played"], games);
+    let status = page.text("#status");
+    assert!(
+        status.contains(&format!("{games} of {games} games played")),
+        "{status}"
+    );
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("league-final.png"));
+    }
+}

@@ -145,3 +145,54 @@ fn report_prints_the_standings_and_writes_a_page_with_every_game() {
         "{command}"
     );
 }
+
+#[test]
+fn report_on_a_running_league_writes_the_games_so_far_marked_in_progress() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    random_league(&out, 4, &[]);
+    let page = tmp.path().join("report.html");
+    let games = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games).unwrap();
+    // A league running on the directory: it holds the games file's lock,
+    // two of its games are stored and the third is half written.
+    let lines: Vec<&str> = text.lines().collect();
+    let third = lines[2];
+    let so_far = format!("{}\n{}\n{}", lines[0], lines[1], &third[..third.len() / 2]);
+    std::fs::write(&games, &so_far).unwrap();
+    let running = std::fs::File::open(&games).unwrap();
+    running.lock().unwrap();
+    let shown = stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page));
+    assert!(shown.contains("random-py"), "{shown}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let data = data_block(&html);
+    assert_eq!(data["status"]["state"], "running");
+    assert_eq!(data["report"]["games_played"], 2);
+    assert_eq!(data["games"].as_array().unwrap().len(), 2);
+    // Written once: nothing will write it again, so it does not reload.
+    assert!(!html.contains("<meta http-equiv=\"refresh\""));
+    // The running league's file is left as it was.
+    assert_eq!(std::fs::read_to_string(&games).unwrap(), so_far);
+
+    // Once no league runs on it, a torn line is an error again (a resume
+    // repairs it), and a whole directory's page is final.
+    drop(running);
+    let failed = dojo()
+        .arg("report")
+        .arg(&out)
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(!failed.status.success());
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        err.contains("games.jsonl:3: the last line is torn"),
+        "{err}"
+    );
+    std::fs::write(&games, &text).unwrap();
+    stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(data_block(&html)["status"]["state"], "final");
+    assert!(!html.contains("<meta http-equiv=\"refresh\""));
+}

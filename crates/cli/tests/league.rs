@@ -473,3 +473,52 @@ fn a_bot_crashing_on_half_its_moves_ranks_last() {
         }
     }
 }
+
+#[test]
+fn a_page_that_cannot_be_written_mid_league_is_a_warning_and_loses_no_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    let page = tmp.path().join("report.html");
+    // Each game waits for its slow bot to start, so the league is still
+    // playing when its page is taken away.
+    let slow = "slow=sh -c 'sleep 0.4; exec python3 bots/random-py/bot.py'";
+    let league = StdCommand::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args(["league", "cardjitsu", "random-py", slow, "--games", "12"])
+        .args(["--jobs", "1", "--out"])
+        .arg(&out)
+        .arg("--html")
+        .arg(&page)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    // Written at the start; then a directory takes its place, which no
+    // page can replace.
+    while !page.is_file() {
+        assert!(Instant::now() < deadline, "no page at the start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // (The league may write the page again in between: then again.)
+    while !page.is_dir() {
+        let _ = std::fs::remove_file(&page);
+        let _ = std::fs::create_dir(&page);
+    }
+    std::fs::create_dir(page.join("in-the-way")).unwrap();
+    let ended = league.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&ended.stderr);
+    // Said once, however many times the page was tried while the league
+    // ran; the final page cannot be written either, which is the
+    // command's error.
+    assert_eq!(
+        err.matches("warning: cannot write the page").count(),
+        1,
+        "{err}"
+    );
+    assert!(err.contains("the league goes on"), "{err}");
+    assert_eq!(ended.status.code(), Some(3), "{err}");
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["games_played"], 12, "{err}");
+    assert_eq!(ids(&out).len(), 12);
+}

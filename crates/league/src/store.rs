@@ -412,6 +412,16 @@ pub fn lock_games(dir: &Path) -> Result<Option<File>, StoreError> {
     Ok(Some(file))
 }
 
+/// Whether a league is running on `dir` now: another open file holds
+/// its games file's lock ([`lock_games`], taken and let go at once).
+pub fn is_running(dir: &Path) -> Result<bool, StoreError> {
+    match lock_games(dir) {
+        Ok(_) => Ok(false),
+        Err(StoreError::InUse { .. }) => Ok(true),
+        Err(e) => Err(e),
+    }
+}
+
 mod lock {
     use std::fs::{File, TryLockError};
     use std::io;
@@ -620,12 +630,45 @@ pub fn record_provenance(
 /// `repair` is set, and is an error otherwise. Any other bad line is an
 /// error: it is never silently dropped.
 pub fn read_games(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameLine>, StoreError> {
+    read_games_with(dir, game, Tail::repairing(repair))
+}
+
+/// The games of a league that may be running (see [`lock_games`]): a
+/// last line without its newline yet is the game being written (the
+/// writer appends each line whole, but a reader can see it half there),
+/// so it is left out, not an error, and the file is not touched.
+pub fn read_games_so_far(dir: &Path, game: Game) -> Result<Vec<GameLine>, StoreError> {
+    read_games_with(dir, game, Tail::Skip)
+}
+
+/// The league games (retired ones left out) of `dir/games.jsonl`.
+fn read_games_with(dir: &Path, game: Game, tail: Tail) -> Result<Vec<GameLine>, StoreError> {
     let mut lines = Vec::new();
-    for_each_game(dir, game, repair, |line| {
-        lines.push(line);
-        Ok::<(), StoreError>(())
+    scan_games(dir, game, tail, |line| {
+        if line.retired.is_none() {
+            lines.push(line);
+        }
+        Ok::<_, StoreError>(ControlFlow::Continue(()))
     })?;
     Ok(lines)
+}
+
+/// What a read does with a torn last line of `games.jsonl`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// An error ([`StoreError::Torn`]): resume the league to repair it.
+    Refuse,
+    /// Cut off the file (a resume, which holds the lock).
+    Cut,
+    /// Left out, the file untouched: a running league is writing it.
+    Skip,
+}
+
+impl Tail {
+    /// A reader's `repair` flag: cut a torn line (the lock held), or refuse it.
+    fn repairing(repair: bool) -> Tail {
+        if repair { Tail::Cut } else { Tail::Refuse }
+    }
 }
 
 /// [`read_games`] one game at a time: `visit` gets each line as it is
@@ -637,7 +680,7 @@ pub fn for_each_game<E: From<StoreError>>(
     repair: bool,
     mut visit: impl FnMut(GameLine) -> Result<(), E>,
 ) -> Result<(), E> {
-    scan_games(dir, game, repair, |line| {
+    scan_games(dir, game, Tail::repairing(repair), |line| {
         if line.retired.is_none() {
             visit(line)?;
         }
@@ -650,7 +693,7 @@ pub fn for_each_game<E: From<StoreError>>(
 /// bot's games. Otherwise as [`read_games`].
 pub fn read_every_line(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameLine>, StoreError> {
     let mut lines = Vec::new();
-    scan_games(dir, game, repair, |line| {
+    scan_games(dir, game, Tail::repairing(repair), |line| {
         lines.push(line);
         Ok::<_, StoreError>(ControlFlow::Continue(()))
     })?;
@@ -662,7 +705,7 @@ pub fn read_every_line(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameL
 /// this way instead of keeping every game).
 pub fn find_game(dir: &Path, game: Game, id: u64) -> Result<Option<GameLine>, StoreError> {
     let mut found = None;
-    scan_games(dir, game, false, |line| {
+    scan_games(dir, game, Tail::Refuse, |line| {
         if line.id == id && line.retired.is_none() {
             found = Some(line);
             return Ok::<_, StoreError>(ControlFlow::Break(()));
@@ -675,7 +718,7 @@ pub fn find_game(dir: &Path, game: Game, id: u64) -> Result<Option<GameLine>, St
 fn scan_games<E: From<StoreError>>(
     dir: &Path,
     game: Game,
-    repair: bool,
+    tail: Tail,
     mut visit: impl FnMut(GameLine) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
     let path = dir.join(GAMES_FILE);
@@ -735,10 +778,21 @@ fn scan_games<E: From<StoreError>>(
                 start += read as u64;
             }
             (_, Err(_)) | (false, Ok(_)) if is_last => {
-                if !repair {
-                    return Err(StoreError::Torn { path, line: number }.into());
+                match tail {
+                    Tail::Refuse => return Err(StoreError::Torn { path, line: number }.into()),
+                    Tail::Cut => truncate(&path, start)?,
+                    // A line the writer has finished ends with its
+                    // newline: only the unfinished one is left out.
+                    Tail::Skip if newline => {
+                        return Err(StoreError::Malformed {
+                            path,
+                            line: number,
+                            message: "expected a game line (JSON object)".to_owned(),
+                        }
+                        .into());
+                    }
+                    Tail::Skip => {}
                 }
-                truncate(&path, start)?;
                 return Ok(());
             }
             (_, Err(e)) => {
@@ -1008,6 +1062,36 @@ mod tests {
         store.unsynced_since = Some(Instant::now() - SYNC_INTERVAL);
         store.sync_if_due().unwrap();
         assert_eq!((store.unsynced_games(), store.sync_count()), (0, 1));
+    }
+
+    #[test]
+    fn a_line_being_written_is_left_out_of_a_running_leagues_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let mut text = serde_json::to_string(&line(0)).unwrap() + "\n";
+        let whole = serde_json::to_string(&line(1)).unwrap();
+        // Every cut of the next line, down to the byte before its newline.
+        for cut in [0, 1, whole.len() / 2, whole.len()] {
+            fs::write(&path, format!("{text}{}", &whole[..cut])).unwrap();
+            let ids: Vec<u64> = read_games_so_far(dir.path(), Game::CARDJITSU)
+                .unwrap()
+                .iter()
+                .map(|g| g.id)
+                .collect();
+            assert_eq!(ids, [0], "cut at {cut}");
+        }
+        // Untouched: the writer goes on appending to it.
+        assert_eq!(
+            fs::metadata(&path).unwrap().len(),
+            (text.len() + whole.len()) as u64
+        );
+        // A finished line that is not a game is no line being written.
+        text += "{\"version\":1}\n";
+        fs::write(&path, &text).unwrap();
+        assert!(matches!(
+            read_games_so_far(dir.path(), Game::CARDJITSU),
+            Err(StoreError::Malformed { line: 2, .. })
+        ));
     }
 
     #[test]

@@ -85,6 +85,50 @@ pub struct ReportView<'a> {
     pub names: Vec<String>,
     pub games: Vec<GameRow>,
     pub history: Vec<RatingPoint>,
+    /// Whether the league was still being played when the page was written.
+    pub status: PageStatus,
+}
+
+/// How current a league's page is: written while its league runs, or
+/// after.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct PageStatus {
+    pub state: PageState,
+    /// When the page was written, in milliseconds since the Unix epoch
+    /// (the page shows it in the reader's local time).
+    pub updated_ms: u64,
+    /// Seconds until the league is likely done, from this run's rate so
+    /// far; `None` while there is no rate to go by (or no league running).
+    pub eta_secs: Option<u64>,
+}
+
+/// See [`PageStatus`].
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PageState {
+    /// Written by the running league itself, again as games finish: the
+    /// page reloads itself.
+    Live,
+    /// Read from a directory a league is running on (`dojo report`): the
+    /// games so far, written once.
+    Running,
+    /// Written when no league runs on the directory: what it holds, whether
+    /// complete or not.
+    Final,
+}
+
+impl PageStatus {
+    /// A page written now in `state`.
+    pub fn now(state: PageState, eta_secs: Option<u64>) -> PageStatus {
+        let updated_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        PageStatus {
+            state,
+            updated_ms,
+            eta_secs,
+        }
+    }
 }
 
 /// How many points [`rating_history`] computes at most.
@@ -123,6 +167,7 @@ pub fn report_view<'a>(
     report: &'a Report,
     settings: &Settings,
     games: &[GameLine],
+    status: PageStatus,
 ) -> ReportView<'a> {
     ReportView {
         report,
@@ -133,6 +178,7 @@ pub fn report_view<'a>(
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),
         history: rating_history(settings, games),
+        status,
     }
 }
 
@@ -177,11 +223,17 @@ pub enum LeagueReadError {
 /// A league directory read for its report: its settings, its games sorted
 /// by id, and the report rebuilt from them (the same function `dojo
 /// league` uses, so it equals `report.json` apart from `timing`, which is
-/// taken from `report.json` when there is one).
+/// taken from `report.json` when there is one). A directory a league is
+/// running on ([`store::is_running`]) gives the games stored so far: the
+/// line being written is left out ([`store::read_games_so_far`]).
 pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), LeagueReadError> {
     let league = store::load_league(dir)?;
     let settings = league.settings;
-    let mut games = store::read_games(dir, settings.game, false)?;
+    let mut games = if store::is_running(dir)? {
+        store::read_games_so_far(dir, settings.game)?
+    } else {
+        store::read_games(dir, settings.game, false)?
+    };
     games.sort_by_key(|g| g.id);
     let schedule = Schedule::build(&settings)?;
     let scheduled = schedule.selected_len(settings.shard);

@@ -293,7 +293,8 @@ fn a_toy_team_league_renders_its_report_data() {
     assert_eq!(settings, s);
     assert_eq!(games.len(), 60);
     assert_eq!(report.standings, played.standings);
-    let view = dojo_league::view::report_view(&report, &settings, &games);
+    let status = dojo_league::view::PageStatus::now(dojo_league::view::PageState::Final, None);
+    let view = dojo_league::view::report_view(&report, &settings, &games, status);
     assert_eq!(view.title, "Partners");
     assert_eq!(view.sides, [0, 1, 0, 1]);
     assert_eq!(view.games.len(), 60);
@@ -302,6 +303,7 @@ fn a_toy_team_league_renders_its_report_data() {
     let json = serde_json::to_value(&view).unwrap();
     assert_eq!(json["report"]["game"], "partners");
     assert_eq!(json["title"], "Partners");
+    assert_eq!(json["status"]["state"], "final");
     assert_eq!(json["games"][0]["seats"].as_array().unwrap().len(), 4);
 }
 

@@ -12,6 +12,7 @@ use dojo_league::late::{self, Late};
 use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
+use crate::live::LivePages;
 use crate::progress::LeagueProgress;
 use crate::{bots, games, render};
 
@@ -588,6 +589,21 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     }
     let pages = origin.clone();
     let mut progress = LeagueProgress::new(0, a.verbose);
+    // Every page of the league is written when it starts and again as its
+    // games finish (those that are files: not a FIFO or stdout, which get
+    // the final page alone); the final pages follow the run.
+    let live_pages = (pages.pages.iter())
+        .filter(|p| crate::output::replaced_atomically(p))
+        .cloned()
+        .collect();
+    let live_dir = out.clone();
+    let mut live = LivePages::new(
+        &mut progress,
+        live_pages,
+        Box::new(move |page, status| {
+            super::league_page(&live_dir, Some(page), Some(status)).map(drop)
+        }),
+    );
     let report = dojo_league::run_league(
         &settings,
         &dojo_league::LeagueRun {
@@ -597,9 +613,21 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
             origin,
         },
         &exec,
-        &mut progress,
+        &mut live,
         &cancel,
-    )?;
+    );
+    let started = live.finish();
+    let report = match report {
+        Ok(report) => report,
+        Err(e) => {
+            // The pages said "live": they say where the league stopped,
+            // and reload no more.
+            if started && let Err(page_error) = write_pages(&out, &pages) {
+                errln!("warning: {page_error:#}");
+            }
+            return Err(e.into());
+        }
+    };
     progress.finish();
     out!("{}", render::standings::table(&report));
     outln!("report: {}", out.join(store::REPORT_FILE).display());
@@ -648,7 +676,7 @@ fn say_late(
 /// Writes every page of the league in `out` ([`Origin::pages`]) again.
 fn write_pages(out: &Path, origin: &Origin) -> Result<()> {
     for page in &origin.pages {
-        super::league_page(out, Some(page))?;
+        super::league_page(out, Some(page), None)?;
         outln!("report page: {}", page.display());
     }
     Ok(())

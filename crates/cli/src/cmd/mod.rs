@@ -122,10 +122,13 @@ pub fn read_deck(path: &Path) -> Result<String> {
 }
 
 /// Reads the league in `dir` and, with `html`, writes its report page
-/// there (every game's replay packed inside it).
+/// there (every game's replay packed inside it), saying how current it is:
+/// `status`, or without one, as the directory is now (a league running on
+/// it: the games so far; otherwise final).
 pub fn league_page(
     dir: &Path,
     html: Option<&Path>,
+    status: Option<dojo_league::view::PageStatus>,
 ) -> Result<(
     dojo_league::Settings,
     Vec<dojo_league::store::GameLine>,
@@ -140,7 +143,16 @@ pub fn league_page(
     let (settings, games, report) = dojo_league::view::read_league(dir)
         .with_context(|| format!("reading the league in {}", dir.display()))?;
     if let Some(path) = html {
-        crate::html::write(path, &crate::html::report(&report, &settings, &games, dir)?)?;
+        use dojo_league::view::{PageState, PageStatus};
+        let status = match status {
+            Some(status) => status,
+            None if dojo_league::store::is_running(dir)? => {
+                PageStatus::now(PageState::Running, None)
+            }
+            None => PageStatus::now(PageState::Final, None),
+        };
+        let page = crate::html::report(&report, &settings, &games, dir, status)?;
+        crate::html::write(path, &page)?;
     }
     Ok((settings, games, report))
 }

@@ -9,7 +9,7 @@ use crate::render;
 
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
     super::check_outputs(&[("--html", a.html.as_deref())])?;
-    let (_, _, report) = super::league_page(&a.dir, a.html.as_deref())?;
+    let (_, _, report) = super::league_page(&a.dir, a.html.as_deref(), None)?;
     out!("{}", render::standings::table(&report));
     if let Some(path) = &a.html {
         // The page is the league's from now on: a resume or merge of the

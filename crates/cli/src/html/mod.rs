@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 use base64::Engine as _;
 use dojo_games::replay::{SavedGame, read_stored_values};
 use dojo_league::store::{self, GameLine};
-use dojo_league::view::{self, RecordSource};
+use dojo_league::view::{self, PageState, PageStatus, RecordSource};
 use serde::Serialize;
 
 const PAGE: &str = include_str!("page.html");
@@ -79,9 +79,9 @@ fn fill(template: &str, values: &BTreeMap<&str, &str>) -> String {
 }
 
 /// A whole page: `kind` picks what the script draws (`replay`, `report`,
-/// `compare`); `extra` is more markup before the script (the lazily read
-/// games of a report).
-fn page(title: &str, kind: &str, data: &impl Serialize, extra: &str) -> Result<String> {
+/// `compare`); `head` is more markup in the head (a live page's refresh),
+/// `extra` more before the script (the lazily read games of a report).
+fn page(title: &str, kind: &str, data: &impl Serialize, head: &str, extra: &str) -> Result<String> {
     #[derive(Serialize)]
     struct Data<'a, T> {
         page: &'a str,
@@ -96,6 +96,7 @@ fn page(title: &str, kind: &str, data: &impl Serialize, extra: &str) -> Result<S
         ("title", title.as_str()),
         ("style", STYLE),
         ("data", json.as_str()),
+        ("head", head),
         ("extra", extra),
         ("script", script.as_str()),
     ]);
@@ -104,7 +105,7 @@ fn page(title: &str, kind: &str, data: &impl Serialize, extra: &str) -> Result<S
 
 /// The replay page of a saved game (of any kind).
 pub fn replay(rec: &dyn SavedGame, source: &RecordSource) -> Result<String> {
-    page(&rec.title(), "replay", &rec.view(source)?, "")
+    page(&rec.title(), "replay", &rec.view(source)?, "", "")
 }
 
 /// One game's replay data as the report embeds it: its view's JSON,
@@ -132,16 +133,31 @@ fn packed_game(line: &GameLine, dir: &Path) -> Result<Option<String>> {
     ))
 }
 
+/// The head markup of a league's page in `status`: a live page reloads
+/// itself every [`crate::live::PAGE_INTERVAL`] (a `file://` page too: no
+/// server, no script needed); any other page stays as it is.
+fn refresh(status: &PageStatus) -> String {
+    match status.state {
+        PageState::Live => format!(
+            "<meta http-equiv=\"refresh\" content=\"{}\">\n",
+            crate::live::PAGE_INTERVAL.as_secs()
+        ),
+        PageState::Running | PageState::Final => String::new(),
+    }
+}
+
 /// The report page of a league: its report, every game listed, and each
-/// game's replay embedded (packed, see [`packed_game`]). `dir` is the
-/// league directory as the user named it (for the replay commands shown).
+/// game's replay embedded (packed, see [`packed_game`]), with how current
+/// it is (`status`). `dir` is the league directory as the user named it
+/// (for the replay commands shown).
 pub fn report(
     report: &dojo_league::Report,
     settings: &dojo_league::Settings,
     games: &[GameLine],
     dir: &Path,
+    status: PageStatus,
 ) -> Result<String> {
-    let data = view::report_view(report, settings, games);
+    let data = view::report_view(report, settings, games, status);
     let mut packed = BTreeMap::new();
     for line in games {
         if let Some(text) = packed_game(line, dir)? {
@@ -158,12 +174,12 @@ pub fn report(
         settings.bots.len(),
         games.len()
     );
-    page(&title, "report", &data, &extra)
+    page(&title, "report", &data, &refresh(&status), &extra)
 }
 
 /// The page of a `dojo compare` result.
 pub fn compare(title: &str, data: &impl Serialize) -> Result<String> {
-    page(title, "compare", data, "")
+    page(title, "compare", data, "", "")
 }
 
 /// Writes a page ([`crate::output::write_file`]).
@@ -245,13 +261,27 @@ mod tests {
             schedule.len(),
             RunInfo::default(),
         );
-        let html = super::report(&report, &settings, &games, Path::new("results/x")).unwrap();
+        let status = PageStatus::now(PageState::Final, None);
+        let html =
+            super::report(&report, &settings, &games, Path::new("results/x"), status).unwrap();
         assert!(
             html.contains("partners league: 4 bots, 12 games"),
             "page title"
         );
         assert!(html.contains(r#""title":"Partners""#));
         assert!(html.contains(r#""sides":[0,1,0,1]"#));
+        assert!(html.contains(r#""status":{"state":"final""#));
+        // Only a live page reloads itself.
+        let refresh = format!(
+            "<meta http-equiv=\"refresh\" content=\"{}\">",
+            crate::live::PAGE_INTERVAL.as_secs()
+        );
+        assert!(!html.contains(&refresh));
+        for (state, reloads) in [(PageState::Live, true), (PageState::Running, false)] {
+            let status = PageStatus::now(state, Some(40));
+            let html = super::report(&report, &settings, &games, Path::new("x"), status).unwrap();
+            assert_eq!(html.contains(&refresh), reloads, "{state:?}");
+        }
     }
 
     #[test]

@@ -193,7 +193,7 @@ function settingsPanel(view) {
       extra.flatMap(([k, v]) => v !== null && typeof v === 'object' && !Array.isArray(v)
         ? Object.entries(v).filter(([, x]) => x !== null).map(([kk, x]) => item(kk.replace(/_/g, ' '), Array.isArray(x) ? x.join(', ') : String(x)))
         : v === null ? [] : [item(k, typeof v === 'object' ? JSON.stringify(v) : String(v))]),
-      item('games', `${fmt(rep.games_played)} of ${fmt(rep.games_scheduled)} played${rep.complete ? '' : ' (incomplete: resume with --resume)'}`),
+      item('games', `${fmt(rep.games_played)} of ${fmt(rep.games_scheduled)} played${rep.complete || playing(view) ? '' : ' (incomplete: resume with --resume)'}`),
       item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn`),
       rep.timing && rep.timing.wall_ms ? item('last run', `${fmt(rep.timing.games_this_run)} games in ${fmt1(rep.timing.wall_ms / 1000)} s`) : null),
     h('h2', { style: 'margin-top:14px' }, 'Bots'),
@@ -279,6 +279,71 @@ async function unpack(b64) {
   return JSON.parse(await new Response(stream).text());
 }
 
+// How current the page is: written by the running league (live, reloading
+// itself), read from a directory a league runs on (a snapshot), or final.
+const clock = (ms) => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+// A page read later says the day too.
+const stamp = (ms) => { const d = new Date(ms), two = (n) => String(n).padStart(2, '0'); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${clock(ms)}`; };
+function eta(secs) {
+  if (secs === null || secs === undefined) return 'unknown';
+  const s = Math.round(secs);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
+}
+// The league was still being played when the page was written.
+const playing = (view) => !!view.status && view.status.state !== 'final';
+function statusPanel(view) {
+  const st = view.status, rep = view.report;
+  if (!st) return null;
+  const pct = rep.games_scheduled ? (100 * rep.games_played) / rep.games_scheduled : 100;
+  const played = h('b', { id: 'status-played' }, fmt(rep.games_played));
+  const of = [played, ` of ${fmt(rep.games_scheduled)} games played`];
+  const bar = h('div', { class: 'progress', title: `${fmt1(pct)}%` }, h('span', { style: `width:${pct.toFixed(2)}%` }));
+  const line = {
+    live: [h('span', { class: 'badge live' }, 'live'), ` updated ${clock(st.updated_ms)} · `, of, ` · ETA ${eta(st.eta_secs)}`],
+    running: [h('span', { class: 'badge draw' }, 'in progress'), ` read at ${stamp(st.updated_ms)} while the league runs · `, of,
+      h('span', { class: 'hint' }, ' · this page is not updated (the league’s own --html page is; or run dojo report again)')],
+    final: [h('span', { class: 'badge win' }, 'final'), ` written ${stamp(st.updated_ms)} · `, of,
+      rep.complete ? null : h('span', { class: 'hint' }, rep.timing && rep.timing.cancelled ? ' · stopped before the end: resume with --resume' : ' · incomplete: resume with --resume')],
+  }[st.state];
+  return h('div', { class: 'panel status', id: 'status', 'data-state': st.state }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
+}
+
+// A live page reloads itself (the refresh in its head), keeping where the
+// reader was; an open replay stops the reloading until the reader goes
+// back to the report. The refresh does not reload a URL that ends in a
+// fragment (`page.html#`, after a replay): a timer a second behind it
+// reloads such a page instead.
+function liveReload(view) {
+  const meta = document.querySelector('meta[http-equiv=refresh]');
+  if (!view.status || view.status.state !== 'live' || !meta) return { y: 0, pause() {}, resume() {} };
+  const key = `dojo-scroll:${location.pathname}`;
+  let y = 0;
+  try {
+    y = Number(sessionStorage.getItem(key)) || 0;
+    window.addEventListener('pagehide', () => sessionStorage.setItem(key, String(window.scrollY)));
+  } catch (e) { /* no storage for this page: the browser's own scroll restoring is left */ }
+  const secs = parseInt(meta.content, 10) || 3;
+  let timer = setTimeout(() => location.reload(), (secs + 1) * 1000);
+  let paused = false;
+  return {
+    y,
+    // window.stop() cancels the pending refresh.
+    pause() {
+      if (paused) return;
+      paused = true;
+      clearTimeout(timer);
+      window.stop();
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      timer = setTimeout(() => location.reload(), 1000);
+    },
+  };
+}
+
 PAGES.report = (view, app) => {
   const rep = view.report;
   const order = rep.standings.map((s) => s.name);
@@ -288,7 +353,8 @@ PAGES.report = (view, app) => {
   const games = () => { if (!packed) packed = JSON.parse(block.textContent); return packed; };
   const reportEl = h('div', { id: 'report' },
     h('h1', {}, `${view.title} league`),
-    h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)} (incomplete)`} · seed ${rep.seed}`),
+    h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)}${playing(view) ? '' : ' (incomplete)'}`} · seed ${rep.seed}`),
+    statusPanel(view),
     standingsPanel(rep, view),
     sprtPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
@@ -297,10 +363,12 @@ PAGES.report = (view, app) => {
     gamesPanel(view, block != null));
   const replayEl = h('div', { id: 'replay-view' });
   app.append(reportEl, replayEl);
-  let scroll = 0;
+  const live = liveReload(view);
+  let scroll = live.y;
   const route = async () => {
     const m = /^#game-(\d+)$/.exec(location.hash);
     if (!m) {
+      live.resume();
       setKeys(null);
       replayEl.textContent = '';
       reportEl.hidden = false;
@@ -309,6 +377,7 @@ PAGES.report = (view, app) => {
     }
     const packedGame = block && games()[m[1]];
     if (!packedGame) return;
+    live.pause();
     if (!reportEl.hidden) scroll = window.scrollY;
     reportEl.hidden = true;
     replayEl.textContent = '';

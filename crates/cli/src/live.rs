@@ -1,0 +1,265 @@
+//! A running league's pages, written again as its games finish.
+//!
+//! The league tells its progress on the thread that stores the games (the
+//! driver's sink, which hands the workers their next games). Writing a
+//! page reads the league directory and packs every game's replay, which
+//! takes a while for a big league, so [`LivePages`] only notes that there
+//! is something new (a mutex and a condition variable) and one thread of
+//! its own writes the pages: once when the league starts, then at most
+//! every [`PAGE_INTERVAL`] while games keep finishing (less often when
+//! writing them takes long: [`PAUSE_PER_WRITE`]). A page that cannot
+//! be written is a warning: the league goes on and every result is stored
+//! as always. The final pages are the command's to write, after
+//! [`LivePages::finish`].
+
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use dojo_league::store::GameLine;
+use dojo_league::view::{PageState, PageStatus};
+use dojo_league::{Fixture, Progress};
+
+/// How often at most a running league's pages are written again, and how
+/// often a live page reloads itself in the browser.
+pub const PAGE_INTERVAL: Duration = Duration::from_secs(3);
+
+/// Between two writings of the pages, at least this many times as long as
+/// the last one took: a big league's pages (every game's replay packed)
+/// take seconds to write, and the bots need the cores more (at most a
+/// fifth of one core goes to pages).
+const PAUSE_PER_WRITE: u32 = 4;
+
+/// Writes one page of the league: its path and how current it is.
+pub type WritePage = dyn Fn(&std::path::Path, PageStatus) -> anyhow::Result<()> + Send;
+
+/// [`Progress`] that passes everything on to `inner` and keeps the
+/// league's pages current (see the module docs).
+pub struct LivePages<'a> {
+    inner: &'a mut dyn Progress,
+    shared: Arc<Shared>,
+    writer: Option<JoinHandle<()>>,
+    /// When this run started and how many games were stored before it
+    /// (they took no time in it, so the rate leaves them out).
+    started: Instant,
+    first: u64,
+    league_started: bool,
+}
+
+/// What the writer thread is asked to do.
+#[derive(Default)]
+struct Shared {
+    asked: Mutex<Asked>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct Asked {
+    /// The newest state not yet on the pages: the ETA in seconds, if any.
+    news: Option<Option<u64>>,
+    stop: bool,
+}
+
+impl<'a> LivePages<'a> {
+    /// Keeps `pages` current with `write`; without pages, only passes the
+    /// progress on.
+    pub fn new(inner: &'a mut dyn Progress, pages: Vec<PathBuf>, write: Box<WritePage>) -> Self {
+        let shared = Arc::new(Shared::default());
+        let writer = (!pages.is_empty()).then(|| {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || write_while_running(&shared, &pages, &*write))
+        });
+        LivePages {
+            inner,
+            shared,
+            writer,
+            started: Instant::now(),
+            first: 0,
+            league_started: false,
+        }
+    }
+
+    /// Asks for the pages to be written with this ETA.
+    fn news(&self, eta_secs: Option<u64>) {
+        if self.writer.is_none() {
+            return;
+        }
+        let mut asked = self
+            .shared
+            .asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        asked.news = Some(eta_secs);
+        self.shared.wake.notify_one();
+    }
+
+    /// Stops the writer thread, after the page it is writing: the final
+    /// pages come next, and no live one may land after them. Returns
+    /// whether the league started (and its pages were written live).
+    pub fn finish(self) -> bool {
+        self.league_started
+    }
+}
+
+impl Drop for LivePages<'_> {
+    /// Stops the writer (see [`LivePages::finish`]), also when the league
+    /// ended in an error.
+    fn drop(&mut self) {
+        if let Some(writer) = self.writer.take() {
+            self.shared
+                .asked
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .stop = true;
+            self.shared.wake.notify_one();
+            let _ = writer.join();
+        }
+    }
+}
+
+/// The writer thread: waits for news, writes every page, then lets at
+/// least [`PAGE_INTERVAL`] pass before the next writing.
+fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
+    let mut failing = vec![false; pages.len()];
+    // When the last writing ended, and how long it took.
+    let mut last: Option<(Instant, Duration)> = None;
+    loop {
+        let eta = {
+            let mut asked = shared
+                .wake
+                .wait_while(
+                    shared.asked.lock().unwrap_or_else(PoisonError::into_inner),
+                    |a| a.news.is_none() && !a.stop,
+                )
+                .unwrap_or_else(PoisonError::into_inner);
+            if let Some((at, took)) = last {
+                let pause = PAGE_INTERVAL.max(took * PAUSE_PER_WRITE);
+                let rest = pause.saturating_sub(at.elapsed());
+                asked = shared
+                    .wake
+                    .wait_timeout_while(asked, rest, |a| !a.stop)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+            }
+            if asked.stop {
+                return;
+            }
+            let Some(eta) = asked.news.take() else {
+                continue;
+            };
+            eta
+        };
+        let writing = Instant::now();
+        for (page, failing) in pages.iter().zip(&mut failing) {
+            match write(page, PageStatus::now(PageState::Live, eta)) {
+                Ok(()) if *failing => {
+                    *failing = false;
+                    errln!("the page {} is written again", page.display());
+                }
+                Ok(()) => {}
+                // Said once, not at every game: the games are stored
+                // either way, and the final page is tried again.
+                Err(e) if !*failing => {
+                    *failing = true;
+                    errln!(
+                        "warning: cannot write the page {} while the league runs: {e:#}; the league goes on",
+                        page.display()
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        last = Some((Instant::now(), writing.elapsed()));
+    }
+}
+
+impl Progress for LivePages<'_> {
+    fn game_done(&mut self, done: u64, total: u64, leader: Option<(&str, f64)>) {
+        self.inner.game_done(done, total, leader);
+        let eta = crate::progress::eta_secs(done, total, self.first, self.started.elapsed());
+        self.news(eta.map(|s| s.round() as u64));
+    }
+
+    fn game_failed(&mut self, fixture: &Fixture, error: &str) {
+        self.inner.game_failed(fixture, error);
+    }
+
+    fn started(&mut self, done: u64, total: u64) {
+        self.inner.started(done, total);
+        self.started = Instant::now();
+        self.first = done;
+        self.league_started = true;
+        self.news(None);
+    }
+
+    fn game_stored(&mut self, line: &GameLine) {
+        self.inner.game_stored(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+
+    use super::*;
+
+    /// Counts what it is told.
+    #[derive(Default)]
+    struct Counted {
+        started: u64,
+        done: u64,
+    }
+
+    impl Progress for Counted {
+        fn game_done(&mut self, done: u64, _: u64, _: Option<(&str, f64)>) {
+            self.done = done;
+        }
+
+        fn started(&mut self, _: u64, _: u64) {
+            self.started += 1;
+        }
+    }
+
+    #[test]
+    fn a_slow_page_holds_up_no_game_and_is_written_live_at_most_once_an_interval() {
+        let (wrote, writes) = mpsc::channel();
+        let (release, released) = mpsc::channel::<()>();
+        let released = Mutex::new(released);
+        let write = move |page: &std::path::Path, status: PageStatus| {
+            wrote.send((page.to_owned(), status)).unwrap();
+            // The page takes until the test lets it go.
+            let _ = released.lock().unwrap().recv();
+            Ok(())
+        };
+        let mut counted = Counted::default();
+        let mut live = LivePages::new(&mut counted, vec!["p.html".into()], Box::new(write));
+        live.started(0, 100);
+        let deadline = Duration::from_secs(60);
+        let (page, first) = writes.recv_timeout(deadline).expect("the start's page");
+        assert_eq!(page, PathBuf::from("p.html"));
+        assert_eq!((first.state, first.eta_secs), (PageState::Live, None));
+        // The page is being written: the games go on regardless.
+        for done in 1..=50 {
+            live.game_done(done, 100, None);
+        }
+        release.send(()).unwrap();
+        assert!(live.finish(), "the league started");
+        // Stopped within the interval that follows a page: no second one.
+        assert!(writes.try_recv().is_err());
+        assert_eq!((counted.started, counted.done), (1, 50));
+    }
+
+    #[test]
+    fn without_pages_no_thread_writes() {
+        let mut counted = Counted::default();
+        let write = |_: &std::path::Path, _: PageStatus| -> anyhow::Result<()> {
+            panic!("no page to write")
+        };
+        let mut live = LivePages::new(&mut counted, Vec::new(), Box::new(write));
+        live.started(3, 10);
+        live.game_done(4, 10, None);
+        assert!(live.finish());
+        assert_eq!(counted.done, 4);
+    }
+}
