@@ -4,6 +4,7 @@
 
 use dojo_testkit::cli::{dojo, random_league, stdout_ok};
 use dojo_testkit::json::data_block;
+use dojo_testkit::paths::root;
 use serde_json::Value;
 
 #[test]
@@ -195,4 +196,32 @@ fn report_on_a_running_league_writes_the_games_so_far_marked_in_progress() {
     let html = std::fs::read_to_string(&page).unwrap();
     assert_eq!(data_block(&html)["status"]["state"], "final");
     assert!(!html.contains("<meta http-equiv=\"refresh\""));
+}
+
+/// `--html -` writes a league's page to stdout, once: it is not a page of
+/// the league (a resume does not write to stdout again) and no file named
+/// `-` appears.
+#[test]
+fn a_leagues_page_on_stdout_is_written_once_and_not_remembered() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("l");
+    let page = random_league(&out, 2, &["--html", "-"]);
+    assert!(
+        page.trim_start().starts_with("<!doctype html>"),
+        "{page:.200}"
+    );
+    assert!(page.contains("random-sh"));
+    // Only the page on stdout: the standings went to stderr.
+    assert!(page.trim_end().ends_with("</html>"), "{page}");
+    assert!(!root().join("-").exists(), "a file named - was written");
+    let league: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("league.json")).unwrap()).unwrap();
+    assert!(
+        league["origin"]["pages"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{league}"
+    );
+    let again = stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
+    assert!(!again.contains("<html"), "{again:.200}");
 }

@@ -583,8 +583,16 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         say_late(&late, &applied, &stored, &settings)?;
         origin.late = applied.origin.late;
     }
-    // This run's page joins the league's: each is written again below.
-    if let Some(path) = &a.html {
+    // This run's page joins the league's, each written again below; but
+    // stdout or a FIFO takes this run's final page alone
+    // (`remember_page`).
+    let once = a
+        .html
+        .as_deref()
+        .filter(|p| !crate::output::replaced_atomically(p));
+    if let Some(path) = &a.html
+        && once.is_none()
+    {
         origin.add_page(super::absolute(path));
     }
     let pages = origin.clone();
@@ -622,7 +630,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         Err(e) => {
             // The pages said "live": they say where the league stopped,
             // and reload no more.
-            if started && let Err(page_error) = write_pages(&out, &pages) {
+            if started && let Err(page_error) = write_pages(&out, &pages, once) {
                 errln!("warning: {page_error:#}");
             }
             return Err(e.into());
@@ -631,7 +639,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     progress.finish();
     out!("{}", render::standings::table(&report));
     outln!("report: {}", out.join(store::REPORT_FILE).display());
-    write_pages(&out, &pages)?;
+    write_pages(&out, &pages, once)?;
     Ok(exit_code(&report))
 }
 
@@ -673,11 +681,14 @@ fn say_late(
     Ok(())
 }
 
-/// Writes every page of the league in `out` ([`Origin::pages`]) again.
-fn write_pages(out: &Path, origin: &Origin) -> Result<()> {
-    for page in &origin.pages {
+/// Writes every page of the league in `out` ([`Origin::pages`]) again,
+/// and `once`, this run's page that is not one of them (stdout, a FIFO).
+fn write_pages(out: &Path, origin: &Origin, once: Option<&Path>) -> Result<()> {
+    for page in origin.pages.iter().map(PathBuf::as_path).chain(once) {
         super::league_page(out, Some(page), None)?;
-        outln!("report page: {}", page.display());
+        if !crate::output::is_stdout(page) {
+            outln!("report page: {}", page.display());
+        }
     }
     Ok(())
 }
@@ -702,13 +713,18 @@ fn exit_code(report: &Report) -> ExitCode {
 }
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode> {
+    super::check_outputs(&[("--html", a.html.as_deref())])?;
     let report = dojo_league::merge(&a.dirs, &a.out)?;
     out!("{}", render::standings::table(&report));
     outln!("report: {}", a.out.join(store::REPORT_FILE).display());
     if let Some(path) = &a.html {
         super::remember_page(&a.out, path)?;
     }
-    write_pages(&a.out, &store::load_league(&a.out)?.origin)?;
+    let once = a
+        .html
+        .as_deref()
+        .filter(|p| !crate::output::replaced_atomically(p));
+    write_pages(&a.out, &store::load_league(&a.out)?.origin, once)?;
     if report.complete || a.partial {
         return Ok(ExitCode::SUCCESS);
     }

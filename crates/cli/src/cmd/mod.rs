@@ -212,6 +212,11 @@ pub fn absolute(path: &Path) -> std::path::PathBuf {
 /// a resume or merge writes it again. Not while a league runs on the
 /// directory: that league keeps its own pages, and this one is left out.
 pub fn remember_page(dir: &Path, page: &Path) -> Result<()> {
+    // Stdout or a FIFO takes this one page: written again, it would get
+    // every later version in a row, or block a resume with no reader.
+    if !crate::output::replaced_atomically(page) {
+        return Ok(());
+    }
     let Ok(_lock) = dojo_league::store::lock_games(dir) else {
         return Ok(());
     };
