@@ -17,6 +17,7 @@ mod home;
 mod html;
 mod progress;
 mod render;
+mod submissions;
 
 use std::process::ExitCode;
 

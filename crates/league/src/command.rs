@@ -124,6 +124,7 @@ mod tests {
             bots_dir: Some("/home/me/bots".into()),
             allow_broken: true,
             pages: Vec::new(),
+            ..Default::default()
         };
         assert_eq!(
             league_argv(&settings, &origin).join(" "),

@@ -62,6 +62,10 @@ pub struct Report {
     /// A gauntlet with a stop rule: each opponent's sequential test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<crate::stop::GauntletSprt>,
+    /// The entries of the bots folder the league does not play, with why
+    /// (`league.json`'s `origin.excluded`); absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<crate::Excluded>,
 }
 
 /// The time controls and limits of a league, every value explicit: the
@@ -418,6 +422,7 @@ pub fn build_report_from(
         command: crate::command::league_argv(settings, origin),
         timing,
         sprt: None,
+        excluded: origin.excluded.clone(),
     }
 }
 

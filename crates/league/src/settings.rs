@@ -390,6 +390,11 @@ pub struct Origin {
     /// no page shows an old count.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<std::path::PathBuf>,
+    /// The entries of the bots folder that a league of every bot there
+    /// (no BOT named) does not play, with why (`report.json`'s
+    /// `excluded`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<crate::Excluded>,
 }
 
 impl Origin {

@@ -836,6 +836,7 @@ mod tests {
                 bots_dir: Some("/b".into()),
                 allow_broken: false,
                 pages: Vec::new(),
+                ..Default::default()
             },
         )
         .unwrap();

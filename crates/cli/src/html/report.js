@@ -40,6 +40,22 @@ function standingsPanel(rep, view) {
       `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see the bot’s stderr log in the league directory.`) : null);
 }
 
+// The entries of the bots folder that the league does not play, with why
+// (report.json's `excluded`): every error of a bot.toml, the end of a
+// failed build's output, the head of a failed smoke start's stderr.
+const ENTRY_STATUS = { 'bad-name': 'bad name', 'bad-manifest': 'bad manifest', 'no-manifest': 'no manifest', 'wrong-game': 'wrong game', 'build-failed': 'build failed', 'smoke-failed': 'failed smoke start' };
+function excludedPanel(rep) {
+  const ex = rep.excluded || [];
+  if (!ex.length) return null;
+  return h('div', { class: 'panel', id: 'excluded' }, h('h2', {}, `Excluded: ${ex.length} ${ex.length === 1 ? 'entry' : 'entries'} of the bots folder not played`),
+    h('table', {},
+      h('tr', {}, h('th', {}, 'Entry'), h('th', {}, 'Status'), h('th', {}, 'Why')),
+      ex.map((e) => h('tr', { 'data-dir': e.dir },
+        h('td', { class: 'name' }, e.dir, e.name !== e.dir ? h('span', { class: 'hint' }, ` (bot ${e.name})`) : null),
+        h('td', { style: 'white-space:nowrap' }, h('span', { class: 'badge fault' }, ENTRY_STATUS[e.status] || e.status)),
+        h('td', {}, e.reason, e.details && e.details.length ? h('div', { class: 'stderr' }, e.details.join('\n')) : null)))));
+}
+
 // A gauntlet's stop rule: NEW's test against each opponent, with where its
 // log-likelihood ratio stands between the bounds.
 const SPRT_STATE = {
@@ -286,6 +302,7 @@ PAGES.report = (view, app) => {
     h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)} (incomplete)`} · seed ${rep.seed}`),
     standingsPanel(rep, view),
     sprtPanel(rep),
+    excludedPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
     conditionsPanel(rep),
