@@ -34,7 +34,8 @@ pub enum Command {
     League(LeagueArgs),
     /// Combine the out directories of league shards into one report.
     Merge(MergeArgs),
-    /// List the bots under the bots directory.
+    /// List every entry of the bots directory with its status (ok, bad
+    /// manifest with each error, no manifest, bad name).
     Bots,
     /// Show a saved game again, or play it again to check the bots are deterministic.
     Replay(ReplayArgs),
@@ -165,7 +166,10 @@ pub struct LeagueArgs {
     /// The game to play.
     #[arg(value_parser = game_parser())]
     pub game: Option<Game>,
-    /// The bots; default: every bot under the bots directory that plays the game.
+    /// The bots; default: the bots directory as a folder of submissions,
+    /// every entry checked (bot.toml, name, game, build, smoke start): the
+    /// good ones play, the others are listed with why and recorded in
+    /// report.json's `excluded`.
     pub bots: Vec<String>,
     /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
     /// default 40) or per trio of bots (royale: rounded up to the three
@@ -247,7 +251,8 @@ pub struct LeagueArgs {
     pub html: Option<PathBuf>,
     /// Start the league even when a bot fails its smoke start (a short game
     /// against itself before the league: it must start and answer its
-    /// first prompt in time).
+    /// first prompt in time). In a league of the bots folder such entries
+    /// are otherwise left out; with this flag they play.
     #[arg(long)]
     pub allow_broken: bool,
 }

@@ -52,12 +52,26 @@ fn say_own_values(bot: &BotSpec) {
 }
 
 /// [`dojo_runner::resolve`], with a hint when the bots directory itself
-/// is missing (an installed dojo run outside a checkout).
+/// is missing (an installed dojo run outside a checkout), saying so when
+/// a directory without a `bot.toml` is run from its single obvious
+/// script.
 pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
-    dojo_runner::resolve(spec, bots_dir).map_err(|err| match crate::home::hint(bots_dir) {
-        Some(hint) => anyhow::Error::new(err).context(hint),
-        None => err.into(),
-    })
+    let bot =
+        dojo_runner::resolve(spec, bots_dir).map_err(|err| match crate::home::hint(bots_dir) {
+            Some(hint) => anyhow::Error::new(err).context(hint),
+            None => anyhow::Error::from(err),
+        })?;
+    let inline = spec
+        .split_once('=')
+        .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
+    if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).is_file() {
+        errln!(
+            "note: {} has no bot.toml: running `{}` there",
+            bot.dir.display(),
+            bot.command.join(" ")
+        );
+    }
+    Ok(bot)
 }
 
 /// Refuses a bot whose manifest says it plays other games: it would only
@@ -76,13 +90,25 @@ pub fn check_game(bot: &BotSpec, game: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs `bot`'s build step, if it has one, saying so on stderr.
+/// Runs `bot`'s build step, if it has one, saying so on stderr: once per
+/// dojo run for each directory and build command (a folder's entries are
+/// built while they are checked, before the league's executor asks
+/// again). A failed build is tried again when asked again.
 pub fn build(bot: &BotSpec) -> Result<()> {
-    if let Some(cmd) = &bot.build {
-        errln!("building {} ({})", bot.name, cmd.join(" "));
-        // The build error names the bot and its command already.
-        bot.build()?;
+    static BUILT: std::sync::Mutex<Vec<(std::path::PathBuf, Vec<String>)>> =
+        std::sync::Mutex::new(Vec::new());
+    let Some(cmd) = &bot.build else {
+        return Ok(());
+    };
+    let key = (bot.dir.clone(), cmd.clone());
+    let built = || BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if built().contains(&key) {
+        return Ok(());
     }
+    errln!("building {} ({})", bot.name, cmd.join(" "));
+    // The build error names the bot and its command already.
+    bot.build()?;
+    built().push(key);
     Ok(())
 }
 

@@ -18,6 +18,7 @@ mod html;
 mod live;
 mod progress;
 mod render;
+mod submissions;
 
 use std::process::ExitCode;
 

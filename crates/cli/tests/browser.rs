@@ -1222,3 +1222,54 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
         page.screenshot(&Path::new(&shots).join("league-final.png"));
     }
 }
+
+/// A league of a folder of submissions: the page's Excluded panel lists
+/// every entry it did not play, with its status, why, and what shows it
+/// (each error of a bot.toml, the head of a smoke start's stderr).
+#[test]
+fn a_folder_leagues_page_lists_the_entries_it_did_not_play() {
+    let Some(chrome) = browser_or_skip("a_folder_leagues_page_lists_the_entries_it_did_not_play")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("submissions");
+    dojo_testkit::submissions::write_folder(&folder);
+    let folder = folder.display().to_string();
+    let (out, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "--bots-dir",
+            &folder,
+            "--games",
+            "2",
+            // No good entry may fail its smoke start on a loaded machine.
+            "--startup-ms",
+            "20000",
+        ],
+    );
+    let report = read_json(&out.join("report.json"));
+    let page = Opened::open_until(&chrome, &page_file, "#excluded");
+    let rows = page.eval("document.querySelectorAll('#excluded tr[data-dir]').length");
+    assert_eq!(rows, report["excluded"].as_array().unwrap().len());
+    let row = |dir: &str| page.text(&format!("#excluded tr[data-dir=\"{dir}\"]"));
+    let bad = row("bad-toml");
+    assert!(
+        bad.contains("bad manifest") && bad.contains("bot.toml:1:1: unknown field `comand`"),
+        "{bad}"
+    );
+    assert!(bad.contains("bot.toml:2:8:"), "{bad}");
+    let crashy = row("crashy");
+    assert!(crashy.contains("failed smoke start"), "{crashy}");
+    assert!(
+        crashy.contains(dojo_testkit::submissions::CRASH_LINE),
+        "{crashy}"
+    );
+    assert!(row("tsc-like").contains(dojo_testkit::submissions::BUILD_ERROR));
+    assert!(row("zz-twin").contains("(bot twin)"), "{}", row("zz-twin"));
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-excluded.png"));
+    }
+}

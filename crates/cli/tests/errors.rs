@@ -146,8 +146,14 @@ fn bots_lists_the_bundled_bots_and_their_games() {
     assert!(line("random-py").contains("cardjitsu"));
     assert!(line("random-sh").contains("cardjitsu"));
     assert!(line("royale-random-py").contains("royale"));
-    // bots/faulty has no bot.toml: it is not a tournament bot.
-    assert!(!stdout.contains("faulty"), "{stdout}");
+    assert!(line("random-py").contains(" ok "));
+    // bots/faulty has no bot.toml and many scripts: listed, with why it
+    // is no tournament bot.
+    assert!(line("faulty").contains("no manifest"), "{stdout}");
+    assert!(
+        line("faulty").contains("no single obvious script"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -234,7 +234,7 @@ mod tests {
             bots_dir: Some("/home/me/bots".into()),
             allow_broken: true,
             pages: Vec::new(),
-            late: Vec::new(),
+            ..Default::default()
         };
         assert_eq!(
             league_argv(&settings, &origin).join(" "),

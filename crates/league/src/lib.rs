@@ -8,6 +8,7 @@
 pub mod command;
 pub mod compare;
 mod driver;
+pub mod excluded;
 pub mod executor;
 pub mod late;
 pub mod merge;
@@ -40,6 +41,7 @@ pub mod game {
     pub use dojo_games::royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};
 }
 
+pub use excluded::{EntryStatus, Excluded};
 pub use executor::{BotExecutor, ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};
 pub use report::Report;

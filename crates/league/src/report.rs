@@ -67,6 +67,10 @@ pub struct Report {
     /// the old one's stay in `games.jsonl`, marked retired.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replaced: Vec<crate::settings::LateEntry>,
+    /// The entries of the bots folder the league does not play, with why
+    /// (`league.json`'s `origin.excluded`); absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<crate::Excluded>,
 }
 
 /// The time controls and limits of a league, every value explicit: the
@@ -429,6 +433,7 @@ pub fn build_report_from(
             .filter(|l| l.kind == crate::settings::LateKind::Replaced)
             .cloned()
             .collect(),
+        excluded: origin.excluded.clone(),
     }
 }
 

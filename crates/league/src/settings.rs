@@ -431,6 +431,11 @@ pub struct Origin {
     /// came: which version played which game (`crate::late`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub late: Vec<LateEntry>,
+    /// The entries of the bots folder that a league of every bot there
+    /// (no BOT named) does not play, with why (`report.json`'s
+    /// `excluded`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<crate::Excluded>,
 }
 
 /// A bot that joined a league late, or a bot's new version

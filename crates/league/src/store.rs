@@ -934,7 +934,7 @@ mod tests {
                 bots_dir: Some("/b".into()),
                 allow_broken: false,
                 pages: Vec::new(),
-                late: Vec::new(),
+                ..Default::default()
             },
         )
         .unwrap();

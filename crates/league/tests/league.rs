@@ -402,6 +402,61 @@ fn shards_merge_into_the_single_machine_report() {
     }
 }
 
+/// The entries of a folder a league does not play are stored with it
+/// (`origin.excluded`) and reach its report, `dojo report`'s view of it and
+/// a merge of its shards.
+#[test]
+fn the_excluded_entries_reach_the_report_and_a_merge() {
+    let s = settings(Game::CARDJITSU, &NAMES, 2);
+    let origin = dojo_league::Origin {
+        excluded: vec![dojo_league::Excluded {
+            dir: "carl".into(),
+            name: "carl".into(),
+            status: dojo_league::EntryStatus::BadManifest,
+            reason: "1 error in its bot.toml".into(),
+            details: vec!["bot.toml:1:1: unknown field `comand`".into()],
+        }],
+        ..Default::default()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut shards = Vec::new();
+    for i in 1..=2 {
+        let dir = tmp.path().join(format!("shard-{i}"));
+        let sharded = Settings {
+            shard: Some(Shard::new(i, 2).unwrap()),
+            ..s.clone()
+        };
+        let opts = LeagueRun {
+            out: dir.clone(),
+            jobs: 1,
+            fingerprints: Default::default(),
+            origin: origin.clone(),
+        };
+        let report = run_league(
+            &sharded,
+            &opts,
+            &FakeGame::default(),
+            &mut NoProgress,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(report.excluded, origin.excluded);
+        assert_eq!(store::load_league(&dir).unwrap().origin, origin);
+        let (_, _, view) = dojo_league::view::read_league(&dir).unwrap();
+        assert_eq!(view.excluded, origin.excluded);
+        shards.push(dir);
+    }
+    let merged = merge(&shards, &tmp.path().join("all")).unwrap();
+    assert_eq!(merged.excluded, origin.excluded);
+    let json = dojo_testkit::json::read_json(&tmp.path().join("all/report.json"));
+    assert_eq!(json["excluded"][0]["status"], "bad-manifest");
+    // A league without any leaves the key out.
+    let plain = run(&s, &tmp.path().join("plain"), 1, &FakeGame::default());
+    assert!(plain.excluded.is_empty());
+    let json = dojo_testkit::json::read_json(&tmp.path().join("plain/report.json"));
+    assert!(json.get("excluded").is_none());
+}
+
 #[test]
 fn merge_refuses_other_leagues_and_conflicting_results() {
     let s = settings(Game::CARDJITSU, &NAMES[..3], 2);

@@ -1,7 +1,8 @@
 //! Bot processes and the loop that connects them to a game.
 //!
 //! A bot is a command run in its own directory ([`BotSpec`], read from a
-//! `bot.toml` by [`load_dir`] or [`resolve`]). [`play()`] spawns one
+//! `bot.toml` by [`load_dir`] or [`resolve`]; a folder of bots, every
+//! entry with its bot or its problem, by [`scan`]). [`play()`] spawns one
 //! process per seat (each in its own process group), drives any
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
@@ -12,6 +13,7 @@ mod confine;
 mod controls;
 mod cputime;
 mod fingerprint;
+mod folder;
 pub mod input;
 mod lines;
 mod manifest;
@@ -27,8 +29,11 @@ mod sys;
 pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
 pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
 pub use fingerprint::fingerprint;
+pub use folder::{Entry, EntryProblem, Folder, Loaded, SCRIPTS, obvious_script, scan};
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
-pub use manifest::{ManifestError, Mode, is_valid_name};
+pub use manifest::{
+    MAX_NAME_BYTES, ManifestError, ManifestProblem, Mode, check_name, is_valid_name,
+};
 pub use play::{
     FaultCounts, LimitHits, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun,
     TimeMode, play, play_with_observer,
@@ -38,8 +43,8 @@ pub use sandbox::{
     SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
 };
 pub use spec::{
-    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, discover, load_dir,
-    resolve,
+    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, discover, load_any,
+    load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{

@@ -4,12 +4,18 @@
 //! This module depends on no other of the runner's: it owns the words a
 //! manifest is written in (a [`Mode`], a bot name) and its own error, and
 //! `spec.rs` builds a runnable bot on top of it.
+//!
+//! A manifest is checked key by key, so one reading reports every error it
+//! holds (each with its line), not only the first: an organiser fixing a
+//! folder of submissions should not have to run dojo once per typo.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
 
 /// How a bot's process lives across turns (the royale rules allow it: a bot may exit
 /// after each move and be started again, or stay alive and be reused).
@@ -26,33 +32,87 @@ pub enum Mode {
     PerTurn,
 }
 
-/// Bot names: letters, digits, `_`, `.` and `-`.
-pub fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+/// The longest bot name, in bytes: a name becomes a file name
+/// (`stderr/NAME.log`) and a column of the standings.
+pub const MAX_NAME_BYTES: usize = 64;
+
+/// The one rule for bot names, whatever gives the name (a manifest's
+/// `name`, a bot directory's name, the NAME of `NAME=COMMAND`): 1 to
+/// [`MAX_NAME_BYTES`] ASCII letters, digits, `_`, `.` and `-`, not
+/// starting with `-` (it would read as a flag in a recorded command),
+/// and not `.` or `..`. A name is a file name (`stderr/NAME.log`) and a
+/// word on a command line as it is. `Err` says what breaks it.
+pub fn check_name(name: &str) -> Result<(), String> {
+    const RULE: &str = "a bot name is 1 to 64 letters, digits, '_', '.' and '-', not starting with '-', not . or ..";
+    let problem = if name.is_empty() {
+        "it is empty".to_owned()
+    } else if name.len() > MAX_NAME_BYTES {
+        format!("it is {} bytes long", name.len())
+    } else if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+    {
+        format!("it holds {c:?}")
+    } else if name.starts_with('-') {
+        "it starts with '-'".to_owned()
+    } else if name == "." || name == ".." {
+        "it names a directory".to_owned()
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "{name:?} is not a valid bot name: {problem} ({RULE})"
+    ))
 }
 
-/// Why a `bot.toml` could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ManifestError {
-    /// Not valid TOML, an unknown field, or a value of the wrong type.
-    #[error("{}:{line}:{column}: {message}", file.display())]
-    Syntax {
-        file: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    /// Well-formed, but a value that cannot be used (an empty command, a bad name).
-    #[error("{}: {message}", file.display())]
-    Value { file: PathBuf, message: String },
+/// Whether `name` follows [`check_name`]'s rule.
+pub fn is_valid_name(name: &str) -> bool {
+    check_name(name).is_ok()
+}
+
+/// One thing wrong with a `bot.toml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestProblem {
+    /// 1-based line and column; 0 when it has no place in the file (a
+    /// missing key, a file that cannot be read).
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Why a `bot.toml` could not be used: every problem found in it, in the
+/// order of the file (at least one). Shown one per line, each as
+/// `FILE:LINE:COLUMN: MESSAGE`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ManifestError {
+    pub file: PathBuf,
+    pub problems: Vec<ManifestProblem>,
+}
+
+impl ManifestError {
+    /// Each problem as `FILE:LINE:COLUMN: MESSAGE` (`FILE: MESSAGE` when
+    /// it has no line), with the file shown as `shown`.
+    pub fn lines_as(&self, shown: &str) -> Vec<String> {
+        self.problems
+            .iter()
+            .map(|p| match p.line {
+                0 => format!("{shown}: {}", p.message),
+                line => format!("{shown}:{line}:{}: {}", p.column, p.message),
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = self.file.display().to_string();
+        f.write_str(&self.lines_as(&file).join("\n"))
+    }
 }
 
 /// A command line as written in a manifest: one string split shell-like,
 /// or an array of words used as is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct CommandLine(pub(crate) Vec<String>);
 
 impl<'de> Deserialize<'de> for CommandLine {
@@ -89,24 +149,32 @@ impl<'de> Deserialize<'de> for CommandLine {
 }
 
 /// The fields of `bot.toml`, as written.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Manifest {
     pub(crate) name: Option<String>,
     pub(crate) command: CommandLine,
     pub(crate) build: Option<CommandLine>,
-    #[serde(default)]
     pub(crate) mode: Mode,
-    #[serde(default)]
     pub(crate) games: Vec<String>,
     pub(crate) team: Option<String>,
     pub(crate) description: Option<String>,
     /// `[limits]` and `[time]`: the bot's own values (`bot_values.rs`).
-    #[serde(default)]
     pub(crate) limits: crate::bot_values::LimitValues,
-    #[serde(default)]
     pub(crate) time: crate::bot_values::TimeValues,
 }
+
+/// The keys a manifest may hold, in the order `MANIFEST.md` lists them.
+const KEYS: [&str; 9] = [
+    "name",
+    "command",
+    "build",
+    "mode",
+    "games",
+    "team",
+    "description",
+    "limits",
+    "time",
+];
 
 /// 1-based line and column of byte offset `at` in `text`.
 fn line_col(text: &str, at: usize) -> (usize, usize) {
@@ -118,39 +186,155 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Parses and checks the text of a manifest read from `file`.
-pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, ManifestError> {
-    let manifest: Manifest = toml::from_str(text).map_err(|e| {
-        let (line, column) = e.span().map_or((0, 0), |span| line_col(text, span.start));
-        ManifestError::Syntax {
-            file: file.to_path_buf(),
+/// The problems of one manifest, as they are found.
+struct Problems<'t> {
+    text: &'t str,
+    found: Vec<ManifestProblem>,
+}
+
+impl Problems<'_> {
+    fn at(&mut self, span: Option<std::ops::Range<usize>>, message: impl Into<String>) {
+        let (line, column) = span.map_or((0, 0), |s| line_col(self.text, s.start));
+        self.found.push(ManifestProblem {
             line,
             column,
-            message: e.message().trim().to_string(),
+            message: message.into(),
+        });
+    }
+
+    fn toml(&mut self, e: &toml::de::Error) {
+        self.at(e.span(), e.message().trim());
+    }
+
+    /// `value` as a `T`, or `None` with the problem noted.
+    fn take<'i, T: Deserialize<'i>>(&mut self, value: Spanned<DeValue<'i>>) -> Option<T> {
+        T::deserialize(ValueDeserializer::from(value))
+            .map_err(|e| self.toml(&e))
+            .ok()
+    }
+
+    /// A section (`[limits]`, `[time]`): each of its keys is checked on its
+    /// own, so every bad one is reported; the section's values if all are
+    /// good.
+    fn section<'i, T: Deserialize<'i> + Default>(&mut self, value: Spanned<DeValue<'i>>) -> T {
+        if let DeValue::Table(table) = value.get_ref() {
+            let before = self.found.len();
+            for (key, item) in table.clone() {
+                let mut one = DeTable::new();
+                one.insert(key, item);
+                let one = Spanned::new(value.span(), DeValue::Table(one));
+                let _ = self.take::<T>(one);
+            }
+            if self.found.len() > before {
+                return T::default();
+            }
         }
-    })?;
-    let invalid = |message: String| ManifestError::Value {
-        file: file.to_path_buf(),
-        message,
+        self.take(value).unwrap_or_default()
+    }
+}
+
+/// The message for an unknown key: the keys there are, and the closest
+/// one when it looks like a typo of it.
+fn unknown_key(key: &str) -> (String, Option<&'static str>) {
+    let near = KEYS
+        .iter()
+        .map(|k| (strsim::levenshtein(key, k), *k))
+        .filter(|&(d, k)| d > 0 && d <= (k.len() / 3).clamp(1, 2))
+        .min()
+        .map(|(_, k)| k);
+    let known: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
+    let hint = near.map_or_else(String::new, |k| format!("; did you mean `{k}`?"));
+    (
+        format!(
+            "unknown field `{key}`, expected one of {}{hint}",
+            known.join(", ")
+        ),
+        near,
+    )
+}
+
+/// Parses and checks the text of a manifest read from `file`, reporting
+/// every problem it holds: TOML syntax errors (the parser recovers and
+/// goes on), unknown keys, values of the wrong type or out of range
+/// (each key of `[limits]` and `[time]` on its own), a missing or empty
+/// `command`, a `name` that breaks [`check_name`]'s rule.
+pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, ManifestError> {
+    let mut problems = Problems {
+        text,
+        found: Vec::new(),
     };
-    if manifest.command.0.is_empty() {
-        return Err(invalid(
-            "`command` is empty; expected a program and its arguments".into(),
-        ));
+    let (doc, syntax) = DeTable::parse_recoverable(text);
+    for e in &syntax {
+        problems.toml(e);
     }
-    if manifest.build.as_ref().is_some_and(|b| b.0.is_empty()) {
-        return Err(invalid(
-            "`build` is empty; expected a program and its arguments, or leave it out".into(),
-        ));
+    let mut m = Manifest::default();
+    let mut has_command = false;
+    let mut meant_command = false;
+    for (key, value) in doc.into_inner() {
+        let key_span = Some(key.span());
+        match key.get_ref().as_ref() {
+            "name" => {
+                if let Some(name) = problems.take::<String>(value) {
+                    match check_name(&name) {
+                        Ok(()) => m.name = Some(name),
+                        Err(why) => problems.at(key_span, format!("`name`: {why}")),
+                    }
+                }
+            }
+            "command" => {
+                has_command = true;
+                if let Some(command) = problems.take::<CommandLine>(value) {
+                    if command.0.is_empty() {
+                        problems.at(
+                            key_span,
+                            "`command` is empty; expected a program and its arguments",
+                        );
+                    }
+                    m.command = command;
+                }
+            }
+            "build" => {
+                if let Some(build) = problems.take::<CommandLine>(value) {
+                    if build.0.is_empty() {
+                        problems.at(
+                            key_span,
+                            "`build` is empty; expected a program and its arguments, or leave it out",
+                        );
+                    }
+                    m.build = Some(build);
+                }
+            }
+            "mode" => m.mode = problems.take(value).unwrap_or_default(),
+            "games" => m.games = problems.take(value).unwrap_or_default(),
+            "team" => m.team = problems.take(value),
+            "description" => m.description = problems.take(value),
+            "limits" => m.limits = problems.section(value),
+            "time" => m.time = problems.section(value),
+            other => {
+                let (message, near) = unknown_key(other);
+                meant_command |= near == Some("command");
+                problems.at(key_span, message);
+            }
+        }
     }
-    if let Some(name) = &manifest.name
-        && !is_valid_name(name)
-    {
-        return Err(invalid(format!(
-            "`name` {name:?} is not a valid bot name; expected letters, digits, '_', '.', '-'"
-        )));
+    // A syntax error may have swallowed the line, and a misspelt
+    // `command` has been reported as such already.
+    if !has_command && syntax.is_empty() && !meant_command {
+        problems.at(
+            None,
+            "missing field `command`: the program that runs the bot, e.g. command = \"python3 bot.py\"",
+        );
     }
-    Ok(manifest)
+    let mut found = problems.found;
+    if found.is_empty() {
+        return Ok(m);
+    }
+    // In the order of the file; problems with no line last.
+    found.sort_by_key(|p| (p.line == 0, p.line, p.column));
+    Err(ManifestError {
+        file: file.to_path_buf(),
+        problems: found,
+    })
 }
 
 #[cfg(test)]
@@ -194,15 +378,9 @@ description = "plays at random"
     fn unknown_field_names_file_line_and_column() {
         let err = parse("command = \"x\"\n\ncolour = \"red\"\n").unwrap_err();
         let text = err.to_string();
-        assert!(
-            matches!(
-                err,
-                ManifestError::Syntax {
-                    line: 3,
-                    column: 1,
-                    ..
-                }
-            ),
+        assert_eq!(
+            (err.problems[0].line, err.problems[0].column),
+            (3, 1),
             "{text}"
         );
         assert!(text.contains("bots/x/bot.toml:3:1"), "{text}");
@@ -213,10 +391,7 @@ description = "plays at random"
     fn wrong_command_type_says_what_was_expected() {
         let err = parse("command = 42\n").unwrap_err();
         let text = err.to_string();
-        assert!(
-            matches!(err, ManifestError::Syntax { line: 1, .. }),
-            "{text}"
-        );
+        assert!(err.problems[0].line == 1, "{text}");
         assert!(
             text.contains("a command string or an array of strings"),
             "{text}"
@@ -233,10 +408,7 @@ description = "plays at random"
     fn bad_mode_lists_the_choices() {
         let err = parse("command = \"x\"\nmode = \"sometimes\"\n").unwrap_err();
         let text = err.to_string();
-        assert!(
-            matches!(err, ManifestError::Syntax { line: 2, .. }),
-            "{text}"
-        );
+        assert!(err.problems[0].line == 2, "{text}");
         assert!(
             text.contains("per-turn") && text.contains("persistent"),
             "{text}"
@@ -317,7 +489,7 @@ description = "plays at random"
             let err = parse(&text).unwrap_err();
             let shown = err.to_string();
             assert!(
-                matches!(err, ManifestError::Syntax { line: l, .. } if l == *line),
+                err.problems.len() == 1 && err.problems[0].line == *line,
                 "{section:?}: {shown}"
             );
             assert!(
@@ -334,6 +506,87 @@ description = "plays at random"
             err.contains("timeout_ms") && err.contains("game_ms"),
             "{err}"
         );
+    }
+
+    /// Every problem of a manifest, each with its line, in file order: an
+    /// unknown key (with the key it is likely a typo of), a value of the
+    /// wrong type, a bad name, two bad keys of one section, and no
+    /// separate "missing `command`" when `comand` was written.
+    #[test]
+    fn every_problem_is_reported_with_its_line() {
+        let text = "comand = \"python3 bot.py\"\nname = \"my bot\"\nmode = \"sometimes\"\n\
+                    games = \"cardjitsu\"\n[limits]\nmemory_mib = 0\nprocesses = \"many\"\n\
+                    [time]\ntimeout_ms = 5\n";
+        let err = parse(text).unwrap_err();
+        let lines: Vec<usize> = err.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 2, 3, 4, 6, 7], "{err}");
+        let shown = err.to_string();
+        let shown: Vec<&str> = shown.lines().collect();
+        assert_eq!(shown.len(), 6, "{shown:?}");
+        assert!(shown[0].starts_with("bots/x/bot.toml:1:1: unknown field `comand`"));
+        assert!(
+            shown[0].ends_with("did you mean `command`?"),
+            "{}",
+            shown[0]
+        );
+        assert!(shown[1].contains("\"my bot\" is not a valid bot name: it holds ' '"));
+        assert!(
+            shown[2].contains("unknown variant `sometimes`"),
+            "{}",
+            shown[2]
+        );
+        assert!(
+            shown[3].contains("a sequence") || shown[3].contains("array"),
+            "{}",
+            shown[3]
+        );
+        assert!(shown[4].contains("at least 1"), "{}", shown[4]);
+        assert!(shown[5].contains("a whole number"), "{}", shown[5]);
+        // The same file through `lines_as`, as a folder's table shows it.
+        assert!(err.lines_as("bot.toml")[0].starts_with("bot.toml:1:1: "));
+    }
+
+    #[test]
+    fn syntax_errors_are_all_reported_and_a_missing_command_too() {
+        let err = parse("command = \"x\"\nname = \"a\nmode = [\n").unwrap_err();
+        assert!(err.problems.len() >= 2, "{err}");
+        assert!(err.problems.iter().all(|p| p.line >= 2), "{err}");
+        let err = parse("name = \"a\"\ndescription = \"b\"\n").unwrap_err();
+        assert_eq!(err.problems.len(), 1, "{err}");
+        assert_eq!(err.problems[0].line, 0);
+        assert!(
+            err.to_string()
+                .starts_with("bots/x/bot.toml: missing field `command`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn one_name_rule() {
+        for good in [
+            "a",
+            "random-py",
+            "Bot_2.0",
+            "_x",
+            ".tmpA1",
+            &"n".repeat(MAX_NAME_BYTES),
+        ] {
+            assert!(check_name(good).is_ok(), "{good}");
+        }
+        for (bad, why) in [
+            ("", "it is empty"),
+            ("my bot", "it holds ' '"),
+            ("weird:name", "it holds ':'"),
+            ("a/b", "it holds '/'"),
+            ("élan", "it holds 'é'"),
+            ("..", "it names a directory"),
+            ("-x", "it starts with '-'"),
+            (&"n".repeat(MAX_NAME_BYTES + 1), "65 bytes long"),
+        ] {
+            let err = check_name(bad).unwrap_err();
+            assert!(err.contains(why), "{bad:?}: {err}");
+            assert!(!is_valid_name(bad));
+        }
     }
 
     #[test]

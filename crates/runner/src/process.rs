@@ -412,7 +412,9 @@ impl BotProcess {
         let mut events = Vec::new();
         match source {
             Source::Stdin => self.write_some(),
-            Source::Stdout => self.read_stdout(buf, &mut events),
+            Source::Stdout => {
+                self.read_stdout(buf, &mut events);
+            }
             Source::Stderr => self.read_stderr(log, buf),
             Source::Exit => {
                 if self.exit.is_none()
@@ -431,9 +433,25 @@ impl BotProcess {
         })
     }
 
-    fn read_stdout(&mut self, buf: &mut [u8], events: &mut Vec<Event>) {
+    /// Reads what stdout holds now, up to 1024 reads (64 MiB): for a
+    /// process that has exited, the lines it wrote just before it did,
+    /// which one read on readiness may not have reached (a compiler's
+    /// errors at the end of a long output).
+    pub(crate) fn drain_stdout(&mut self, buf: &mut [u8]) -> Vec<Event> {
+        let mut events = Vec::new();
+        for _ in 0..1024 {
+            if !self.read_stdout(buf, &mut events) {
+                break;
+            }
+        }
+        events
+    }
+
+    /// One read of stdout into `events`; false when nothing more is there
+    /// now (would block) or the pipe is closed.
+    fn read_stdout(&mut self, buf: &mut [u8], events: &mut Vec<Event>) -> bool {
         let Some(stdout) = &mut self.stdout else {
-            return;
+            return false;
         };
         let mut push = |e: LineEvent| {
             events.push(match e {
@@ -446,9 +464,13 @@ impl BotProcess {
             Some(0) => {
                 self.lines.finish(&mut push);
                 self.stdout = None;
+                false
             }
-            Some(n) => self.lines.push(&buf[..n], &mut push),
-            None => {}
+            Some(n) => {
+                self.lines.push(&buf[..n], &mut push);
+                true
+            }
+            None => false,
         }
     }
 

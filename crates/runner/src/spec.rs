@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::manifest::{ManifestError, parse_manifest};
+use crate::manifest::{ManifestError, check_name, parse_manifest};
 pub(crate) use crate::manifest::{Mode, is_valid_name};
 
 /// File name of a bot's manifest inside its directory.
@@ -61,6 +61,14 @@ pub enum SpecError {
     },
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// The bot's name would be its directory's, which breaks the name
+    /// rule.
+    #[error("{}: {message}", dir.display())]
+    BadName { dir: PathBuf, message: String },
+    /// A directory without a `bot.toml` and without a single obvious
+    /// script to run ([`crate::folder::obvious_script`]).
+    #[error("{}: {reason}", dir.display())]
+    NoManifest { dir: PathBuf, reason: String },
 }
 
 fn show_paths(paths: &[PathBuf]) -> String {
@@ -86,25 +94,55 @@ pub enum BuildError {
         source: std::io::Error,
     },
     #[error(
-        "bot {bot}: build command {command:?} failed ({status}); end of its stderr:\n{stderr_tail}"
+        "bot {bot}: build command {command:?} failed ({status}); {}",
+        show_output(stdout_tail, stderr_tail)
     )]
     Failed {
         bot: String,
         command: Vec<String>,
         /// How it ended (`exit status 3`, `killed by a signal`).
         status: String,
+        /// The end of its stdout (`tsc`, Maven and `javac` print their
+        /// errors there) and of its stderr; `(nothing)` when it wrote
+        /// nothing.
+        stdout_tail: String,
         stderr_tail: String,
     },
     #[error(
-        "bot {bot}: build command {command:?} still running after {} s (killed with everything it started); end of its stderr:\n{stderr_tail}",
-        limit.as_secs()
+        "bot {bot}: build command {command:?} still running after {} s (killed with everything it started); {}",
+        limit.as_secs(),
+        show_output(stdout_tail, stderr_tail)
     )]
     TimedOut {
         bot: String,
         command: Vec<String>,
         limit: std::time::Duration,
+        stdout_tail: String,
         stderr_tail: String,
     },
+}
+
+impl BuildError {
+    /// The end of the build's stdout and of its stderr.
+    pub fn output(&self) -> Option<(&str, &str)> {
+        match self {
+            BuildError::Spawn { .. } => None,
+            BuildError::Failed {
+                stdout_tail,
+                stderr_tail,
+                ..
+            }
+            | BuildError::TimedOut {
+                stdout_tail,
+                stderr_tail,
+                ..
+            } => Some((stdout_tail, stderr_tail)),
+        }
+    }
+}
+
+fn show_output(stdout: &str, stderr: &str) -> String {
+    format!("end of its stdout:\n{stdout}\nend of its stderr:\n{stderr}")
 }
 
 /// How long a build step may run unless the caller says otherwise.
@@ -194,12 +232,32 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
     if as_dir.join(MANIFEST_FILE).is_file() {
         return load_dir(as_dir);
     }
-    if is_valid_name(spec) {
-        let named = bots_dir.join(spec);
+    let named = is_valid_name(spec).then(|| bots_dir.join(spec));
+    if let Some(named) = &named {
         if named.join(MANIFEST_FILE).is_file() {
-            return load_dir(&named);
+            return load_dir(named);
         }
         tried.push(named.join(MANIFEST_FILE));
+    }
+    // A directory without a manifest: its single obvious script, if it
+    // has one (else why not).
+    if let Some(dir) = [Some(as_dir), named.as_deref()]
+        .into_iter()
+        .flatten()
+        .find(|d| d.is_dir())
+    {
+        return load_any(dir).map(|(bot, _)| bot);
+    }
+    // `NAME=COMMAND` whose NAME breaks the rule: say so, rather than that
+    // no such file exists.
+    if let Some((name, _)) = spec.split_once('=')
+        && !name.contains('/')
+        && let Err(why) = check_name(name)
+    {
+        return Err(SpecError::Inline {
+            spec: spec.to_string(),
+            message: why,
+        });
     }
     let available = available_names(bots_dir);
     Err(SpecError::NotFound {
@@ -260,10 +318,10 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let cache = build_cache(dir.parent().unwrap_or(&dir));
     let name = match manifest.name {
         Some(name) => name,
-        None => dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "bot".to_string()),
+        None => name_of_dir(
+            &dir,
+            "add `name = \"...\"` to its bot.toml, or rename the directory",
+        )?,
     };
     Ok(BotSpec {
         name,
@@ -283,20 +341,62 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     })
 }
 
-/// Every bot in `bots_dir/*/bot.toml`, sorted by name. Directories
-/// without a manifest are skipped; a broken manifest is an error.
-pub fn discover(bots_dir: &Path) -> Result<Vec<BotSpec>, SpecError> {
-    let entries = std::fs::read_dir(bots_dir).map_err(|source| SpecError::Read {
-        file: bots_dir.to_path_buf(),
-        source,
+/// The name of the bot in `dir` (absolute) when its directory names it:
+/// the directory's name, if it follows the name rule; `fix` says what to
+/// do when it does not.
+fn name_of_dir(dir: &Path, fix: &str) -> Result<String, SpecError> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    check_name(&name).map_err(|why| SpecError::BadName {
+        dir: dir.to_path_buf(),
+        message: format!("the bot takes its name from the directory, and {why}; {fix}"),
     })?;
-    let mut bots = Vec::new();
-    for entry in entries.flatten() {
-        let dir = entry.path();
-        if dir.join(MANIFEST_FILE).is_file() {
-            bots.push(load_dir(&dir)?);
-        }
+    Ok(name)
+}
+
+/// Loads the bot in `dir`: from its `bot.toml`, or without one from its
+/// single obvious script ([`crate::folder::obvious_script`]), named after
+/// the directory, run in mode `auto`, declaring no games. The second
+/// value is the file taken as the bot when there was no `bot.toml`.
+pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
+    if dir.join(MANIFEST_FILE).is_file() {
+        return Ok((load_dir(dir)?, None));
     }
+    let (command, script) =
+        crate::folder::obvious_script(dir).map_err(|reason| SpecError::NoManifest {
+            dir: dir.to_path_buf(),
+            reason,
+        })?;
+    let dir = absolute(dir);
+    let name = name_of_dir(
+        &dir,
+        "rename the directory, or give it a bot.toml with a `name`",
+    )?;
+    let bot = BotSpec {
+        name,
+        command: anchor_program(command, &dir),
+        dir,
+        build: None,
+        mode: Mode::Auto,
+        games: Vec::new(),
+        team: None,
+        description: None,
+        values: crate::BotValues::default(),
+    };
+    Ok((bot, Some(script)))
+}
+
+/// Every bot of the folder `bots_dir` that loads ([`crate::folder::scan`]
+/// says why the others do not), sorted by name.
+pub fn discover(bots_dir: &Path) -> Result<Vec<BotSpec>, SpecError> {
+    let mut bots: Vec<BotSpec> = crate::folder::scan(bots_dir)?
+        .entries
+        .into_iter()
+        .filter_map(|e| e.outcome.ok())
+        .map(|loaded| loaded.bot)
+        .collect();
     bots.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
     Ok(bots)
 }
@@ -315,7 +415,47 @@ fn available_names(bots_dir: &Path) -> Vec<String> {
     names
 }
 
-const STDERR_TAIL_BYTES: usize = 4000;
+/// Bytes of the end of a build's stdout, and of its stderr, shown when it
+/// fails.
+const OUTPUT_TAIL_BYTES: usize = 4000;
+
+/// The last [`OUTPUT_TAIL_BYTES`] of `text` (whole characters), or
+/// `(nothing)`.
+fn tail(text: &str) -> String {
+    let start = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .find(|&i| text.len() - i <= OUTPUT_TAIL_BYTES)
+        .unwrap_or(text.len());
+    match text[start..].trim_end() {
+        "" => "(nothing)".to_owned(),
+        shown => shown.to_owned(),
+    }
+}
+
+/// The last lines of a build's stdout, about [`OUTPUT_TAIL_BYTES`] of
+/// them: the rest is read and dropped.
+#[derive(Debug, Default)]
+struct OutputTail {
+    lines: std::collections::VecDeque<String>,
+    bytes: usize,
+}
+
+impl OutputTail {
+    fn push(&mut self, event: crate::process::Event) {
+        let line = match event {
+            crate::process::Event::Line(line) => line,
+            crate::process::Event::TooLong => "(a line too long to keep)".to_owned(),
+            _ => return,
+        };
+        self.bytes += line.len() + 1;
+        self.lines.push_back(line);
+        while self.bytes > OUTPUT_TAIL_BYTES && self.lines.len() > 1 {
+            let dropped = self.lines.pop_front().map_or(0, |l| l.len() + 1);
+            self.bytes -= dropped;
+        }
+    }
+}
 
 impl BotSpec {
     /// Whether the bot declares `game` (or declares no games at all).
@@ -332,8 +472,9 @@ impl BotSpec {
     /// Runs the build step like a bot process: in its own process group
     /// (and PID namespace where available, so a background process it
     /// leaves behind dies with it and cannot hold its pipes open), known to
-    /// [`crate::kill_all_bots`] for Ctrl-C, with stdout read and dropped
-    /// and stderr capped. It sees dojo's environment and the network
+    /// [`crate::kill_all_bots`] for Ctrl-C, with the end of stdout kept
+    /// (the rest read and dropped) and stderr capped; a failure shows the
+    /// end of both. It sees dojo's environment and the network
     /// (builds fetch dependencies). Killed with its process tree after
     /// `limit`.
     pub fn build_within(&self, limit: std::time::Duration) -> Result<(), BuildError> {
@@ -375,6 +516,7 @@ impl BotSpec {
         })?;
         process.close_input();
         let mut log = crate::CappedLog::new(BUILD_LOG_CAP_BYTES);
+        let mut stdout = OutputTail::default();
         let mut buf = crate::process::read_buffer();
         let deadline = std::time::Instant::now() + limit;
         let exit = loop {
@@ -405,8 +547,9 @@ impl BotSpec {
             for source in ready {
                 if let Some(batch) = process.on_ready(source, &mut log, at, &mut buf) {
                     for event in batch.events {
-                        if let Event::Exited(kind) = event {
-                            ended = Some(kind);
+                        match event {
+                            Event::Exited(kind) => ended = Some(kind),
+                            other => stdout.push(other),
                         }
                     }
                 }
@@ -415,19 +558,16 @@ impl BotSpec {
                 break ended;
             }
         };
+        // What it wrote just before it ended (a compiler's errors come
+        // last).
+        for event in process.drain_stdout(&mut buf) {
+            stdout.push(event);
+        }
         // Kills whatever is left of the group; a pipe still held open by
         // an escaped process is dropped, not waited for.
         drop(process.finish(&mut log));
-        let rendered = log.render();
-        let tail_start = rendered
-            .char_indices()
-            .map(|(i, _)| i)
-            .find(|&i| rendered.len() - i <= STDERR_TAIL_BYTES)
-            .unwrap_or(rendered.len());
-        let stderr_tail = match rendered[tail_start..].trim_end() {
-            "" => "(nothing)".to_owned(),
-            text => text.to_owned(),
-        };
+        let stderr_tail = tail(&log.render());
+        let stdout_tail = tail(&stdout.lines.into_iter().collect::<Vec<_>>().join("\n"));
         match exit {
             Some(crate::sys::ExitKind::Code(0)) => Ok(()),
             Some(kind) => Err(BuildError::Failed {
@@ -437,12 +577,14 @@ impl BotSpec {
                     crate::sys::ExitKind::Code(code) => format!("exit status: {code}"),
                     crate::sys::ExitKind::Signal(_) => "killed by a signal".to_string(),
                 },
+                stdout_tail,
                 stderr_tail,
             }),
             None => Err(BuildError::TimedOut {
                 bot: self.name.clone(),
                 command: command.clone(),
                 limit,
+                stdout_tail,
                 stderr_tail,
             }),
         }
@@ -572,6 +714,69 @@ mod tests {
             .map(|b| b.name)
             .collect();
         assert_eq!(names, ["alpha", "zeta"]);
+    }
+
+    /// `tsc`, Maven and `javac` print their errors on stdout: a failed
+    /// build shows the end of its stdout as well as of its stderr, even
+    /// after a long output written just before it exits.
+    #[test]
+    fn a_failed_build_shows_the_end_of_its_stdout_and_stderr() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_bot(
+            tmp.path(),
+            "b",
+            "command = \"true\"\nbuild = [\"sh\", \"-c\", \"echo compiling >&2; \
+             seq 1 100000; echo 'Main.java:3: error: cannot find symbol'; exit 1\"]\n",
+        );
+        let err = load_dir(&dir).unwrap().build().unwrap_err();
+        let (stdout, stderr) = err.output().unwrap();
+        assert!(
+            stdout.ends_with("99999\n100000\nMain.java:3: error: cannot find symbol"),
+            "{stdout}"
+        );
+        assert!(stdout.len() <= OUTPUT_TAIL_BYTES, "{}", stdout.len());
+        assert_eq!(stderr, "compiling");
+        let text = err.to_string();
+        assert!(
+            text.contains("end of its stdout:\n") && text.contains("end of its stderr:\ncompiling"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_directory_without_a_manifest_runs_its_obvious_script() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("solo");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("bot.sh"), "").unwrap();
+        let bot = resolve("solo", tmp.path()).unwrap();
+        assert_eq!(
+            (bot.name.as_str(), bot.command.as_slice()),
+            ("solo", &["sh".to_owned(), "bot.sh".to_owned()][..])
+        );
+        let (_, script) = load_any(&dir).unwrap();
+        assert_eq!(script.as_deref(), Some("bot.sh"));
+        // Nothing obvious: why, naming the directory.
+        std::fs::write(dir.join("other.py"), "").unwrap();
+        std::fs::remove_file(dir.join("bot.sh")).unwrap();
+        std::fs::write(dir.join("more.py"), "").unwrap();
+        let err = resolve(dir.to_str().unwrap(), tmp.path()).unwrap_err();
+        assert!(matches!(err, SpecError::NoManifest { .. }), "{err}");
+        assert!(
+            err.to_string().contains("2 candidates (more.py, other.py)"),
+            "{err}"
+        );
+        // A bot named by a directory whose name breaks the rule.
+        let bad = write_bot(tmp.path(), "bad name", "command = \"x\"\n");
+        let err = load_dir(&bad).unwrap_err();
+        assert!(matches!(err, SpecError::BadName { .. }), "{err}");
+        // ... unless its bot.toml names it.
+        std::fs::write(
+            bad.join(MANIFEST_FILE),
+            "name = \"good\"\ncommand = \"x\"\n",
+        )
+        .unwrap();
+        assert_eq!(load_dir(&bad).unwrap().name, "good");
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! where the workspace and its bots are ([`paths`]), runnable test bots
 //! ([`bots`]), processes seen through `/proc` ([`procs`]), a small referee
 //! for runner tests ([`referee`]), the `dojo` binary ([`cli`]) and the
-//! JSON a league writes ([`json`]), and a toy 4-seat partnership game
-//! defined only for tests ([`partners`]).
+//! JSON a league writes ([`json`]), a toy 4-seat partnership game
+//! defined only for tests ([`partners`]), and a folder of submissions with
+//! an entry of every kind ([`submissions`]).
 //!
 //! A dev-dependency only (`publish = false`): helpers panic on what a test
 //! should not meet, with a message saying what was expected.
@@ -16,3 +17,4 @@ pub mod partners;
 pub mod paths;
 pub mod procs;
 pub mod referee;
+pub mod submissions;

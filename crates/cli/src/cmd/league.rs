@@ -16,43 +16,43 @@ use crate::live::LivePages;
 use crate::progress::LeagueProgress;
 use crate::{bots, games, render};
 
-/// The bots of a new league: the ones named, or every bot under
-/// `bots_dir` whose manifest lists the game.
+/// The bots of a new league: the ones named, or the entries of the
+/// folder `bots_dir` that are ok for the game (`submissions.rs`), with
+/// the others and why.
 fn league_bots(
     game: Game,
     names: &[String],
     bots_dir: &Path,
-) -> Result<(Vec<dojo_league::Entrant>, Resolved)> {
+) -> Result<(
+    Vec<dojo_league::Entrant>,
+    Resolved,
+    Vec<dojo_league::Excluded>,
+)> {
     let mut out = Vec::new();
     let mut resolved = Resolved::new();
+    let mut excluded = Vec::new();
     if names.is_empty() {
         if let Some(hint) = crate::home::hint(bots_dir) {
             bail!("{hint}");
         }
-        for bot in dojo_runner::discover(bots_dir)? {
-            if bot.games.iter().any(|g| g == game.name()) {
-                // Stored as the name under the bots directory, so the
-                // league directory means the same on another machine.
-                let under = bot.dir.file_name().map_or_else(
-                    || bot.dir.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
-                out.push(dojo_league::Entrant {
-                    name: bot.name.clone(),
-                    command: under,
-                    fixed_team: dojo_games::royale::fixed_team(&bot)?,
-                    values: Default::default(),
-                });
-                resolved.insert(bot.name.clone(), bot);
-            }
-        }
-        if out.len() < 2 {
-            bail!(
-                "found {} under {} that play {game}; a league needs at least 2 (name them on the command line)",
-                crate::output::count(out.len(), "bot"),
-                bots_dir.display()
+        let (found, others) = crate::submissions::for_league(game, bots_dir)?;
+        excluded = others;
+        for bot in found {
+            // Stored as the name under the bots directory, so the
+            // league directory means the same on another machine.
+            let under = bot.dir.file_name().map_or_else(
+                || bot.dir.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
             );
+            out.push(dojo_league::Entrant {
+                name: bot.name.clone(),
+                command: under,
+                fixed_team: dojo_games::royale::fixed_team(&bot)?,
+                values: Default::default(),
+            });
+            resolved.insert(bot.name.clone(), bot);
         }
+        check_enough(out.len(), &excluded, bots_dir, game)?;
     } else {
         for arg in names {
             let bot = bots::resolve(arg, bots_dir)?;
@@ -67,7 +67,31 @@ fn league_bots(
             resolved.insert(bot.name.clone(), bot);
         }
     }
-    Ok((out, resolved))
+    Ok((out, resolved, excluded))
+}
+
+/// A league of the folder `bots_dir` needs 2 bots that are ok: when
+/// fewer are, the entries not played are listed, then the error.
+fn check_enough(
+    ok: usize,
+    excluded: &[dojo_league::Excluded],
+    bots_dir: &Path,
+    game: Game,
+) -> Result<()> {
+    if ok >= 2 {
+        return Ok(());
+    }
+    crate::submissions::print_excluded(excluded, bots_dir);
+    let others = if excluded.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} not, listed above)", excluded.len())
+    };
+    bail!(
+        "found {} under {} that can play {game}{others}; a league needs at least 2 (fix the entries, or name bots on the command line)",
+        crate::output::count(ok, "bot"),
+        bots_dir.display()
+    );
 }
 
 /// Bots already resolved while the league's entrants were listed, by name:
@@ -190,7 +214,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
             games::board_games().join(" or ")
         );
     }
-    let (mut bots, mut resolved) = league_bots(game, &a.bots, bots_dir)?;
+    let (mut bots, mut resolved, excluded) = league_bots(game, &a.bots, bots_dir)?;
     let gauntlet = match &a.gauntlet {
         None => None,
         Some(arg) => {
@@ -226,6 +250,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         allow_broken: a.allow_broken,
         pages: Vec::new(),
         late: Vec::new(),
+        excluded,
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, origin, out, resolved))
@@ -506,7 +531,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
             "{flag} changes a league that has played: give it with --resume DIR (a new league takes all its bots on the command line)"
         );
     }
-    let (mut settings, origin, out, resolved) = match &a.resume {
+    let (mut settings, mut origin, out, resolved) = match &a.resume {
         Some(dir) => {
             let (settings, origin) = resumed_settings(dir, &a, given_bots_dir.then_some(bots_dir))?;
             (settings, origin, dir.clone(), Resolved::new())
@@ -531,6 +556,18 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     let refuse_by_default = a.resume.is_none()
         && a.bot_raises.is_none()
         && settings.controls.sandbox == dojo_runner::SandboxMode::Strict;
+    // A league of a whole folder: the entries that cannot play under its
+    // values or cannot start are left out, not the league (the named
+    // bots, and a resumed league's, stop it as before).
+    let folder = a.resume.is_none() && a.bots.is_empty();
+    if folder {
+        crate::submissions::exclude_refused_raises(
+            &mut settings,
+            &mut exec,
+            &mut origin.excluded,
+            refuse_by_default,
+        );
+    }
     settle_bot_values(
         &mut settings,
         &mut exec,
@@ -538,16 +575,21 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         refuse_by_default,
         &late.names(),
     )?;
-    // After the builds: the fingerprint covers the programs that will run.
-    let fingerprints: BTreeMap<String, String> = exec
-        .bots
-        .iter()
-        .map(|(name, spec)| (name.clone(), dojo_runner::fingerprint(spec)))
-        .collect();
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
-    match super::smoke_start(settings.game, bots, &exec).len() {
+    let mut failures = super::smoke_failures(settings.game, bots, &exec);
+    // Unless --allow-broken plays them anyway.
+    if folder && !origin.allow_broken {
+        failures = crate::submissions::exclude_smoke_failures(
+            failures,
+            &mut settings,
+            &mut exec,
+            &mut origin.excluded,
+        );
+    }
+    super::print_smoke_failures(&failures);
+    match failures.len() {
         0 => {}
         _ if origin.allow_broken => errln!("--allow-broken: playing the league anyway"),
         1 => bail!("1 bot failed its smoke start; fix it, or pass --allow-broken to play anyway"),
@@ -555,6 +597,21 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
             "{n} bots failed their smoke start; fix them, or pass --allow-broken to play anyway"
         ),
     }
+    if folder {
+        check_enough(
+            settings.bots.len(),
+            &origin.excluded,
+            bots_dir,
+            settings.game,
+        )?;
+        crate::submissions::print_excluded(&origin.excluded, bots_dir);
+    }
+    // After the builds: the fingerprint covers the programs that will run.
+    let fingerprints: BTreeMap<String, String> = exec
+        .bots
+        .iter()
+        .map(|(name, spec)| (name.clone(), dojo_runner::fingerprint(spec)))
+        .collect();
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -577,7 +634,6 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         crate::output::count(jobs, "job"),
         out.display()
     );
-    let mut origin = origin;
     if !late.is_empty() {
         let applied = late::apply(&out, &stored, &settings, &late, &fingerprints)?;
         say_late(&late, &applied, &stored, &settings)?;
@@ -638,6 +694,18 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     };
     progress.finish();
     out!("{}", render::standings::table(&report));
+    if !report.excluded.is_empty() {
+        errln!(
+            "not played: {} of the bots folder ({}; report.json's `excluded` says why)",
+            crate::submissions::entries(report.excluded.len()),
+            report
+                .excluded
+                .iter()
+                .map(|e| format!("{} ({})", e.dir, e.status))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     outln!("report: {}", out.join(store::REPORT_FILE).display());
     write_pages(&out, &pages, once)?;
     Ok(exit_code(&report))
@@ -823,7 +891,7 @@ mod tests {
             bots_dir: Some("/bots".into()),
             allow_broken: true,
             pages: Vec::new(),
-            late: Vec::new(),
+            ..Default::default()
         };
         vec![(cardjitsu, origin.clone()), (royale, origin)]
     }

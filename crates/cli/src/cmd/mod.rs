@@ -167,9 +167,20 @@ pub fn smoke_start<'a>(
     bots: impl IntoIterator<Item = (String, &'a std::sync::Arc<dojo_runner::BotSpec>)>,
     exec: &dojo_games::BotExecutor,
 ) -> Vec<String> {
+    let failures = smoke_failures(game, bots, exec);
+    print_smoke_failures(&failures);
+    failures.into_iter().map(|(label, _)| label).collect()
+}
+
+/// [`smoke_start`] without printing: each failed bot's label and why.
+pub fn smoke_failures<'a>(
+    game: Game,
+    bots: impl IntoIterator<Item = (String, &'a std::sync::Arc<dojo_runner::BotSpec>)>,
+    exec: &dojo_games::BotExecutor,
+) -> Vec<(String, dojo_games::smoke::SmokeFailure)> {
     let board = exec.boards.values().next();
     let bots: Vec<_> = bots.into_iter().collect();
-    let failures: Vec<_> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let checks: Vec<_> = bots
             .iter()
             .map(|(label, bot)| {
@@ -180,10 +191,19 @@ pub fn smoke_start<'a>(
             .collect();
         checks
             .into_iter()
-            .filter_map(|(label, c)| c.join().ok().and_then(Result::err).map(|f| (label, f)))
+            .filter_map(|(label, c)| {
+                c.join()
+                    .ok()
+                    .and_then(Result::err)
+                    .map(|f| (label.clone(), f))
+            })
             .collect()
-    });
-    for (label, f) in &failures {
+    })
+}
+
+/// Prints each smoke start failure with the head of the bot's stderr.
+pub fn print_smoke_failures(failures: &[(String, dojo_games::smoke::SmokeFailure)]) {
+    for (label, f) in failures {
         errln!("bot {label} failed its smoke start: it {}", f.problem);
         if f.stderr_head.is_empty() {
             errln!("  (it wrote nothing to stderr)");
@@ -194,10 +214,6 @@ pub fn smoke_start<'a>(
             }
         }
     }
-    failures
-        .into_iter()
-        .map(|(label, _)| label.clone())
-        .collect()
 }
 
 /// `path` made absolute (through the current directory when it cannot be

@@ -43,6 +43,22 @@ function standingsPanel(rep, view) {
       (rep.replaced || []).map((r) => `${r.name} was replaced by a new version; ${fmt(r.retired_games)} games of the old one are kept in games.jsonl, retired, and count nowhere.`).join(' ')) : null);
 }
 
+// The entries of the bots folder that the league does not play, with why
+// (report.json's `excluded`): every error of a bot.toml, the end of a
+// failed build's output, the head of a failed smoke start's stderr.
+const ENTRY_STATUS = { 'bad-name': 'bad name', 'bad-manifest': 'bad manifest', 'no-manifest': 'no manifest', 'wrong-game': 'wrong game', 'build-failed': 'build failed', 'smoke-failed': 'failed smoke start' };
+function excludedPanel(rep) {
+  const ex = rep.excluded || [];
+  if (!ex.length) return null;
+  return h('div', { class: 'panel', id: 'excluded' }, h('h2', {}, `Excluded: ${ex.length} ${ex.length === 1 ? 'entry' : 'entries'} of the bots folder not played`),
+    h('table', {},
+      h('tr', {}, h('th', {}, 'Entry'), h('th', {}, 'Status'), h('th', {}, 'Why')),
+      ex.map((e) => h('tr', { 'data-dir': e.dir },
+        h('td', { class: 'name' }, e.dir, e.name !== e.dir ? h('span', { class: 'hint' }, ` (bot ${e.name})`) : null),
+        h('td', { style: 'white-space:nowrap' }, h('span', { class: 'badge fault' }, ENTRY_STATUS[e.status] || e.status)),
+        h('td', {}, e.reason, e.details && e.details.length ? h('div', { class: 'stderr' }, e.details.join('\n')) : null)))));
+}
+
 // A gauntlet's stop rule: NEW's test against each opponent, with where its
 // log-likelihood ratio stands between the bounds.
 const SPRT_STATE = {
@@ -357,6 +373,7 @@ PAGES.report = (view, app) => {
     statusPanel(view),
     standingsPanel(rep, view),
     sprtPanel(rep),
+    excludedPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
     conditionsPanel(rep),

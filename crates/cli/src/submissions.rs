@@ -1,0 +1,373 @@
+//! A folder of submissions: the bots directory (`--bots-dir DIR`, or the
+//! default `bots/`) as an organiser's folder, every entry of it validated
+//! and given a status ([`EntryStatus`]). `dojo bots` lists them; a league
+//! of every bot there (`dojo league GAME`, no BOT named) plays the entries
+//! that are ok and records the others, with why, as the league's
+//! `excluded` (`league.json`'s `origin`, `report.json`, the report page).
+//!
+//! The statuses, in the order they are found: the folder's scan (the
+//! runner: `bad name`, `bad manifest` with every error of the `bot.toml`,
+//! `no manifest` when no single obvious script could be taken instead),
+//! then for a league's game `wrong game` (its `games` does not list it),
+//! `build failed` (the end of the build's stdout and stderr) and `failed
+//! smoke start` (the head of its stderr). A bot whose `bot.toml` has no
+//! `games`, and one taken from a script, enters every league and stays in
+//! it if it passes the smoke start: the smoke start, not a missing key,
+//! says whether it plays the game.
+//!
+//! Bots named on the command line are not a folder: what is wrong with
+//! one stops the command, as before (`--allow-broken` lets a league play
+//! one that fails its smoke start). With `--allow-broken` a folder's
+//! entries that fail their smoke start are played too (and flagged by
+//! their faults), rather than excluded.
+
+use std::path::Path;
+
+use anyhow::Result;
+use dojo_league::{EntryStatus, Excluded, Game};
+use dojo_runner::{BotSpec, EntryProblem};
+
+/// Lines kept of a failed build's stdout, and of its stderr.
+const BUILD_LINES: usize = 20;
+
+/// One entry of the folder, as far as it was checked.
+#[derive(Debug)]
+pub struct Entry {
+    /// Its directory's name in the folder.
+    pub dir: String,
+    /// Its bot's name, else `dir`.
+    pub name: String,
+    pub status: EntryStatus,
+    /// Why it is not ok, in one line; for an ok entry what to know
+    /// about it (the script taken without a `bot.toml`).
+    pub reason: String,
+    /// What shows the reason (see [`Excluded::details`]).
+    pub details: Vec<String>,
+    /// An ok entry's bot.
+    pub bot: Option<BotSpec>,
+}
+
+impl Entry {
+    fn excluded(&self) -> Excluded {
+        Excluded {
+            dir: self.dir.clone(),
+            name: self.name.clone(),
+            status: self.status,
+            reason: self.reason.clone(),
+            details: self.details.clone(),
+        }
+    }
+
+    fn fail(&mut self, status: EntryStatus, reason: String, details: Vec<String>) {
+        self.status = status;
+        self.reason = reason;
+        self.details = details;
+        self.bot = None;
+    }
+}
+
+/// Every entry of the folder with what can be told without a game or
+/// running anything (`dojo bots`), and the names of the files in it
+/// (which are not entries).
+pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>)> {
+    let folder = dojo_runner::scan(bots_dir)?;
+    let entries = folder
+        .entries
+        .into_iter()
+        .map(|e| {
+            let name = e.name;
+            let dir = e.dir_name;
+            let (status, reason, details, bot) = match e.outcome {
+                Ok(loaded) => {
+                    let note = loaded.script.map_or_else(String::new, |script| {
+                        format!(
+                            "no bot.toml: runs its {script} (`{}`)",
+                            shown_command(&loaded.bot.command, &loaded.bot.dir)
+                        )
+                    });
+                    (EntryStatus::Ok, note, Vec::new(), Some(loaded.bot))
+                }
+                Err(EntryProblem::BadName(why)) => (EntryStatus::BadName, why, Vec::new(), None),
+                Err(EntryProblem::NoManifest(why)) => {
+                    (EntryStatus::NoManifest, why, Vec::new(), None)
+                }
+                Err(EntryProblem::BadManifest(err)) => (
+                    EntryStatus::BadManifest,
+                    format!(
+                        "{} in its bot.toml",
+                        crate::output::count(err.problems.len(), "error")
+                    ),
+                    err.lines_as(dojo_runner::MANIFEST_FILE),
+                    None,
+                ),
+            };
+            Entry {
+                dir,
+                name,
+                status,
+                reason,
+                details,
+                bot,
+            }
+        })
+        .collect();
+    Ok((entries, folder.files))
+}
+
+/// `command` as the bot author wrote it: a program in the bot's directory
+/// relative to it again.
+fn shown_command(command: &[String], dir: &Path) -> String {
+    let mut words = command.to_vec();
+    if let Some(first) = words.first_mut()
+        && let Ok(rel) = Path::new(first.as_str()).strip_prefix(dir)
+    {
+        *first = format!("./{}", rel.display());
+    }
+    words.join(" ")
+}
+
+/// The bots of a league of every entry of the folder: the ok entries,
+/// each built, and the others with why. Says which entries run without a
+/// `bot.toml` (and what). The smoke start comes later, with the league's
+/// executor ([`exclude_smoke_failures`]).
+pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excluded>)> {
+    let (mut entries, _files) = scan(bots_dir)?;
+    for e in &mut entries {
+        let Some(bot) = e.bot.clone() else {
+            continue;
+        };
+        if !e.reason.is_empty() {
+            errln!("note: {}: {}", e.dir, e.reason);
+        }
+        if !bot.plays(game.name()) {
+            let (reason, details) = wrong_game(&bot, game);
+            e.fail(EntryStatus::WrongGame, reason, details);
+            continue;
+        }
+        if let Err(err) = dojo_games::royale::fixed_team(&bot) {
+            e.fail(
+                EntryStatus::BadManifest,
+                "1 error in its bot.toml".to_owned(),
+                vec![err.to_string()],
+            );
+            continue;
+        }
+        if let Err(err) = crate::bots::build(&bot) {
+            let (reason, details) = build_failure(&err);
+            e.fail(EntryStatus::BuildFailed, reason, details);
+        }
+    }
+    let mut ok = Vec::new();
+    let mut excluded = Vec::new();
+    for e in entries {
+        match e.bot {
+            Some(bot) if e.status == EntryStatus::Ok => ok.push(bot),
+            _ => excluded.push(e.excluded()),
+        }
+    }
+    Ok((ok, excluded))
+}
+
+/// Why `bot` does not play `game`: what its `games` lists, and a listed
+/// game dojo does not know (a typo there excludes it from every league).
+fn wrong_game(bot: &BotSpec, game: Game) -> (String, Vec<String>) {
+    let unknown: Vec<&str> = bot
+        .games
+        .iter()
+        .map(String::as_str)
+        .filter(|g| g.parse::<Game>().is_err())
+        .collect();
+    let reason = format!(
+        "it plays {}, not {game} (its bot.toml's `games`)",
+        bot.games.join(", ")
+    );
+    let details = if unknown.is_empty() {
+        Vec::new()
+    } else {
+        let known: Vec<&str> = Game::ALL.iter().map(|g| g.name()).collect();
+        vec![format!(
+            "{} {} no game dojo knows (games: {})",
+            unknown.join(", "),
+            if unknown.len() == 1 { "is" } else { "are" },
+            known.join(", ")
+        )]
+    };
+    (reason, details)
+}
+
+/// A failed build: its command and how it ended, and the end of its
+/// stdout and stderr (compilers such as `tsc` and `javac` write their
+/// errors to stdout).
+fn build_failure(err: &anyhow::Error) -> (String, Vec<String>) {
+    let Some(build) = err.downcast_ref::<dojo_runner::BuildError>() else {
+        return (err.to_string(), Vec::new());
+    };
+    let reason = match build {
+        dojo_runner::BuildError::Spawn {
+            command, source, ..
+        } => format!(
+            "cannot run its build command `{}`: {source}",
+            command.join(" ")
+        ),
+        dojo_runner::BuildError::Failed {
+            command, status, ..
+        } => format!(
+            "its build command `{}` failed ({status})",
+            command.join(" ")
+        ),
+        dojo_runner::BuildError::TimedOut { command, limit, .. } => format!(
+            "its build command `{}` was still running after {} s",
+            command.join(" "),
+            limit.as_secs()
+        ),
+    };
+    let mut details = Vec::new();
+    if let Some((stdout, stderr)) = build.output() {
+        for (label, text) in [("stdout", stdout), ("stderr", stderr)] {
+            let lines: Vec<&str> = text.lines().collect();
+            let skipped = lines.len().saturating_sub(BUILD_LINES);
+            details.push(if skipped > 0 {
+                format!("end of its {label} (last {BUILD_LINES} lines):")
+            } else {
+                format!("its {label}:")
+            });
+            details.extend(lines[skipped..].iter().map(|l| format!("  {l}")));
+        }
+    }
+    (reason, details)
+}
+
+/// Moves the folder's bots whose `bot.toml` asks for a value above the
+/// league's that the league refuses (`--bot-raises refuse`, the default
+/// under `--sandbox strict`) out of the league, into `excluded` as a
+/// `bad manifest` for this league: a bot named on the command line stops
+/// the league instead (`settle_bot_values`).
+pub fn exclude_refused_raises(
+    settings: &mut dojo_league::Settings,
+    exec: &mut dojo_games::BotExecutor,
+    excluded: &mut Vec<Excluded>,
+    strict: bool,
+) {
+    let refused: Vec<(String, String)> = settings
+        .bots
+        .iter()
+        .filter(|b| settings.gauntlet.as_deref() != Some(b.name.as_str()))
+        .filter_map(|b| {
+            let spec = exec.bots.get(&b.name)?;
+            let err = dojo_league::settle_values(settings, &b.name, &spec.values, strict).err()?;
+            Some((b.name.clone(), err.to_string()))
+        })
+        .collect();
+    for (name, why) in refused {
+        let Some(bot) = exec.bots.remove(&name) else {
+            continue;
+        };
+        settings.bots.retain(|b| b.name != name);
+        excluded.push(Excluded {
+            dir: dir_name(&bot),
+            name,
+            status: EntryStatus::BadManifest,
+            reason: "its bot.toml asks for more than this league allows".to_owned(),
+            details: vec![why],
+        });
+    }
+    excluded.sort_by(|a, b| a.dir.cmp(&b.dir));
+}
+
+/// The name of a folder bot's directory.
+fn dir_name(bot: &BotSpec) -> String {
+    bot.dir
+        .file_name()
+        .map_or_else(|| bot.name.clone(), |d| d.to_string_lossy().into_owned())
+}
+
+/// Moves the folder's bots among `failures` (every bot of the league but
+/// the gauntlet's NEW, which was named) out of the league: out of its
+/// settings and executor, into `excluded`. Returns the failures left (a
+/// named bot's), which stop the league as before.
+pub fn exclude_smoke_failures(
+    failures: Vec<(String, dojo_games::smoke::SmokeFailure)>,
+    settings: &mut dojo_league::Settings,
+    exec: &mut dojo_games::BotExecutor,
+    excluded: &mut Vec<Excluded>,
+) -> Vec<(String, dojo_games::smoke::SmokeFailure)> {
+    let mut left = Vec::new();
+    for (name, failure) in failures {
+        if settings.gauntlet.as_deref() == Some(name.as_str()) {
+            left.push((name, failure));
+            continue;
+        }
+        let Some(bot) = exec.bots.remove(&name) else {
+            left.push((name, failure));
+            continue;
+        };
+        settings.bots.retain(|b| b.name != name);
+        let dir = dir_name(&bot);
+        let mut reason = format!("it {}", failure.problem);
+        if bot.games.is_empty() {
+            reason.push_str(&format!(
+                " (it declares no `games`, so it was tried at {})",
+                settings.game
+            ));
+        }
+        let details = if failure.stderr_head.is_empty() {
+            vec!["(it wrote nothing to stderr)".to_owned()]
+        } else {
+            std::iter::once("head of its stderr:".to_owned())
+                .chain(failure.stderr_head.lines().map(|l| format!("  {l}")))
+                .collect()
+        };
+        excluded.push(Excluded {
+            dir,
+            name,
+            status: EntryStatus::SmokeFailed,
+            reason,
+            details,
+        });
+    }
+    excluded.sort_by(|a, b| a.dir.cmp(&b.dir));
+    left
+}
+
+/// `1 entry`, `2 entries`.
+pub fn entries(n: usize) -> String {
+    if n == 1 {
+        "1 entry".to_owned()
+    } else {
+        format!("{n} entries")
+    }
+}
+
+/// Prints the entries a league does not play, one line each (the
+/// directory, its bot's name when another, the status and why) with their
+/// details indented below, to stderr.
+pub fn print_excluded(excluded: &[Excluded], bots_dir: &Path) {
+    if excluded.is_empty() {
+        return;
+    }
+    errln!(
+        "{} under {} {} not played:",
+        entries(excluded.len()),
+        bots_dir.display(),
+        if excluded.len() == 1 { "is" } else { "are" }
+    );
+    let label = |e: &Excluded| {
+        if e.name == e.dir {
+            e.dir.clone()
+        } else {
+            format!("{} ({})", e.dir, e.name)
+        }
+    };
+    let width = excluded.iter().map(|e| label(e).len()).max().unwrap_or(0);
+    for e in excluded {
+        errln!(
+            "  {:<width$}  {:<18}  {}",
+            label(e),
+            e.status.label(),
+            e.reason
+        );
+        for line in &e.details {
+            errln!("  {:<width$}  | {line}", "");
+        }
+    }
+}

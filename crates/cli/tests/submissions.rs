@@ -1,0 +1,334 @@
+//! A folder of submissions (`--bots-dir DIR`): every entry gets a status,
+//! `dojo bots` lists them, a league of the folder plays the entries that
+//! are ok, prints the others, exits 0 and records them as `excluded` in
+//! `league.json`, `report.json` and the report page; a resume keeps them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use dojo_testkit::cli::{dojo, stderr_of, stdout_of};
+use dojo_testkit::json::read_json;
+use dojo_testkit::submissions::{BUILD_ERROR, CRASH_LINE, ENTRIES, write_folder};
+use serde_json::Value;
+
+fn folder() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    write_folder(tmp.path());
+    tmp
+}
+
+/// `dojo league cardjitsu` of the folder `bots`, 2 games a pair, into
+/// `out`. A generous start-up allowance: on a loaded machine a good entry
+/// must not fail its smoke start (the bad one exits at once).
+fn league(bots: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    dojo()
+        .arg("--bots-dir")
+        .arg(bots)
+        .args(["league", "cardjitsu", "--games", "2", "--seed", "3"])
+        .args(["--startup-ms", "20000"])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// The `excluded` of a report or an origin, by directory: (status, entry).
+fn excluded(list: &Value) -> BTreeMap<String, (String, Value)> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("a list of excluded entries: {list}"))
+        .iter()
+        .map(|e| {
+            (
+                e["dir"].as_str().unwrap().to_owned(),
+                (e["status"].as_str().unwrap().to_owned(), e.clone()),
+            )
+        })
+        .collect()
+}
+
+fn details(entry: &Value) -> Vec<String> {
+    entry["details"]
+        .as_array()
+        .map(|d| d.iter().map(|l| l.as_str().unwrap().to_owned()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn bots_lists_every_entry_with_its_status() {
+    let tmp = folder();
+    let out = dojo()
+        .arg("--bots-dir")
+        .arg(tmp.path())
+        .arg("bots")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    let line = |dir: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{dir} ")) || l.contains(&format!("({dir}/)")))
+            .unwrap_or_else(|| panic!("{dir} is not listed:\n{text}"))
+    };
+    // Without a game nothing is built or started: what the folder's scan
+    // can tell.
+    for (dir, status) in [
+        ("alice", "ok"),
+        ("carol", "ok"),
+        ("dave", "ok"),
+        ("royale-only", "ok"),
+        ("tsc-like", "ok"),
+        ("crashy", "ok"),
+        ("bad-toml", "bad manifest"),
+        ("loose", "no manifest"),
+        ("my bot", "bad name"),
+        ("weird:name", "bad name"),
+        ("zz-twin-2", "bad name"),
+    ] {
+        assert!(line(dir).contains(status), "{dir}: {}", line(dir));
+    }
+    assert!(line("carol").contains("no bot.toml: runs its bot.py (`python3 bot.py`)"));
+    assert!(line("dave").contains("(any)"), "{}", line("dave"));
+    assert!(line("loose").contains("2 candidates (a.py, b.py)"));
+    assert!(line("weird:name").contains("it holds ':'"));
+    // Every error of the bad manifest, each with its line.
+    assert!(
+        text.contains("| bot.toml:1:1: unknown field `comand`"),
+        "{text}"
+    );
+    assert!(text.contains("did you mean `command`?"), "{text}");
+    assert!(
+        text.contains("| bot.toml:2:8: unknown variant `sometimes`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("not entries (a bot is a directory): README.md"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
+    let tmp = folder();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("l");
+    let page = out_dir.path().join("league.html");
+    let run = league(tmp.path(), &out, &["--html", page.to_str().unwrap()]);
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+
+    // The played subset.
+    let report = read_json(&out.join("report.json"));
+    let mut played: Vec<&str> = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    played.sort_unstable();
+    let ok: Vec<&str> = ENTRIES
+        .iter()
+        .filter(|(_, s)| *s == "ok")
+        .map(|(d, _)| *d)
+        .collect();
+    assert_eq!(played, ok);
+    assert_eq!(report["games_played"], 6);
+
+    // Every other entry, with its status and why.
+    let left_out = excluded(&report["excluded"]);
+    let expected: BTreeMap<String, String> = ENTRIES
+        .iter()
+        .filter(|(_, s)| *s != "ok")
+        .map(|(d, s)| (d.to_string(), s.to_string()))
+        .collect();
+    let got: BTreeMap<String, String> = left_out
+        .iter()
+        .map(|(d, (s, _))| (d.clone(), s.clone()))
+        .collect();
+    assert_eq!(got, expected);
+    let manifest = details(&left_out["bad-toml"].1);
+    assert_eq!(manifest.len(), 2, "{manifest:?}");
+    assert!(manifest[0].starts_with("bot.toml:1:1: unknown field `comand`"));
+    assert!(manifest[1].starts_with("bot.toml:2:8: "));
+    let build = details(&left_out["tsc-like"].1);
+    assert!(build.iter().any(|l| l.contains(BUILD_ERROR)), "{build:?}");
+    assert!(build.iter().any(|l| l.contains("compiling")), "{build:?}");
+    assert!(
+        left_out["tsc-like"].1["reason"]
+            .as_str()
+            .unwrap()
+            .contains("exit status: 2")
+    );
+    let smoke = details(&left_out["crashy"].1);
+    assert!(smoke.iter().any(|l| l.contains(CRASH_LINE)), "{smoke:?}");
+    assert!(
+        left_out["royale-only"].1["reason"]
+            .as_str()
+            .unwrap()
+            .contains("plays royale, not cardjitsu")
+    );
+    assert!(
+        left_out["zz-twin"].1["reason"]
+            .as_str()
+            .unwrap()
+            .contains("like the bot of zz-twin-2")
+    );
+
+    // The table on stderr, and the note about the script taken.
+    assert!(
+        err.contains("note: carol: no bot.toml: runs its bot.py"),
+        "{err}"
+    );
+    assert!(err.contains("9 entries under"), "{err}");
+    for (dir, status) in [
+        ("bad-toml", "bad manifest"),
+        ("crashy", "failed smoke start"),
+        ("loose", "no manifest"),
+        ("my bot", "bad name"),
+        ("royale-only", "wrong game"),
+        ("tsc-like", "build failed"),
+    ] {
+        let line = err
+            .lines()
+            .find(|l| l.starts_with(&format!("  {dir} ")))
+            .unwrap_or_else(|| panic!("{dir} is not in the table:\n{err}"));
+        assert!(line.contains(status), "{line}");
+    }
+    assert!(err.contains(&format!("|   {BUILD_ERROR}")), "{err}");
+    assert!(err.contains(&format!("|   {CRASH_LINE}")), "{err}");
+
+    // Stored with the league, and on the page.
+    let league_json = read_json(&out.join("league.json"));
+    assert_eq!(league_json["origin"]["excluded"], report["excluded"]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("\"excluded\":[{\"dir\":\"bad-toml\""),
+        "no excluded in the page"
+    );
+    assert!(html.contains("function excludedPanel"));
+
+    // A resume (here growing the league) keeps them, from another directory
+    // and with the script bot found again without its bot.toml.
+    let resumed = dojo()
+        .current_dir(out_dir.path())
+        .args(["league", "--resume"])
+        .arg(&out)
+        .args(["--games", "4"])
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr_of(&resumed));
+    assert!(stderr_of(&resumed).contains("carol has no bot.toml: running `python3 bot.py`"));
+    let again = read_json(&out.join("report.json"));
+    assert_eq!(again["games_played"], 12);
+    assert_eq!(again["excluded"], report["excluded"]);
+    // `dojo report` reads them from the league too.
+    let page2 = out_dir.path().join("again.html");
+    let shown = dojo()
+        .args(["report"])
+        .arg(&out)
+        .arg("--html")
+        .arg(&page2)
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{}", stderr_of(&shown));
+    assert!(
+        std::fs::read_to_string(&page2)
+            .unwrap()
+            .contains("\"status\":\"smoke-failed\"")
+    );
+}
+
+#[test]
+fn allow_broken_plays_the_entries_that_fail_their_smoke_start() {
+    let tmp = folder();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("l");
+    let run = league(tmp.path(), &out, &["--allow-broken"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    let report = read_json(&out.join("report.json"));
+    let crashy = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "crashy")
+        .expect("crashy is played");
+    assert_eq!(crashy["flagged"], true);
+    let left_out = excluded(&report["excluded"]);
+    assert!(!left_out.contains_key("crashy"));
+    // What cannot run at all stays out.
+    assert_eq!(left_out["tsc-like"].0, "build-failed");
+}
+
+#[test]
+fn fewer_than_two_good_entries_is_an_error_after_the_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_folder(tmp.path());
+    for dir in ["carol", "dave"] {
+        std::fs::remove_dir_all(tmp.path().join(dir)).unwrap();
+    }
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("l");
+    let run = league(tmp.path(), &out, &[]);
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(3), "{err}");
+    assert!(err.contains("  crashy "), "{err}");
+    assert!(err.contains("found 1 bot under"), "{err}");
+    assert!(err.contains("a league needs at least 2"), "{err}");
+    assert!(!out.join("games.jsonl").exists());
+}
+
+#[test]
+fn a_directory_name_that_breaks_the_name_rule_is_refused_on_the_command_line_too() {
+    let tmp = folder();
+    let run = dojo()
+        .args(["match", "cardjitsu", "random-py"])
+        .arg(tmp.path().join("my bot"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(3));
+    let err = stderr_of(&run);
+    assert!(
+        err.contains("\"my bot\" is not a valid bot name: it holds ' '"),
+        "{err}"
+    );
+    // A NAME=COMMAND whose NAME breaks it says so.
+    let run = dojo()
+        .args(["match", "cardjitsu", "random-py", "x y=python3 bot.py"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(3));
+    let err = stderr_of(&run);
+    assert!(err.contains("\"x y\" is not a valid bot name"), "{err}");
+    // A directory without a bot.toml runs its single script, saying so.
+    let run = dojo()
+        .args(["match", "cardjitsu", "random-py", "--seed", "1", "--quiet"])
+        .arg(tmp.path().join("carol"))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr_of(&run));
+    assert!(stderr_of(&run).contains("has no bot.toml: running `python3 bot.py` there"));
+}
+
+#[test]
+fn an_entry_asking_for_more_than_the_league_allows_is_left_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_folder(tmp.path());
+    let keep = ["alice", "carol", "dave"];
+    for (dir, _) in ENTRIES.iter().filter(|(d, _)| !keep.contains(d)) {
+        std::fs::remove_dir_all(tmp.path().join(dir)).unwrap();
+    }
+    let manifest = tmp.path().join("dave/bot.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{text}[limits]\nmemory_mib = 999999\n")).unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("l");
+    let run = league(tmp.path(), &out, &["--bot-raises", "refuse"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr_of(&run));
+    let report = read_json(&out.join("report.json"));
+    let left_out = excluded(&report["excluded"]);
+    assert_eq!(left_out.len(), 1);
+    assert_eq!(left_out["dave"].0, "bad-manifest");
+    let why = details(&left_out["dave"].1).join("\n");
+    assert!(why.contains("memory_mib"), "{why}");
+    assert_eq!(report["standings"].as_array().unwrap().len(), 2);
+}

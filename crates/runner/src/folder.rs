@@ -1,0 +1,355 @@
+//! A folder of bots (a bots directory, or an organiser's folder of
+//! submissions): every entry in it, each loaded or with the reason it
+//! cannot be. The runner knows no game: whether a bot plays the game, builds
+//! and starts is found out above it (`dojo`'s `submissions.rs`).
+//!
+//! An entry is a directory directly in the folder (a symbolic link to one
+//! too); hidden entries (`.git`) are not entries, and files are listed
+//! apart ([`Folder::files`]). A directory is loaded from its `bot.toml`;
+//! without one, a single obvious script is taken ([`obvious_script`]).
+
+use std::path::{Path, PathBuf};
+
+use crate::manifest::{ManifestError, ManifestProblem, check_name};
+use crate::spec::{BotSpec, MANIFEST_FILE, SpecError, load_any};
+
+/// The scripts a directory without a `bot.toml` may be run as: by file
+/// extension, the interpreter that runs it.
+pub const SCRIPTS: [(&str, &str); 3] = [("py", "python3"), ("js", "node"), ("sh", "sh")];
+
+/// Everything in a folder of bots.
+#[derive(Debug, Default)]
+pub struct Folder {
+    /// Its directories, by name.
+    pub entries: Vec<Entry>,
+    /// The names of the files directly in it (not entries), sorted.
+    pub files: Vec<String>,
+}
+
+/// One directory of the folder.
+#[derive(Debug)]
+pub struct Entry {
+    /// Its name in the folder.
+    pub dir_name: String,
+    /// Its path: the folder's joined with `dir_name`.
+    pub dir: PathBuf,
+    /// Its bot's name when it has one (also when another entry's bot
+    /// has it too), else `dir_name`.
+    pub name: String,
+    /// The bot, or why there is none.
+    pub outcome: Result<Loaded, EntryProblem>,
+}
+
+/// An entry that loaded.
+#[derive(Debug)]
+pub struct Loaded {
+    pub bot: BotSpec,
+    /// Without a `bot.toml`: the file taken as the bot (`bot.py`).
+    pub script: Option<String>,
+}
+
+/// Why an entry holds no bot.
+#[derive(Debug)]
+pub enum EntryProblem {
+    /// The directory's name breaks the name rule ([`check_name`]), or the
+    /// bot's name is another entry's too.
+    BadName(String),
+    /// Its `bot.toml` has errors (every one of them) or cannot be read.
+    BadManifest(ManifestError),
+    /// No `bot.toml` and no single obvious script: why none was taken.
+    NoManifest(String),
+}
+
+/// Every entry of `folder`, sorted by directory name, each loaded or with
+/// its problem. A directory's name is a bot's name (the league stores it,
+/// `--resume` and the recorded command look the bot up by it), so it must
+/// follow the name rule even when its `bot.toml` names the bot; two
+/// entries whose bots have the same name both get [`EntryProblem::BadName`]
+/// (neither is more right than the other). An error only when the folder
+/// cannot be read.
+pub fn scan(folder: &Path) -> Result<Folder, SpecError> {
+    let read = std::fs::read_dir(folder).map_err(|source| SpecError::Read {
+        file: folder.to_path_buf(),
+        source,
+    })?;
+    let mut out = Folder::default();
+    for item in read.flatten() {
+        let dir_name = item.file_name().to_string_lossy().into_owned();
+        if dir_name.starts_with('.') {
+            continue;
+        }
+        let dir = item.path();
+        if !dir.is_dir() {
+            out.files.push(dir_name);
+            continue;
+        }
+        let outcome = match check_name(&dir_name) {
+            Err(why) => Err(EntryProblem::BadName(format!(
+                "the directory's name {why}; rename the directory"
+            ))),
+            Ok(()) => load(&dir),
+        };
+        let name = match &outcome {
+            Ok(loaded) => loaded.bot.name.clone(),
+            Err(_) => dir_name.clone(),
+        };
+        out.entries.push(Entry {
+            dir_name,
+            dir,
+            name,
+            outcome,
+        });
+    }
+    out.files.sort();
+    out.entries.sort_by(|a, b| a.dir_name.cmp(&b.dir_name));
+    mark_duplicates(&mut out.entries);
+    Ok(out)
+}
+
+/// One entry's bot, or its problem.
+fn load(dir: &Path) -> Result<Loaded, EntryProblem> {
+    match load_any(dir) {
+        Ok((bot, script)) => Ok(Loaded { bot, script }),
+        Err(SpecError::Manifest(e)) => Err(EntryProblem::BadManifest(e)),
+        Err(SpecError::NoManifest { reason, .. }) => Err(EntryProblem::NoManifest(reason)),
+        Err(SpecError::BadName { message, .. }) => Err(EntryProblem::BadName(message)),
+        Err(other) => Err(EntryProblem::BadManifest(ManifestError {
+            file: dir.join(MANIFEST_FILE),
+            problems: vec![ManifestProblem {
+                line: 0,
+                column: 0,
+                message: other.to_string(),
+            }],
+        })),
+    }
+}
+
+/// Entries whose bots share a name: each gets a [`EntryProblem::BadName`]
+/// naming the others.
+fn mark_duplicates(entries: &mut [Entry]) {
+    let mut by_name: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (i, e) in entries.iter().enumerate() {
+        if let Ok(loaded) = &e.outcome {
+            by_name.entry(loaded.bot.name.clone()).or_default().push(i);
+        }
+    }
+    for (name, at) in by_name.into_iter().filter(|(_, at)| at.len() > 1) {
+        let dirs: Vec<String> = at.iter().map(|&i| entries[i].dir_name.clone()).collect();
+        for &i in &at {
+            let others: Vec<&str> = dirs
+                .iter()
+                .filter(|d| **d != entries[i].dir_name)
+                .map(String::as_str)
+                .collect();
+            entries[i].outcome = Err(EntryProblem::BadName(format!(
+                "its bot is named {name:?}, like the bot of {}; bot names must be unique (change `name` in a bot.toml, or rename a directory)",
+                others.join(", ")
+            )));
+        }
+    }
+}
+
+/// The file a directory without a `bot.toml` is run as, when one is
+/// obvious: its only `bot.py`, `bot.js` or `bot.sh`; else its only script
+/// (a file ending in `.py`, `.js` or `.sh`, run by its interpreter of
+/// [`SCRIPTS`]) or executable file, if it holds exactly one of those.
+/// Hidden files are not looked at. Returns the command (a program with
+/// `/` is relative to the directory) and the file's name, or why nothing
+/// was taken.
+pub fn obvious_script(dir: &Path) -> Result<(Vec<String>, String), String> {
+    let read = std::fs::read_dir(dir).map_err(|e| format!("cannot read it: {e}"))?;
+    let mut scripts: Vec<(String, &str)> = Vec::new();
+    let mut programs: Vec<String> = Vec::new();
+    for item in read.flatten() {
+        let Some(name) = item.file_name().to_str().map(str::to_owned) else {
+            continue;
+        };
+        // Following a symbolic link: a link to a script is that script.
+        let Ok(meta) = std::fs::metadata(item.path()) else {
+            continue;
+        };
+        if name.starts_with('.') || !meta.is_file() {
+            continue;
+        }
+        let ext = Path::new(&name).extension().and_then(|x| x.to_str());
+        match SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+            Some(&(_, interpreter)) => scripts.push((name, interpreter)),
+            None if is_executable(&meta) => programs.push(name),
+            None => {}
+        }
+    }
+    scripts.sort();
+    programs.sort();
+    let command = |(file, interpreter): &(String, &str)| {
+        (vec![(*interpreter).to_owned(), file.clone()], file.clone())
+    };
+    let named_bot: Vec<&(String, &str)> = scripts
+        .iter()
+        .filter(|(f, _)| Path::new(f).file_stem().is_some_and(|s| s == "bot"))
+        .collect();
+    match named_bot.as_slice() {
+        [one] => return Ok(command(one)),
+        [] => {}
+        several => {
+            let names: Vec<&str> = several.iter().map(|(f, _)| f.as_str()).collect();
+            return Err(format!(
+                "no bot.toml, and {} are all there: add a bot.toml whose `command` says which runs the bot",
+                names.join(", ")
+            ));
+        }
+    }
+    match (scripts.as_slice(), programs.as_slice()) {
+        ([one], []) => Ok(command(one)),
+        ([], [one]) => Ok((vec![format!("./{one}")], one.clone())),
+        ([], []) => Err(
+            "no bot.toml, and nothing to run: no bot.py, bot.js or bot.sh, no other script, no executable file; add a bot.toml with the bot's `command`"
+                .to_owned(),
+        ),
+        _ => {
+            let all: Vec<&str> = scripts
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .chain(programs.iter().map(String::as_str))
+                .collect();
+            const SHOWN: usize = 6;
+            let more = if all.len() > SHOWN {
+                format!(", and {} more", all.len() - SHOWN)
+            } else {
+                String::new()
+            };
+            Err(format!(
+                "no bot.toml, and no single obvious script: {} candidates ({}{more}); add a bot.toml with the bot's `command`, or name the script bot.py, bot.js or bot.sh",
+                all.len(),
+                all[..all.len().min(SHOWN)].join(", ")
+            ))
+        }
+    }
+}
+
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, files: &[(&str, &str)]) {
+        std::fs::create_dir_all(dir).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+    }
+
+    fn executable(path: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn an_obvious_script_is_taken_and_anything_else_explained() {
+        let tmp = tempfile::tempdir().unwrap();
+        let case = |name: &str, files: &[(&str, &str)]| {
+            let dir = tmp.path().join(name);
+            write(&dir, files);
+            dir
+        };
+        let bot_py = case("a", &[("bot.py", ""), ("helper.py", ""), ("README.md", "")]);
+        assert_eq!(
+            obvious_script(&bot_py).unwrap(),
+            (vec!["python3".into(), "bot.py".into()], "bot.py".into())
+        );
+        let only_js = case("b", &[("player.js", ""), ("notes.txt", "")]);
+        assert_eq!(obvious_script(&only_js).unwrap().0, ["node", "player.js"]);
+        let program = case("c", &[("run", ""), ("data.bin", "")]);
+        executable(&program.join("run"));
+        assert_eq!(
+            obvious_script(&program).unwrap(),
+            (vec!["./run".into()], "run".into())
+        );
+
+        let two_bots = case("d", &[("bot.py", ""), ("bot.sh", "")]);
+        let why = obvious_script(&two_bots).unwrap_err();
+        assert!(why.contains("bot.py, bot.sh are all there"), "{why}");
+        let many = case("e", &[("a.py", ""), ("b.py", ""), ("c.sh", "")]);
+        let why = obvious_script(&many).unwrap_err();
+        assert!(why.contains("3 candidates (a.py, b.py, c.sh)"), "{why}");
+        let nothing = case("f", &[("README.md", ""), (".bot.py", "")]);
+        let why = obvious_script(&nothing).unwrap_err();
+        assert!(why.contains("nothing to run"), "{why}");
+    }
+
+    #[test]
+    fn scan_gives_every_directory_a_bot_or_a_problem() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(
+            &root.join("good"),
+            &[("bot.toml", "command = \"python3 bot.py\"\n")],
+        );
+        write(&root.join("script"), &[("bot.py", "")]);
+        write(
+            &root.join("broken"),
+            &[("bot.toml", "comand = \"x\"\nmode = 3\n")],
+        );
+        write(&root.join("empty"), &[]);
+        write(&root.join("my bot"), &[("bot.py", "")]);
+        write(
+            &root.join("twin-a"),
+            &[("bot.toml", "name = \"twin\"\ncommand = \"x\"\n")],
+        );
+        write(
+            &root.join("twin-b"),
+            &[("bot.toml", "name = \"twin\"\ncommand = \"y\"\n")],
+        );
+        write(&root.join(".git"), &[]);
+        std::fs::write(root.join("README.md"), "").unwrap();
+
+        let folder = scan(root).unwrap();
+        assert_eq!(folder.files, ["README.md"]);
+        let show: Vec<(String, String)> = folder
+            .entries
+            .iter()
+            .map(|e| {
+                let what = match &e.outcome {
+                    Ok(l) => format!("ok {} {:?}", l.bot.name, l.script),
+                    Err(EntryProblem::BadName(_)) => "bad name".into(),
+                    Err(EntryProblem::BadManifest(m)) => {
+                        format!("bad manifest {}", m.problems.len())
+                    }
+                    Err(EntryProblem::NoManifest(_)) => "no manifest".into(),
+                };
+                (e.dir_name.clone(), what)
+            })
+            .collect();
+        let expected = [
+            ("broken", "bad manifest 2"),
+            ("empty", "no manifest"),
+            ("good", "ok good None"),
+            ("my bot", "bad name"),
+            ("script", "ok script Some(\"bot.py\")"),
+            ("twin-a", "bad name"),
+            ("twin-b", "bad name"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(show, expected);
+        let Err(EntryProblem::BadName(why)) = &folder.entries[5].outcome else {
+            unreachable!()
+        };
+        assert!(why.contains("like the bot of twin-b"), "{why}");
+        let Err(EntryProblem::BadName(why)) = &folder.entries[3].outcome else {
+            unreachable!()
+        };
+        assert!(why.contains("\"my bot\" is not a valid bot name"), "{why}");
+        // The script's bot runs it from its directory.
+        let Ok(script) = &folder.entries[4].outcome else {
+            unreachable!()
+        };
+        assert_eq!(script.bot.command, ["python3", "bot.py"]);
+        assert!(script.bot.games.is_empty());
+    }
+}
