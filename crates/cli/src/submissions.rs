@@ -69,7 +69,7 @@ impl Entry {
 /// Every entry of the folder with what can be told without a game or
 /// running anything (`dojo bots`), and the names of the files in it
 /// (which are not entries).
-pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>)> {
+pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>, Vec<String>)> {
     let folder = dojo_runner::scan(bots_dir)?;
     let entries = folder
         .entries
@@ -111,7 +111,7 @@ pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>)> {
             }
         })
         .collect();
-    Ok((entries, folder.files))
+    Ok((entries, folder.files, folder.ignored))
 }
 
 /// `command` as the bot author wrote it: a program in the bot's directory
@@ -131,7 +131,7 @@ fn shown_command(command: &[String], dir: &Path) -> String {
 /// `bot.toml` (and what). The smoke start comes later, with the league's
 /// executor ([`exclude_smoke_failures`]).
 pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excluded>)> {
-    let (mut entries, _files) = scan(bots_dir)?;
+    let (mut entries, _files, _ignored) = scan(bots_dir)?;
     for e in &mut entries {
         let Some(bot) = e.bot.clone() else {
             continue;

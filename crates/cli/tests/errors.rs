@@ -147,13 +147,13 @@ fn bots_lists_the_bundled_bots_and_their_games() {
     assert!(line("random-sh").contains("cardjitsu"));
     assert!(line("royale-random-py").contains("royale"));
     assert!(line("random-py").contains(" ok "));
-    // bots/faulty has no bot.toml and many scripts: listed, with why it
-    // is no tournament bot.
-    assert!(line("faulty").contains("no manifest"), "{stdout}");
+    // bots/faulty and bots/hostile hold test bots: the folder's
+    // .dojoignore takes them out, and says so.
     assert!(
-        line("faulty").contains("no single obvious script"),
+        stdout.contains("not entries (.dojoignore lists them): faulty, hostile"),
         "{stdout}"
     );
+    assert!(!stdout.lines().any(|l| l.starts_with("faulty ")), "{stdout}");
 }
 
 #[test]

@@ -4,8 +4,10 @@
 //! and starts is found out above it (`dojo`'s `submissions.rs`).
 //!
 //! An entry is a directory directly in the folder (a symbolic link to one
-//! too); hidden entries (`.git`) are not entries, and files are listed
-//! apart ([`Folder::files`]). A directory is loaded from its `bot.toml`;
+//! too); hidden entries (`.git`) are not entries, nor are the names the
+//! folder's [`IGNORE_FILE`] lists ([`Folder::ignored`]: test bots kept
+//! beside the real ones, an archive), and files are listed apart
+//! ([`Folder::files`]). A directory is loaded from its `bot.toml`;
 //! without one, a single obvious script is taken ([`obvious_script`]).
 
 use std::path::{Path, PathBuf};
@@ -17,6 +19,10 @@ use crate::spec::{BotSpec, MANIFEST_FILE, SpecError, load_any};
 /// extension, the interpreter that runs it.
 pub const SCRIPTS: [(&str, &str); 3] = [("py", "python3"), ("js", "node"), ("sh", "sh")];
 
+/// The file in a folder of bots that names directories which are not
+/// entries: one name per line, `#` starting a comment.
+pub const IGNORE_FILE: &str = ".dojoignore";
+
 /// Everything in a folder of bots.
 #[derive(Debug, Default)]
 pub struct Folder {
@@ -24,6 +30,9 @@ pub struct Folder {
     pub entries: Vec<Entry>,
     /// The names of the files directly in it (not entries), sorted.
     pub files: Vec<String>,
+    /// The names its [`IGNORE_FILE`] lists, sorted (whether or not they
+    /// are there).
+    pub ignored: Vec<String>,
 }
 
 /// One directory of the folder.
@@ -72,10 +81,13 @@ pub fn scan(folder: &Path) -> Result<Folder, SpecError> {
         file: folder.to_path_buf(),
         source,
     })?;
-    let mut out = Folder::default();
+    let mut out = Folder {
+        ignored: ignored(folder)?,
+        ..Folder::default()
+    };
     for item in read.flatten() {
         let dir_name = item.file_name().to_string_lossy().into_owned();
-        if dir_name.starts_with('.') {
+        if dir_name.starts_with('.') || out.ignored.contains(&dir_name) {
             continue;
         }
         let dir = item.path();
@@ -104,6 +116,25 @@ pub fn scan(folder: &Path) -> Result<Folder, SpecError> {
     out.entries.sort_by(|a, b| a.dir_name.cmp(&b.dir_name));
     mark_duplicates(&mut out.entries);
     Ok(out)
+}
+
+/// The names `folder`'s [`IGNORE_FILE`] lists (none without one), read
+/// up to the manifest cap.
+fn ignored(folder: &Path) -> Result<Vec<String>, SpecError> {
+    let file = folder.join(IGNORE_FILE);
+    if !file.is_file() {
+        return Ok(Vec::new());
+    }
+    let text = crate::input::read_text_capped(&file, crate::input::MANIFEST_CAP, "an ignore file")
+        .map_err(|source| SpecError::Read { file, source })?;
+    let mut names: Vec<String> = text
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
 }
 
 /// One entry's bot, or its problem.
@@ -278,6 +309,27 @@ mod tests {
         let nothing = case("f", &[("README.md", ""), (".bot.py", "")]);
         let why = obvious_script(&nothing).unwrap_err();
         assert!(why.contains("nothing to run"), "{why}");
+    }
+
+    #[test]
+    fn the_ignore_file_takes_directories_out_of_the_folder() {
+        let folder = tempfile::tempdir().unwrap();
+        for dir in ["tests", "old", "real"] {
+            write(&folder.path().join(dir), &[("bot.py", "print(0)\n")]);
+        }
+        std::fs::write(
+            folder.path().join(IGNORE_FILE),
+            "# test bots\ntests\n  old  # an archive\n\nmissing\n",
+        )
+        .unwrap();
+        let scanned = scan(folder.path()).unwrap();
+        let names: Vec<&str> = scanned
+            .entries
+            .iter()
+            .map(|e| e.dir_name.as_str())
+            .collect();
+        assert_eq!(names, ["real"]);
+        assert_eq!(scanned.ignored, ["missing", "old", "tests"]);
     }
 
     #[test]

@@ -29,7 +29,7 @@ mod sys;
 pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
 pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
 pub use fingerprint::fingerprint;
-pub use folder::{Entry, EntryProblem, Folder, Loaded, SCRIPTS, obvious_script, scan};
+pub use folder::{Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, obvious_script, scan};
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{
     MAX_NAME_BYTES, ManifestError, ManifestProblem, Mode, check_name, is_valid_name,

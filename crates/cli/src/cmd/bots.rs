@@ -11,7 +11,7 @@ pub fn run(bots_dir: &Path) -> Result<ExitCode> {
     if let Some(hint) = crate::home::hint(bots_dir) {
         anyhow::bail!("{hint}");
     }
-    let (entries, files) = crate::submissions::scan(bots_dir)?;
+    let (entries, files, ignored) = crate::submissions::scan(bots_dir)?;
     if entries.is_empty() {
         outln!("no bots under {}", bots_dir.display());
     } else {
@@ -71,6 +71,13 @@ pub fn run(bots_dir: &Path) -> Result<ExitCode> {
     }
     if !files.is_empty() {
         outln!("not entries (a bot is a directory): {}", files.join(", "));
+    }
+    if !ignored.is_empty() {
+        outln!(
+            "not entries ({} lists them): {}",
+            dojo_runner::IGNORE_FILE,
+            ignored.join(", ")
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
