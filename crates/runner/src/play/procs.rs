@@ -79,6 +79,10 @@ pub(crate) struct Pipes<'a> {
     seats: &'a [Seat],
     opts: &'a RunOptions,
     processes: Vec<Option<BotProcess>>,
+    /// Each seat's box (see [`crate::bot_box`]), made at its first start
+    /// that will not be its only one: for a per-turn bot, and for a
+    /// restart. Dropped after the processes (field order), which empty it.
+    boxes: Vec<Option<crate::bot_box::BotBox>>,
     /// Each seat's scratch directory for this game (HOME and TMPDIR, the
     /// only place it may write), made at its first start, removed with
     /// the game (after the processes: field order).
@@ -95,6 +99,7 @@ impl<'a> Pipes<'a> {
             seats,
             opts,
             processes: seats.iter().map(|_| None).collect(),
+            boxes: seats.iter().map(|_| None).collect(),
             scratch: seats.iter().map(|_| None).collect(),
             logs: seats
                 .iter()
@@ -130,7 +135,7 @@ impl Processes for Pipes<'_> {
             .as_ref()
             .map_or(0, crate::sandbox::Scratch::seat_id);
         containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
-        let process = BotProcess::spawn(Launch {
+        let launch = Launch {
             command: &spec.bot.command,
             dir: &spec.bot.dir,
             scratch: self.scratch[seat]
@@ -144,7 +149,21 @@ impl Processes for Pipes<'_> {
             containment,
             clean_env: true,
             cpu: opts.pin_cpu,
-        })?;
+        };
+        let boxed = crate::bot_box::wanted(&containment)
+            && (spec.bot.mode == crate::Mode::PerTurn || generation > 1);
+        let process = if boxed {
+            if !self.boxes[seat].as_ref().is_some_and(|b| b.usable()) {
+                self.boxes[seat] = None;
+                self.boxes[seat] = Some(crate::bot_box::BotBox::create(&launch)?);
+            }
+            let Some(seat_box) = &mut self.boxes[seat] else {
+                unreachable!("made above")
+            };
+            seat_box.start(seat, generation, opts.max_line_bytes)?
+        } else {
+            BotProcess::spawn(launch)?
+        };
         let pgid = process.pgid();
         self.processes[seat] = Some(process);
         Ok(pgid)

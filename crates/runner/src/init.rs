@@ -1,0 +1,402 @@
+//! The init of a box: PID 1 of the box's namespaces, which starts the
+//! seat's bot on request by fork + exec, so every further process of the
+//! seat costs a fork and an exec instead of fresh namespaces, a cgroup, a
+//! Landlock ruleset and seccomp filters (see [`crate::bot_box`]).
+//!
+//! It runs in the child dojo forked (never exec'd), so it may only make
+//! async-signal-safe system calls and must not allocate: everything it
+//! needs ([`Program`]) is built before the fork, and its buffers are on
+//! its stack.
+//!
+//! The protocol, over a `SOCK_SEQPACKET` socket pair made before the box
+//! (one message per datagram, each [`MESSAGE`] bytes: a tag and two
+//! 32-bit numbers):
+//! - dojo sends [`START`] with the bot's stdin, stdout and stderr as
+//!   `SCM_RIGHTS`; the init answers [`STARTED`] with the bot's pid in the
+//!   box, or [`FAILED`] with the errno of the exec;
+//! - when that bot ends the init sends [`EXITED`] with its pid and wait
+//!   status (what else ends in the box is reaped and not reported);
+//! - dojo sends [`KILL`]: the init kills every other process in the box
+//!   (`kill(-1)`, which in a PID namespace reaches only the namespace),
+//!   reaps them all and answers [`CLEAN`];
+//! - when dojo's end closes, the init exits, and the kernel kills what is
+//!   left in its namespace.
+#![allow(unsafe_code)]
+
+use std::ffi::{CString, c_char};
+
+/// Bytes of one message: the tag, then two native-endian `i32`s.
+pub(crate) const MESSAGE: usize = 9;
+pub(crate) const START: u8 = b'S';
+pub(crate) const STARTED: u8 = b'P';
+pub(crate) const FAILED: u8 = b'F';
+pub(crate) const EXITED: u8 = b'X';
+pub(crate) const KILL: u8 = b'K';
+pub(crate) const CLEAN: u8 = b'C';
+
+/// One message.
+pub(crate) fn message(tag: u8, a: i32, b: i32) -> [u8; MESSAGE] {
+    let mut m = [0u8; MESSAGE];
+    m[0] = tag;
+    m[1..5].copy_from_slice(&a.to_ne_bytes());
+    m[5..9].copy_from_slice(&b.to_ne_bytes());
+    m
+}
+
+/// The tag and numbers of a message.
+pub(crate) fn parse(m: &[u8]) -> Option<(u8, i32, i32)> {
+    if m.len() != MESSAGE {
+        return None;
+    }
+    let a = i32::from_ne_bytes(m[1..5].try_into().ok()?);
+    let b = i32::from_ne_bytes(m[5..9].try_into().ok()?);
+    Some((m[0], a, b))
+}
+
+/// What the init execs, built before the fork: the program's path (found
+/// in PATH here, as the shell would), its arguments and its environment,
+/// NUL-terminated and with their pointer arrays.
+#[derive(Debug)]
+pub(crate) struct Program {
+    path: CString,
+    _strings: Vec<CString>,
+    argv: Vec<*const c_char>,
+    envp: Vec<*const c_char>,
+}
+
+// SAFETY: the pointers point into `_strings` (heap buffers that do not
+// move with the vector) and are only read, in the forked child.
+unsafe impl Send for Program {}
+// SAFETY: as above; nothing is ever written through them.
+unsafe impl Sync for Program {}
+
+impl Program {
+    /// `command` run with exactly `env`; its program looked up in the
+    /// `PATH` of `env` when it names no directory (relative paths are the
+    /// bot directory's, the init's working directory).
+    pub(crate) fn new(command: &[String], env: &[(String, String)]) -> std::io::Result<Self> {
+        let invalid = |what: &str| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{what} contains a NUL byte"),
+            )
+        };
+        let (program, _) = command
+            .split_first()
+            .ok_or_else(|| std::io::Error::other("empty command"))?;
+        let path = if program.contains('/') {
+            std::path::PathBuf::from(program)
+        } else {
+            let path_var = env
+                .iter()
+                .rev()
+                .find(|(k, _)| k == "PATH")
+                .map_or("/usr/local/bin:/usr/bin:/bin", |(_, v)| v.as_str());
+            std::env::split_paths(path_var)
+                .map(|dir| dir.join(program))
+                .find(|p| is_executable(p))
+                .ok_or_else(|| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!("{program}: not found in PATH"),
+                    )
+                })?
+        };
+        let path = CString::new(path.into_os_string().into_encoded_bytes())
+            .map_err(|_| invalid("the program"))?;
+        let mut strings = Vec::new();
+        for arg in command {
+            strings.push(CString::new(arg.as_bytes()).map_err(|_| invalid("an argument"))?);
+        }
+        let argc = strings.len();
+        // Later values of a name win, as with `Command::envs`.
+        let mut seen = std::collections::BTreeMap::new();
+        for (k, v) in env {
+            seen.insert(k.as_str(), v.as_str());
+        }
+        for (k, v) in seen {
+            strings.push(CString::new(format!("{k}={v}")).map_err(|_| invalid("a variable"))?);
+        }
+        let mut argv: Vec<*const c_char> = strings[..argc].iter().map(|s| s.as_ptr()).collect();
+        argv.push(std::ptr::null());
+        let mut envp: Vec<*const c_char> = strings[argc..].iter().map(|s| s.as_ptr()).collect();
+        envp.push(std::ptr::null());
+        Ok(Self {
+            path,
+            _strings: strings,
+            argv,
+            envp,
+        })
+    }
+}
+
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Sends one message on `fd`; false if it could not.
+///
+/// # Safety
+/// A raw `send` on a plain buffer.
+unsafe fn send(fd: i32, m: &[u8; MESSAGE]) -> bool {
+    // SAFETY: `m` is a valid buffer of MESSAGE bytes.
+    unsafe { libc::send(fd, m.as_ptr().cast(), MESSAGE, libc::MSG_NOSIGNAL) == MESSAGE as isize }
+}
+
+/// The errno of the last failed call.
+fn errno() -> i32 {
+    // SAFETY: reads this thread's errno.
+    unsafe { *libc::__errno_location() }
+}
+
+/// The init's loop: never returns. `ctl` is the box's end of the socket
+/// pair; the process has its namespaces, cgroups, user, limits and
+/// confinement already (bots inherit them with the fork). Only
+/// async-signal-safe system calls, no allocation.
+///
+/// # Safety
+/// To be called only in a forked child that will never return to the
+/// code it was forked from.
+pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
+    // SAFETY: raw system calls on stack buffers and on `program`, whose
+    // memory this process has its own copy of.
+    unsafe {
+        // Keep 0-2 (/dev/null) so descriptors received below never take
+        // them; close everything else dojo left open (among them the pipe
+        // on which the spawn in dojo waits for an exec: closing it tells
+        // dojo the box is up).
+        let keep = ctl as u32;
+        if keep > 3 {
+            libc::syscall(libc::SYS_close_range, 3u32, keep - 1, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32);
+        // SIGCHLD through a descriptor, polled beside the socket.
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGCHLD);
+        libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        let children = libc::signalfd(-1, &set, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK);
+        if children == -1 {
+            libc::_exit(1);
+        }
+        let mut current: i32 = 0;
+        loop {
+            let mut fds = [
+                libc::pollfd {
+                    fd: ctl,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: children,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            if libc::poll(fds.as_mut_ptr(), 2, -1) == -1 {
+                if errno() == libc::EINTR {
+                    continue;
+                }
+                libc::_exit(1);
+            }
+            if fds[1].revents != 0 {
+                let mut info = [0u8; 128];
+                while libc::read(children, info.as_mut_ptr().cast(), info.len()) > 0 {}
+                reap(ctl, &mut current, libc::WNOHANG);
+            }
+            if fds[0].revents == 0 {
+                continue;
+            }
+            let mut buf = [0u8; MESSAGE];
+            let mut iov = libc::iovec {
+                iov_base: buf.as_mut_ptr().cast(),
+                iov_len: MESSAGE,
+            };
+            // Room for one SCM_RIGHTS message of three descriptors, aligned.
+            let mut control = [0u64; 8];
+            let mut msg: libc::msghdr = std::mem::zeroed();
+            msg.msg_iov = &mut iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control.as_mut_ptr().cast();
+            msg.msg_controllen = std::mem::size_of_val(&control) as _;
+            let n = libc::recvmsg(ctl, &mut msg, libc::MSG_CMSG_CLOEXEC);
+            if n == -1 && errno() == libc::EINTR {
+                continue;
+            }
+            if n <= 0 {
+                // dojo's end is closed: the box ends with the init.
+                libc::_exit(0);
+            }
+            let mut passed = [-1i32; 3];
+            let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+            while !cmsg.is_null() {
+                if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                    let data = libc::CMSG_DATA(cmsg).cast::<i32>();
+                    let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / 4;
+                    for i in 0..count {
+                        let fd = std::ptr::read_unaligned(data.add(i));
+                        if i < 3 {
+                            passed[i] = fd;
+                        } else {
+                            libc::close(fd);
+                        }
+                    }
+                }
+                cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+            }
+            let reply = match buf[0] {
+                START if current == 0 && passed.iter().all(|&fd| fd >= 0) => {
+                    match start(program, passed) {
+                        Ok(pid) => {
+                            current = pid;
+                            message(STARTED, pid, 0)
+                        }
+                        Err(e) => message(FAILED, 0, e),
+                    }
+                }
+                START => message(FAILED, 0, libc::EBUSY),
+                KILL => {
+                    kill_all(ctl, &mut current);
+                    message(CLEAN, 0, 0)
+                }
+                _ => message(FAILED, 0, libc::EINVAL),
+            };
+            for fd in passed {
+                if fd >= 0 {
+                    libc::close(fd);
+                }
+            }
+            if !send(ctl, &reply) {
+                libc::_exit(1);
+            }
+        }
+    }
+}
+
+/// Reaps ended children (`flags`: `WNOHANG` or 0), reporting the current
+/// bot's end.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn reap(ctl: i32, current: &mut i32, flags: i32) -> bool {
+    let mut any = false;
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid writes one int.
+        let pid = unsafe { libc::waitpid(-1, &mut status, flags) };
+        if pid <= 0 {
+            if pid == -1 && errno() == libc::EINTR {
+                continue;
+            }
+            return any;
+        }
+        any = true;
+        if pid == *current {
+            *current = 0;
+            // SAFETY: as `send`.
+            if unsafe { !send(ctl, &message(EXITED, pid, status)) } {
+                // SAFETY: ends this process.
+                unsafe { libc::_exit(1) };
+            }
+        }
+    }
+}
+
+/// Kills every process in the box but the init and reaps them all.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn kill_all(ctl: i32, current: &mut i32) {
+    // The bot is gone either way: its end is not reported any more.
+    *current = 0;
+    loop {
+        // SAFETY: kill(-1) from a namespace's init reaches every other
+        // process of the namespace and nothing outside it.
+        unsafe { libc::kill(-1, libc::SIGKILL) };
+        let mut status = 0;
+        // SAFETY: waitpid writes one int.
+        let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
+        if pid == -1 && errno() == libc::ECHILD {
+            let _ = ctl;
+            return;
+        }
+    }
+}
+
+/// Forks the bot with `fds` as its stdin, stdout and stderr, in a process
+/// group of its own, and execs it; its pid, or the errno of the fork or
+/// the exec.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn start(program: &Program, fds: [i32; 3]) -> Result<i32, i32> {
+    // SAFETY: raw system calls on stack values and `program`'s memory.
+    unsafe {
+        let mut report = [0i32; 2];
+        if libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) == -1 {
+            return Err(errno());
+        }
+        let pid = libc::fork();
+        if pid == -1 {
+            let e = errno();
+            libc::close(report[0]);
+            libc::close(report[1]);
+            return Err(e);
+        }
+        if pid == 0 {
+            // Descriptors 0-2 are the init's /dev/null and every other
+            // is above them, so the dup2s below cannot clobber a source.
+            for (target, &fd) in fds.iter().enumerate() {
+                if libc::dup2(fd, target as i32) == -1 {
+                    fail(report[1]);
+                }
+            }
+            // The report pipe to 3 (close-on-exec), everything else shut.
+            if report[1] != 3 && libc::dup3(report[1], 3, libc::O_CLOEXEC) == -1 {
+                fail(report[1]);
+            }
+            libc::syscall(libc::SYS_close_range, 4u32, u32::MAX, 0u32);
+            libc::setpgid(0, 0);
+            let mut empty: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut empty);
+            libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+            libc::execve(
+                program.path.as_ptr(),
+                program.argv.as_ptr(),
+                program.envp.as_ptr(),
+            );
+            fail(3);
+        }
+        libc::close(report[1]);
+        let mut code = [0u8; 4];
+        let n = loop {
+            let n = libc::read(report[0], code.as_mut_ptr().cast(), 4);
+            if n == -1 && errno() == libc::EINTR {
+                continue;
+            }
+            break n;
+        };
+        libc::close(report[0]);
+        if n == 4 {
+            // The exec failed and the child exits: reap it here.
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            return Err(i32::from_ne_bytes(code));
+        }
+        Ok(pid)
+    }
+}
+
+/// In the forked bot: reports errno on `report` and exits.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn fail(report: i32) -> ! {
+    let code = errno().to_ne_bytes();
+    // SAFETY: write of a stack buffer, then _exit.
+    unsafe {
+        libc::write(report, code.as_ptr().cast(), 4);
+        libc::_exit(127)
+    }
+}
