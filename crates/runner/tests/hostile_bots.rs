@@ -1121,3 +1121,86 @@ fn without_the_cpu_cgroup_the_cpu_limit_is_per_process() {
     let seat = &run.seats[1];
     assert_eq!(seat.faults.total(), 0, "{seat:?}");
 }
+
+/// `spec` again, started afresh for every hand.
+fn per_turn(spec: Arc<BotSpec>) -> Arc<BotSpec> {
+    Arc::new(BotSpec {
+        mode: Mode::PerTurn,
+        ..(*spec).clone()
+    })
+}
+
+#[test]
+fn a_per_turn_bots_leftovers_never_reach_its_next_turn() {
+    // Its processes share a box when there is a PID namespace: the box
+    // is emptied between them. Without one each process's own cleanup
+    // (cgroup, subreaper sweep) does it.
+    let tag = unique_tag("lingerer");
+    let (referee, run) = versus(
+        per_turn(bot("hostile", "lingerer.py", &[&tag])),
+        &options(),
+        6,
+    );
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "a leftover lived on: {:?} {stderr}",
+        referee.history
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    assert_eq!(run.seats[1].pgids.len(), 6, "one process a hand");
+    let (gone, left) = dojo_testkit::procs::tagged_gone_within(&tag, Duration::from_secs(10));
+    assert!(gone, "left running: {left:?}");
+}
+
+#[test]
+fn a_per_turn_bot_is_charged_each_processs_own_cpu_time() {
+    // With a box the seat's processes share its cgroup: each must be
+    // charged from its own start, not the box's.
+    if !have("cgroup-cpu") {
+        return;
+    }
+    const BURN: &str = "import sys, time\n\
+        for line in sys.stdin:\n\
+        \x20   if ',' in line and ' vs. ' not in line:\n\
+        \x20       t = time.process_time()\n\
+        \x20       while time.process_time() - t < 0.3:\n\
+        \x20           pass\n\
+        \x20       print(0, flush=True)\n\
+        \x20       break\n";
+    let spec = Arc::new(BotSpec {
+        name: "burner".to_string(),
+        command: vec!["python3".to_string(), "-c".to_string(), BURN.to_string()],
+        ..(*bot("hostile", "thinker.py", &[])).clone()
+    });
+    let opts = RunOptions {
+        time: dojo_runner::TimeMode::Cpu,
+        move_timeout: Duration::from_millis(700),
+        startup_allowance: Duration::from_millis(1000),
+        wall_backstop: 40,
+        ..RunOptions::default()
+    };
+    // 8 hands of 0.3 s: 2.4 s in all, over any one hand's 1.7 s.
+    let (referee, run) = versus(per_turn(spec), &opts, 8);
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+}
+
+#[test]
+fn a_per_turn_program_that_cannot_be_run_is_a_spawn_error() {
+    let spec = Arc::new(BotSpec {
+        name: "missing".to_string(),
+        command: vec!["/nonexistent/dojo-bot".to_string()],
+        ..(*bot("hostile", "thinker.py", &[])).clone()
+    });
+    let seats = [
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+        Seat::new(per_turn(spec)),
+    ];
+    let err = play(&mut Cards::new(2), &seats, &options()).unwrap_err();
+    assert!(
+        matches!(&err, dojo_runner::RunError::Spawn { bot, .. } if bot == "missing"),
+        "{err}"
+    );
+}
