@@ -236,10 +236,11 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
                     let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / 4;
                     for i in 0..count {
                         let fd = std::ptr::read_unaligned(data.add(i));
-                        if i < 3 {
-                            passed[i] = fd;
-                        } else {
-                            libc::close(fd);
+                        match passed.get_mut(i) {
+                            Some(slot) if *slot < 0 => *slot = fd,
+                            _ => {
+                                libc::close(fd);
+                            }
                         }
                     }
                 }
