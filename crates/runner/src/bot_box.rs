@@ -49,6 +49,12 @@ pub(crate) fn wanted(containment: &crate::sys::Containment) -> bool {
 /// One seat's box.
 #[derive(Debug)]
 pub(crate) struct BotBox {
+    /// What the box was made for (see [`Pipes`](crate::play)): a box is
+    /// reused only for the same.
+    key: String,
+    /// The thread that made it: its waiter has PDEATHSIG on that thread,
+    /// so only that thread reuses it (knowing it alive).
+    thread: std::thread::ThreadId,
     /// dojo's end of the socket pair to the init (non-blocking).
     ctl: OwnedFd,
     /// Set when the init failed to answer: the box is replaced.
@@ -56,12 +62,24 @@ pub(crate) struct BotBox {
     /// The waiter, the init's pidfd and the box's groups: dropping it
     /// kills everything in the box and removes the groups.
     guard: GroupGuard,
+    /// The box's scratch directory (HOME and TMPDIR; emptied between
+    /// games), and its seat user. Removed after the guard has killed
+    /// everything (field order).
+    scratch: crate::sandbox::Scratch,
+    /// The environment the box was made with: each start adds the
+    /// seat's own to it.
+    base_env: Vec<(String, String)>,
 }
 
 impl BotBox {
-    /// Makes the box for `launch`'s bot: everything a process of it would
-    /// get, once. The init waits for [`Self::start`].
-    pub(crate) fn create(launch: &Launch<'_>) -> std::io::Result<Self> {
+    /// Makes the box for `launch`'s bot, whose scratch directory is
+    /// `scratch`: everything a process of it would get, once. The init
+    /// waits for [`Self::start`].
+    pub(crate) fn create(
+        key: String,
+        launch: &Launch<'_>,
+        scratch: crate::sandbox::Scratch,
+    ) -> std::io::Result<Self> {
         use rustix::net::{AddressFamily, SocketFlags, SocketType, socketpair};
         let (ours, theirs) = socketpair(
             AddressFamily::UNIX,
@@ -69,13 +87,12 @@ impl BotBox {
             SocketFlags::CLOEXEC,
             None,
         )?;
-        let mut env = if launch.clean_env {
+        let base_env = if launch.clean_env {
             crate::sandbox::base_env(launch.dir, launch.scratch)
         } else {
             std::env::vars().collect()
         };
-        env.extend(launch.env.iter().cloned());
-        let program = init::Program::new(launch.command, &env)?;
+        let program = init::Program::new(launch.command, &base_env)?;
         let started = crate::process::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
         drop(theirs);
         rustix::io::ioctl_fionbio(&ours, true)?;
@@ -83,15 +100,56 @@ impl BotBox {
             return Err(std::io::Error::other("the box's init did not start"));
         }
         Ok(Self {
+            key,
+            thread: std::thread::current().id(),
             ctl: ours,
             broken: Arc::new(AtomicBool::new(false)),
             guard: started.guard,
+            scratch,
+            base_env,
         })
     }
 
-    /// Whether the box still works (its init answered every request).
+    /// What the box was made for.
+    pub(crate) fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether the box still works: its init answered every request and
+    /// is still there (a Ctrl-C kills it; so does the end of the thread
+    /// that made it, through PDEATHSIG).
     pub(crate) fn usable(&self) -> bool {
-        !self.broken.load(Ordering::Relaxed)
+        if self.broken.load(Ordering::Relaxed) {
+            return false;
+        }
+        let mut fds = [PollFd::new(&self.ctl, PollFlags::IN)];
+        let ready = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(Duration::ZERO)));
+        // Nothing is pending between processes: anything readable is the
+        // end of the init (or a message no one waits for).
+        if ready.is_ok_and(|n| n > 0) {
+            self.broken.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// Readies the box for another game: empties its scratch directory
+    /// (the processes are gone already). False if it cannot be.
+    fn reset(&mut self) -> bool {
+        let Ok(entries) = std::fs::read_dir(self.scratch.path()) else {
+            return false;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let removed = match entry.file_type() {
+                Ok(t) if t.is_dir() => std::fs::remove_dir_all(&path),
+                _ => std::fs::remove_file(&path),
+            };
+            if removed.is_err() {
+                return false;
+            }
+        }
+        self.usable()
     }
 
     /// Has the init start the bot, with fresh pipes, counting its CPU time
@@ -102,10 +160,14 @@ impl BotBox {
         seat: usize,
         generation: u64,
         max_line_bytes: usize,
+        env: &[(String, String)],
     ) -> std::io::Result<BotProcess> {
         if !self.usable() {
             return Err(std::io::Error::other("the box is broken"));
         }
+        let mut all = self.base_env.clone();
+        all.extend(env.iter().cloned());
+        let payload = init::env_payload(&all)?;
         if let Some(group) = &self.guard.cgroup {
             group.rebase();
         }
@@ -113,7 +175,7 @@ impl BotBox {
         let (stdout_r, stdout_w) = std::io::pipe()?;
         let (stderr_r, stderr_w) = std::io::pipe()?;
         let fds = [stdin_r.as_fd(), stdout_w.as_fd(), stderr_w.as_fd()];
-        let sent = send(&self.ctl, init::START, &fds);
+        let sent = send(&self.ctl, init::START, &payload, &fds);
         drop((stdin_r, stdout_w, stderr_w));
         let answer = sent.and_then(|()| answer(&self.ctl, &[init::STARTED, init::FAILED]));
         let pid_in_box = match answer {
@@ -206,7 +268,7 @@ impl Tenant {
 
 impl Drop for Tenant {
     fn drop(&mut self) {
-        let emptied = send(&self.ctl, init::KILL, &[])
+        let emptied = send(&self.ctl, init::KILL, &[], &[])
             .and_then(|()| answer(&self.ctl, &[init::CLEAN]).map(drop));
         if emptied.is_err() {
             self.broken.store(true, Ordering::Relaxed);
@@ -227,9 +289,15 @@ fn decode(status: i32) -> ExitKind {
 
 /// Sends `tag` with `fds` to the init (never blocks: the socket takes a
 /// message or the box is broken).
-fn send(ctl: &OwnedFd, tag: u8, fds: &[std::os::fd::BorrowedFd<'_>]) -> std::io::Result<()> {
+fn send(
+    ctl: &OwnedFd,
+    tag: u8,
+    payload: &[u8],
+    fds: &[std::os::fd::BorrowedFd<'_>],
+) -> std::io::Result<()> {
     use rustix::net::{SendAncillaryBuffer, SendAncillaryMessage, SendFlags, sendmsg};
-    let message = init::message(tag, 0, 0);
+    let mut message = init::message(tag, 0, 0).to_vec();
+    message.extend_from_slice(payload);
     let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
     let mut control = SendAncillaryBuffer::new(&mut space);
     if !fds.is_empty() && !control.push(SendAncillaryMessage::ScmRights(fds)) {
@@ -280,4 +348,70 @@ fn answer(ctl: &OwnedFd, tags: &[u8]) -> std::io::Result<(u8, i32, i32)> {
         let mut fds = [PollFd::new(ctl, PollFlags::IN)];
         let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(left)));
     }
+}
+
+/// Boxes between games, kept for the next game of the same bot under the
+/// same conditions on the same thread: the box of a league's bot is made
+/// once per worker, not once per game. Bounded; the oldest go first.
+static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
+
+/// Most idle boxes kept (each holds two sleeping processes, a few
+/// namespaces, its groups and a seat user).
+const IDLE_BOXES: usize = 16;
+
+/// An idle box this thread made for `key`, if one is there and still
+/// works.
+pub(crate) fn take_idle(key: &str) -> Option<BotBox> {
+    let thread = std::thread::current().id();
+    let found = {
+        let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
+        let at = idle
+            .iter()
+            .position(|b| b.key == key && b.thread == thread)?;
+        idle.remove(at)
+    };
+    found.usable().then_some(found)
+}
+
+/// Keeps `b` for a later game once its processes are gone, if it can be
+/// readied for one; else it is dropped (and everything in it killed).
+pub(crate) fn give_back(mut b: BotBox) {
+    if !b.reset() {
+        return;
+    }
+    // Idle boxes are dropped (their groups and scratch directories
+    // removed) when dojo exits normally; after kill -9 their processes
+    // die with dojo and `remove_leftovers` takes the rest at the next start.
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    AT_EXIT.call_once(|| crate::sys::at_exit(drop_idle_at_exit));
+    let evicted = {
+        let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
+        // Boxes whose thread has ended are dead: out with them.
+        let (live, mut dead): (Vec<_>, Vec<_>) = std::mem::take(&mut *idle)
+            .into_iter()
+            .partition(BotBox::usable);
+        *idle = live;
+        idle.push(b);
+        let over = idle.len().saturating_sub(IDLE_BOXES);
+        dead.extend(idle.drain(..over));
+        dead
+    };
+    // Killed outside the lock.
+    drop(evicted);
+}
+
+extern "C" fn drop_idle_at_exit() {
+    // Never waits for the lock: a thread killed by the exit may hold it.
+    let idle = match IDLE.try_lock() {
+        Ok(mut idle) => std::mem::take(&mut *idle),
+        Err(_) => return,
+    };
+    drop(idle);
+}
+
+/// Drops every idle box: when seat users run out (each box holds one),
+/// and for `kill_all_bots`.
+pub(crate) fn drop_idle() -> usize {
+    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|p| p.into_inner()));
+    idle.len()
 }

@@ -11,7 +11,9 @@
 //! The protocol, over a `SOCK_SEQPACKET` socket pair made before the box
 //! (one message per datagram, each [`MESSAGE`] bytes: a tag and two
 //! 32-bit numbers):
-//! - dojo sends [`START`] with the bot's stdin, stdout and stderr as
+//! - dojo sends [`START`] followed by the bot's environment (`NAME=VALUE`
+//!   strings, each ending in a NUL byte; at most [`ENV_BYTES`] bytes and
+//!   [`ENV_VARS`] variables) with the bot's stdin, stdout and stderr as
 //!   `SCM_RIGHTS`; the init answers [`STARTED`] with the bot's pid in the
 //!   box, or [`FAILED`] with the errno of the exec;
 //! - when that bot ends the init sends [`EXITED`] with its pid and wait
@@ -27,6 +29,10 @@ use std::ffi::{CString, c_char};
 
 /// Bytes of one message: the tag, then two native-endian `i32`s.
 pub(crate) const MESSAGE: usize = 9;
+/// Most bytes of the environment a [`START`] carries.
+pub(crate) const ENV_BYTES: usize = 32 * 1024;
+/// Most variables in it.
+pub(crate) const ENV_VARS: usize = 256;
 pub(crate) const START: u8 = b'S';
 pub(crate) const STARTED: u8 = b'P';
 pub(crate) const FAILED: u8 = b'F';
@@ -54,14 +60,14 @@ pub(crate) fn parse(m: &[u8]) -> Option<(u8, i32, i32)> {
 }
 
 /// What the init execs, built before the fork: the program's path (found
-/// in PATH here, as the shell would), its arguments and its environment,
-/// NUL-terminated and with their pointer arrays.
+/// in PATH here, as the shell would) and its arguments, NUL-terminated
+/// and with their pointer array. The environment comes with each
+/// [`START`] (a seat's `DOJO_SEED` differs from game to game).
 #[derive(Debug)]
 pub(crate) struct Program {
     path: CString,
     _strings: Vec<CString>,
     argv: Vec<*const c_char>,
-    envp: Vec<*const c_char>,
 }
 
 // SAFETY: the pointers point into `_strings` (heap buffers that do not
@@ -71,9 +77,9 @@ unsafe impl Send for Program {}
 unsafe impl Sync for Program {}
 
 impl Program {
-    /// `command` run with exactly `env`; its program looked up in the
-    /// `PATH` of `env` when it names no directory (relative paths are the
-    /// bot directory's, the init's working directory).
+    /// `command`, its program looked up in the `PATH` of `env` when it
+    /// names no directory (relative paths are the bot directory's, the
+    /// init's working directory).
     pub(crate) fn new(command: &[String], env: &[(String, String)]) -> std::io::Result<Self> {
         let invalid = |what: &str| {
             std::io::Error::new(
@@ -108,26 +114,40 @@ impl Program {
         for arg in command {
             strings.push(CString::new(arg.as_bytes()).map_err(|_| invalid("an argument"))?);
         }
-        let argc = strings.len();
-        // Later values of a name win, as with `Command::envs`.
-        let mut seen = std::collections::BTreeMap::new();
-        for (k, v) in env {
-            seen.insert(k.as_str(), v.as_str());
-        }
-        for (k, v) in seen {
-            strings.push(CString::new(format!("{k}={v}")).map_err(|_| invalid("a variable"))?);
-        }
-        let mut argv: Vec<*const c_char> = strings[..argc].iter().map(|s| s.as_ptr()).collect();
+        let mut argv: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
         argv.push(std::ptr::null());
-        let mut envp: Vec<*const c_char> = strings[argc..].iter().map(|s| s.as_ptr()).collect();
-        envp.push(std::ptr::null());
         Ok(Self {
             path,
             _strings: strings,
             argv,
-            envp,
         })
     }
+}
+
+/// `env` as a [`START`]'s payload: later values of a name win, as with
+/// `Command::envs`.
+pub(crate) fn env_payload(env: &[(String, String)]) -> std::io::Result<Vec<u8>> {
+    let mut seen = std::collections::BTreeMap::new();
+    for (k, v) in env {
+        seen.insert(k.as_str(), v.as_str());
+    }
+    let mut payload = Vec::new();
+    for (k, v) in &seen {
+        if k.contains(['=', '\0']) || v.contains('\0') {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("environment variable {k:?} cannot be passed"),
+            ));
+        }
+        payload.extend_from_slice(k.as_bytes());
+        payload.push(b'=');
+        payload.extend_from_slice(v.as_bytes());
+        payload.push(0);
+    }
+    if payload.len() > ENV_BYTES || seen.len() > ENV_VARS {
+        return Err(std::io::Error::other("the bot's environment is too large"));
+    }
+    Ok(payload)
 }
 
 fn is_executable(path: &std::path::Path) -> bool {
@@ -208,10 +228,10 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
             if fds[0].revents == 0 {
                 continue;
             }
-            let mut buf = [0u8; MESSAGE];
+            let mut buf = [0u8; MESSAGE + ENV_BYTES];
             let mut iov = libc::iovec {
                 iov_base: buf.as_mut_ptr().cast(),
-                iov_len: MESSAGE,
+                iov_len: buf.len(),
             };
             // Room for one SCM_RIGHTS message of three descriptors, aligned.
             let mut control = [0u64; 8];
@@ -248,7 +268,7 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
             }
             let reply = match buf[0] {
                 START if current == 0 && passed.iter().all(|&fd| fd >= 0) => {
-                    match start(program, passed) {
+                    match start(program, passed, &buf[MESSAGE.min(n as usize)..n as usize]) {
                         Ok(pid) => {
                             current = pid;
                             message(STARTED, pid, 0)
@@ -331,7 +351,21 @@ unsafe fn kill_all(ctl: i32, current: &mut i32) {
 ///
 /// # Safety
 /// As [`run`].
-unsafe fn start(program: &Program, fds: [i32; 3]) -> Result<i32, i32> {
+unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8]) -> Result<i32, i32> {
+    // The environment's pointers, into `env` (each string ends in a NUL).
+    let mut envp = [std::ptr::null::<c_char>(); ENV_VARS + 1];
+    let mut count = 0;
+    let mut begin = 0;
+    for (i, &b) in env.iter().enumerate() {
+        if b == 0 {
+            if count == ENV_VARS {
+                return Err(libc::E2BIG);
+            }
+            envp[count] = env[begin..].as_ptr().cast();
+            count += 1;
+            begin = i + 1;
+        }
+    }
     // SAFETY: raw system calls on stack values and `program`'s memory.
     unsafe {
         let mut report = [0i32; 2];
@@ -362,11 +396,7 @@ unsafe fn start(program: &Program, fds: [i32; 3]) -> Result<i32, i32> {
             let mut empty: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut empty);
             libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
-            libc::execve(
-                program.path.as_ptr(),
-                program.argv.as_ptr(),
-                program.envp.as_ptr(),
-            );
+            libc::execve(program.path.as_ptr(), program.argv.as_ptr(), envp.as_ptr());
             fail(3);
         }
         libc::close(report[1]);

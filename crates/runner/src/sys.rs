@@ -992,3 +992,12 @@ pub fn allowed_cpus() -> Vec<usize> {
 pub fn allowed_cpus() -> Vec<usize> {
     (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect()
 }
+
+/// Runs `f` when the process exits normally (`exit`, or a return from
+/// `main`).
+pub(crate) fn at_exit(f: extern "C" fn()) {
+    // SAFETY: atexit stores a function pointer with no captured state.
+    unsafe {
+        libc::atexit(f);
+    }
+}
