@@ -20,7 +20,8 @@
 //!   status (what else ends in the box is reaped and not reported);
 //! - dojo sends [`KILL`]: the init kills every other process in the box
 //!   (`kill(-1)`, which in a PID namespace reaches only the namespace),
-//!   reaps them all and answers [`CLEAN`];
+//!   reaps them all, removes every System V IPC object of the box and
+//!   answers [`CLEAN`];
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
 #![allow(unsafe_code)]
@@ -340,7 +341,53 @@ unsafe fn kill_all(ctl: i32, current: &mut i32) {
         let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
         if pid == -1 && errno() == libc::ECHILD {
             let _ = ctl;
-            return;
+            break;
+        }
+    }
+    // SAFETY: as this function.
+    unsafe { remove_ipc() };
+}
+
+/// Removes every System V shared memory segment, message queue and
+/// semaphore set of the box's IPC namespace: the next process (or game)
+/// finds it empty, as a namespace of its own would be, and nothing a bot
+/// left there holds memory. Raw system calls (`*_INFO` gives the highest
+/// index in use, `*_STAT_ANY` (Linux 4.17) the id at an index whatever
+/// its mode, `*_STAT` where that is missing).
+///
+/// # Safety
+/// As [`run`].
+unsafe fn remove_ipc() {
+    // Larger than any of the kernel's info and stat structures.
+    let mut buf = [0u64; 64];
+    let out = buf.as_mut_ptr();
+    // (system call, INFO, STAT_ANY, STAT, whether the call is semctl's,
+    // whose command is the third argument)
+    let kinds = [
+        (libc::SYS_shmctl, 14, 15, 13, false),
+        (libc::SYS_msgctl, 12, 13, 11, false),
+        (libc::SYS_semctl, 19, 20, 18, true),
+    ];
+    for (call, info, stat_any, stat, sem) in kinds {
+        // SAFETY: the calls write at most one structure into `buf`.
+        unsafe {
+            let ctl = |id: i64, cmd: i32| {
+                if sem {
+                    libc::syscall(call, id, 0, cmd, out)
+                } else {
+                    libc::syscall(call, id, cmd, out)
+                }
+            };
+            let highest = ctl(0, info).min(32_767);
+            for index in 0..=highest {
+                let mut id = ctl(index, stat_any);
+                if id < 0 && errno() == libc::EINVAL {
+                    id = ctl(index, stat);
+                }
+                if id >= 0 {
+                    ctl(id, libc::IPC_RMID);
+                }
+            }
         }
     }
 }

@@ -1206,3 +1206,28 @@ fn a_per_turn_program_that_cannot_be_run_is_a_spawn_error() {
         "{err}"
     );
 }
+
+#[test]
+fn system_v_ipc_a_bot_left_is_gone_by_its_next_game_and_its_next_process() {
+    // Its games on one thread reuse its box, and a per-turn bot's
+    // processes share it: the box's IPC namespace is emptied between them.
+    if !have("ipc-namespace") {
+        return;
+    }
+    let key = (std::process::id() % 100_000 + 300_000).to_string();
+    let shm = bot("hostile", "sysv_shm.py", &[&key]);
+    for game in 0..2 {
+        let (referee, run) = versus(shm.clone(), &options(), 2);
+        assert!(
+            referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+            "game {game} met an earlier one: {}",
+            run.seats[1].stderr
+        );
+    }
+    let (referee, run) = versus(per_turn(shm), &options(), 3);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "a process met an earlier one: {}",
+        run.seats[1].stderr
+    );
+}
