@@ -16,8 +16,10 @@
 //!   [`ENV_VARS`] variables) with the bot's stdin, stdout and stderr as
 //!   `SCM_RIGHTS`; the init answers [`STARTED`] with the bot's pid in the
 //!   box, or [`FAILED`] with the errno of the exec;
-//! - when that bot ends the init sends [`EXITED`] with its pid and wait
-//!   status (what else ends in the box is reaped and not reported);
+//! - when that bot ends the init kills everything else in the box (what
+//!   the bot started dies with it, as when it was init of a namespace of
+//!   its own) and sends [`EXITED`] with its pid and wait status (what else
+//!   ends in the box is reaped and not reported);
 //! - dojo sends [`KILL`]: the init kills every other process in the box
 //!   (`kill(-1)`, which in a PID namespace reaches only the namespace),
 //!   reaps them all, removes every System V IPC object of the box and
@@ -316,6 +318,11 @@ unsafe fn reap(ctl: i32, current: &mut i32, flags: i32) -> bool {
         any = true;
         if pid == *current {
             *current = 0;
+            // As when the bot was init of its own namespace: whatever it
+            // started dies with it (and lets go of its pipes, so dojo sees
+            // their end); the next SIGCHLD reaps them.
+            // SAFETY: kill(-1) from a namespace's init reaches only it.
+            unsafe { libc::kill(-1, libc::SIGKILL) };
             // SAFETY: as `send`.
             if unsafe { !send(ctl, &message(EXITED, pid, status)) } {
                 // SAFETY: ends this process.

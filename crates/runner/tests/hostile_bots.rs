@@ -1167,6 +1167,22 @@ fn a_per_turn_bots_leftovers_never_reach_its_next_turn() {
 }
 
 #[test]
+fn what_a_bot_process_started_dies_with_it_so_its_pipes_close() {
+    // Found to be per-turn (mode auto), the bot's exit is taken as its
+    // turn's end only once its stdout closes: the leftover holding it must
+    // die with the process, not at the box's next emptying. (Without a
+    // PID namespace nothing kills it at once: the counterpart is
+    // `--sandbox off`, where it times out.)
+    if !have("pid-namespace") {
+        return;
+    }
+    let tag = unique_tag("lingerer-auto");
+    let (referee, run) = versus(bot("hostile", "lingerer.py", &[&tag]), &options(), 4);
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+}
+
+#[test]
 fn a_per_turn_bot_is_charged_each_processs_own_cpu_time() {
     // With a box the seat's processes share its cgroup: each must be
     // charged from its own start, not the box's.
