@@ -2,8 +2,8 @@
 # Reports its resource limits on stderr (core dump size, open files), then,
 # on each hand, writes a 2 MiB file in its scratch directory ($TMPDIR) with
 # the shell's own writes: past a smaller file-size limit the kernel kills it
-# with SIGXFSZ (or, where it is init of a PID namespace and so deaf to that
-# signal, the write fails). Says how many bytes it wrote and answers 0.
+# with SIGXFSZ (also in a box, whose init is PID 1, not the bot). Says how
+# many bytes it wrote and answers 0.
 echo "limits: core $(ulimit -c) files $(ulimit -n)" >&2
 while read -r line; do
     case "$line" in

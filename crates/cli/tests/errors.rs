@@ -153,7 +153,10 @@ fn bots_lists_the_bundled_bots_and_their_games() {
         stdout.contains("not entries (.dojoignore lists them): faulty, hostile"),
         "{stdout}"
     );
-    assert!(!stdout.lines().any(|l| l.starts_with("faulty ")), "{stdout}");
+    assert!(
+        !stdout.lines().any(|l| l.starts_with("faulty ")),
+        "{stdout}"
+    );
 }
 
 #[test]

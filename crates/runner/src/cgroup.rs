@@ -171,6 +171,7 @@ pub(crate) fn remove_stale() -> Vec<PathBuf> {
                 dirs: vec![(base.controller, dir.clone(), base.v2)],
                 procs: Vec::new(),
                 cpu: None,
+                hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
             };
             group.kill_all(std::time::Duration::from_secs(5));
             std::mem::forget(group);
@@ -210,6 +211,10 @@ pub(crate) struct BotGroup {
     procs: Vec<OwnedFd>,
     /// The group's CPU usage, and its limit.
     cpu: Option<std::sync::Arc<CpuCounter>>,
+    /// Each limit's count of hits (`pids.events`, the OOM kills) when
+    /// [`Self::rebase`] was last called: a box's group serves one bot
+    /// process after another, and each is told only its own.
+    hit_base: [AtomicU64; 2],
 }
 
 /// A group's CPU usage file, open (v1: `cpuacct.usage`, in nanoseconds;
@@ -223,10 +228,20 @@ struct CpuCounter {
     limit: Option<std::time::Duration>,
     /// The limit was reached and the group killed.
     hit: std::sync::atomic::AtomicBool,
+    /// Usage (nanoseconds) at the last [`BotGroup::rebase`]: the limit
+    /// and the time charged count from there.
+    base: AtomicU64,
 }
 
 impl CpuCounter {
     fn used(&self) -> Option<std::time::Duration> {
+        let total = self.total()?;
+        Some(total.saturating_sub(std::time::Duration::from_nanos(
+            self.base.load(Ordering::Relaxed),
+        )))
+    }
+
+    fn total(&self) -> Option<std::time::Duration> {
         use std::os::unix::fs::FileExt;
         let mut buf = [0u8; 512];
         let n = self.file.read_at(&mut buf, 0).ok()?;
@@ -325,6 +340,7 @@ impl BotGroup {
             dirs: Vec::new(),
             procs: Vec::new(),
             cpu: None,
+            hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
         };
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         for base in bases() {
@@ -351,6 +367,7 @@ impl BotGroup {
                     dir: dir.clone(),
                     limit: limits.cpu_seconds.map(std::time::Duration::from_secs),
                     hit: std::sync::atomic::AtomicBool::new(false),
+                    base: AtomicU64::new(0),
                 });
                 if counter.limit.is_some() {
                     watch(&counter);
@@ -402,7 +419,46 @@ impl BotGroup {
         fds
     }
 
-    /// The limits the group's processes ran into so far.
+    /// Starts counting anew for the next bot process of a box: its CPU
+    /// time and limit, and the limits it runs into.
+    pub(crate) fn rebase(&self) {
+        if let Some(cpu) = &self.cpu {
+            let total = cpu.total().unwrap_or_default();
+            cpu.base.store(
+                u64::try_from(total.as_nanos()).unwrap_or(u64::MAX),
+                Ordering::Relaxed,
+            );
+            cpu.hit.store(false, Ordering::Relaxed);
+        }
+        for (slot, count) in self.hit_base.iter().zip(self.hit_counts()) {
+            slot.store(count, Ordering::Relaxed);
+        }
+    }
+
+    /// How often the processes and the memory limit were hit so far.
+    fn hit_counts(&self) -> [u64; 2] {
+        let mut counts = [0; 2];
+        for (controller, dir, v2) in &self.dirs {
+            let (file, key, slot) = match (controller, v2) {
+                (Controller::Pids, _) => ("pids.events", "max", 0),
+                (Controller::Memory, true) => ("memory.events", "oom_kill", 1),
+                (Controller::Memory, false) => ("memory.oom_control", "oom_kill", 1),
+                (Controller::Cpu, _) => continue,
+            };
+            counts[slot] = std::fs::read_to_string(dir.join(file))
+                .unwrap_or_default()
+                .lines()
+                .find_map(|line| {
+                    let (k, v) = line.split_once(' ')?;
+                    (k == key).then(|| v.trim().parse::<u64>().unwrap_or(0))
+                })
+                .unwrap_or(0);
+        }
+        counts
+    }
+
+    /// The limits the group's processes ran into since the last
+    /// [`Self::rebase`] (or its making).
     pub(crate) fn hits(&self) -> Vec<Hit> {
         let mut hits = Vec::new();
         if self
@@ -412,22 +468,9 @@ impl BotGroup {
         {
             hits.push(Hit::Cpu);
         }
-        for (controller, dir, v2) in &self.dirs {
-            let (file, key, hit) = match (controller, v2) {
-                (Controller::Pids, _) => ("pids.events", "max", Hit::Processes),
-                (Controller::Memory, true) => ("memory.events", "oom_kill", Hit::Memory),
-                (Controller::Memory, false) => ("memory.oom_control", "oom_kill", Hit::Memory),
-                (Controller::Cpu, _) => continue,
-            };
-            let count = std::fs::read_to_string(dir.join(file))
-                .unwrap_or_default()
-                .lines()
-                .find_map(|line| {
-                    let (k, v) = line.split_once(' ')?;
-                    (k == key).then(|| v.trim().parse::<u64>().unwrap_or(0))
-                })
-                .unwrap_or(0);
-            if count > 0 {
+        let counts = self.hit_counts();
+        for (i, hit) in [Hit::Processes, Hit::Memory].into_iter().enumerate() {
+            if counts[i] > self.hit_base[i].load(Ordering::Relaxed) {
                 hits.push(hit);
             }
         }

@@ -7,6 +7,7 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
+mod bot_box;
 mod bot_values;
 mod cgroup;
 mod confine;
@@ -14,6 +15,7 @@ mod controls;
 mod cputime;
 mod fingerprint;
 mod folder;
+mod init;
 pub mod input;
 mod lines;
 mod manifest;

@@ -83,16 +83,19 @@ pub(crate) enum Source {
 /// Owns a child: dropping it kills the child's whole process group and
 /// reaps the child, whatever state it is in.
 #[derive(Debug)]
-struct GroupGuard {
+pub(crate) struct GroupGuard {
     child: Child,
-    pgid: i32,
+    pub(crate) pgid: i32,
     /// With a PID namespace, the child is the waiter and this is a pidfd
-    /// of the bot, init of the namespace: readable once it and everything
-    /// in its namespace are gone.
+    /// of the bot (or of a box's init), init of the namespace: readable
+    /// once it and everything in its namespace are gone.
     init: Option<OwnedFd>,
+    /// The pid of that init.
+    pub(crate) init_pid: Option<i32>,
     /// The process's control groups: dropped after the fields above, so
-    /// whatever is still in them is killed and they are removed last.
-    cgroup: Option<crate::cgroup::BotGroup>,
+    /// whatever is still in them is killed and they are removed last
+    /// (shared with the processes of a box).
+    pub(crate) cgroup: Option<std::sync::Arc<crate::cgroup::BotGroup>>,
 }
 
 /// How long a drop waits for a killed namespace to be torn down (SIGKILL
@@ -151,116 +154,206 @@ pub(crate) struct BotProcess {
     limits_asked: bool,
     /// Samples the tree's CPU time (its `/proc` files kept open).
     clock: crate::cputime::TreeClock,
-    guard: GroupGuard,
+    owner: Owner,
+}
+
+/// Who started the process, and so who kills it.
+#[derive(Debug)]
+enum Owner {
+    /// dojo, with its own namespaces and groups (gone with it).
+    Own(GroupGuard),
+    /// A box's init (see [`crate::bot_box`]).
+    Boxed(crate::bot_box::Tenant),
+}
+
+/// The child dojo forked for a launch, with the pipes it kept.
+pub(crate) struct Started {
+    pub(crate) guard: GroupGuard,
+    pub(crate) stdin: Option<ChildStdin>,
+    pub(crate) stdout: Option<ChildStdout>,
+    pub(crate) stderr: Option<ChildStderr>,
+}
+
+/// Forks a child for `launch`, contained as its plan says: the bot
+/// itself, or with `init` a box's init (its stdio then /dev/null).
+pub(crate) fn start_contained(
+    launch: &Launch<'_>,
+    init: Option<(i32, crate::init::Program)>,
+) -> std::io::Result<Started> {
+    let (program, args) = launch
+        .command
+        .split_first()
+        .ok_or_else(|| std::io::Error::other("empty command"))?;
+    let mut command = Command::new(program);
+    let stdio = || {
+        if init.is_some() {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        }
+    };
+    command
+        .args(args)
+        .current_dir(launch.dir)
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .stdin(stdio())
+        .stdout(stdio())
+        .stderr(stdio())
+        .process_group(0);
+    if launch.clean_env {
+        command
+            .env_clear()
+            .envs(crate::sandbox::base_env(launch.dir, launch.scratch))
+            .envs(launch.env.iter().map(|(k, v)| (k, v)));
+    }
+    let mut containment = launch.containment;
+    if let Some(cpu) = launch.cpu {
+        sys::pin(&mut command, cpu);
+        // A pinned bot may not undo its pinning.
+        if !containment.seccomp.is_empty() {
+            containment.seccomp = crate::seccomp::pinned_filters().unwrap_or_default();
+        }
+    }
+    // Owned here until the spawn has returned: the child inherits it
+    // across the fork and gives it to Landlock.
+    let mut _ruleset = None;
+    if containment.confine_fs
+        && let Some(scratch) = launch.scratch
+    {
+        let reach = crate::confine::Reach {
+            bot_dir: launch.dir,
+            program: crate::confine::command_files(launch.command, launch.dir),
+            scratch,
+            extra_read: launch.extra_read,
+        };
+        _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
+        if let Some(fd) = &_ruleset {
+            containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
+        }
+    }
+    let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;
+    if let Some(group) = &cgroup {
+        containment.cgroup_fds = group.join_fds();
+    }
+    containment.subreaper = crate::reaper::enable();
+    sys::contain(&mut command, containment, init);
+    // No sweep between the fork and the tracking of the child (it is
+    // in a process group of its own before it execs).
+    let hold = crate::reaper::hold();
+    let mut child = command.spawn()?;
+    let pid = child.id() as i32;
+    sys::register_group(pid);
+    drop(hold);
+    let stdin = child.stdin.take();
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    // From here on the guard kills the group if anything below fails.
+    let init_pid = if launch.containment.unshare_flags & sys::NEW_PID != 0 {
+        sys::only_child(pid)
+    } else {
+        None
+    };
+    let guard = GroupGuard {
+        child,
+        pgid: pid,
+        init: init_pid.and_then(sys::pidfd),
+        init_pid,
+        cgroup: cgroup.map(std::sync::Arc::new),
+    };
+    for fd in [
+        stdin.as_ref().map(AsFd::as_fd),
+        stdout.as_ref().map(AsFd::as_fd),
+        stderr.as_ref().map(AsFd::as_fd),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        rustix::io::ioctl_fionbio(fd, true)?;
+    }
+    Ok(Started {
+        guard,
+        stdin,
+        stdout,
+        stderr,
+    })
 }
 
 impl BotProcess {
     /// Starts the process with non-blocking pipes.
     pub(crate) fn spawn(launch: Launch<'_>) -> std::io::Result<Self> {
-        let (program, args) = launch
-            .command
-            .split_first()
-            .ok_or_else(|| std::io::Error::other("empty command"))?;
-        let mut command = Command::new(program);
-        command
-            .args(args)
-            .current_dir(launch.dir)
-            .envs(launch.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        if launch.clean_env {
-            command
-                .env_clear()
-                .envs(crate::sandbox::base_env(launch.dir, launch.scratch))
-                .envs(launch.env.iter().map(|(k, v)| (k, v)));
-        }
-        let mut containment = launch.containment;
-        if let Some(cpu) = launch.cpu {
-            sys::pin(&mut command, cpu);
-            // A pinned bot may not undo its pinning.
-            if !containment.seccomp.is_empty() {
-                containment.seccomp = crate::seccomp::pinned_filters().unwrap_or_default();
-            }
-        }
-        // Owned here until the spawn has returned: the child inherits it
-        // across the fork and gives it to Landlock.
-        let mut _ruleset = None;
-        if containment.confine_fs
-            && let Some(scratch) = launch.scratch
-        {
-            let reach = crate::confine::Reach {
-                bot_dir: launch.dir,
-                program: crate::confine::command_files(launch.command, launch.dir),
-                scratch,
-                extra_read: launch.extra_read,
-            };
-            _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
-            if let Some(fd) = &_ruleset {
-                containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
-            }
-        }
-        let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;
-        if let Some(group) = &cgroup {
-            containment.cgroup_fds = group.join_fds();
-        }
-        containment.subreaper = crate::reaper::enable();
-        sys::contain(&mut command, containment);
-        // No sweep between the fork and the tracking of the child (it is
-        // in a process group of its own before it execs).
-        let hold = crate::reaper::hold();
-        let mut child = command.spawn()?;
-        let pid = child.id() as i32;
-        sys::register_group(pid);
-        drop(hold);
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
-        // From here on the guard kills the group if anything below fails.
-        let init = if launch.containment.unshare_flags & sys::NEW_PID != 0 {
-            sys::only_child(pid).and_then(sys::pidfd)
-        } else {
-            None
-        };
-        let guard = GroupGuard {
-            child,
-            pgid: pid,
-            init,
-            cgroup,
-        };
-        for fd in [
-            stdin.as_ref().map(AsFd::as_fd),
-            stdout.as_ref().map(AsFd::as_fd),
-            stderr.as_ref().map(AsFd::as_fd),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            rustix::io::ioctl_fionbio(fd, true)?;
-        }
+        let started = start_contained(&launch, None)?;
+        let pid = started.guard.pgid;
         Ok(Self {
             seat: launch.seat,
             generation: launch.generation,
-            stdin,
+            stdin: started.stdin,
             unwritten: Vec::new(),
             close_when_written: false,
-            stdout,
+            stdout: started.stdout,
             lines: LineBuffer::new(launch.max_line_bytes),
-            stderr,
+            stderr: started.stderr,
             pidfd: sys::pidfd(pid),
             exit: None,
             limits_asked: false,
             clock: crate::cputime::TreeClock::new(pid),
-            guard,
+            owner: Owner::Own(started.guard),
         })
+    }
+
+    /// A process a box's init started: `exit_fd` is readable when the
+    /// init has something to say (its end, see [`crate::bot_box`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn boxed(
+        seat: usize,
+        generation: u64,
+        max_line_bytes: usize,
+        stdin: ChildStdin,
+        stdout: ChildStdout,
+        stderr: ChildStderr,
+        exit_fd: OwnedFd,
+        tenant: crate::bot_box::Tenant,
+    ) -> std::io::Result<Self> {
+        for fd in [stdin.as_fd(), stdout.as_fd(), stderr.as_fd()] {
+            rustix::io::ioctl_fionbio(fd, true)?;
+        }
+        Ok(Self {
+            seat,
+            generation,
+            stdin: Some(stdin),
+            unwritten: Vec::new(),
+            close_when_written: false,
+            stdout: Some(stdout),
+            lines: LineBuffer::new(max_line_bytes),
+            stderr: Some(stderr),
+            pidfd: Some(exit_fd),
+            exit: None,
+            limits_asked: false,
+            clock: crate::cputime::TreeClock::new(tenant.host_pid()),
+            owner: Owner::Boxed(tenant),
+        })
+    }
+
+    fn cgroup(&self) -> Option<&crate::cgroup::BotGroup> {
+        match &self.owner {
+            Owner::Own(guard) => guard.cgroup.as_deref(),
+            Owner::Boxed(tenant) => tenant.cgroup(),
+        }
+    }
+
+    /// How the process ended, if it has (never reaping it: its owner
+    /// does that).
+    fn ended(&mut self) -> Option<ExitKind> {
+        match &mut self.owner {
+            Owner::Own(guard) => sys::exited_no_reap(guard.pgid),
+            Owner::Boxed(tenant) => tenant.ended(self.pidfd.as_ref()),
+        }
     }
 
     /// CPU time used so far by the process and its descendants: from its
     /// cgroup where it counts CPU (every process it ever ran), else from
     /// its live tree in `/proc` (see [`crate::cputime`]).
     pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
-        if let Some(used) = self.guard.cgroup.as_ref().and_then(|g| g.cpu_time()) {
+        if let Some(used) = self.cgroup().and_then(|g| g.cpu_time()) {
             return Some(used);
         }
         self.clock.sample()
@@ -276,7 +369,7 @@ impl BotProcess {
             return Vec::new();
         }
         let mut hits = Vec::new();
-        if let Some(group) = &self.guard.cgroup {
+        if let Some(group) = self.cgroup() {
             for hit in group.hits() {
                 hits.push(match hit {
                     crate::cgroup::Hit::Processes => "processes",
@@ -285,14 +378,14 @@ impl BotProcess {
                 });
             }
         }
-        let mut exit = self.exit.or_else(|| sys::exited_no_reap(self.pgid()));
+        let mut exit = self.exit.or_else(|| self.ended());
         if exit.is_none()
             && !wait.is_zero()
             && let Some(pidfd) = &self.pidfd
         {
             let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
             let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(wait)));
-            exit = sys::exited_no_reap(self.pgid());
+            exit = self.ended();
         }
         match exit {
             Some(ExitKind::Signal(libc::SIGXCPU)) if !hits.contains(&"cpu") => hits.push("cpu"),
@@ -302,9 +395,13 @@ impl BotProcess {
         hits
     }
 
-    /// The process group id (equal to the pid).
+    /// The process group id (equal to the pid; 0 for a process of a box
+    /// that ended before dojo could see it).
     pub(crate) fn pgid(&self) -> i32 {
-        self.guard.pgid
+        match &self.owner {
+            Owner::Own(guard) => guard.pgid,
+            Owner::Boxed(tenant) => tenant.host_pid(),
+        }
     }
 
     /// The position in the seat's stderr stream (see
@@ -396,7 +493,8 @@ impl BotProcess {
     /// Whether the loop must look for this process's exit itself (no
     /// pidfd), so it should not sleep long.
     pub(crate) fn needs_exit_polling(&self) -> bool {
-        self.exit.is_none() && self.pidfd.is_none()
+        let seen = matches!(&self.owner, Owner::Boxed(t) if t.has_seen_end());
+        self.exit.is_none() && (self.pidfd.is_none() || seen)
     }
 
     /// Handles a ready descriptor (or, for [`Source::Exit`] without a
@@ -418,7 +516,7 @@ impl BotProcess {
             Source::Stderr => self.read_stderr(log, buf),
             Source::Exit => {
                 if self.exit.is_none()
-                    && let Some(kind) = sys::exited_no_reap(self.pgid())
+                    && let Some(kind) = self.ended()
                 {
                     self.exit = Some(kind);
                     events.push(Event::Exited(kind));

@@ -3,8 +3,10 @@
 //! league records the layers that were in force.
 //!
 //! The layers (see `docs/sandbox.md` for what each stops and what not):
-//! - a PID namespace per bot process, whose init is the bot: when it dies
-//!   the kernel kills everything it started, and it cannot see or signal
+//! - a PID namespace per box (see `crate::bot_box`: made once for a
+//!   bot's seat and kept for its next games), whose init starts each of
+//!   the bot's processes and kills what one leaves; when the init dies
+//!   the kernel kills everything in it, and a bot cannot see or signal
 //!   any process outside (other bots, dojo);
 //! - a network namespace per bot process: no interface but a down
 //!   loopback, so no connection anywhere;
@@ -132,8 +134,11 @@ fn probe_all() -> Vec<Layer> {
             ns(
                 "pid-namespace",
                 sys::NEW_PID,
-                "each bot process is init of its own PID namespace: everything it \
-                 starts dies with it, and it cannot see or signal other processes",
+                "each bot runs in a box of its own, a PID namespace made once for its \
+                 seat and kept for its next games, whose init starts each of its \
+                 processes and kills everything one leaves before the next starts \
+                 (DOJO_BOX=0: a namespace per process, whose init is the bot); a bot \
+                 cannot see or signal other processes",
             ),
             ns(
                 "network-namespace",
@@ -143,9 +148,9 @@ fn probe_all() -> Vec<Layer> {
             ns(
                 "ipc-namespace",
                 sys::NEW_IPC | sys::NEW_UTS,
-                "each bot process has its own System V IPC (shared memory, queues, \
-                 semaphores: no meeting another bot there, and nothing of it outlives \
-                 the process) and host name",
+                "each bot's box has its own System V IPC (shared memory, queues, \
+                 semaphores: no meeting another bot there, and the init removes \
+                 everything in it when a process ends) and host name",
             ),
             Layer {
                 name: "rlimits".to_string(),

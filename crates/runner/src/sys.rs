@@ -653,8 +653,16 @@ pub(crate) mod resource {
 /// descendants included — and since it has PDEATHSIG on the waiter, which
 /// has PDEATHSIG on dojo, even `kill -9` of dojo takes the whole tree
 /// down. Both stay in the process group the runner kills.
+///
+/// With `init` (a box: needs `NEW_PID`), the second child does not return
+/// to exec the command: it becomes the box's init ([`crate::init::run`])
+/// on the given end of its socket pair, and starts the bot on request.
 #[cfg(target_os = "linux")]
-pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
+pub(crate) fn contain(
+    command: &mut std::process::Command,
+    plan: Containment,
+    init: Option<(i32, crate::init::Program)>,
+) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec. It only
     // makes raw system calls that are async-signal-safe (prctl, setrlimit,
@@ -743,7 +751,11 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
                     // The waiter is gone already.
                     libc::_exit(1);
                 }
-                return limit_files_and_confine(&plan);
+                limit_files_and_confine(&plan)?;
+                if let Some((ctl, program)) = &init {
+                    crate::init::run(*ctl, program);
+                }
+                return Ok(());
             }
             // The waiter: holds nothing but the write end of `alive`.
             let keep = alive[1] as u32;
@@ -796,7 +808,12 @@ pub(crate) fn contain(command: &mut std::process::Command, plan: Containment) {
 
 /// Elsewhere the guards and the Ctrl-C handler are the only protection.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn contain(_command: &mut std::process::Command, _plan: Containment) {}
+pub(crate) fn contain(
+    _command: &mut std::process::Command,
+    _plan: Containment,
+    _init: Option<(i32, crate::init::Program)>,
+) {
+}
 
 /// Whether the kernel lets this process create the namespaces in `flags`
 /// for a child: tried in a throwaway child that exits before exec.
@@ -842,7 +859,7 @@ pub(crate) fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
-    contain(&mut command, plan);
+    contain(&mut command, plan, None);
     let status = command.spawn()?.wait()?;
     if status.success() {
         Ok(())
@@ -974,4 +991,13 @@ pub fn allowed_cpus() -> Vec<usize> {
 #[cfg(not(target_os = "linux"))]
 pub fn allowed_cpus() -> Vec<usize> {
     (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect()
+}
+
+/// Runs `f` when the process exits normally (`exit`, or a return from
+/// `main`).
+pub(crate) fn at_exit(f: extern "C" fn()) {
+    // SAFETY: atexit stores a function pointer with no captured state.
+    unsafe {
+        libc::atexit(f);
+    }
 }

@@ -353,7 +353,7 @@ fn without_a_sandbox_the_snoop_does_reach_other_files() {
 }
 
 #[test]
-fn the_scratch_directory_is_writable_and_removed_after_the_game() {
+fn the_scratch_directory_is_writable_and_emptied_after_the_game() {
     let (_root, spec, _) = snoop_layout();
     let name = unique_tag("scratch");
     let spec = Arc::new(BotSpec {
@@ -386,7 +386,12 @@ fn the_scratch_directory_is_writable_and_removed_after_the_game() {
                 .starts_with(&format!("{name}-"))
         })
         .collect();
-    assert!(left.is_empty(), "scratch directories left: {left:?}");
+    // The bot's box, kept for its next game, keeps its directory, empty.
+    let full: Vec<_> = left
+        .iter()
+        .filter(|e| std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_some()))
+        .collect();
+    assert!(full.is_empty(), "scratch directories not emptied: {full:?}");
 }
 
 #[test]
@@ -612,8 +617,7 @@ fn with_pin_each_game_thread_runs_its_bots_on_a_core_of_its_own() {
 
 #[test]
 fn rlimits_reach_the_bot_and_a_file_over_the_size_limit_is_a_limit_fault() {
-    // Without a PID namespace: as init of one the shell would be deaf to
-    // SIGXFSZ (the next test).
+    // Without namespaces (the next test: the same in a box).
     let opts = RunOptions {
         sandbox: SandboxMode::Off,
         limits: dojo_runner::Limits {
@@ -640,7 +644,10 @@ fn rlimits_reach_the_bot_and_a_file_over_the_size_limit_is_a_limit_fault() {
 }
 
 #[test]
-fn in_a_pid_namespace_the_file_size_limit_fails_the_write_instead() {
+fn in_a_box_a_file_over_the_size_limit_is_a_limit_fault_too() {
+    // The bot is not init of its PID namespace (the box's init is), so
+    // it gets SIGXFSZ as it would without namespaces. (A bot that was
+    // init of its own namespace was deaf to it: its write failed.)
     if !have("pid-namespace") {
         return;
     }
@@ -652,16 +659,22 @@ fn in_a_pid_namespace_the_file_size_limit_fails_the_write_instead() {
         command: vec!["sh".to_string(), "limits.sh".to_string()],
         ..(*bot("hostile", "limits.sh", &[])).clone()
     });
-    let (referee, run) = versus(spec, &opts, 1);
+    let (_, run) = versus(spec, &opts, 2);
     let seat = &run.seats[1];
-    // Capped at the limit, but not killed: no limit fault to charge.
-    assert!(
-        seat.stderr.contains(&format!("wrote {} bytes", 1 << 20)),
-        "{}",
-        seat.stderr
-    );
-    assert_eq!(referee.history[0][1], Answer::Move(0));
-    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+    if std::env::var("DOJO_BOX").is_ok_and(|v| v == "0") {
+        // Boxes off: the bot is init of its own namespace and deaf to
+        // the signal; its write is capped at the limit and fails.
+        assert!(
+            seat.stderr.contains(&format!("wrote {} bytes", 1 << 20)),
+            "{}",
+            seat.stderr
+        );
+        assert_eq!(seat.faults.total(), 0, "{seat:?}");
+        return;
+    }
+    assert_eq!(seat.limits, ["file-size"], "{seat:?}");
+    assert_eq!(seat.faults.limit, 2, "{seat:?}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
 }
 
 #[test]
@@ -1120,4 +1133,128 @@ fn without_the_cpu_cgroup_the_cpu_limit_is_per_process() {
     let run = workers_under_a_cpu_limit();
     let seat = &run.seats[1];
     assert_eq!(seat.faults.total(), 0, "{seat:?}");
+}
+
+/// `spec` again, started afresh for every hand.
+fn per_turn(spec: Arc<BotSpec>) -> Arc<BotSpec> {
+    Arc::new(BotSpec {
+        mode: Mode::PerTurn,
+        ..(*spec).clone()
+    })
+}
+
+#[test]
+fn a_per_turn_bots_leftovers_never_reach_its_next_turn() {
+    // Its processes share a box when there is a PID namespace: the box
+    // is emptied between them. Without one each process's own cleanup
+    // (cgroup, subreaper sweep) does it.
+    let tag = unique_tag("lingerer");
+    let (referee, run) = versus(
+        per_turn(bot("hostile", "lingerer.py", &[&tag])),
+        &options(),
+        6,
+    );
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "a leftover lived on: {:?} {stderr}",
+        referee.history
+    );
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    assert_eq!(run.seats[1].pgids.len(), 6, "one process a hand");
+    let (gone, left) = dojo_testkit::procs::tagged_gone_within(&tag, Duration::from_secs(10));
+    assert!(gone, "left running: {left:?}");
+}
+
+#[test]
+fn what_a_bot_process_started_dies_with_it_so_its_pipes_close() {
+    // Found to be per-turn (mode auto), the bot's exit is taken as its
+    // turn's end only once its stdout closes: the leftover holding it must
+    // die with the process, not at the box's next emptying. (Without a
+    // PID namespace nothing kills it at once: the counterpart is
+    // `--sandbox off`, where it times out.)
+    if !have("pid-namespace") {
+        return;
+    }
+    let tag = unique_tag("lingerer-auto");
+    let (referee, run) = versus(bot("hostile", "lingerer.py", &[&tag]), &options(), 4);
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+}
+
+#[test]
+fn a_per_turn_bot_is_charged_each_processs_own_cpu_time() {
+    // With a box the seat's processes share its cgroup: each must be
+    // charged from its own start, not the box's.
+    if !have("cgroup-cpu") {
+        return;
+    }
+    const BURN: &str = "import sys, time\n\
+        for line in sys.stdin:\n\
+        \x20   if ',' in line and ' vs. ' not in line:\n\
+        \x20       t = time.process_time()\n\
+        \x20       while time.process_time() - t < 0.3:\n\
+        \x20           pass\n\
+        \x20       print(0, flush=True)\n\
+        \x20       break\n";
+    let spec = Arc::new(BotSpec {
+        name: "burner".to_string(),
+        command: vec!["python3".to_string(), "-c".to_string(), BURN.to_string()],
+        ..(*bot("hostile", "thinker.py", &[])).clone()
+    });
+    let opts = RunOptions {
+        time: dojo_runner::TimeMode::Cpu,
+        move_timeout: Duration::from_millis(700),
+        startup_allowance: Duration::from_millis(1000),
+        wall_backstop: 40,
+        ..RunOptions::default()
+    };
+    // 8 hands of 0.3 s: 2.4 s in all, over any one hand's 1.7 s.
+    let (referee, run) = versus(per_turn(spec), &opts, 8);
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+    assert!(referee.history.iter().all(|r| r[1] == Answer::Move(0)));
+}
+
+#[test]
+fn a_per_turn_program_that_cannot_be_run_is_a_spawn_error() {
+    let spec = Arc::new(BotSpec {
+        name: "missing".to_string(),
+        command: vec!["/nonexistent/dojo-bot".to_string()],
+        ..(*bot("hostile", "thinker.py", &[])).clone()
+    });
+    let seats = [
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+        Seat::new(per_turn(spec)),
+    ];
+    let err = play(&mut Cards::new(2), &seats, &options()).unwrap_err();
+    assert!(
+        matches!(&err, dojo_runner::RunError::Spawn { bot, .. } if bot == "missing"),
+        "{err}"
+    );
+}
+
+#[test]
+fn system_v_ipc_a_bot_left_is_gone_by_its_next_game_and_its_next_process() {
+    // Its games on one thread reuse its box, and a per-turn bot's
+    // processes share it: the box's IPC namespace is emptied between them.
+    if !have("ipc-namespace") {
+        return;
+    }
+    let key = (std::process::id() % 100_000 + 300_000).to_string();
+    let shm = bot("hostile", "sysv_shm.py", &[&key]);
+    for game in 0..2 {
+        let (referee, run) = versus(shm.clone(), &options(), 2);
+        assert!(
+            referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+            "game {game} met an earlier one: {}",
+            run.seats[1].stderr
+        );
+    }
+    let (referee, run) = versus(per_turn(shm), &options(), 3);
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "a process met an earlier one: {}",
+        run.seats[1].stderr
+    );
 }

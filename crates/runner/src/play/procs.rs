@@ -79,6 +79,10 @@ pub(crate) struct Pipes<'a> {
     seats: &'a [Seat],
     opts: &'a RunOptions,
     processes: Vec<Option<BotProcess>>,
+    /// Each seat's box (see [`crate::bot_box`]), taken (or made) at its
+    /// first start, where there are PID namespaces; given back for a
+    /// later game when the game ends (see the `Drop`).
+    boxes: Vec<Option<crate::bot_box::BotBox>>,
     /// Each seat's scratch directory for this game (HOME and TMPDIR, the
     /// only place it may write), made at its first start, removed with
     /// the game (after the processes: field order).
@@ -95,6 +99,7 @@ impl<'a> Pipes<'a> {
             seats,
             opts,
             processes: seats.iter().map(|_| None).collect(),
+            boxes: seats.iter().map(|_| None).collect(),
             scratch: seats.iter().map(|_| None).collect(),
             logs: seats
                 .iter()
@@ -102,6 +107,58 @@ impl<'a> Pipes<'a> {
                 .collect(),
             draining: Vec::new(),
             buf: crate::process::read_buffer(),
+        }
+    }
+}
+
+impl Pipes<'_> {
+    /// A new box for the seat's bot, with a scratch directory (and seat
+    /// user) of its own.
+    fn make_box(
+        &self,
+        key: String,
+        seat: usize,
+        generation: u64,
+        mut containment: crate::sys::Containment,
+    ) -> std::io::Result<crate::bot_box::BotBox> {
+        let spec = &self.seats[seat];
+        let own_user = crate::sandbox::seat_users(self.opts.sandbox);
+        let scratch = match crate::sandbox::scratch_dir(&spec.bot.name, own_user) {
+            Ok(scratch) => scratch,
+            // Idle boxes hold seat users too: free them and try again.
+            Err(_) if crate::bot_box::drop_idle() > 0 => {
+                crate::sandbox::scratch_dir(&spec.bot.name, own_user)?
+            }
+            Err(e) => return Err(e),
+        };
+        containment.seat_id = scratch.seat_id();
+        let path = scratch.path().to_path_buf();
+        let launch = Launch {
+            command: &spec.bot.command,
+            dir: &spec.bot.dir,
+            scratch: Some(&path),
+            extra_read: &[],
+            env: &spec.env,
+            seat,
+            generation,
+            max_line_bytes: self.opts.max_line_bytes,
+            containment,
+            clean_env: true,
+            cpu: self.opts.pin_cpu,
+        };
+        crate::bot_box::BotBox::create(key, &launch, scratch)
+    }
+}
+
+impl Drop for Pipes<'_> {
+    /// The processes go first (each empties its box); the boxes are kept
+    /// for the next game of the same bot.
+    fn drop(&mut self) {
+        for seat in 0..self.processes.len() {
+            self.processes[seat] = None;
+            if let Some(seat_box) = self.boxes[seat].take() {
+                crate::bot_box::give_back(seat_box);
+            }
         }
     }
 }
@@ -115,36 +172,81 @@ impl Processes for Pipes<'_> {
         self.retire(seat);
         let opts = self.opts;
         let spec = &self.seats[seat];
-        if self.scratch[seat].is_none() {
-            self.scratch[seat] = Some(crate::sandbox::scratch_dir(
-                &spec.bot.name,
-                crate::sandbox::seat_users(opts.sandbox),
-            )?);
-        }
-        let mut containment =
-            crate::sandbox::plan(opts.sandbox, &spec.bot.values.limits.over(&opts.limits));
+        let limits = spec.bot.values.limits.over(&opts.limits);
+        let mut containment = crate::sandbox::plan(opts.sandbox, &limits);
         // Under CPU time the bot's cgroup counts every process it ran.
         containment.group_limits.account_cpu = opts.time == super::options::TimeMode::Cpu
             && crate::sandbox::layer_available("cgroup-cpu");
-        containment.seat_id = self.scratch[seat]
-            .as_ref()
-            .map_or(0, crate::sandbox::Scratch::seat_id);
         containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
-        let process = BotProcess::spawn(Launch {
-            command: &spec.bot.command,
-            dir: &spec.bot.dir,
-            scratch: self.scratch[seat]
+        let process = if crate::bot_box::wanted(&containment) {
+            if !self.boxes[seat].as_ref().is_some_and(|b| b.usable()) {
+                self.boxes[seat] = None;
+                // Everything the box is made of but the seat's variables
+                // (sent with each start).
+                let key = format!(
+                    "{:?} {:?} {:?} {:?} {} {} {:?}",
+                    spec.bot.name,
+                    spec.bot.command,
+                    spec.bot.dir,
+                    limits,
+                    opts.sandbox,
+                    containment.group_limits.account_cpu,
+                    opts.pin_cpu
+                );
+                let made = match crate::bot_box::take_idle(&key) {
+                    Some(idle) => idle,
+                    None => self.make_box(key, seat, generation, containment)?,
+                };
+                self.boxes[seat] = Some(made);
+            }
+            let Some(seat_box) = &mut self.boxes[seat] else {
+                unreachable!("made above")
+            };
+            match seat_box.start(seat, generation, opts.max_line_bytes, &spec.env) {
+                Ok(process) => process,
+                // The box died (an idle box's init goes with the thread
+                // that made it, and may go just as it is taken): once
+                // more in a new one. A bot that cannot start leaves its
+                // box working, and that error stands.
+                Err(_) if !seat_box.usable() => {
+                    let key = seat_box.key().to_string();
+                    self.boxes[seat] = None;
+                    let made = self.make_box(key, seat, generation, containment)?;
+                    self.boxes[seat].insert(made).start(
+                        seat,
+                        generation,
+                        opts.max_line_bytes,
+                        &spec.env,
+                    )?
+                }
+                Err(e) => return Err(e),
+            }
+        } else {
+            if self.scratch[seat].is_none() {
+                self.scratch[seat] = Some(crate::sandbox::scratch_dir(
+                    &spec.bot.name,
+                    crate::sandbox::seat_users(opts.sandbox),
+                )?);
+            }
+            containment.seat_id = self.scratch[seat]
                 .as_ref()
-                .map(crate::sandbox::Scratch::path),
-            extra_read: &[],
-            env: &spec.env,
-            seat,
-            generation,
-            max_line_bytes: opts.max_line_bytes,
-            containment,
-            clean_env: true,
-            cpu: opts.pin_cpu,
-        })?;
+                .map_or(0, crate::sandbox::Scratch::seat_id);
+            BotProcess::spawn(Launch {
+                command: &spec.bot.command,
+                dir: &spec.bot.dir,
+                scratch: self.scratch[seat]
+                    .as_ref()
+                    .map(crate::sandbox::Scratch::path),
+                extra_read: &[],
+                env: &spec.env,
+                seat,
+                generation,
+                max_line_bytes: opts.max_line_bytes,
+                containment,
+                clean_env: true,
+                cpu: opts.pin_cpu,
+            })?
+        };
         let pgid = process.pgid();
         self.processes[seat] = Some(process);
         Ok(pgid)

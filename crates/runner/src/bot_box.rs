@@ -1,0 +1,420 @@
+//! A box: a seat's namespaces, control groups, user and confinement, made
+//! once for a bot and kept for all its processes in a game and, emptied,
+//! for its next games on the same thread ([`take_idle`], [`give_back`]),
+//! with a small init inside ([`crate::init`]) that starts each process by
+//! fork + exec.
+//!
+//! Started one by one, each bot process paid for a fresh PID, network,
+//! mount, IPC and UTS namespace, a mount of `/proc`, control groups (whose
+//! join costs most: see `docs/performance.md`), a Landlock ruleset and
+//! seccomp filters: a per-turn bot on every move, every bot once a game.
+//! In a box they share the box's: the init, PID 1 of the box, forks and
+//! execs the next process when asked, and before that kills everything
+//! the previous one left (`kill(-1)` from a namespace's init reaches the
+//! namespace and nothing else), reaps it and removes the box's System V
+//! IPC objects.
+//!
+//! What holds the box together on every exit path is what held a single
+//! process: the waiter dojo forked (in the process group dojo kills, with
+//! PDEATHSIG on dojo's thread) and the init (PDEATHSIG on the waiter):
+//! when either dies, the kernel kills everything in the box's PID
+//! namespace, `kill -9` of dojo included. A box whose init does not answer
+//! in time is marked broken and replaced.
+
+use std::io::IoSlice;
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::process::{ChildStderr, ChildStdin, ChildStdout};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags};
+
+use crate::init;
+use crate::process::{BotProcess, GroupGuard, Launch};
+use crate::sys::ExitKind;
+
+/// How long the init has to start a bot, or to kill and reap what is in
+/// the box: it answers at once unless the machine is swamped or a process
+/// is stuck in the kernel.
+const ANSWER_WAIT: Duration = Duration::from_secs(10);
+
+/// Whether the seats of a run with `containment` get boxes: only with a
+/// PID namespace (the init's `kill(-1)` must reach nothing outside the
+/// box), and unless `DOJO_BOX=0` turns them off.
+pub(crate) fn wanted(containment: &crate::sys::Containment) -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let off = *OFF.get_or_init(|| std::env::var("DOJO_BOX").is_ok_and(|v| v == "0"));
+    !off && containment.unshare_flags & crate::sys::NEW_PID != 0
+}
+
+/// One seat's box.
+#[derive(Debug)]
+pub(crate) struct BotBox {
+    /// What the box was made for (see [`Pipes`](crate::play)): a box is
+    /// reused only for the same.
+    key: String,
+    /// The thread that made it: its waiter has PDEATHSIG on that thread,
+    /// so only that thread reuses it (knowing it alive).
+    thread: std::thread::ThreadId,
+    /// dojo's end of the socket pair to the init (non-blocking).
+    ctl: OwnedFd,
+    /// Set when the init failed to answer: the box is replaced.
+    broken: Arc<AtomicBool>,
+    /// The waiter, the init's pidfd and the box's groups: dropping it
+    /// kills everything in the box and removes the groups.
+    guard: GroupGuard,
+    /// The box's scratch directory (HOME and TMPDIR; emptied between
+    /// games), and its seat user. Removed after the guard has killed
+    /// everything (field order).
+    scratch: crate::sandbox::Scratch,
+    /// The environment the box was made with: each start adds the
+    /// seat's own to it.
+    base_env: Vec<(String, String)>,
+}
+
+impl BotBox {
+    /// Makes the box for `launch`'s bot, whose scratch directory is
+    /// `scratch`: everything a process of it would get, once. The init
+    /// waits for [`Self::start`].
+    pub(crate) fn create(
+        key: String,
+        launch: &Launch<'_>,
+        scratch: crate::sandbox::Scratch,
+    ) -> std::io::Result<Self> {
+        use rustix::net::{AddressFamily, SocketFlags, SocketType, socketpair};
+        let (ours, theirs) = socketpair(
+            AddressFamily::UNIX,
+            SocketType::SEQPACKET,
+            SocketFlags::CLOEXEC,
+            None,
+        )?;
+        let base_env = if launch.clean_env {
+            crate::sandbox::base_env(launch.dir, launch.scratch)
+        } else {
+            std::env::vars().collect()
+        };
+        let program = init::Program::new(launch.command, &base_env)?;
+        let started = crate::process::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
+        drop(theirs);
+        rustix::io::ioctl_fionbio(&ours, true)?;
+        // The init's pid may be unknown (a dojo in a PID namespace of its
+        // own with the host's /proc): the box works without it, only the
+        // bot's pid as dojo sees it is then unknown (0).
+        Ok(Self {
+            key,
+            thread: std::thread::current().id(),
+            ctl: ours,
+            broken: Arc::new(AtomicBool::new(false)),
+            guard: started.guard,
+            scratch,
+            base_env,
+        })
+    }
+
+    /// What the box was made for.
+    pub(crate) fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether the box still works: its init answered every request and
+    /// is still there (a Ctrl-C kills it; so does the end of the thread
+    /// that made it, through PDEATHSIG).
+    pub(crate) fn usable(&self) -> bool {
+        if self.broken.load(Ordering::Relaxed) {
+            return false;
+        }
+        let mut fds = [PollFd::new(&self.ctl, PollFlags::IN)];
+        let ready = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(Duration::ZERO)));
+        // Nothing is pending between processes: anything readable is the
+        // end of the init (or a message no one waits for).
+        if ready.is_ok_and(|n| n > 0) {
+            self.broken.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    /// Readies the box for another game: empties its scratch directory
+    /// (the processes are gone already). False if it cannot be.
+    fn reset(&mut self) -> bool {
+        let Ok(entries) = std::fs::read_dir(self.scratch.path()) else {
+            return false;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let removed = match entry.file_type() {
+                Ok(t) if t.is_dir() => std::fs::remove_dir_all(&path),
+                _ => std::fs::remove_file(&path),
+            };
+            if removed.is_err() {
+                return false;
+            }
+        }
+        self.usable()
+    }
+
+    /// Has the init start the bot, with fresh pipes, counting its CPU time
+    /// and limits from now. The previous process must be gone (dropping
+    /// it empties the box).
+    pub(crate) fn start(
+        &mut self,
+        seat: usize,
+        generation: u64,
+        max_line_bytes: usize,
+        env: &[(String, String)],
+    ) -> std::io::Result<BotProcess> {
+        if !self.usable() {
+            return Err(std::io::Error::other("the box is broken"));
+        }
+        let mut all = self.base_env.clone();
+        all.extend(env.iter().cloned());
+        let payload = init::env_payload(&all)?;
+        if let Some(group) = &self.guard.cgroup {
+            group.rebase();
+        }
+        let (stdin_r, stdin_w) = std::io::pipe()?;
+        let (stdout_r, stdout_w) = std::io::pipe()?;
+        let (stderr_r, stderr_w) = std::io::pipe()?;
+        let fds = [stdin_r.as_fd(), stdout_w.as_fd(), stderr_w.as_fd()];
+        let sent = send(&self.ctl, init::START, &payload, &fds);
+        drop((stdin_r, stdout_w, stderr_w));
+        let answer = sent.and_then(|()| answer(&self.ctl, &[init::STARTED, init::FAILED]));
+        let pid_in_box = match answer {
+            Ok((init::STARTED, pid, _)) => pid,
+            Ok((_, _, errno)) => return Err(std::io::Error::from_raw_os_error(errno)),
+            Err(e) => {
+                self.broken.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        };
+        // The bot as dojo sees it: the init's one child (whatever the
+        // previous one left was killed and reaped). 0 if it has already
+        // ended and been reaped.
+        let host_pid = self
+            .guard
+            .init_pid
+            .and_then(crate::sys::only_child)
+            .unwrap_or(0);
+        let tenant = Tenant {
+            ctl: self.ctl.try_clone()?,
+            pid_in_box,
+            host_pid,
+            end: None,
+            group: self.guard.cgroup.clone(),
+            broken: self.broken.clone(),
+        };
+        BotProcess::boxed(
+            seat,
+            generation,
+            max_line_bytes,
+            ChildStdin::from(OwnedFd::from(stdin_w)),
+            ChildStdout::from(OwnedFd::from(stdout_r)),
+            ChildStderr::from(OwnedFd::from(stderr_r)),
+            self.ctl.try_clone()?,
+            tenant,
+        )
+    }
+}
+
+/// A process of a box, as its [`BotProcess`] holds it: dropping it has the
+/// init kill everything in the box and waits until it has.
+#[derive(Debug)]
+pub(crate) struct Tenant {
+    ctl: OwnedFd,
+    pid_in_box: i32,
+    host_pid: i32,
+    /// Its end, once the init reported it.
+    end: Option<ExitKind>,
+    group: Option<Arc<crate::cgroup::BotGroup>>,
+    broken: Arc<AtomicBool>,
+}
+
+impl Tenant {
+    /// Its pid in dojo's PID namespace (0 if it ended before dojo saw it).
+    pub(crate) fn host_pid(&self) -> i32 {
+        self.host_pid
+    }
+
+    pub(crate) fn cgroup(&self) -> Option<&crate::cgroup::BotGroup> {
+        self.group.as_deref()
+    }
+
+    /// Whether its end was read (so the loop must be told without a
+    /// wake-up from the socket).
+    pub(crate) fn has_seen_end(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// How it ended, if the init has said so (reading what the init sent
+    /// on `fd` without waiting). An init that is gone took the bot with
+    /// it: that reads as SIGKILL.
+    pub(crate) fn ended(&mut self, fd: Option<&OwnedFd>) -> Option<ExitKind> {
+        let fd = fd.unwrap_or(&self.ctl);
+        while self.end.is_none() {
+            match receive(fd) {
+                Ok(Some((init::EXITED, pid, status))) if pid == self.pid_in_box => {
+                    self.end = Some(decode(status));
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(_) => {
+                    self.broken.store(true, Ordering::Relaxed);
+                    self.end = Some(ExitKind::Signal(libc::SIGKILL));
+                }
+            }
+        }
+        self.end
+    }
+}
+
+impl Drop for Tenant {
+    fn drop(&mut self) {
+        let emptied = send(&self.ctl, init::KILL, &[], &[])
+            .and_then(|()| answer(&self.ctl, &[init::CLEAN]).map(drop));
+        if emptied.is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A wait status as an [`ExitKind`].
+fn decode(status: i32) -> ExitKind {
+    if libc::WIFEXITED(status) {
+        ExitKind::Code(libc::WEXITSTATUS(status))
+    } else if libc::WIFSIGNALED(status) {
+        ExitKind::Signal(libc::WTERMSIG(status))
+    } else {
+        ExitKind::Signal(0)
+    }
+}
+
+/// Sends `tag` with `fds` to the init (never blocks: the socket takes a
+/// message or the box is broken).
+fn send(
+    ctl: &OwnedFd,
+    tag: u8,
+    payload: &[u8],
+    fds: &[std::os::fd::BorrowedFd<'_>],
+) -> std::io::Result<()> {
+    use rustix::net::{SendAncillaryBuffer, SendAncillaryMessage, SendFlags, sendmsg};
+    let mut message = init::message(tag, 0, 0).to_vec();
+    message.extend_from_slice(payload);
+    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
+    let mut control = SendAncillaryBuffer::new(&mut space);
+    if !fds.is_empty() && !control.push(SendAncillaryMessage::ScmRights(fds)) {
+        return Err(std::io::Error::other("no room for the descriptors"));
+    }
+    let sent = sendmsg(
+        ctl,
+        &[IoSlice::new(&message)],
+        &mut control,
+        SendFlags::DONTWAIT | SendFlags::NOSIGNAL,
+    )?;
+    if sent != message.len() {
+        return Err(std::io::Error::other("short message to the box's init"));
+    }
+    Ok(())
+}
+
+/// One message from the init if one is there: `Ok(None)` if not, an
+/// error once its end is closed.
+fn receive(ctl: &OwnedFd) -> std::io::Result<Option<(u8, i32, i32)>> {
+    let mut buf = [0u8; init::MESSAGE];
+    match rustix::io::read(ctl, &mut buf) {
+        Ok(0) => Err(std::io::Error::other("the box's init is gone")),
+        Ok(n) => Ok(init::parse(&buf[..n])),
+        Err(rustix::io::Errno::AGAIN) | Err(rustix::io::Errno::INTR) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Waits (up to [`ANSWER_WAIT`]) for a message with one of `tags`,
+/// passing over others (the end of a bot being killed).
+fn answer(ctl: &OwnedFd, tags: &[u8]) -> std::io::Result<(u8, i32, i32)> {
+    let deadline = Instant::now() + ANSWER_WAIT;
+    loop {
+        if let Some(message) = receive(ctl)? {
+            if tags.contains(&message.0) {
+                return Ok(message);
+            }
+            continue;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the box's init did not answer",
+            ));
+        }
+        let mut fds = [PollFd::new(ctl, PollFlags::IN)];
+        let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(left)));
+    }
+}
+
+/// Boxes between games, kept for the next game of the same bot under the
+/// same conditions on the same thread: the box of a league's bot is made
+/// once per worker, not once per game. Bounded; the oldest go first.
+static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
+
+/// Most idle boxes kept (each holds two sleeping processes, a few
+/// namespaces, its groups and a seat user).
+const IDLE_BOXES: usize = 16;
+
+/// An idle box this thread made for `key`, if one is there and still
+/// works.
+pub(crate) fn take_idle(key: &str) -> Option<BotBox> {
+    let thread = std::thread::current().id();
+    let found = {
+        let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
+        let at = idle
+            .iter()
+            .position(|b| b.key == key && b.thread == thread)?;
+        idle.remove(at)
+    };
+    found.usable().then_some(found)
+}
+
+/// Keeps `b` for a later game once its processes are gone, if it can be
+/// readied for one; else it is dropped (and everything in it killed).
+pub(crate) fn give_back(mut b: BotBox) {
+    if !b.reset() {
+        return;
+    }
+    // Idle boxes are dropped (their groups and scratch directories
+    // removed) when dojo exits normally; after kill -9 their processes
+    // die with dojo and `remove_leftovers` takes the rest at the next start.
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    AT_EXIT.call_once(|| crate::sys::at_exit(drop_idle_at_exit));
+    let evicted = {
+        let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
+        // Boxes whose thread has ended are dead: out with them.
+        let (live, mut dead): (Vec<_>, Vec<_>) = std::mem::take(&mut *idle)
+            .into_iter()
+            .partition(BotBox::usable);
+        *idle = live;
+        idle.push(b);
+        let over = idle.len().saturating_sub(IDLE_BOXES);
+        dead.extend(idle.drain(..over));
+        dead
+    };
+    // Killed outside the lock.
+    drop(evicted);
+}
+
+extern "C" fn drop_idle_at_exit() {
+    // Never waits for the lock: a thread killed by the exit may hold it.
+    let idle = match IDLE.try_lock() {
+        Ok(mut idle) => std::mem::take(&mut *idle),
+        Err(_) => return,
+    };
+    drop(idle);
+}
+
+/// Drops every idle box: when seat users run out (each box holds one),
+/// and for `kill_all_bots`.
+pub(crate) fn drop_idle() -> usize {
+    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|p| p.into_inner()));
+    idle.len()
+}

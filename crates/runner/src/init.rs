@@ -1,0 +1,487 @@
+//! The init of a box: PID 1 of the box's namespaces, which starts the
+//! seat's bot on request by fork + exec, so every further process of the
+//! seat costs a fork and an exec instead of fresh namespaces, a cgroup, a
+//! Landlock ruleset and seccomp filters (see [`crate::bot_box`]).
+//!
+//! It runs in the child dojo forked (never exec'd), so it may only make
+//! async-signal-safe system calls and must not allocate: everything it
+//! needs ([`Program`]) is built before the fork, and its buffers are on
+//! its stack.
+//!
+//! The protocol, over a `SOCK_SEQPACKET` socket pair made before the box
+//! (one message per datagram, each [`MESSAGE`] bytes: a tag and two
+//! 32-bit numbers):
+//! - dojo sends [`START`] followed by the bot's environment (`NAME=VALUE`
+//!   strings, each ending in a NUL byte; at most [`ENV_BYTES`] bytes and
+//!   [`ENV_VARS`] variables) with the bot's stdin, stdout and stderr as
+//!   `SCM_RIGHTS`; the init answers [`STARTED`] with the bot's pid in the
+//!   box, or [`FAILED`] with the errno of the exec;
+//! - when that bot ends the init kills everything else in the box (what
+//!   the bot started dies with it, as when it was init of a namespace of
+//!   its own) and sends [`EXITED`] with its pid and wait status (what else
+//!   ends in the box is reaped and not reported);
+//! - dojo sends [`KILL`]: the init kills every other process in the box
+//!   (`kill(-1)`, which in a PID namespace reaches only the namespace),
+//!   reaps them all, removes every System V IPC object of the box and
+//!   answers [`CLEAN`];
+//! - when dojo's end closes, the init exits, and the kernel kills what is
+//!   left in its namespace.
+#![allow(unsafe_code)]
+
+use std::ffi::{CString, c_char};
+
+/// Bytes of one message: the tag, then two native-endian `i32`s.
+pub(crate) const MESSAGE: usize = 9;
+/// Most bytes of the environment a [`START`] carries.
+pub(crate) const ENV_BYTES: usize = 32 * 1024;
+/// Most variables in it.
+pub(crate) const ENV_VARS: usize = 256;
+pub(crate) const START: u8 = b'S';
+pub(crate) const STARTED: u8 = b'P';
+pub(crate) const FAILED: u8 = b'F';
+pub(crate) const EXITED: u8 = b'X';
+pub(crate) const KILL: u8 = b'K';
+pub(crate) const CLEAN: u8 = b'C';
+
+/// One message.
+pub(crate) fn message(tag: u8, a: i32, b: i32) -> [u8; MESSAGE] {
+    let mut m = [0u8; MESSAGE];
+    m[0] = tag;
+    m[1..5].copy_from_slice(&a.to_ne_bytes());
+    m[5..9].copy_from_slice(&b.to_ne_bytes());
+    m
+}
+
+/// The tag and numbers of a message.
+pub(crate) fn parse(m: &[u8]) -> Option<(u8, i32, i32)> {
+    if m.len() != MESSAGE {
+        return None;
+    }
+    let a = i32::from_ne_bytes(m[1..5].try_into().ok()?);
+    let b = i32::from_ne_bytes(m[5..9].try_into().ok()?);
+    Some((m[0], a, b))
+}
+
+/// What the init execs, built before the fork: the program's path (found
+/// in PATH here, as the shell would) and its arguments, NUL-terminated
+/// and with their pointer array. The environment comes with each
+/// [`START`] (a seat's `DOJO_SEED` differs from game to game).
+#[derive(Debug)]
+pub(crate) struct Program {
+    path: CString,
+    _strings: Vec<CString>,
+    argv: Vec<*const c_char>,
+}
+
+// SAFETY: the pointers point into `_strings` (heap buffers that do not
+// move with the vector) and are only read, in the forked child.
+unsafe impl Send for Program {}
+// SAFETY: as above; nothing is ever written through them.
+unsafe impl Sync for Program {}
+
+impl Program {
+    /// `command`, its program looked up in the `PATH` of `env` when it
+    /// names no directory (relative paths are the bot directory's, the
+    /// init's working directory).
+    pub(crate) fn new(command: &[String], env: &[(String, String)]) -> std::io::Result<Self> {
+        let invalid = |what: &str| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{what} contains a NUL byte"),
+            )
+        };
+        let (program, _) = command
+            .split_first()
+            .ok_or_else(|| std::io::Error::other("empty command"))?;
+        let path = if program.contains('/') {
+            std::path::PathBuf::from(program)
+        } else {
+            let path_var = env
+                .iter()
+                .rev()
+                .find(|(k, _)| k == "PATH")
+                .map_or("/usr/local/bin:/usr/bin:/bin", |(_, v)| v.as_str());
+            std::env::split_paths(path_var)
+                .map(|dir| dir.join(program))
+                .find(|p| is_executable(p))
+                .ok_or_else(|| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!("{program}: not found in PATH"),
+                    )
+                })?
+        };
+        let path = CString::new(path.into_os_string().into_encoded_bytes())
+            .map_err(|_| invalid("the program"))?;
+        let mut strings = Vec::new();
+        for arg in command {
+            strings.push(CString::new(arg.as_bytes()).map_err(|_| invalid("an argument"))?);
+        }
+        let mut argv: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
+        argv.push(std::ptr::null());
+        Ok(Self {
+            path,
+            _strings: strings,
+            argv,
+        })
+    }
+}
+
+/// `env` as a [`START`]'s payload: later values of a name win, as with
+/// `Command::envs`.
+pub(crate) fn env_payload(env: &[(String, String)]) -> std::io::Result<Vec<u8>> {
+    let mut seen = std::collections::BTreeMap::new();
+    for (k, v) in env {
+        seen.insert(k.as_str(), v.as_str());
+    }
+    let mut payload = Vec::new();
+    for (k, v) in &seen {
+        if k.contains(['=', '\0']) || v.contains('\0') {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("environment variable {k:?} cannot be passed"),
+            ));
+        }
+        payload.extend_from_slice(k.as_bytes());
+        payload.push(b'=');
+        payload.extend_from_slice(v.as_bytes());
+        payload.push(0);
+    }
+    if payload.len() > ENV_BYTES || seen.len() > ENV_VARS {
+        return Err(std::io::Error::other("the bot's environment is too large"));
+    }
+    Ok(payload)
+}
+
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Sends one message on `fd`; false if it could not.
+///
+/// # Safety
+/// A raw `send` on a plain buffer.
+unsafe fn send(fd: i32, m: &[u8; MESSAGE]) -> bool {
+    // SAFETY: `m` is a valid buffer of MESSAGE bytes.
+    unsafe { libc::send(fd, m.as_ptr().cast(), MESSAGE, libc::MSG_NOSIGNAL) == MESSAGE as isize }
+}
+
+/// The errno of the last failed call.
+fn errno() -> i32 {
+    // SAFETY: reads this thread's errno.
+    unsafe { *libc::__errno_location() }
+}
+
+/// The init's loop: never returns. `ctl` is the box's end of the socket
+/// pair; the process has its namespaces, cgroups, user, limits and
+/// confinement already (bots inherit them with the fork). Only
+/// async-signal-safe system calls, no allocation.
+///
+/// # Safety
+/// To be called only in a forked child that will never return to the
+/// code it was forked from.
+pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
+    // SAFETY: raw system calls on stack buffers and on `program`, whose
+    // memory this process has its own copy of.
+    unsafe {
+        // Keep 0-2 (/dev/null) so descriptors received below never take
+        // them; close everything else dojo left open (among them the pipe
+        // on which the spawn in dojo waits for an exec: closing it tells
+        // dojo the box is up).
+        let keep = ctl as u32;
+        if keep > 3 {
+            libc::syscall(libc::SYS_close_range, 3u32, keep - 1, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32);
+        // SIGCHLD through a descriptor, polled beside the socket.
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGCHLD);
+        libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        let children = libc::signalfd(-1, &set, libc::SFD_CLOEXEC | libc::SFD_NONBLOCK);
+        if children == -1 {
+            libc::_exit(1);
+        }
+        let mut current: i32 = 0;
+        loop {
+            let mut fds = [
+                libc::pollfd {
+                    fd: ctl,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: children,
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            if libc::poll(fds.as_mut_ptr(), 2, -1) == -1 {
+                if errno() == libc::EINTR {
+                    continue;
+                }
+                libc::_exit(1);
+            }
+            if fds[1].revents != 0 {
+                let mut info = [0u8; 128];
+                while libc::read(children, info.as_mut_ptr().cast(), info.len()) > 0 {}
+                reap(ctl, &mut current, libc::WNOHANG);
+            }
+            if fds[0].revents == 0 {
+                continue;
+            }
+            let mut buf = [0u8; MESSAGE + ENV_BYTES];
+            let mut iov = libc::iovec {
+                iov_base: buf.as_mut_ptr().cast(),
+                iov_len: buf.len(),
+            };
+            // Room for one SCM_RIGHTS message of three descriptors, aligned.
+            let mut control = [0u64; 8];
+            let mut msg: libc::msghdr = std::mem::zeroed();
+            msg.msg_iov = &mut iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control.as_mut_ptr().cast();
+            msg.msg_controllen = std::mem::size_of_val(&control) as _;
+            let n = libc::recvmsg(ctl, &mut msg, libc::MSG_CMSG_CLOEXEC);
+            if n == -1 && errno() == libc::EINTR {
+                continue;
+            }
+            if n <= 0 {
+                // dojo's end is closed: the box ends with the init.
+                libc::_exit(0);
+            }
+            let mut passed = [-1i32; 3];
+            let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+            while !cmsg.is_null() {
+                if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                    let data = libc::CMSG_DATA(cmsg).cast::<i32>();
+                    let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / 4;
+                    for i in 0..count {
+                        let fd = std::ptr::read_unaligned(data.add(i));
+                        match passed.get_mut(i) {
+                            Some(slot) if *slot < 0 => *slot = fd,
+                            _ => {
+                                libc::close(fd);
+                            }
+                        }
+                    }
+                }
+                cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+            }
+            let reply = match buf[0] {
+                START if current == 0 && passed.iter().all(|&fd| fd >= 0) => {
+                    match start(program, passed, &buf[MESSAGE.min(n as usize)..n as usize]) {
+                        Ok(pid) => {
+                            current = pid;
+                            message(STARTED, pid, 0)
+                        }
+                        Err(e) => message(FAILED, 0, e),
+                    }
+                }
+                START => message(FAILED, 0, libc::EBUSY),
+                KILL => {
+                    kill_all(ctl, &mut current);
+                    message(CLEAN, 0, 0)
+                }
+                _ => message(FAILED, 0, libc::EINVAL),
+            };
+            for fd in passed {
+                if fd >= 0 {
+                    libc::close(fd);
+                }
+            }
+            if !send(ctl, &reply) {
+                libc::_exit(1);
+            }
+        }
+    }
+}
+
+/// Reaps ended children (`flags`: `WNOHANG` or 0), reporting the current
+/// bot's end.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn reap(ctl: i32, current: &mut i32, flags: i32) -> bool {
+    let mut any = false;
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid writes one int.
+        let pid = unsafe { libc::waitpid(-1, &mut status, flags) };
+        if pid <= 0 {
+            if pid == -1 && errno() == libc::EINTR {
+                continue;
+            }
+            return any;
+        }
+        any = true;
+        if pid == *current {
+            *current = 0;
+            // As when the bot was init of its own namespace: whatever it
+            // started dies with it (and lets go of its pipes, so dojo sees
+            // their end); the next SIGCHLD reaps them.
+            // SAFETY: kill(-1) from a namespace's init reaches only it.
+            unsafe { libc::kill(-1, libc::SIGKILL) };
+            // SAFETY: as `send`.
+            if unsafe { !send(ctl, &message(EXITED, pid, status)) } {
+                // SAFETY: ends this process.
+                unsafe { libc::_exit(1) };
+            }
+        }
+    }
+}
+
+/// Kills every process in the box but the init and reaps them all.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn kill_all(ctl: i32, current: &mut i32) {
+    // The bot is gone either way: its end is not reported any more.
+    *current = 0;
+    loop {
+        // SAFETY: kill(-1) from a namespace's init reaches every other
+        // process of the namespace and nothing outside it.
+        unsafe { libc::kill(-1, libc::SIGKILL) };
+        let mut status = 0;
+        // SAFETY: waitpid writes one int.
+        let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
+        if pid == -1 && errno() == libc::ECHILD {
+            let _ = ctl;
+            break;
+        }
+    }
+    // SAFETY: as this function.
+    unsafe { remove_ipc() };
+}
+
+/// Removes every System V shared memory segment, message queue and
+/// semaphore set of the box's IPC namespace: the next process (or game)
+/// finds it empty, as a namespace of its own would be, and nothing a bot
+/// left there holds memory. Raw system calls (`*_INFO` gives the highest
+/// index in use, `*_STAT_ANY` (Linux 4.17) the id at an index whatever
+/// its mode, `*_STAT` where that is missing).
+///
+/// # Safety
+/// As [`run`].
+unsafe fn remove_ipc() {
+    // Larger than any of the kernel's info and stat structures.
+    let mut buf = [0u64; 64];
+    let out = buf.as_mut_ptr();
+    // (system call, INFO, STAT_ANY, STAT, whether the call is semctl's,
+    // whose command is the third argument)
+    let kinds = [
+        (libc::SYS_shmctl, 14, 15, 13, false),
+        (libc::SYS_msgctl, 12, 13, 11, false),
+        (libc::SYS_semctl, 19, 20, 18, true),
+    ];
+    for (call, info, stat_any, stat, sem) in kinds {
+        // SAFETY: the calls write at most one structure into `buf`.
+        unsafe {
+            let ctl = |id: i64, cmd: i32| {
+                if sem {
+                    libc::syscall(call, id, 0, cmd, out)
+                } else {
+                    libc::syscall(call, id, cmd, out)
+                }
+            };
+            let highest = ctl(0, info).min(32_767);
+            for index in 0..=highest {
+                let mut id = ctl(index, stat_any);
+                if id < 0 && errno() == libc::EINVAL {
+                    id = ctl(index, stat);
+                }
+                if id >= 0 {
+                    ctl(id, libc::IPC_RMID);
+                }
+            }
+        }
+    }
+}
+
+/// Forks the bot with `fds` as its stdin, stdout and stderr, in a process
+/// group of its own, and execs it; its pid, or the errno of the fork or
+/// the exec.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8]) -> Result<i32, i32> {
+    // The environment's pointers, into `env` (each string ends in a NUL).
+    let mut envp = [std::ptr::null::<c_char>(); ENV_VARS + 1];
+    let mut count = 0;
+    let mut begin = 0;
+    for (i, &b) in env.iter().enumerate() {
+        if b == 0 {
+            if count == ENV_VARS {
+                return Err(libc::E2BIG);
+            }
+            envp[count] = env[begin..].as_ptr().cast();
+            count += 1;
+            begin = i + 1;
+        }
+    }
+    // SAFETY: raw system calls on stack values and `program`'s memory.
+    unsafe {
+        let mut report = [0i32; 2];
+        if libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) == -1 {
+            return Err(errno());
+        }
+        let pid = libc::fork();
+        if pid == -1 {
+            let e = errno();
+            libc::close(report[0]);
+            libc::close(report[1]);
+            return Err(e);
+        }
+        if pid == 0 {
+            // Descriptors 0-2 are the init's /dev/null and every other
+            // is above them, so the dup2s below cannot clobber a source.
+            for (target, &fd) in fds.iter().enumerate() {
+                if libc::dup2(fd, target as i32) == -1 {
+                    fail(report[1]);
+                }
+            }
+            // The report pipe to 3 (close-on-exec), everything else shut.
+            if report[1] != 3 && libc::dup3(report[1], 3, libc::O_CLOEXEC) == -1 {
+                fail(report[1]);
+            }
+            libc::syscall(libc::SYS_close_range, 4u32, u32::MAX, 0u32);
+            libc::setpgid(0, 0);
+            let mut empty: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut empty);
+            libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+            libc::execve(program.path.as_ptr(), program.argv.as_ptr(), envp.as_ptr());
+            fail(3);
+        }
+        libc::close(report[1]);
+        let mut code = [0u8; 4];
+        let n = loop {
+            let n = libc::read(report[0], code.as_mut_ptr().cast(), 4);
+            if n == -1 && errno() == libc::EINTR {
+                continue;
+            }
+            break n;
+        };
+        libc::close(report[0]);
+        if n == 4 {
+            // The exec failed and the child exits: reap it here.
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            return Err(i32::from_ne_bytes(code));
+        }
+        Ok(pid)
+    }
+}
+
+/// In the forked bot: reports errno on `report` and exits.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn fail(report: i32) -> ! {
+    let code = errno().to_ne_bytes();
+    // SAFETY: write of a stack buffer, then _exit.
+    unsafe {
+        libc::write(report, code.as_ptr().cast(), 4);
+        libc::_exit(127)
+    }
+}
