@@ -148,27 +148,9 @@ impl Pipes<'_> {
         };
         crate::bot_box::BotBox::create(key, &launch, scratch)
     }
-}
 
-impl Drop for Pipes<'_> {
-    /// The processes go first (each empties its box); the boxes are kept
-    /// for the next game of the same bot.
-    fn drop(&mut self) {
-        for seat in 0..self.processes.len() {
-            self.processes[seat] = None;
-            if let Some(seat_box) = self.boxes[seat].take() {
-                crate::bot_box::give_back(seat_box);
-            }
-        }
-    }
-}
-
-impl Processes for Pipes<'_> {
-    fn now(&self) -> Instant {
-        Instant::now()
-    }
-
-    fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
+    /// One try of [`Processes::start`].
+    fn start_once(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
         self.retire(seat);
         let opts = self.opts;
         let spec = &self.seats[seat];
@@ -250,6 +232,44 @@ impl Processes for Pipes<'_> {
         let pgid = process.pgid();
         self.processes[seat] = Some(process);
         Ok(pgid)
+    }
+}
+
+impl Drop for Pipes<'_> {
+    /// The processes go first (each empties its box); the boxes are kept
+    /// for the next game of the same bot.
+    fn drop(&mut self) {
+        for seat in 0..self.processes.len() {
+            self.processes[seat] = None;
+            if let Some(seat_box) = self.boxes[seat].take() {
+                crate::bot_box::give_back(seat_box);
+            }
+        }
+    }
+}
+
+impl Processes for Pipes<'_> {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
+    fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
+        // A program file some process still holds open for writing cannot
+        // be run (ETXTBSY). In a process that writes a program and then
+        // runs it (a build's output, an inline bot's script), a child
+        // forked by another thread meanwhile keeps the writer's descriptor
+        // until its own exec, for moments: a few short tries outlast it.
+        const TRIES: u32 = 5;
+        let mut tried = 1;
+        loop {
+            match self.start_once(seat, generation) {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tried < TRIES => {
+                    std::thread::sleep(std::time::Duration::from_millis(5 << tried));
+                    tried += 1;
+                }
+                started => return started,
+            }
+        }
     }
 
     fn send(&mut self, seat: usize, lines: &[String]) {
