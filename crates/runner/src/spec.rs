@@ -292,17 +292,25 @@ fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
     }
     let dir = std::env::current_dir()
         .map_err(|e| err(&format!("cannot read the current directory: {e}")))?;
-    Ok(BotSpec {
-        name: name.to_string(),
-        command: anchor_program(words, &dir),
-        dir,
-        build: None,
-        mode: Mode::Auto,
-        games: Vec::new(),
-        team: None,
-        description: None,
-        values: crate::BotValues::default(),
-    })
+    Ok(BotSpec::bare(name.to_string(), words, dir))
+}
+
+impl BotSpec {
+    /// A bot that is only its command, run in `dir` (its program anchored
+    /// there): no manifest, so no build, games, team or values of its own.
+    fn bare(name: String, command: Vec<String>, dir: PathBuf) -> BotSpec {
+        BotSpec {
+            name,
+            command: anchor_program(command, &dir),
+            dir,
+            build: None,
+            mode: Mode::Auto,
+            games: Vec::new(),
+            team: None,
+            description: None,
+            values: crate::BotValues::default(),
+        }
+    }
 }
 
 /// Loads the bot whose `bot.toml` is in `dir`.
@@ -374,18 +382,7 @@ pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
         &dir,
         "rename the directory, or give it a bot.toml with a `name`",
     )?;
-    let bot = BotSpec {
-        name,
-        command: anchor_program(command, &dir),
-        dir,
-        build: None,
-        mode: Mode::Auto,
-        games: Vec::new(),
-        team: None,
-        description: None,
-        values: crate::BotValues::default(),
-    };
-    Ok((bot, Some(script)))
+    Ok((BotSpec::bare(name, command, dir), Some(script)))
 }
 
 /// Every bot of the folder `bots_dir` that loads ([`crate::folder::scan`]
