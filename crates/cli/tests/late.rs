@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use dojo_testkit::cli::{dojo, stderr_of, stdout_of, stdout_ok};
+use dojo_testkit::cli::{GENEROUS, dojo, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::json::{data_block, games, read_json, report_sans_timing};
 use dojo_testkit::paths::root;
 use serde_json::Value;
@@ -14,10 +14,6 @@ use serde_json::Value;
 /// A third deterministic CardJitsu bot (random-py's program under another
 /// name), so three-bot leagues replay exactly.
 const PY2: &str = "py2=python3 bots/random-py/bot.py";
-
-/// Deadlines no bot meets late on a loaded machine: a timeout would make
-/// two runs of one league differ.
-const GENEROUS: [&str; 4] = ["--timeout-ms", "20000", "--startup-ms", "20000"];
 
 /// The games of `dir` that count, by id, without their timing.
 fn current_games(dir: &Path) -> BTreeMap<u64, Value> {

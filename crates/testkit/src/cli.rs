@@ -30,6 +30,11 @@ pub fn stderr_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Move and start-up deadlines no bot misses on a loaded machine, for the
+/// tests that are not about time: a timeout there would change a result
+/// the test checks (a verdict, a league that must equal another).
+pub const GENEROUS: [&str; 4] = ["--timeout-ms", "20000", "--startup-ms", "20000"];
+
 /// Plays a CardJitsu league of the two bundled random bots into `out`
 /// (`games` per pair, `extra` flags after it) and returns its stdout.
 pub fn random_league(out: &Path, games: u32, extra: &[&str]) -> String {
