@@ -37,6 +37,14 @@ pub struct GameResult {
 }
 
 impl GameResult {
+    /// The seats [`Self::judge`] found faulty, by index (as `games.jsonl`
+    /// and compare's blocks store them).
+    pub fn faulty_seats(&self) -> Vec<usize> {
+        (self.faulty.iter().enumerate())
+            .filter_map(|(seat, &f)| f.then_some(seat))
+            .collect()
+    }
+
     /// Puts the board's result under `policy`: marks the faulty seats and
     /// scores the game as the policy says, for a game of `shape`. The one
     /// place a fault costs a game (`BotExecutor::play` calls it for every

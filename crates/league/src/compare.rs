@@ -536,17 +536,13 @@ impl Tally<'_> {
                     _ => {}
                 }
             }
+            let faulty = result.faulty_seats();
             games.push(LegRecord {
                 seats: fixture.seats.clone(),
                 teams: fixture.teams.clone(),
                 scores: result.scores,
                 faults: result.faults,
-                faulty: result
-                    .faulty
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(seat, &f)| f.then_some(seat))
-                    .collect(),
+                faulty,
                 new_score,
             });
         }

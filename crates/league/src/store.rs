@@ -88,6 +88,7 @@ pub struct Retired {
 impl GameLine {
     /// The stored form of `fixture`'s result.
     pub fn new(fixture: &Fixture, result: GameResult) -> GameLine {
+        let faulty = result.faulty_seats();
         GameLine {
             version: GAMES_FORMAT_VERSION,
             id: fixture.id,
@@ -99,12 +100,7 @@ impl GameLine {
             seed: fixture.seed,
             scores: result.scores,
             faults: result.faults,
-            faulty: result
-                .faulty
-                .iter()
-                .enumerate()
-                .filter_map(|(seat, &f)| f.then_some(seat))
-                .collect(),
+            faulty,
             record: result.record,
             timing: result.timing,
             retired: None,
