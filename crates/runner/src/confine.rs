@@ -30,16 +30,22 @@ use landlock::{
 const WANTED: ABI = ABI::V10;
 
 /// Directories every program needs to read (interpreters, libraries,
-/// configuration). Missing ones are skipped.
-const SYSTEM_READ: &[&str] = &[
+/// configuration). Missing ones are skipped. The minimal root
+/// ([`crate::root`]) binds these, read-only, and nothing else of the
+/// system.
+pub(crate) const SYSTEM_DIRS: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix",
-    "/proc", "/sys",
 ];
 
+/// The kernel's views a program may read besides: a minimal root has a
+/// `/proc` of its own and no `/sys`.
+const KERNEL_DIRS: &[&str] = &["/proc", "/sys"];
+
 /// Devices a program may read and write (not the disks: `/dev` as a whole
-/// would let a bot running as root read them).
-const DEVICES_RW: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
-const DEVICES_READ: &[&str] = &["/dev/random", "/dev/urandom"];
+/// would let a bot running as root read them). A minimal root's `/dev`
+/// holds these and no other node.
+pub(crate) const DEVICES_RW: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
+pub(crate) const DEVICES_READ: &[&str] = &["/dev/random", "/dev/urandom"];
 
 /// The Landlock ABI the kernel offers (0: none, or disabled).
 pub(crate) fn probe_abi() -> i32 {
@@ -59,7 +65,7 @@ pub(crate) fn toolchains() -> &'static [PathBuf] {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let mut out: Vec<PathBuf> = Vec::new();
         for dir in std::env::split_paths(&path).filter(|p| p.is_absolute()) {
-            if SYSTEM_READ.iter().any(|s| dir.starts_with(s)) {
+            if SYSTEM_DIRS.iter().chain(KERNEL_DIRS).any(|s| dir.starts_with(s)) {
                 continue;
             }
             // A toolchain's home: a hidden directory (`.pyenv`, `.cargo`,
@@ -184,7 +190,8 @@ pub(crate) fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError
         .handle_access(AccessNet::from_all(WANTED))?
         .scope(Scope::from_all(WANTED))?
         .create()?
-        .add_rules(path_beneath_rules(SYSTEM_READ, read))?
+        .add_rules(path_beneath_rules(SYSTEM_DIRS, read))?
+        .add_rules(path_beneath_rules(KERNEL_DIRS, read))?
         .add_rules(path_beneath_rules(toolchains(), read))?
         .add_rules(path_beneath_rules(DEVICES_READ, read))?
         .add_rules(path_beneath_rules(DEVICES_RW, all))?

@@ -22,6 +22,7 @@ mod manifest;
 mod play;
 mod process;
 mod reaper;
+mod root;
 mod sandbox;
 mod seccomp;
 mod spec;

@@ -217,18 +217,31 @@ pub(crate) fn start_contained(
     // Owned here until the spawn has returned: the child inherits it
     // across the fork and gives it to Landlock.
     let mut _ruleset = None;
-    if containment.confine_fs
+    // Likewise the minimal root, which the child reads before it execs.
+    let mut _root = None;
+    if (containment.confine_fs || containment.minimal_root)
         && let Some(scratch) = launch.scratch
     {
+        // What the bot may read: one definition for Landlock's rules and
+        // the root's binds.
         let reach = crate::confine::Reach {
             bot_dir: launch.dir,
             program: crate::confine::command_files(launch.command, launch.dir),
             scratch,
             extra_read: launch.extra_read,
         };
-        _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
-        if let Some(fd) = &_ruleset {
-            containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
+        if containment.confine_fs {
+            _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
+            if let Some(fd) = &_ruleset {
+                containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
+            }
+        }
+        if containment.minimal_root {
+            let root = _root.insert(crate::root::MinimalRoot::new(
+                &reach,
+                containment.private_proc,
+            )?);
+            containment.root = sys::RootRef(root);
         }
     }
     let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;

@@ -166,6 +166,7 @@ fn probe_all() -> Vec<Layer> {
             },
             subreaper_layer(),
             private_proc_layer(user),
+            minimal_root_layer(user),
             seat_user_layer(user),
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
@@ -258,6 +259,58 @@ fn private_proc_layer(user: bool) -> Layer {
                 "cannot mount a /proc for a bot's PID namespace ({e}): bots see every \
                  process in the host's /proc (command lines; the environment and pipes of \
                  processes of the same user unless dojo runs as root)"
+            ),
+        },
+    }
+}
+
+/// A minimal root per box (probed by running `true` in one, made for a
+/// temporary bot directory): see [`crate::root`].
+fn minimal_root_layer(user: bool) -> Layer {
+    let name = "minimal-root".to_string();
+    let tried = (|| {
+        let dir = tempfile::tempdir()?;
+        let (bot, scratch) = (dir.path().join("bot"), dir.path().join("scratch"));
+        std::fs::create_dir(&bot)?;
+        std::fs::create_dir(&scratch)?;
+        let reach = crate::confine::Reach {
+            bot_dir: &bot,
+            program: Vec::new(),
+            scratch: &scratch,
+            extra_read: &[],
+        };
+        let root = crate::root::MinimalRoot::new(&reach, true)?;
+        let mut plan = Containment {
+            unshare_flags: sys::NEW_PID | sys::NEW_NS,
+            private_proc: true,
+            minimal_root: true,
+            root: sys::RootRef(&root),
+            ..Containment::default()
+        };
+        if user {
+            plan.unshare_flags |= sys::NEW_USER;
+            plan.id_maps = sys::IdMaps::current();
+        }
+        sys::probe_exec(plan)
+    })();
+    match tried {
+        Ok(()) => Layer {
+            name,
+            available: true,
+            detail: "each box's root is a read-only tmpfs holding only the system \
+                     directories, the toolchains on PATH, the bot's own directory and \
+                     program (read-only), its scratch directory, its own /proc and a /dev \
+                     of null, zero, full, random and urandom: no host /tmp, /run or \
+                     /home, no other bot's files, nothing of its own to chmod"
+                .to_string(),
+        },
+        Err(e) => Layer {
+            name,
+            available: false,
+            detail: format!(
+                "cannot pivot a bot into a root of its own ({e}): bots see the host's \
+                 tree (Landlock still decides what they may open), and own and may chmod \
+                 their files without a seat user"
             ),
         },
     }
@@ -561,6 +614,25 @@ fn run_dir() -> std::io::Result<&'static std::path::Path> {
     }
 }
 
+/// An empty directory of this dojo process's (`root` in its run
+/// directory) on which each bot's mount namespace builds its minimal
+/// root before moving into it (see [`crate::root`]): the host never sees
+/// what is mounted there.
+pub(crate) fn stage_dir() -> std::io::Result<&'static std::path::Path> {
+    static DIR: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
+    let made = DIR.get_or_init(|| {
+        let dir = run_dir().map_err(|e| e.to_string())?.join("root");
+        std::fs::create_dir(&dir).map_err(|e| e.to_string())?;
+        Ok(dir)
+    });
+    match made {
+        Ok(dir) => Ok(dir),
+        Err(e) => Err(std::io::Error::other(format!(
+            "cannot make the minimal roots' staging directory: {e}"
+        ))),
+    }
+}
+
 /// What a dojo killed with `kill -9` left behind, found and removed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Leftovers {
@@ -658,6 +730,7 @@ const SWITCHABLE: &[&str] = &[
     "seat-user",
     "pid-namespace",
     "private-proc",
+    "minimal-root",
     "network-namespace",
     "ipc-namespace",
     "landlock",
@@ -711,12 +784,14 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let mut flags = 0;
     let mut confine_fs = false;
     let mut private_proc = false;
+    let mut minimal_root = false;
     let mut seccomp: &'static [seccompiler::BpfProgram] = &[];
     if mode != SandboxMode::Off {
         for layer in probe() {
             match layer.name.as_str() {
                 "pid-namespace" if layer.available => flags |= sys::NEW_PID,
                 "private-proc" if layer.available => private_proc = true,
+                "minimal-root" if layer.available => minimal_root = true,
                 "network-namespace" if layer.available => flags |= sys::NEW_NET,
                 "ipc-namespace" if layer.available => flags |= sys::NEW_IPC | sys::NEW_UTS,
                 "landlock" if layer.available => confine_fs = true,
@@ -761,7 +836,10 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     }
     // The private /proc needs the PID namespace and a mount namespace.
     private_proc &= flags & sys::NEW_PID != 0;
-    if private_proc {
+    // The minimal root needs a mount namespace, which comes only with
+    // others (a process with no namespace at all keeps the host's tree).
+    minimal_root &= flags != 0;
+    if private_proc || minimal_root {
         flags |= sys::NEW_NS;
     }
     if mode != SandboxMode::Off {
@@ -779,6 +857,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         rlimits,
         confine_fs,
         private_proc,
+        minimal_root,
         seccomp,
         group_limits,
         ..Containment::default()

@@ -223,7 +223,25 @@ pub(crate) struct Containment {
     /// bounds what it reads, and seccomp, which denies
     /// `open_by_handle_at` (the capability's way past Landlock).
     pub(crate) seat_reads_all: bool,
+    /// Give the bot a minimal root (needs `NEW_NS` in the flags; the
+    /// spawn builds it and fills `root`).
+    pub(crate) minimal_root: bool,
+    /// The minimal root to make and enter (see [`crate::root`]); its
+    /// owner keeps it until the spawn has returned.
+    pub(crate) root: RootRef,
 }
+
+/// A [`crate::root::MinimalRoot`] for the forked child (null: none). A
+/// plain pointer so that [`Containment`] stays a copied value: the spawn
+/// that sets it owns the root until the fork is done, and the child
+/// reads its own copy of that memory.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RootRef(pub(crate) *const crate::root::MinimalRoot);
+
+// SAFETY: only read, in the forked child, while the owner keeps it.
+unsafe impl Send for RootRef {}
+// SAFETY: as above.
+unsafe impl Sync for RootRef {}
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
 #[derive(Debug, Clone, Copy)]
@@ -296,6 +314,8 @@ impl Default for Containment {
             subreaper: false,
             seat_id: 0,
             seat_reads_all: false,
+            minimal_root: false,
+            root: RootRef(std::ptr::null()),
         }
     }
 }
@@ -358,36 +378,58 @@ fn private_proc(plan: &Containment) -> std::io::Result<()> {
             return Err(std::io::Error::last_os_error());
         }
         if plan.landlock_fd >= 0 {
-            let dir = libc::open(c"/proc".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
-            if dir == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            // struct landlock_path_beneath_attr { u64 allowed_access; s32
-            // parent_fd; } __attribute__((packed))
-            #[repr(C, packed)]
-            struct PathBeneath {
-                allowed_access: u64,
-                parent_fd: i32,
-            }
-            const EXECUTE: u64 = 1 << 0;
-            const READ_FILE: u64 = 1 << 2;
-            const READ_DIR: u64 = 1 << 3;
-            const RULE_PATH_BENEATH: u32 = 1;
-            let attr = PathBeneath {
-                allowed_access: EXECUTE | READ_FILE | READ_DIR,
-                parent_fd: dir,
-            };
-            let rc = libc::syscall(
-                libc::SYS_landlock_add_rule,
-                plan.landlock_fd,
-                RULE_PATH_BENEATH,
-                &attr as *const PathBeneath,
-                0u32,
-            );
-            libc::close(dir);
-            if rc == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
+            landlock_allow(plan.landlock_fd, c"/proc", LANDLOCK_READ)?;
+        }
+    }
+    Ok(())
+}
+
+/// Landlock's rights to list a directory, and to read and execute.
+pub(crate) const LANDLOCK_READ_DIR: u64 = 1 << 3;
+pub(crate) const LANDLOCK_READ: u64 = 1 | (1 << 2) | LANDLOCK_READ_DIR;
+
+/// Adds a rule to the Landlock ruleset `ruleset`: `access` beneath
+/// `path` (a mount made in the child, which dojo's rules, naming the
+/// host's inodes, do not cover). Async-signal-safe.
+///
+/// # Safety
+/// In a forked child before exec.
+#[cfg(target_os = "linux")]
+pub(crate) unsafe fn landlock_allow(
+    ruleset: i32,
+    path: &std::ffi::CStr,
+    access: u64,
+) -> std::io::Result<()> {
+    // struct landlock_path_beneath_attr { u64 allowed_access; s32
+    // parent_fd; } __attribute__((packed))
+    #[repr(C, packed)]
+    struct PathBeneath {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const RULE_PATH_BENEATH: u32 = 1;
+    // SAFETY: open, landlock_add_rule and close on a NUL-terminated path
+    // and a stack value.
+    unsafe {
+        let dir = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        if dir == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let attr = PathBeneath {
+            allowed_access: access,
+            parent_fd: dir,
+        };
+        let rc = libc::syscall(
+            libc::SYS_landlock_add_rule,
+            ruleset,
+            RULE_PATH_BENEATH,
+            &attr as *const PathBeneath,
+            0u32,
+        );
+        let error = std::io::Error::last_os_error();
+        libc::close(dir);
+        if rc == -1 {
+            return Err(error);
         }
     }
     Ok(())
@@ -733,7 +775,9 @@ pub(crate) fn contain(
                 // user first (a change of user clears PDEATHSIG), then
                 // PDEATHSIG and the check that the waiter is still there.
                 libc::close(alive[1]);
-                if plan.private_proc {
+                if !plan.root.0.is_null() {
+                    crate::root::enter(&*plan.root.0, plan.landlock_fd)?;
+                } else if plan.private_proc {
                     private_proc(&plan)?;
                 }
                 if plan.seat_id != 0 {
