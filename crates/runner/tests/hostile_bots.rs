@@ -238,10 +238,11 @@ fn a_bot_cannot_kill_its_opponent_or_stop_dojo() {
 
 #[test]
 fn a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on() {
-    // As dojo's own user: a seat user could not chmod the copy.
+    // As dojo's own user, in the host's tree: a seat user could not chmod
+    // the copy, and in a minimal root its directory is read-only.
     if !in_a_process_without(
         "a_bot_that_cannot_be_restarted_is_charged_crashes_and_the_game_goes_on",
-        "seat-user",
+        "seat-user,minimal-root",
     ) {
         return;
     }
@@ -886,17 +887,23 @@ fn manifest_reader_layout() -> (tempfile::TempDir, Arc<BotSpec>) {
 
 #[test]
 fn a_manifest_cannot_make_a_file_outside_its_directory_readable() {
-    if !have("landlock") {
+    if !have("landlock") && !have("minimal-root") {
         return;
     }
     let (_root, spec) = manifest_reader_layout();
     let (referee, run) = versus(spec, &options(), 2);
+    let stderr = &run.seats[1].stderr;
     assert!(
         referee.history.iter().all(|r| r[1] == Answer::Move(0)),
-        "{}",
-        run.seats[1].stderr
+        "{stderr}"
     );
-    assert!(run.seats[1].stderr.contains("Permission denied"));
+    // Landlock refuses it; in a minimal root it is not there at all.
+    let refused = if have("minimal-root") {
+        "No such file"
+    } else {
+        "Permission denied"
+    };
+    assert!(stderr.contains(refused), "{stderr}");
 }
 
 #[test]
@@ -1064,7 +1071,9 @@ fn chmod_the_opponent(opts: &RunOptions) -> (Cards, MatchRun, u32) {
 
 #[test]
 fn a_bot_cannot_chmod_its_opponents_program() {
-    if !have("seat-user") {
+    // Either keeps it: a seat user owns nothing of the opponent's, and in
+    // a minimal root the opponent's program is not there at all.
+    if !have("seat-user") && !have("minimal-root") {
         return;
     }
     let (referee, run, mode) = chmod_the_opponent(&options());
@@ -1075,6 +1084,44 @@ fn a_bot_cannot_chmod_its_opponents_program() {
     );
     assert_ne!(mode, 0, "{stderr}");
     assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_a_seat_user_the_minimal_root_alone_keeps_the_opponents_program() {
+    // As in a user namespace or without root: the bot runs as the user
+    // that owns the opponent's program.
+    if !in_a_process_without(
+        "without_a_seat_user_the_minimal_root_alone_keeps_the_opponents_program",
+        "seat-user",
+    ) || !have("minimal-root")
+    {
+        return;
+    }
+    let (referee, run, mode) = chmod_the_opponent(&options());
+    let stderr = &run.seats[1].stderr;
+    assert!(stderr.contains("No such file"), "{stderr}");
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert_ne!(mode, 0, "{stderr}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_a_seat_user_or_the_minimal_root_the_opponents_program_is_chmod_ed_away() {
+    // The counterpart of the test above, with every other layer on:
+    // Landlock does not cover a file's mode (metadata, not content).
+    if !in_a_process_without(
+        "without_a_seat_user_or_the_minimal_root_the_opponents_program_is_chmod_ed_away",
+        "seat-user,minimal-root",
+    ) {
+        return;
+    }
+    let (referee, run, mode) = chmod_the_opponent(&options());
+    assert_eq!(mode, 0, "{}", run.seats[1].stderr);
+    assert_eq!(referee.history[0][1], Answer::Move(1));
+    assert!(run.seats[0].faults.crash > 0, "{:?}", run.seats[0]);
 }
 
 #[test]
@@ -1257,4 +1304,146 @@ fn system_v_ipc_a_bot_left_is_gone_by_its_next_game_and_its_next_process() {
         "a process met an earlier one: {}",
         run.seats[1].stderr
     );
+}
+
+/// looker.py in `bots/looker/` of a fresh directory, against a copy of
+/// random_ok.py in `bots/other/`; what it reported, by what it did and
+/// the path: `(what, path) -> result`.
+fn look_around(opts: &RunOptions) -> (tempfile::TempDir, MatchRun, Vec<(String, String, String)>) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let real = std::fs::canonicalize(root.path()).expect("real path");
+    let (own, other) = (real.join("bots/looker"), real.join("bots/other"));
+    for dir in [&own, &other] {
+        std::fs::create_dir_all(dir).expect("mkdir");
+    }
+    let looker = own.join("looker.py");
+    std::fs::copy(bots_dir().join("hostile/looker.py"), &looker).expect("copy");
+    let victim = other.join("random_ok.py");
+    std::fs::copy(bots_dir().join("faulty/random_ok.py"), &victim).expect("copy");
+    let seats = [
+        Seat::new(Arc::new(BotSpec {
+            name: "other".to_string(),
+            command: vec![victim.to_string_lossy().into_owned()],
+            dir: other.clone(),
+            ..(*bot("faulty", "random_ok.py", &[])).clone()
+        })),
+        Seat::new(Arc::new(BotSpec {
+            name: "looker".to_string(),
+            command: vec![
+                looker.to_string_lossy().into_owned(),
+                other.to_string_lossy().into_owned(),
+            ],
+            dir: own,
+            ..(*bot("hostile", "looker.py", &[])).clone()
+        })),
+    ];
+    let mut referee = Cards {
+        rounds: 2,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, opts).expect("game runs");
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert!(stderr.contains("looker\tdone"), "{stderr}");
+    let seen = stderr
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            (f.next() == Some("looker")).then(|| {
+                let mut next = || f.next().unwrap_or_default().to_string();
+                (next(), next(), next())
+            })
+        })
+        .collect();
+    (root, run, seen)
+}
+
+/// What looker.py reported for `what` on `path`.
+fn saw<'a>(seen: &'a [(String, String, String)], what: &str, path: &std::path::Path) -> &'a str {
+    let path = path.to_string_lossy();
+    seen.iter()
+        .find(|(w, p, _)| w == what && *p == path)
+        .map(|(_, _, r)| r.as_str())
+        .unwrap_or_else(|| panic!("no {what} {path} in {seen:?}"))
+}
+
+#[test]
+fn in_a_minimal_root_a_bot_sees_only_the_system_and_its_own_files() {
+    if !have("minimal-root") {
+        return;
+    }
+    let (root, run, seen) = look_around(&options());
+    let real = std::fs::canonicalize(root.path()).unwrap();
+    let (own, other) = (real.join("bots/looker"), real.join("bots/other"));
+    let path = std::path::Path::new;
+    // `/`: the system, its mount points and the first directory of each
+    // toolchain on PATH and of the bots' and scratch directories.
+    let mut allowed: Vec<String> = [
+        "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "opt", "nix", "dev",
+        "proc", "tmp",
+    ]
+    .map(String::from)
+    .to_vec();
+    let first = |p: &std::path::Path| {
+        p.components()
+            .nth(1)
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+    };
+    let path_var = std::env::var_os("PATH").unwrap_or_default();
+    allowed.extend(std::env::split_paths(&path_var).filter_map(|p| first(&p)));
+    allowed.extend(first(&real));
+    allowed.extend(first(&std::fs::canonicalize(std::env::temp_dir()).unwrap()));
+    let top: Vec<&str> = saw(&seen, "ls", path("/")).split(',').collect();
+    assert!(top.contains(&"usr") && top.contains(&"dev"), "{top:?}");
+    for entry in &top {
+        assert!(allowed.iter().any(|a| a == entry), "/{entry} in the root: {top:?}");
+    }
+    assert_eq!(
+        saw(&seen, "ls", path("/dev")),
+        "fd,full,null,random,shm,stderr,stdin,stdout,urandom,zero"
+    );
+    // No host /tmp: only the way to its own directories.
+    let tmp_root = first(&real.strip_prefix("/tmp").map_or(PathBuf::new(), |r| {
+        std::path::Path::new("/").join(r)
+    }));
+    for entry in saw(&seen, "ls", path("/tmp")).split(',').filter(|e| !e.is_empty()) {
+        assert!(
+            entry.starts_with("dojo-run-") || Some(entry.to_string()) == tmp_root,
+            "/tmp/{entry} in the root: {seen:?}"
+        );
+    }
+    assert_eq!(saw(&seen, "ls", path("/run")), "!ENOENT");
+    // Its parent holds itself only: not the opponent beside it.
+    assert_eq!(saw(&seen, "ls", own.parent().unwrap()), "looker");
+    for gone in [other.as_path(), path("/run"), path("/home"), path("/var/run")] {
+        assert_eq!(saw(&seen, "exists", gone), "no", "{gone:?}");
+    }
+    // Its own directory and program are read-only.
+    assert_eq!(saw(&seen, "write", &own), "!EROFS");
+    assert_eq!(saw(&seen, "chmod", &own.join("looker.py")), "!EROFS");
+    assert!(!own.join("looker-was-here.txt").exists());
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
+#[test]
+fn without_the_minimal_root_the_same_bot_sees_the_host() {
+    // The counterpart of the test above: the bot and its checks can fail.
+    if !in_a_process_without(
+        "without_the_minimal_root_the_same_bot_sees_the_host",
+        "minimal-root",
+    ) {
+        return;
+    }
+    let (root, _run, seen) = look_around(&options());
+    let real = std::fs::canonicalize(root.path()).unwrap();
+    let own = real.join("bots/looker");
+    assert_eq!(saw(&seen, "exists", &real.join("bots/other")), "yes");
+    if std::path::Path::new("/run").exists() {
+        assert_eq!(saw(&seen, "exists", std::path::Path::new("/run")), "yes");
+    }
+    assert_ne!(saw(&seen, "write", &own), "!EROFS");
+    assert_ne!(saw(&seen, "chmod", &own.join("looker.py")), "!EROFS");
 }
