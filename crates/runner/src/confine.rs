@@ -65,7 +65,11 @@ pub(crate) fn toolchains() -> &'static [PathBuf] {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let mut out: Vec<PathBuf> = Vec::new();
         for dir in std::env::split_paths(&path).filter(|p| p.is_absolute()) {
-            if SYSTEM_DIRS.iter().chain(KERNEL_DIRS).any(|s| dir.starts_with(s)) {
+            if SYSTEM_DIRS
+                .iter()
+                .chain(KERNEL_DIRS)
+                .any(|s| dir.starts_with(s))
+            {
                 continue;
             }
             // A toolchain's home: a hidden directory (`.pyenv`, `.cargo`,

@@ -142,8 +142,7 @@ impl Builder {
             // directory, seen through it.
             Some(_) => {}
             None => {
-                let meta =
-                    std::fs::metadata(path).map_err(|e| invalid(path, &e.to_string()))?;
+                let meta = std::fs::metadata(path).map_err(|e| invalid(path, &e.to_string()))?;
                 self.dirs(path, meta.is_dir())?;
                 if !meta.is_dir() {
                     self.steps.push(Step::File(self.staged(path)?));
@@ -197,13 +196,13 @@ impl MinimalRoot {
             }
         }
         for (name, target) in [
-            ("fd", "/proc/self/fd"),
-            ("stdin", "/proc/self/fd/0"),
-            ("stdout", "/proc/self/fd/1"),
-            ("stderr", "/proc/self/fd/2"),
+            ("fd", c"/proc/self/fd"),
+            ("stdin", c"/proc/self/fd/0"),
+            ("stdout", c"/proc/self/fd/1"),
+            ("stderr", c"/proc/self/fd/2"),
         ] {
             b.steps.push(Step::Link {
-                target: CString::new(target).expect("no NUL"),
+                target: target.to_owned(),
                 at: b.staged(&dev.join(name))?,
             });
         }
@@ -493,7 +492,10 @@ mod tests {
         let root = MinimalRoot::new(&reach, true).unwrap();
         let steps = strings(&root);
         let has = |s: &str| steps.iter().any(|x| x == s);
-        assert!(has(&format!("bind {} ReadOnly", bot.display())), "{steps:?}");
+        assert!(
+            has(&format!("bind {} ReadOnly", bot.display())),
+            "{steps:?}"
+        );
         assert!(has(&format!("bind {} Writable", scratch.display())));
         // The program at its real path, onto a file.
         assert!(has(&format!("file {}", program.display())), "{steps:?}");

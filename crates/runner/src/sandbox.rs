@@ -14,6 +14,9 @@
 //!   queues and semaphores of its own, gone with it;
 //! - dojo as a child subreaper, sweeping what a bot process leaves behind
 //!   when it ends (see `crate::reaper`; needs no privilege);
+//! - a minimal root per box (see `crate::root`): a tmpfs `/` holding
+//!   only the system, the toolchains, the bot's own directory and program
+//!   (read-only), its scratch directory, its `/proc` and five devices;
 //! - as root, a user and group of each seat's own, owning nothing but its
 //!   scratch directory;
 //! - resource limits (rlimits) per bot process;

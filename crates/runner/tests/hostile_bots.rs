@@ -1399,17 +1399,25 @@ fn in_a_minimal_root_a_bot_sees_only_the_system_and_its_own_files() {
     let top: Vec<&str> = saw(&seen, "ls", path("/")).split(',').collect();
     assert!(top.contains(&"usr") && top.contains(&"dev"), "{top:?}");
     for entry in &top {
-        assert!(allowed.iter().any(|a| a == entry), "/{entry} in the root: {top:?}");
+        assert!(
+            allowed.iter().any(|a| a == entry),
+            "/{entry} in the root: {top:?}"
+        );
     }
     assert_eq!(
         saw(&seen, "ls", path("/dev")),
         "fd,full,null,random,shm,stderr,stdin,stdout,urandom,zero"
     );
     // No host /tmp: only the way to its own directories.
-    let tmp_root = first(&real.strip_prefix("/tmp").map_or(PathBuf::new(), |r| {
-        std::path::Path::new("/").join(r)
-    }));
-    for entry in saw(&seen, "ls", path("/tmp")).split(',').filter(|e| !e.is_empty()) {
+    let tmp_root = first(
+        &real
+            .strip_prefix("/tmp")
+            .map_or(PathBuf::new(), |r| std::path::Path::new("/").join(r)),
+    );
+    for entry in saw(&seen, "ls", path("/tmp"))
+        .split(',')
+        .filter(|e| !e.is_empty())
+    {
         assert!(
             entry.starts_with("dojo-run-") || Some(entry.to_string()) == tmp_root,
             "/tmp/{entry} in the root: {seen:?}"
@@ -1418,7 +1426,12 @@ fn in_a_minimal_root_a_bot_sees_only_the_system_and_its_own_files() {
     assert_eq!(saw(&seen, "ls", path("/run")), "!ENOENT");
     // Its parent holds itself only: not the opponent beside it.
     assert_eq!(saw(&seen, "ls", own.parent().unwrap()), "looker");
-    for gone in [other.as_path(), path("/run"), path("/home"), path("/var/run")] {
+    for gone in [
+        other.as_path(),
+        path("/run"),
+        path("/home"),
+        path("/var/run"),
+    ] {
         assert_eq!(saw(&seen, "exists", gone), "no", "{gone:?}");
     }
     // Its own directory and program are read-only.
