@@ -8,6 +8,7 @@
 //! counts what each bot did wrong. The runner knows no game's rules.
 
 mod bot_box;
+mod build_box;
 mod bot_values;
 mod cgroup;
 mod confine;
@@ -28,6 +29,7 @@ mod spec;
 mod stderr_log;
 mod sys;
 
+pub use build_box::{BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS};
 pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
 pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
 pub use fingerprint::fingerprint;
@@ -46,7 +48,7 @@ pub use sandbox::{
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, discover, load_any,
-    load_dir, resolve,
+    build_cache, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{

@@ -108,6 +108,15 @@ pub enum BuildError {
         stdout_tail: String,
         stderr_tail: String,
     },
+    /// The build cannot run with the confinement asked for
+    /// (`--build-network off` on a machine that cannot take the network
+    /// away, a cache directory that cannot be made).
+    #[error("bot {bot}: cannot run build command {command:?}: {message}")]
+    Confine {
+        bot: String,
+        command: Vec<String>,
+        message: String,
+    },
     #[error(
         "bot {bot}: build command {command:?} still running after {} s (killed with everything it started); {}",
         limit.as_secs(),
@@ -126,7 +135,7 @@ impl BuildError {
     /// The end of the build's stdout and of its stderr.
     pub fn output(&self) -> Option<(&str, &str)> {
         match self {
-            BuildError::Spawn { .. } => None,
+            BuildError::Spawn { .. } | BuildError::Confine { .. } => None,
             BuildError::Failed {
                 stdout_tail,
                 stderr_tail,
@@ -466,15 +475,27 @@ impl BotSpec {
         self.build_within(DEFAULT_BUILD_TIMEOUT)
     }
 
-    /// Runs the build step like a bot process: in its own process group
-    /// (and PID namespace where available, so a background process it
-    /// leaves behind dies with it and cannot hold its pipes open), known to
-    /// [`crate::kill_all_bots`] for Ctrl-C, with the end of stdout kept
-    /// (the rest read and dropped) and stderr capped; a failure shows the
-    /// end of both. It sees dojo's environment and the network
-    /// (builds fetch dependencies). Killed with its process tree after
-    /// `limit`.
+    /// [`BotSpec::build_with`] with the network (builds fetch their
+    /// dependencies).
     pub fn build_within(&self, limit: std::time::Duration) -> Result<(), BuildError> {
+        self.build_with(crate::BuildNetwork::On, limit)
+    }
+
+    /// Runs the build step like a bot process, in a box of its own (see
+    /// `crate::build_box`: its own PID, IPC and UTS namespaces, a clean
+    /// environment with `DOJO_CACHE` and the toolchain variables, Landlock
+    /// letting it write only its directory, its cache, a scratch directory
+    /// and cargo's download caches, seccomp, build-sized control groups;
+    /// the network only with `network` on), in its own process group,
+    /// known to [`crate::kill_all_bots`] for Ctrl-C, with the end of
+    /// stdout kept (the rest read and dropped) and stderr capped; a
+    /// failure shows the end of both. Killed with its process tree after
+    /// `limit`.
+    pub fn build_with(
+        &self,
+        network: crate::BuildNetwork,
+        limit: std::time::Duration,
+    ) -> Result<(), BuildError> {
         use crate::process::{BotProcess, Event, Launch, Source};
         let Some(command) = &self.build else {
             return Ok(());
@@ -482,28 +503,25 @@ impl BotSpec {
         if command.is_empty() {
             return Ok(());
         }
-        let mut containment =
-            crate::sandbox::plan(crate::SandboxMode::Auto, &crate::Limits::default());
-        // Its own System V IPC too (nothing of it outlives the build).
-        containment.unshare_flags &=
-            crate::sys::NEW_PID | crate::sys::NEW_USER | crate::sys::NEW_IPC | crate::sys::NEW_UTS;
-        // Builds fetch dependencies and write into the bot's directory:
-        // no filesystem confinement, no system-call filter.
-        containment.confine_fs = false;
-        containment.private_proc = false;
-        containment.unshare_flags &= !crate::sys::NEW_NS;
-        containment.seccomp = &[];
+        let cache = build_cache(self.dir.parent().unwrap_or(&self.dir));
+        let confined = crate::build_box::prepare(&self.name, &self.dir, &cache, network).map_err(
+            |message| BuildError::Confine {
+                bot: self.name.clone(),
+                command: command.clone(),
+                message,
+            },
+        )?;
         let mut process = BotProcess::spawn(Launch {
             command,
             dir: &self.dir,
-            scratch: None,
+            scratch: Some(confined.scratch()),
             extra_read: &[],
-            env: &[],
+            env: &confined.env,
             seat: 0,
             generation: 0,
             max_line_bytes: 4096,
-            containment,
-            clean_env: false,
+            containment: confined.containment,
+            clean_env: true,
             cpu: None,
         })
         .map_err(|source| BuildError::Spawn {
