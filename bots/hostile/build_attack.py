@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A hostile build step (not a bot: run as a bot.toml's `build`).
 
-Arguments: CANARY (a file outside its directory: another bot's program),
+Arguments: CANARIES (files outside its directory, joined by ":": another
+bot's program, what another bot built in its cache),
 PORT (a listener on 127.0.0.1), VARIABLE (a name in dojo's environment,
 such as SECRET_TOKEN). It tries to append to the canary, read the
 variable and connect to the port, and also writes what an honest build
@@ -12,14 +13,16 @@ import os
 import socket
 import sys
 
-canary, port, variable = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+canaries, port, variable = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 reached = []
-try:
-    with open(canary, "a") as f:
-        f.write("rewritten by a build\n")
-    reached.append("canary")
-except OSError as e:
-    print(f"canary: {e}", file=sys.stderr)
+for canary in canaries.split(":"):
+    try:
+        with open(canary, "a") as f:
+            f.write("rewritten by a build\n")
+        if "canary" not in reached:
+            reached.append("canary")
+    except OSError as e:
+        print(f"canary {canary}: {e}", file=sys.stderr)
 if os.environ.get(variable):
     reached.append("secret")
 try:

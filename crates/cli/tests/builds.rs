@@ -116,6 +116,7 @@ fn a_build_sees_no_secret_and_cannot_change_another_bot() {
         assert!(!got.contains(&"canary".to_owned()), "{got:?}");
         assert_eq!(std::fs::read_to_string(&canary).unwrap(), "original\n");
     }
+    let _ = std::fs::remove_dir_all(dojo_runner::bot_cache(&attacker.canonicalize().unwrap()));
 }
 
 #[test]
@@ -136,6 +137,7 @@ fn build_network_off_reaches_no_listener_or_refuses() {
     let got = reached(&attacker);
     assert!(!got.contains(&"network".to_owned()), "{got:?}");
     assert!(listener.accept().is_err(), "the listener saw the build");
+    let _ = std::fs::remove_dir_all(dojo_runner::bot_cache(&attacker.canonicalize().unwrap()));
 }
 
 #[test]

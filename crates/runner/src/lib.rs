@@ -48,7 +48,7 @@ pub use sandbox::{
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, discover, load_any,
-    build_cache, load_dir, resolve,
+    bot_cache, build_cache, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{

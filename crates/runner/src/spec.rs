@@ -174,7 +174,7 @@ fn anchor_program(mut command: Vec<String>, dir: &Path) -> Vec<String> {
 }
 
 /// The word a manifest's `command` and `build` may start a word with to
-/// name the bot's build cache ([`build_cache`]).
+/// name the bot's build cache ([`bot_cache`]).
 pub const CACHE_WORD: &str = "$DOJO_CACHE";
 
 /// Where the bots of one bots directory (`bots_parent`, absolute) put what
@@ -206,6 +206,18 @@ pub fn build_cache(bots_parent: &Path) -> PathBuf {
         .and_then(Path::file_name)
         .map_or_else(|| "bots".into(), |n| n.to_string_lossy().into_owned());
     base.join("dojo/build").join(format!("{name}-{hash:016x}"))
+}
+
+/// The build cache of the bot in `dir` (absolute): its own directory,
+/// named after its directory, in the cache of its bots directory
+/// ([`build_cache`]). One per bot, not one per bots directory: its build
+/// may write there, and a cache shared with the folder's other bots would
+/// let one submission's build replace another's program.
+pub fn bot_cache(dir: &Path) -> PathBuf {
+    let own = dir
+        .file_name()
+        .map_or_else(|| "bot".into(), |n| n.to_string_lossy().into_owned());
+    build_cache(dir.parent().unwrap_or(dir)).join(own)
 }
 
 /// `words` with a leading [`CACHE_WORD`] in any word replaced by `cache`.
@@ -332,7 +344,7 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
         })?;
     let manifest = parse_manifest(&file, &text)?;
     let dir = absolute(dir);
-    let cache = build_cache(dir.parent().unwrap_or(&dir));
+    let cache = bot_cache(&dir);
     let name = match manifest.name {
         Some(name) => name,
         None => name_of_dir(
@@ -503,7 +515,7 @@ impl BotSpec {
         if command.is_empty() {
             return Ok(());
         }
-        let cache = build_cache(self.dir.parent().unwrap_or(&self.dir));
+        let cache = bot_cache(&self.dir);
         let confined = crate::build_box::prepare(&self.name, &self.dir, &cache, network).map_err(
             |message| BuildError::Confine {
                 bot: self.name.clone(),
@@ -626,6 +638,9 @@ mod tests {
         let one = build_cache(Path::new("/a/bots"));
         assert_eq!(one, build_cache(Path::new("/a/bots")));
         assert_ne!(one, build_cache(Path::new("/b/bots")));
+        // Each bot of a folder has its own.
+        assert_eq!(bot_cache(Path::new("/a/bots/x")), one.join("x"));
+        assert_ne!(bot_cache(Path::new("/a/bots/x")), bot_cache(Path::new("/a/bots/y")));
         assert!(
             one.ends_with(one.file_name().unwrap())
                 && one.to_string_lossy().contains("dojo/build/a-")

@@ -1261,9 +1261,14 @@ fn system_v_ipc_a_bot_left_is_gone_by_its_next_game_and_its_next_process() {
 
 /// A submission whose `build` runs `bots/hostile/build_attack.py` against
 /// a canary (its neighbour's program), a listener on `port` and the
-/// variable `variable`; with the canary's path. The attacker reports
+/// variable `variable`; with the canaries' paths (the neighbour's
+/// program, and the program its build left in its own cache). The attacker reports
 /// what it reached in `reached.txt` in its own directory.
-fn attacking_build(root: &std::path::Path, port: u16, variable: &str) -> (BotSpec, PathBuf) {
+fn attacking_build(
+    root: &std::path::Path,
+    port: u16,
+    variable: &str,
+) -> (BotSpec, PathBuf, PathBuf) {
     let folder = root.join("submissions");
     let attacker = folder.join("attacker");
     let victim = folder.join("victim");
@@ -1276,15 +1281,21 @@ fn attacking_build(root: &std::path::Path, port: u16, variable: &str) -> (BotSpe
     .unwrap();
     let canary = victim.join("program");
     std::fs::write(&canary, "original\n").unwrap();
+    // What the victim's build left in its cache: its program too.
+    let victim_cache = dojo_runner::bot_cache(&victim.canonicalize().unwrap());
+    std::fs::create_dir_all(&victim_cache).unwrap();
+    let built = victim_cache.join("program");
+    std::fs::write(&built, "original\n").unwrap();
     std::fs::write(
         attacker.join("bot.toml"),
         format!(
-            "command = \"true\"\nbuild = [\"python3\", \"build_attack.py\", {:?}, \"{port}\", \"{variable}\"]\n",
-            canary.display().to_string()
+            "command = \"true\"\nbuild = [\"python3\", \"build_attack.py\", \"{}:{}\", \"{port}\", \"{variable}\"]\n",
+            canary.display(),
+            built.display()
         ),
     )
     .unwrap();
-    (dojo_runner::load_dir(&attacker).unwrap(), canary)
+    (dojo_runner::load_dir(&attacker).unwrap(), canary, built)
 }
 
 fn reached(bot: &BotSpec) -> Vec<String> {
@@ -1310,7 +1321,7 @@ fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
-    let (bot, canary) = attacking_build(tmp.path(), port, DOJOS_VARIABLE);
+    let (bot, canary, built) = attacking_build(tmp.path(), port, DOJOS_VARIABLE);
     let cache = tmp.path().join("cache");
     std::fs::create_dir(&cache).unwrap();
     // Unconfined: the same command, dojo's environment and the variable.
@@ -1328,7 +1339,9 @@ fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
         ["canary", "secret", "network", "own-directory", "cache"]
     );
     assert!(listener.accept().is_ok(), "the listener saw the unconfined build");
+    assert_ne!(std::fs::read_to_string(&built).unwrap(), "original\n");
     std::fs::write(&canary, "original\n").unwrap();
+    std::fs::write(&built, "original\n").unwrap();
     std::fs::remove_file(bot.dir.join("reached.txt")).unwrap();
 
     if std::env::var_os(DOJOS_VARIABLE).is_none() {
@@ -1344,8 +1357,9 @@ fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
     if have("landlock") {
         assert!(!got.contains(&"canary".to_owned()), "{got:?}");
         assert_eq!(std::fs::read_to_string(&canary).unwrap(), "original\n");
+        assert_eq!(std::fs::read_to_string(&built).unwrap(), "original\n");
     }
-    let _ = std::fs::remove_dir_all(dojo_runner::build_cache(bot.dir.parent().unwrap()));
+    let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
 }
 
 /// `--build-network off`: the build reaches no listener on the host's
@@ -1358,7 +1372,7 @@ fn a_build_without_the_network_reaches_no_listener_or_is_refused() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
-    let (bot, _) = attacking_build(tmp.path(), port, DOJOS_VARIABLE);
+    let (bot, _, built) = attacking_build(tmp.path(), port, DOJOS_VARIABLE);
     let off = dojo_runner::BuildNetwork::Off;
     let result = bot.build_with(off, dojo_runner::DEFAULT_BUILD_TIMEOUT);
     let can_cut = probe()
@@ -1379,5 +1393,5 @@ fn a_build_without_the_network_reaches_no_listener_or_is_refused() {
     assert!(!got.contains(&"network".to_owned()), "{got:?}");
     assert!(got.contains(&"own-directory".to_owned()), "{got:?}");
     assert!(listener.accept().is_err(), "the listener saw a connection");
-    let _ = std::fs::remove_dir_all(dojo_runner::build_cache(bot.dir.parent().unwrap()));
+    let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
 }
