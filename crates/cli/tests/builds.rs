@@ -143,9 +143,27 @@ fn build_network_off_reaches_no_listener_or_refuses() {
 #[test]
 fn an_unknown_build_network_setting_is_refused() {
     let out = dojo()
-        .args(["match", "cardjitsu", "sensei", "random-py", "--build-network", "maybe"])
+        .args([
+            "match",
+            "cardjitsu",
+            "sensei",
+            "random-py",
+            "--build-network",
+            "maybe",
+        ])
         .output()
         .expect("dojo runs");
     assert!(!out.status.success());
     assert!(stderr_of(&out).contains("maybe"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn doctor_says_how_builds_are_confined_and_how_the_network_is_cut() {
+    let out = dojo().arg("doctor").output().expect("dojo runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("builds (a bot.toml's `build`)"))
+        .unwrap_or_else(|| panic!("no builds line:\n{text}"));
+    assert!(line.contains("--build-network off"), "{line}");
 }

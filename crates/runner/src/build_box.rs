@@ -84,6 +84,19 @@ pub const TOOLCHAIN_VARS: &[&str] = &[
     "GOROOT",
 ];
 
+/// How `--build-network off` takes the network away on this machine: by
+/// a network namespace, else by Landlock's TCP rules; `None`: it cannot,
+/// and a build without the network is refused.
+pub fn build_network_off_by() -> Option<&'static str> {
+    if layer_available("network-namespace") {
+        Some("a network namespace of the build's own")
+    } else if layer_available("landlock-network") {
+        Some("Landlock's TCP rules")
+    } else {
+        None
+    }
+}
+
 /// What confining one build needs, made before its spawn: kept until the
 /// build has ended (the scratch directory is removed when this is
 /// dropped; the ruleset's descriptor must outlive the spawn).
@@ -150,12 +163,8 @@ pub(crate) fn prepare(
     };
     // The ruleset is made here, not by the spawn (which makes a bot's).
     containment.confine_fs = false;
-    std::fs::create_dir_all(cache).map_err(|e| {
-        format!(
-            "cannot make its build cache {}: {e}",
-            cache.display()
-        )
-    })?;
+    std::fs::create_dir_all(cache)
+        .map_err(|e| format!("cannot make its build cache {}: {e}", cache.display()))?;
     let scratch = crate::sandbox::scratch_dir(&format!("build-{bot}"), false)
         .map_err(|e| format!("cannot make its build scratch directory: {e}"))?;
     let env = environment(dir, scratch.path(), cache);
@@ -240,7 +249,11 @@ fn reach(dir: &Path, scratch: &Path, cache: &Path, env: &[(String, String)]) -> 
     };
     let mut reach = Reach {
         read: Vec::new(),
-        write: vec![dir.to_path_buf(), cache.to_path_buf(), scratch.to_path_buf()],
+        write: vec![
+            dir.to_path_buf(),
+            cache.to_path_buf(),
+            scratch.to_path_buf(),
+        ],
     };
     if let Some(cargo) = var("CARGO_HOME") {
         for entry in std::fs::read_dir(&cargo).into_iter().flatten().flatten() {

@@ -640,7 +640,10 @@ mod tests {
         assert_ne!(one, build_cache(Path::new("/b/bots")));
         // Each bot of a folder has its own.
         assert_eq!(bot_cache(Path::new("/a/bots/x")), one.join("x"));
-        assert_ne!(bot_cache(Path::new("/a/bots/x")), bot_cache(Path::new("/a/bots/y")));
+        assert_ne!(
+            bot_cache(Path::new("/a/bots/x")),
+            bot_cache(Path::new("/a/bots/y"))
+        );
         assert!(
             one.ends_with(one.file_name().unwrap())
                 && one.to_string_lossy().contains("dojo/build/a-")

@@ -1338,7 +1338,10 @@ fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
         reached(&bot),
         ["canary", "secret", "network", "own-directory", "cache"]
     );
-    assert!(listener.accept().is_ok(), "the listener saw the unconfined build");
+    assert!(
+        listener.accept().is_ok(),
+        "the listener saw the unconfined build"
+    );
     assert_ne!(std::fs::read_to_string(&built).unwrap(), "original\n");
     std::fs::write(&canary, "original\n").unwrap();
     std::fs::write(&built, "original\n").unwrap();
@@ -1352,7 +1355,10 @@ fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
     assert!(!got.contains(&"secret".to_owned()), "{got:?}");
     assert!(got.contains(&"own-directory".to_owned()), "{got:?}");
     assert!(got.contains(&"cache".to_owned()), "{got:?}");
-    assert!(got.contains(&"network".to_owned()), "the network is on: {got:?}");
+    assert!(
+        got.contains(&"network".to_owned()),
+        "the network is on: {got:?}"
+    );
     assert!(listener.accept().is_ok(), "the listener saw the build");
     if have("landlock") {
         assert!(!got.contains(&"canary".to_owned()), "{got:?}");
