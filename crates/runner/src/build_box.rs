@@ -353,6 +353,37 @@ mod tests {
     }
 
     #[test]
+    fn a_build_gets_its_cgroup_caps_and_no_address_space_or_file_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("bot");
+        std::fs::create_dir(&dir).unwrap();
+        let cache = tmp.path().join("cache");
+        let made = prepare("unit", &dir, &cache, BuildNetwork::On).expect("prepared");
+        assert!(cache.is_dir(), "the cache is made before the build");
+        let c = made.containment;
+        // An address-space limit would stop compilers that reserve more
+        // than they use; a file-size limit, large artefacts.
+        let limited: Vec<i32> = c.rlimits.iter().flatten().map(|(r, _)| *r).collect();
+        assert!(!limited.contains(&sys::resource::AS), "{limited:?}");
+        assert!(!limited.contains(&sys::resource::FSIZE), "{limited:?}");
+        assert_eq!(
+            c.group_limits.processes,
+            layer_available("cgroup-pids").then_some(BUILD_PROCESSES)
+        );
+        // The network stays unless asked: no network namespace.
+        assert_eq!(c.unshare_flags & sys::NEW_NET, 0);
+        assert!(!c.confine_fs, "the build's own ruleset, not a bot's");
+        assert_eq!(c.landlock_fd >= 0, layer_available("landlock"));
+        let scratch = made.scratch().to_path_buf();
+        assert!(scratch.is_dir());
+        drop(made);
+        assert!(
+            !scratch.exists(),
+            "the scratch directory goes with the build"
+        );
+    }
+
+    #[test]
     fn the_environment_is_the_base_the_cache_and_the_toolchains_only() {
         let env = environment(Path::new("/b"), Path::new("/s"), Path::new("/c"));
         let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
