@@ -21,6 +21,16 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub bots_dir: Option<PathBuf>,
 
+    /// Whether bots' build steps (a bot.toml's `build`, run before a
+    /// league, match, compare, play or rerun) may use the network: `on`
+    /// (they fetch their dependencies) or `off` (a network namespace of
+    /// their own, else Landlock's TCP rules; refused where neither can be
+    /// had). Either way a build runs confined: a clean environment, writes
+    /// only to its own directory, its build cache and cargo's download
+    /// caches (see docs/sandbox.md) [default: on].
+    #[arg(long, global = true, value_name = "on|off", value_parser = ["on", "off"])]
+    pub build_network: Option<String>,
+
     #[command(subcommand)]
     pub command: Command,
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use anyhow::{Result, bail};
-use dojo_runner::BotSpec;
+use dojo_runner::{BotSpec, BuildNetwork};
 
 /// Resolves `specs` (see `dojo --help` for the forms) for `game` and runs
 /// each distinct bot's build step once, in order. Equal specs share one
@@ -105,11 +105,35 @@ pub fn build(bot: &BotSpec) -> Result<()> {
     if built().contains(&key) {
         return Ok(());
     }
-    errln!("building {} ({})", bot.name, cmd.join(" "));
+    let network = build_network();
+    errln!(
+        "building {} ({}){}",
+        bot.name,
+        cmd.join(" "),
+        if network == BuildNetwork::Off {
+            ", without the network"
+        } else {
+            ""
+        }
+    );
     // The build error names the bot and its command already.
-    bot.build()?;
+    bot.build_with(network, dojo_runner::DEFAULT_BUILD_TIMEOUT)?;
     built().push(key);
     Ok(())
+}
+
+/// `--build-network`, set once by `main` before any command runs.
+static BUILD_NETWORK: std::sync::OnceLock<BuildNetwork> = std::sync::OnceLock::new();
+
+/// Sets `--build-network` for every build of this run (the first call
+/// wins; `main` makes it once, from the parsed flag).
+pub fn set_build_network(network: BuildNetwork) {
+    let _ = BUILD_NETWORK.set(network);
+}
+
+/// Whether builds may use the network (`on` unless `--build-network off`).
+fn build_network() -> BuildNetwork {
+    BUILD_NETWORK.get().copied().unwrap_or_default()
 }
 
 /// The signal that interrupted the command (0: none yet).

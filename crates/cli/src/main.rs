@@ -29,6 +29,13 @@ use args::{Cli, Command, PlayCommand};
 fn main() -> ExitCode {
     let cli = Cli::try_parse().unwrap_or_else(|err| exit::on_usage_error(err));
     dojo_runner::raise_open_files_limit();
+    // Checked by clap: `on` or `off`.
+    bots::set_build_network(
+        cli.build_network
+            .as_deref()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_default(),
+    );
     let given_bots_dir = cli.bots_dir.is_some();
     let bots_dir = home::bots_dir(cli.bots_dir);
     let outcome = match cli.command {

@@ -209,6 +209,12 @@ fn build_failure(err: &anyhow::Error) -> (String, Vec<String>) {
             "cannot run its build command `{}`: {source}",
             command.join(" ")
         ),
+        dojo_runner::BuildError::Confine {
+            command, message, ..
+        } => format!(
+            "cannot run its build command `{}`: {message}",
+            command.join(" ")
+        ),
         dojo_runner::BuildError::Failed {
             command, status, ..
         } => format!(

@@ -206,6 +206,46 @@ pub(crate) fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError
     Ok(created.into())
 }
 
+/// What a build step may reach (see `crate::build_box`): read and
+/// execute the system, the toolchains on PATH and `read`; read, write and
+/// execute `write` (its own directory, its cache, its scratch directory,
+/// the toolchain caches it fills). Writable files may be named too (a
+/// lock file at the top of `CARGO_HOME`): they get the file rights only.
+pub(crate) struct BuildReach<'a> {
+    pub(crate) read: &'a [PathBuf],
+    pub(crate) write: &'a [PathBuf],
+    /// Deny TCP `bind` and `connect` (`--build-network off` where no
+    /// network namespace can be made).
+    pub(crate) deny_tcp: bool,
+}
+
+/// A Landlock ruleset for a build step, as [`ruleset`] makes one for a
+/// bot process; its network rules only with `deny_tcp` (a build fetches
+/// its dependencies otherwise).
+pub(crate) fn build_ruleset(reach: &BuildReach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
+    let read = AccessFs::from_read(WANTED);
+    let all = AccessFs::from_all(WANTED);
+    let handled = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(all)?;
+    let handled = if reach.deny_tcp {
+        handled.handle_access(AccessNet::from_all(WANTED))?
+    } else {
+        handled
+    };
+    let created = handled
+        .scope(Scope::from_all(WANTED))?
+        .create()?
+        .add_rules(path_beneath_rules(SYSTEM_DIRS, read))?
+        .add_rules(path_beneath_rules(KERNEL_DIRS, read))?
+        .add_rules(path_beneath_rules(toolchains(), read))?
+        .add_rules(path_beneath_rules(DEVICES_READ, read))?
+        .add_rules(path_beneath_rules(DEVICES_RW, all))?
+        .add_rules(path_beneath_rules(reach.read, read))?
+        .add_rules(path_beneath_rules(reach.write, all))?;
+    Ok(created.into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 
 mod bot_box;
 mod bot_values;
+mod build_box;
 mod cgroup;
 mod confine;
 mod controls;
@@ -30,6 +31,9 @@ mod stderr_log;
 mod sys;
 
 pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
+pub use build_box::{
+    BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
+};
 pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
 pub use fingerprint::fingerprint;
 pub use folder::{Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, obvious_script, scan};
@@ -46,8 +50,8 @@ pub use sandbox::{
     SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
 };
 pub use spec::{
-    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, discover, load_any,
-    load_dir, resolve,
+    BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
+    discover, load_any, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{

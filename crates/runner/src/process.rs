@@ -56,7 +56,8 @@ pub(crate) struct Launch<'a> {
     pub(crate) command: &'a [String],
     pub(crate) dir: &'a Path,
     /// The bot's scratch directory (HOME, TMPDIR, and with Landlock the
-    /// only place it may write); `None` for builds.
+    /// only place it may write; a build's Landlock ruleset comes made, in
+    /// `containment`).
     pub(crate) scratch: Option<&'a Path>,
     pub(crate) env: &'a [(String, String)],
     pub(crate) seat: usize,
@@ -65,7 +66,7 @@ pub(crate) struct Launch<'a> {
     pub(crate) containment: sys::Containment,
     /// Paths outside the system and its own directory the bot may read.
     pub(crate) extra_read: &'a [std::path::PathBuf],
-    /// Start from an empty environment (bots); false keeps dojo's (builds).
+    /// Start from an empty environment (bots and builds); false keeps dojo's.
     pub(crate) clean_env: bool,
     /// Run the process (and all it starts) on this CPU only.
     pub(crate) cpu: Option<usize>,

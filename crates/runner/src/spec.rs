@@ -108,6 +108,15 @@ pub enum BuildError {
         stdout_tail: String,
         stderr_tail: String,
     },
+    /// The build cannot run with the confinement asked for
+    /// (`--build-network off` on a machine that cannot take the network
+    /// away, a cache directory that cannot be made).
+    #[error("bot {bot}: cannot run build command {command:?}: {message}")]
+    Confine {
+        bot: String,
+        command: Vec<String>,
+        message: String,
+    },
     #[error(
         "bot {bot}: build command {command:?} still running after {} s (killed with everything it started); {}",
         limit.as_secs(),
@@ -126,7 +135,7 @@ impl BuildError {
     /// The end of the build's stdout and of its stderr.
     pub fn output(&self) -> Option<(&str, &str)> {
         match self {
-            BuildError::Spawn { .. } => None,
+            BuildError::Spawn { .. } | BuildError::Confine { .. } => None,
             BuildError::Failed {
                 stdout_tail,
                 stderr_tail,
@@ -165,7 +174,7 @@ fn anchor_program(mut command: Vec<String>, dir: &Path) -> Vec<String> {
 }
 
 /// The word a manifest's `command` and `build` may start a word with to
-/// name the bot's build cache ([`build_cache`]).
+/// name the bot's build cache ([`bot_cache`]).
 pub const CACHE_WORD: &str = "$DOJO_CACHE";
 
 /// Where the bots of one bots directory (`bots_parent`, absolute) put what
@@ -197,6 +206,18 @@ pub fn build_cache(bots_parent: &Path) -> PathBuf {
         .and_then(Path::file_name)
         .map_or_else(|| "bots".into(), |n| n.to_string_lossy().into_owned());
     base.join("dojo/build").join(format!("{name}-{hash:016x}"))
+}
+
+/// The build cache of the bot in `dir` (absolute): its own directory,
+/// named after its directory, in the cache of its bots directory
+/// ([`build_cache`]). One per bot, not one per bots directory: its build
+/// may write there, and a cache shared with the folder's other bots would
+/// let one submission's build replace another's program.
+pub fn bot_cache(dir: &Path) -> PathBuf {
+    let own = dir
+        .file_name()
+        .map_or_else(|| "bot".into(), |n| n.to_string_lossy().into_owned());
+    build_cache(dir.parent().unwrap_or(dir)).join(own)
 }
 
 /// `words` with a leading [`CACHE_WORD`] in any word replaced by `cache`.
@@ -323,7 +344,7 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
         })?;
     let manifest = parse_manifest(&file, &text)?;
     let dir = absolute(dir);
-    let cache = build_cache(dir.parent().unwrap_or(&dir));
+    let cache = bot_cache(&dir);
     let name = match manifest.name {
         Some(name) => name,
         None => name_of_dir(
@@ -466,15 +487,27 @@ impl BotSpec {
         self.build_within(DEFAULT_BUILD_TIMEOUT)
     }
 
-    /// Runs the build step like a bot process: in its own process group
-    /// (and PID namespace where available, so a background process it
-    /// leaves behind dies with it and cannot hold its pipes open), known to
-    /// [`crate::kill_all_bots`] for Ctrl-C, with the end of stdout kept
-    /// (the rest read and dropped) and stderr capped; a failure shows the
-    /// end of both. It sees dojo's environment and the network
-    /// (builds fetch dependencies). Killed with its process tree after
-    /// `limit`.
+    /// [`BotSpec::build_with`] with the network (builds fetch their
+    /// dependencies).
     pub fn build_within(&self, limit: std::time::Duration) -> Result<(), BuildError> {
+        self.build_with(crate::BuildNetwork::On, limit)
+    }
+
+    /// Runs the build step like a bot process, in a box of its own (see
+    /// `crate::build_box`: its own PID, IPC and UTS namespaces, a clean
+    /// environment with `DOJO_CACHE` and the toolchain variables, Landlock
+    /// letting it write only its directory, its cache, a scratch directory
+    /// and cargo's download caches, seccomp, build-sized control groups;
+    /// the network only with `network` on), in its own process group,
+    /// known to [`crate::kill_all_bots`] for Ctrl-C, with the end of
+    /// stdout kept (the rest read and dropped) and stderr capped; a
+    /// failure shows the end of both. Killed with its process tree after
+    /// `limit`.
+    pub fn build_with(
+        &self,
+        network: crate::BuildNetwork,
+        limit: std::time::Duration,
+    ) -> Result<(), BuildError> {
         use crate::process::{BotProcess, Event, Launch, Source};
         let Some(command) = &self.build else {
             return Ok(());
@@ -482,28 +515,25 @@ impl BotSpec {
         if command.is_empty() {
             return Ok(());
         }
-        let mut containment =
-            crate::sandbox::plan(crate::SandboxMode::Auto, &crate::Limits::default());
-        // Its own System V IPC too (nothing of it outlives the build).
-        containment.unshare_flags &=
-            crate::sys::NEW_PID | crate::sys::NEW_USER | crate::sys::NEW_IPC | crate::sys::NEW_UTS;
-        // Builds fetch dependencies and write into the bot's directory:
-        // no filesystem confinement, no system-call filter.
-        containment.confine_fs = false;
-        containment.private_proc = false;
-        containment.unshare_flags &= !crate::sys::NEW_NS;
-        containment.seccomp = &[];
+        let cache = bot_cache(&self.dir);
+        let confined = crate::build_box::prepare(&self.name, &self.dir, &cache, network).map_err(
+            |message| BuildError::Confine {
+                bot: self.name.clone(),
+                command: command.clone(),
+                message,
+            },
+        )?;
         let mut process = BotProcess::spawn(Launch {
             command,
             dir: &self.dir,
-            scratch: None,
+            scratch: Some(confined.scratch()),
             extra_read: &[],
-            env: &[],
+            env: &confined.env,
             seat: 0,
             generation: 0,
             max_line_bytes: 4096,
-            containment,
-            clean_env: false,
+            containment: confined.containment,
+            clean_env: true,
             cpu: None,
         })
         .map_err(|source| BuildError::Spawn {
@@ -608,6 +638,12 @@ mod tests {
         let one = build_cache(Path::new("/a/bots"));
         assert_eq!(one, build_cache(Path::new("/a/bots")));
         assert_ne!(one, build_cache(Path::new("/b/bots")));
+        // Each bot of a folder has its own.
+        assert_eq!(bot_cache(Path::new("/a/bots/x")), one.join("x"));
+        assert_ne!(
+            bot_cache(Path::new("/a/bots/x")),
+            bot_cache(Path::new("/a/bots/y"))
+        );
         assert!(
             one.ends_with(one.file_name().unwrap())
                 && one.to_string_lossy().contains("dojo/build/a-")

@@ -1460,3 +1460,146 @@ fn without_the_minimal_root_the_same_bot_sees_the_host() {
     assert_ne!(saw(&seen, "write", &own), "!EROFS");
     assert_ne!(saw(&seen, "chmod", &own.join("looker.py")), "!EROFS");
 }
+
+/// A submission whose `build` runs `bots/hostile/build_attack.py` against
+/// a canary (its neighbour's program), a listener on `port` and the
+/// variable `variable`; with the canaries' paths (the neighbour's
+/// program, and the program its build left in its own cache). The attacker reports
+/// what it reached in `reached.txt` in its own directory.
+fn attacking_build(
+    root: &std::path::Path,
+    port: u16,
+    variable: &str,
+) -> (BotSpec, PathBuf, PathBuf) {
+    let folder = root.join("submissions");
+    let attacker = folder.join("attacker");
+    let victim = folder.join("victim");
+    std::fs::create_dir_all(&attacker).unwrap();
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::copy(
+        bots_dir().join("hostile/build_attack.py"),
+        attacker.join("build_attack.py"),
+    )
+    .unwrap();
+    let canary = victim.join("program");
+    std::fs::write(&canary, "original\n").unwrap();
+    // What the victim's build left in its cache: its program too.
+    let victim_cache = dojo_runner::bot_cache(&victim.canonicalize().unwrap());
+    std::fs::create_dir_all(&victim_cache).unwrap();
+    let built = victim_cache.join("program");
+    std::fs::write(&built, "original\n").unwrap();
+    std::fs::write(
+        attacker.join("bot.toml"),
+        format!(
+            "command = \"true\"\nbuild = [\"python3\", \"build_attack.py\", \"{}:{}\", \"{port}\", \"{variable}\"]\n",
+            canary.display(),
+            built.display()
+        ),
+    )
+    .unwrap();
+    (dojo_runner::load_dir(&attacker).unwrap(), canary, built)
+}
+
+fn reached(bot: &BotSpec) -> Vec<String> {
+    std::fs::read_to_string(bot.dir.join("reached.txt"))
+        .expect("the build wrote its report")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A variable of this test process's environment (cargo sets it for
+/// tests) that stands for a secret of dojo's.
+const DOJOS_VARIABLE: &str = "CARGO_MANIFEST_DIR";
+
+/// A build is a stranger's program: it writes its own directory and its
+/// cache (an honest build still works) and reaches the network (on by
+/// default), but not its neighbour's program nor dojo's environment. The
+/// same script run outside dojo, with the variable set, reaches all
+/// three, so each check can fail.
+#[test]
+fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (bot, canary, built) = attacking_build(tmp.path(), port, DOJOS_VARIABLE);
+    let cache = tmp.path().join("cache");
+    std::fs::create_dir(&cache).unwrap();
+    // Unconfined: the same command, dojo's environment and the variable.
+    let build = bot.build.clone().unwrap();
+    let status = std::process::Command::new(&build[0])
+        .args(&build[1..])
+        .current_dir(&bot.dir)
+        .env(DOJOS_VARIABLE, "a secret")
+        .env("DOJO_CACHE", &cache)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(
+        reached(&bot),
+        ["canary", "secret", "network", "own-directory", "cache"]
+    );
+    assert!(
+        listener.accept().is_ok(),
+        "the listener saw the unconfined build"
+    );
+    assert_ne!(std::fs::read_to_string(&built).unwrap(), "original\n");
+    std::fs::write(&canary, "original\n").unwrap();
+    std::fs::write(&built, "original\n").unwrap();
+    std::fs::remove_file(bot.dir.join("reached.txt")).unwrap();
+
+    if std::env::var_os(DOJOS_VARIABLE).is_none() {
+        eprintln!("note: {DOJOS_VARIABLE} is not set here: the environment check proves nothing");
+    }
+    bot.build().expect("the build runs");
+    let got = reached(&bot);
+    assert!(!got.contains(&"secret".to_owned()), "{got:?}");
+    assert!(got.contains(&"own-directory".to_owned()), "{got:?}");
+    assert!(got.contains(&"cache".to_owned()), "{got:?}");
+    assert!(
+        got.contains(&"network".to_owned()),
+        "the network is on: {got:?}"
+    );
+    assert!(listener.accept().is_ok(), "the listener saw the build");
+    if have("landlock") {
+        assert!(!got.contains(&"canary".to_owned()), "{got:?}");
+        assert_eq!(std::fs::read_to_string(&canary).unwrap(), "original\n");
+        assert_eq!(std::fs::read_to_string(&built).unwrap(), "original\n");
+    }
+    let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
+}
+
+/// `--build-network off`: the build reaches no listener on the host's
+/// loopback (a network namespace of its own, else Landlock's TCP rules);
+/// where neither can be had, the build is refused rather than run with
+/// the network.
+#[test]
+fn a_build_without_the_network_reaches_no_listener_or_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (bot, _, built) = attacking_build(tmp.path(), port, DOJOS_VARIABLE);
+    let off = dojo_runner::BuildNetwork::Off;
+    let result = bot.build_with(off, dojo_runner::DEFAULT_BUILD_TIMEOUT);
+    let can_cut = probe()
+        .iter()
+        .any(|l| (l.name == "network-namespace" || l.name == "landlock-network") && l.available);
+    if !can_cut {
+        let err = result.expect_err("refused without a way to cut the network");
+        assert!(
+            matches!(err, dojo_runner::BuildError::Confine { .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("--build-network off"), "{err}");
+        eprintln!("skipped the build: {err}");
+        return;
+    }
+    result.expect("the build runs");
+    let got = reached(&bot);
+    assert!(!got.contains(&"network".to_owned()), "{got:?}");
+    assert!(got.contains(&"own-directory".to_owned()), "{got:?}");
+    assert!(listener.accept().is_err(), "the listener saw a connection");
+    let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
+}

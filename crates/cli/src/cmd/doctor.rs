@@ -12,6 +12,17 @@ pub fn run() -> ExitCode {
             layer.detail
         );
     }
+    // Builds take the same layers (every one marked yes, whatever
+    // --sandbox), but the network only with --build-network off.
+    outln!(
+        "builds (a bot.toml's `build`): confined by the namespaces, private /proc, Landlock, \
+         seccomp and cgroups marked yes above (not a seat user), with the network unless \
+         --build-network off, which here {}",
+        match dojo_runner::build_network_off_by() {
+            Some(by) => format!("uses {by}"),
+            None => "cannot be had: such builds are refused".to_string(),
+        }
+    );
     // What a dojo killed with `kill -9` left behind (also removed at the
     // start of every run).
     let left = dojo_runner::remove_leftovers();

@@ -1,0 +1,169 @@
+//! Builds seen from the command line: a hostile `build` line run by
+//! `dojo match` reads none of dojo's environment (a fake `SECRET_TOKEN`),
+//! cannot change its neighbour's program, and with `--build-network off`
+//! reaches no listener on the host's loopback. The attack is
+//! `bots/hostile/build_attack.py`; run outside dojo it reaches all three
+//! (the first test shows it), so each check can fail.
+
+use std::path::{Path, PathBuf};
+
+use dojo_testkit::cli::{GENEROUS, dojo, stderr_of};
+use dojo_testkit::paths::bots_dir;
+
+/// What the machine offers, from `dojo doctor` (`name  yes|no ...`).
+fn have(layer: &str) -> bool {
+    let out = dojo().arg("doctor").output().expect("dojo runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let found = text.lines().any(|l| {
+        let mut words = l.split_whitespace();
+        words.next() == Some(layer) && words.next() == Some("yes")
+    });
+    if !found {
+        eprintln!("skipped: no {layer} here");
+    }
+    found
+}
+
+/// A folder with an attacker (its build is the attack, its command an
+/// honest random bot) and a victim whose program is the canary; the
+/// attacker's directory and the canary.
+fn folder(root: &Path, port: u16) -> (PathBuf, PathBuf) {
+    let attacker = root.join("attacker");
+    let victim = root.join("victim");
+    std::fs::create_dir_all(&attacker).unwrap();
+    std::fs::create_dir_all(&victim).unwrap();
+    for (from, to) in [
+        ("hostile/build_attack.py", "build_attack.py"),
+        ("faulty/random_ok.py", "random_ok.py"),
+    ] {
+        std::fs::copy(bots_dir().join(from), attacker.join(to)).unwrap();
+    }
+    let canary = victim.join("program");
+    std::fs::write(&canary, "original\n").unwrap();
+    std::fs::write(
+        attacker.join("bot.toml"),
+        format!(
+            "command = \"python3 random_ok.py\"\n\
+             build = [\"python3\", \"build_attack.py\", {:?}, \"{port}\", \"SECRET_TOKEN\"]\n",
+            canary.display().to_string()
+        ),
+    )
+    .unwrap();
+    (attacker, canary)
+}
+
+fn reached(attacker: &Path) -> Vec<String> {
+    std::fs::read_to_string(attacker.join("reached.txt"))
+        .expect("the build wrote its report")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `dojo match cardjitsu attacker random-py` with SECRET_TOKEN in dojo's
+/// environment and `extra` flags.
+fn match_with(attacker: &Path, extra: &[&str]) -> std::process::Output {
+    dojo()
+        .env("SECRET_TOKEN", "hunter2")
+        .args(["match", "cardjitsu"])
+        .arg(attacker)
+        .arg(format!(
+            "rnd=python3 {}",
+            bots_dir().join("faulty/random_ok.py").display()
+        ))
+        .args(GENEROUS)
+        .args(extra)
+        .output()
+        .expect("dojo runs")
+}
+
+#[test]
+fn a_build_sees_no_secret_and_cannot_change_another_bot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let (attacker, canary) = folder(tmp.path(), listener.local_addr().unwrap().port());
+    // Outside dojo, with the secret in its environment, it reaches all.
+    let status = std::process::Command::new("python3")
+        .args(["build_attack.py", &canary.display().to_string()])
+        .arg(listener.local_addr().unwrap().port().to_string())
+        .arg("SECRET_TOKEN")
+        .current_dir(&attacker)
+        .env("SECRET_TOKEN", "hunter2")
+        .env("DOJO_CACHE", tmp.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = reached(&attacker);
+    assert!(
+        ["canary", "secret", "network"]
+            .iter()
+            .all(|r| got.contains(&r.to_string())),
+        "{got:?}"
+    );
+    assert!(listener.accept().is_ok());
+    std::fs::write(&canary, "original\n").unwrap();
+
+    let out = match_with(&attacker, &[]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let got = reached(&attacker);
+    assert!(!got.contains(&"secret".to_owned()), "{got:?}");
+    assert!(got.contains(&"own-directory".to_owned()), "{got:?}");
+    assert!(got.contains(&"cache".to_owned()), "{got:?}");
+    // The network is on unless --build-network off.
+    assert!(got.contains(&"network".to_owned()), "{got:?}");
+    if have("landlock") {
+        assert!(!got.contains(&"canary".to_owned()), "{got:?}");
+        assert_eq!(std::fs::read_to_string(&canary).unwrap(), "original\n");
+    }
+    let _ = std::fs::remove_dir_all(dojo_runner::bot_cache(&attacker.canonicalize().unwrap()));
+}
+
+#[test]
+fn build_network_off_reaches_no_listener_or_refuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let (attacker, _) = folder(tmp.path(), listener.local_addr().unwrap().port());
+    let out = match_with(&attacker, &["--build-network", "off"]);
+    let stderr = stderr_of(&out);
+    assert!(stderr.contains("without the network"), "{stderr}");
+    if !have("network-namespace") && !have("landlock-network") {
+        assert!(!out.status.success());
+        assert!(stderr.contains("--build-network off"), "{stderr}");
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    let got = reached(&attacker);
+    assert!(!got.contains(&"network".to_owned()), "{got:?}");
+    assert!(listener.accept().is_err(), "the listener saw the build");
+    let _ = std::fs::remove_dir_all(dojo_runner::bot_cache(&attacker.canonicalize().unwrap()));
+}
+
+#[test]
+fn an_unknown_build_network_setting_is_refused() {
+    let out = dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "sensei",
+            "random-py",
+            "--build-network",
+            "maybe",
+        ])
+        .output()
+        .expect("dojo runs");
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("maybe"), "{}", stderr_of(&out));
+}
+
+#[test]
+fn doctor_says_how_builds_are_confined_and_how_the_network_is_cut() {
+    let out = dojo().arg("doctor").output().expect("dojo runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("builds (a bot.toml's `build`)"))
+        .unwrap_or_else(|| panic!("no builds line:\n{text}"));
+    assert!(line.contains("--build-network off"), "{line}");
+}
