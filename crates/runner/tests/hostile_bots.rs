@@ -198,6 +198,22 @@ fn a_bot_sees_only_the_documented_environment() {
     );
 }
 
+/// A box's init blocks every signal while it starts a bot (so no handler
+/// dojo left it runs in the child that shares its memory): the bot must
+/// start with none blocked, its first process and every later one.
+#[test]
+fn a_bot_starts_with_no_signal_blocked() {
+    for mode in [Mode::Persistent, Mode::PerTurn] {
+        let spec = dojo_testkit::bots::script("hostile", "signal_state.py", &[], mode);
+        let (referee, run) = versus(spec, &options(), 3);
+        assert!(
+            referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+            "{mode:?}: {}",
+            run.seats[1].stderr
+        );
+    }
+}
+
 #[test]
 fn no_connection_leaves_the_bot() {
     // A network namespace or Landlock's network rules (CI runs this suite
