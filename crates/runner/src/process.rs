@@ -583,6 +583,15 @@ impl BotProcess {
         }
     }
 
+    /// Starts ending a boxed process without waiting (see
+    /// [`crate::bot_box::Tenant::begin_emptying`]); [`Self::finish`]
+    /// completes it. Nothing for a process of dojo's own.
+    pub(crate) fn begin_finish(&mut self) {
+        if let Owner::Boxed(tenant) = &mut self.owner {
+            tenant.begin_emptying();
+        }
+    }
+
     /// Kills the group, reaps the child and takes what its stderr pipe
     /// holds into `log`. Returns the pipe if it is still open (a
     /// descendant that escaped the group holds it), for the caller to
