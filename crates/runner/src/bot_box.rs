@@ -2,7 +2,7 @@
 //! once for a bot and kept for all its processes in a game and, emptied,
 //! for its next games on the same thread ([`take_idle`], [`give_back`]),
 //! with a small init inside ([`crate::init`]) that starts each process by
-//! fork + exec.
+//! clone + exec.
 //!
 //! Started one by one, each bot process paid for a fresh PID, network,
 //! mount, IPC and UTS namespace, a mount of `/proc`, control groups (whose

@@ -1,7 +1,8 @@
 //! The init of a box: PID 1 of the box's namespaces, which starts the
-//! seat's bot on request by fork + exec, so every further process of the
-//! seat costs a fork and an exec instead of fresh namespaces, a cgroup, a
-//! Landlock ruleset and seccomp filters (see [`crate::bot_box`]).
+//! seat's bot on request by clone + exec ([`start`]), so every further
+//! process of the seat costs a clone and an exec instead of fresh
+//! namespaces, a cgroup, a Landlock ruleset and seccomp filters (see
+//! [`crate::bot_box`]).
 //!
 //! It runs in the child dojo forked (never exec'd), so it may only make
 //! async-signal-safe system calls and must not allocate: everything it
@@ -175,7 +176,7 @@ fn errno() -> i32 {
 
 /// The init's loop: never returns. `ctl` is the box's end of the socket
 /// pair; the process has its namespaces, cgroups, user, limits and
-/// confinement already (bots inherit them with the fork). Only
+/// confinement already (bots inherit them with the clone). Only
 /// async-signal-safe system calls, no allocation.
 ///
 /// # Safety
