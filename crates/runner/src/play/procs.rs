@@ -29,6 +29,14 @@ pub(crate) trait Processes {
     fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32>;
     /// Queues lines for the seat's process; never blocks.
     fn send(&mut self, seat: usize, lines: &[String]);
+    /// Holds lines back to go out with the seat's next [`Self::send`] in
+    /// one write (one wake-up of the bot), or at [`Self::flush`] or the
+    /// process's retirement, whichever comes first.
+    fn defer(&mut self, seat: usize, lines: &[String]) {
+        self.send(seat, lines);
+    }
+    /// Sends what [`Self::defer`] holds for the seat, now.
+    fn flush(&mut self, _seat: usize) {}
     /// Closes the seat's stdin once everything queued is written.
     fn close_input(&mut self, seat: usize);
     /// Kills and reaps the seat's process, if any, keeping its stderr.
@@ -380,10 +388,24 @@ impl Processes for Pipes<'_> {
         }
     }
 
+    fn defer(&mut self, seat: usize, lines: &[String]) {
+        if let Some(process) = &mut self.processes[seat] {
+            process.defer(lines);
+        }
+    }
+
+    fn flush(&mut self, seat: usize) {
+        if let Some(process) = &mut self.processes[seat] {
+            process.flush();
+        }
+    }
+
     /// Never waits for the stderr pipe: if something outside the group
     /// still holds it open, [`wait`](Self::wait) drains it alongside the
     /// game for up to `end_grace`.
     fn retire(&mut self, seat: usize) {
+        // What was held back goes out first, as it would have before.
+        self.flush(seat);
         if let Some(process) = self.processes[seat].take()
             && let Some(stderr) = process.finish(&mut self.logs[seat])
         {
