@@ -27,11 +27,12 @@
 //!
 //! `cargo bench -p dojo-league --bench speed -- [--json FILE] [--games N]
 //! [--reps N] [--no-memory] [--sandbox off|auto]
-//! [--only per-move|per-turn|round-trip]`.
+//! [--only per-move|per-turn|round-trip|league] [--jobs N]`.
 //! `--no-memory` skips the memory run (about 21,000 games); `--sandbox`
 //! measures one mode only; `--only` runs nothing but the runner's side of
 //! one figure, `--games` times (for `perf` or `strace`: no baseline, no
-//! ratio).
+//! ratio); `--only league` plays one league of `--games` games at
+//! `--jobs N` (default 1).
 //! Every figure prints its goal and whether this run met it. Numbers only:
 //! nothing here fails on a slow machine.
 
@@ -56,6 +57,8 @@ struct Args {
     memory: bool,
     sandboxes: Vec<SandboxMode>,
     only: Option<String>,
+    /// `--only league`'s workers.
+    jobs: usize,
 }
 
 fn args() -> Args {
@@ -66,6 +69,7 @@ fn args() -> Args {
         memory: true,
         sandboxes: vec![SandboxMode::Off, SandboxMode::Auto],
         only: None,
+        jobs: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -82,6 +86,7 @@ fn args() -> Args {
                 }
             }
             "--only" => a.only = it.next(),
+            "--jobs" => a.jobs = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.jobs),
             // cargo passes --bench; anything else is not ours.
             _ => {}
         }
@@ -283,6 +288,20 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
     let bot = match only {
         "per-move" => persistent,
         "per-turn" => per_turn,
+        "league" => {
+            let dir = tempfile::tempdir().expect("temp dir");
+            for &mode in &a.sandboxes {
+                let run = league(&persistent.command[0], a.games, a.jobs, mode, dir.path());
+                println!(
+                    "league --jobs {} [sandbox {}]: {} games, {:.1} games/s",
+                    a.jobs,
+                    sandbox_name(mode),
+                    run.games,
+                    run.games as f64 / run.secs
+                );
+            }
+            return;
+        }
         "round-trip" => {
             let echo = Path::new(&persistent.command[0]);
             println!(
@@ -292,7 +311,7 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
             return;
         }
         other => {
-            eprintln!("--only takes per-move, per-turn or round-trip, not {other:?}");
+            eprintln!("--only takes per-move, per-turn, round-trip or league, not {other:?}");
             std::process::exit(2);
         }
     };

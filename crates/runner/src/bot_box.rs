@@ -2,7 +2,7 @@
 //! once for a bot and kept for all its processes in a game and, emptied,
 //! for its next games on the same thread ([`take_idle`], [`give_back`]),
 //! with a small init inside ([`crate::init`]) that starts each process by
-//! fork + exec.
+//! clone + exec.
 //!
 //! Started one by one, each bot process paid for a fresh PID, network,
 //! mount, IPC and UTS namespace, a mount of `/proc`, control groups (whose
@@ -72,6 +72,17 @@ pub(crate) struct BotBox {
     /// The environment the box was made with: each start adds the
     /// seat's own to it.
     base_env: Vec<(String, String)>,
+    /// A start was sent and its answer not yet read ([`Self::begin_start`]).
+    starting: bool,
+}
+
+/// A bot start sent to a box's init and not yet answered: dojo's ends of
+/// the bot's pipes, for [`BotBox::finish_start`].
+#[derive(Debug)]
+pub(crate) struct Starting {
+    stdin: std::io::PipeWriter,
+    stdout: std::io::PipeReader,
+    stderr: std::io::PipeReader,
 }
 
 impl BotBox {
@@ -110,12 +121,8 @@ impl BotBox {
             guard: started.guard,
             scratch,
             base_env,
+            starting: false,
         })
-    }
-
-    /// What the box was made for.
-    pub(crate) fn key(&self) -> &str {
-        &self.key
     }
 
     /// Whether the box still works: its init answered every request and
@@ -124,6 +131,10 @@ impl BotBox {
     pub(crate) fn usable(&self) -> bool {
         if self.broken.load(Ordering::Relaxed) {
             return false;
+        }
+        if self.starting {
+            // The answer to the start is what would be readable.
+            return true;
         }
         let mut fds = [PollFd::new(&self.ctl, PollFlags::IN)];
         let ready = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(Duration::ZERO)));
@@ -165,7 +176,16 @@ impl BotBox {
         max_line_bytes: usize,
         env: &[(String, String)],
     ) -> std::io::Result<BotProcess> {
-        if !self.usable() {
+        let starting = self.begin_start(env)?;
+        self.finish_start(starting, seat, generation, max_line_bytes)
+    }
+
+    /// The first half of [`Self::start`]: sends the start to the init
+    /// without waiting for its answer, so that the boxes of a game's
+    /// seats start their bots at the same time. [`Self::finish_start`]
+    /// must follow before anything else is asked of the box.
+    pub(crate) fn begin_start(&mut self, env: &[(String, String)]) -> std::io::Result<Starting> {
+        if !self.usable() || self.starting {
             return Err(std::io::Error::other("the box is broken"));
         }
         let mut all = self.base_env.clone();
@@ -180,7 +200,29 @@ impl BotBox {
         let fds = [stdin_r.as_fd(), stdout_w.as_fd(), stderr_w.as_fd()];
         let sent = send(&self.ctl, init::START, &payload, &fds);
         drop((stdin_r, stdout_w, stderr_w));
-        let answer = sent.and_then(|()| answer(&self.ctl, &[init::STARTED, init::FAILED]));
+        if let Err(e) = sent {
+            self.broken.store(true, Ordering::Relaxed);
+            return Err(e);
+        }
+        self.starting = true;
+        Ok(Starting {
+            stdin: stdin_w,
+            stdout: stdout_r,
+            stderr: stderr_r,
+        })
+    }
+
+    /// The second half of [`Self::start`]: the init's answer to
+    /// [`Self::begin_start`], and the process.
+    pub(crate) fn finish_start(
+        &mut self,
+        starting: Starting,
+        seat: usize,
+        generation: u64,
+        max_line_bytes: usize,
+    ) -> std::io::Result<BotProcess> {
+        self.starting = false;
+        let answer = answer(&self.ctl, &[init::STARTED, init::FAILED]);
         let pid_in_box = match answer {
             Ok((init::STARTED, pid, _)) => pid,
             Ok((_, _, errno)) => return Err(std::io::Error::from_raw_os_error(errno)),
@@ -204,14 +246,20 @@ impl BotBox {
             end: None,
             group: self.guard.cgroup.clone(),
             broken: self.broken.clone(),
+            kill_sent: false,
         };
+        let Starting {
+            stdin,
+            stdout,
+            stderr,
+        } = starting;
         BotProcess::boxed(
             seat,
             generation,
             max_line_bytes,
-            ChildStdin::from(OwnedFd::from(stdin_w)),
-            ChildStdout::from(OwnedFd::from(stdout_r)),
-            ChildStderr::from(OwnedFd::from(stderr_r)),
+            ChildStdin::from(OwnedFd::from(stdin)),
+            ChildStdout::from(OwnedFd::from(stdout)),
+            ChildStderr::from(OwnedFd::from(stderr)),
             self.ctl.try_clone()?,
             tenant,
         )
@@ -229,9 +277,26 @@ pub(crate) struct Tenant {
     end: Option<ExitKind>,
     group: Option<Arc<crate::cgroup::BotGroup>>,
     broken: Arc<AtomicBool>,
+    /// [`init::KILL`] was sent (by [`Self::begin_emptying`]): the drop
+    /// only waits for the init's answer.
+    kill_sent: bool,
 }
 
 impl Tenant {
+    /// Has the init start emptying the box now, without waiting: the
+    /// drop waits for it to finish. A game's seats are emptied at once
+    /// this way, each box's init killing and reaping in parallel with
+    /// the others', rather than one box after the other.
+    pub(crate) fn begin_emptying(&mut self) {
+        if self.kill_sent {
+            return;
+        }
+        self.kill_sent = true;
+        if send(&self.ctl, init::KILL, &[], &[]).is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Its pid in dojo's PID namespace (0 if it ended before dojo saw it).
     pub(crate) fn host_pid(&self) -> i32 {
         self.host_pid
@@ -271,9 +336,11 @@ impl Tenant {
 
 impl Drop for Tenant {
     fn drop(&mut self) {
-        let emptied = send(&self.ctl, init::KILL, &[], &[])
-            .and_then(|()| answer(&self.ctl, &[init::CLEAN]).map(drop));
-        if emptied.is_err() {
+        self.begin_emptying();
+        if self.broken.load(Ordering::Relaxed) {
+            return;
+        }
+        if answer(&self.ctl, &[init::CLEAN]).is_err() {
             self.broken.store(true, Ordering::Relaxed);
         }
     }

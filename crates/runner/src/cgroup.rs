@@ -172,6 +172,7 @@ pub(crate) fn remove_stale() -> Vec<PathBuf> {
                 procs: Vec::new(),
                 cpu: None,
                 hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
+                events: OnceLock::new(),
             };
             group.kill_all(std::time::Duration::from_secs(5));
             std::mem::forget(group);
@@ -215,6 +216,21 @@ pub(crate) struct BotGroup {
     /// [`Self::rebase`] was last called: a box's group serves one bot
     /// process after another, and each is told only its own.
     hit_base: [AtomicU64; 2],
+    /// The files [`Self::hit_counts`] reads, opened at its first call and
+    /// kept: a box's group is read at every start and end of one of its
+    /// processes, and opening the files each time (a path walk through
+    /// the cgroup file system) was most of that cost in the profile.
+    events: OnceLock<Vec<EventFile>>,
+}
+
+/// A file of a group that counts the hits of one limit.
+#[derive(Debug)]
+struct EventFile {
+    /// Where its count goes in [`BotGroup::hit_counts`]'s answer.
+    slot: usize,
+    /// The line's key (`max`, `oom_kill`).
+    key: &'static str,
+    file: std::fs::File,
 }
 
 /// A group's CPU usage file, open (v1: `cpuacct.usage`, in nanoseconds;
@@ -341,6 +357,7 @@ impl BotGroup {
             procs: Vec::new(),
             cpu: None,
             hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
+            events: OnceLock::new(),
         };
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         for base in bases() {
@@ -437,20 +454,35 @@ impl BotGroup {
 
     /// How often the processes and the memory limit were hit so far.
     fn hit_counts(&self) -> [u64; 2] {
+        use std::os::unix::fs::FileExt;
+        let files = self.events.get_or_init(|| {
+            self.dirs
+                .iter()
+                .filter_map(|(controller, dir, v2)| {
+                    let (name, key, slot) = match (controller, v2) {
+                        (Controller::Pids, _) => ("pids.events", "max", 0),
+                        (Controller::Memory, true) => ("memory.events", "oom_kill", 1),
+                        (Controller::Memory, false) => ("memory.oom_control", "oom_kill", 1),
+                        (Controller::Cpu, _) => return None,
+                    };
+                    let file = std::fs::File::open(dir.join(name)).ok()?;
+                    Some(EventFile { slot, key, file })
+                })
+                .collect()
+        });
         let mut counts = [0; 2];
-        for (controller, dir, v2) in &self.dirs {
-            let (file, key, slot) = match (controller, v2) {
-                (Controller::Pids, _) => ("pids.events", "max", 0),
-                (Controller::Memory, true) => ("memory.events", "oom_kill", 1),
-                (Controller::Memory, false) => ("memory.oom_control", "oom_kill", 1),
-                (Controller::Cpu, _) => continue,
+        // Each file is a few short lines.
+        let mut buf = [0u8; 1024];
+        for event in files {
+            let Ok(n) = event.file.read_at(&mut buf, 0) else {
+                continue;
             };
-            counts[slot] = std::fs::read_to_string(dir.join(file))
+            counts[event.slot] = std::str::from_utf8(&buf[..n])
                 .unwrap_or_default()
                 .lines()
                 .find_map(|line| {
                     let (k, v) = line.split_once(' ')?;
-                    (k == key).then(|| v.trim().parse::<u64>().unwrap_or(0))
+                    (k == event.key).then(|| v.trim().parse::<u64>().unwrap_or(0))
                 })
                 .unwrap_or(0);
         }

@@ -1,7 +1,8 @@
 //! The init of a box: PID 1 of the box's namespaces, which starts the
-//! seat's bot on request by fork + exec, so every further process of the
-//! seat costs a fork and an exec instead of fresh namespaces, a cgroup, a
-//! Landlock ruleset and seccomp filters (see [`crate::bot_box`]).
+//! seat's bot on request by clone + exec ([`start`]), so every further
+//! process of the seat costs a clone and an exec instead of fresh
+//! namespaces, a cgroup, a Landlock ruleset and seccomp filters (see
+//! [`crate::bot_box`]).
 //!
 //! It runs in the child dojo forked (never exec'd), so it may only make
 //! async-signal-safe system calls and must not allocate: everything it
@@ -175,7 +176,7 @@ fn errno() -> i32 {
 
 /// The init's loop: never returns. `ctl` is the box's end of the socket
 /// pair; the process has its namespaces, cgroups, user, limits and
-/// confinement already (bots inherit them with the fork). Only
+/// confinement already (bots inherit them with the clone). Only
 /// async-signal-safe system calls, no allocation.
 ///
 /// # Safety
@@ -203,6 +204,7 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
         if children == -1 {
             libc::_exit(1);
         }
+        let handled = caught();
         let mut current: i32 = 0;
         loop {
             let mut fds = [
@@ -271,7 +273,8 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
             }
             let reply = match buf[0] {
                 START if current == 0 && passed.iter().all(|&fd| fd >= 0) => {
-                    match start(program, passed, &buf[MESSAGE.min(n as usize)..n as usize]) {
+                    let env = &buf[MESSAGE.min(n as usize)..n as usize];
+                    match start(program, passed, env, handled) {
                         Ok(pid) => {
                             current = pid;
                             message(STARTED, pid, 0)
@@ -399,13 +402,23 @@ unsafe fn remove_ipc() {
     }
 }
 
-/// Forks the bot with `fds` as its stdin, stdout and stderr, in a process
-/// group of its own, and execs it; its pid, or the errno of the fork or
+/// Starts the bot with `fds` as its stdin, stdout and stderr, in a process
+/// group of its own, and execs it; its pid, or the errno of the clone or
 /// the exec.
+///
+/// The init is a copy of dojo (forked, never exec'd), so a `fork` here
+/// would copy dojo's page tables only for the exec to throw them away
+/// (the profile of a contained league had that copy and its teardown on
+/// the path of every bot start: `docs/performance.md`). The child shares
+/// the init's memory instead (`CLONE_VM | CLONE_VFORK`, as `posix_spawn`
+/// does): the init sleeps until the child has exec'd or exited, and the
+/// child runs on a stack of its own in the init's frame, makes only raw
+/// system calls, and leaves the errno of a failed step in [`Child`] for
+/// the init to read.
 ///
 /// # Safety
 /// As [`run`].
-unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8]) -> Result<i32, i32> {
+unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8], caught: u64) -> Result<i32, i32> {
     // The environment's pointers, into `env` (each string ends in a NUL).
     let mut envp = [std::ptr::null::<c_char>(); ENV_VARS + 1];
     let mut count = 0;
@@ -420,68 +433,117 @@ unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8]) -> Result<i32, i32
             begin = i + 1;
         }
     }
-    // SAFETY: raw system calls on stack values and `program`'s memory.
+    let mut child = Child {
+        path: program.path.as_ptr(),
+        argv: program.argv.as_ptr(),
+        envp: envp.as_ptr(),
+        fds,
+        caught,
+        error: 0,
+    };
+    // The child's stack: it only makes system calls (16-byte aligned).
+    let mut stack = [0u128; CHILD_STACK / 16];
+    // SAFETY: `child` and `stack` outlive the child's use of them (the
+    // init sleeps until it has exec'd or exited: CLONE_VFORK).
     unsafe {
-        let mut report = [0i32; 2];
-        if libc::pipe2(report.as_mut_ptr(), libc::O_CLOEXEC) == -1 {
-            return Err(errno());
-        }
-        let pid = libc::fork();
+        // No handler may run in the child (it would run in the init's
+        // memory): everything blocked until it has reset them.
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::sigprocmask(libc::SIG_SETMASK, &all, &mut old);
+        let top = stack.as_mut_ptr().add(stack.len()).cast::<libc::c_void>();
+        let pid = libc::clone(
+            exec_child,
+            top,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&raw mut child).cast(),
+        );
+        let clone_error = errno();
+        libc::sigprocmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
         if pid == -1 {
-            let e = errno();
-            libc::close(report[0]);
-            libc::close(report[1]);
-            return Err(e);
+            return Err(clone_error);
         }
-        if pid == 0 {
-            // Descriptors 0-2 are the init's /dev/null and every other
-            // is above them, so the dup2s below cannot clobber a source.
-            for (target, &fd) in fds.iter().enumerate() {
-                if libc::dup2(fd, target as i32) == -1 {
-                    fail(report[1]);
-                }
-            }
-            // The report pipe to 3 (close-on-exec), everything else shut.
-            if report[1] != 3 && libc::dup3(report[1], 3, libc::O_CLOEXEC) == -1 {
-                fail(report[1]);
-            }
-            libc::syscall(libc::SYS_close_range, 4u32, u32::MAX, 0u32);
-            libc::setpgid(0, 0);
-            let mut empty: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut empty);
-            libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
-            libc::execve(program.path.as_ptr(), program.argv.as_ptr(), envp.as_ptr());
-            fail(3);
-        }
-        libc::close(report[1]);
-        let mut code = [0u8; 4];
-        let n = loop {
-            let n = libc::read(report[0], code.as_mut_ptr().cast(), 4);
-            if n == -1 && errno() == libc::EINTR {
-                continue;
-            }
-            break n;
-        };
-        libc::close(report[0]);
-        if n == 4 {
-            // The exec failed and the child exits: reap it here.
+        // Written by the child before it exited (the init slept till then).
+        let error = std::ptr::read_volatile(&raw const child.error);
+        if error != 0 {
+            // The exec failed and the child has exited: reap it here.
             let mut status = 0;
             libc::waitpid(pid, &mut status, 0);
-            return Err(i32::from_ne_bytes(code));
+            return Err(error);
         }
         Ok(pid)
     }
 }
 
-/// In the forked bot: reports errno on `report` and exits.
+/// Bytes of the started child's stack.
+const CHILD_STACK: usize = 16 * 1024;
+
+/// What the child of [`start`] execs, and where it leaves an errno.
+struct Child {
+    path: *const c_char,
+    argv: *const *const c_char,
+    envp: *const *const c_char,
+    fds: [i32; 3],
+    /// The signals with a handler (bit N: signal N), from [`caught`].
+    caught: u64,
+    error: i32,
+}
+
+/// The signals that have a handler in this process (bit N: signal N):
+/// the handlers dojo installed, which the init inherited with the fork.
 ///
 /// # Safety
 /// As [`run`].
-unsafe fn fail(report: i32) -> ! {
-    let code = errno().to_ne_bytes();
-    // SAFETY: write of a stack buffer, then _exit.
+unsafe fn caught() -> u64 {
+    let mut mask = 0u64;
+    for signal in 1..64 {
+        // SAFETY: reads one action into a stack value.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, std::ptr::null(), &mut action) == 0
+                && action.sa_sigaction != libc::SIG_DFL
+                && action.sa_sigaction != libc::SIG_IGN
+            {
+                mask |= 1u64 << signal;
+            }
+        }
+    }
+    mask
+}
+
+/// The child of [`start`], sharing the init's memory until its exec:
+/// raw system calls only; a failure leaves its errno in the [`Child`]
+/// and exits.
+extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the init's `Child`, which outlives this child's
+    // use of it; raw system calls on it and on stack values.
     unsafe {
-        libc::write(report, code.as_ptr().cast(), 4);
-        libc::_exit(127)
+        let child = arg.cast::<Child>();
+        let fail = |child: *mut Child| -> ! {
+            std::ptr::write_volatile(&raw mut (*child).error, errno().max(1));
+            libc::_exit(127)
+        };
+        // Descriptors 0-2 are the init's /dev/null and every other is
+        // above them, so the dup2s below cannot clobber a source.
+        for (target, &fd) in (*child).fds.iter().enumerate() {
+            if libc::dup2(fd, target as i32) == -1 {
+                fail(child);
+            }
+        }
+        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
+        libc::setpgid(0, 0);
+        // Handlers the init inherited from dojo go back to the default
+        // (an exec would do it too), before any signal is let in.
+        for signal in 1..64 {
+            if (*child).caught & (1u64 << signal) != 0 {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        let mut empty: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut empty);
+        libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+        libc::execve((*child).path, (*child).argv, (*child).envp);
+        fail(child)
     }
 }

@@ -141,6 +141,9 @@ pub(crate) struct BotProcess {
     stdin: Option<ChildStdin>,
     /// Bytes queued for stdin that the pipe has not taken yet.
     unwritten: Vec<u8>,
+    /// Lines held back by [`Self::defer`] to go out with the next
+    /// [`Self::send`] (or [`Self::flush`]).
+    held: Vec<u8>,
     /// Close stdin once `unwritten` is empty.
     close_when_written: bool,
     stdout: Option<ChildStdout>,
@@ -302,6 +305,7 @@ impl BotProcess {
             generation: launch.generation,
             stdin: started.stdin,
             unwritten: Vec::new(),
+            held: Vec::new(),
             close_when_written: false,
             stdout: started.stdout,
             lines: LineBuffer::new(launch.max_line_bytes),
@@ -335,6 +339,7 @@ impl BotProcess {
             generation,
             stdin: Some(stdin),
             unwritten: Vec::new(),
+            held: Vec::new(),
             close_when_written: false,
             stdout: Some(stdout),
             lines: LineBuffer::new(max_line_bytes),
@@ -433,18 +438,50 @@ impl BotProcess {
     /// Queues lines for stdin and writes what the pipe takes now; the rest
     /// goes out as the bot reads. Never blocks.
     pub(crate) fn send(&mut self, lines: &[String]) {
-        if lines.is_empty() || self.stdin.is_none() {
+        if self.stdin.is_none() {
             return;
         }
+        self.release_held();
         for line in lines {
             self.unwritten.extend_from_slice(line.as_bytes());
             self.unwritten.push(b'\n');
         }
-        self.write_some();
+        if !self.unwritten.is_empty() {
+            self.write_some();
+        }
+    }
+
+    /// Holds lines back to go out with the next [`Self::send`], in one
+    /// write: a round's result and the next prompt wake the bot once, not
+    /// twice. [`Self::flush`] sends them alone.
+    pub(crate) fn defer(&mut self, lines: &[String]) {
+        if self.stdin.is_none() {
+            return;
+        }
+        for line in lines {
+            self.held.extend_from_slice(line.as_bytes());
+            self.held.push(b'\n');
+        }
+    }
+
+    /// Sends what [`Self::defer`] holds, now.
+    pub(crate) fn flush(&mut self) {
+        if !self.held.is_empty() {
+            self.send(&[]);
+        }
+    }
+
+    fn release_held(&mut self) {
+        if self.unwritten.is_empty() {
+            std::mem::swap(&mut self.unwritten, &mut self.held);
+        } else {
+            self.unwritten.append(&mut self.held);
+        }
     }
 
     /// Closes stdin once everything queued has been written.
     pub(crate) fn close_input(&mut self) {
+        self.release_held();
         self.close_when_written = true;
         self.write_some();
     }
@@ -597,6 +634,15 @@ impl BotProcess {
         }
     }
 
+    /// Starts ending a boxed process without waiting (see
+    /// [`crate::bot_box::Tenant::begin_emptying`]); [`Self::finish`]
+    /// completes it. Nothing for a process of dojo's own.
+    pub(crate) fn begin_finish(&mut self) {
+        if let Owner::Boxed(tenant) = &mut self.owner {
+            tenant.begin_emptying();
+        }
+    }
+
     /// Kills the group, reaps the child and takes what its stderr pipe
     /// holds into `log`. Returns the pipe if it is still open (a
     /// descendant that escaped the group holds it), for the caller to
@@ -736,6 +782,39 @@ mod tests {
         }
         assert!(!process.unwritten.is_empty(), "200 KB do not fit a pipe");
         let mut log = CappedLog::new(100);
+        let pgid = process.pgid();
+        process.finish(&mut log);
+        assert!(group_gone(pgid));
+    }
+
+    #[test]
+    fn deferred_lines_go_out_first_with_the_next_send_or_a_flush() {
+        let mut process = spawn(r#"read a; read b; read c; echo "$a|$b|$c""#);
+        process.defer(&["one".to_string()]);
+        // Held back: nothing written yet, so nothing to wake the bot.
+        assert!(process.unwritten.is_empty() && !process.held.is_empty());
+        process.send(&["two".to_string()]);
+        assert!(process.held.is_empty());
+        process.defer(&["three".to_string()]);
+        process.flush();
+        assert!(process.held.is_empty());
+        let (mut log, mut buf) = (CappedLog::new(100), read_buffer());
+        let mut events = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !events.iter().any(|e| matches!(e, Event::Line(_))) {
+            assert!(Instant::now() < deadline, "no line: {events:?}");
+            if let Some(stdout) = &process.stdout {
+                let mut fds = [PollFd::new(stdout, PollFlags::IN)];
+                let timeout = crate::sys::timespec(Duration::from_millis(100));
+                let _ = rustix::event::poll(&mut fds, Some(&timeout));
+            }
+            if let Some(batch) =
+                process.on_ready(Source::Stdout, &mut log, Instant::now(), &mut buf)
+            {
+                events.extend(batch.events);
+            }
+        }
+        assert_eq!(events[0], Event::Line("one|two|three".into()));
         let pgid = process.pgid();
         process.finish(&mut log);
         assert!(group_gone(pgid));

@@ -67,6 +67,72 @@ fn escaped_descendants_die_with_their_game() {
     assert!(left.is_empty(), "processes left after the game: {left:?}");
 }
 
+/// Two seats, `rounds` rounds in which only seat 0 is asked.
+struct OnlySeatZero {
+    rounds: usize,
+    played: usize,
+}
+
+impl dojo_engine::protocol::Referee for OnlySeatZero {
+    type Move = u8;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn greeting(&self, seat: usize) -> Vec<String> {
+        vec![(seat + 1).to_string()]
+    }
+
+    fn prompts(&self) -> Vec<dojo_engine::protocol::Prompt> {
+        if self.played >= self.rounds {
+            return Vec::new();
+        }
+        vec![dojo_engine::protocol::Prompt {
+            seat: 0,
+            lines: vec!["AAA,BBB,CCC,DDD,EEE".to_string()],
+        }]
+    }
+
+    fn parse_reply(&self, _seat: usize, _lines: &[String]) -> dojo_engine::protocol::Reply<u8> {
+        dojo_engine::protocol::Reply::Complete(0)
+    }
+
+    fn apply(&mut self, _answers: Vec<Answer<u8>>) -> Vec<dojo_engine::protocol::Notice> {
+        self.played += 1;
+        Vec::new()
+    }
+
+    fn farewell(&self) -> Vec<String> {
+        vec!["Draw!".to_string()]
+    }
+}
+
+/// A game's boxes start every seat's bot when the first is asked for (so
+/// they start at once, see `play/procs.rs`): a seat the game then never
+/// asks still had a process, which must be gone with the game, with
+/// everything it left, and which is not counted as a spawn.
+#[test]
+fn a_seat_never_asked_leaves_nothing_behind() {
+    if !have("pid-namespace") && !have("cgroup-pids") && !have("subreaper") {
+        return;
+    }
+    let tag = unique_tag("escaper-unasked");
+    let seats = [
+        Seat::new(bot("faulty", "random_ok.py", &[])),
+        Seat::new(bot("hostile", "escaper.py", &[&tag])),
+    ];
+    let mut referee = OnlySeatZero {
+        rounds: 3,
+        played: 0,
+    };
+    let run = play(&mut referee, &seats, &options()).expect("game runs");
+    assert_eq!(referee.played, 3);
+    assert_eq!(run.seats[1].spawns, 0, "{:?}", run.seats[1]);
+    let left = tagged_processes(&tag);
+    assert!(left.is_empty(), "processes left after the game: {left:?}");
+}
+
 /// Runs the test `name` of this binary again in a child process with
 /// `layer` added to `DOJO_SANDBOX_SKIP` (layers are probed once per
 /// process, so this is the only way to turn one off for one test). True
@@ -196,6 +262,22 @@ fn a_bot_sees_only_the_documented_environment() {
         "{}",
         run.seats[1].stderr
     );
+}
+
+/// A box's init blocks every signal while it starts a bot (so no handler
+/// dojo left it runs in the child that shares its memory): the bot must
+/// start with none blocked, its first process and every later one.
+#[test]
+fn a_bot_starts_with_no_signal_blocked() {
+    for mode in [Mode::Persistent, Mode::PerTurn] {
+        let spec = dojo_testkit::bots::script("hostile", "signal_state.py", &[], mode);
+        let (referee, run) = versus(spec, &options(), 3);
+        assert!(
+            referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+            "{mode:?}: {}",
+            run.seats[1].stderr
+        );
+    }
 }
 
 #[test]

@@ -66,6 +66,13 @@ impl<'a, P: Processes> Game<'a, P> {
     ) -> Result<(), RunError> {
         loop {
             let prompts = referee.prompts();
+            // A round's results go out with each seat's next prompt, in
+            // one write; to a seat not asked this round, now.
+            for seat in 0..self.seats.len() {
+                if !prompts.iter().any(|p| p.seat == seat) {
+                    self.procs.flush(seat);
+                }
+            }
             if prompts.is_empty() {
                 break;
             }
@@ -91,7 +98,7 @@ impl<'a, P: Processes> Game<'a, P> {
                         RunError::Referee(format!("notice for seat {seat}, which does not exist"))
                     })?;
                     if state.is_live() {
-                        self.procs.send(seat, &notice.lines);
+                        self.procs.defer(seat, &notice.lines);
                     }
                 }
             }

@@ -29,6 +29,14 @@ pub(crate) trait Processes {
     fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32>;
     /// Queues lines for the seat's process; never blocks.
     fn send(&mut self, seat: usize, lines: &[String]);
+    /// Holds lines back to go out with the seat's next [`Self::send`] in
+    /// one write (one wake-up of the bot), or at [`Self::flush`] or the
+    /// process's retirement, whichever comes first.
+    fn defer(&mut self, seat: usize, lines: &[String]) {
+        self.send(seat, lines);
+    }
+    /// Sends what [`Self::defer`] holds for the seat, now.
+    fn flush(&mut self, _seat: usize) {}
     /// Closes the seat's stdin once everything queued is written.
     fn close_input(&mut self, seat: usize);
     /// Kills and reaps the seat's process, if any, keeping its stderr.
@@ -87,6 +95,11 @@ pub(crate) struct Pipes<'a> {
     /// only place it may write), made at its first start, removed with
     /// the game (after the processes: field order).
     scratch: Vec<Option<crate::sandbox::Scratch>>,
+    /// Each seat's bot start sent to its box ahead of the loop asking
+    /// for it (see [`Pipes::start_others`]), finished when it does.
+    starting: Vec<Option<crate::bot_box::Starting>>,
+    /// Whether the loop has started a process for the seat in this game.
+    started: Vec<bool>,
     logs: Vec<CappedLog>,
     draining: Vec<Draining>,
     /// One read buffer for every pipe of the game.
@@ -101,6 +114,8 @@ impl<'a> Pipes<'a> {
             processes: seats.iter().map(|_| None).collect(),
             boxes: seats.iter().map(|_| None).collect(),
             scratch: seats.iter().map(|_| None).collect(),
+            starting: seats.iter().map(|_| None).collect(),
+            started: vec![false; seats.len()],
             logs: seats
                 .iter()
                 .map(|_| CappedLog::new(opts.stderr_cap_bytes))
@@ -149,9 +164,10 @@ impl Pipes<'_> {
         crate::bot_box::BotBox::create(key, &launch, scratch)
     }
 
-    /// One try of [`Processes::start`].
-    fn start_once(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
-        self.retire(seat);
+    /// The seat's containment, and the key of its box if it gets one:
+    /// everything the box is made of but the seat's variables (sent with
+    /// each start).
+    fn plan(&self, seat: usize) -> (crate::sys::Containment, Option<String>) {
         let opts = self.opts;
         let spec = &self.seats[seat];
         let limits = spec.bot.values.limits.over(&opts.limits);
@@ -160,38 +176,125 @@ impl Pipes<'_> {
         containment.group_limits.account_cpu = opts.time == super::options::TimeMode::Cpu
             && crate::sandbox::layer_available("cgroup-cpu");
         containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
-        let process = if crate::bot_box::wanted(&containment) {
-            if !self.boxes[seat].as_ref().is_some_and(|b| b.usable()) {
-                self.boxes[seat] = None;
-                // Everything the box is made of but the seat's variables
-                // (sent with each start).
-                let key = format!(
-                    "{:?} {:?} {:?} {:?} {} {} {:?}",
-                    spec.bot.name,
-                    spec.bot.command,
-                    spec.bot.dir,
-                    limits,
-                    opts.sandbox,
-                    containment.group_limits.account_cpu,
-                    opts.pin_cpu
-                );
-                let made = match crate::bot_box::take_idle(&key) {
-                    Some(idle) => idle,
-                    None => self.make_box(key, seat, generation, containment)?,
-                };
-                self.boxes[seat] = Some(made);
+        let key = crate::bot_box::wanted(&containment).then(|| {
+            format!(
+                "{:?} {:?} {:?} {:?} {} {} {:?}",
+                spec.bot.name,
+                spec.bot.command,
+                spec.bot.dir,
+                limits,
+                opts.sandbox,
+                containment.group_limits.account_cpu,
+                opts.pin_cpu
+            )
+        });
+        (containment, key)
+    }
+
+    /// Gives the seat a working box: its own, an idle one made for the
+    /// same, or a new one.
+    fn ensure_box(
+        &mut self,
+        seat: usize,
+        generation: u64,
+        containment: &crate::sys::Containment,
+        key: &str,
+    ) -> std::io::Result<()> {
+        if self.boxes[seat].as_ref().is_some_and(|b| b.usable()) {
+            return Ok(());
+        }
+        self.boxes[seat] = None;
+        let made = match crate::bot_box::take_idle(key) {
+            Some(idle) => idle,
+            None => self.make_box(key.to_string(), seat, generation, *containment)?,
+        };
+        self.boxes[seat] = Some(made);
+        Ok(())
+    }
+
+    /// At the first start of a game, sends the start of every other seat
+    /// that has not started yet to its box, so that the boxes' inits
+    /// start the game's bots at the same time instead of one after the
+    /// other (the loop asks for them one by one, each waiting for the
+    /// last's exec). Each is finished when the loop asks for it; one
+    /// that could not be sent is simply started then (which reports
+    /// what is wrong).
+    fn start_others(&mut self, seat: usize) {
+        for other in 0..self.seats.len() {
+            if other == seat
+                || self.started[other]
+                || self.starting[other].is_some()
+                || self.processes[other].is_some()
+            {
+                continue;
+            }
+            let (containment, Some(key)) = self.plan(other) else {
+                continue;
+            };
+            if self.ensure_box(other, 1, &containment, &key).is_err() {
+                continue;
+            }
+            let env = &self.seats[other].env;
+            if let Some(seat_box) = &mut self.boxes[other]
+                && let Ok(starting) = seat_box.begin_start(env)
+            {
+                self.starting[other] = Some(starting);
+            }
+        }
+    }
+
+    /// Finishes a start sent ahead by [`Self::start_others`] that the
+    /// loop never asked for (a game that ended first): the process is
+    /// killed at once, its box emptied.
+    fn drop_unasked(&mut self, seat: usize) {
+        if let Some(starting) = self.starting[seat].take()
+            && let Some(seat_box) = &mut self.boxes[seat]
+        {
+            drop(seat_box.finish_start(starting, seat, 0, self.opts.max_line_bytes));
+        }
+    }
+
+    /// One try of [`Processes::start`].
+    fn start_once(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
+        self.retire(seat);
+        let opts = self.opts;
+        let first = !std::mem::replace(&mut self.started[seat], true);
+        let (mut containment, key) = self.plan(seat);
+        let spec = &self.seats[seat];
+        let process = if let Some(key) = key {
+            let sent_ahead = self.starting[seat].take();
+            if sent_ahead.is_none() {
+                self.ensure_box(seat, generation, &containment, &key)?;
             }
             let Some(seat_box) = &mut self.boxes[seat] else {
-                unreachable!("made above")
+                unreachable!("made above, or before the start was sent")
             };
-            match seat_box.start(seat, generation, opts.max_line_bytes, &spec.env) {
+            let started = match sent_ahead {
+                Some(starting) => {
+                    seat_box.finish_start(starting, seat, generation, opts.max_line_bytes)
+                }
+                None if first => match seat_box.begin_start(&spec.env) {
+                    Ok(starting) => {
+                        self.start_others(seat);
+                        let Some(seat_box) = &mut self.boxes[seat] else {
+                            unreachable!("kept above")
+                        };
+                        seat_box.finish_start(starting, seat, generation, opts.max_line_bytes)
+                    }
+                    Err(e) => Err(e),
+                },
+                None => seat_box.start(seat, generation, opts.max_line_bytes, &spec.env),
+            };
+            let Some(seat_box) = &mut self.boxes[seat] else {
+                unreachable!("kept above")
+            };
+            match started {
                 Ok(process) => process,
                 // The box died (an idle box's init goes with the thread
                 // that made it, and may go just as it is taken): once
                 // more in a new one. A bot that cannot start leaves its
                 // box working, and that error stands.
                 Err(_) if !seat_box.usable() => {
-                    let key = seat_box.key().to_string();
                     self.boxes[seat] = None;
                     let made = self.make_box(key, seat, generation, containment)?;
                     self.boxes[seat].insert(made).start(
@@ -241,6 +344,7 @@ impl Drop for Pipes<'_> {
     fn drop(&mut self) {
         for seat in 0..self.processes.len() {
             self.processes[seat] = None;
+            self.drop_unasked(seat);
             if let Some(seat_box) = self.boxes[seat].take() {
                 crate::bot_box::give_back(seat_box);
             }
@@ -284,10 +388,24 @@ impl Processes for Pipes<'_> {
         }
     }
 
+    fn defer(&mut self, seat: usize, lines: &[String]) {
+        if let Some(process) = &mut self.processes[seat] {
+            process.defer(lines);
+        }
+    }
+
+    fn flush(&mut self, seat: usize) {
+        if let Some(process) = &mut self.processes[seat] {
+            process.flush();
+        }
+    }
+
     /// Never waits for the stderr pipe: if something outside the group
     /// still holds it open, [`wait`](Self::wait) drains it alongside the
     /// game for up to `end_grace`.
     fn retire(&mut self, seat: usize) {
+        // What was held back goes out first, as it would have before.
+        self.flush(seat);
         if let Some(process) = self.processes[seat].take()
             && let Some(stderr) = process.finish(&mut self.logs[seat])
         {
@@ -397,6 +515,10 @@ impl Processes for Pipes<'_> {
     }
 
     fn shutdown(&mut self) {
+        // Every box starts emptying before the first is waited for.
+        for process in self.processes.iter_mut().flatten() {
+            process.begin_finish();
+        }
         for seat in 0..self.processes.len() {
             self.retire(seat);
         }
