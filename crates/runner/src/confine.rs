@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, Scope, path_beneath_rules,
+    RulesetCreated, RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 
 /// The newest ABI this crate version knows; older kernels get what they
@@ -182,6 +182,19 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// What every ruleset allows, bot's and build's alike: reading the
+/// system, the kernel's views and the toolchains, and the safe devices.
+fn with_system(created: RulesetCreated) -> Result<RulesetCreated, ConfineError> {
+    let read = AccessFs::from_read(WANTED);
+    let all = AccessFs::from_all(WANTED);
+    Ok(created
+        .add_rules(path_beneath_rules(SYSTEM_DIRS, read))?
+        .add_rules(path_beneath_rules(KERNEL_DIRS, read))?
+        .add_rules(path_beneath_rules(toolchains(), read))?
+        .add_rules(path_beneath_rules(DEVICES_READ, read))?
+        .add_rules(path_beneath_rules(DEVICES_RW, all))?)
+}
+
 /// A Landlock ruleset for one bot process, as the descriptor the child
 /// hands to `landlock_restrict_self`; `None` where the kernel has no
 /// Landlock.
@@ -193,12 +206,8 @@ pub(crate) fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError
         .handle_access(all)?
         .handle_access(AccessNet::from_all(WANTED))?
         .scope(Scope::from_all(WANTED))?
-        .create()?
-        .add_rules(path_beneath_rules(SYSTEM_DIRS, read))?
-        .add_rules(path_beneath_rules(KERNEL_DIRS, read))?
-        .add_rules(path_beneath_rules(toolchains(), read))?
-        .add_rules(path_beneath_rules(DEVICES_READ, read))?
-        .add_rules(path_beneath_rules(DEVICES_RW, all))?
+        .create()?;
+    let created = with_system(created)?
         .add_rules(path_beneath_rules([reach.bot_dir], read))?
         .add_rules(path_beneath_rules(reach.program.iter(), read))?
         .add_rules(path_beneath_rules(reach.extra_read, read))?
@@ -233,14 +242,8 @@ pub(crate) fn build_ruleset(reach: &BuildReach<'_>) -> Result<Option<OwnedFd>, C
     } else {
         handled
     };
-    let created = handled
-        .scope(Scope::from_all(WANTED))?
-        .create()?
-        .add_rules(path_beneath_rules(SYSTEM_DIRS, read))?
-        .add_rules(path_beneath_rules(KERNEL_DIRS, read))?
-        .add_rules(path_beneath_rules(toolchains(), read))?
-        .add_rules(path_beneath_rules(DEVICES_READ, read))?
-        .add_rules(path_beneath_rules(DEVICES_RW, all))?
+    let created = handled.scope(Scope::from_all(WANTED))?.create()?;
+    let created = with_system(created)?
         .add_rules(path_beneath_rules(reach.read, read))?
         .add_rules(path_beneath_rules(reach.write, all))?;
     Ok(created.into())
