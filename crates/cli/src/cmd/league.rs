@@ -817,8 +817,19 @@ mod tests {
     /// `--add` and `--replace` are actions on a resumed league: the bots
     /// they bring are in its settings afterwards, so the recorded command
     /// names them among the league's bots.
+    /// Flags that do not change what a league plays or scores, so its
+    /// recorded command leaves them out (`--build-network` says how the
+    /// bots are built, given again with each run that builds).
     const NOT_SETTINGS: &[&str] = &[
-        "jobs", "out", "verbose", "html", "resume", "add", "replace", "help",
+        "jobs",
+        "out",
+        "verbose",
+        "html",
+        "resume",
+        "add",
+        "replace",
+        "help",
+        "build-network",
     ];
 
     fn data(file: &str) -> String {
