@@ -155,3 +155,76 @@ fn dojo_runs_where_its_session_leader_is_outside_its_pid_namespace() {
         );
     }
 }
+
+/// A dojo in a PID namespace of its own (a container's, a CI run's under
+/// `unshare --pid`) names its control groups after its PID there, which
+/// means nothing to a dojo outside: this one, starting, took those live
+/// groups for a dead dojo's and killed the bots in them (both seats
+/// crashed). Groups now carry their PID namespace, and only a dojo of
+/// the same namespace judges them.
+#[test]
+fn a_dojo_starting_elsewhere_leaves_a_dojo_in_another_pid_namespace_alone() {
+    let doctor = stdout_ok(dojo().arg("doctor"));
+    let root_user = std::fs::read_to_string("/proc/self/status")
+        .is_ok_and(|s| s.lines().any(|l| l.starts_with("Uid:\t0\t")));
+    let unshare = std::process::Command::new("unshare")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !root_user || !unshare || !doctor.contains("cgroup-pids        yes") {
+        eprintln!("skipped: needs root, unshare(1) and process cgroups:\n{doctor}");
+        return;
+    }
+    // Its dojo gets a PID no process has out here, as a dojo in another
+    // namespace usually does.
+    let pid_max: u32 = std::fs::read_to_string("/proc/sys/kernel/pid_max")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(32768);
+    let Some(start) = (1..20)
+        .map(|k| pid_max - k * 500)
+        .find(|s| (s + 1..s + 50).all(|p| !std::path::Path::new(&format!("/proc/{p}")).exists()))
+    else {
+        eprintln!("skipped: no free range of PIDs below {pid_max}");
+        return;
+    };
+    let tag = dojo_testkit::procs::unique_tag("other-namespace");
+    let script = format!(
+        "echo {start} > /proc/sys/kernel/ns_last_pid && {dojo} match cardjitsu \
+         'slow=python3 bots/hostile/thinker.py 0.4 {tag}' random-py \
+         --timeout-ms 60000 --startup-ms 60000; true",
+        dojo = assert_cmd::cargo::cargo_bin("dojo").display()
+    );
+    let child = std::process::Command::new("unshare")
+        .current_dir(root())
+        .args(["--pid", "--fork", "--mount-proc", "bash", "-c", &script])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("unshare runs");
+    // The bot itself (the shell and dojo carry the tag in their command
+    // lines too).
+    let bot_runs = || {
+        tagged_processes(&tag).iter().any(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|c| c.starts_with("python"))
+        })
+    };
+    assert!(
+        eventually(Duration::from_secs(120), bot_runs),
+        "the match in its namespace never started its bot"
+    );
+    // Another dojo starts out here and looks for what dead dojos left.
+    let doctor = stdout_ok(dojo().arg("doctor"));
+    let out = child.wait_with_output().expect("the match ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("result:"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !stdout.contains("crash"),
+        "its bots were killed:\n{stdout}\n{doctor}"
+    );
+}

@@ -131,9 +131,48 @@ fn find_base(controller: Controller) -> Option<Base> {
 }
 
 /// The start of the name of every group this dojo process makes:
-/// `dojo-PID-`, with the id of the group after it.
+/// `dojo-nsNS-PID-`, with the id of the group after it. Groups are seen
+/// machine-wide but a PID only within its PID namespace, so the name
+/// carries the namespace: a dojo looking for a dead dojo's groups judges
+/// only those of its own namespace (a dojo in another one, such as a
+/// container's or a test run's under `unshare --pid`, has PIDs that mean
+/// nothing here, and its live groups looked dead: their processes were
+/// killed, a build among them).
 fn group_prefix() -> String {
-    format!("dojo-{}-", std::process::id())
+    format!("dojo-ns{}-{}-", pid_namespace(), std::process::id())
+}
+
+/// This process's PID namespace, as the inode number of
+/// `/proc/self/ns/pid` (0 where it cannot be read).
+fn pid_namespace() -> u64 {
+    static NS: OnceLock<u64> = OnceLock::new();
+    *NS.get_or_init(|| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self/ns/pid").map_or(0, |m| m.ino())
+    })
+}
+
+/// The PID whose death makes the group `name` stale, when it is a dojo
+/// group of the PID namespace `ns`: `dojo-nsNS-PID-ID`, a probe's
+/// `dojo-probe-nsNS-PID`, or the names of versions before the namespace
+/// was named (`dojo-PID-ID`, `dojo-probe-PID`), taken as this
+/// namespace's. `None` for any other name, and for another namespace's
+/// group, which is never judged from here.
+fn stale_owner(name: &str, ns: u64) -> Option<u32> {
+    let rest = name.strip_prefix("dojo-")?;
+    let rest = rest.strip_prefix("probe-").unwrap_or(rest);
+    let mut fields = rest.split('-');
+    let first = fields.next()?;
+    let pid = match first.strip_prefix("ns") {
+        Some(theirs) => {
+            if theirs.parse::<u64>().ok()? != ns {
+                return None;
+            }
+            fields.next()?
+        }
+        None => first,
+    };
+    pid.parse().ok()
 }
 
 fn open_procs(dir: &Path) -> std::io::Result<OwnedFd> {
@@ -144,8 +183,9 @@ fn open_procs(dir: &Path) -> std::io::Result<OwnedFd> {
 }
 
 /// Removes the groups of dojo processes that are gone (a `kill -9`): every
-/// `dojo-PID-*` group under each base whose PID no longer runs, after
-/// killing whatever is still in it. Returns the groups removed.
+/// group of this PID namespace's dojo processes ([`stale_owner`]) under
+/// each base whose PID no longer runs, after killing whatever is still in
+/// it. Returns the groups removed.
 pub(crate) fn remove_stale() -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for base in bases() {
@@ -154,13 +194,7 @@ pub(crate) fn remove_stale() -> Vec<PathBuf> {
         };
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let Some(rest) = name.strip_prefix("dojo-") else {
-                continue;
-            };
-            // `dojo-PID-ID`, or a probe's `dojo-probe-PID`.
-            let rest = rest.strip_prefix("probe-").unwrap_or(rest);
-            let pid = rest.split('-').next().unwrap_or("");
-            let Ok(pid) = pid.parse::<u32>() else {
+            let Some(pid) = stale_owner(&name, pid_namespace()) else {
                 continue;
             };
             if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
@@ -186,7 +220,11 @@ pub(crate) fn remove_stale() -> Vec<PathBuf> {
 
 /// Whether a group can be made (and removed) under `base`.
 fn usable(base: &Base) -> bool {
-    let dir = base.dir.join(format!("dojo-probe-{}", std::process::id()));
+    let dir = base.dir.join(format!(
+        "dojo-probe-ns{}-{}",
+        pid_namespace(),
+        std::process::id()
+    ));
     let made = std::fs::create_dir(&dir).is_ok();
     made && std::fs::remove_dir(&dir).is_ok()
 }
@@ -539,5 +577,36 @@ impl Drop for BotGroup {
             // group is then left behind (harmless, and named by pid).
             let _ = std::fs::remove_dir(dir);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_is_judged_by_the_pid_of_its_own_namespace_only() {
+        assert_eq!(stale_owner("dojo-ns7-1234-3", 7), Some(1234));
+        assert_eq!(stale_owner("dojo-probe-ns7-1234", 7), Some(1234));
+        // Another namespace's dojo: its PID means nothing here.
+        assert_eq!(stale_owner("dojo-ns8-1234-3", 7), None);
+        assert_eq!(stale_owner("dojo-probe-ns8-1234", 7), None);
+        // Names of earlier versions, taken as this namespace's.
+        assert_eq!(stale_owner("dojo-1234-3", 7), Some(1234));
+        assert_eq!(stale_owner("dojo-probe-1234", 7), Some(1234));
+        // Not dojo's.
+        assert_eq!(stale_owner("user.slice", 7), None);
+        assert_eq!(stale_owner("dojo-nsx-1-2", 7), None);
+    }
+
+    #[test]
+    fn this_processs_groups_carry_its_namespace_and_pid() {
+        let prefix = group_prefix();
+        let name = format!("{prefix}0");
+        assert_eq!(
+            stale_owner(&name, pid_namespace()),
+            Some(std::process::id())
+        );
+        assert_eq!(stale_owner(&name, pid_namespace() + 1), None);
     }
 }
