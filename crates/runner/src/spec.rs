@@ -100,7 +100,7 @@ pub enum BuildError {
     Failed {
         bot: String,
         command: Vec<String>,
-        /// How it ended (`exit status 3`, `killed by a signal`).
+        /// How it ended (`exit status 3`, `killed by signal 9 (SIGKILL)`).
         status: String,
         /// The end of its stdout (`tsc`, Maven and `javac` print their
         /// errors there) and of its stderr; `(nothing)` when it wrote
@@ -152,6 +152,25 @@ impl BuildError {
 
 fn show_output(stdout: &str, stderr: &str) -> String {
     format!("end of its stdout:\n{stdout}\nend of its stderr:\n{stderr}")
+}
+
+/// `killed by signal 9 (SIGKILL)`: which signal says who ended a build
+/// (the OOM killer or a sweep: KILL; a compiler's crash: SEGV, ABRT).
+fn signal_status(n: i32) -> String {
+    let name = match n {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        _ => return format!("killed by signal {n}"),
+    };
+    format!("killed by signal {n} ({name})")
 }
 
 /// How long a build step may run unless the caller says otherwise.
@@ -602,7 +621,7 @@ impl BotSpec {
                 command: command.clone(),
                 status: match kind {
                     crate::sys::ExitKind::Code(code) => format!("exit status: {code}"),
-                    crate::sys::ExitKind::Signal(_) => "killed by a signal".to_string(),
+                    crate::sys::ExitKind::Signal(n) => signal_status(n),
                 },
                 stdout_tail,
                 stderr_tail,
@@ -877,5 +896,13 @@ mod tests {
         let text = err.to_string();
         assert!(matches!(err, BuildError::Failed { .. }), "{text}");
         assert!(text.contains("broken") && text.contains('3'), "{text}");
+
+        let dir = write_bot(
+            tmp.path(),
+            "killed",
+            "command = \"true\"\nbuild = [\"sh\", \"-c\", \"kill -KILL $$\"]\n",
+        );
+        let text = load_dir(&dir).unwrap().build().unwrap_err().to_string();
+        assert!(text.contains("killed by signal 9 (SIGKILL)"), "{text}");
     }
 }
