@@ -1088,7 +1088,11 @@ fn a_boxed_bots_cpu_time_under_wall_time_counts_its_hidden_workers() {
     // 8 workers of 50 ms: 400 ms of CPU a move, under a wall clock
     // generous enough for a loaded machine.
     let opts = dojo_testkit::bots::run_options(60_000, 60_000);
-    let (_, run) = versus(bot("hostile", "hidden_workers.py", &["8", "0.05"]), &opts, 2);
+    let (_, run) = versus(
+        bot("hostile", "hidden_workers.py", &["8", "0.05"]),
+        &opts,
+        2,
+    );
     let seat = &run.seats[1];
     assert_eq!(seat.faults.total(), 0, "{seat:?}");
     assert_eq!(seat.cpu_us.len(), 2, "{seat:?}");
