@@ -74,6 +74,11 @@ pub(crate) struct BotBox {
     base_env: Vec<(String, String)>,
     /// A start was sent and its answer not yet read ([`Self::begin_start`]).
     starting: bool,
+    /// The init's children list in `/proc`, opened at the first start and
+    /// kept (the init lives as long as the box): each start reads the
+    /// bot's pid from it with one `pread` instead of opening, reading and
+    /// closing it by path (five system calls a start in strace).
+    init_children: Option<std::fs::File>,
 }
 
 /// A bot start sent to a box's init and not yet answered: dojo's ends of
@@ -122,6 +127,7 @@ impl BotBox {
             scratch,
             base_env,
             starting: false,
+            init_children: None,
         })
     }
 
@@ -234,10 +240,15 @@ impl BotBox {
         // The bot as dojo sees it: the init's one child (whatever the
         // previous one left was killed and reaped). 0 if it has already
         // ended and been reaped.
+        if self.init_children.is_none() {
+            self.init_children = self.guard.init_pid.and_then(|pid| {
+                std::fs::File::open(format!("/proc/{pid}/task/{pid}/children")).ok()
+            });
+        }
         let host_pid = self
-            .guard
-            .init_pid
-            .and_then(crate::sys::only_child)
+            .init_children
+            .as_ref()
+            .and_then(crate::sys::only_child_in)
             .unwrap_or(0);
         let tenant = Tenant {
             ctl: self.ctl.try_clone()?,

@@ -410,7 +410,8 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
         crate::cgroup::Controller::Cpu => (
             "cgroup-cpu",
             "under --time cpu a bot is charged the CPU time of every process it ever ran, \
-             also workers the kernel reaped (SIGCHLD ignored); --limit-cpu-s holds for the \
+             also workers the kernel reaped (SIGCHLD ignored), and a boxed bot's recorded \
+             CPU time counts them under --time wall too; --limit-cpu-s holds for the \
              whole tree",
         ),
     };

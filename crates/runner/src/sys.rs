@@ -145,6 +145,23 @@ pub(crate) fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
 /// `/proc/PID/task/PID/children`; `None` if there is not exactly one.
 pub(crate) fn only_child(pid: i32) -> Option<i32> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    parse_only_child(&text)
+}
+
+/// The one child in an open `/proc/PID/task/PID/children` file, read
+/// with `pread` (the file is made anew at each read from offset 0);
+/// `None` if there is not exactly one.
+pub(crate) fn only_child_in(file: &std::fs::File) -> Option<i32> {
+    use std::os::unix::fs::FileExt;
+    // One pid and its space fit with room to spare; a second pid, even
+    // cut short, still reads as more than one.
+    let mut buf = [0u8; 64];
+    let n = file.read_at(&mut buf, 0).ok()?;
+    parse_only_child(std::str::from_utf8(&buf[..n]).ok()?)
+}
+
+/// The one pid in a children list; `None` if there is not exactly one.
+fn parse_only_child(text: &str) -> Option<i32> {
     let mut children = text.split_whitespace().map(str::parse::<i32>);
     match (children.next(), children.next()) {
         (Some(Ok(child)), None) => Some(child),
@@ -1043,5 +1060,36 @@ pub(crate) fn at_exit(f: extern "C" fn()) {
     // SAFETY: atexit stores a function pointer with no captured state.
     unsafe {
         libc::atexit(f);
+    }
+}
+
+#[cfg(test)]
+mod children_tests {
+    use super::*;
+
+    #[test]
+    fn a_children_list_names_one_child_only_when_it_has_exactly_one() {
+        assert_eq!(parse_only_child("4242 "), Some(4242));
+        assert_eq!(parse_only_child(""), None);
+        assert_eq!(parse_only_child("12 13 "), None);
+        // A second pid cut short by the read still counts.
+        assert_eq!(parse_only_child("12 1"), None);
+        assert_eq!(parse_only_child("x "), None);
+    }
+
+    #[test]
+    fn a_kept_children_file_is_read_anew_at_each_read() {
+        // This thread's children file, opened before it has any child.
+        let file = std::fs::File::open("/proc/thread-self/children").expect("own children file");
+        assert_eq!(only_child_in(&file), None);
+        let mut child = std::process::Command::new("cat")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("cat");
+        let seen = only_child_in(&file);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(seen, Some(i32::try_from(child.id()).expect("pid")));
+        assert_eq!(only_child_in(&file), None, "reaped: gone from the list");
     }
 }

@@ -1072,6 +1072,35 @@ fn without_the_cpu_cgroup_those_workers_go_uncharged() {
     assert_eq!(seat.faults.timeout, 0, "{seat:?}");
 }
 
+#[test]
+fn a_boxed_bots_cpu_time_under_wall_time_counts_its_hidden_workers() {
+    // Each move's reported CPU time (`cpu_us`) of a bot in a box comes
+    // from the box's CPU cgroup under wall time too, so the workers the
+    // kernel reaped are in it; the tree in /proc (what it was read from
+    // before) misses them (see the counterpart above).
+    if !have("cgroup-cpu") || !have("pid-namespace") {
+        return;
+    }
+    if std::env::var("DOJO_BOX").is_ok_and(|v| v == "0") {
+        eprintln!("skipped: boxes are off (DOJO_BOX=0)");
+        return;
+    }
+    // 8 workers of 50 ms: 400 ms of CPU a move, under a wall clock
+    // generous enough for a loaded machine.
+    let opts = dojo_testkit::bots::run_options(60_000, 60_000);
+    let (_, run) = versus(
+        bot("hostile", "hidden_workers.py", &["8", "0.05"]),
+        &opts,
+        2,
+    );
+    let seat = &run.seats[1];
+    assert_eq!(seat.faults.total(), 0, "{seat:?}");
+    assert_eq!(seat.cpu_us.len(), 2, "{seat:?}");
+    for cpu in &seat.cpu_us {
+        assert!(cpu.is_some_and(|us| us >= 300_000), "{seat:?}");
+    }
+}
+
 /// A pid no process has now: a child's that has been reaped.
 fn dead_pid() -> u32 {
     let mut child = std::process::Command::new("true").spawn().expect("true");

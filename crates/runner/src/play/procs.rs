@@ -172,11 +172,18 @@ impl Pipes<'_> {
         let spec = &self.seats[seat];
         let limits = spec.bot.values.limits.over(&opts.limits);
         let mut containment = crate::sandbox::plan(opts.sandbox, &limits);
-        // Under CPU time the bot's cgroup counts every process it ran.
-        containment.group_limits.account_cpu = opts.time == super::options::TimeMode::Cpu
+        // Under CPU time the bot's cgroup counts every process it ran. A
+        // box's group counts it under wall time too: the CPU time sampled
+        // after every answer (each move's `cpu_us`) is then one `pread` of
+        // the group's kept-open usage file instead of the bot's `/proc`
+        // stat, CPU clock and children list (3-6% of a contained league's
+        // profile); the group is made once per box, not per process.
+        let boxed = crate::bot_box::wanted(&containment);
+        containment.group_limits.account_cpu = (opts.time == super::options::TimeMode::Cpu
+            || boxed)
             && crate::sandbox::layer_available("cgroup-cpu");
         containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
-        let key = crate::bot_box::wanted(&containment).then(|| {
+        let key = boxed.then(|| {
             format!(
                 "{:?} {:?} {:?} {:?} {} {} {:?}",
                 spec.bot.name,
