@@ -1147,6 +1147,18 @@ fn what_a_killed_dojo_left_behind_is_removed_at_the_next_start() {
     assert!(ours, "this live process's run directory was kept");
 }
 
+/// What a contained chmodder leaves: it reported every attempt failed
+/// (0), the program's mode is not 0, and its owner played without a fault.
+fn the_opponent_kept_its_program(referee: &Cards, run: &MatchRun, mode: u32) {
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert_ne!(mode, 0, "{stderr}");
+    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+}
+
 /// chmodder.py against a copy of random_ok.py (its target) in a
 /// directory of its own; the copy's mode after the game.
 fn chmod_the_opponent(opts: &RunOptions) -> (Cards, MatchRun, u32) {
@@ -1188,13 +1200,7 @@ fn a_bot_cannot_chmod_its_opponents_program() {
         return;
     }
     let (referee, run, mode) = chmod_the_opponent(&options());
-    let stderr = &run.seats[1].stderr;
-    assert!(
-        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
-        "{stderr}"
-    );
-    assert_ne!(mode, 0, "{stderr}");
-    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+    the_opponent_kept_its_program(&referee, &run, mode);
 }
 
 #[test]
@@ -1211,12 +1217,7 @@ fn without_a_seat_user_the_minimal_root_alone_keeps_the_opponents_program() {
     let (referee, run, mode) = chmod_the_opponent(&options());
     let stderr = &run.seats[1].stderr;
     assert!(stderr.contains("No such file"), "{stderr}");
-    assert!(
-        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
-        "{stderr}"
-    );
-    assert_ne!(mode, 0, "{stderr}");
-    assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+    the_opponent_kept_its_program(&referee, &run, mode);
 }
 
 #[test]
