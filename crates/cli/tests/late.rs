@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use dojo_testkit::cli::{GENEROUS, dojo, stderr_of, stdout_of, stdout_ok};
+use dojo_testkit::cli::{GENEROUS, dojo, random_league, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::json::{data_block, games, read_json, report_sans_timing};
 use dojo_testkit::paths::root;
 use serde_json::Value;
@@ -187,19 +187,7 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
 fn late_entries_that_cannot_join_are_refused_and_change_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("league");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "2",
-            ])
-            .arg("--out")
-            .arg(&dir),
-    );
+    random_league(&dir, 2, &[]);
     let snapshot = || {
         (
             std::fs::read(dir.join("league.json")).unwrap(),
@@ -272,19 +260,7 @@ fn late_entries_that_cannot_join_are_refused_and_change_nothing() {
     assert!(stderr_of(&out).contains("--resume"), "{}", stderr_of(&out));
     // A shard cannot take a late entry; it is told to merge first.
     let shard = tmp.path().join("shard");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "2",
-            ])
-            .args(["--shard", "1/2", "--out"])
-            .arg(&shard),
-    );
+    random_league(&shard, 2, &["--shard", "1/2"]);
     let out = resume(&shard, &["--add", PY2]);
     assert!(!out.status.success());
     assert!(

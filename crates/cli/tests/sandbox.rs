@@ -4,7 +4,7 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use dojo_testkit::cli::{dojo, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stdout_ok};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
 use dojo_testkit::procs::{eventually, tagged_gone_within, tagged_processes};
@@ -84,19 +84,7 @@ fn nothing_a_bot_started_survives_kill_9_of_dojo() {
 fn a_league_records_the_containment_it_had() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("league");
-    stdout_ok(
-        dojo()
-            .args([
-                "league",
-                "cardjitsu",
-                "random-py",
-                "random-sh",
-                "--games",
-                "2",
-            ])
-            .args(["--sandbox", "off", "--out"])
-            .arg(&out),
-    );
+    random_league(&out, 2, &["--sandbox", "off"]);
     let league = read_json(&out.join("league.json"));
     assert_eq!(league["containment"]["mode"], "off", "{league}");
     let layers = league["containment"]["layers"].as_array().expect("layers");
