@@ -505,6 +505,10 @@ impl Sink for Tally<'_> {
             }
         }
     }
+
+    fn held(&self) -> usize {
+        self.pending.held()
+    }
 }
 
 impl Tally<'_> {
@@ -851,7 +855,8 @@ mod tests {
                 // Games beyond the deciding pair are not all played.
                 let played = exec.played.lock().unwrap().len() as u64;
                 assert!(
-                    // At most the driver's window of games is in flight:
+                    // At most the driver's window of games is started and not
+                    // counted (in flight, or held waiting for an earlier game):
                     // 2 per job, and never less than one block.
                     played <= r.games_played + (2 * jobs as u64).max(s.games_per_block().into()),
                     "{game}, {jobs} jobs: {played} played, {} counted",

@@ -92,14 +92,26 @@ pub(crate) trait Sink {
 
     /// No game finished for [`Drive::idle`]; called again each time.
     fn idle(&mut self, _cutoffs: &Cutoffs) {}
+
+    /// Finished games the sink holds without having counted them yet (an
+    /// SPRT's blocks waiting for an earlier game). They take up the
+    /// window like games in flight: otherwise one slow game lets the
+    /// other workers play on without bound, and all of it is wasted if
+    /// the test decides once the slow game is in.
+    ///
+    /// Invariant: a held game waits only for games in flight. When none
+    /// is in flight the driver stops, since nothing could release them.
+    fn held(&self) -> usize {
+        0
+    }
 }
 
 /// How to drive.
 pub(crate) struct Drive<'a> {
     /// Worker threads (at least 1).
     pub jobs: usize,
-    /// Most games started and not yet handed to the sink: bounds the games
-    /// played past a stop rule's decision.
+    /// Most games started and not yet counted (in flight, or held by the
+    /// sink): bounds the games played past a stop rule's decision.
     pub window: usize,
     /// How long to wait for a game before calling [`Sink::idle`].
     pub idle: Duration,
@@ -149,7 +161,7 @@ pub(crate) fn drive(
             // Games are handed to the pool a few at a time, in fixture
             // order: the pool's queue stays as small as the window, and a
             // stop rule's decision wastes only the games in flight.
-            while in_flight < window && !cancel.load(Ordering::SeqCst) {
+            while in_flight + sink.held() < window && !cancel.load(Ordering::SeqCst) {
                 let Some(fixture) = fixtures.next() else {
                     break;
                 };
@@ -189,7 +201,113 @@ pub(crate) fn drive(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Condvar, Mutex};
+
     use super::*;
+    use crate::settings::Game;
+
+    fn fixture(id: u64) -> Fixture {
+        Fixture {
+            id,
+            game: Game::CARDJITSU,
+            seats: vec!["a".into(), "b".into()],
+            teams: Vec::new(),
+            board: None,
+            pair: id,
+            leg: 0,
+            seed: id,
+        }
+    }
+
+    /// Game 0 is slow: it ends only once the driver has gone idle. The
+    /// other games end at once.
+    #[derive(Default)]
+    struct SlowFirst {
+        released: Mutex<bool>,
+        wake: Condvar,
+        played: AtomicU64,
+    }
+
+    impl SlowFirst {
+        fn release(&self) {
+            *self.released.lock().unwrap() = true;
+            self.wake.notify_all();
+        }
+    }
+
+    impl Executor for SlowFirst {
+        fn play(&self, fixture: &Fixture, _: &AtomicBool) -> Result<GameResult, ExecError> {
+            self.played.fetch_add(1, Ordering::SeqCst);
+            if fixture.id == 0 {
+                let mut released = self.released.lock().unwrap();
+                while !*released {
+                    released = self.wake.wait(released).unwrap();
+                }
+            }
+            Err(ExecError::Failed("synthetic".into()))
+        }
+    }
+
+    /// Counts games in id order, like an SPRT's blocks: every game after
+    /// a missing one is held. Releases game 0 when the driver goes idle.
+    struct InOrder<'a> {
+        exec: &'a SlowFirst,
+        done: Vec<bool>,
+        counted: usize,
+        most_played_past_counted: u64,
+    }
+
+    impl Sink for InOrder<'_> {
+        fn finished(&mut self, f: Fixture, _: Result<GameResult, ExecError>, _: &Cutoffs) {
+            self.done[f.id as usize] = true;
+            while self.done.get(self.counted) == Some(&true) {
+                self.counted += 1;
+            }
+            let past = self.exec.played.load(Ordering::SeqCst) - self.counted as u64;
+            self.most_played_past_counted = self.most_played_past_counted.max(past);
+        }
+
+        fn idle(&mut self, _: &Cutoffs) {
+            self.exec.release();
+        }
+
+        fn held(&self) -> usize {
+            self.done[self.counted..].iter().filter(|d| **d).count()
+        }
+    }
+
+    #[test]
+    fn a_slow_game_stops_the_others_at_the_window_not_at_the_end() {
+        let exec = SlowFirst::default();
+        let mut sink = InOrder {
+            exec: &exec,
+            done: vec![false; 200],
+            counted: 0,
+            most_played_past_counted: 0,
+        };
+        let cancel = AtomicBool::new(false);
+        let how = Drive {
+            jobs: 2,
+            window: 6,
+            idle: Duration::from_millis(20),
+            cancel: &cancel,
+        };
+        drive(
+            &how,
+            (0..200).map(fixture),
+            &exec,
+            &Cutoffs::new(1),
+            &mut sink,
+        )
+        .unwrap();
+        assert_eq!(sink.counted, 200, "every game is played in the end");
+        // Before the fix the other worker played all 199 while game 0 ran.
+        assert!(
+            sink.most_played_past_counted <= 6,
+            "{} games played past the last counted one, window 6",
+            sink.most_played_past_counted
+        );
+    }
 
     #[test]
     fn a_cut_is_per_group_and_from_a_cycle_on() {

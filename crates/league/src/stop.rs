@@ -85,6 +85,14 @@ impl<T> Blocks<T> {
     pub fn next_cycle(&self) -> u64 {
         self.next
     }
+
+    /// Results added and not yet handed on (waiting for an earlier leg).
+    pub fn held(&self) -> usize {
+        self.pending
+            .values()
+            .map(|b| b.iter().filter(|leg| leg.is_some()).count())
+            .sum()
+    }
 }
 
 /// Where a gauntlet's test of one opponent stands.
