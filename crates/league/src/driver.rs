@@ -99,8 +99,10 @@ pub(crate) trait Sink {
     /// other workers play on without bound, and all of it is wasted if
     /// the test decides once the slow game is in.
     ///
-    /// Invariant: a held game waits only for games in flight. When none
-    /// is in flight the driver stops, since nothing could release them.
+    /// A held game should wait only for games in flight or not yet
+    /// started. Whatever a sink reports, the driver starts a game when
+    /// none is in flight: a miscount costs parallelism, never the
+    /// schedule.
     fn held(&self) -> usize {
         0
     }
@@ -160,8 +162,10 @@ pub(crate) fn drive(
         loop {
             // Games are handed to the pool a few at a time, in fixture
             // order: the pool's queue stays as small as the window, and a
-            // stop rule's decision wastes only the games in flight.
-            while in_flight + sink.held() < window && !cancel.load(Ordering::SeqCst) {
+            // stop rule's decision wastes only the games in flight or held.
+            while (in_flight == 0 || in_flight + sink.held() < window)
+                && !cancel.load(Ordering::SeqCst)
+            {
                 let Some(fixture) = fixtures.next() else {
                     break;
                 };
@@ -274,6 +278,43 @@ mod tests {
         fn held(&self) -> usize {
             self.done[self.counted..].iter().filter(|d| **d).count()
         }
+    }
+
+    /// Holds every game it is given, forever.
+    struct HoldsAll(usize);
+
+    impl Sink for HoldsAll {
+        fn finished(&mut self, _: Fixture, _: Result<GameResult, ExecError>, _: &Cutoffs) {
+            self.0 += 1;
+        }
+
+        fn held(&self) -> usize {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_sink_that_never_releases_its_games_still_gets_the_whole_schedule() {
+        let exec = SlowFirst::default();
+        exec.release();
+        let mut sink = HoldsAll(0);
+        let cancel = AtomicBool::new(false);
+        let how = Drive {
+            jobs: 2,
+            window: 4,
+            idle: Duration::from_secs(3600),
+            cancel: &cancel,
+        };
+        drive(
+            &how,
+            (0..50).map(fixture),
+            &exec,
+            &Cutoffs::new(1),
+            &mut sink,
+        )
+        .unwrap();
+        assert_eq!(sink.0, 50);
+        assert_eq!(exec.played.load(Ordering::SeqCst), 50);
     }
 
     #[test]

@@ -263,6 +263,10 @@ impl Sink for Writer<'_> {
         }
     }
 
+    fn held(&self) -> usize {
+        self.stop_rule.as_ref().map_or(0, GauntletStop::held)
+    }
+
     fn idle(&mut self, cutoffs: &Cutoffs) {
         if self.write_error.is_none()
             && let Err(e) = self.store.sync_if_due()

@@ -217,6 +217,8 @@ struct GroupTest {
     /// Cycles in the schedule: all counted without a decision is
     /// inconclusive.
     cycles: u64,
+    /// A game failed in this run: games held after it wait for `--resume`.
+    stuck: bool,
 }
 
 impl GauntletStop {
@@ -242,6 +244,7 @@ impl GauntletStop {
                     blocks: Blocks::new(2),
                     verdict: Verdict::Continue,
                     cycles: schedule.cycles(),
+                    stuck: false,
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -293,6 +296,20 @@ impl GauntletStop {
     pub(crate) fn failed(&mut self, pair: u64, cutoffs: &Cutoffs) {
         let (group, cycle) = cutoffs.locate(pair);
         cutoffs.cut(group, cycle + 1);
+        if let Some(g) = self.groups.get_mut(group as usize) {
+            g.stuck = true;
+        }
+    }
+
+    /// Stored games the open tests hold until an earlier game of their
+    /// pairing is in ([`crate::driver::Sink::held`]). A decided or stuck
+    /// pairing's are not counted: no game in flight will release them.
+    pub(crate) fn held(&self) -> usize {
+        self.groups
+            .iter()
+            .filter(|g| g.verdict == Verdict::Continue && !g.stuck)
+            .map(|g| g.blocks.held())
+            .sum()
     }
 
     /// Every pairing decided or played out.
@@ -352,6 +369,7 @@ impl GroupTest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schedule::Fixture;
     use crate::settings::{Entrant, Game};
 
     #[test]
@@ -450,6 +468,25 @@ mod tests {
                 (TestState::Inconclusive, 4, 0.5)
             );
         }
+    }
+
+    #[test]
+    fn held_games_are_those_an_open_pairing_can_still_count() {
+        let s = gauntlet(400);
+        let mut stop = GauntletStop::new(&s, "new", SprtParams::default()).unwrap();
+        let cutoffs = Cutoffs::new(s.groups());
+        let fixtures: Vec<Fixture> = s.iter().take(12).collect();
+        // Every game but the very first one (cycle 0, group 0, leg 0).
+        for f in &fixtures[1..] {
+            stop.add(f.pair, f.leg, &f.seats, &[1.0, 0.0], &cutoffs);
+        }
+        let group_0 = |f: &&Fixture| cutoffs.locate(f.pair).0 == 0;
+        let waiting = fixtures[1..].iter().filter(group_0).count();
+        assert!(waiting > 1);
+        assert_eq!(stop.held(), waiting, "group 1 counted all of its own");
+        // The missing game failed: group 0 is stuck until a resume.
+        stop.failed(fixtures[0].pair, &cutoffs);
+        assert_eq!(stop.held(), 0);
     }
 
     #[test]
