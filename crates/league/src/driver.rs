@@ -280,6 +280,18 @@ mod tests {
         }
     }
 
+    /// Games 0..n on two workers, one group, with this window and idle.
+    fn drive_games(n: u64, window: usize, idle: Duration, exec: &SlowFirst, sink: &mut dyn Sink) {
+        let cancel = AtomicBool::new(false);
+        let how = Drive {
+            jobs: 2,
+            window,
+            idle,
+            cancel: &cancel,
+        };
+        drive(&how, (0..n).map(fixture), exec, &Cutoffs::new(1), sink).unwrap();
+    }
+
     /// Holds every game it is given, forever.
     struct HoldsAll(usize);
 
@@ -298,21 +310,7 @@ mod tests {
         let exec = SlowFirst::default();
         exec.release();
         let mut sink = HoldsAll(0);
-        let cancel = AtomicBool::new(false);
-        let how = Drive {
-            jobs: 2,
-            window: 4,
-            idle: Duration::from_secs(3600),
-            cancel: &cancel,
-        };
-        drive(
-            &how,
-            (0..50).map(fixture),
-            &exec,
-            &Cutoffs::new(1),
-            &mut sink,
-        )
-        .unwrap();
+        drive_games(50, 4, Duration::from_secs(3600), &exec, &mut sink);
         assert_eq!(sink.0, 50);
         assert_eq!(exec.played.load(Ordering::SeqCst), 50);
     }
@@ -326,21 +324,7 @@ mod tests {
             counted: 0,
             most_played_past_counted: 0,
         };
-        let cancel = AtomicBool::new(false);
-        let how = Drive {
-            jobs: 2,
-            window: 6,
-            idle: Duration::from_millis(20),
-            cancel: &cancel,
-        };
-        drive(
-            &how,
-            (0..200).map(fixture),
-            &exec,
-            &Cutoffs::new(1),
-            &mut sink,
-        )
-        .unwrap();
+        drive_games(200, 6, Duration::from_millis(20), &exec, &mut sink);
         assert_eq!(sink.counted, 200, "every game is played in the end");
         // Before the fix the other worker played all 199 while game 0 ran.
         assert!(
