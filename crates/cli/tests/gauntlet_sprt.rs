@@ -92,7 +92,7 @@ fn each_pairing_stops_once_its_own_test_decides() {
     assert_eq!(state, "h0", "{t:?}");
     assert!(*pairs < 12, "stopped early: {pairs} pairs of 12");
     // No game of a decided pairing starts after its deciding pair: at most
-    // the driver's window (2 per job) was already in flight.
+    // the driver's window (2 per job) was started and not yet counted.
     let played = games_with(&out, "sensei");
     assert!(played <= 2 * pairs + 4, "{played} games, {pairs} pairs");
     let (_, state, pairs) = t.iter().find(|t| t.0 == "random-sh").unwrap();
