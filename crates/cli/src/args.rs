@@ -142,11 +142,13 @@ pub struct GameOptionsArgs {
     /// CardJitsu: which rules to play by [default: tournament].
     #[arg(long, value_enum)]
     pub rules: Option<RulesArg>,
-    /// CardJitsu: deck file (.dcfg) seat 1 draws from; default: all 198 cards.
-    #[arg(long, value_name = "FILE")]
+    /// CardJitsu: the deck seat 1 draws from: `championship` (the
+    /// tournament rules' default), `standard` (the classic rules' default)
+    /// or a .dcfg file (see docs/decks.md).
+    #[arg(long, value_name = "DECK")]
     pub deck1: Option<PathBuf>,
-    /// CardJitsu: deck file (.dcfg) seat 2 draws from; default: all 198 cards.
-    #[arg(long, value_name = "FILE")]
+    /// CardJitsu: the deck seat 2 draws from (as --deck1).
+    #[arg(long, value_name = "DECK")]
     pub deck2: Option<PathBuf>,
     /// Rounds after which an undecided game is a draw; default: CardJitsu
     /// 500, royale 10 * (width + height).

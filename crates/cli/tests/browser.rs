@@ -543,7 +543,8 @@ fn cardjitsu_replay_shows_the_winning_triple() {
         version: RECORD_VERSION,
         game: "cardjitsu".into(),
         seats: vec![seat(0, "alpha", None), seat(1, "beta", None)],
-        decks: ["standard".into(), "standard".into()],
+        decks: dojo_games::cardjitsu::decks::default_names(Default::default()),
+        draws: [dojo_engine::cardjitsu::Draw::WithoutReplacement; 2],
         play,
         conduct: conduct(2),
         stderr: vec![

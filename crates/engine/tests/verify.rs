@@ -117,3 +117,62 @@ fn played_royale_games_verify_and_edits_are_caught() {
     outcome.outcome = None;
     assert_eq!(verify_record(&outcome).unwrap_err().at, "the outcome");
 }
+
+#[test]
+fn a_wrong_outcome_is_named_by_its_field_with_both_values() {
+    let rec = (0..50)
+        .map(cardjitsu_game)
+        .find(|r| {
+            r.outcome
+                .as_ref()
+                .is_some_and(|o| o.winning_cards.is_some())
+        })
+        .expect("a game won with a triple");
+    let won = rec.outcome.clone().unwrap();
+    let cards = won.winning_cards.unwrap();
+    let show = |c: [cardjitsu::Card; 3]| format!("[{},{},{}]", c[0], c[1], c[2]);
+    let message = |edit: &dyn Fn(&mut cardjitsu::Outcome)| {
+        let mut bad = rec.clone();
+        edit(bad.outcome.as_mut().unwrap());
+        let err = bad.verify().unwrap_err();
+        assert_eq!(err.at, "the outcome");
+        err.what
+    };
+
+    let mut other = cards;
+    other.swap(0, 1);
+    assert_eq!(
+        message(&|o| o.winning_cards = Some(other)),
+        format!(
+            "winning_cards: the record says {}, the rounds give {}",
+            show(other),
+            show(cards)
+        )
+    );
+    let w = won.winner.unwrap();
+    assert_eq!(
+        message(&|o| o.winner = Some(3 - w)),
+        format!(
+            "winner: the record says player {}, the rounds give player {w}",
+            3 - w
+        )
+    );
+    assert_eq!(
+        message(&|o| o.rounds += 1),
+        format!(
+            "rounds: the record says {}, the rounds give {}",
+            won.rounds + 1,
+            won.rounds
+        )
+    );
+    assert_eq!(
+        message(&|o| o.reason = cardjitsu::OutcomeReason::RoundCap),
+        "reason: the record says round_cap, the rounds give triple"
+    );
+    let mut none = rec.clone();
+    none.outcome = None;
+    assert_eq!(
+        none.verify().unwrap_err().what,
+        format!("outcome: the record says no result yet, the rounds give Player {w} wins!")
+    );
+}

@@ -11,9 +11,12 @@
 //! they were defined before).
 
 /// Game records (`dojo match --json`, a `games.jsonl` line's `record`).
-/// Version 2 added each seat's `dir` and `fingerprint`; version 1 records
-/// still load (their seats are found by name under the bots directory).
-pub const RECORD_VERSION: u32 = 2;
+/// Version 2 added each seat's `dir` and `fingerprint`; version 3, a
+/// CardJitsu record's `draws` (how each seat's deck was drawn) and the
+/// named deck `championship`. Versions 1 and 2 still load (their seats are
+/// found by name under the bots directory; their decks were all drawn with
+/// replacement).
+pub const RECORD_VERSION: u32 = 3;
 
 /// One line of a league's `games.jsonl`.
 pub const GAMES_FORMAT_VERSION: u32 = 1;
@@ -23,13 +26,17 @@ pub const GAMES_FORMAT_VERSION: u32 = 1;
 /// `controls`, moves `play.raises` to `raises` and adds `origin`; version
 /// 3 stores `play` as the values of the game's flags (`{"rules":
 /// "classic", "deck1": "/abs/x.dcfg"}`) instead of one struct for every
-/// game. Versions 1 and 2 still load (upgraded on reading).
-pub const LEAGUE_FORMAT_VERSION: u32 = 3;
+/// game; version 4, a CardJitsu league under the tournament rules draws
+/// from the `championship` deck unless `deck1`/`deck2` say otherwise (it
+/// was `standard`: an older league reads with `standard` written out).
+/// Versions 1 to 3 still load (upgraded on reading).
+pub const LEAGUE_FORMAT_VERSION: u32 = 4;
 
 /// A league's `report.json`. Version 2: the settings as `league.json`
 /// version 2 holds them, and `command`; version 3: as version 3 holds
-/// them (`play`).
-pub const REPORT_FORMAT_VERSION: u32 = 3;
+/// them (`play`); version 4: as version 4 holds them (a tournament
+/// league's default deck is `championship`).
+pub const REPORT_FORMAT_VERSION: u32 = 4;
 
 /// `dojo compare --json`. Version 2: blocks (royale plays six games per
 /// block), the overshoot correction, the median-unbiased estimate,

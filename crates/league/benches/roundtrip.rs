@@ -7,8 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use dojo_engine::cardjitsu::Settings;
-use dojo_games::{CardJitsuSetup, play_cardjitsu};
+use dojo_games::{CardJitsuOptions, CardJitsuSetup, play_cardjitsu};
 use dojo_runner::RunOptions;
 
 fn main() {
@@ -24,11 +23,7 @@ fn main() {
     // Python's start-up).
     let mut warm: Vec<u64> = Vec::new();
     for seed in 0..games {
-        let setup = CardJitsuSetup {
-            seed,
-            settings: Settings::default(),
-            deck_names: ["standard".into(), "standard".into()],
-        };
+        let setup = CardJitsuSetup::new(seed, CardJitsuOptions::default());
         let record = play_cardjitsu([bot.clone(), bot.clone()], &setup, &opts, &mut |_| {})
             .expect("game runs");
         rounds += record.play.rounds.len();

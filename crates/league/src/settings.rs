@@ -211,6 +211,27 @@ pub fn upgrade_v2_play(league: &mut serde_json::Value) {
     }
 }
 
+/// `league.json` before version 4: a CardJitsu league under the tournament
+/// rules that named no deck drew from `standard`, which is no longer the
+/// default (`championship` is): written out, so the league resumes and
+/// replays with the deck it was played with.
+pub fn upgrade_v3_decks(league: &mut serde_json::Value) {
+    use serde_json::Value;
+    if league.get("game").and_then(Value::as_str) != Some("cardjitsu") {
+        return;
+    }
+    let Some(Value::Object(play)) = league.get_mut("play") else {
+        return;
+    };
+    if play.get("rules").and_then(Value::as_str) == Some("classic") {
+        return;
+    }
+    for flag in ["deck1", "deck2"] {
+        play.entry(flag)
+            .or_insert_with(|| Value::String("standard".into()));
+    }
+}
+
 /// What becomes of a bot's own value (`bot.toml`'s `[limits]`, `[time]`)
 /// that is above the league's: more memory, more time. A value at or
 /// below the league's is always taken (a bot may only hurt itself with
@@ -624,6 +645,33 @@ mod tests {
             ..a.clone()
         };
         assert_eq!(a.difference(&old).unwrap().key, "provenance.dojo_version");
+    }
+
+    #[test]
+    fn a_version_3_tournament_league_keeps_the_standard_deck_it_was_played_with() {
+        let upgraded = |league: serde_json::Value| {
+            let mut league = league;
+            upgrade_v3_decks(&mut league);
+            league["play"].clone()
+        };
+        assert_eq!(
+            upgraded(serde_json::json!({"game": "cardjitsu", "play": {"deck2": "/d/x.dcfg"}})),
+            serde_json::json!({"deck1": "standard", "deck2": "/d/x.dcfg"})
+        );
+        assert_eq!(
+            upgraded(serde_json::json!({"game": "cardjitsu", "play": {}})),
+            serde_json::json!({"deck1": "standard", "deck2": "standard"})
+        );
+        // Classic rules still default to the standard deck; royale has none.
+        let classic = serde_json::json!({"rules": "classic"});
+        assert_eq!(
+            upgraded(serde_json::json!({"game": "cardjitsu", "play": classic})),
+            classic
+        );
+        assert_eq!(
+            upgraded(serde_json::json!({"game": "royale", "play": {}})),
+            serde_json::json!({})
+        );
     }
 
     #[test]

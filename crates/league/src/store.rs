@@ -517,6 +517,9 @@ pub fn load_league(dir: &Path) -> Result<LeagueJson, StoreError> {
     if version < Some(3) {
         crate::settings::upgrade_v2_play(&mut value);
     }
+    if version < Some(4) {
+        crate::settings::upgrade_v3_decks(&mut value);
+    }
     if let Some(o) = value.as_object_mut() {
         if let Some(c) = o.remove("origin") {
             origin = serde_json::from_value::<Origin>(c)

@@ -15,9 +15,9 @@
 
 use std::sync::Arc;
 
-use dojo_engine::cardjitsu::{CardJitsu, OutcomeReason, Settings};
+use dojo_engine::cardjitsu::{CardJitsu, OutcomeReason};
 use dojo_engine::protocol::Fault;
-use dojo_games::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
+use dojo_games::{CardJitsuOptions, CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 use dojo_runner::{BotSpec, FaultCounts, Mode, RunOptions, Seat, process_group_alive};
 
 use dojo_testkit::bots::{
@@ -32,14 +32,9 @@ fn tournament(name: &str) -> BotSpec {
 }
 
 fn setup(max_rounds: u32) -> CardJitsuSetup {
-    CardJitsuSetup {
-        seed: SEED,
-        settings: Settings {
-            max_rounds,
-            ..Settings::default()
-        },
-        deck_names: ["standard".into(), "standard".into()],
-    }
+    let mut setup = CardJitsuSetup::new(SEED, CardJitsuOptions::default());
+    setup.settings.max_rounds = max_rounds;
+    setup
 }
 
 /// For games where every bot should answer: generous, so a loaded machine

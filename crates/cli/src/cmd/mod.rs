@@ -114,13 +114,6 @@ pub fn play_options(game: Game, a: &GameOptionsArgs, base: &PlayOptions) -> Resu
     Ok(play)
 }
 
-/// Reads a deck file (up to [`dojo_runner::input::DECK_CAP`]), naming it
-/// in the error.
-pub fn read_deck(path: &Path) -> Result<String> {
-    dojo_runner::input::read_text_capped(path, dojo_runner::input::DECK_CAP, "a deck")
-        .with_context(|| format!("cannot read {}", path.display()))
-}
-
 /// Reads the league in `dir` and, with `html`, writes its report page
 /// there (every game's replay packed inside it), saying how current it is:
 /// `status`, or without one, as the directory is now (a league running on

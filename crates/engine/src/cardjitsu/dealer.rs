@@ -7,16 +7,17 @@ use rand::RngExt;
 
 use super::HAND_SIZE;
 use super::card::Card;
-use super::deck::Deck;
+use super::deck::{Deck, Draw};
 use super::hand::Hand;
 use super::stream::Stream;
 
 /// Supplies the cards a seat draws. Tests script it; games use
 /// [`DeckDealer`].
 pub trait Dealer {
-    /// A new card for `seat` (0 or 1) that is not in `hand` (the cards
-    /// the seat still holds: 0 to 4 of them). The game relies on this:
-    /// a hand never holds a duplicate.
+    /// A new card for `seat` (0 or 1), given `hand` (the cards the seat
+    /// still holds: 0 to 4 of them). A deck drawn with replacement never
+    /// deals a card in `hand`; one drawn without replacement may (it deals
+    /// its copies of a card listed twice).
     fn draw(&mut self, seat: usize, hand: &[Card]) -> Card;
 
     /// Makes `target` a copy of this dealer that draws from fast random
@@ -34,8 +35,7 @@ pub trait Dealer {
 }
 
 /// A whole hand for `seat`, dealt card by card from `dealer` (each card
-/// drawn against the cards dealt before it, so the hand holds no
-/// duplicate).
+/// drawn against the cards dealt before it).
 #[inline]
 pub fn deal_hand<D: Dealer + ?Sized>(dealer: &mut D, seat: usize) -> Hand {
     let mut hand = Hand::new();
@@ -49,7 +49,10 @@ pub fn deal_hand<D: Dealer + ?Sized>(dealer: &mut D, seat: usize) -> Hand {
 /// The default dealer: each seat draws from its own [`Deck`] with its own
 /// random stream (stream 0 for seat 0, stream 1 for seat 1), so what a
 /// seat is dealt depends only on the seed, that seat's deck and that
-/// seat's own plays.
+/// seat's own plays. A deck drawn with replacement picks one entry per
+/// draw; one drawn without replacement is shuffled once into the seat's
+/// own copy, which is dealt card by card and, when it runs out, refilled
+/// with the seat's played cards shuffled (see [`Draw`]).
 ///
 /// The decks are shared, not copied, between clones (a searching bot
 /// clones games often), and each comes with an index of where every card
@@ -59,6 +62,10 @@ pub fn deal_hand<D: Dealer + ?Sized>(dealer: &mut D, seat: usize) -> Hand {
 pub struct DeckDealer {
     shared: Arc<Shared>,
     rngs: [Stream; 2],
+    /// Decks drawn without replacement: what is left of each seat's
+    /// shuffled copy, dealt from the end. Empty for a deck drawn with
+    /// replacement, and before a seat's first draw.
+    left: [Vec<Card>; 2],
 }
 
 impl Clone for DeckDealer {
@@ -66,6 +73,7 @@ impl Clone for DeckDealer {
         DeckDealer {
             shared: Arc::clone(&self.shared),
             rngs: self.rngs.clone(),
+            left: self.left.clone(),
         }
     }
 
@@ -76,6 +84,9 @@ impl Clone for DeckDealer {
             self.shared = Arc::clone(&source.shared);
         }
         self.rngs.clone_from(&source.rngs);
+        for (left, from) in self.left.iter_mut().zip(&source.left) {
+            left.clone_from(from);
+        }
     }
 }
 
@@ -158,7 +169,30 @@ impl DeckDealer {
                 Stream::new(seed, Self::stream_id(0)),
                 Stream::new(seed, Self::stream_id(1)),
             ],
+            left: [Vec::new(), Vec::new()],
         }
+    }
+
+    /// Deals `seat`'s next card from its shuffled copy, refilling the copy
+    /// first if it is used up: the deck's entries less the cards in `hand`
+    /// (so, after the first time, the seat's played cards), in listed
+    /// order, shuffled by Fisher-Yates with the seat's stream.
+    fn deal_without_replacement(&mut self, seat: usize, hand: &[Card]) -> Card {
+        let entries = self.shared.decks[seat].entries();
+        let left = &mut self.left[seat];
+        if left.is_empty() {
+            left.extend_from_slice(entries);
+            for card in hand {
+                if let Some(at) = left.iter().position(|c| c == card) {
+                    left.remove(at);
+                }
+            }
+            shuffle(left, &mut self.rngs[seat]);
+        }
+        // A deck drawn this way has at least HAND_SIZE entries and a hand
+        // being refilled at most HAND_SIZE - 1, so the copy is never empty
+        // here; the fallback only keeps a broken caller from panicking.
+        left.pop().unwrap_or(entries[0])
     }
 
     /// The decks, by seat.
@@ -174,6 +208,9 @@ impl Dealer for DeckDealer {
     /// hits such an entry instead: the same distribution).
     fn draw(&mut self, seat: usize, hand: &[Card]) -> Card {
         let seat = seat.min(1);
+        if self.shared.decks[seat].draw() == Draw::WithoutReplacement {
+            return self.deal_without_replacement(seat, hand);
+        }
         let entries = self.shared.decks[seat].entries();
         let stream = &mut self.rngs[seat];
         if stream.is_fast() {
@@ -223,6 +260,27 @@ impl Dealer for DeckDealer {
         for (id, rng) in (0..).zip(&mut target.rngs) {
             rng.reseed_fast(seed, DeckDealer::stream_id(id));
         }
+        // The order of what is left of a shuffled copy is as unknown to a
+        // bot as the future draws: each playout samples it afresh.
+        for ((left, from), rng) in target.left.iter_mut().zip(&self.left).zip(&mut target.rngs) {
+            left.clone_from(from);
+            shuffle(left, rng);
+        }
+    }
+}
+
+/// Shuffles `cards` by Fisher-Yates: for `i` from the last position down
+/// to 1, swaps position `i` with a position uniform in `0..=i`, one number
+/// from `stream` each (`random_range`, as every documented draw; a fast
+/// playout stream's own numbers otherwise).
+fn shuffle(cards: &mut [Card], stream: &mut Stream) {
+    for i in (1..cards.len()).rev() {
+        let j = if stream.is_fast() {
+            stream.fast_below(i + 1)
+        } else {
+            stream.random_range(0..=i)
+        };
+        cards.swap(i, j);
     }
 }
 

@@ -31,13 +31,23 @@ pub struct Settings {
     pub decks: [Deck; 2],
 }
 
+impl Settings {
+    /// The settings of `rules` with its default deck for both seats
+    /// ([`Ruleset::default_deck`]) and the default round cap.
+    pub fn of_rules(rules: Ruleset) -> Settings {
+        let deck = Deck::named(rules.default_deck()).unwrap_or_else(Deck::standard);
+        Settings {
+            rules,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            decks: [deck.clone(), deck],
+        }
+    }
+}
+
+/// The tournament rules with the championship's deck.
 impl Default for Settings {
     fn default() -> Settings {
-        Settings {
-            rules: Ruleset::default(),
-            max_rounds: DEFAULT_MAX_ROUNDS,
-            decks: [Deck::standard(), Deck::standard()],
-        }
+        Settings::of_rules(Ruleset::default())
     }
 }
 
@@ -312,8 +322,8 @@ impl<D: Dealer> CardJitsu<D> {
         &self.dealer
     }
 
-    /// The hand line `seat` is sent: `FyA,Fr6,WoA,Sg6,Wo5`, starting with
-    /// `*` when Reverse is active.
+    /// The hand line `seat` is sent: `FyA,Fr6,WoA,Sg6,Wo5`, preceded by
+    /// `* ` when Reverse is active.
     pub fn hand_line(&self, seat: usize) -> String {
         wire::hand_line(&self.hands[seat], self.reverse)
     }
@@ -451,7 +461,6 @@ impl<D: Dealer> CardJitsu<D> {
         }
         for seat in 0..2 {
             let card = self.dealer.draw(seat, &self.hands[seat]);
-            debug_assert!(!self.hands[seat].contains(&card), "dealer drew a duplicate");
             self.hands[seat].push(card);
         }
         (cards, winner)

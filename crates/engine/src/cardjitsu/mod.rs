@@ -9,13 +9,18 @@
 //! tournament rules, winning with a power card (number 10) makes the next
 //! round a Reverse round.
 //!
+//! Each seat draws from its own deck: by default, under the tournament
+//! rules, its own shuffled copy of the championship's 30-card tournament
+//! deck, dealt without replacement ([`Deck::championship`]); under the
+//! classic rules, the 198-card standard deck, drawn with replacement.
+//!
 //! Randomness comes from [`crate::rng::stream`]: stream 0 and 1 deal seat
 //! 0's and seat 1's cards, stream 2 and 3 pick their fallback moves. A seat
 //! is therefore dealt the same cards for the same seed whoever sits in it.
 //!
 //! Wire protocol (one line per message): the greeting is the player number
 //! (`1` or `2`); each round both get their hand (`FyA,Fr6,WoA,Sg6,Wo5`,
-//! `*`-prefixed under Reverse) and reply with an index 0 to 4; both are
+//! preceded by `* ` under Reverse) and reply with an index 0 to 4; both are
 //! told `WoA vs. Fr6: 1 wins!` (0 for a stalemate); the game ends with
 //! `Player 1 wins!` or, at the round cap, `Draw!`.
 
@@ -35,7 +40,7 @@ mod tests;
 
 pub use card::{Card, CardParseError, Colour, Element, classic_list};
 pub use dealer::{Dealer, DeckDealer, deal_hand};
-pub use deck::{Deck, DeckError};
+pub use deck::{BadLine, Deck, DeckError, Draw, LineProblem, NAMED_DECKS};
 pub use game::{
     CardJitsu, DEFAULT_MAX_ROUNDS, Settings, parse_choice, parse_reply_lines, trim_answer,
 };

@@ -182,26 +182,54 @@ impl GameRecord {
                 });
             }
         }
-        if self.outcome != ended {
-            let show = |o: &Option<Outcome>| match o {
-                None => "no result yet".to_owned(),
-                Some(o) => format!(
-                    "{} after {} round(s) ({:?})",
-                    o.farewell_line(),
-                    o.rounds,
-                    o.reason
-                ),
-            };
-            return Err(Contradiction::new(
-                "the outcome",
-                format!(
-                    "the record says {}, the rounds give {}",
-                    show(&self.outcome),
-                    show(&ended)
-                ),
-            ));
+        if let Some(what) = outcome_difference(self.outcome.as_ref(), ended.as_ref()) {
+            return Err(Contradiction::new("the outcome", what));
         }
         Ok(())
+    }
+}
+
+/// The first field in which the recorded outcome differs from the one the
+/// rounds give, named with both values: `winning_cards: the record says
+/// [Fr4,Sr6,Wo5], the rounds give [Fb3,Sr6,Wo5]`.
+fn outcome_difference(record: Option<&Outcome>, rounds: Option<&Outcome>) -> Option<String> {
+    let differ = |field: &str, ours: String, theirs: String| {
+        Some(format!(
+            "{field}: the record says {ours}, the rounds give {theirs}"
+        ))
+    };
+    match (record, rounds) {
+        (None, None) => None,
+        (Some(_), None) => differ("outcome", "a result".into(), "no result yet".into()),
+        (None, Some(o)) => differ("outcome", "no result yet".into(), o.farewell_line()),
+        (Some(r), Some(o)) => {
+            let winner =
+                |w: Option<u8>| w.map_or("none (a draw)".to_owned(), |n| format!("player {n}"));
+            let cards = |c: Option<[Card; 3]>| {
+                c.map_or("none".to_owned(), |c| {
+                    format!("[{},{},{}]", c[0], c[1], c[2])
+                })
+            };
+            let reason = |r: OutcomeReason| match r {
+                OutcomeReason::Triple => "triple",
+                OutcomeReason::RoundCap => "round_cap",
+            };
+            if r.winner != o.winner {
+                differ("winner", winner(r.winner), winner(o.winner))
+            } else if r.reason != o.reason {
+                differ("reason", reason(r.reason).into(), reason(o.reason).into())
+            } else if r.rounds != o.rounds {
+                differ("rounds", r.rounds.to_string(), o.rounds.to_string())
+            } else if r.winning_cards != o.winning_cards {
+                differ(
+                    "winning_cards",
+                    cards(r.winning_cards),
+                    cards(o.winning_cards),
+                )
+            } else {
+                None
+            }
+        }
     }
 }
 

@@ -34,6 +34,17 @@ impl Ruleset {
         }
     }
 
+    /// The name of the deck a seat draws from unless told otherwise (see
+    /// [`super::Deck::named`]): the championship's tournament deck under
+    /// its rules, the standard deck (numbers 2 to 12, the classic game's
+    /// cards) under the classic ones.
+    pub const fn default_deck(self) -> &'static str {
+        match self {
+            Ruleset::Tournament => "championship",
+            Ruleset::Classic => "standard",
+        }
+    }
+
     /// Whether winning a round with `card` makes the next round a Reverse
     /// round.
     #[inline]

@@ -3,6 +3,7 @@
 //! A saved game again (checking, rerun, first difference) is [`replay`];
 //! what its replay page shows, [`view`].
 
+pub mod decks;
 pub mod replay;
 pub mod view;
 
@@ -29,8 +30,13 @@ pub struct CardJitsuRecord {
     /// Always `"cardjitsu"`.
     pub game: String,
     pub seats: Vec<SeatInfo>,
-    /// Where each seat's deck came from (`standard` or a file path).
+    /// Where each seat's deck came from: a named deck (`championship`,
+    /// `standard`) or a file path (see [`decks`]).
     pub decks: [String; 2],
+    /// How each seat's deck was drawn. Absent in records from before decks
+    /// could be drawn without replacement: with replacement, as all were.
+    #[serde(default)]
+    pub draws: [cardjitsu::Draw; 2],
     #[serde(flatten)]
     pub play: cardjitsu::GameRecord,
     pub conduct: Vec<SeatConduct>,
@@ -64,6 +70,17 @@ pub struct CardJitsuSetup {
     pub deck_names: [String; 2],
 }
 
+impl CardJitsuSetup {
+    /// The game of `seed` under `options`.
+    pub fn new(seed: u64, options: CardJitsuOptions) -> CardJitsuSetup {
+        CardJitsuSetup {
+            seed,
+            settings: options.settings,
+            deck_names: options.deck_names,
+        }
+    }
+}
+
 /// CardJitsu's options in a league or comparison (its
 /// [`crate::GameOptions`]): the settings and the decks' names for the
 /// records.
@@ -74,12 +91,20 @@ pub struct CardJitsuOptions {
     pub deck_names: [String; 2],
 }
 
+impl CardJitsuOptions {
+    /// `rules` with its default decks and round cap.
+    pub fn of_rules(rules: cardjitsu::Ruleset) -> CardJitsuOptions {
+        CardJitsuOptions {
+            settings: cardjitsu::Settings::of_rules(rules),
+            deck_names: decks::default_names(rules),
+        }
+    }
+}
+
+/// The tournament rules with the championship's deck.
 impl Default for CardJitsuOptions {
     fn default() -> CardJitsuOptions {
-        CardJitsuOptions {
-            settings: cardjitsu::Settings::default(),
-            deck_names: ["standard".into(), "standard".into()],
-        }
+        CardJitsuOptions::of_rules(cardjitsu::Ruleset::default())
     }
 }
 
@@ -111,6 +136,7 @@ pub fn play_cardjitsu(
             .map(|(i, b)| seat_info(i, b, None))
             .collect(),
         decks: setup.deck_names.clone(),
+        draws: setup.settings.decks.each_ref().map(cardjitsu::Deck::draw),
         play: game.into_record(),
         conduct,
         stderr,
@@ -171,15 +197,7 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
             table.seats.len()
         )));
     };
-    let CardJitsuOptions {
-        settings,
-        deck_names,
-    } = exec.options.or_default()?;
-    let setup = CardJitsuSetup {
-        seed: table.seed,
-        settings,
-        deck_names,
-    };
+    let setup = CardJitsuSetup::new(table.seed, exec.options.or_default()?);
     let record = play_cardjitsu([exec.bot(a)?, exec.bot(b)?], &setup, &exec.run, &mut |_| {})
         .map_err(run_error)?;
     game_result(
@@ -192,14 +210,8 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
 
 /// The smoke start's game: `bot` against itself for one round.
 pub(crate) fn smoke(bot: &Arc<BotSpec>, opts: &RunOptions) -> Result<CardJitsuRecord, String> {
-    let setup = CardJitsuSetup {
-        seed: 1,
-        settings: cardjitsu::Settings {
-            max_rounds: 1,
-            ..Default::default()
-        },
-        deck_names: ["standard".into(), "standard".into()],
-    };
+    let mut setup = CardJitsuSetup::new(1, CardJitsuOptions::default());
+    setup.settings.max_rounds = 1;
     play_cardjitsu(
         [Arc::clone(bot), Arc::clone(bot)],
         &setup,
@@ -222,7 +234,8 @@ mod tests {
             version: RECORD_VERSION,
             game: "cardjitsu".into(),
             seats: Vec::new(),
-            decks: ["standard".into(), "standard".into()],
+            decks: decks::default_names(cardjitsu::Ruleset::default()),
+            draws: [cardjitsu::Draw::WithoutReplacement; 2],
             play: game.into_record(),
             conduct: Vec::new(),
             stderr,

@@ -8,6 +8,7 @@ use dojo_engine::cardjitsu::{self, Deck};
 use dojo_engine::protocol::Answer;
 use dojo_runner::{BotSpec, RunOptions};
 
+use super::decks::DeckLoadError;
 use super::{CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 use crate::game::Game;
 use crate::record::SeatInfo;
@@ -35,6 +36,17 @@ pub fn check_deals(rec: &CardJitsuRecord) -> Result<(), String> {
     let Ok(setup) = setup(rec) else {
         return Ok(());
     };
+    for (seat, deck) in setup.settings.decks.iter().enumerate() {
+        if deck.draw() != rec.draws[seat] {
+            return Err(format!(
+                "draws: player {}'s deck {} is drawn {}, the record says {}",
+                seat + 1,
+                rec.decks[seat],
+                deck.draw(),
+                rec.draws[seat]
+            ));
+        }
+    }
     let mut game = cardjitsu::CardJitsu::new(setup.seed, setup.settings);
     let show = |cards: &[cardjitsu::Card]| {
         cards
@@ -80,21 +92,13 @@ pub fn check_deals(rec: &CardJitsuRecord) -> Result<(), String> {
     Ok(())
 }
 
-/// A recorded deck read again: `standard`, or a DeckConfig file.
+/// A recorded deck read again: a named deck, or a DeckConfig file
+/// ([`super::decks::load`]).
 pub fn recorded_deck(name: &str) -> Result<Deck, ReplayError> {
-    if name == "standard" {
-        return Ok(Deck::standard());
-    }
-    let text = dojo_runner::input::read_text_capped(
-        std::path::Path::new(name),
-        dojo_runner::input::DECK_CAP,
-        "a deck",
-    )
-    .map_err(|source| ReplayError::DeckRead {
-        path: name.into(),
-        source,
-    })?;
-    Ok(Deck::parse_dcfg(&text, name)?)
+    super::decks::load(name).map_err(|e| match e {
+        DeckLoadError::Read { path, source } => ReplayError::DeckRead { path, source },
+        DeckLoadError::Deck(e) => ReplayError::Deck(e),
+    })
 }
 
 /// The setup that plays a CardJitsu record's game again: its seed, rules,
@@ -192,7 +196,8 @@ pub(crate) mod tests {
             version: RECORD_VERSION,
             game: "cardjitsu".into(),
             seats,
-            decks: ["standard".into(), "standard".into()],
+            decks: super::super::decks::default_names(cardjitsu::Ruleset::default()),
+            draws: [cardjitsu::Draw::WithoutReplacement; 2],
             play: game.into_record(),
             conduct,
             stderr: Vec::new(),

@@ -80,7 +80,7 @@ fn commands(rec: &CardJitsuRecord, source: &RecordSource) -> Commands {
         rec.play.max_rounds.to_string(),
     ]);
     for (i, deck) in rec.decks.iter().enumerate() {
-        if deck != "standard" {
+        if !super::decks::is_default(deck, rec.play.rules) {
             play.extend([format!("--deck{}", i + 1), deck.clone()]);
         }
     }
@@ -118,6 +118,7 @@ mod tests {
             game: "cardjitsu".into(),
             seats: vec![seat(0, "a"), seat(1, "b b")],
             decks: ["standard".into(), "my deck.dcfg".into()],
+            draws: [cardjitsu::Draw::WithReplacement; 2],
             play: game.into_record(),
             conduct: Vec::new(),
             stderr: Vec::new(),
@@ -145,6 +146,13 @@ mod tests {
                 .play
                 .starts_with("dojo match cardjitsu a 'b b' --seed 11")
         );
-        assert!(view.commands.play.ends_with("--deck2 'my deck.dcfg'"));
+        // The standard deck is not the tournament rules' default: named.
+        assert!(
+            view.commands
+                .play
+                .ends_with("--deck1 standard --deck2 'my deck.dcfg'"),
+            "{}",
+            view.commands.play
+        );
     }
 }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{ArgMatches, Args, ValueEnum};
 use dojo_engine::cardjitsu::{self, Deck, Ruleset};
+use dojo_games::cardjitsu::decks;
 use dojo_games::{CardJitsuOptions, CardJitsuSetup, Game, GameOptions, Saved, play_cardjitsu};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
@@ -49,7 +50,15 @@ impl super::GameCli for CardJitsuCli {
         }
         for (flag, path) in [("deck1", &a.deck1), ("deck2", &a.deck2)] {
             if let Some(path) = path {
-                play.set(flag, Some(deck_name(Some(path))?));
+                play.set(flag, Some(deck_name(path)?));
+            }
+        }
+        // A deck that is the rules' own default is left out, as every
+        // default is: `--deck1 championship` is the same league as none.
+        let rules: Ruleset = super::stored(&play, "rules")?.unwrap_or_default();
+        for flag in ["deck1", "deck2"] {
+            if play.get(flag).is_some_and(|d| decks::is_default(d, rules)) {
+                play.set(flag, None);
             }
         }
         if let Some(n) = a.max_rounds {
@@ -102,11 +111,14 @@ pub struct MatchArgs {
     /// Which rules to play by.
     #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
     pub rules: RulesArg,
-    /// Deck file (.dcfg) seat 1 draws from; default: all 198 cards.
-    #[arg(long, value_name = "FILE")]
+    /// The deck seat 1 draws from: `championship` (the tournament rules'
+    /// default: the championship's 30 cards, dealt without replacement),
+    /// `standard` (the classic rules' default: 198 cards, drawn with
+    /// replacement) or a .dcfg file.
+    #[arg(long, value_name = "DECK")]
     pub deck1: Option<PathBuf>,
-    /// Deck file (.dcfg) seat 2 draws from; default: all 198 cards.
-    #[arg(long, value_name = "FILE")]
+    /// The deck seat 2 draws from (as --deck1).
+    #[arg(long, value_name = "DECK")]
     pub deck2: Option<PathBuf>,
     /// Rounds after which an undecided game is a draw.
     #[arg(long, default_value_t = 500, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -127,39 +139,25 @@ pub struct MatchArgs {
     pub quiet: bool,
 }
 
-/// The name a deck file is recorded under: absolute, so `replay --rerun`
-/// and a resumed league read the same file from any directory;
-/// `standard` for all 198 cards.
-fn deck_name(path: Option<&Path>) -> Result<String> {
-    match path {
-        None => Ok("standard".to_owned()),
-        Some(p) => {
-            let abs = std::path::absolute(p)
-                .with_context(|| format!("cannot resolve {}", p.display()))?;
-            Ok(abs.display().to_string())
-        }
-    }
-}
-
-/// Reads the deck recorded as `name` (see [`deck_name`]).
-fn read_deck(name: &str) -> Result<Deck> {
-    if name == "standard" {
-        return Ok(Deck::standard());
-    }
-    Ok(Deck::parse_dcfg(
-        &crate::cmd::read_deck(Path::new(name))?,
-        name,
-    )?)
+/// The name a `--deckN` value is recorded under ([`decks::name_of`]).
+fn deck_name(given: &Path) -> Result<String> {
+    decks::name_of(given).with_context(|| format!("cannot resolve {}", given.display()))
 }
 
 /// The rules, decks (read and checked now) and round limit a league or
 /// comparison stores in `play`, with the decks' names for the records.
 fn options(play: &PlayOptions) -> Result<CardJitsuOptions> {
-    let deck_names = ["deck1", "deck2"].map(|flag| play.get(flag).unwrap_or("standard").to_owned());
+    let rules: Ruleset = super::stored(play, "rules")?.unwrap_or_default();
+    let defaults = decks::default_names(rules);
+    let deck_names = [0, 1].map(|seat| {
+        play.get(&format!("deck{}", seat + 1))
+            .unwrap_or(&defaults[seat])
+            .to_owned()
+    });
     let settings = cardjitsu::Settings {
-        rules: super::stored(play, "rules")?.unwrap_or_default(),
+        rules,
         max_rounds: super::stored(play, "max-rounds")?.unwrap_or(cardjitsu::DEFAULT_MAX_ROUNDS),
-        decks: [read_deck(&deck_names[0])?, read_deck(&deck_names[1])?],
+        decks: [decks::load(&deck_names[0])?, decks::load(&deck_names[1])?],
     };
     Ok(CardJitsuOptions {
         settings,
@@ -173,26 +171,21 @@ impl super::MatchArgs for MatchArgs {
     }
 }
 
-fn deck(path: Option<&Path>) -> Result<(Deck, String)> {
-    match path {
-        None => Ok((Deck::standard(), "standard".to_owned())),
-        Some(path) => {
-            // Recorded absolute, so `replay --rerun` reads the same file
-            // from any directory.
-            let name = std::path::absolute(path)
-                .unwrap_or_else(|_| path.to_path_buf())
-                .display()
-                .to_string();
-            let deck = Deck::parse_dcfg(&crate::cmd::read_deck(path)?, &name)?;
-            Ok((deck, name))
-        }
-    }
+/// The deck a seat of `dojo match` draws from, and its recorded name: the
+/// one given, or the rules' default.
+fn deck(given: Option<&Path>, rules: Ruleset) -> Result<(Deck, String)> {
+    let name = match given {
+        Some(given) => deck_name(given)?,
+        None => rules.default_deck().to_owned(),
+    };
+    Ok((decks::load(&name)?, name))
 }
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     crate::cmd::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
-    let (deck1, name1) = deck(a.deck1.as_deref())?;
-    let (deck2, name2) = deck(a.deck2.as_deref())?;
+    let rules = Ruleset::from(a.rules);
+    let (deck1, name1) = deck(a.deck1.as_deref(), rules)?;
+    let (deck2, name2) = deck(a.deck2.as_deref(), rules)?;
     let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::CARDJITSU.name())?;
     let seed = a.seed.unwrap_or_else(|| {
         let s = bots::fresh_seed();
@@ -203,7 +196,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let setup = CardJitsuSetup {
         seed,
         settings: cardjitsu::Settings {
-            rules: a.rules.into(),
+            rules,
             max_rounds: a.max_rounds,
             decks: [deck1, deck2],
         },
