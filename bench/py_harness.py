@@ -4,7 +4,7 @@
 
 It does the work of `dojo league` for two bots, one game after another:
 spawns both bots per game in their own process group (persistent bots),
-sends the seed-002 protocol (player number, hand lines with `*` under
+sends the seed-002 protocol (player number, hand lines with `* ` under
 Reverse, round results, `Player N wins!`), waits for answers with
 select() against a per-move deadline, plays a random card on a fault,
 kills and reaps the bots, and appends one JSON line per game to a file,
@@ -117,7 +117,7 @@ def play(game_id, commands, out):
         bot.send("%d\n" % (seat + 1))
     piles, reverse, rounds, result, faults = [[], []], False, [], None, [0, 0]
     while result is None:
-        mark = "*" if reverse else ""
+        mark = "* " if reverse else ""
         start = time.monotonic()
         for seat, bot in enumerate(bots):
             bot.send(mark + ",".join(name(c) for c in hands[seat]) + "\n")

@@ -1,8 +1,8 @@
 //! The CardJitsu line protocol, over any reader and writer.
 //!
 //! Lines sensei understands: its player number (`1` or `2`); a hand
-//! (`FyA,Fr6,WoA,Sg6,Wo5`, `*`-prefixed under Reverse), answered with one
-//! index line; a round result (`WoA vs. Fr6: 1 wins!`); and the end of a
+//! (`FyA,Fr6,WoA,Sg6,Wo5`, preceded by `* ` under Reverse; `*` alone is
+//! read too), answered with one index line; a round result (`WoA vs. Fr6: 1 wins!`); and the end of a
 //! game (`Player 1 wins!`, `Draw!`). Anything else is ignored. A hand that
 //! cannot be read is answered with `0`, so the game goes on. Nothing here
 //! needs history: a process started mid-game with only the player number
