@@ -181,3 +181,36 @@ fn an_empty_name_in_a_team_list_names_the_flag() {
             .stderr(predicate::str::contains("no bot").not());
     }
 }
+
+/// The bundled random bot picks among the actions that change something,
+/// so a game of three of them goes on to a result instead of stalling:
+/// before, it chose from the board alone, and on an unchanged board it
+/// repeated the same pass or illegal move (this game stalled in round 8).
+#[test]
+fn three_bundled_random_bots_play_a_game_out_without_stalling() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let board = data("mixed.txt");
+    // Generous time: a per-turn Python bot starts a process every move.
+    play(
+        &board,
+        BOT,
+        &[
+            "--seed",
+            "1",
+            "--max-rounds",
+            "20",
+            "--timeout-ms",
+            "10000",
+            "--startup-ms",
+            "10000",
+        ],
+        &json,
+    );
+    let record = read_json(&json);
+    let outcome = &record["outcome"];
+    assert_ne!(outcome["reason"], "stalled", "{outcome}");
+    for action in record["actions"].as_array().unwrap() {
+        assert!(action.get("fault").is_none(), "{action}");
+    }
+}

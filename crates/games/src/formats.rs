@@ -35,7 +35,8 @@ pub const LEAGUE_FORMAT_VERSION: u32 = 4;
 /// A league's `report.json`. Version 2: the settings as `league.json`
 /// version 2 holds them, and `command`; version 3: as version 3 holds
 /// them (`play`); version 4: as version 4 holds them (a tournament
-/// league's default deck is `championship`).
+/// league's default deck is `championship`), and a royale bot seated twice
+/// in one game counts the game once in `standings`.
 pub const REPORT_FORMAT_VERSION: u32 = 4;
 
 /// `dojo compare --json`. Version 2: blocks (royale plays six games per

@@ -215,7 +215,8 @@ pub struct Standing {
     /// 1-based position in the standings.
     pub rank: u64,
     pub name: String,
-    /// Seats played (a royale bot seated twice in one game counts twice).
+    /// Games played: a royale bot seated twice in one game counts it once,
+    /// with its best seat's result (a win when either of its teams won).
     pub games: u64,
     pub wins: u64,
     pub draws: u64,

@@ -104,20 +104,32 @@ impl LeagueTally {
         } else {
             self.drawn += 1;
         }
+        // Each bot's result in the game: its best seat's score (a royale
+        // bot seated on two teams wins when either team wins). A game
+        // counts once per bot however many seats it holds; faults are
+        // counted per seat.
         for (seat, &bot) in idx.iter().enumerate() {
-            let t = &mut self.bots[bot];
-            let s = g.scores[seat];
-            t.games += 1;
-            t.score += s;
-            if s == 1.0 {
-                t.wins += 1;
-            } else if s == 0.5 {
-                t.draws += 1;
-            } else {
-                t.losses += 1;
+            let first = idx.iter().position(|&b| b == bot) == Some(seat);
+            if first {
+                let s = idx
+                    .iter()
+                    .zip(&g.scores)
+                    .filter(|&(&b, _)| b == bot)
+                    .map(|(_, &s)| s)
+                    .fold(0.0, f64::max);
+                let t = &mut self.bots[bot];
+                t.games += 1;
+                t.score += s;
+                if s == 1.0 {
+                    t.wins += 1;
+                } else if s == 0.5 {
+                    t.draws += 1;
+                } else {
+                    t.losses += 1;
+                }
             }
             if let Some(f) = g.faults.get(seat) {
-                t.faults.add(f);
+                self.bots[bot].faults.add(f);
                 self.faults.add(f);
             }
         }
@@ -208,8 +220,27 @@ mod tests {
         assert_eq!(ab.score, 0.5);
         assert_eq!(t.pairs[&(1, 2)].games, 1);
         assert_eq!((t.games, t.decisive, t.drawn), (2, 1, 1));
-        assert_eq!(t.bots[0].games, 3);
+        // Games, not seats: a lost once, drew once.
+        let a = &t.bots[0];
+        assert_eq!((a.games, a.wins, a.draws, a.losses), (2, 0, 1, 1));
         assert_eq!(t.ratings.groups(), 1);
+    }
+
+    #[test]
+    fn a_bot_on_two_teams_wins_the_game_when_either_team_wins() {
+        let mut t = LeagueTally::new(names(), Game::ROYALE);
+        // Two entries, three seats: a holds two teams in every game.
+        for (id, scores) in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+            .into_iter()
+            .enumerate()
+        {
+            assert!(t.add(&line(id as u64, 0, &["a", "a", "b"], &scores)));
+        }
+        assert!(t.add(&line(3, 1, &["a", "b", "a"], &[0.5, 0.5, 0.5])));
+        let (a, b) = (&t.bots[0], &t.bots[1]);
+        assert_eq!((a.games, a.wins, a.draws, a.losses), (4, 2, 1, 1));
+        assert_eq!((b.games, b.wins, b.draws, b.losses), (4, 1, 1, 2));
+        assert_eq!((a.score, b.score), (2.5, 1.5));
     }
 
     #[test]
