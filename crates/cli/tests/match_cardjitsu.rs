@@ -224,7 +224,11 @@ fn deck1_restricts_seat_1_to_its_cards() {
     );
     let record = read_json(&json);
     assert_eq!(record["decks"][0], small.as_str());
-    assert_eq!(record["decks"][1], "standard");
+    assert_eq!(record["decks"][1], "championship");
+    assert_eq!(
+        record["draws"],
+        serde_json::json!(["with-replacement", "without-replacement"])
+    );
     let seat1 = hands_of(&record, 0);
     assert!(!seat1.is_empty());
     for card in &seat1 {
@@ -235,6 +239,90 @@ fn deck1_restricts_seat_1_to_its_cards() {
         hands_of(&record, 1)
             .iter()
             .any(|c| !allowed.contains(c.as_str()))
+    );
+}
+
+/// The championship's tournament deck, as its `deck.dcfg` lists it.
+const CHAMPIONSHIP: &str = "SgA FyA WoA Fb3 Fp6 Fy2 So3 Sr2 Sy7 Wb5 Wg2 Wp4 Fg8 Sr6 Wg3 Wb8 So3 \
+                            Fr4 Fo5 Sg8 Wo5 Fb3 Fo5 Fr6 Sp4 Sg5 Sg6 Wy4 Wb6 Wr7";
+
+#[test]
+fn tournament_games_deal_the_championship_deck_and_classic_ones_the_standard() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("t.json");
+    let base = ["random-py", "random-sh", "--seed", "8", "-q"];
+    play(&base, &json);
+    let record = read_json(&json);
+    assert_eq!(
+        record["decks"],
+        serde_json::json!(["championship", "championship"])
+    );
+    assert_eq!(
+        record["draws"],
+        serde_json::json!(["without-replacement", "without-replacement"])
+    );
+    let deck: Vec<&str> = CHAMPIONSHIP.split_whitespace().collect();
+    for seat in 0..2 {
+        // The first hand and each card drawn after it (the last of each
+        // later hand): dealt without replacement, none more often than
+        // the deck lists it until 30 are dealt.
+        let rounds = record["rounds"].as_array().unwrap();
+        let mut dealt: Vec<String> = rounds[0]["hands"][seat]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect();
+        for r in &rounds[1..] {
+            let hand = r["hands"][seat].as_array().unwrap();
+            dealt.push(hand.last().unwrap().as_str().unwrap().to_owned());
+        }
+        dealt.truncate(30);
+        for card in &dealt {
+            let listed = deck.iter().filter(|d| *d == card).count();
+            let seen = dealt.iter().filter(|d| *d == card).count();
+            assert!(seen <= listed, "seat {seat}: {card} dealt {seen} times");
+        }
+    }
+
+    // Classic rules default to the standard deck; a deck can be named.
+    let classic = dir.path().join("c.json");
+    play(&[&base[..], &["--rules", "classic"]].concat(), &classic);
+    let classic = read_json(&classic);
+    assert_eq!(
+        classic["decks"],
+        serde_json::json!(["standard", "standard"])
+    );
+    assert_eq!(
+        classic["draws"],
+        serde_json::json!(["with-replacement", "with-replacement"])
+    );
+    let named = dir.path().join("n.json");
+    play(&[&base[..], &["--deck2", "standard"]].concat(), &named);
+    assert_eq!(
+        read_json(&named)["decks"],
+        serde_json::json!(["championship", "standard"])
+    );
+}
+
+#[test]
+fn every_bad_deck_line_is_reported_a_non_utf8_one_by_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.dcfg");
+    std::fs::write(&bad, b"Wb8\nFx5\nSo3\nF\xffr4\nFo5\nSg8\n").unwrap();
+    let bad = bad.display().to_string();
+    let stderr = stderr_of(
+        dojo()
+            .args(["match", "cardjitsu", "random-py", "random-sh", "--deck1"])
+            .arg(&bad)
+            .assert()
+            .code(3)
+            .get_output(),
+    );
+    assert!(stderr.contains(&format!("{bad}:2: `Fx5`")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{bad}:4: ")) && stderr.contains("0xff at column 2"),
+        "{stderr}"
     );
 }
 

@@ -332,6 +332,15 @@ struct LeagueRun {
     timeouts: u64,
 }
 
+/// The tournament rules with both seats on the standard deck.
+fn standard_decks() -> dojo_games::CardJitsuOptions {
+    let mut options = dojo_games::CardJitsuOptions::default();
+    let standard = dojo_engine::cardjitsu::Deck::standard();
+    options.settings.decks = [standard.clone(), standard];
+    options.deck_names = ["standard".into(), "standard".into()];
+    options
+}
+
 fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &Path) -> LeagueRun {
     let out = dir.join(format!("league-{jobs}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
@@ -374,7 +383,9 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
             sandbox,
             ..Default::default()
         },
-        options: Default::default(),
+        // The standard deck, drawn with replacement, as the Python harness
+        // deals: both play games of the same kind and length.
+        options: dojo_games::GameOptions::new(standard_decks()),
         faults: Default::default(),
     };
     let options = dojo_league::LeagueRun {
