@@ -84,7 +84,7 @@ fn a_cardjitsu_league_writes_games_and_report() {
     }
 
     let report = read_json(&out.join("report.json"));
-    assert_eq!(report["version"], 3);
+    assert_eq!(report["version"], 4);
     assert_eq!(report["game"], "cardjitsu");
     assert_eq!(report["games_scheduled"], 12);
     assert_eq!(report["games_played"], 12);

@@ -43,10 +43,14 @@ fn turn_shows_one_round_and_bad_turns_are_errors() {
     let tmp = tempfile::tempdir().unwrap();
     let (json, shown) = cardjitsu_match(tmp.path(), ["random-py", "random-sh"], 8, &[]);
     let one = stdout(dojo().arg("replay").arg(&json).args(["--turn", "2"]));
-    let start = shown.find("round 2\n").unwrap();
-    let end = shown
-        .find("round 3\n")
-        .unwrap_or(shown.find("result:").unwrap());
+    // A round's header is `round N`, or `round N * Reverse`.
+    let header = |n: u32| {
+        shown
+            .find(&format!("round {n}\n"))
+            .or_else(|| shown.find(&format!("round {n} * Reverse\n")))
+    };
+    let start = header(2).unwrap();
+    let end = header(3).unwrap_or(shown.find("result:").unwrap());
     assert!(one.ends_with(&shown[start..end]), "{one}");
     assert!(!one.contains("round 1\n"));
     dojo()

@@ -48,7 +48,7 @@ fn a_match_reruns_its_own_bot_from_any_directory_and_refuses_a_changed_or_gone_o
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
     let record = read_json(&json);
-    assert_eq!(record["version"], 2);
+    assert_eq!(record["version"], 3);
     let seat = &record["seats"][0];
     assert_eq!(
         seat["dir"],
