@@ -228,6 +228,92 @@ pub(crate) mod tests {
         assert_eq!(fields[0].rerun.as_ref().unwrap()[1], "mine.dcfg");
     }
 
+    /// A game played on the standard deck with every field a record has
+    /// held since version 1, as a version 2 record wrote it (no `draws`).
+    fn version_2_json(seed: u64) -> serde_json::Value {
+        let standard = cardjitsu::Deck::standard();
+        let mut game = CardJitsu::new(
+            seed,
+            cardjitsu::Settings {
+                decks: [standard.clone(), standard],
+                ..Default::default()
+            },
+        );
+        for i in 0..6 {
+            game.play([i % 5, (i + 1) % 5]);
+        }
+        let mut rec = record(seed);
+        rec.play = game.into_record();
+        rec.decks = ["standard".into(), "standard".into()];
+        let mut json = serde_json::to_value(&rec).unwrap();
+        json["version"] = 2.into();
+        json.as_object_mut().unwrap().remove("draws");
+        json
+    }
+
+    #[test]
+    fn a_version_2_record_reads_as_drawn_with_replacement_and_checks_out() {
+        let old: CardJitsuRecord = serde_json::from_value(version_2_json(4)).unwrap();
+        assert_eq!(old.draws, [cardjitsu::Draw::WithReplacement; 2]);
+        assert_eq!(check(&old), Ok(()));
+        // The current record of the same game says so in `draws`.
+        let now = serde_json::to_value(&old).unwrap();
+        assert_eq!(
+            now["draws"],
+            serde_json::json!(["with-replacement", "with-replacement"])
+        );
+    }
+
+    #[test]
+    fn each_field_of_a_corrupt_record_is_named_in_the_check() {
+        let rec = record(5);
+        assert_eq!(check(&rec), Ok(()));
+        let refused = |edit: &dyn Fn(&mut CardJitsuRecord)| {
+            let mut bad = rec.clone();
+            edit(&mut bad);
+            check(&bad).unwrap_err()
+        };
+        assert_eq!(
+            refused(&|r| r.draws[1] = cardjitsu::Draw::WithReplacement),
+            "draws: player 2's deck championship is drawn without replacement, the record says \
+             with replacement"
+        );
+        let err = refused(&|r| r.decks[0] = "standard".into());
+        assert!(err.starts_with("draws: player 1's deck standard"), "{err}");
+        let err = refused(&|r| r.play.seed += 1);
+        assert!(err.starts_with("round 1: player 1 holds "), "{err}");
+        let err = refused(&|r| r.play.rounds[1].winner = 3);
+        assert!(err.starts_with("round 2: "), "{err}");
+        let err = refused(&|r| r.play.rounds[2].reverse = !r.play.rounds[2].reverse);
+        assert!(
+            err.starts_with("round 3: the record says Reverse is "),
+            "{err}"
+        );
+        let err = refused(&|r| r.play.rounds[0].choices[0] = (r.play.rounds[0].choices[0] + 1) % 5);
+        assert!(err.starts_with("round 1: player 1 played "), "{err}");
+        // Whether or not these four rounds ended the game, claiming the
+        // other is named as the outcome that differs.
+        let err = refused(&|r| {
+            r.play.outcome = match r.play.outcome {
+                Some(_) => None,
+                None => Some(cardjitsu::Outcome {
+                    winner: Some(1),
+                    reason: cardjitsu::OutcomeReason::Triple,
+                    rounds: 4,
+                    winning_cards: None,
+                }),
+            }
+        });
+        assert!(
+            err.starts_with("the outcome: outcome: the record says "),
+            "{err}"
+        );
+        let err = refused(&|r| {
+            r.conduct.pop();
+        });
+        assert!(err.contains("conduct"), "{err}");
+    }
+
     #[test]
     fn cardjitsu_setup_needs_two_seats() {
         let mut rec = record(3);
