@@ -195,6 +195,29 @@ fn a_symlinked_output_writes_its_target_and_stays_a_link() {
     serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&target).unwrap()).unwrap();
 }
 
+/// A reader of the FIFO at `path`, there before dojo starts (dojo refuses
+/// a FIFO that nobody reads): a descriptor open on it without waiting (to
+/// keep until dojo is done), and a thread that reads everything written.
+fn fifo_reader(path: &Path) -> (std::thread::JoinHandle<String>, std::fs::File) {
+    use std::os::unix::fs::OpenOptionsExt;
+    let keeper = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .unwrap();
+    let path = path.to_owned();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        // Waits for dojo to open the FIFO, then reads until it closes it.
+        std::fs::File::open(&path)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    });
+    (reader, keeper)
+}
+
 #[test]
 fn a_fifo_output_is_written_through() {
     let tmp = tempfile::tempdir().unwrap();
@@ -204,17 +227,7 @@ fn a_fifo_output_is_written_through() {
         eprintln!("skipped: mkfifo is not available");
         return;
     }
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            std::fs::File::open(&fifo)
-                .unwrap()
-                .read_to_string(&mut text)
-                .unwrap();
-            text
-        })
-    };
+    let (reader, _keeper) = fifo_reader(&fifo);
     let out = match_with(&["--json", fifo.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr_of(&out));
     let text = reader.join().unwrap();
@@ -677,4 +690,118 @@ fn a_bundled_rust_bot_is_built_in_the_users_cache_not_the_checkout() {
     let built = cache.path().join("dojo/build");
     assert!(Path::new(program).starts_with(&built), "{program}");
     assert!(Path::new(program).is_file(), "{program}");
+}
+
+/// Runs `dojo args`, which must be refused as a usage error (status 3)
+/// before any game, saying `said`; returns its stderr.
+fn refused(args: &[&str], said: &str) -> String {
+    let out = dojo().args(args).output().unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+    assert!(err.contains(said), "{args:?}: expected {said:?} in: {err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?}: nothing is played or written"
+    );
+    assert!(
+        !err.contains("league: "),
+        "{args:?}: no league starts: {err}"
+    );
+    err
+}
+
+#[test]
+fn an_output_that_is_an_input_or_another_output_is_refused_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |name: &str| tmp.path().join(name).display().to_string();
+    let (record, league) = (at("g.json"), at("league"));
+    match_with(&["--json", &record]);
+    let recorded = std::fs::read_to_string(&record).unwrap();
+    random_league(Path::new(&league), 2, &[]);
+    let report = format!("{league}/report.json");
+    let reported = std::fs::read_to_string(&report).unwrap();
+    let deck = at("deck.dcfg");
+    std::fs::copy(dojo_testkit::paths::data("small.dcfg"), &deck).unwrap();
+    let cj = ["match", "cardjitsu", "random-sh", "random-py"];
+    let x = at("x");
+    // The same file by another spelling is the same file.
+    let x_again = format!(
+        "{}/../{}/x",
+        tmp.path().display(),
+        tmp.path().file_name().unwrap().to_string_lossy()
+    );
+    let (new, new_report) = (at("new"), at("new/report.json"));
+    let (merged, games) = (at("merged"), format!("{league}/games.jsonl"));
+    let runs: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["replay", &record, "--html", &record],
+            format!("--html {record} is RECORD {record}, which this command reads"),
+        ),
+        (
+            [&cj[..], &["--json", &x, "--html", &x_again]].concat(),
+            format!("--json {x} and --html {x_again} are the same file"),
+        ),
+        (
+            [&cj[..], &["--json", "-", "--html", "-"]].concat(),
+            "--json - and --html - both write to stdout".into(),
+        ),
+        (
+            [&cj[..], &["--deck1", &deck, "--json", &deck]].concat(),
+            format!("--json {deck} is --deck1 {deck}"),
+        ),
+        (
+            vec![
+                "compare",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--games",
+                "2",
+                "--deck2",
+                &deck,
+                "--html",
+                &deck,
+            ],
+            format!("--html {deck} is --deck2 {deck}"),
+        ),
+        (
+            vec![
+                "league",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--out",
+                &new,
+                "--html",
+                &new_report,
+            ],
+            format!(
+                "--html {} is the league's report.json in --out {}",
+                new_report, new
+            ),
+        ),
+        (
+            vec!["league", "--resume", &league, "--html", &report],
+            format!("--html {report} is the league's report.json in --resume {league}"),
+        ),
+        (
+            vec!["report", &league, "--html", &report],
+            format!("--html {report} is the league's report.json"),
+        ),
+        (
+            vec!["merge", &league, "--out", &merged, "--html", &games],
+            "is the league's games.jsonl".into(),
+        ),
+    ];
+    for (args, said) in runs {
+        refused(&args, &said);
+    }
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), recorded);
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), reported);
+    assert!(!Path::new(&x).exists());
+    assert!(!Path::new(&new).exists(), "no league starts");
+    assert!(!Path::new(&merged).exists());
+    // A device keeps nothing to overwrite: two outputs may share one.
+    let out = match_with(&["--json", "/dev/null", "--html", "/dev/null"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
 }

@@ -25,6 +25,7 @@ use serde::Serialize;
 
 use crate::args::CompareArgs;
 use crate::bots;
+use crate::outpaths::Named;
 
 use crate::exit::ERROR as EXIT_ERROR;
 
@@ -177,7 +178,13 @@ impl<'a> JsonReport<'a> {
 }
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
-    super::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
+    crate::outpaths::check(
+        &[
+            Named::file("--json", a.json.as_deref()),
+            Named::file("--html", a.html.as_deref()),
+        ],
+        &super::game_inputs(&a.play, &a.board),
+    )?;
     let game = a.game;
     // What differs between games comes from the game's shape: a third
     // seat (a bot that is neither NEW nor BASE, by default the game's own)

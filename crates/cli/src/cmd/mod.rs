@@ -60,18 +60,19 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     crate::output::write_file(path, text.as_bytes())
 }
 
-/// Checks every output flag's path before anything is played
-/// ([`crate::output::check_output`]), each as `(flag, path)`; when one of
-/// them is stdout (`--json -`), the transcript goes to stderr instead.
-pub fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
-    for (flag, path) in outputs {
-        if let Some(path) = path {
-            crate::output::check_output(path, flag)?;
-        }
-    }
-    let paths: Vec<Option<&Path>> = outputs.iter().map(|(_, p)| *p).collect();
-    crate::output::data_on_stdout(&paths);
-    Ok(())
+/// The files the game flags read (decks, boards), as inputs no output
+/// may overwrite (`crate::outpaths::check`).
+pub fn game_inputs<'a>(
+    play: &'a GameOptionsArgs,
+    boards: &'a [std::path::PathBuf],
+) -> Vec<Option<crate::outpaths::Named<'a>>> {
+    use crate::outpaths::Named;
+    let mut inputs = vec![
+        Named::file("--deck1", play.deck1.as_deref()),
+        Named::file("--deck2", play.deck2.as_deref()),
+    ];
+    inputs.extend(boards.iter().map(|b| Named::file("--board", Some(b))));
+    inputs
 }
 
 /// What a replay page of a game just played can say about its record:

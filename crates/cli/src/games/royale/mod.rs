@@ -145,7 +145,14 @@ impl super::MatchArgs for MatchArgs {
 }
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
-    crate::cmd::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
+    use crate::outpaths::Named;
+    crate::outpaths::check(
+        &[
+            Named::file("--json", a.json.as_deref()),
+            Named::file("--html", a.html.as_deref()),
+        ],
+        &[Named::file("--board", Some(&a.board))],
+    )?;
     let board = crate::home::load_board(&a.board)?;
     let mut specs = Vec::new();
     let mut teams = Vec::new();
