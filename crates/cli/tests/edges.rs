@@ -805,3 +805,70 @@ fn an_output_that_is_an_input_or_another_output_is_refused_before_any_work() {
     let out = match_with(&["--json", "/dev/null", "--html", "/dev/null"]);
     assert!(out.status.success(), "{}", stderr_of(&out));
 }
+
+#[test]
+fn an_output_that_is_a_directory_or_takes_no_write_is_refused_before_any_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |name: &str| tmp.path().join(name).display().to_string();
+    let (record, league) = (at("g.json"), at("league"));
+    match_with(&["--json", &record]);
+    random_league(Path::new(&league), 2, &[]);
+    let adir = at("adir");
+    std::fs::create_dir(&adir).unwrap();
+    let new = at("new");
+    let merged = at("merged");
+    let commands: Vec<Vec<&str>> = vec![
+        vec![
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+            "--out",
+            &new,
+            "--html",
+        ],
+        vec!["match", "cardjitsu", "random-sh", "random-py", "--html"],
+        vec!["match", "cardjitsu", "random-sh", "random-py", "--json"],
+        vec![
+            "match",
+            "royale",
+            "--board",
+            "boards/arena.txt",
+            "--rock",
+            "royale-random-py",
+            "--paper",
+            "royale-random-py",
+            "--scissors",
+            "royale-random-py",
+            "--html",
+        ],
+        vec![
+            "compare",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+            "--json",
+        ],
+        vec!["replay", &record, "--html"],
+        vec!["report", &league, "--html"],
+        vec!["merge", &league, "--out", &merged, "--html"],
+    ];
+    for command in commands {
+        let flag = command.last().unwrap();
+        let (dir, proc) = (
+            [&command[..], &[&adir]].concat(),
+            [&command[..], &["/proc/version"]].concat(),
+        );
+        refused(
+            &dir,
+            &format!("{flag} {adir}: is a directory; expected a file"),
+        );
+        refused(&proc, &format!("{flag} /proc/version: cannot be written"));
+    }
+    assert!(!Path::new(&new).exists(), "no league starts");
+    assert!(!Path::new(&merged).exists());
+}
