@@ -872,3 +872,56 @@ fn an_output_that_is_a_directory_or_takes_no_write_is_refused_before_any_game() 
     assert!(!Path::new(&new).exists(), "no league starts");
     assert!(!Path::new(&merged).exists());
 }
+
+#[test]
+fn a_fifo_that_nobody_reads_is_refused_at_once_and_one_with_a_reader_gets_the_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let league = tmp.path().join("league");
+    let args = |out: &Path| {
+        let mut cmd = dojo_process();
+        cmd.args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+        ])
+        .arg("--html")
+        .arg(&fifo)
+        .arg("--out")
+        .arg(out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+        cmd
+    };
+    // Nobody reads it: refused before any game, without waiting.
+    let mut child = args(&league).spawn().unwrap();
+    let ended = dojo_testkit::procs::eventually(Duration::from_secs(60), || {
+        child.try_wait().unwrap().is_some()
+    });
+    if !ended {
+        child.kill().unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(ended, "dojo waited for a reader of the FIFO");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("a FIFO that nobody reads"), "{err}");
+    assert!(!league.exists(), "no league starts");
+    // With a reader: the final page, once.
+    let (reader, keeper) = fifo_reader(&fifo);
+    let out = args(&league).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    drop(keeper);
+    let page = reader.join().unwrap();
+    assert_eq!(page.matches("<html").count(), 1, "one page");
+    assert!(page.trim_end().ends_with("</html>"));
+}
