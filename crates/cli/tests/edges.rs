@@ -925,3 +925,30 @@ fn a_fifo_that_nobody_reads_is_refused_at_once_and_one_with_a_reader_gets_the_pa
     assert_eq!(page.matches("<html").count(), 1, "one page");
     assert!(page.trim_end().ends_with("</html>"));
 }
+
+#[test]
+fn an_out_directory_that_is_a_file_is_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let real = tmp.path().join("real.html");
+    std::fs::write(&real, "mine").unwrap();
+    let real = real.display().to_string();
+    let league = tmp.path().join("league");
+    random_league(&league, 2, &[]);
+    let said = format!(
+        "--out {real}: is a file; expected a directory (a new one, or an existing league's)"
+    );
+    let err = refused(
+        &[
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--out",
+            &real,
+        ],
+        &said,
+    );
+    assert!(!err.contains("os error"), "{err}");
+    refused(&["merge", league.to_str().unwrap(), "--out", &real], &said);
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), "mine");
+}
