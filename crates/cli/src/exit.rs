@@ -43,11 +43,20 @@ pub fn code(code: u8) -> ExitCode {
 }
 
 /// Exits after a command-line parse error with [`ERROR`] (clap's own 2
-/// would read as `compare`'s "inconclusive"); help and version exit 0.
+/// would read as `compare`'s "inconclusive"); help and version exit 0,
+/// or [`ERROR`] when stdout cannot take them (`> /dev/full`), as every
+/// command does (a closed pipe, `| head -1`, is no error).
 pub fn on_usage_error(err: clap::Error) -> ! {
+    use std::io::Write;
     if err.use_stderr() {
         let _ = err.print();
         std::process::exit(i32::from(ERROR));
     }
-    err.exit()
+    match err.print().and_then(|()| std::io::stdout().flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            let _ = writeln!(std::io::stderr(), "error: cannot write to stdout: {e}");
+            std::process::exit(i32::from(ERROR));
+        }
+        _ => std::process::exit(i32::from(SUCCESS)),
+    }
 }

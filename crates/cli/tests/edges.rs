@@ -67,6 +67,10 @@ fn every_command(i: &Inputs, case: &str) -> Vec<(Vec<String>, i32)> {
         w
     };
     vec![
+        (words("--help"), 0),
+        (words("help league"), 0),
+        (words("league --help"), 0),
+        (words("--version"), 0),
         (words("doctor"), 0),
         (words("bots"), 0),
         (words("rules skat JC JS JH JD AC 0C KC QC 9C 8C"), 0),
