@@ -956,3 +956,41 @@ fn an_out_directory_that_is_a_file_is_refused_naming_the_flag() {
     refused(&["merge", league.to_str().unwrap(), "--out", &real], &said);
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "mine");
 }
+
+#[test]
+fn a_low_descriptor_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
+    // 128 descriptors: room for 2 or 3 games at once beside what dojo
+    // keeps (as its containment needs), where 8 (about 30 descriptors
+    // each) used to fail most games with "Too many open files".
+    let dojo_bin = assert_cmd::cargo::cargo_bin("dojo");
+    let script = format!(
+        "ulimit -n 128 && exec '{}' league cardjitsu random-sh random-py --games 10 --jobs 8 {} --out \"$1\"",
+        dojo_bin.display(),
+        dojo_testkit::cli::GENEROUS.join(" ")
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("l");
+    let out = Command::new("sh")
+        .args(["-c", &script, "sh"])
+        .arg(&league)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "games at once, not 8: this process may open 128 files (ulimit -n) and each game in flight needs about 32"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("Too many open files"), "{err}");
+    assert!(!err.contains("failed"), "{err}");
+    let report = dojo_testkit::json::read_json(&league.join("report.json"));
+    assert_eq!(report["games_played"], 10, "{report}");
+    assert_eq!(
+        report["timing"]["failed"],
+        serde_json::json!([]),
+        "{report}"
+    );
+}

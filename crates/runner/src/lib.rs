@@ -55,5 +55,6 @@ pub use spec::{
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 pub use sys::{
-    allowed_cpus, kill_all_bots, open_files_hard_limit, process_group_alive, raise_open_files_limit,
+    DESCRIPTORS_PER_SEAT, allowed_cpus, kill_all_bots, open_descriptors, open_files_hard_limit,
+    open_files_soft_limit, process_group_alive, raise_open_files_limit,
 };

@@ -262,6 +262,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let jobs = super::jobs_within_open_files(jobs, shape.seats(), loaded.len())?;
     let third_note = match loaded.get(2) {
         Some(third) => format!(" (third: {})", third.name),
         None => String::new(),

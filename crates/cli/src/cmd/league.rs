@@ -631,6 +631,8 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     } else {
         jobs
     };
+    let jobs =
+        super::jobs_within_open_files(jobs, settings.game.shape().seats(), settings.bots.len())?;
     let format = match (&settings.gauntlet, &settings.sprt) {
         (Some(new), Some(sprt)) => format!(" gauntlet of {new} (sprt {sprt})"),
         (Some(new), None) => format!(" gauntlet of {new}"),

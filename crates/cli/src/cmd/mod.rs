@@ -40,6 +40,45 @@ pub fn warn_open_files(run: RunOptions) -> RunOptions {
     run
 }
 
+/// Descriptors kept free beside the games in flight: the league's own
+/// files (`games.jsonl`, its lock, `report.json` being written, a page),
+/// the signal handler's pipe and what a smoke start or restart opens
+/// before the descriptors it replaces are closed. What dojo holds when
+/// this is asked is counted apart (with `--sandbox auto`, about 26: the
+/// smoke start's boxes among them), and one log per bot.
+const DESCRIPTORS_RESERVED: u64 = 16;
+
+/// The number of games to play at once: `jobs`, or fewer when the games
+/// in flight (each `seats` bot processes, [`dojo_runner::DESCRIPTORS_PER_SEAT`]
+/// descriptors each) would not fit this process's limit on open
+/// descriptors (already raised to the hard limit), with a note saying
+/// why; a game that runs out of descriptors would fail. Refuses when not
+/// even one game fits.
+pub fn jobs_within_open_files(jobs: usize, seats: usize, bots: usize) -> Result<usize> {
+    let limit = dojo_runner::open_files_soft_limit();
+    let in_use = dojo_runner::open_descriptors().unwrap_or(0);
+    let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT;
+    let beside = in_use + DESCRIPTORS_RESERVED + bots as u64;
+    let room = limit.saturating_sub(beside);
+    let fit = usize::try_from(room / per_game.max(1)).unwrap_or(usize::MAX);
+    if fit >= jobs {
+        return Ok(jobs);
+    }
+    if fit == 0 {
+        bail!(
+            "this process may open {limit} files (ulimit -n), too few for even one game: a game of {seats} bots needs about {per_game} beside the {beside} dojo keeps; raise the limit (ulimit -n {})",
+            beside + per_game
+        );
+    }
+    errln!(
+        "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
+        crate::output::count(fit, "game"),
+        dojo_runner::DESCRIPTORS_PER_SEAT,
+        beside + per_game * jobs as u64
+    );
+    Ok(fit)
+}
+
 /// The control flags given that contradict a stored league's (each as
 /// `--flag VALUE (the league has STORED)`): a league's time controls,
 /// limits and containment are fixed when it starts, for `--resume` and for
