@@ -957,30 +957,36 @@ fn an_out_directory_that_is_a_file_is_refused_naming_the_flag() {
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "mine");
 }
 
-#[test]
-fn a_low_descriptor_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
-    // 128 descriptors: room for 2 or 3 games at once beside what dojo
-    // keeps (as its containment needs), where 8 (about 30 descriptors
-    // each) used to fail most games with "Too many open files".
+/// `dojo league` of the two random bots, 10 games, `--jobs 8`, into `out`,
+/// under `ulimit -n files`.
+fn league_under_ulimit(files: u32, out: &Path) -> std::process::Output {
     let dojo_bin = assert_cmd::cargo::cargo_bin("dojo");
     let script = format!(
-        "ulimit -n 128 && exec '{}' league cardjitsu random-sh random-py --games 10 --jobs 8 {} --out \"$1\"",
+        "ulimit -n {files} && exec '{}' league cardjitsu random-sh random-py --games 10 --jobs 8 {} --out \"$1\"",
         dojo_bin.display(),
         dojo_testkit::cli::GENEROUS.join(" ")
     );
-    let tmp = tempfile::tempdir().unwrap();
-    let league = tmp.path().join("l");
-    let out = Command::new("sh")
+    Command::new("sh")
         .args(["-c", &script, "sh"])
-        .arg(&league)
+        .arg(out)
         .current_dir(root())
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn a_low_descriptor_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
+    // 64 descriptors: room for one game at once beside what dojo keeps,
+    // where 8 (about 30 descriptors each) used to fail most games with
+    // "Too many open files".
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("l");
+    let out = league_under_ulimit(64, &league);
     let err = stderr_of(&out);
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "games at once, not 8: this process may open 128 files (ulimit -n) and each game in flight needs about 32"
+            "note: playing 1 game at once, not 8: this process may open 64 files (ulimit -n) and each game in flight needs about 32"
         ),
         "{err}"
     );
@@ -993,4 +999,15 @@ fn a_low_descriptor_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
         serde_json::json!([]),
         "{report}"
     );
+    // Too few for even one game: refused before any, saying so.
+    let league = tmp.path().join("m");
+    let out = league_under_ulimit(40, &league);
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("this process may open 40 files (ulimit -n), too few for even one game"),
+        "{err}"
+    );
+    assert!(!err.contains("Too many open files"), "{err}");
+    assert!(!league.exists(), "no game is played");
 }

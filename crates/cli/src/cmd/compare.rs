@@ -246,7 +246,10 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         options,
         faults: settings.faults,
     };
-    // Every bot must start and answer before a verdict can mean anything.
+    // Every bot must start and answer before a verdict can mean anything;
+    // not even one game fitting the limit on open descriptors is refused
+    // first.
+    super::jobs_within_open_files(1, shape.seats(), loaded.len())?;
     let roles = exec
         .bots
         .iter()

@@ -586,6 +586,9 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     )?;
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
+    // Refused here when not even one game fits the limit on open
+    // descriptors: the smoke start is a game per bot.
+    super::jobs_within_open_files(1, settings.game.shape().seats(), settings.bots.len())?;
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
     let mut failures = super::smoke_failures(settings.game, bots, &exec);
     // Unless --allow-broken plays them anyway.

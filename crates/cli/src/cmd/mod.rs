@@ -55,12 +55,12 @@ const DESCRIPTORS_RESERVED: u64 = 16;
 /// why; a game that runs out of descriptors would fail. Refuses when not
 /// even one game fits.
 pub fn jobs_within_open_files(jobs: usize, seats: usize, bots: usize) -> Result<usize> {
-    let limit = dojo_runner::open_files_soft_limit();
-    let in_use = dojo_runner::open_descriptors().unwrap_or(0);
-    let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT;
-    let beside = in_use + DESCRIPTORS_RESERVED + bots as u64;
-    let room = limit.saturating_sub(beside);
-    let fit = usize::try_from(room / per_game.max(1)).unwrap_or(usize::MAX);
+    let Room {
+        fit,
+        limit,
+        per_game,
+        beside,
+    } = Room::now(seats, bots);
     if fit >= jobs {
         return Ok(jobs);
     }
@@ -77,6 +77,34 @@ pub fn jobs_within_open_files(jobs: usize, seats: usize, bots: usize) -> Result<
         beside + per_game * jobs as u64
     );
     Ok(fit)
+}
+
+/// How many games fit at once in this process's limit on open
+/// descriptors, beside those it holds now.
+struct Room {
+    fit: usize,
+    /// The soft limit.
+    limit: u64,
+    /// What one game of the seats asked for needs.
+    per_game: u64,
+    /// Open now, reserved ([`DESCRIPTORS_RESERVED`]) and one log per bot.
+    beside: u64,
+}
+
+impl Room {
+    fn now(seats: usize, bots: usize) -> Room {
+        let limit = dojo_runner::open_files_soft_limit();
+        let in_use = dojo_runner::open_descriptors().unwrap_or(0);
+        let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT;
+        let beside = in_use + DESCRIPTORS_RESERVED + bots as u64;
+        let room = limit.saturating_sub(beside);
+        Room {
+            fit: usize::try_from(room / per_game.max(1)).unwrap_or(usize::MAX),
+            limit,
+            per_game,
+            beside,
+        }
+    }
 }
 
 /// The control flags given that contradict a stored league's (each as
@@ -220,25 +248,36 @@ pub fn smoke_failures<'a>(
 ) -> Vec<(String, dojo_games::smoke::SmokeFailure)> {
     let board = exec.boards.values().next();
     let bots: Vec<_> = bots.into_iter().collect();
-    std::thread::scope(|scope| {
-        let checks: Vec<_> = bots
-            .iter()
-            .map(|(label, bot)| {
-                let check = scope
-                    .spawn(move || dojo_games::smoke::smoke_start(game, bot, board, &exec.run));
-                (label, check)
-            })
-            .collect();
-        checks
-            .into_iter()
-            .filter_map(|(label, c)| {
+    let mut failures = Vec::new();
+    let mut rest = &bots[..];
+    while !rest.is_empty() {
+        // As many at once as the limit on open descriptors takes now (a
+        // folder of many bots under a low `ulimit -n` would otherwise fail
+        // them all with "Too many open files"), and at least one.
+        let at_once = Room::now(game.shape().seats(), 0).fit.clamp(1, rest.len());
+        let (batch, later) = rest.split_at(at_once);
+        rest = later;
+        std::thread::scope(|scope| {
+            let checks: Vec<_> = batch
+                .iter()
+                .map(|(label, bot)| {
+                    let check = scope
+                        .spawn(move || dojo_games::smoke::smoke_start(game, bot, board, &exec.run));
+                    (label, check)
+                })
+                .collect();
+            failures.extend(checks.into_iter().filter_map(|(label, c)| {
                 c.join()
                     .ok()
                     .and_then(Result::err)
                     .map(|f| (label.clone(), f))
-            })
-            .collect()
-    })
+            }));
+        });
+        // The batch's threads have ended: the boxes they kept serve no
+        // later game, and their descriptors make room for the next.
+        dojo_runner::drop_idle_boxes();
+    }
+    failures
 }
 
 /// Prints each smoke start failure with the head of the bot's stderr.
