@@ -1011,3 +1011,71 @@ fn a_low_descriptor_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
     assert!(!err.contains("Too many open files"), "{err}");
     assert!(!league.exists(), "no game is played");
 }
+
+#[test]
+fn a_live_page_that_cannot_be_written_mid_league_is_a_warning_as_it_happens() {
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().unwrap();
+    let pages = tmp.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    let page = pages.join("page.html");
+    let out = tmp.path().join("l");
+    let mut child = dojo_process()
+        .args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2000",
+            "--jobs",
+            "1",
+        ])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--html")
+        .arg(&page)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (said, lines) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = said.send(line);
+        }
+    });
+    // The page is written when the league starts; then its directory goes.
+    await_first_line(&out.join("games.jsonl"), &mut child);
+    assert!(
+        page.exists(),
+        "the live page is written as the league starts"
+    );
+    std::fs::remove_dir_all(&pages).unwrap();
+    let warning = format!(
+        "warning: cannot write the page {} while the league runs",
+        page.display()
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut seen = Vec::new();
+    let warned = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) if line.contains(&warning) => break true,
+            Ok(line) => seen.push(line),
+            Err(_) => break false,
+        }
+    };
+    let running = child.try_wait().unwrap().is_none();
+    send("TERM", child.id());
+    child.wait().unwrap();
+    reader.join().unwrap();
+    assert!(warned, "no warning: {seen:?}");
+    assert!(running, "the warning comes while the league runs");
+    assert!(out.join("report.json").exists(), "the league went on");
+}
