@@ -21,7 +21,7 @@
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 use crate::output::{self, Target};
 
@@ -111,7 +111,8 @@ fn writable(out: &Named<'_>, made: &[PathBuf]) -> Result<()> {
     match output::target(out.path) {
         Target::Stdout => Ok(()),
         Target::Through(at) => {
-            let meta = std::fs::metadata(&at)?;
+            let meta =
+                std::fs::metadata(&at).with_context(|| format!("{shown}: cannot be read"))?;
             if meta.is_dir() {
                 bail!("{shown}: is a directory; expected a file");
             }

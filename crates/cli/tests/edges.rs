@@ -1079,3 +1079,47 @@ fn a_live_page_that_cannot_be_written_mid_league_is_a_warning_as_it_happens() {
     assert!(running, "the warning comes while the league runs");
     assert!(out.join("report.json").exists(), "the league went on");
 }
+
+#[test]
+fn another_users_file_in_a_sticky_directory_is_refused_before_any_game() {
+    use std::os::unix::fs::PermissionsExt;
+    // Root's file, written as another user: only root can set that up.
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let setpriv = Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !is_root || !setpriv {
+        eprintln!("skipped: needs root and setpriv to run dojo as another user");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let sticky = tmp.path().join("sticky");
+    std::fs::create_dir(&sticky).unwrap();
+    std::fs::set_permissions(&sticky, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let page = sticky.join("page.html");
+    std::fs::write(&page, "root's").unwrap();
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("dojo"))
+        .args(["match", "cardjitsu", "random-sh", "random-py", "--html"])
+        .arg(&page)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&format!(
+            "--html {}: cannot be replaced: it belongs to another user (uid 0) in the sticky directory",
+            page.display()
+        )),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "no game is played");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "root's");
+}
