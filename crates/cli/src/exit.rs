@@ -33,7 +33,8 @@ pub const HELP: &str = "Exit status (every command):
   3    usage error, bad input (flag, deck, board, record, league directory,
        bot spec), a bot that cannot be found, built or started, compare:
        no verdict, NEW or BASE is broken, or an output that cannot be
-       written (a full disk; a closed pipe is quiet)
+       written (a full disk; a closed pipe is quiet) or that is an input
+       or another output
   130  interrupted (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP (a league
        writes its report first and resumes with --resume)";
 
