@@ -33,7 +33,8 @@ pub const HELP: &str = "Exit status (every command):
   3    usage error, bad input (flag, deck, board, record, league directory,
        bot spec), a bot that cannot be found, built or started, compare:
        no verdict, NEW or BASE is broken, or an output that cannot be
-       written (a full disk; a closed pipe is quiet)
+       written (a full disk; a closed pipe is quiet) or that is an input
+       or another output
   130  interrupted (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP (a league
        writes its report first and resumes with --resume)";
 
@@ -43,11 +44,20 @@ pub fn code(code: u8) -> ExitCode {
 }
 
 /// Exits after a command-line parse error with [`ERROR`] (clap's own 2
-/// would read as `compare`'s "inconclusive"); help and version exit 0.
+/// would read as `compare`'s "inconclusive"); help and version exit 0,
+/// or [`ERROR`] when stdout cannot take them (`> /dev/full`), as every
+/// command does (a closed pipe, `| head -1`, is no error).
 pub fn on_usage_error(err: clap::Error) -> ! {
+    use std::io::Write;
     if err.use_stderr() {
         let _ = err.print();
         std::process::exit(i32::from(ERROR));
     }
-    err.exit()
+    match err.print().and_then(|()| std::io::stdout().flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            let _ = writeln!(std::io::stderr(), "error: cannot write to stdout: {e}");
+            std::process::exit(i32::from(ERROR));
+        }
+        _ => std::process::exit(i32::from(SUCCESS)),
+    }
 }

@@ -16,6 +16,7 @@ mod games;
 mod home;
 mod html;
 mod live;
+mod outpaths;
 mod progress;
 mod render;
 mod submissions;

@@ -13,7 +13,7 @@
 //! Output files (`--json FILE`, `--html FILE`) are written by
 //! [`write_file`]: a regular file atomically, anything else (`-`,
 //! `/dev/stdout`, a FIFO, a process substitution) written through;
-//! [`check_output`] refuses a path that cannot be written before any game
+//! `crate::outpaths` refuses a path that cannot be written before any game
 //! is played.
 
 use std::fmt;
@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 /// Set by [`data_on_stdout`]: stdout carries only data (`--json -`), so
@@ -122,7 +122,7 @@ macro_rules! errln {
 }
 
 /// Where an output path really leads.
-enum Target {
+pub(crate) enum Target {
     /// Stdout (`-`).
     Stdout,
     /// Something that is not a regular file (a FIFO, a device, a pipe
@@ -147,7 +147,7 @@ pub fn data_on_stdout(outputs: &[Option<&Path>]) {
 }
 
 /// Follows `path`'s symlinks (a dangling one to the file it names).
-fn target(path: &Path) -> Target {
+pub(crate) fn target(path: &Path) -> Target {
     if is_stdout(path) {
         return Target::Stdout;
     }
@@ -189,42 +189,58 @@ fn follow_dangling(path: &Path) -> PathBuf {
 }
 
 /// The directory a regular output file goes into.
-fn parent(path: &Path) -> &Path {
+pub(crate) fn parent(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
 }
 
-/// Refuses an output path that [`write_file`] could not write, before
-/// any game is played: its directory must exist and take a new file.
-pub fn check_output(path: &Path, flag: &str) -> Result<()> {
-    let Target::File(file) = target(path) else {
-        return Ok(());
+/// FIFOs opened when their output was checked (`crate::outpaths`), each
+/// held until its output is written: closing one would tell its reader
+/// the output ended, empty.
+static HELD: Mutex<Vec<(PathBuf, std::fs::File)>> = Mutex::new(Vec::new());
+
+/// Keeps `file`, open on the FIFO at `at`, for [`write_file`].
+pub fn hold(at: &Path, file: std::fs::File) {
+    HELD.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push((at.to_owned(), file));
+}
+
+/// Opens `at`, not a regular file, to write through: the FIFO held for it,
+/// else opened without waiting for a reader (a FIFO that nobody reads is
+/// an error, not a wait without end); then made blocking again, so a
+/// reader slower than dojo gets the whole output.
+fn open_through(at: &Path) -> io::Result<std::fs::File> {
+    use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+    use std::os::unix::fs::OpenOptionsExt;
+    let held = {
+        let mut held = HELD
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        held.iter()
+            .position(|(p, _)| p == at)
+            .map(|i| held.remove(i).1)
     };
-    let dir = parent(&file);
-    if !dir.is_dir() {
-        bail!(
-            "{flag} {}: the directory {} does not exist",
-            path.display(),
-            dir.display()
-        );
-    }
-    let probe = dir.join(format!(".dojo-check-{}", std::process::id()));
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-    {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => bail!(
-            "{flag} {}: cannot write in {}: {e}",
-            path.display(),
-            dir.display()
-        ),
-    }
+    let file = match held {
+        Some(file) => file,
+        // Appending: a `/dev/fd/N` open on a regular file keeps what the
+        // caller's descriptor already wrote.
+        None => std::fs::OpenOptions::new()
+            .append(true)
+            .custom_flags(OFlags::NONBLOCK.bits() as i32)
+            .open(at)
+            .map_err(|e| {
+                if e.raw_os_error() == Some(rustix::io::Errno::NXIO.raw_os_error()) {
+                    io::Error::other("a FIFO that nobody reads")
+                } else {
+                    e
+                }
+            })?,
+    };
+    let flags = fcntl_getfl(&file)?;
+    fcntl_setfl(&file, flags - OFlags::NONBLOCK)?;
+    Ok(file)
 }
 
 /// Writes `bytes` to `path`: a regular file atomically (a temporary file
@@ -240,11 +256,7 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
                 .and_then(|()| stdout.flush())
                 .context("writing to stdout")
         }
-        // Appending: a `/dev/fd/N` open on a regular file keeps what the
-        // caller's descriptor already wrote.
-        Target::Through(at) => std::fs::OpenOptions::new()
-            .append(true)
-            .open(&at)
+        Target::Through(at) => open_through(&at)
             .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush()))
             .with_context(|| format!("writing {}", path.display())),
         Target::File(file) => {

@@ -67,6 +67,10 @@ fn every_command(i: &Inputs, case: &str) -> Vec<(Vec<String>, i32)> {
         w
     };
     vec![
+        (words("--help"), 0),
+        (words("help league"), 0),
+        (words("league --help"), 0),
+        (words("--version"), 0),
         (words("doctor"), 0),
         (words("bots"), 0),
         (words("rules skat JC JS JH JD AC 0C KC QC 9C 8C"), 0),
@@ -195,6 +199,29 @@ fn a_symlinked_output_writes_its_target_and_stays_a_link() {
     serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&target).unwrap()).unwrap();
 }
 
+/// A reader of the FIFO at `path`, there before dojo starts (dojo refuses
+/// a FIFO that nobody reads): a descriptor open on it without waiting (to
+/// keep until dojo is done), and a thread that reads everything written.
+fn fifo_reader(path: &Path) -> (std::thread::JoinHandle<String>, std::fs::File) {
+    use std::os::unix::fs::OpenOptionsExt;
+    let keeper = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .unwrap();
+    let path = path.to_owned();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        // Waits for dojo to open the FIFO, then reads until it closes it.
+        std::fs::File::open(&path)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    });
+    (reader, keeper)
+}
+
 #[test]
 fn a_fifo_output_is_written_through() {
     let tmp = tempfile::tempdir().unwrap();
@@ -204,17 +231,7 @@ fn a_fifo_output_is_written_through() {
         eprintln!("skipped: mkfifo is not available");
         return;
     }
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            std::fs::File::open(&fifo)
-                .unwrap()
-                .read_to_string(&mut text)
-                .unwrap();
-            text
-        })
-    };
+    let (reader, _keeper) = fifo_reader(&fifo);
     let out = match_with(&["--json", fifo.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr_of(&out));
     let text = reader.join().unwrap();
@@ -677,4 +694,432 @@ fn a_bundled_rust_bot_is_built_in_the_users_cache_not_the_checkout() {
     let built = cache.path().join("dojo/build");
     assert!(Path::new(program).starts_with(&built), "{program}");
     assert!(Path::new(program).is_file(), "{program}");
+}
+
+/// Runs `dojo args`, which must be refused as a usage error (status 3)
+/// before any game, saying `said`; returns its stderr.
+fn refused(args: &[&str], said: &str) -> String {
+    let out = dojo().args(args).output().unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+    assert!(err.contains(said), "{args:?}: expected {said:?} in: {err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?}: nothing is played or written"
+    );
+    assert!(
+        !err.contains("league: "),
+        "{args:?}: no league starts: {err}"
+    );
+    err
+}
+
+#[test]
+fn an_output_that_is_an_input_or_another_output_is_refused_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |name: &str| tmp.path().join(name).display().to_string();
+    let (record, league) = (at("g.json"), at("league"));
+    match_with(&["--json", &record]);
+    let recorded = std::fs::read_to_string(&record).unwrap();
+    random_league(Path::new(&league), 2, &[]);
+    let report = format!("{league}/report.json");
+    let reported = std::fs::read_to_string(&report).unwrap();
+    let deck = at("deck.dcfg");
+    std::fs::copy(dojo_testkit::paths::data("small.dcfg"), &deck).unwrap();
+    let cj = ["match", "cardjitsu", "random-sh", "random-py"];
+    let x = at("x");
+    // The same file by another spelling is the same file.
+    let x_again = format!(
+        "{}/../{}/x",
+        tmp.path().display(),
+        tmp.path().file_name().unwrap().to_string_lossy()
+    );
+    let (new, new_report) = (at("new"), at("new/report.json"));
+    let (merged, games) = (at("merged"), format!("{league}/games.jsonl"));
+    let runs: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["replay", &record, "--html", &record],
+            format!("--html {record} is RECORD {record}, which this command reads"),
+        ),
+        (
+            [&cj[..], &["--json", &x, "--html", &x_again]].concat(),
+            format!("--json {x} and --html {x_again} are the same file"),
+        ),
+        (
+            [&cj[..], &["--json", "-", "--html", "-"]].concat(),
+            "--json - and --html - both write to stdout".into(),
+        ),
+        (
+            [&cj[..], &["--deck1", &deck, "--json", &deck]].concat(),
+            format!("--json {deck} is --deck1 {deck}"),
+        ),
+        (
+            vec![
+                "compare",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--games",
+                "2",
+                "--deck2",
+                &deck,
+                "--html",
+                &deck,
+            ],
+            format!("--html {deck} is --deck2 {deck}"),
+        ),
+        (
+            vec![
+                "league",
+                "cardjitsu",
+                "random-sh",
+                "random-py",
+                "--out",
+                &new,
+                "--html",
+                &new_report,
+            ],
+            format!(
+                "--html {} is the league's report.json in --out {}",
+                new_report, new
+            ),
+        ),
+        (
+            vec!["league", "--resume", &league, "--html", &report],
+            format!("--html {report} is the league's report.json in --resume {league}"),
+        ),
+        (
+            vec!["report", &league, "--html", &report],
+            format!("--html {report} is the league's report.json"),
+        ),
+        (
+            vec!["merge", &league, "--out", &merged, "--html", &games],
+            "is the league's games.jsonl".into(),
+        ),
+    ];
+    for (args, said) in runs {
+        refused(&args, &said);
+    }
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), recorded);
+    assert_eq!(std::fs::read_to_string(&report).unwrap(), reported);
+    assert!(!Path::new(&x).exists());
+    assert!(!Path::new(&new).exists(), "no league starts");
+    assert!(!Path::new(&merged).exists());
+    // A device keeps nothing to overwrite: two outputs may share one.
+    let out = match_with(&["--json", "/dev/null", "--html", "/dev/null"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}
+
+#[test]
+fn an_output_that_is_a_directory_or_takes_no_write_is_refused_before_any_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |name: &str| tmp.path().join(name).display().to_string();
+    let (record, league) = (at("g.json"), at("league"));
+    match_with(&["--json", &record]);
+    random_league(Path::new(&league), 2, &[]);
+    let adir = at("adir");
+    std::fs::create_dir(&adir).unwrap();
+    let new = at("new");
+    let merged = at("merged");
+    let commands: Vec<Vec<&str>> = vec![
+        vec![
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+            "--out",
+            &new,
+            "--html",
+        ],
+        vec!["match", "cardjitsu", "random-sh", "random-py", "--html"],
+        vec!["match", "cardjitsu", "random-sh", "random-py", "--json"],
+        vec![
+            "match",
+            "royale",
+            "--board",
+            "boards/arena.txt",
+            "--rock",
+            "royale-random-py",
+            "--paper",
+            "royale-random-py",
+            "--scissors",
+            "royale-random-py",
+            "--html",
+        ],
+        vec![
+            "compare",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+            "--json",
+        ],
+        vec!["replay", &record, "--html"],
+        vec!["report", &league, "--html"],
+        vec!["merge", &league, "--out", &merged, "--html"],
+    ];
+    for command in commands {
+        let flag = command.last().unwrap();
+        let (dir, proc) = (
+            [&command[..], &[&adir]].concat(),
+            [&command[..], &["/proc/version"]].concat(),
+        );
+        refused(
+            &dir,
+            &format!("{flag} {adir}: is a directory; expected a file"),
+        );
+        refused(&proc, &format!("{flag} /proc/version: cannot be written"));
+    }
+    assert!(!Path::new(&new).exists(), "no league starts");
+    assert!(!Path::new(&merged).exists());
+}
+
+#[test]
+fn a_fifo_that_nobody_reads_is_refused_at_once_and_one_with_a_reader_gets_the_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let league = tmp.path().join("league");
+    let args = |out: &Path| {
+        let mut cmd = dojo_process();
+        cmd.args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+        ])
+        .arg("--html")
+        .arg(&fifo)
+        .arg("--out")
+        .arg(out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+        cmd
+    };
+    // Nobody reads it: refused before any game, without waiting.
+    let mut child = args(&league).spawn().unwrap();
+    let ended = dojo_testkit::procs::eventually(Duration::from_secs(60), || {
+        child.try_wait().unwrap().is_some()
+    });
+    if !ended {
+        child.kill().unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(ended, "dojo waited for a reader of the FIFO");
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("a FIFO that nobody reads"), "{err}");
+    assert!(!league.exists(), "no league starts");
+    // With a reader: the final page, once.
+    let (reader, keeper) = fifo_reader(&fifo);
+    let out = args(&league).output().unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    drop(keeper);
+    let page = reader.join().unwrap();
+    assert_eq!(page.matches("<html").count(), 1, "one page");
+    assert!(page.trim_end().ends_with("</html>"));
+}
+
+#[test]
+fn an_out_directory_that_is_a_file_is_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let real = tmp.path().join("real.html");
+    std::fs::write(&real, "mine").unwrap();
+    let real = real.display().to_string();
+    let league = tmp.path().join("league");
+    random_league(&league, 2, &[]);
+    let said = format!(
+        "--out {real}: is a file; expected a directory (a new one, or an existing league's)"
+    );
+    let err = refused(
+        &[
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--out",
+            &real,
+        ],
+        &said,
+    );
+    assert!(!err.contains("os error"), "{err}");
+    refused(&["merge", league.to_str().unwrap(), "--out", &real], &said);
+    assert_eq!(std::fs::read_to_string(&real).unwrap(), "mine");
+}
+
+/// `dojo league` of the two random bots, 10 games, `--jobs 8`, into `out`,
+/// under `ulimit -n files`.
+fn league_under_ulimit(files: u32, out: &Path) -> std::process::Output {
+    let dojo_bin = assert_cmd::cargo::cargo_bin("dojo");
+    let script = format!(
+        "ulimit -n {files} && exec '{}' league cardjitsu random-sh random-py --games 10 --jobs 8 {} --out \"$1\"",
+        dojo_bin.display(),
+        dojo_testkit::cli::GENEROUS.join(" ")
+    );
+    Command::new("sh")
+        .args(["-c", &script, "sh"])
+        .arg(out)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_low_descriptor_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
+    // 64 descriptors: room for one game at once beside what dojo keeps,
+    // where 8 (about 30 descriptors each) used to fail most games with
+    // "Too many open files".
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("l");
+    let out = league_under_ulimit(64, &league);
+    let err = stderr_of(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "note: playing 1 game at once, not 8: this process may open 64 files (ulimit -n) and each game in flight needs about 32"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("Too many open files"), "{err}");
+    assert!(!err.contains("failed"), "{err}");
+    let report = dojo_testkit::json::read_json(&league.join("report.json"));
+    assert_eq!(report["games_played"], 10, "{report}");
+    assert_eq!(
+        report["timing"]["failed"],
+        serde_json::json!([]),
+        "{report}"
+    );
+    // Too few for even one game: refused before any, saying so.
+    let league = tmp.path().join("m");
+    let out = league_under_ulimit(40, &league);
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("this process may open 40 files (ulimit -n), too few for even one game"),
+        "{err}"
+    );
+    assert!(!err.contains("Too many open files"), "{err}");
+    assert!(!league.exists(), "no game is played");
+}
+
+#[test]
+fn a_live_page_that_cannot_be_written_mid_league_is_a_warning_as_it_happens() {
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().unwrap();
+    let pages = tmp.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    let page = pages.join("page.html");
+    let out = tmp.path().join("l");
+    let mut child = dojo_process()
+        .args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2000",
+            "--jobs",
+            "1",
+        ])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--html")
+        .arg(&page)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (said, lines) = std::sync::mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = said.send(line);
+        }
+    });
+    // The page is written when the league starts; then its directory goes.
+    await_first_line(&out.join("games.jsonl"), &mut child);
+    assert!(
+        page.exists(),
+        "the live page is written as the league starts"
+    );
+    std::fs::remove_dir_all(&pages).unwrap();
+    let warning = format!(
+        "warning: cannot write the page {} while the league runs",
+        page.display()
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut seen = Vec::new();
+    let warned = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) if line.contains(&warning) => break true,
+            Ok(line) => seen.push(line),
+            Err(_) => break false,
+        }
+    };
+    let running = child.try_wait().unwrap().is_none();
+    send("TERM", child.id());
+    child.wait().unwrap();
+    reader.join().unwrap();
+    assert!(warned, "no warning: {seen:?}");
+    assert!(running, "the warning comes while the league runs");
+    assert!(out.join("report.json").exists(), "the league went on");
+}
+
+#[test]
+fn another_users_file_in_a_sticky_directory_is_refused_before_any_game() {
+    use std::os::unix::fs::PermissionsExt;
+    // Root's file, written as another user: only root can set that up.
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let setpriv = Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !is_root || !setpriv {
+        eprintln!("skipped: needs root and setpriv to run dojo as another user");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let sticky = tmp.path().join("sticky");
+    std::fs::create_dir(&sticky).unwrap();
+    std::fs::set_permissions(&sticky, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let page = sticky.join("page.html");
+    std::fs::write(&page, "root's").unwrap();
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("dojo"))
+        .args(["match", "cardjitsu", "random-sh", "random-py", "--html"])
+        .arg(&page)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&format!(
+            "--html {}: cannot be replaced: it belongs to another user (uid 0) in the sticky directory",
+            page.display()
+        )),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "no game is played");
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "root's");
 }

@@ -214,3 +214,23 @@ fn three_bundled_random_bots_play_a_game_out_without_stalling() {
         assert!(action.get("fault").is_none(), "{action}");
     }
 }
+
+#[test]
+fn quiet_prints_only_the_result_as_cardjitsus_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let flags = ["--seed", "3", "--max-rounds", "3"];
+    let full = play("boards/arena.txt", BOT, &flags, &dir.path().join("a.json"));
+    for quiet in ["-q", "--quiet"] {
+        let short = play(
+            "boards/arena.txt",
+            BOT,
+            &[&flags[..], &[quiet]].concat(),
+            &dir.path().join("b.json"),
+        );
+        let lines: Vec<&str> = short.lines().collect();
+        assert_eq!(lines.len(), 2, "{quiet}: {short}");
+        assert!(lines[0].starts_with("Royale on boards/arena.txt (seed 3)"));
+        assert!(lines[1].starts_with("result: "), "{short}");
+        assert!(full.contains(lines[1]), "the same result: {full}");
+    }
+}

@@ -54,6 +54,14 @@ pub use spec::{
     discover, load_any, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
+/// Drops every box kept between games for a later game on the same
+/// thread: once the threads that made them have ended (a smoke start's),
+/// they can serve no game and only hold processes and descriptors.
+pub fn drop_idle_boxes() {
+    bot_box::drop_idle();
+}
+
 pub use sys::{
-    allowed_cpus, kill_all_bots, open_files_hard_limit, process_group_alive, raise_open_files_limit,
+    DESCRIPTORS_PER_SEAT, allowed_cpus, kill_all_bots, open_descriptors, open_files_hard_limit,
+    open_files_soft_limit, process_group_alive, raise_open_files_limit,
 };

@@ -25,6 +25,7 @@ use serde::Serialize;
 
 use crate::args::CompareArgs;
 use crate::bots;
+use crate::outpaths::Named;
 
 use crate::exit::ERROR as EXIT_ERROR;
 
@@ -177,7 +178,13 @@ impl<'a> JsonReport<'a> {
 }
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
-    super::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
+    crate::outpaths::check(
+        &[
+            Named::file("--json", a.json.as_deref()),
+            Named::file("--html", a.html.as_deref()),
+        ],
+        &super::game_inputs(&a.play, &a.board),
+    )?;
     let game = a.game;
     // What differs between games comes from the game's shape: a third
     // seat (a bot that is neither NEW nor BASE, by default the game's own)
@@ -239,7 +246,10 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         options,
         faults: settings.faults,
     };
-    // Every bot must start and answer before a verdict can mean anything.
+    // Every bot must start and answer before a verdict can mean anything;
+    // not even one game fitting the limit on open descriptors is refused
+    // first.
+    super::jobs_within_open_files(1, shape.seats(), loaded.len())?;
     let roles = exec
         .bots
         .iter()
@@ -255,6 +265,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let jobs = super::jobs_within_open_files(jobs, shape.seats(), loaded.len())?;
     let third_note = match loaded.get(2) {
         Some(third) => format!(" (third: {})", third.name),
         None => String::new(),

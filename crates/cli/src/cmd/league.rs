@@ -13,6 +13,7 @@ use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
 use crate::live::LivePages;
+use crate::outpaths::Named;
 use crate::progress::LeagueProgress;
 use crate::{bots, games, render};
 
@@ -520,7 +521,15 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
 /// says whether `--bots-dir` named it (a resumed league otherwise looks
 /// where it was started).
 pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitCode> {
-    super::check_outputs(&[("--html", a.html.as_deref())])?;
+    let mut inputs = super::game_inputs(&a.play, &a.board);
+    inputs.push(Named::league("--resume", a.resume.as_deref()));
+    crate::outpaths::check(
+        &[
+            Named::file("--html", a.html.as_deref()),
+            Named::league("--out", a.out.as_deref()),
+        ],
+        &inputs,
+    )?;
     if a.resume.is_none() && !(a.add.is_empty() && a.replace.is_empty()) {
         let flag = if a.add.is_empty() {
             "--replace"
@@ -577,6 +586,9 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     )?;
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
+    // Refused here when not even one game fits the limit on open
+    // descriptors: the smoke start is a game per bot.
+    super::jobs_within_open_files(1, settings.game.shape().seats(), settings.bots.len())?;
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
     let mut failures = super::smoke_failures(settings.game, bots, &exec);
     // Unless --allow-broken plays them anyway.
@@ -622,6 +634,8 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     } else {
         jobs
     };
+    let jobs =
+        super::jobs_within_open_files(jobs, settings.game.shape().seats(), settings.bots.len())?;
     let format = match (&settings.gauntlet, &settings.sprt) {
         (Some(new), Some(sprt)) => format!(" gauntlet of {new} (sprt {sprt})"),
         (Some(new), None) => format!(" gauntlet of {new}"),
@@ -781,7 +795,16 @@ fn exit_code(report: &Report) -> ExitCode {
 }
 
 pub fn merge(a: MergeArgs) -> Result<ExitCode> {
-    super::check_outputs(&[("--html", a.html.as_deref())])?;
+    let inputs: Vec<_> = (a.dirs.iter())
+        .map(|d| Named::league("DIR", Some(d)))
+        .collect();
+    crate::outpaths::check(
+        &[
+            Named::file("--html", a.html.as_deref()),
+            Named::league("--out", Some(&a.out)),
+        ],
+        &inputs,
+    )?;
     let report = dojo_league::merge(&a.dirs, &a.out)?;
     out!("{}", render::standings::table(&report));
     outln!("report: {}", a.out.join(store::REPORT_FILE).display());

@@ -40,6 +40,73 @@ pub fn warn_open_files(run: RunOptions) -> RunOptions {
     run
 }
 
+/// Descriptors kept free beside the games in flight: the league's own
+/// files (`games.jsonl`, its lock, `report.json` being written, a page),
+/// the signal handler's pipe and what a smoke start or restart opens
+/// before the descriptors it replaces are closed. What dojo holds when
+/// this is asked is counted apart (with `--sandbox auto`, about 26: the
+/// smoke start's boxes among them), and one log per bot.
+const DESCRIPTORS_RESERVED: u64 = 16;
+
+/// The number of games to play at once: `jobs`, or fewer when the games
+/// in flight (each `seats` bot processes, [`dojo_runner::DESCRIPTORS_PER_SEAT`]
+/// descriptors each) would not fit this process's limit on open
+/// descriptors (already raised to the hard limit), with a note saying
+/// why; a game that runs out of descriptors would fail. Refuses when not
+/// even one game fits.
+pub fn jobs_within_open_files(jobs: usize, seats: usize, bots: usize) -> Result<usize> {
+    let Room {
+        fit,
+        limit,
+        per_game,
+        beside,
+    } = Room::now(seats, bots);
+    if fit >= jobs {
+        return Ok(jobs);
+    }
+    if fit == 0 {
+        bail!(
+            "this process may open {limit} files (ulimit -n), too few for even one game: a game of {seats} bots needs about {per_game} beside the {beside} dojo keeps; raise the limit (ulimit -n {})",
+            beside + per_game
+        );
+    }
+    errln!(
+        "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
+        crate::output::count(fit, "game"),
+        dojo_runner::DESCRIPTORS_PER_SEAT,
+        beside + per_game * jobs as u64
+    );
+    Ok(fit)
+}
+
+/// How many games fit at once in this process's limit on open
+/// descriptors, beside those it holds now.
+struct Room {
+    fit: usize,
+    /// The soft limit.
+    limit: u64,
+    /// What one game of the seats asked for needs.
+    per_game: u64,
+    /// Open now, reserved ([`DESCRIPTORS_RESERVED`]) and one log per bot.
+    beside: u64,
+}
+
+impl Room {
+    fn now(seats: usize, bots: usize) -> Room {
+        let limit = dojo_runner::open_files_soft_limit();
+        let in_use = dojo_runner::open_descriptors().unwrap_or(0);
+        let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT;
+        let beside = in_use + DESCRIPTORS_RESERVED + bots as u64;
+        let room = limit.saturating_sub(beside);
+        Room {
+            fit: usize::try_from(room / per_game.max(1)).unwrap_or(usize::MAX),
+            limit,
+            per_game,
+            beside,
+        }
+    }
+}
+
 /// The control flags given that contradict a stored league's (each as
 /// `--flag VALUE (the league has STORED)`): a league's time controls,
 /// limits and containment are fixed when it starts, for `--resume` and for
@@ -60,18 +127,19 @@ pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
     crate::output::write_file(path, text.as_bytes())
 }
 
-/// Checks every output flag's path before anything is played
-/// ([`crate::output::check_output`]), each as `(flag, path)`; when one of
-/// them is stdout (`--json -`), the transcript goes to stderr instead.
-pub fn check_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<()> {
-    for (flag, path) in outputs {
-        if let Some(path) = path {
-            crate::output::check_output(path, flag)?;
-        }
-    }
-    let paths: Vec<Option<&Path>> = outputs.iter().map(|(_, p)| *p).collect();
-    crate::output::data_on_stdout(&paths);
-    Ok(())
+/// The files the game flags read (decks, boards), as inputs no output
+/// may overwrite (`crate::outpaths::check`).
+pub fn game_inputs<'a>(
+    play: &'a GameOptionsArgs,
+    boards: &'a [std::path::PathBuf],
+) -> Vec<Option<crate::outpaths::Named<'a>>> {
+    use crate::outpaths::Named;
+    let mut inputs = vec![
+        Named::file("--deck1", play.deck1.as_deref()),
+        Named::file("--deck2", play.deck2.as_deref()),
+    ];
+    inputs.extend(boards.iter().map(|b| Named::file("--board", Some(b))));
+    inputs
 }
 
 /// What a replay page of a game just played can say about its record:
@@ -173,25 +241,36 @@ pub fn smoke_failures<'a>(
 ) -> Vec<(String, dojo_games::smoke::SmokeFailure)> {
     let board = exec.boards.values().next();
     let bots: Vec<_> = bots.into_iter().collect();
-    std::thread::scope(|scope| {
-        let checks: Vec<_> = bots
-            .iter()
-            .map(|(label, bot)| {
-                let check = scope
-                    .spawn(move || dojo_games::smoke::smoke_start(game, bot, board, &exec.run));
-                (label, check)
-            })
-            .collect();
-        checks
-            .into_iter()
-            .filter_map(|(label, c)| {
+    let mut failures = Vec::new();
+    let mut rest = &bots[..];
+    while !rest.is_empty() {
+        // As many at once as the limit on open descriptors takes now (a
+        // folder of many bots under a low `ulimit -n` would otherwise fail
+        // them all with "Too many open files"), and at least one.
+        let at_once = Room::now(game.shape().seats(), 0).fit.clamp(1, rest.len());
+        let (batch, later) = rest.split_at(at_once);
+        rest = later;
+        std::thread::scope(|scope| {
+            let checks: Vec<_> = batch
+                .iter()
+                .map(|(label, bot)| {
+                    let check = scope
+                        .spawn(move || dojo_games::smoke::smoke_start(game, bot, board, &exec.run));
+                    (label, check)
+                })
+                .collect();
+            failures.extend(checks.into_iter().filter_map(|(label, c)| {
                 c.join()
                     .ok()
                     .and_then(Result::err)
                     .map(|f| (label.clone(), f))
-            })
-            .collect()
-    })
+            }));
+        });
+        // The batch's threads have ended: the boxes they kept serve no
+        // later game, and their descriptors make room for the next.
+        dojo_runner::drop_idle_boxes();
+    }
+    failures
 }
 
 /// Prints each smoke start failure with the head of the bot's stderr.

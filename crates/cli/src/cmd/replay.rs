@@ -24,7 +24,13 @@ use crate::bots;
 use crate::render;
 
 pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
-    super::check_outputs(&[("--html", a.html.as_deref())])?;
+    use crate::outpaths::Named;
+    // A league's game is read from its directory, a record from its file.
+    let record = match a.game {
+        Some(_) => Named::league("RECORD", Some(&a.record)),
+        None => Named::file("RECORD", Some(&a.record)),
+    };
+    crate::outpaths::check(&[Named::file("--html", a.html.as_deref())], &[record])?;
     let saved = load(&a.record, a.game)?;
     if let Some(path) = &a.html {
         let record = a.record.display().to_string();

@@ -8,7 +8,11 @@ use crate::args::ReportArgs;
 use crate::render;
 
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
-    super::check_outputs(&[("--html", a.html.as_deref())])?;
+    use crate::outpaths::Named;
+    crate::outpaths::check(
+        &[Named::file("--html", a.html.as_deref())],
+        &[Named::league("DIR", Some(&a.dir))],
+    )?;
     let (_, _, report) = super::league_page(&a.dir, a.html.as_deref(), None)?;
     out!("{}", render::standings::table(&report));
     if let Some(path) = &a.html {

@@ -182,7 +182,17 @@ fn deck(given: Option<&Path>, rules: Ruleset) -> Result<(Deck, String)> {
 }
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
-    crate::cmd::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
+    use crate::outpaths::Named;
+    crate::outpaths::check(
+        &[
+            Named::file("--json", a.json.as_deref()),
+            Named::file("--html", a.html.as_deref()),
+        ],
+        &[
+            Named::file("--deck1", a.deck1.as_deref()),
+            Named::file("--deck2", a.deck2.as_deref()),
+        ],
+    )?;
     let rules = Ruleset::from(a.rules);
     let (deck1, name1) = deck(a.deck1.as_deref(), rules)?;
     let (deck2, name2) = deck(a.deck2.as_deref(), rules)?;

@@ -128,6 +128,10 @@ pub struct MatchArgs {
     /// Pause between shown turns with --watch.
     #[arg(long, default_value_t = 50, value_name = "MS")]
     pub delay_ms: u64,
+    /// Print only the result, not the rounds, tiles and players (as
+    /// `match cardjitsu -q` leaves out its transcript).
+    #[arg(long, short, conflicts_with = "watch")]
+    pub quiet: bool,
 }
 
 /// The round limits a league or comparison stores in `play`.
@@ -145,7 +149,14 @@ impl super::MatchArgs for MatchArgs {
 }
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
-    crate::cmd::check_outputs(&[("--json", a.json.as_deref()), ("--html", a.html.as_deref())])?;
+    use crate::outpaths::Named;
+    crate::outpaths::check(
+        &[
+            Named::file("--json", a.json.as_deref()),
+            Named::file("--html", a.html.as_deref()),
+        ],
+        &[Named::file("--board", Some(&a.board))],
+    )?;
     let board = crate::home::load_board(&a.board)?;
     let mut specs = Vec::new();
     let mut teams = Vec::new();
@@ -214,7 +225,11 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         setup.board.width(),
         setup.board.height()
     );
-    out!("{}", transcript::summary(&record));
+    if a.quiet {
+        outln!("result: {}", transcript::result(&record));
+    } else {
+        out!("{}", transcript::summary(&record));
+    }
     if let Some(path) = &a.json {
         crate::cmd::write_json(path, &record)?;
     }
