@@ -181,3 +181,42 @@ fn an_empty_name_in_a_team_list_names_the_flag() {
             .stderr(predicate::str::contains("no bot").not());
     }
 }
+
+/// A shell bot that writes to stderr and exits 1 without answering: the
+/// summary names its seat as unable to start with the end of its stderr,
+/// and the match exits with the fault status (4).
+#[test]
+fn a_crashing_bot_shows_its_stderr_and_the_match_exits_with_the_fault_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot.sh");
+    std::fs::write(
+        &bot,
+        "read line\necho \"cannot parse: $line\" >&2\necho 'giving up' >&2\nexit 1\n",
+    )
+    .unwrap();
+    let out = dojo()
+        .args([
+            "match",
+            "royale",
+            "--board",
+            "boards/arena.txt",
+            "--rock",
+            BOT,
+        ])
+        .arg("--paper")
+        .arg(format!("quitter=sh {}", bot.display()))
+        .args(["--scissors", BOT, "--seed", "3", "--max-rounds", "3"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(
+        stdout.contains(
+            "seat 1 Paper (quitter) could not start: it crashed on every one of its 3 prompts"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    | giving up"), "{stdout}");
+    assert!(stdout.contains("    | cannot parse: "), "{stdout}");
+}

@@ -113,6 +113,94 @@ pub fn conduct_lines(
         .collect()
 }
 
+/// Lines of a faulty seat's stderr `dojo match` shows: its last ones,
+/// where a crash's traceback or panic message ends.
+pub const STDERR_TAIL_LINES: usize = 12;
+
+/// One faulty seat of a played game, as `dojo match` explains it.
+pub struct SeatFault<'a> {
+    /// How the transcript names the seat (`player 1 (np-bot)`).
+    pub label: String,
+    pub conduct: &'a SeatConduct,
+    /// Prompts the seat was sent (its timing's latencies).
+    pub prompts: usize,
+    /// The seat's first fault: the round it came in and its kind.
+    pub first: Option<(u32, String)>,
+    /// Everything the seat wrote to stderr, prompt by prompt (a record's
+    /// `stderr` entry; empty when nothing was kept).
+    pub stderr: &'a [String],
+}
+
+/// Why a seat is faulty, and the last [`STDERR_TAIL_LINES`] lines of its
+/// stderr: what a bot author needs to see after `dojo match` to know why
+/// the bot crashed (a missing module, a panic) without digging.
+pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
+    let c = f.conduct;
+    let faults = c.faults;
+    let why = if faults.crash > 0 && u64::try_from(f.prompts).is_ok_and(|p| faults.crash >= p) {
+        format!(
+            "could not start: it crashed on every one of its {} without answering",
+            count(faults.crash, "prompt")
+        )
+    } else {
+        let mut kinds = Vec::new();
+        for (n, what) in [
+            (faults.crash, "crash"),
+            (faults.timeout, "timeout"),
+            (faults.invalid, "invalid answer"),
+            (faults.limit, "limit hit"),
+        ] {
+            if n > 0 {
+                kinds.push(count(n, what));
+            }
+        }
+        format!("faulted: {}", kinds.join(", "))
+    };
+    let mut lines = vec![match &f.first {
+        Some((round, kind)) => format!("{} {why} (the first, a {kind}, in round {round})", f.label),
+        None => format!("{} {why}", f.label),
+    }];
+    if faults.limit > 0 {
+        let hits = faults.limits_hit;
+        let named: Vec<&str> = [
+            (hits.memory, "memory"),
+            (hits.processes, "processes"),
+            (hits.cpu, "cpu"),
+            (hits.file_size, "file-size"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, name)| name)
+        .collect();
+        lines.push(format!("  limits run into: {}", named.join(", ")));
+    }
+    if c.wrote_nothing(f.prompts) {
+        lines.push(format!("  {}", dojo_games::record::FLUSH_HINT));
+    }
+    // The last prompt the seat wrote anything after: a bot restarted
+    // after each crash writes the same traceback every time, and the
+    // last one is the one to read.
+    let last = f.stderr.iter().rev().find(|t| !t.trim().is_empty());
+    match last {
+        None => lines.push("  stderr: nothing".to_owned()),
+        Some(text) => {
+            let all: Vec<&str> = text.lines().collect();
+            let tail = &all[all.len().saturating_sub(STDERR_TAIL_LINES)..];
+            lines.push(if tail.len() < all.len() {
+                format!(
+                    "  stderr, the last {} of the {} lines it wrote last:",
+                    tail.len(),
+                    all.len()
+                )
+            } else {
+                "  stderr, what it wrote last:".to_owned()
+            });
+            lines.extend(tail.iter().map(|l| format!("    | {l}")));
+        }
+    }
+    lines
+}
+
 /// `1 game`, `0 games`, `3 games`: a count with its noun in the right number.
 pub fn count(n: u64, noun: &str) -> String {
     if n == 1 {

@@ -212,8 +212,10 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let record = play_cardjitsu(
         [loaded[0].clone(), loaded[1].clone()],
         &setup,
+        // Always kept: a faulty seat's stderr is shown below (and left
+        // out of `--json` unless `--keep-stderr` asks for it).
         &RunOptions {
-            keep_stderr: a.keep_stderr,
+            keep_stderr: true,
             ..crate::cmd::run_options(&a.controls)
         },
         &mut |_| {},
@@ -226,6 +228,14 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     for line in transcript::conduct(&record) {
         outln!("faults: {line}");
     }
+    let forensics = transcript::forensics(&record);
+    for line in &forensics {
+        outln!("{line}");
+    }
+    let mut record = record;
+    if !a.keep_stderr {
+        record.stderr.clear();
+    }
     if let Some(path) = &a.json {
         crate::cmd::write_json(path, &record)?;
     }
@@ -234,5 +244,9 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         crate::html::write(path, &crate::html::replay(&record, &source)?)?;
         outln!("replay page: {}", path.display());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::exit::code(if forensics.is_empty() {
+        crate::exit::SUCCESS
+    } else {
+        crate::exit::FAULTED
+    }))
 }

@@ -201,8 +201,10 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let record = play_royale(
         &players,
         &setup,
+        // Always kept: a faulty seat's stderr is shown below (and left
+        // out of `--json` unless `--keep-stderr` asks for it).
         &RunOptions {
-            keep_stderr: a.keep_stderr,
+            keep_stderr: true,
             ..crate::cmd::run_options(&a.controls)
         },
         &mut watch,
@@ -215,6 +217,14 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         setup.board.height()
     );
     out!("{}", transcript::summary(&record));
+    let forensics = transcript::forensics(&record);
+    for line in &forensics {
+        outln!("{line}");
+    }
+    let mut record = record;
+    if !a.keep_stderr {
+        record.stderr.clear();
+    }
     if let Some(path) = &a.json {
         crate::cmd::write_json(path, &record)?;
     }
@@ -223,5 +233,9 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         crate::html::write(path, &crate::html::replay(&record, &source)?)?;
         outln!("replay page: {}", path.display());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::exit::code(if forensics.is_empty() {
+        crate::exit::SUCCESS
+    } else {
+        crate::exit::FAULTED
+    }))
 }
