@@ -461,3 +461,33 @@ fn a_bot_crashing_midgame_is_named_with_its_first_crash_and_a_sound_match_exits_
     assert_eq!(sound.status.code(), Some(0), "{}", stderr_of(&sound));
     assert!(!dojo_testkit::cli::stdout_of(&sound).contains("stderr"));
 }
+
+/// Every move of every seat has its time in the record: the wall time
+/// from prompt to answer and the CPU time the bot used meanwhile, one per
+/// round; and each seat's memory peak, where measured.
+#[test]
+fn the_record_holds_each_moves_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    play(
+        &["random-py", "random-sh", "--seed", "6", "-q"]
+            .into_iter()
+            .chain(dojo_testkit::cli::GENEROUS)
+            .collect::<Vec<_>>(),
+        &json,
+    );
+    let record = read_json(&json);
+    let rounds = record["rounds"].as_array().unwrap().len();
+    let timing = &record["timing"];
+    for seat in 0..2 {
+        let wall = timing["latency_us"][seat].as_array().unwrap();
+        let cpu = timing["cpu_us"][seat].as_array().unwrap();
+        assert_eq!((wall.len(), cpu.len()), (rounds, rounds), "{timing}");
+        assert!(wall.iter().all(|t| t.as_u64().is_some()), "{timing}");
+        let peak = &timing["memory_peak_bytes"][seat];
+        assert!(
+            peak.is_null() || peak.as_u64().is_some_and(|b| b > 0),
+            "{timing}"
+        );
+    }
+}

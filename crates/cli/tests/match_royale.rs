@@ -220,3 +220,52 @@ fn a_crashing_bot_shows_its_stderr_and_the_match_exits_with_the_fault_status() {
     assert!(stdout.contains("    | giving up"), "{stdout}");
     assert!(stdout.contains("    | cannot parse: "), "{stdout}");
 }
+
+/// Every turn of every seat has its times in the record: one wall and one
+/// CPU time per action the seat took, in the order of `actions`.
+#[test]
+fn the_record_holds_each_turns_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    play(
+        "boards/arena.txt",
+        BOT,
+        &[
+            "--seed",
+            "4",
+            "--max-rounds",
+            "4",
+            "--timeout-ms",
+            "20000",
+            "--startup-ms",
+            "20000",
+        ],
+        &json,
+    );
+    let record = read_json(&json);
+    let timing = &record["timing"];
+    for seat in 0..3 {
+        let turns = record["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["seat"] == seat)
+            .count();
+        assert!(turns > 0);
+        assert_eq!(
+            timing["latency_us"][seat].as_array().unwrap().len(),
+            turns,
+            "{timing}"
+        );
+        assert_eq!(
+            timing["cpu_us"][seat].as_array().unwrap().len(),
+            turns,
+            "{timing}"
+        );
+    }
+    assert_eq!(
+        timing["memory_peak_bytes"].as_array().unwrap().len(),
+        3,
+        "{timing}"
+    );
+}
