@@ -84,7 +84,7 @@ fn a_cardjitsu_league_writes_games_and_report() {
     }
 
     let report = read_json(&out.join("report.json"));
-    assert_eq!(report["version"], 3);
+    assert_eq!(report["version"], 4);
     assert_eq!(report["game"], "cardjitsu");
     assert_eq!(report["games_scheduled"], 12);
     assert_eq!(report["games_played"], 12);
@@ -92,7 +92,17 @@ fn a_cardjitsu_league_writes_games_and_report() {
     check_standings(&report, &["py2", "random-py", "random-sh"]);
     for s in report["standings"].as_array().unwrap() {
         assert_eq!(s["games"], 8, "{s}");
+        // Every move of its 8 games was timed (at least 3 rounds each).
+        let moves = &s["moves"];
+        assert!(moves["count"].as_u64().unwrap() >= 24, "{s}");
+        for key in ["wall_ms", "cpu_ms"] {
+            let q = |k: &str| moves[key][k].as_f64().unwrap();
+            assert!(q("p50") <= q("p95") && q("p95") <= q("max"), "{s}");
+        }
+        assert!(s["peak_memory_mib"].is_null() || s["peak_memory_mib"].as_f64().unwrap() > 0.0);
     }
+    assert!(stdout.contains("slowest/limit"), "{stdout}");
+    assert!(stdout.contains("ms/1000ms"), "{stdout}");
 
     let bots = report["settings"]["bots"].as_array().unwrap();
     let command = |name: &str| {
@@ -522,3 +532,4 @@ fn a_page_that_cannot_be_written_mid_league_is_a_warning_and_loses_no_game() {
     assert_eq!(report["games_played"], 12, "{err}");
     assert_eq!(ids(&out).len(), 12);
 }
+

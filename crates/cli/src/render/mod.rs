@@ -201,6 +201,70 @@ pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
     lines
 }
 
+/// The limits a seat played under, as [`move_lines`] shows them.
+#[derive(Debug, Clone, Copy)]
+pub struct SeatLimits {
+    pub move_ms: u64,
+    pub memory_bytes: Option<u64>,
+}
+
+/// The limits of `bot` under `opts` (its own `bot.toml` values in force).
+pub fn seat_limits(bot: &dojo_runner::BotSpec, opts: &dojo_runner::RunOptions) -> SeatLimits {
+    let clock = bot.values.over(opts);
+    SeatLimits {
+        move_ms: u64::try_from(clock.move_timeout.as_millis()).unwrap_or(u64::MAX),
+        memory_bytes: clock.limits.memory_bytes,
+    }
+}
+
+/// One line per seat of a played game: its moves' wall and CPU times
+/// (p50, p95, max) against its move limit, and its memory peak against
+/// its memory limit: how close a bot runs to them.
+pub fn move_lines(
+    seats: &[SeatInfo],
+    timing: &dojo_games::Timing,
+    label: impl Fn(&SeatInfo) -> String,
+    limits: &[SeatLimits],
+) -> Vec<String> {
+    use standings::ms;
+    let q = |q: &dojo_games::Quantiles| {
+        format!("p50 {} p95 {} max {}", ms(q.p50), ms(q.p95), ms(q.max))
+    };
+    seats
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let mut t = dojo_games::MoveTally::default();
+            t.add_seat(
+                timing.latency_us.get(i).map_or(&[], Vec::as_slice),
+                timing.cpu_us.get(i).map_or(&[], Vec::as_slice),
+                timing.memory_peak_bytes.get(i).copied().flatten(),
+            );
+            let m = t.moves()?;
+            let limit = limits.get(i);
+            let mut line = format!(
+                "{}: {}, wall {}",
+                label(s),
+                count(m.count, "move"),
+                q(&m.wall_ms)
+            );
+            if let Some(l) = limit {
+                let _ = write!(line, " (limit {})", ms(l.move_ms as f64));
+            }
+            if let Some(cpu) = &m.cpu_ms {
+                let _ = write!(line, ", cpu {}", q(cpu));
+            }
+            if let Some(mib) = t.peak_memory_mib() {
+                let _ = write!(line, ", memory peak {mib:.1} MiB");
+                if let Some(bytes) = limit.and_then(|l| l.memory_bytes) {
+                    let _ = write!(line, " (limit {} MiB)", bytes >> 20);
+                }
+            }
+            Some(line)
+        })
+        .collect()
+}
+
 /// `1 game`, `0 games`, `3 games`: a count with its noun in the right number.
 pub fn count(n: u64, noun: &str) -> String {
     if n == 1 {

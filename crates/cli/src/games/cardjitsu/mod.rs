@@ -209,15 +209,20 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         },
         deck_names: [name1, name2],
     };
+    // Stderr always kept: a faulty seat's stderr is shown below (and
+    // left out of `--json` unless `--keep-stderr` asks for it).
+    let opts = RunOptions {
+        keep_stderr: true,
+        ..crate::cmd::run_options(&a.controls)
+    };
+    let limits: Vec<_> = loaded
+        .iter()
+        .map(|b| crate::render::seat_limits(b, &opts))
+        .collect();
     let record = play_cardjitsu(
         [loaded[0].clone(), loaded[1].clone()],
         &setup,
-        // Always kept: a faulty seat's stderr is shown below (and left
-        // out of `--json` unless `--keep-stderr` asks for it).
-        &RunOptions {
-            keep_stderr: true,
-            ..crate::cmd::run_options(&a.controls)
-        },
+        &opts,
         &mut |_| {},
     )?;
     outln!("{}", transcript::header(&record));
@@ -227,6 +232,14 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     outln!("result: {}", transcript::result(&record));
     for line in transcript::conduct(&record) {
         outln!("faults: {line}");
+    }
+    for line in crate::render::move_lines(
+        &record.seats,
+        &record.timing,
+        |s| format!("player {} ({})", s.seat + 1, s.bot),
+        &limits,
+    ) {
+        outln!("times: {line}");
     }
     let forensics = transcript::forensics(&record);
     for line in &forensics {

@@ -198,17 +198,18 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         );
         std::thread::sleep(delay);
     };
-    let record = play_royale(
-        &players,
-        &setup,
-        // Always kept: a faulty seat's stderr is shown below (and left
-        // out of `--json` unless `--keep-stderr` asks for it).
-        &RunOptions {
-            keep_stderr: true,
-            ..crate::cmd::run_options(&a.controls)
-        },
-        &mut watch,
-    )?;
+    // Stderr always kept: a faulty seat's stderr is shown below (and
+    // left out of `--json` unless `--keep-stderr` asks for it).
+    let opts = RunOptions {
+        keep_stderr: true,
+        ..crate::cmd::run_options(&a.controls)
+    };
+    let limits: Vec<_> = players
+        .iter()
+        .map(|(b, _)| b)
+        .map(|b| crate::render::seat_limits(b, &opts))
+        .collect();
+    let record = play_royale(&players, &setup, &opts, &mut watch)?;
     outln!(
         "Royale on {} (seed {}), {}x{}",
         record.board_file,
@@ -217,6 +218,14 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         setup.board.height()
     );
     out!("{}", transcript::summary(&record));
+    for line in crate::render::move_lines(
+        &record.seats,
+        &record.timing,
+        |s| format!("seat {} ({})", s.seat, s.bot),
+        &limits,
+    ) {
+        outln!("times: {line}");
+    }
     let forensics = transcript::forensics(&record);
     for line in &forensics {
         outln!("{line}");
