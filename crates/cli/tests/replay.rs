@@ -12,6 +12,10 @@ use dojo_testkit::paths::root;
 
 const SLOW_OK: [&str; 4] = ["--timeout-ms", "5000", "--startup-ms", "5000"];
 
+/// Plays a match into `dir/game-SEED.json`; returns the record and the
+/// match's transcript, without its `times:` lines: those are the
+/// measurements of that run (against its limits), which a replay does not
+/// show.
 fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (PathBuf, String) {
     let json = dir.join(format!("game-{seed}.json"));
     let shown = stdout(
@@ -23,7 +27,12 @@ fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (P
             .arg("--json")
             .arg(&json),
     );
-    (json, shown)
+    let transcript: String = shown
+        .lines()
+        .filter(|l| !l.starts_with("times: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    (json, transcript)
 }
 
 #[test]
