@@ -511,10 +511,14 @@ impl BotGroup {
                 } else {
                     "memory.max_usage_in_bytes"
                 };
+                let path = dir.join(name);
+                // Read-only where it may not be written: the mark is then
+                // never reset (see `memory_peak`).
                 std::fs::OpenOptions::new()
                     .read(true)
                     .write(true)
-                    .open(dir.join(name))
+                    .open(&path)
+                    .or_else(|_| std::fs::File::open(&path))
                     .ok()
             })
             .as_ref()
