@@ -18,6 +18,13 @@ pub const INCONCLUSIVE: u8 = 2;
 /// directory or bot spec), a bot that cannot be found, built or started,
 /// or a `compare` with no verdict because NEW or BASE is broken.
 pub const ERROR: u8 = 3;
+/// `match` only: the game was played, but a bot faulted in it (crashed,
+/// could not start, timed out, answered with something that is not a
+/// move, or ran into a limit): a bot author running `dojo match` first
+/// notices, and a script can tell it from a sound game. Royale's
+/// illegal moves (well-formed, refused by the rules, played as a pass)
+/// are the game's business and do not count.
+pub const FAULTED: u8 = 4;
 /// Interrupted with Ctrl-C (SIGINT). A SIGTERM or SIGHUP, handled alike,
 /// gives 128 + its number (143, 129): `crate::bots::interrupted_status`.
 pub const INTERRUPTED: u8 = 130;
@@ -35,6 +42,9 @@ pub const HELP: &str = "Exit status (every command):
        no verdict, NEW or BASE is broken, or an output that cannot be
        written (a full disk; a closed pipe is quiet) or that is an input
        or another output
+  4    match: a bot faulted (crashed or could not start, timed out, answered
+       with something that is not a move, or hit a limit); each faulty
+       seat's reason and the last lines of its stderr are printed
   130  interrupted (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP (a league
        writes its report first and resumes with --resume)";
 

@@ -1274,3 +1274,88 @@ fn a_folder_leagues_page_lists_the_entries_it_did_not_play() {
         page.screenshot(&Path::new(&shots).join("report-excluded.png"));
     }
 }
+
+#[test]
+fn league_report_plots_each_bots_move_times_against_its_limit() {
+    let Some(chrome) =
+        browser_or_skip("league_report_plots_each_bots_move_times_against_its_limit")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // random-py with a move limit of its own.
+    let mine = dir.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::copy(root().join("bots/random-py/bot.py"), mine.join("bot.py")).unwrap();
+    std::fs::write(
+        mine.join("bot.toml"),
+        "name = \"mine\"\ncommand = \"python3 bot.py\"\ngames = [\"cardjitsu\"]\n\
+         [time]\ntimeout_ms = 20000\n",
+    )
+    .unwrap();
+    let out = dir.path().join("league");
+    let page_file = dir.path().join("report.html");
+    stdout_ok(
+        dojo()
+            .args(["league", "cardjitsu", "random-sh", "--games", "2"])
+            .args(["--timeout-ms", "10000", "--out"])
+            .arg(&out)
+            .arg(&mine)
+            .arg("--html")
+            .arg(&page_file),
+    );
+    let report = read_json(&out.join("report.json"));
+    let page = Opened::open_until(&chrome, &page_file, "#move-times");
+    // One row per bot, each with its moves drawn and its own limit.
+    let rows = page.eval(
+        "[...document.querySelectorAll('#move-times .move-row')].map(g => [g.dataset.bot, g.querySelectorAll('circle').length, g.querySelectorAll('line.limit').length, g.lastChild.textContent])",
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in rows {
+        let bot = row[0].as_str().unwrap();
+        assert_eq!(
+            (row[1].as_u64(), row[2].as_u64()),
+            (Some(1), Some(1)),
+            "{row}"
+        );
+        let limit = if bot == "mine" { "/ 20 s" } else { "/ 10 s" };
+        assert!(row[3].as_str().unwrap().contains(limit), "{row}");
+        let s = report["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == bot)
+            .unwrap();
+        assert!(s["moves"]["count"].as_u64().unwrap() > 0, "{s}");
+    }
+    // The limit tick sits right of every move: it is far off.
+    let right_of_max = page.eval(
+        "[...document.querySelectorAll('#move-times .move-row')].every(g => +g.querySelector('line.limit').getAttribute('x1') > +g.querySelector('circle').getAttribute('cx'))",
+    );
+    assert_eq!(right_of_max, true);
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-move-times.png"));
+    }
+
+    // A league stored before move times has no figures: no plot, no error.
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let old: String = games
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v["timing"] = Value::Null;
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(out.join("games.jsonl"), old).unwrap();
+    let old_page = dir.path().join("old.html");
+    stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&old_page));
+    let page = Opened::open_until(&chrome, &old_page, "#standings");
+    assert_eq!(
+        page.eval("document.getElementById('move-times') === null"),
+        true
+    );
+    page.assert_clean();
+}

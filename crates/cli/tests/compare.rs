@@ -51,7 +51,7 @@ fn the_strong_bot_passes_against_the_random_bot() {
     let report = read_json(&json);
     // The schema's version comes first.
     let text = std::fs::read_to_string(&json).unwrap();
-    assert!(text.starts_with("{\"version\":3,"), "{}", &text[..40]);
+    assert!(text.starts_with("{\"version\":4,"), "{}", &text[..40]);
     assert_eq!(report["verdict"], "h1");
     assert_eq!(report["model"]["unit"], "pair");
     assert_eq!(report["model"]["elo_model"], "logistic");

@@ -92,7 +92,17 @@ fn a_cardjitsu_league_writes_games_and_report() {
     check_standings(&report, &["py2", "random-py", "random-sh"]);
     for s in report["standings"].as_array().unwrap() {
         assert_eq!(s["games"], 8, "{s}");
+        // Every move of its 8 games was timed (at least 3 rounds each).
+        let moves = &s["moves"];
+        assert!(moves["count"].as_u64().unwrap() >= 24, "{s}");
+        for key in ["wall_ms", "cpu_ms"] {
+            let q = |k: &str| moves[key][k].as_f64().unwrap();
+            assert!(q("p50") <= q("p95") && q("p95") <= q("max"), "{s}");
+        }
+        assert!(s["peak_memory_mib"].is_null() || s["peak_memory_mib"].as_f64().unwrap() > 0.0);
     }
+    assert!(stdout.contains("slowest/limit"), "{stdout}");
+    assert!(stdout.contains("ms/1000ms"), "{stdout}");
 
     let bots = report["settings"]["bots"].as_array().unwrap();
     let command = |name: &str| {
@@ -521,4 +531,75 @@ fn a_page_that_cannot_be_written_mid_league_is_a_warning_and_loses_no_game() {
     let report = read_json(&out.join("report.json"));
     assert_eq!(report["games_played"], 12, "{err}");
     assert_eq!(ids(&out).len(), 12);
+}
+
+/// How long the sleeping bot below takes per move, in ms.
+const SLEEP_MS: f64 = 150.0;
+/// How much memory it allocates and touches at start, in MiB.
+const ALLOC_MIB: f64 = 64.0;
+
+/// A bot that sleeps a known time before every answer and holds a known
+/// amount of memory: the report's figures for it are those, within
+/// tolerance (never below the sleep; generously above it, for a loaded
+/// machine; CPU time far below it, since sleeping uses none).
+#[test]
+fn the_report_measures_a_bots_move_times_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("sleeper.py");
+    std::fs::write(
+        &bot,
+        format!(
+            "import sys, time\n\
+             held = bytearray({alloc} * 1024 * 1024)\n\
+             for i in range(0, len(held), 4096):\n    held[i] = 1\n\
+             while True:\n\
+             \x20   line = sys.stdin.readline()\n\
+             \x20   if not line:\n        break\n\
+             \x20   if ',' in line and ' vs. ' not in line:\n\
+             \x20       time.sleep({sleep})\n\
+             \x20       print(0, flush=True)\n",
+            alloc = ALLOC_MIB as u64,
+            sleep = SLEEP_MS / 1000.0
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("league");
+    let stdout = league(
+        &[
+            &["cardjitsu", "random-sh", "--games", "2"][..],
+            &GENEROUS[..],
+            &[&format!("sleeper=python3 {}", bot.display())],
+        ]
+        .concat(),
+        &out,
+    );
+    let report = read_json(&out.join("report.json"));
+    let s = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "sleeper")
+        .unwrap();
+    assert_eq!(s["faults"]["timeout"], 0, "{s}");
+    let moves = &s["moves"];
+    let wall = |k: &str| moves["wall_ms"][k].as_f64().unwrap();
+    // Two games of at least three rounds.
+    assert!(moves["count"].as_u64().unwrap() >= 6, "{s}");
+    assert!(
+        wall("p50") >= SLEEP_MS && wall("p50") < SLEEP_MS + 1000.0,
+        "{s}"
+    );
+    assert!(
+        wall("max") >= SLEEP_MS && wall("max") < SLEEP_MS + 10_000.0,
+        "{s}"
+    );
+    let cpu_p50 = moves["cpu_ms"]["p50"].as_f64().unwrap();
+    assert!(cpu_p50 < SLEEP_MS / 2.0, "sleeping uses no CPU: {s}");
+    // Measured where the machine has a memory cgroup (dojo doctor says).
+    if let Some(mib) = s["peak_memory_mib"].as_f64() {
+        assert!(mib >= ALLOC_MIB, "{s}");
+    }
+    // The table shows its slowest move against the limit.
+    let row = stdout.lines().find(|l| l.contains(" sleeper ")).unwrap();
+    assert!(row.contains("ms/20000ms"), "{row}");
 }

@@ -23,6 +23,20 @@ fn play<S: AsRef<OsStr> + std::fmt::Debug>(args: &[S], json: &Path) -> String {
     )
 }
 
+/// Runs a match in which a bot faults, so it exits with the fault
+/// status (4), writing its record to `json`; returns its stdout.
+fn play_faulty<S: AsRef<OsStr> + std::fmt::Debug>(args: &[S], json: &Path) -> String {
+    let out = dojo()
+        .args(["match", "cardjitsu"])
+        .args(args)
+        .arg("--json")
+        .arg(json)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    dojo_testkit::cli::stdout_of(&out)
+}
+
 /// The cards of one seat's hands over every round of a record.
 fn hands_of(record: &Value, seat: usize) -> Vec<String> {
     record["rounds"]
@@ -386,7 +400,7 @@ fn an_unknown_bot_is_refused_with_the_available_bots() {
 fn a_bot_answering_garbage_loses_turns_but_the_game_finishes() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("game.json");
-    let stdout = play(
+    let stdout = play_faulty(
         &[
             "garb=python3 bots/faulty/garbage.py",
             "random-py",
@@ -414,7 +428,7 @@ fn a_bot_answering_garbage_loses_turns_but_the_game_finishes() {
 fn a_hanging_bot_times_out_and_is_restarted() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("game.json");
-    play(
+    play_faulty(
         &[
             "random-py",
             "hang=python3 bots/faulty/hang.py",
@@ -437,4 +451,131 @@ fn a_hanging_bot_times_out_and_is_restarted() {
     assert!(hang["restart"].as_u64().unwrap() >= 1, "{hang}");
     assert_eq!(record["rounds"][2]["faults"][1], "timeout");
     assert_eq!(record["conduct"][0]["timeout"], 0);
+}
+
+/// A bot that cannot start (a Python bot importing a module the machine
+/// lacks) is explained after the game: why, and the end of its stderr,
+/// where the ModuleNotFoundError is; the status says a bot faulted. The
+/// record keeps no stderr unless `--keep-stderr` asks.
+#[test]
+fn a_crashing_bot_shows_its_stderr_and_the_match_exits_with_the_fault_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot.py");
+    std::fs::write(
+        &bot,
+        "import sys\nprint('starting up', file=sys.stderr)\nimport no_such_module_dojo\n",
+    )
+    .unwrap();
+    let json = dir.path().join("game.json");
+    let out = dojo()
+        .args(["match", "cardjitsu", "random-py"])
+        .arg(format!("np=python3 {}", bot.display()))
+        .args(["--seed", "3", "-q", "--json"])
+        .arg(&json)
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{stdout}{}", stderr_of(&out));
+    assert!(
+        stdout.contains("player 2 (np) could not start: it crashed on every one of its"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("in round 1)"), "{stdout}");
+    assert!(
+        stdout.contains("| ModuleNotFoundError: No module named 'no_such_module_dojo'"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("| starting up"), "{stdout}");
+    // Only the faulty seat is explained.
+    assert!(!stdout.contains("player 1 (random-py) "), "{stdout}");
+    let record = read_json(&json);
+    assert!(record.get("stderr").is_none(), "{record}");
+}
+
+/// A bot that answers for a while and then crashes is "faulted", with its
+/// first crash's round; a sound match exits 0 and explains nothing.
+#[test]
+fn a_bot_crashing_midgame_is_named_with_its_first_crash_and_a_sound_match_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let out = dojo()
+        .args(["match", "cardjitsu", "random-py"])
+        .args([
+            "mid=python3 bots/faulty/crash_midgame.py",
+            "--seed",
+            "5",
+            "-q",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    let record = read_json(&json);
+    let crash = record["conduct"][1]["crash"].as_u64().unwrap();
+    assert!(crash >= 1, "{record}");
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    let first = record["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["faults"][1] == "crash")
+        .unwrap()["round"]
+        .clone();
+    assert!(
+        stdout.contains(&format!("player 2 (mid) faulted: {crash} crash")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("(the first, a crash, in round {first})")),
+        "{stdout}"
+    );
+
+    let sound = dojo()
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--seed",
+            "5",
+            "-q",
+        ])
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    assert_eq!(sound.status.code(), Some(0), "{}", stderr_of(&sound));
+    assert!(!dojo_testkit::cli::stdout_of(&sound).contains("stderr"));
+}
+
+/// Every move of every seat has its time in the record: the wall time
+/// from prompt to answer and the CPU time the bot used meanwhile, one per
+/// round; and each seat's memory peak, where measured.
+#[test]
+fn the_record_holds_each_moves_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    play(
+        &["random-py", "random-sh", "--seed", "6", "-q"]
+            .into_iter()
+            .chain(dojo_testkit::cli::GENEROUS)
+            .collect::<Vec<_>>(),
+        &json,
+    );
+    let record = read_json(&json);
+    let rounds = record["rounds"].as_array().unwrap().len();
+    let timing = &record["timing"];
+    for seat in 0..2 {
+        let wall = timing["latency_us"][seat].as_array().unwrap();
+        let cpu = timing["cpu_us"][seat].as_array().unwrap();
+        assert_eq!((wall.len(), cpu.len()), (rounds, rounds), "{timing}");
+        assert!(wall.iter().all(|t| t.as_u64().is_some()), "{timing}");
+        let peak = &timing["memory_peak_bytes"][seat];
+        assert!(
+            peak.is_null() || peak.as_u64().is_some_and(|b| b > 0),
+            "{timing}"
+        );
+    }
 }

@@ -182,6 +182,94 @@ fn an_empty_name_in_a_team_list_names_the_flag() {
     }
 }
 
+/// A shell bot that writes to stderr and exits 1 without answering: the
+/// summary names its seat as unable to start with the end of its stderr,
+/// and the match exits with the fault status (4).
+#[test]
+fn a_crashing_bot_shows_its_stderr_and_the_match_exits_with_the_fault_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot.sh");
+    std::fs::write(
+        &bot,
+        "read line\necho \"cannot parse: $line\" >&2\necho 'giving up' >&2\nexit 1\n",
+    )
+    .unwrap();
+    let out = dojo()
+        .args([
+            "match",
+            "royale",
+            "--board",
+            "boards/arena.txt",
+            "--rock",
+            BOT,
+        ])
+        .arg("--paper")
+        .arg(format!("quitter=sh {}", bot.display()))
+        .args(["--scissors", BOT, "--seed", "3", "--max-rounds", "3"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(
+        stdout.contains(
+            "seat 1 Paper (quitter) could not start: it crashed on every one of its 3 prompts"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    | giving up"), "{stdout}");
+    assert!(stdout.contains("    | cannot parse: "), "{stdout}");
+}
+
+/// Every turn of every seat has its times in the record: one wall and one
+/// CPU time per action the seat took, in the order of `actions`.
+#[test]
+fn the_record_holds_each_turns_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    play(
+        "boards/arena.txt",
+        BOT,
+        &[
+            "--seed",
+            "4",
+            "--max-rounds",
+            "4",
+            "--timeout-ms",
+            "20000",
+            "--startup-ms",
+            "20000",
+        ],
+        &json,
+    );
+    let record = read_json(&json);
+    let timing = &record["timing"];
+    for seat in 0..3 {
+        let turns = record["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["seat"] == seat)
+            .count();
+        assert!(turns > 0);
+        assert_eq!(
+            timing["latency_us"][seat].as_array().unwrap().len(),
+            turns,
+            "{timing}"
+        );
+        assert_eq!(
+            timing["cpu_us"][seat].as_array().unwrap().len(),
+            turns,
+            "{timing}"
+        );
+    }
+    assert_eq!(
+        timing["memory_peak_bytes"].as_array().unwrap().len(),
+        3,
+        "{timing}"
+    );
+}
+
 /// The bundled random bot picks among the actions that change something,
 /// so a game of three of them goes on to a result instead of stalling:
 /// before, it chose from the board alone, and on an unchanged board it
@@ -227,7 +315,12 @@ fn quiet_prints_only_the_result_as_cardjitsus_does() {
             &[&flags[..], &[quiet]].concat(),
             &dir.path().join("b.json"),
         );
-        let lines: Vec<&str> = short.lines().collect();
+        // The header and the result; then only the times lines, which
+        // -q keeps as match cardjitsu does.
+        let lines: Vec<&str> = short
+            .lines()
+            .filter(|l| !l.starts_with("times: "))
+            .collect();
         assert_eq!(lines.len(), 2, "{quiet}: {short}");
         assert!(lines[0].starts_with("Royale on boards/arena.txt (seed 3)"));
         assert!(lines[1].starts_with("result: "), "{short}");

@@ -12,6 +12,10 @@ use dojo_testkit::paths::root;
 
 const SLOW_OK: [&str; 4] = ["--timeout-ms", "5000", "--startup-ms", "5000"];
 
+/// Plays a match into `dir/game-SEED.json`; returns the record and the
+/// match's transcript, without its `times:` lines: those are the
+/// measurements of that run (against its limits), which a replay does not
+/// show.
 fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (PathBuf, String) {
     let json = dir.join(format!("game-{seed}.json"));
     let shown = stdout(
@@ -23,7 +27,12 @@ fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (P
             .arg("--json")
             .arg(&json),
     );
-    (json, shown)
+    let transcript: String = shown
+        .lines()
+        .filter(|l| !l.starts_with("times: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    (json, transcript)
 }
 
 #[test]
@@ -308,4 +317,46 @@ fn an_edited_seed_is_refused_and_a_missing_timing_is_not() {
             "{stderr}"
         );
     }
+}
+
+/// Move times are measurements, not rules: a record whose times were
+/// edited, or that has only the times of older versions (no CPU time, no
+/// memory peak), shows the same game and reruns identical.
+#[test]
+fn times_are_ignored_by_replay_and_rerun_and_old_times_still_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (json, shown) = cardjitsu_match(tmp.path(), ["random-py", "random-sh"], 8, &[]);
+    let mut record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let timing = &mut record["timing"];
+    assert!(
+        timing["cpu_us"].is_array() && timing["memory_peak_bytes"].is_array(),
+        "{timing}"
+    );
+    for seat in timing["latency_us"].as_array_mut().unwrap() {
+        for t in seat.as_array_mut().unwrap() {
+            *t = serde_json::json!(123_456_789);
+        }
+    }
+    let edited = tmp.path().join("edited-times.json");
+    std::fs::write(&edited, record.to_string()).unwrap();
+    timing_free_rerun(&edited, &shown);
+
+    let timing = record["timing"].as_object_mut().unwrap();
+    timing.remove("cpu_us");
+    timing.remove("memory_peak_bytes");
+    let old = tmp.path().join("old-times.json");
+    std::fs::write(&old, record.to_string()).unwrap();
+    timing_free_rerun(&old, &shown);
+}
+
+/// `record` shows as `shown` and reruns identical (exit 0).
+fn timing_free_rerun(record: &Path, shown: &str) {
+    assert_eq!(stdout(dojo().arg("replay").arg(record)), shown);
+    dojo()
+        .args(["replay", "--rerun"])
+        .arg(record)
+        .args(SLOW_OK)
+        .assert()
+        .code(0);
 }

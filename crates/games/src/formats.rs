@@ -35,8 +35,10 @@ pub const LEAGUE_FORMAT_VERSION: u32 = 4;
 /// A league's `report.json`. Version 2: the settings as `league.json`
 /// version 2 holds them, and `command`; version 3: as version 3 holds
 /// them (`play`); version 4: as version 4 holds them (a tournament
-/// league's default deck is `championship`), and a royale bot seated twice
-/// in one game counts the game once in `standings`.
+/// league's default deck is `championship`); a royale bot seated twice in
+/// one game counts the game once in `standings`; and each standing's
+/// measured `moves` (count, wall and CPU times' p50, p95, max) and
+/// `peak_memory_mib`. Older reports read with those `null`.
 pub const REPORT_FORMAT_VERSION: u32 = 4;
 
 /// `dojo compare --json`. Version 2: blocks (royale plays six games per
@@ -44,5 +46,6 @@ pub const REPORT_FORMAT_VERSION: u32 = 4;
 /// `model`, `note` and `trace`. Version 3: the fault policy
 /// (`settings.faults`), each game's `faulty` seats, the faulty games of
 /// NEW and BASE (`faults.new_faulty_games`, `faults.base_faulty_games`),
-/// the verdict `broken` with `broken` saying why.
-pub const COMPARE_FORMAT_VERSION: u32 = 3;
+/// the verdict `broken` with `broken` saying why. Version 4: `figures`,
+/// NEW's and BASE's move times and memory peaks.
+pub const COMPARE_FORMAT_VERSION: u32 = 4;

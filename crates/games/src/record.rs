@@ -83,6 +83,12 @@ pub struct Timing {
     /// be measured. Absent in records from before it existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cpu_us: Vec<Vec<Option<u64>>>,
+    /// Per seat: the most memory its processes used at once in the game
+    /// (each process tree as a whole, from its box's memory group), in
+    /// bytes; `null` where not measured (no memory group). Absent in
+    /// records from before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_peak_bytes: Vec<Option<u64>>,
 }
 
 /// Reads a record's `timing`, `null` as none (a stored line without its
@@ -143,6 +149,7 @@ pub(crate) fn conduct_and_timing(
         wall_ms: started.elapsed().as_secs_f64() * 1000.0,
         latency_us: Vec::new(),
         cpu_us: Vec::new(),
+        memory_peak_bytes: Vec::new(),
     };
     let mut stderr = Vec::new();
     let conduct = run
@@ -151,6 +158,7 @@ pub(crate) fn conduct_and_timing(
         .map(|s| {
             timing.latency_us.push(s.latencies_us);
             timing.cpu_us.push(s.cpu_us);
+            timing.memory_peak_bytes.push(s.memory_peak_bytes);
             stderr.push(s.stderr_by_prompt);
             SeatConduct {
                 faults: s.faults,

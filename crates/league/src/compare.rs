@@ -404,6 +404,34 @@ impl RoleFaults {
     }
 }
 
+/// One bot's measured figures in a comparison: its moves' times and its
+/// memory peak (as a league's standings give them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct BotFigures {
+    /// `count`, `wall_ms` and `cpu_ms` (`{p50, p95, max}`); `null` before
+    /// any move was timed.
+    pub moves: Option<dojo_games::MoveFigures>,
+    /// MiB; `null` where not measured.
+    pub peak_memory_mib: Option<f64>,
+}
+
+/// The measured figures of NEW and BASE over the counted games: they
+/// differ between two runs of the same games.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoleFigures {
+    pub new: BotFigures,
+    pub base: BotFigures,
+}
+
+impl BotFigures {
+    fn of(t: &dojo_games::MoveTally) -> BotFigures {
+        BotFigures {
+            moves: t.moves(),
+            peak_memory_mib: t.peak_memory_mib(),
+        }
+    }
+}
+
 /// Everything a comparison found; `dojo compare --json` writes it (with
 /// the bots added by the CLI). The schema is in `SPRT.md`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -436,6 +464,10 @@ pub struct CompareReport {
     pub note: Option<SampleNote>,
     /// Faults of NEW and BASE.
     pub faults: RoleFaults,
+    /// Move times and memory peaks of NEW and BASE (absent before
+    /// version 4).
+    #[serde(default)]
+    pub figures: RoleFigures,
     /// With [`Conclusion::Broken`]: which bot, and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broken: Option<Broken>,
@@ -461,6 +493,8 @@ struct Tally<'a> {
     settings: &'a CompareSettings,
     test: SequentialTest,
     faults: RoleFaults,
+    /// NEW's and BASE's move times and memory peaks.
+    moves: [dojo_games::MoveTally; 2],
     blocks: Vec<BlockRecord>,
     trace: Vec<TracePoint>,
     decided: Option<Conclusion>,
@@ -532,10 +566,12 @@ impl Tally<'_> {
                     NEW => {
                         self.faults.new.add(f);
                         self.faults.new_faulty_games += faulty;
+                        self.moves[0].add_stored(&result.timing, i);
                     }
                     BASE => {
                         self.faults.base.add(f);
                         self.faults.base_faulty_games += faulty;
+                        self.moves[1].add_stored(&result.timing, i);
                     }
                     _ => {}
                 }
@@ -629,6 +665,10 @@ impl Tally<'_> {
             note: SampleNote::of(&counts),
             outcomes: counts,
             faults: self.faults,
+            figures: RoleFigures {
+                new: BotFigures::of(&self.moves[0]),
+                base: BotFigures::of(&self.moves[1]),
+            },
             broken,
             trace: self.trace,
             blocks: self.blocks,
@@ -656,6 +696,7 @@ pub fn run_compare(
         settings,
         test: SequentialTest::new(settings.sprt, g),
         faults: RoleFaults::default(),
+        moves: Default::default(),
         blocks: Vec::new(),
         trace: Vec::new(),
         decided: None,

@@ -1,6 +1,7 @@
 //! The league report: a pure function of the settings and the stored
 //! games, so every way of playing the same games (any `--jobs`, resumed,
-//! sharded and merged) yields the same report apart from `timing`.
+//! sharded and merged) yields the same report apart from `timing` and
+//! the measured figures of each standing (`moves`, `peak_memory_mib`).
 
 use dojo_engine::rng::derive_seed;
 use serde::{Deserialize, Serialize};
@@ -232,6 +233,17 @@ pub struct Standing {
     /// stderr log before trusting its rating.
     #[serde(default)]
     pub flagged: bool,
+    /// How many moves the bot was timed on, and their wall and CPU times
+    /// (p50, p95, max, in ms): measurements, which differ between runs
+    /// of the same games (with `peak_memory_mib`, the only part of the
+    /// standings that does). `null` where no move was timed; absent in
+    /// reports before version 4.
+    #[serde(default)]
+    pub moves: Option<dojo_games::MoveFigures>,
+    /// The most memory the bot's processes used at once in any of its
+    /// games (its box's memory group), in MiB; `null` where not measured.
+    #[serde(default)]
+    pub peak_memory_mib: Option<f64>,
 }
 
 /// Results between two bots.
@@ -396,6 +408,8 @@ pub fn build_report_from(
             rating_hi: r.hi,
             flagged: t.games > 0
                 && t.faults.total() as f64 >= FLAG_FAULTS_PER_GAME * t.games as f64,
+            moves: t.moves.moves(),
+            peak_memory_mib: t.moves.peak_memory_mib(),
         })
         .collect();
     standings.sort_by(|x, y| {
@@ -619,5 +633,53 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["conditions"]["bots"][1]["own"][0], "time.timeout_ms");
         assert_eq!(json["standings"][1]["faults"]["limits_hit"]["memory"], 2);
+    }
+
+    #[test]
+    fn standings_sum_each_bots_move_times_from_the_games_timing() {
+        let settings: Settings = serde_json::from_value(serde_json::json!({
+            "game": "cardjitsu",
+            "bots": [{"name": "a", "command": "a"}, {"name": "b", "command": "b"}],
+            "games": 2, "seed": "1", "raises": "allow",
+            "controls": dojo_runner::Controls::default(),
+        }))
+        .unwrap();
+        let mut timed = line(0, &["a", "b"], &[1.0, 0.0]);
+        timed.timing = serde_json::json!({
+            "wall_ms": 9.0,
+            "latency_us": [[1000, 3000], [500]],
+            "cpu_us": [[200, null], [100]],
+            "memory_peak_bytes": [5242880, null],
+        });
+        // A game stored before move times counts for the results only.
+        let untimed = line(1, &["b", "a"], &[0.0, 1.0]);
+        let r = build_report(
+            &settings,
+            &Origin::default(),
+            &[timed, untimed],
+            2,
+            RunInfo::default(),
+        );
+        let a = r.standings.iter().find(|s| s.name == "a").unwrap();
+        let m = a.moves.unwrap();
+        // The median is its bucket's upper end: at most 1% above.
+        assert_eq!((m.count, m.wall_ms.p50, m.wall_ms.max), (2, 1.01, 3.0));
+        assert_eq!(m.cpu_ms.unwrap().max, 0.2);
+        assert_eq!(a.peak_memory_mib, Some(5.0));
+        let b = r.standings.iter().find(|s| s.name == "b").unwrap();
+        assert_eq!((b.moves.unwrap().count, b.peak_memory_mib), (1, None));
+        // A report from before version 4 reads, its figures null.
+        let mut old = serde_json::to_value(&r).unwrap();
+        for s in old["standings"].as_array_mut().unwrap() {
+            let s = s.as_object_mut().unwrap();
+            s.remove("moves");
+            s.remove("peak_memory_mib");
+        }
+        let back: Report = serde_json::from_value(old).unwrap();
+        assert!(
+            back.standings
+                .iter()
+                .all(|s| s.moves.is_none() && s.peak_memory_mib.is_none())
+        );
     }
 }

@@ -5,7 +5,8 @@
 //! A running league adds each game here and forgets it, so its memory does
 //! not grow with the games it plays: what is held is a few counters per bot
 //! and per pair of bots, one kind per distinct group result and a 4-byte
-//! label per bootstrap group (two games). The sums are of scores 0, 1/2 and
+//! label per bootstrap group (two games), and per bot a histogram of its
+//! move times (`dojo_games::MoveTally`). The sums are of scores 0, 1/2 and
 //! 1 (and integer counts), which are exact in any order, so the report
 //! does not depend on the order games were added in.
 
@@ -28,6 +29,8 @@ pub(crate) struct BotTally {
     pub losses: u64,
     pub score: f64,
     pub faults: SeatFaults,
+    /// Its moves' times and memory peak, from the games' `timing`.
+    pub moves: dojo_games::MoveTally,
 }
 
 /// One pair of bots' sums (`a` < `b` by index).
@@ -106,8 +109,8 @@ impl LeagueTally {
         }
         // Each bot's result in the game: its best seat's score (a royale
         // bot seated on two teams wins when either team wins). A game
-        // counts once per bot however many seats it holds; faults are
-        // counted per seat.
+        // counts once per bot however many seats it holds; faults and move
+        // times are counted per seat.
         for (seat, &bot) in idx.iter().enumerate() {
             let first = idx.iter().position(|&b| b == bot) == Some(seat);
             if first {
@@ -128,10 +131,13 @@ impl LeagueTally {
                     t.losses += 1;
                 }
             }
+            let t = &mut self.bots[bot];
             if let Some(f) = g.faults.get(seat) {
-                self.bots[bot].faults.add(f);
+                t.faults.add(f);
                 self.faults.add(f);
             }
+            // Moves are each seat's, however many a bot holds.
+            t.moves.add_stored(&g.timing, seat);
         }
         // Every pair of opposing seats (different sides) held by different
         // bots is a pairwise result (for the ratings and the head-to-head

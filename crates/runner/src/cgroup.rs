@@ -207,6 +207,7 @@ pub(crate) fn remove_stale() -> Vec<PathBuf> {
                 cpu: None,
                 hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
                 events: OnceLock::new(),
+                peak: OnceLock::new(),
             };
             group.kill_all(std::time::Duration::from_secs(5));
             std::mem::forget(group);
@@ -259,6 +260,11 @@ pub(crate) struct BotGroup {
     /// processes, and opening the files each time (a path walk through
     /// the cgroup file system) was most of that cost in the profile.
     events: OnceLock<Vec<EventFile>>,
+    /// The memory group's high-water mark file (v2 `memory.peak`, v1
+    /// `memory.max_usage_in_bytes`), opened read-write at its first use
+    /// and kept: on v2 a reset holds only for reads through the
+    /// descriptor that wrote it. `None` inside without a memory group.
+    peak: OnceLock<Option<std::fs::File>>,
 }
 
 /// A file of a group that counts the hits of one limit.
@@ -396,6 +402,7 @@ impl BotGroup {
             cpu: None,
             hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
             events: OnceLock::new(),
+            peak: OnceLock::new(),
         };
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         for base in bases() {
@@ -487,6 +494,55 @@ impl BotGroup {
         }
         for (slot, count) in self.hit_base.iter().zip(self.hit_counts()) {
             slot.store(count, Ordering::Relaxed);
+        }
+        self.reset_memory_peak();
+    }
+
+    /// The memory group's high-water mark file, opened once.
+    fn peak_file(&self) -> Option<&std::fs::File> {
+        self.peak
+            .get_or_init(|| {
+                let (_, dir, v2) = self
+                    .dirs
+                    .iter()
+                    .find(|(c, _, _)| *c == Controller::Memory)?;
+                let name = if *v2 {
+                    "memory.peak"
+                } else {
+                    "memory.max_usage_in_bytes"
+                };
+                let path = dir.join(name);
+                // Read-only where it may not be written: the mark is then
+                // never reset (see `memory_peak`).
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(&path)
+                    .or_else(|_| std::fs::File::open(&path))
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// The most memory the group's processes used together since the
+    /// last [`Self::rebase`] (or the group's making, where the kernel
+    /// cannot reset the mark: v2 before Linux 6.12), in bytes; `None`
+    /// without a memory group.
+    pub(crate) fn memory_peak(&self) -> Option<u64> {
+        use std::os::unix::fs::FileExt;
+        let file = self.peak_file()?;
+        let mut buf = [0u8; 32];
+        let n = file.read_at(&mut buf, 0).ok()?;
+        std::str::from_utf8(&buf[..n]).ok()?.trim().parse().ok()
+    }
+
+    /// Starts the memory high-water mark anew (v1: writing 0; v2: any
+    /// write, Linux 6.12 and later; best effort: the mark then covers
+    /// the box's earlier processes, of the same bot, too).
+    fn reset_memory_peak(&self) {
+        use std::os::unix::fs::FileExt;
+        if let Some(file) = self.peak_file() {
+            let _ = file.write_at(b"0\n", 0);
         }
     }
 

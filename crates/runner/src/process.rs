@@ -378,6 +378,13 @@ impl BotProcess {
         self.clock.sample()
     }
 
+    /// The most memory the process's tree used at once, in bytes, from
+    /// its memory group (its box's, reset when the box started it);
+    /// `None` without one.
+    pub(crate) fn memory_peak(&self) -> Option<u64> {
+        self.cgroup()?.memory_peak()
+    }
+
     /// The limits this process (or anything it started) ran into, by name:
     /// `processes` and `memory` from its control groups, `cpu` and
     /// `file-size` from the signal it died of. Asked once per process (an

@@ -559,6 +559,26 @@ fn a_memory_hog_is_stopped_charged_a_limit_and_the_game_goes_on() {
 }
 
 #[test]
+fn each_seats_memory_peak_is_its_memory_groups_high_water_mark() {
+    // The hog touches 16 MiB blocks until the 64 MiB limit stops it, is
+    // restarted and does it again: its peak, over the game's processes,
+    // is the limit's neighbourhood; the honest bot's is far below.
+    if !have("cgroup-memory") {
+        return;
+    }
+    let tag = unique_tag("mempeak");
+    let opts = limited(dojo_runner::Limits {
+        memory_bytes: Some(64 << 20),
+        ..dojo_runner::Limits::default()
+    });
+    let (_, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 2);
+    let hog = run.seats[1].memory_peak_bytes.expect("measured");
+    assert!((48 << 20..=(64 << 20) + (1 << 20)).contains(&hog), "{hog}");
+    let honest = run.seats[0].memory_peak_bytes.expect("measured");
+    assert!(honest < 48 << 20, "{honest}");
+}
+
+#[test]
 fn a_cpu_hog_gets_sigxcpu_and_is_charged_a_cpu_limit() {
     let tag = unique_tag("cpuhog");
     let opts = RunOptions {

@@ -111,6 +111,7 @@ struct JsonReport<'a> {
     elo_naive: dojo_league::sprt::EloEstimate,
     note: Option<dojo_league::sprt::SampleNote>,
     faults: dojo_league::compare::RoleFaults,
+    figures: dojo_league::compare::RoleFigures,
     #[serde(skip_serializing_if = "Option::is_none")]
     broken: &'a Option<dojo_league::compare::Broken>,
     trace: &'a [dojo_league::compare::TracePoint],
@@ -144,6 +145,7 @@ impl<'a> JsonReport<'a> {
             elo_naive,
             note,
             faults,
+            figures,
             broken,
             trace,
             blocks,
@@ -170,6 +172,7 @@ impl<'a> JsonReport<'a> {
             elo_naive: *elo_naive,
             note: *note,
             faults: *faults,
+            figures: *figures,
             broken,
             trace,
             blocks,
@@ -443,6 +446,22 @@ fn summary(r: &CompareReport) -> String {
             line(format!(
                 "faults of {role}: {} timeouts, {} crashes, {} invalid answers, {} limits hit ({} restarts); faulty in {faulty} of {} games",
                 f.timeout, f.crash, f.invalid, f.limit, f.restart, r.games_played
+            ));
+        }
+    }
+    for (role, fig) in [("NEW", r.figures.new), ("BASE", r.figures.base)] {
+        if let Some(m) = fig.moves {
+            use crate::render::standings::ms;
+            let memory = fig
+                .peak_memory_mib
+                .map(|mib| format!(", memory peak {mib:.1} MiB"))
+                .unwrap_or_default();
+            line(format!(
+                "times of {role}: {} moves, wall p50 {} p95 {} max {}{memory}",
+                m.count,
+                ms(m.wall_ms.p50),
+                ms(m.wall_ms.p95),
+                ms(m.wall_ms.max)
             ));
         }
     }

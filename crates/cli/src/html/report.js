@@ -1,6 +1,7 @@
 // The league report page: standings with intervals, head-to-head heat map,
-// ratings over games played, faults, settings, and every game with its
-// replay (packed in the page, unpacked only when opened).
+// ratings over games played, faults, settings, move times against the
+// limit, and every game with its replay (packed in the page, unpacked only
+// when opened).
 
 const BOT_COLOURS = ['#3d5a80', '#d55e00', '#009e73', '#cc79a7', '#0072b2', '#e69f00', '#56b4e9', '#8a5cb8', '#7a7a7a', '#b5523b', '#2a9d8f', '#9c6644'];
 const FAULT_KINDS = [['timeout', '#c0392b'], ['crash', '#7b2d26'], ['invalid', '#e67e22'], ['limit', '#6c3483'], ['restart', '#95a5a6']];
@@ -151,6 +152,60 @@ function faultsPanel(rep) {
         FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null))),
         s.faults.limit ? h('div', { class: 'hint limits-hit' }, limitsHit(s.faults)) : null),
       h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)), s.flagged ? [' ', h('span', { class: 'badge fault' }, 'FAULTY')] : null)))));
+}
+
+// How close each bot runs to its move time limit: per bot on one log
+// scale, its moves' wall times (dot: median, bar: median to 95th
+// percentile, whisker: to the slowest move), the CPU time of its slowest
+// move (hollow tick) and its limit (red dashed tick: its own where its
+// bot.toml has one); its memory peak beside, against its memory limit.
+// report.json's standings[].moves and peak_memory_mib; reports from before
+// them have none, and the panel is left out.
+function movesPanel(rep, colourOf) {
+  const st = rep.standings.filter((s) => s.moves);
+  if (!st.length) return null;
+  const c = rep.conditions || {};
+  const own = (name) => (c.bots || []).find((b) => b.name === name);
+  const limitOf = (name) => { const b = own(name); return (b ? b.time : c.time || {}).timeout_ms; };
+  const memLimitOf = (name) => { const b = own(name); return (b ? b.limits : c.limits || {}).memory_mib; };
+  const values = st.flatMap((s) => [s.moves.wall_ms.p50, s.moves.wall_ms.max, limitOf(s.name)]).filter((v) => v > 0);
+  const lo = Math.pow(10, Math.floor(Math.log10(Math.max(Math.min(...values), 0.001))));
+  const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...values) * 1.05)));
+  const W = 1000, L = 150, R = 330, row = 26, T = 18, B = 24, H = T + row * st.length + B;
+  const X = (v) => L + (Math.log10(clamp(v, lo, hi) / lo) / Math.log10(hi / lo)) * (W - L - R);
+  const msText = (v) => (v >= 1000 ? `${(v / 1000).toFixed(v >= 1e4 ? 0 : 2)} s` : v >= 10 ? `${Math.round(v)} ms` : v >= 1 ? `${v.toFixed(1)} ms` : `${v.toFixed(2)} ms`);
+  const el = svg('svg', { class: 'chart', id: 'move-times', viewBox: `0 0 ${W} ${H}` });
+  for (let d = lo; d <= hi * 1.0001; d *= 10) {
+    el.append(svg('line', { class: 'axis', x1: X(d), x2: X(d), y1: T - 6, y2: H - B, 'stroke-dasharray': d === lo ? null : '3 4' }));
+    el.append(svg('text', { x: X(d), y: H - 8, 'text-anchor': 'middle' }, msText(d)));
+  }
+  st.forEach((s, i) => {
+    const m = s.moves, y = T + row * i + row / 2, colour = colourOf(s.name), limit = limitOf(s.name);
+    const share = limit ? m.wall_ms.max / limit : null;
+    const g = svg('g', { class: 'move-row', 'data-bot': s.name },
+      svg('title', {}, `${s.name}: ${fmt(m.count)} moves; wall p50 ${msText(m.wall_ms.p50)}, p95 ${msText(m.wall_ms.p95)}, max ${msText(m.wall_ms.max)}` +
+        (m.cpu_ms ? `; CPU p50 ${msText(m.cpu_ms.p50)}, p95 ${msText(m.cpu_ms.p95)}, max ${msText(m.cpu_ms.max)}` : '') + (limit ? `; limit ${msText(limit)}` : '')),
+      svg('text', { x: L - 10, y: y + 4, 'text-anchor': 'end', style: 'font-size:12.5px;fill:var(--ink);font-weight:600' }, s.name),
+      svg('line', { x1: X(m.wall_ms.p95), x2: X(m.wall_ms.max), y1: y, y2: y, stroke: colour, 'stroke-width': 1.5 }),
+      svg('line', { x1: X(m.wall_ms.max), x2: X(m.wall_ms.max), y1: y - 5, y2: y + 5, stroke: colour, 'stroke-width': 1.5 }),
+      svg('rect', { x: X(m.wall_ms.p50), y: y - 5, width: Math.max(2, X(m.wall_ms.p95) - X(m.wall_ms.p50)), height: 10, rx: 2, fill: colour, opacity: 0.45 }),
+      svg('circle', { cx: X(m.wall_ms.p50), cy: y, r: 4, fill: colour }),
+      m.cpu_ms ? svg('line', { class: 'cpu-max', x1: X(m.cpu_ms.max), x2: X(m.cpu_ms.max), y1: y - 8, y2: y + 8, stroke: colour, 'stroke-width': 1, 'stroke-dasharray': '2 2' }) : null,
+      limit ? svg('line', { class: 'limit', x1: X(limit), x2: X(limit), y1: y - 10, y2: y + 10, stroke: '#c0392b', 'stroke-width': 2, 'stroke-dasharray': '4 3' }) : null,
+      svg('text', { x: W - R + 12, y: y + 4, style: share != null && share >= 0.5 ? 'fill:#8e2419;font-weight:600' : null },
+        `max ${msText(m.wall_ms.max)}` + (limit ? ` / ${msText(limit)} (${Math.round(100 * share)}%)` : '') +
+        (s.peak_memory_mib != null ? ` · ${fmt1(s.peak_memory_mib)}${memLimitOf(s.name) ? ` / ${fmt(memLimitOf(s.name))}` : ''} MiB` : '')));
+    el.append(g);
+  });
+  return h('div', { class: 'panel', id: 'moves-per-bot' }, h('h2', {}, 'Move times against the limit (wall clock, log scale)'),
+    h('div', { class: 'legend' },
+      h('span', {}, h('i', { style: 'background:#3d5a80;border-radius:50%' }), 'median'),
+      h('span', {}, h('i', { style: 'background:#3d5a80;opacity:.45' }), 'median to 95th percentile'),
+      h('span', {}, h('i', { style: 'background:none;border-left:2px solid #3d5a80;border-radius:0;width:2px' }), 'slowest move'),
+      h('span', {}, h('i', { style: 'background:none;border-left:1px dashed #3d5a80;border-radius:0;width:2px' }), 'CPU time of the slowest'),
+      h('span', {}, h('i', { style: 'background:none;border-left:2px dashed #c0392b;border-radius:0;width:2px' }), 'move time limit')),
+    el,
+    h('p', { class: 'hint', style: 'margin:6px 0 0' }, 'Right: the slowest move against the limit, and the memory peak (the bot’s box, all its processes) against the memory limit, in MiB. Measured, so they differ between runs of the same games.'));
 }
 
 // Which limits a bot's processes ran into: `memory 2, cpu 1`.
@@ -376,6 +431,7 @@ PAGES.report = (view, app) => {
     excludedPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
+    movesPanel(rep, colourOf),
     conditionsPanel(rep),
     gamesPanel(view, block != null));
   const replayEl = h('div', { id: 'replay-view' });

@@ -113,6 +113,158 @@ pub fn conduct_lines(
         .collect()
 }
 
+/// Lines of a faulty seat's stderr `dojo match` shows: its last ones,
+/// where a crash's traceback or panic message ends.
+pub const STDERR_TAIL_LINES: usize = 12;
+
+/// One faulty seat of a played game, as `dojo match` explains it.
+pub struct SeatFault<'a> {
+    /// How the transcript names the seat (`player 1 (np-bot)`).
+    pub label: String,
+    pub conduct: &'a SeatConduct,
+    /// Prompts the seat was sent (its timing's latencies).
+    pub prompts: usize,
+    /// The seat's first fault: the round it came in and its kind.
+    pub first: Option<(u32, String)>,
+    /// Everything the seat wrote to stderr, prompt by prompt (a record's
+    /// `stderr` entry; empty when nothing was kept).
+    pub stderr: &'a [String],
+}
+
+/// Why a seat is faulty, and the last [`STDERR_TAIL_LINES`] lines of its
+/// stderr: what a bot author needs to see after `dojo match` to know why
+/// the bot crashed (a missing module, a panic) without digging.
+pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
+    let c = f.conduct;
+    let faults = c.faults;
+    let why = if faults.crash > 0 && u64::try_from(f.prompts).is_ok_and(|p| faults.crash >= p) {
+        format!(
+            "could not start: it crashed on every one of its {} without answering",
+            count(faults.crash, "prompt")
+        )
+    } else {
+        let mut kinds = Vec::new();
+        for (n, what) in [
+            (faults.crash, "crash"),
+            (faults.timeout, "timeout"),
+            (faults.invalid, "invalid answer"),
+            (faults.limit, "limit hit"),
+        ] {
+            if n > 0 {
+                kinds.push(count(n, what));
+            }
+        }
+        format!("faulted: {}", kinds.join(", "))
+    };
+    let mut lines = vec![match &f.first {
+        Some((round, kind)) => format!("{} {why} (the first, a {kind}, in round {round})", f.label),
+        None => format!("{} {why}", f.label),
+    }];
+    if faults.limit > 0 {
+        let hits = faults.limits_hit;
+        let named: Vec<&str> = [
+            (hits.memory, "memory"),
+            (hits.processes, "processes"),
+            (hits.cpu, "cpu"),
+            (hits.file_size, "file-size"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, name)| name)
+        .collect();
+        lines.push(format!("  limits run into: {}", named.join(", ")));
+    }
+    if c.wrote_nothing(f.prompts) {
+        lines.push(format!("  {}", dojo_games::record::FLUSH_HINT));
+    }
+    // The last prompt the seat wrote anything after: a bot restarted
+    // after each crash writes the same traceback every time, and the
+    // last one is the one to read.
+    let last = f.stderr.iter().rev().find(|t| !t.trim().is_empty());
+    match last {
+        None => lines.push("  stderr: nothing".to_owned()),
+        Some(text) => {
+            let all: Vec<&str> = text.lines().collect();
+            let tail = &all[all.len().saturating_sub(STDERR_TAIL_LINES)..];
+            lines.push(if tail.len() < all.len() {
+                format!(
+                    "  stderr, the last {} of the {} lines it wrote last:",
+                    tail.len(),
+                    all.len()
+                )
+            } else {
+                "  stderr, what it wrote last:".to_owned()
+            });
+            lines.extend(tail.iter().map(|l| format!("    | {l}")));
+        }
+    }
+    lines
+}
+
+/// The limits a seat played under, as [`move_lines`] shows them.
+#[derive(Debug, Clone, Copy)]
+pub struct SeatLimits {
+    pub move_ms: u64,
+    pub memory_bytes: Option<u64>,
+}
+
+/// The limits of `bot` under `opts` (its own `bot.toml` values in force).
+pub fn seat_limits(bot: &dojo_runner::BotSpec, opts: &dojo_runner::RunOptions) -> SeatLimits {
+    let clock = bot.values.over(opts);
+    SeatLimits {
+        move_ms: u64::try_from(clock.move_timeout.as_millis()).unwrap_or(u64::MAX),
+        memory_bytes: clock.limits.memory_bytes,
+    }
+}
+
+/// One line per seat of a played game: its moves' wall and CPU times
+/// (p50, p95, max) against its move limit, and its memory peak against
+/// its memory limit: how close a bot runs to them.
+pub fn move_lines(
+    seats: &[SeatInfo],
+    timing: &dojo_games::Timing,
+    label: impl Fn(&SeatInfo) -> String,
+    limits: &[SeatLimits],
+) -> Vec<String> {
+    use standings::ms;
+    let q = |q: &dojo_games::Quantiles| {
+        format!("p50 {} p95 {} max {}", ms(q.p50), ms(q.p95), ms(q.max))
+    };
+    seats
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let mut t = dojo_games::MoveTally::default();
+            t.add_seat(
+                timing.latency_us.get(i).map_or(&[], Vec::as_slice),
+                timing.cpu_us.get(i).map_or(&[], Vec::as_slice),
+                timing.memory_peak_bytes.get(i).copied().flatten(),
+            );
+            let m = t.moves()?;
+            let limit = limits.get(i);
+            let mut line = format!(
+                "{}: {}, wall {}",
+                label(s),
+                count(m.count, "move"),
+                q(&m.wall_ms)
+            );
+            if let Some(l) = limit {
+                let _ = write!(line, " (limit {})", ms(l.move_ms as f64));
+            }
+            if let Some(cpu) = &m.cpu_ms {
+                let _ = write!(line, ", cpu {}", q(cpu));
+            }
+            if let Some(mib) = t.peak_memory_mib() {
+                let _ = write!(line, ", memory peak {mib:.1} MiB");
+                if let Some(bytes) = limit.and_then(|l| l.memory_bytes) {
+                    let _ = write!(line, " (limit {} MiB)", bytes >> 20);
+                }
+            }
+            Some(line)
+        })
+        .collect()
+}
+
 /// `1 game`, `0 games`, `3 games`: a count with its noun in the right number.
 pub fn count(n: u64, noun: &str) -> String {
     if n == 1 {

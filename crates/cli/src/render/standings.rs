@@ -16,13 +16,13 @@ pub fn table(report: &Report) -> String {
         .max(3);
     let _ = writeln!(
         out,
-        "{:>4}  {:<width$}  {:>6}  {:>15}  {:>6}  {:>15}  {:>7}  faults (timeout/crash/invalid/limit/restart)",
-        "rank", "bot", "elo", "95% interval", "games", "W/D/L", "score"
+        "{:>4}  {:<width$}  {:>6}  {:>15}  {:>6}  {:>15}  {:>7}  {:>15}  faults (timeout/crash/invalid/limit/restart)",
+        "rank", "bot", "elo", "95% interval", "games", "W/D/L", "score", "slowest/limit"
     );
     for s in &report.standings {
         let _ = writeln!(
             out,
-            "{:>4}  {:<width$}  {:>6.0}  {:>15}  {:>6}  {:>15}  {:>6.1}%  {}/{}/{}/{}/{}{}",
+            "{:>4}  {:<width$}  {:>6.0}  {:>15}  {:>6}  {:>15}  {:>6.1}%  {:>15}  {}/{}/{}/{}/{}{}",
             s.rank,
             s.name,
             s.rating,
@@ -30,6 +30,7 @@ pub fn table(report: &Report) -> String {
             s.games,
             format!("{}/{}/{}", s.wins, s.draws, s.losses),
             s.score_pct,
+            slowest(s.moves.as_ref(), move_limit_ms(report, &s.name)),
             s.faults.timeout,
             s.faults.crash,
             s.faults.invalid,
@@ -104,6 +105,36 @@ pub fn table(report: &Report) -> String {
     );
     let _ = writeln!(out, "fault policy: {}", report.conditions.faults.describe());
     out
+}
+
+/// The move time limit `bot` played under, in ms: its own where its
+/// `bot.toml` has one, else the league's.
+pub fn move_limit_ms(report: &Report, bot: &str) -> u64 {
+    let c = &report.conditions;
+    c.bots
+        .iter()
+        .find(|b| b.name == bot)
+        .map_or(c.time.timeout_ms, |b| b.time.timeout_ms)
+}
+
+/// A bot's slowest move against its limit, `412ms/1000ms` (`-` before any
+/// move was timed, as in a report from before move times).
+pub fn slowest(moves: Option<&dojo_games::MoveFigures>, limit_ms: u64) -> String {
+    match moves {
+        Some(m) => format!("{}/{}", ms(m.wall_ms.max), ms(limit_ms as f64)),
+        None => "-".to_owned(),
+    }
+}
+
+/// Milliseconds in as few digits as say it: `0.04ms`, `3.7ms`, `6550ms`.
+pub fn ms(ms: f64) -> String {
+    if ms < 1.0 {
+        format!("{ms:.2}ms")
+    } else if ms < 10.0 {
+        format!("{ms:.1}ms")
+    } else {
+        format!("{ms:.0}ms")
+    }
 }
 
 /// A gauntlet's stop rule: one line per opponent's test.

@@ -509,6 +509,7 @@ impl<'a, P: Processes> Game<'a, P> {
                 state.run.stderr_by_prompt = state.cut.split(log);
             }
             state.run.stderr = log.render();
+            state.run.memory_peak_bytes = self.procs.memory_peak(seat);
         }
     }
 

@@ -131,6 +131,12 @@ pub struct SeatRun {
     /// could not be measured.
     #[serde(default)]
     pub cpu_us: Vec<Option<u64>>,
+    /// The most memory any of the seat's processes used at once in the
+    /// game (the process tree together, from its memory group: what the
+    /// memory limit is held against), in bytes; `None` where there is no
+    /// memory group to tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_peak_bytes: Option<u64>,
     /// The head of everything the seat's processes wrote to stderr.
     pub stderr: String,
     /// With [`RunOptions::keep_stderr`](crate::RunOptions::keep_stderr):
@@ -175,6 +181,7 @@ impl SeatRun {
             mode,
             latencies_us: Vec::new(),
             cpu_us: Vec::new(),
+            memory_peak_bytes: None,
             stderr: String::new(),
             stderr_by_prompt: Vec::new(),
             pgids: Vec::new(),

@@ -58,6 +58,12 @@ pub(crate) trait Processes {
     fn stderr_log(&self, seat: usize) -> &CappedLog;
     /// CPU time used so far by the seat's current process tree.
     fn cpu_time(&self, seat: usize) -> Option<Duration>;
+    /// The most memory any of the seat's processes in this game used at
+    /// once (its tree, from its memory group), in bytes; `None` where
+    /// not measured.
+    fn memory_peak(&self, _seat: usize) -> Option<u64> {
+        None
+    }
     /// The resource limits the seat's current process ran into, asked
     /// once per process; up to `wait` for a dying process's exit status
     /// (see [`BotProcess::limits_hit`]).
@@ -101,6 +107,8 @@ pub(crate) struct Pipes<'a> {
     /// Whether the loop has started a process for the seat in this game.
     started: Vec<bool>,
     logs: Vec<CappedLog>,
+    /// Each seat's highest memory peak among its retired processes.
+    peaks: Vec<Option<u64>>,
     draining: Vec<Draining>,
     /// One read buffer for every pipe of the game.
     buf: Vec<u8>,
@@ -120,6 +128,7 @@ impl<'a> Pipes<'a> {
                 .iter()
                 .map(|_| CappedLog::new(opts.stderr_cap_bytes))
                 .collect(),
+            peaks: vec![None; seats.len()],
             draining: Vec::new(),
             buf: crate::process::read_buffer(),
         }
@@ -413,6 +422,7 @@ impl Processes for Pipes<'_> {
     fn retire(&mut self, seat: usize) {
         // What was held back goes out first, as it would have before.
         self.flush(seat);
+        self.peaks[seat] = self.memory_peak(seat);
         if let Some(process) = self.processes[seat].take()
             && let Some(stderr) = process.finish(&mut self.logs[seat])
         {
@@ -541,5 +551,10 @@ impl Processes for Pipes<'_> {
 
     fn cpu_time(&self, seat: usize) -> Option<Duration> {
         self.processes[seat].as_ref()?.cpu_time()
+    }
+
+    fn memory_peak(&self, seat: usize) -> Option<u64> {
+        let current = self.processes[seat].as_ref().and_then(|p| p.memory_peak());
+        self.peaks[seat].max(current)
     }
 }

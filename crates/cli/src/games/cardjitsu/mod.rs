@@ -212,13 +212,20 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         },
         deck_names: [name1, name2],
     };
+    // Stderr always kept: a faulty seat's stderr is shown below (and
+    // left out of `--json` unless `--keep-stderr` asks for it).
+    let opts = RunOptions {
+        keep_stderr: true,
+        ..crate::cmd::run_options(&a.controls)
+    };
+    let limits: Vec<_> = loaded
+        .iter()
+        .map(|b| crate::render::seat_limits(b, &opts))
+        .collect();
     let record = play_cardjitsu(
         [loaded[0].clone(), loaded[1].clone()],
         &setup,
-        &RunOptions {
-            keep_stderr: a.keep_stderr,
-            ..crate::cmd::run_options(&a.controls)
-        },
+        &opts,
         &mut |_| {},
     )?;
     outln!("{}", transcript::header(&record));
@@ -229,6 +236,22 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     for line in transcript::conduct(&record) {
         outln!("faults: {line}");
     }
+    for line in crate::render::move_lines(
+        &record.seats,
+        &record.timing,
+        |s| format!("player {} ({})", s.seat + 1, s.bot),
+        &limits,
+    ) {
+        outln!("times: {line}");
+    }
+    let forensics = transcript::forensics(&record);
+    for line in &forensics {
+        outln!("{line}");
+    }
+    let mut record = record;
+    if !a.keep_stderr {
+        record.stderr.clear();
+    }
     if let Some(path) = &a.json {
         crate::cmd::write_json(path, &record)?;
     }
@@ -237,5 +260,9 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         crate::html::write(path, &crate::html::replay(&record, &source)?)?;
         outln!("replay page: {}", path.display());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::exit::code(if forensics.is_empty() {
+        crate::exit::SUCCESS
+    } else {
+        crate::exit::FAULTED
+    }))
 }

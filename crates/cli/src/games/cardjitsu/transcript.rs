@@ -118,6 +118,29 @@ pub fn conduct(rec: &CardJitsuRecord) -> Vec<String> {
     crate::render::conduct_lines(&rec.seats, &rec.conduct, &rec.timing.latency_us)
 }
 
+/// For each seat that faulted: why, where first, and the end of its
+/// stderr (see [`crate::render::fault_forensics`]).
+pub fn forensics(rec: &CardJitsuRecord) -> Vec<String> {
+    rec.seats
+        .iter()
+        .zip(&rec.conduct)
+        .filter(|(_, c)| c.faults.total() > 0)
+        .flat_map(|(s, c)| {
+            let first = rec.play.rounds.iter().find_map(|r| {
+                let f = r.faults.get(s.seat).copied().flatten()?;
+                Some((r.round, format!("{f:?}").to_lowercase()))
+            });
+            crate::render::fault_forensics(&crate::render::SeatFault {
+                label: format!("player {} ({})", s.seat + 1, s.bot),
+                conduct: c,
+                prompts: rec.timing.latency_us.get(s.seat).map_or(0, Vec::len),
+                first,
+                stderr: rec.stderr.get(s.seat).map_or(&[], Vec::as_slice),
+            })
+        })
+        .collect()
+}
+
 /// The CardJitsu transcript, as `dojo match` prints it; with `turn`, only
 /// that round; with `stderr`, each bot's stderr under its round.
 pub fn replayed(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) -> Result<String> {

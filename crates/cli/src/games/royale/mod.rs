@@ -209,15 +209,18 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         );
         std::thread::sleep(delay);
     };
-    let record = play_royale(
-        &players,
-        &setup,
-        &RunOptions {
-            keep_stderr: a.keep_stderr,
-            ..crate::cmd::run_options(&a.controls)
-        },
-        &mut watch,
-    )?;
+    // Stderr always kept: a faulty seat's stderr is shown below (and
+    // left out of `--json` unless `--keep-stderr` asks for it).
+    let opts = RunOptions {
+        keep_stderr: true,
+        ..crate::cmd::run_options(&a.controls)
+    };
+    let limits: Vec<_> = players
+        .iter()
+        .map(|(b, _)| b)
+        .map(|b| crate::render::seat_limits(b, &opts))
+        .collect();
+    let record = play_royale(&players, &setup, &opts, &mut watch)?;
     outln!(
         "Royale on {} (seed {}), {}x{}",
         record.board_file,
@@ -230,6 +233,22 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     } else {
         out!("{}", transcript::summary(&record));
     }
+    for line in crate::render::move_lines(
+        &record.seats,
+        &record.timing,
+        |s| format!("seat {} ({})", s.seat, s.bot),
+        &limits,
+    ) {
+        outln!("times: {line}");
+    }
+    let forensics = transcript::forensics(&record);
+    for line in &forensics {
+        outln!("{line}");
+    }
+    let mut record = record;
+    if !a.keep_stderr {
+        record.stderr.clear();
+    }
     if let Some(path) = &a.json {
         crate::cmd::write_json(path, &record)?;
     }
@@ -238,5 +257,9 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         crate::html::write(path, &crate::html::replay(&record, &source)?)?;
         outln!("replay page: {}", path.display());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::exit::code(if forensics.is_empty() {
+        crate::exit::SUCCESS
+    } else {
+        crate::exit::FAULTED
+    }))
 }

@@ -128,6 +128,33 @@ pub fn summary(rec: &RoyaleRecord) -> String {
     out
 }
 
+/// For each seat that faulted: why, where first, and the end of its
+/// stderr (see [`crate::render::fault_forensics`]). Illegal moves are the
+/// rules' business, not a fault of the bot's process, and are left out.
+pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
+    rec.seats
+        .iter()
+        .zip(&rec.conduct)
+        .filter(|(_, c)| c.faults.total() > 0)
+        .flat_map(|(s, c)| {
+            let first = rec.play.actions.iter().find_map(|a| {
+                let f = a.fault.filter(|&f| {
+                    a.seat == s.seat && f != dojo_engine::royale::TurnFault::Illegal
+                })?;
+                Some((a.round, format!("{f:?}").to_lowercase()))
+            });
+            let team = s.team.map_or("?", team_name);
+            crate::render::fault_forensics(&crate::render::SeatFault {
+                label: format!("seat {} {team} ({})", s.seat, s.bot),
+                conduct: c,
+                prompts: rec.timing.latency_us.get(s.seat).map_or(0, Vec::len),
+                first,
+                stderr: rec.stderr.get(s.seat).map_or(&[], Vec::as_slice),
+            })
+        })
+        .collect()
+}
+
 /// One line about turn `index` (0-based) of `rec`: who played what, and
 /// what it did. E.g. `turn 4 (round 2): seat 1 Paper (bot) I L: converted (3,4) R -> P`.
 pub fn turn_line(rec: &RoyaleRecord, index: usize) -> String {
