@@ -878,7 +878,8 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    // NEW is a random bot: sensei beats it within a few pairs (H0).
+    // NEW is a random bot: sensei beats it within a few pairs (H0), on the
+    // standard deck its model is made for.
     let (out, page_file) = league_page(
         dir.path(),
         &[
@@ -893,6 +894,10 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
             "24",
             "--seed",
             "1",
+            "--deck1",
+            "standard",
+            "--deck2",
+            "standard",
         ],
     );
     let report = read_json(&out.join("report.json"));
