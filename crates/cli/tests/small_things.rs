@@ -112,3 +112,64 @@ fn counts_read_as_words_and_a_typo_gets_a_suggestion() {
         stderr_of(&out)
     );
 }
+
+/// `.ci/run` with `cargo` (and `id`, so no package is installed) replaced
+/// by stubs: each `cargo test` prints two `test result:` lines, the last
+/// one (`DOJO_BOX=0`) fails when `fail` is set. Returns the exit status
+/// and stdout.
+fn ci_run_with_stub_cargo(fail: bool) -> (Option<i32>, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let stubs = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = stubs.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    write("id", "#!/bin/sh\necho 1000\n");
+    write(
+        "cargo",
+        "#!/bin/sh\n[ \"$1\" = test ] || exit 0\n\
+         echo 'running 5 tests'\n\
+         echo 'test result: ok. 3 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n\
+         if [ \"${DOJO_BOX:-}\" = 0 ] && [ -n \"${STUB_FAIL:-}\" ]; then\n\
+         echo 'test result: FAILED. 10 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n\
+         exit 101\nfi\n\
+         echo 'test result: ok. 10 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n",
+    );
+    let path = format!(
+        "{}:{}",
+        stubs.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = std::process::Command::new(root().join(".ci/run"));
+    cmd.env("PATH", path).env_remove("CI");
+    if fail {
+        cmd.env("STUB_FAIL", "1");
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_ci_script_ends_with_one_overall_line_and_keeps_a_failures_status() {
+    // Five cargo test runs of two binaries each: 65 passed, 10 ignored.
+    let (status, stdout) = ci_run_with_stub_cargo(false);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("65 passed, 0 failed, 10 ignored"),
+        "{stdout}"
+    );
+    // cargo's own lines pass through.
+    assert_eq!(stdout.matches("test result: ok.").count(), 10, "{stdout}");
+    let (status, stdout) = ci_run_with_stub_cargo(true);
+    assert_eq!(status, Some(101), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("65 passed, 1 failed, 10 ignored"),
+        "{stdout}"
+    );
+}
