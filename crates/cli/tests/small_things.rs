@@ -173,3 +173,32 @@ fn the_ci_script_ends_with_one_overall_line_and_keeps_a_failures_status() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_bot_that_cannot_start_is_named_once_in_its_smoke_start_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = dojo()
+        .args([
+            "league",
+            "cardjitsu",
+            "cj=/nonexistent/bot",
+            "random-sh",
+            "--games",
+            "2",
+            "--out",
+        ])
+        .arg(tmp.path().join("l"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(
+            "bot cj failed its smoke start: it could not play its smoke game: \
+             cannot start [\"/nonexistent/bot\"]: No such file or directory"
+        ),
+        "{err}"
+    );
+    // It never ran: nothing is said of its stderr.
+    assert!(!err.contains("wrote nothing to stderr"), "{err}");
+}
