@@ -64,7 +64,7 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
     let inline = spec
         .split_once('=')
         .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
-    if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).is_file() {
+    if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).exists() {
         errln!(
             "note: {} has no bot.toml: running `{}` there",
             bot.dir.display(),

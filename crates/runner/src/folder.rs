@@ -144,6 +144,17 @@ fn load(dir: &Path) -> Result<Loaded, EntryProblem> {
         Err(SpecError::Manifest(e)) => Err(EntryProblem::BadManifest(e)),
         Err(SpecError::NoManifest { reason, .. }) => Err(EntryProblem::NoManifest(reason)),
         Err(SpecError::BadName { message, .. }) => Err(EntryProblem::BadName(message)),
+        // Shown under the manifest's name: the message need not repeat it.
+        Err(SpecError::NotRegular { file, kind }) => {
+            Err(EntryProblem::BadManifest(ManifestError {
+                file,
+                problems: vec![ManifestProblem {
+                    line: 0,
+                    column: 0,
+                    message: format!("{kind}, not a regular file"),
+                }],
+            }))
+        }
         Err(other) => Err(EntryProblem::BadManifest(ManifestError {
             file: dir.join(MANIFEST_FILE),
             problems: vec![ManifestProblem {

@@ -65,6 +65,11 @@ pub enum SpecError {
     /// rule.
     #[error("{}: {message}", dir.display())]
     BadName { dir: PathBuf, message: String },
+    /// A `bot.toml` that is there but is no regular file (a directory, a
+    /// device, a FIFO, or a link to one): not read, and not taken for a
+    /// missing manifest either.
+    #[error("{}: {kind}, not a regular file; a bot's manifest is a file named bot.toml", file.display())]
+    NotRegular { file: PathBuf, kind: &'static str },
     /// A directory without a `bot.toml` and without a single obvious
     /// script to run ([`crate::folder::obvious_script`]).
     #[error("{}: {reason}", dir.display())]
@@ -252,6 +257,33 @@ fn expand_cache(words: Vec<String>, cache: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Whether `dir` has a `bot.toml` of any kind: a directory, a device or
+/// a dangling link there is a manifest that [`load_dir`] refuses by name,
+/// not a bot without one.
+fn has_manifest(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(MANIFEST_FILE)).is_ok()
+}
+
+/// What kind of file `meta` is, for a message saying it is not a regular
+/// one.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
 fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
@@ -269,12 +301,12 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
     }
     let as_dir = Path::new(spec);
     let mut tried = vec![as_dir.join(MANIFEST_FILE)];
-    if as_dir.join(MANIFEST_FILE).is_file() {
+    if has_manifest(as_dir) {
         return load_dir(as_dir);
     }
     let named = is_valid_name(spec).then(|| bots_dir.join(spec));
     if let Some(named) = &named {
-        if named.join(MANIFEST_FILE).is_file() {
+        if has_manifest(named) {
             return load_dir(named);
         }
         tried.push(named.join(MANIFEST_FILE));
@@ -356,6 +388,18 @@ impl BotSpec {
 /// Loads the bot whose `bot.toml` is in `dir`.
 pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let file = dir.join(MANIFEST_FILE);
+    // Only a regular file (or a link to one) is read: a directory would
+    // fail with a bare "Is a directory", a device would be read up to the
+    // cap and parsed.
+    match std::fs::metadata(&file) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(SpecError::NotRegular {
+                kind: file_kind(&meta),
+                file,
+            });
+        }
+        _ => {}
+    }
     let text = crate::input::read_text_capped(&file, crate::input::MANIFEST_CAP, "a bot.toml")
         .map_err(|source| SpecError::Read {
             file: file.clone(),
@@ -409,7 +453,7 @@ fn name_of_dir(dir: &Path, fix: &str) -> Result<String, SpecError> {
 /// the directory, run in mode `auto`, declaring no games. The second
 /// value is the file taken as the bot when there was no `bot.toml`.
 pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
-    if dir.join(MANIFEST_FILE).is_file() {
+    if has_manifest(dir) {
         return Ok((load_dir(dir)?, None));
     }
     let (command, script) =
