@@ -202,3 +202,67 @@ fn a_bot_that_cannot_start_is_named_once_in_its_smoke_start_message() {
     // It never ran: nothing is said of its stderr.
     assert!(!err.contains("wrote nothing to stderr"), "{err}");
 }
+
+#[test]
+fn a_bot_lookup_shows_clean_paths_hints_name_command_and_checks_scripts() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Run where there is no ./bots: the checkout's bots/ is searched, and
+    // shown without `..` in its path.
+    let out = dojo()
+        .current_dir(tmp.path())
+        .env_remove("DOJO_HOME")
+        .args(["match", "cardjitsu", "nosuchbot", "random-sh"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("/bots/nosuchbot/bot.toml"), "{err}");
+    assert!(!err.contains("/../"), "{err}");
+
+    // A script given as the BOT: the NAME=COMMAND that runs it.
+    let script = root().join("bots/random-py/bot.py");
+    let out = dojo()
+        .args(["match", "cardjitsu"])
+        .arg(&script)
+        .arg("random-sh")
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{} is a file: to run a program as a bot, give NAME=COMMAND: `bot=python3 {}`",
+            script.display(),
+            script.display()
+        )),
+        "{err}"
+    );
+
+    // A manifest whose script is not there is not ok.
+    let bots = tmp.path().join("bots");
+    for (name, command) in [("noscript", "python3 bot.py"), ("noprogram", "./bot")] {
+        std::fs::create_dir_all(bots.join(name)).unwrap();
+        std::fs::write(
+            bots.join(name).join("bot.toml"),
+            format!("command = \"{command}\"\n"),
+        )
+        .unwrap();
+    }
+    let listing = stdout_ok(dojo().arg("bots").arg("--bots-dir").arg(&bots));
+    for name in ["noscript", "noprogram"] {
+        let line = listing
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} listed: {listing}"));
+        assert!(line.contains("bad manifest"), "{listing}");
+    }
+    assert!(
+        listing.contains("| bot.toml: its command (python3 bot.py) runs bot.py, which is not in"),
+        "{listing}"
+    );
+    let program = format!(
+        "| bot.toml: its command's program {} does not exist",
+        bots.join("noprogram/bot").display()
+    );
+    assert!(listing.contains(&program), "{listing}");
+}

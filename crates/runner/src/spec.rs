@@ -40,10 +40,11 @@ pub struct BotSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
     #[error(
-        "no bot {spec:?}: tried {}; available bots: {}{}",
+        "no bot {spec:?}: tried {}; available bots: {}{}{}",
         show_paths(tried),
         show_names(available),
-        suggestion.as_ref().map(|s| format!("; did you mean {s:?}?")).unwrap_or_default()
+        suggestion.as_ref().map(|s| format!("; did you mean {s:?}?")).unwrap_or_default(),
+        inline.as_ref().map(|s| format!("; {spec} is a file: to run a program as a bot, give NAME=COMMAND: `{s}`")).unwrap_or_default()
     )]
     NotFound {
         spec: String,
@@ -51,6 +52,9 @@ pub enum SpecError {
         available: Vec<String>,
         /// The available name closest to `spec`, if close enough to be a typo.
         suggestion: Option<String>,
+        /// When `spec` is a file (a script given where a BOT goes): the
+        /// `NAME=COMMAND` that runs it.
+        inline: Option<String>,
     },
     #[error("inline bot {spec:?}: {message}")]
     Inline { spec: String, message: String },
@@ -337,7 +341,28 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
         tried,
         suggestion: closest(spec, &available),
         available,
+        inline: as_dir.is_file().then(|| inline_for(as_dir)),
     })
+}
+
+/// The `NAME=COMMAND` that runs the file `path` as a bot: its script
+/// extension's interpreter ([`crate::folder::SCRIPTS`]) and the file, or
+/// the file itself; NAME is its stem when that is a valid name.
+fn inline_for(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| is_valid_name(s))
+        .unwrap_or_else(|| "mybot".to_owned());
+    let file = shlex::try_quote(&path.to_string_lossy())
+        .map_or_else(|_| path.display().to_string(), |q| q.into_owned());
+    let ext = path.extension().and_then(|x| x.to_str());
+    match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+        Some((_, interpreter)) => format!("{stem}={interpreter} {file}"),
+        // A program: given with a `/`, so it is not looked up on PATH.
+        None if path.components().count() == 1 => format!("{stem}=./{file}"),
+        None => format!("{stem}={file}"),
+    }
 }
 
 /// The name in `names` closest to `spec` by edit distance, when it is
