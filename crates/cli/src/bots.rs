@@ -205,3 +205,22 @@ pub fn fresh_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64);
     dojo_engine::rng::derive_seed(nanos, &[u64::from(std::process::id())])
 }
+
+/// After a game: for each seat's bot that crashed, the hint when the
+/// sandbox hid a path its command names ([`dojo_runner::hidden_path_hint`]),
+/// once per bot.
+pub fn hidden_path_hints<'a>(
+    seats: impl IntoIterator<Item = (&'a BotSpec, &'a dojo_games::SeatConduct)>,
+    sandbox: dojo_runner::SandboxMode,
+) {
+    let mut told: Vec<&str> = Vec::new();
+    for (bot, conduct) in seats {
+        if conduct.faults.crash == 0 || told.contains(&bot.name.as_str()) {
+            continue;
+        }
+        told.push(&bot.name);
+        if let Some(hint) = dojo_runner::hidden_path_hint(bot, sandbox) {
+            errln!("hint: {hint}");
+        }
+    }
+}

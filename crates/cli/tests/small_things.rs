@@ -2,7 +2,7 @@
 //! a merge that would overwrite a shard, counts in words, and a typo in a
 //! bot name.
 
-use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::paths::root;
 use predicates::prelude::*;
 
@@ -265,4 +265,71 @@ fn a_bot_lookup_shows_clean_paths_hints_name_command_and_checks_scripts() {
         bots.join("noprogram/bot").display()
     );
     assert!(listing.contains(&program), "{listing}");
+}
+
+#[test]
+fn a_crash_on_a_script_the_sandbox_hid_says_so_and_how_to_run_it() {
+    let scripts = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let script = scripts.path().join("bot.py");
+    std::fs::copy(root().join("bots/random-py/bot.py"), &script).unwrap();
+    let spec = format!("n=sh -c 'python3 {}'", script.display());
+    let out = dojo()
+        .current_dir(cwd.path())
+        .args([
+            "match",
+            "cardjitsu",
+            &spec,
+            "random-sh",
+            "--max-rounds",
+            "3",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let (text, err) = (stdout_of(&out), stderr_of(&out));
+    assert!(out.status.success(), "{err}");
+    if !text.contains("faults: player 1 (n)") {
+        eprintln!("skipped: no sandbox hides files here (see dojo doctor)");
+        return;
+    }
+    let hint = format!(
+        "hint: the sandbox hid {} from bot n: a bot sees only its own directory",
+        script.display()
+    );
+    assert!(err.contains(&hint), "{err}");
+    let fix = format!("`n=python3 {}`", script.display());
+    assert!(err.contains(&fix), "{err}");
+    // A league's smoke start says the same.
+    let out = dojo()
+        .current_dir(cwd.path())
+        .args(["league", "cardjitsu", &spec, "random-sh", "--games", "2"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--out")
+        .arg(cwd.path().join("l"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("failed its smoke start") && err.contains(&fix),
+        "{err}"
+    );
+    // The script given to its interpreter is shown to the bot: no crash.
+    let direct = format!("n=python3 {}", script.display());
+    let out = dojo()
+        .current_dir(cwd.path())
+        .args([
+            "match",
+            "cardjitsu",
+            &direct,
+            "random-sh",
+            "--max-rounds",
+            "3",
+            "-q",
+        ])
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    assert!(!stdout_of(&out).contains("crash"), "{}", stdout_of(&out));
 }

@@ -68,7 +68,10 @@ fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> 
             (clock.move_timeout + clock.startup_allowance).as_millis()
         )
     } else if f.crash > 0 {
-        "exited or closed its output without answering its first prompt".to_owned()
+        let hint = dojo_runner::hidden_path_hint(bot, opts.sandbox)
+            .map(|h| format!("; {h}"))
+            .unwrap_or_default();
+        format!("exited or closed its output without answering its first prompt{hint}")
     } else if f.invalid > 0 {
         "answered its first prompt with something that is not a move".to_owned()
     } else {

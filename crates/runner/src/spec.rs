@@ -410,6 +410,34 @@ impl BotSpec {
     }
 }
 
+/// For a bot that crashed: when its sandbox hid a path its command names
+/// (a bot given as `NAME=COMMAND` naming a script outside the current
+/// directory inside a shell's `-c`), what happened and how to run it so
+/// the script is seen. `None` under `--sandbox off`, for a bot with a
+/// manifest (its command may name only its own directory) and when every
+/// path named is visible.
+pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<String> {
+    if sandbox == crate::SandboxMode::Off || bot.dir.join(MANIFEST_FILE).is_file() {
+        return None;
+    }
+    let hidden = crate::confine::hidden_paths(&bot.command, &bot.dir);
+    let first = hidden.first()?;
+    let shown: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
+    let ext = first.extension().and_then(|x| x.to_str());
+    let example = match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+        Some((_, interpreter)) => format!("{}={interpreter} {}", bot.name, first.display()),
+        None => format!("{}={}", bot.name, first.display()),
+    };
+    Some(format!(
+        "the sandbox hid {} from bot {}: a bot sees only its own directory ({}) and the system; \
+         give the bot a directory with a bot.toml, or name the script as the program or as its \
+         interpreter's script, which the bot is then shown: `{example}`",
+        shown.join(", "),
+        bot.name,
+        bot.dir.display()
+    ))
+}
+
 /// Loads the bot whose `bot.toml` is in `dir`.
 pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let file = dir.join(MANIFEST_FILE);
