@@ -64,7 +64,7 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
     let inline = spec
         .split_once('=')
         .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
-    if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).is_file() {
+    if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).exists() {
         errln!(
             "note: {} has no bot.toml: running `{}` there",
             bot.dir.display(),
@@ -204,4 +204,23 @@ pub fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     dojo_engine::rng::derive_seed(nanos, &[u64::from(std::process::id())])
+}
+
+/// After a game: for each seat's bot that crashed, the hint when the
+/// sandbox hid a path its command names ([`dojo_runner::hidden_path_hint`]),
+/// once per bot.
+pub fn hidden_path_hints<'a>(
+    seats: impl IntoIterator<Item = (&'a BotSpec, &'a dojo_games::SeatConduct)>,
+    sandbox: dojo_runner::SandboxMode,
+) {
+    let mut told: Vec<&str> = Vec::new();
+    for (bot, conduct) in seats {
+        if conduct.faults.crash == 0 || told.contains(&bot.name.as_str()) {
+            continue;
+        }
+        told.push(&bot.name);
+        if let Some(hint) = dojo_runner::hidden_path_hint(bot, sandbox) {
+            errln!("hint: {hint}");
+        }
+    }
 }

@@ -20,7 +20,9 @@ pub const HOME_VAR: &str = "DOJO_HOME";
 
 /// The checkout this binary was built from (it may have moved since).
 fn checkout() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    // Two levels up from crates/cli, without `..` in the paths it shows.
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
+    cli.ancestors().nth(2).unwrap_or(cli).to_path_buf()
 }
 
 /// The places searched, in order, with what each is (for error hints).

@@ -316,7 +316,9 @@ pub fn exclude_smoke_failures(
                 settings.game
             ));
         }
-        let details = if failure.stderr_head.is_empty() {
+        let details = if !failure.played {
+            Vec::new()
+        } else if failure.stderr_head.is_empty() {
             vec!["(it wrote nothing to stderr)".to_owned()]
         } else {
             std::iter::once("head of its stderr:".to_owned())

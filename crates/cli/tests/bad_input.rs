@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 
-use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
 use predicates::prelude::*;
@@ -332,4 +332,57 @@ fn no_edited_number_in_a_record_makes_replay_panic() {
         }
     }
     assert!(runs > 100, "{runs}");
+}
+
+#[test]
+fn a_bot_toml_that_is_no_regular_file_is_named_as_such_not_missing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("bots");
+    // Each has a script a bot without a manifest would be run from.
+    let dir_toml = folder.join("dirtoml");
+    std::fs::create_dir_all(dir_toml.join("bot.toml")).unwrap();
+    let zero_toml = folder.join("zerotoml");
+    std::fs::create_dir_all(&zero_toml).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", zero_toml.join("bot.toml")).unwrap();
+    for dir in [&dir_toml, &zero_toml] {
+        std::fs::copy(root().join("bots/random-py/bot.py"), dir.join("bot.py")).unwrap();
+    }
+    for (dir, kind) in [
+        (&dir_toml, "a directory"),
+        (&zero_toml, "a character device"),
+    ] {
+        let out = dojo()
+            .args(["match", "cardjitsu"])
+            .arg(dir)
+            .args(["random-sh", "-q"])
+            .output()
+            .unwrap();
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        let want = format!(
+            "{}: {kind}, not a regular file",
+            dir.join("bot.toml").display()
+        );
+        assert!(err.contains(&want), "{err}");
+        assert!(!err.contains("has no bot.toml"), "{err}");
+    }
+    // A folder's listing calls them bad manifests, not bots without one.
+    let listing = dojo()
+        .arg("bots")
+        .arg("--bots-dir")
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let text = stdout_of(&listing);
+    for name in ["dirtoml", "zerotoml"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} listed: {text}"));
+        assert!(line.contains("bad manifest"), "{line}");
+    }
+    for kind in ["a directory", "a character device"] {
+        let why = format!("| bot.toml: {kind}, not a regular file");
+        assert!(text.contains(&why), "{text}");
+    }
 }

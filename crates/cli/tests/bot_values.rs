@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dojo_testkit::cli::{dojo, stderr_of, stdout_of};
+use dojo_testkit::cli::{debug_bot, dojo, stderr_of, stdout_of};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
 
@@ -54,6 +54,16 @@ fn league(bots: &[&Path], out: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The bundled native CardJitsu bot as an inline BOT (`sensei=PATH`): it
+/// answers within any deadline these tests give, however loaded the
+/// machine, so only the late bots' timeouts are counted.
+fn native_sensei() -> String {
+    format!(
+        "sensei={}",
+        debug_bot("dojo-bot-sensei", "sensei").display()
+    )
+}
+
 fn standing<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     report["standings"]
         .as_array()
@@ -69,7 +79,7 @@ fn a_bots_own_move_time_applies_to_it_alone_is_printed_stored_and_fixed_on_resum
     let patient = late_bot(
         dir.path(),
         "patient",
-        "[time]\ntimeout_ms = 3000\n[limits]\nfiles = 128\n",
+        "[time]\ntimeout_ms = 10000\n[limits]\nfiles = 128\n",
     );
     let hasty = late_bot(dir.path(), "hasty", "");
     let out = dir.path().join("out");
@@ -79,7 +89,7 @@ fn a_bots_own_move_time_applies_to_it_alone_is_printed_stored_and_fixed_on_resum
     // Every override is printed at the start: bot, key, value, the league's.
     assert!(
         err.contains(
-            "bot patient: time.timeout_ms = 3000 in its bot.toml (the league's: 100), a raise, allowed"
+            "bot patient: time.timeout_ms = 10000 in its bot.toml (the league's: 100), a raise, allowed"
         ),
         "{err}"
     );
@@ -105,7 +115,7 @@ fn a_bots_own_move_time_applies_to_it_alone_is_printed_stored_and_fixed_on_resum
     let values = |name: &str| bots.iter().find(|b| b["name"] == name).unwrap()["values"].clone();
     assert_eq!(
         values("patient"),
-        serde_json::json!({"limits": {"files": 128}, "time": {"timeout_ms": 3000}})
+        serde_json::json!({"limits": {"files": 128}, "time": {"timeout_ms": 10000}})
     );
     assert!(values("hasty").is_null());
     let c = &report["conditions"];
@@ -124,7 +134,7 @@ fn a_bots_own_move_time_applies_to_it_alone_is_printed_stored_and_fixed_on_resum
             .unwrap()
             .clone()
     };
-    assert_eq!(bot("patient")["time"]["timeout_ms"], 3000);
+    assert_eq!(bot("patient")["time"]["timeout_ms"], 10000);
     assert_eq!(bot("patient")["limits"]["files"], 128);
     assert_eq!(
         bot("patient")["own"],
@@ -137,7 +147,7 @@ fn a_bots_own_move_time_applies_to_it_alone_is_printed_stored_and_fixed_on_resum
     // A changed bot.toml is refused on --resume, naming the bot and values.
     let toml = patient.join("bot.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
-    std::fs::write(&toml, text.replace("3000", "2500")).unwrap();
+    std::fs::write(&toml, text.replace("10000", "9000")).unwrap();
     let resumed = dojo()
         .arg("league")
         .arg("--resume")
@@ -147,7 +157,7 @@ fn a_bots_own_move_time_applies_to_it_alone_is_printed_stored_and_fixed_on_resum
     let err = stderr_of(&resumed);
     assert!(!resumed.status.success(), "{err}");
     assert!(
-        err.contains("bot patient: its bot.toml now gives limits.files=128 time.timeout_ms=2500 (the league has limits.files=128 time.timeout_ms=3000)"),
+        err.contains("bot patient: its bot.toml now gives limits.files=128 time.timeout_ms=9000 (the league has limits.files=128 time.timeout_ms=10000)"),
         "{err}"
     );
     // So is a different --bot-raises.
@@ -253,16 +263,20 @@ fn a_bad_value_in_a_bots_toml_names_file_line_and_expectation() {
 #[test]
 fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
     let dir = tempfile::tempdir().unwrap();
-    let patient = late_bot(dir.path(), "patient", "[time]\ntimeout_ms = 1000\n");
+    // Its own 3,000 ms a move leaves its 300 ms answers far from late on a
+    // loaded machine; the league's 100 ms would make every one late.
+    let patient = late_bot(dir.path(), "patient", "[time]\ntimeout_ms = 3000\n");
     let json = dir.path().join("compare.json");
     let out = dojo()
         .arg("compare")
         .arg("cardjitsu")
         .arg(&patient)
-        .arg("random-py")
-        // A start-up allowance: compare smoke-starts both bots, and
-        // random-py must answer its first prompt in time; after it, the
-        // league's 100 ms would make the patient bot's 300 ms answers late.
+        // The base plays under the league's 100 ms a move, smoke start
+        // included: a native bot, which answers in microseconds, not a
+        // Python one, which a loaded machine can make late.
+        .arg(native_sensei())
+        // A start-up allowance: compare smoke-starts both bots, and the
+        // patient bot's Python must start in time for its first prompt.
         .args([
             "--games",
             "4",
@@ -289,7 +303,7 @@ fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
     let report = read_json(&json);
     // Its own move time applied: the 300 ms answers are in time.
     assert_eq!(report["faults"]["new"]["timeout"], 0, "{report}");
-    assert_eq!(report["new"]["values"]["time"]["timeout_ms"], 1000);
+    assert_eq!(report["new"]["values"]["time"]["timeout_ms"], 3000);
     assert!(report["new"]["values"].get("limits").is_none(), "{report}");
     assert!(report["base"].get("values").is_none(), "{report}");
     let c = &report["conditions"];
@@ -307,9 +321,17 @@ fn a_league_games_rerun_plays_under_the_leagues_time_and_applied_values() {
     // Its manifest asks for 1,000 ms a move; the league caps it at 100, so
     // its 300 ms answers time out in the league's games.
     let capped = late_bot(dir.path(), "capped", "[time]\ntimeout_ms = 1000\n");
-    let random = root().join("bots/random-py");
+    // The opponent must answer every move within the league's 100 ms, with
+    // no start-up allowance, in the league and in the rerun alike: a
+    // native bot does on a loaded machine, where a Python one starting up
+    // can be charged a timeout in one run and not the other.
+    let sensei = native_sensei();
     let out = dir.path().join("league");
-    let o = league(&[&capped, &random], &out, &["--bot-raises", "cap"]);
+    let o = league(
+        &[&capped, Path::new(&sensei)],
+        &out,
+        &["--bot-raises", "cap"],
+    );
     assert!(o.status.success(), "{}", stderr_of(&o));
     let report = read_json(&out.join("report.json"));
     assert!(

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use dojo_engine::cardjitsu::{self, CardJitsu};
 use dojo_engine::protocol::Fault;
-use dojo_engine::royale::{self, Action, Board, Dir, Royale, Team};
+use dojo_engine::royale::{self, Action, Board, Dir, Royale, Team, TurnFault};
 use dojo_games::{CardJitsuRecord, RECORD_VERSION, RoyaleRecord, SeatConduct, SeatInfo, Timing};
 use dojo_testkit::cli::{dojo, stdout_ok};
 use dojo_testkit::json::read_json;
@@ -486,17 +486,32 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
         "playing did not advance ({before} -> {after})"
     );
 
-    // Every fault is listed, with its kind.
-    let faults = rec
-        .play
-        .actions
-        .iter()
-        .filter(|a| a.fault.is_some())
-        .count();
+    // Every fault is listed, with its kind: the bots' faults, which the
+    // standings count, apart from the illegal moves, which they do not.
+    let count = |illegal: bool| {
+        rec.play
+            .actions
+            .iter()
+            .filter(|a| {
+                a.fault
+                    .is_some_and(|f| (f == TurnFault::Illegal) == illegal)
+            })
+            .count()
+    };
+    let (faults, illegal) = (count(false), count(true));
     assert!(faults >= 4, "the test game has faults");
+    assert!(illegal >= 1, "the test game has illegal moves");
     let items = page.eval("document.querySelectorAll('#faults li').length");
     assert_eq!(items.as_u64().unwrap() as usize, faults);
+    assert_eq!(page.text("#faults-title"), format!("Faults ({faults})"));
     assert!(page.text("#faults").contains("timeout"));
+    assert!(!page.text("#faults").contains("illegal"));
+    let items = page.eval("document.querySelectorAll('#illegal li').length");
+    assert_eq!(items.as_u64().unwrap() as usize, illegal);
+    assert_eq!(
+        page.text("#illegal-title"),
+        format!("Illegal moves ({illegal})")
+    );
     assert!(page.text("#result").contains("Draw") || page.text("#result").contains("wins"));
     page.assert_clean();
 }

@@ -2,7 +2,7 @@
 //! a merge that would overwrite a shard, counts in words, and a typo in a
 //! bot name.
 
-use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::paths::root;
 use predicates::prelude::*;
 
@@ -111,4 +111,225 @@ fn counts_read_as_words_and_a_typo_gets_a_suggestion() {
         "{}",
         stderr_of(&out)
     );
+}
+
+/// `.ci/run` with `cargo` (and `id`, so no package is installed) replaced
+/// by stubs: each `cargo test` prints two `test result:` lines, the last
+/// one (`DOJO_BOX=0`) fails when `fail` is set. Returns the exit status
+/// and stdout.
+fn ci_run_with_stub_cargo(fail: bool) -> (Option<i32>, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let stubs = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = stubs.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    write("id", "#!/bin/sh\necho 1000\n");
+    write(
+        "cargo",
+        "#!/bin/sh\n[ \"$1\" = test ] || exit 0\n\
+         echo 'running 5 tests'\n\
+         echo 'test result: ok. 3 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n\
+         if [ \"${DOJO_BOX:-}\" = 0 ] && [ -n \"${STUB_FAIL:-}\" ]; then\n\
+         echo 'test result: FAILED. 10 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n\
+         exit 101\nfi\n\
+         echo 'test result: ok. 10 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n",
+    );
+    let path = format!(
+        "{}:{}",
+        stubs.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = std::process::Command::new(root().join(".ci/run"));
+    cmd.env("PATH", path).env_remove("CI");
+    if fail {
+        cmd.env("STUB_FAIL", "1");
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn the_ci_script_ends_with_one_overall_line_and_keeps_a_failures_status() {
+    // Five cargo test runs of two binaries each: 65 passed, 10 ignored.
+    let (status, stdout) = ci_run_with_stub_cargo(false);
+    assert_eq!(status, Some(0), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("65 passed, 0 failed, 10 ignored"),
+        "{stdout}"
+    );
+    // cargo's own lines pass through.
+    assert_eq!(stdout.matches("test result: ok.").count(), 10, "{stdout}");
+    let (status, stdout) = ci_run_with_stub_cargo(true);
+    assert_eq!(status, Some(101), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("65 passed, 1 failed, 10 ignored"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_bot_that_cannot_start_is_named_once_in_its_smoke_start_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = dojo()
+        .args([
+            "league",
+            "cardjitsu",
+            "cj=/nonexistent/bot",
+            "random-sh",
+            "--games",
+            "2",
+            "--out",
+        ])
+        .arg(tmp.path().join("l"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(
+            "bot cj failed its smoke start: it could not play its smoke game: \
+             cannot start [\"/nonexistent/bot\"]: No such file or directory"
+        ),
+        "{err}"
+    );
+    // It never ran: nothing is said of its stderr.
+    assert!(!err.contains("wrote nothing to stderr"), "{err}");
+}
+
+#[test]
+fn a_bot_lookup_shows_clean_paths_hints_name_command_and_checks_scripts() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Run where there is no ./bots: the checkout's bots/ is searched, and
+    // shown without `..` in its path.
+    let out = dojo()
+        .current_dir(tmp.path())
+        .env_remove("DOJO_HOME")
+        .args(["match", "cardjitsu", "nosuchbot", "random-sh"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("/bots/nosuchbot/bot.toml"), "{err}");
+    assert!(!err.contains("/../"), "{err}");
+
+    // A script given as the BOT: the NAME=COMMAND that runs it.
+    let script = root().join("bots/random-py/bot.py");
+    let out = dojo()
+        .args(["match", "cardjitsu"])
+        .arg(&script)
+        .arg("random-sh")
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{} is a file: to run a program as a bot, give NAME=COMMAND: `bot=python3 {}`",
+            script.display(),
+            script.display()
+        )),
+        "{err}"
+    );
+
+    // A manifest whose script is not there is not ok.
+    let bots = tmp.path().join("bots");
+    for (name, command) in [("noscript", "python3 bot.py"), ("noprogram", "./bot")] {
+        std::fs::create_dir_all(bots.join(name)).unwrap();
+        std::fs::write(
+            bots.join(name).join("bot.toml"),
+            format!("command = \"{command}\"\n"),
+        )
+        .unwrap();
+    }
+    let listing = stdout_ok(dojo().arg("bots").arg("--bots-dir").arg(&bots));
+    for name in ["noscript", "noprogram"] {
+        let line = listing
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} listed: {listing}"));
+        assert!(line.contains("bad manifest"), "{listing}");
+    }
+    assert!(
+        listing.contains("| bot.toml: its command (python3 bot.py) runs bot.py, which is not in"),
+        "{listing}"
+    );
+    let program = format!(
+        "| bot.toml: its command's program {} does not exist",
+        bots.join("noprogram/bot").display()
+    );
+    assert!(listing.contains(&program), "{listing}");
+}
+
+#[test]
+fn a_crash_on_a_script_the_sandbox_hid_says_so_and_how_to_run_it() {
+    let scripts = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let script = scripts.path().join("bot.py");
+    std::fs::copy(root().join("bots/random-py/bot.py"), &script).unwrap();
+    let spec = format!("n=sh -c 'python3 {}'", script.display());
+    let out = dojo()
+        .current_dir(cwd.path())
+        .args([
+            "match",
+            "cardjitsu",
+            &spec,
+            "random-sh",
+            "--max-rounds",
+            "3",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let (text, err) = (stdout_of(&out), stderr_of(&out));
+    assert!(out.status.success(), "{err}");
+    if !text.contains("faults: player 1 (n)") {
+        eprintln!("skipped: no sandbox hides files here (see dojo doctor)");
+        return;
+    }
+    let hint = format!(
+        "hint: the sandbox hid {} from bot n: a bot sees only its own directory",
+        script.display()
+    );
+    assert!(err.contains(&hint), "{err}");
+    let fix = format!("`n=python3 {}`", script.display());
+    assert!(err.contains(&fix), "{err}");
+    // A league's smoke start says the same.
+    let out = dojo()
+        .current_dir(cwd.path())
+        .args(["league", "cardjitsu", &spec, "random-sh", "--games", "2"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--out")
+        .arg(cwd.path().join("l"))
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("failed its smoke start") && err.contains(&fix),
+        "{err}"
+    );
+    // The script given to its interpreter is shown to the bot: no crash.
+    let direct = format!("n=python3 {}", script.display());
+    let out = dojo()
+        .current_dir(cwd.path())
+        .args([
+            "match",
+            "cardjitsu",
+            &direct,
+            "random-sh",
+            "--max-rounds",
+            "3",
+            "-q",
+        ])
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    assert!(!stdout_of(&out).contains("crash"), "{}", stdout_of(&out));
 }

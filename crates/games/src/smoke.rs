@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use dojo_engine::royale::Board;
-use dojo_runner::{BotSpec, RunOptions};
+use dojo_runner::{BotSpec, RunError, RunOptions};
 
 use crate::game::Game;
 use crate::record::SeatConduct;
@@ -23,6 +23,21 @@ pub struct SmokeFailure {
     pub problem: String,
     /// The first lines the bot wrote to stderr (may be empty).
     pub stderr_head: String,
+    /// Whether its game was played: false when the bot could not even be
+    /// started, so it had no stderr to show.
+    pub played: bool,
+}
+
+/// Why a smoke game could not be played, from the runner's error: said of
+/// the bot (the messages name it already), so without the `bot NAME: `
+/// a spawn error's text starts with.
+pub(crate) fn unplayed(err: RunError) -> String {
+    match err {
+        RunError::Spawn {
+            command, source, ..
+        } => format!("cannot start {command:?}: {source}"),
+        other => other.to_string(),
+    }
 }
 
 fn head(stderr: &[Vec<String>], seat: usize) -> String {
@@ -53,7 +68,10 @@ fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> 
             (clock.move_timeout + clock.startup_allowance).as_millis()
         )
     } else if f.crash > 0 {
-        "exited or closed its output without answering its first prompt".to_owned()
+        let hint = dojo_runner::hidden_path_hint(bot, opts.sandbox)
+            .map(|h| format!("; {h}"))
+            .unwrap_or_default();
+        format!("exited or closed its output without answering its first prompt{hint}")
     } else if f.invalid > 0 {
         "answered its first prompt with something that is not a move".to_owned()
     } else {
@@ -74,19 +92,24 @@ pub fn smoke_start(
         keep_stderr: true,
         ..opts.clone()
     };
-    let fail = |problem: String, stderr_head: String| SmokeFailure {
+    let fail = |problem: String, stderr_head: String, played: bool| SmokeFailure {
         bot: bot.name.clone(),
         problem,
         stderr_head,
+        played,
     };
-    let Some((conduct, stderr)) = game
-        .smoke(bot, board, &opts)
-        .map_err(|e| fail(e, String::new()))?
+    let Some((conduct, stderr)) = game.smoke(bot, board, &opts).map_err(|e| {
+        fail(
+            format!("could not play its smoke game: {e}"),
+            String::new(),
+            false,
+        )
+    })?
     else {
         return Ok(());
     };
     match conduct.first().and_then(|c| problem(c, bot, &opts)) {
         None => Ok(()),
-        Some(p) => Err(fail(p, head(&stderr, 0))),
+        Some(p) => Err(fail(p, head(&stderr, 0), true)),
     }
 }

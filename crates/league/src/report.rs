@@ -222,7 +222,7 @@ pub struct Standing {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    /// 100 * (wins + draws / 2) / games.
+    /// 100 * (wins + draws / 2) / games, to one decimal ([`pct`]).
     pub score_pct: f64,
     pub faults: SeatFaults,
     pub rating: f64,
@@ -255,7 +255,7 @@ pub struct HeadToHead {
     pub games: u64,
     /// Pairwise results between them (royale AAB games give two).
     pub results: u64,
-    /// `a`'s score in those results, in percent.
+    /// `a`'s score in those results, in percent, to one decimal ([`pct`]).
     pub score_a_pct: f64,
 }
 
@@ -452,11 +452,16 @@ pub fn build_report_from(
     }
 }
 
+/// `score` of `games` in percent, rounded to one decimal, half away from
+/// zero (61 of 80: 76.3). Rounded here, once, so every renderer shows the
+/// same figure: the terminal's `{:.1}` and the page's `toLocaleString`
+/// round a tie differently (76.25: 76.2 and 76.3), but both print a
+/// value already at one decimal as it is.
 fn pct(score: f64, games: u64) -> f64 {
     if games == 0 {
         0.0
     } else {
-        100.0 * score / games as f64
+        (1000.0 * score / games as f64).round() / 10.0
     }
 }
 
@@ -573,13 +578,25 @@ mod tests {
             ),
             (2, 1, 0)
         );
-        assert_eq!(r.standings[0].score_pct, 100.0 * 2.5 / 3.0);
+        assert_eq!(r.standings[0].score_pct, 83.3);
         let b = r.standings.iter().find(|s| s.name == "b").unwrap();
         assert_eq!(b.rating, ANCHOR_ELO);
         assert_eq!((r.totals.decisive, r.totals.drawn), (2, 1));
         let ab = &r.pairs[0];
         assert_eq!((ab.a.as_str(), ab.b.as_str(), ab.games), ("a", "b", 3));
-        assert_eq!(ab.score_a_pct, 100.0 * 2.5 / 3.0);
+        assert_eq!(ab.score_a_pct, 83.3);
+    }
+
+    #[test]
+    fn a_percentage_is_rounded_once_so_every_renderer_shows_the_same() {
+        // 61 of 80 is 76.25: the terminal's `{:.1}` printed 76.2, the
+        // page 76.3.
+        assert_eq!(pct(61.0, 80), 76.3);
+        assert_eq!(format!("{:.1}", pct(61.0, 80)), "76.3");
+        assert_eq!(pct(1.0, 8), 12.5);
+        assert_eq!(pct(1.0, 3), 33.3);
+        assert_eq!(pct(2.0, 3), 66.7);
+        assert_eq!(pct(0.0, 0), 0.0);
     }
 
     #[test]

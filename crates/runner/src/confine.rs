@@ -182,6 +182,48 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The paths `command` names, run by a bot in `dir` (absolute), that
+/// exist on the host but that the bot cannot see: every word, and every
+/// word of a word holding spaces (a shell's `-c` script), that is an
+/// absolute path outside its directory, the files of [`command_files`],
+/// the system, the kernel's views, the toolchains and the devices a bot
+/// gets. Such a bot crashes with "no such file" of a file that is there.
+pub(crate) fn hidden_paths(command: &[String], dir: &Path) -> Vec<PathBuf> {
+    let mut seen: Vec<PathBuf> = command_files(command, dir);
+    seen.push(dir.to_path_buf());
+    seen.extend(
+        SYSTEM_DIRS
+            .iter()
+            .chain(KERNEL_DIRS)
+            .chain(DEVICES_RW)
+            .chain(DEVICES_READ)
+            .map(PathBuf::from),
+    );
+    seen.extend(toolchains().iter().cloned());
+    let visible = |p: &Path| {
+        let real = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        seen.iter().any(|v| {
+            let v_real = v.canonicalize().unwrap_or_else(|_| v.clone());
+            p.starts_with(v) || real.starts_with(&v_real)
+        })
+    };
+    let mut hidden: Vec<PathBuf> = command
+        .iter()
+        .flat_map(|w| {
+            if w.contains(char::is_whitespace) {
+                shlex::split(w).unwrap_or_else(|| w.split_whitespace().map(str::to_owned).collect())
+            } else {
+                vec![w.clone()]
+            }
+        })
+        .filter(|w| w.starts_with('/'))
+        .map(PathBuf::from)
+        .filter(|p| p.exists() && !visible(p))
+        .collect();
+    hidden.dedup();
+    hidden
+}
+
 /// What every ruleset allows, bot's and build's alike: reading the
 /// system, the kernel's views and the toolchains, and the safe devices.
 fn with_system(created: RulesetCreated) -> Result<RulesetCreated, ConfineError> {
@@ -252,6 +294,35 @@ pub(crate) fn build_ruleset(reach: &BuildReach<'_>) -> Result<Option<OwnedFd>, C
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_a_shell_runs_from_elsewhere_is_hidden_and_an_interpreters_is_not() {
+        let scripts = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        let script = scripts.path().join("bot.py");
+        std::fs::write(&script, "").unwrap();
+        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let shown = script.display().to_string();
+        let in_shell = format!("python3 {shown}");
+        assert_eq!(
+            hidden_paths(&words(&["sh", "-c", &in_shell]), cwd.path()),
+            [script]
+        );
+        // The interpreter's script: its directory is shown to the bot.
+        assert!(hidden_paths(&words(&["python3", &shown]), cwd.path()).is_empty());
+        // Under the bot's directory, in the system, or not there at all.
+        assert!(hidden_paths(&words(&["sh", "-c", &in_shell]), scripts.path()).is_empty());
+        assert!(
+            hidden_paths(&words(&["sh", "-c", "/usr/bin/env python3 x"]), cwd.path()).is_empty()
+        );
+        assert!(
+            hidden_paths(
+                &words(&["sh", "-c", "python3 /nonexistent/b.py"]),
+                cwd.path()
+            )
+            .is_empty()
+        );
+    }
 
     #[test]
     fn a_program_given_as_a_path_is_resolved_against_the_bot_directory() {

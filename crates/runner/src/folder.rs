@@ -140,10 +140,32 @@ fn ignored(folder: &Path) -> Result<Vec<String>, SpecError> {
 /// One entry's bot, or its problem.
 fn load(dir: &Path) -> Result<Loaded, EntryProblem> {
     match load_any(dir) {
-        Ok((bot, script)) => Ok(Loaded { bot, script }),
+        Ok((bot, script)) => match script.is_none().then(|| missing_file(&bot)).flatten() {
+            // A manifest whose command cannot run is not an ok entry.
+            Some(why) => Err(EntryProblem::BadManifest(ManifestError {
+                file: dir.join(MANIFEST_FILE),
+                problems: vec![ManifestProblem {
+                    line: 0,
+                    column: 0,
+                    message: why,
+                }],
+            })),
+            None => Ok(Loaded { bot, script }),
+        },
         Err(SpecError::Manifest(e)) => Err(EntryProblem::BadManifest(e)),
         Err(SpecError::NoManifest { reason, .. }) => Err(EntryProblem::NoManifest(reason)),
         Err(SpecError::BadName { message, .. }) => Err(EntryProblem::BadName(message)),
+        // Shown under the manifest's name: the message need not repeat it.
+        Err(SpecError::NotRegular { file, kind }) => {
+            Err(EntryProblem::BadManifest(ManifestError {
+                file,
+                problems: vec![ManifestProblem {
+                    line: 0,
+                    column: 0,
+                    message: format!("{kind}, not a regular file"),
+                }],
+            }))
+        }
         Err(other) => Err(EntryProblem::BadManifest(ManifestError {
             file: dir.join(MANIFEST_FILE),
             problems: vec![ManifestProblem {
@@ -153,6 +175,44 @@ fn load(dir: &Path) -> Result<Loaded, EntryProblem> {
             }],
         })),
     }
+}
+
+/// The interpreters whose first word that is not an option is the script
+/// they run (as in [`SCRIPTS`], and their usual other names).
+const INTERPRETERS: [&str; 7] = ["python3", "python", "node", "sh", "bash", "ruby", "perl"];
+
+/// Why the command of `bot`, loaded from its manifest, cannot run: its
+/// program given as a path that does not exist, or the script an
+/// interpreter is told to run missing from the bot's directory. `None`
+/// when it may run, and for a bot with a build step, which may make
+/// either. Code given to the interpreter (`-c`, `-m`, `-e`) is not looked
+/// into.
+pub fn missing_file(bot: &BotSpec) -> Option<String> {
+    if bot.build.is_some() {
+        return None;
+    }
+    let (program, args) = bot.command.split_first()?;
+    if program.contains('/') {
+        // Shown without the `./` its anchoring may have kept.
+        let shown: std::path::PathBuf = Path::new(program).components().collect();
+        return (!Path::new(program).exists())
+            .then(|| format!("its command's program {} does not exist", shown.display()));
+    }
+    if !INTERPRETERS.contains(&program.as_str())
+        || args
+            .iter()
+            .any(|w| ["-c", "-m", "-e"].contains(&w.as_str()))
+    {
+        return None;
+    }
+    let script = args.iter().find(|w| !w.starts_with('-'))?;
+    (!bot.dir.join(script).exists()).then(|| {
+        format!(
+            "its command ({}) runs {script}, which is not in {}",
+            bot.command.join(" "),
+            bot.dir.display()
+        )
+    })
 }
 
 /// Entries whose bots share a name: each gets a [`EntryProblem::BadName`]
@@ -333,12 +393,48 @@ mod tests {
     }
 
     #[test]
+    fn a_manifest_whose_script_or_program_is_missing_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::write(dir.join("here.py"), "").unwrap();
+        let bot = |command: &[&str], build: bool| BotSpec {
+            name: "x".into(),
+            command: command.iter().map(|w| (*w).to_owned()).collect(),
+            dir: dir.to_path_buf(),
+            build: build.then(|| vec!["make".to_owned()]),
+            mode: crate::Mode::Auto,
+            games: Vec::new(),
+            team: None,
+            description: None,
+            values: crate::BotValues::default(),
+        };
+        let missing = |command: &[&str]| missing_file(&bot(command, false));
+        assert_eq!(missing(&["python3", "-u", "here.py"]), None);
+        assert!(
+            missing(&["python3", "-u", "gone.py"])
+                .unwrap()
+                .contains("runs gone.py")
+        );
+        let absent = dir.join("gone").display().to_string();
+        assert!(missing(&[&absent]).unwrap().contains("does not exist"));
+        // Code given inline, a program on PATH, or a build that may make
+        // the file: nothing to check.
+        assert_eq!(missing(&["python3", "-m", "gone"]), None);
+        assert_eq!(missing(&["sh", "-c", "exec gone"]), None);
+        assert_eq!(missing(&["java", "Gone"]), None);
+        assert_eq!(missing_file(&bot(&["python3", "gone.py"], true)), None);
+    }
+
+    #[test]
     fn scan_gives_every_directory_a_bot_or_a_problem() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
         write(
             &root.join("good"),
-            &[("bot.toml", "command = \"python3 bot.py\"\n")],
+            &[
+                ("bot.toml", "command = \"python3 bot.py\"\n"),
+                ("bot.py", ""),
+            ],
         );
         write(&root.join("script"), &[("bot.py", "")]);
         write(

@@ -51,7 +51,7 @@ pub use sandbox::{
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
-    discover, load_any, load_dir, resolve,
+    discover, hidden_path_hint, load_any, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 /// Drops every box kept between games for a later game on the same

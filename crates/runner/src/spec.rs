@@ -40,10 +40,11 @@ pub struct BotSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
     #[error(
-        "no bot {spec:?}: tried {}; available bots: {}{}",
+        "no bot {spec:?}: tried {}; available bots: {}{}{}",
         show_paths(tried),
         show_names(available),
-        suggestion.as_ref().map(|s| format!("; did you mean {s:?}?")).unwrap_or_default()
+        suggestion.as_ref().map(|s| format!("; did you mean {s:?}?")).unwrap_or_default(),
+        inline.as_ref().map(|s| format!("; {spec} is a file: to run a program as a bot, give NAME=COMMAND: `{s}`")).unwrap_or_default()
     )]
     NotFound {
         spec: String,
@@ -51,6 +52,9 @@ pub enum SpecError {
         available: Vec<String>,
         /// The available name closest to `spec`, if close enough to be a typo.
         suggestion: Option<String>,
+        /// When `spec` is a file (a script given where a BOT goes): the
+        /// `NAME=COMMAND` that runs it.
+        inline: Option<String>,
     },
     #[error("inline bot {spec:?}: {message}")]
     Inline { spec: String, message: String },
@@ -65,6 +69,11 @@ pub enum SpecError {
     /// rule.
     #[error("{}: {message}", dir.display())]
     BadName { dir: PathBuf, message: String },
+    /// A `bot.toml` that is there but is no regular file (a directory, a
+    /// device, a FIFO, or a link to one): not read, and not taken for a
+    /// missing manifest either.
+    #[error("{}: {kind}, not a regular file; a bot's manifest is a file named bot.toml", file.display())]
+    NotRegular { file: PathBuf, kind: &'static str },
     /// A directory without a `bot.toml` and without a single obvious
     /// script to run ([`crate::folder::obvious_script`]).
     #[error("{}: {reason}", dir.display())]
@@ -252,6 +261,33 @@ fn expand_cache(words: Vec<String>, cache: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Whether `dir` has a `bot.toml` of any kind: a directory, a device or
+/// a dangling link there is a manifest that [`load_dir`] refuses by name,
+/// not a bot without one.
+fn has_manifest(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(MANIFEST_FILE)).is_ok()
+}
+
+/// What kind of file `meta` is, for a message saying it is not a regular
+/// one.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
 fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))
@@ -269,12 +305,12 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
     }
     let as_dir = Path::new(spec);
     let mut tried = vec![as_dir.join(MANIFEST_FILE)];
-    if as_dir.join(MANIFEST_FILE).is_file() {
+    if has_manifest(as_dir) {
         return load_dir(as_dir);
     }
     let named = is_valid_name(spec).then(|| bots_dir.join(spec));
     if let Some(named) = &named {
-        if named.join(MANIFEST_FILE).is_file() {
+        if has_manifest(named) {
             return load_dir(named);
         }
         tried.push(named.join(MANIFEST_FILE));
@@ -305,7 +341,28 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
         tried,
         suggestion: closest(spec, &available),
         available,
+        inline: as_dir.is_file().then(|| inline_for(as_dir)),
     })
+}
+
+/// The `NAME=COMMAND` that runs the file `path` as a bot: its script
+/// extension's interpreter ([`crate::folder::SCRIPTS`]) and the file, or
+/// the file itself; NAME is its stem when that is a valid name.
+fn inline_for(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| is_valid_name(s))
+        .unwrap_or_else(|| "mybot".to_owned());
+    let file = shlex::try_quote(&path.to_string_lossy())
+        .map_or_else(|_| path.display().to_string(), |q| q.into_owned());
+    let ext = path.extension().and_then(|x| x.to_str());
+    match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+        Some((_, interpreter)) => format!("{stem}={interpreter} {file}"),
+        // A program: given with a `/`, so it is not looked up on PATH.
+        None if path.components().count() == 1 => format!("{stem}=./{file}"),
+        None => format!("{stem}={file}"),
+    }
 }
 
 /// The name in `names` closest to `spec` by edit distance, when it is
@@ -353,9 +410,49 @@ impl BotSpec {
     }
 }
 
+/// For a bot that crashed: when its sandbox hid a path its command names
+/// (a bot given as `NAME=COMMAND` naming a script outside the current
+/// directory inside a shell's `-c`), what happened and how to run it so
+/// the script is seen. `None` under `--sandbox off`, for a bot with a
+/// manifest (its command may name only its own directory) and when every
+/// path named is visible.
+pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<String> {
+    if sandbox == crate::SandboxMode::Off || bot.dir.join(MANIFEST_FILE).is_file() {
+        return None;
+    }
+    let hidden = crate::confine::hidden_paths(&bot.command, &bot.dir);
+    let first = hidden.first()?;
+    let shown: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
+    let ext = first.extension().and_then(|x| x.to_str());
+    let example = match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+        Some((_, interpreter)) => format!("{}={interpreter} {}", bot.name, first.display()),
+        None => format!("{}={}", bot.name, first.display()),
+    };
+    Some(format!(
+        "the sandbox hid {} from bot {}: a bot sees only its own directory ({}) and the system; \
+         give the bot a directory with a bot.toml, or name the script as the program or as its \
+         interpreter's script, which the bot is then shown: `{example}`",
+        shown.join(", "),
+        bot.name,
+        bot.dir.display()
+    ))
+}
+
 /// Loads the bot whose `bot.toml` is in `dir`.
 pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let file = dir.join(MANIFEST_FILE);
+    // Only a regular file (or a link to one) is read: a directory would
+    // fail with a bare "Is a directory", a device would be read up to the
+    // cap and parsed.
+    match std::fs::metadata(&file) {
+        Ok(meta) if !meta.is_file() => {
+            return Err(SpecError::NotRegular {
+                kind: file_kind(&meta),
+                file,
+            });
+        }
+        _ => {}
+    }
     let text = crate::input::read_text_capped(&file, crate::input::MANIFEST_CAP, "a bot.toml")
         .map_err(|source| SpecError::Read {
             file: file.clone(),
@@ -409,7 +506,7 @@ fn name_of_dir(dir: &Path, fix: &str) -> Result<String, SpecError> {
 /// the directory, run in mode `auto`, declaring no games. The second
 /// value is the file taken as the bot when there was no `bot.toml`.
 pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
-    if dir.join(MANIFEST_FILE).is_file() {
+    if has_manifest(dir) {
         return Ok((load_dir(dir)?, None));
     }
     let (command, script) =

@@ -277,7 +277,9 @@ pub fn smoke_failures<'a>(
 pub fn print_smoke_failures(failures: &[(String, dojo_games::smoke::SmokeFailure)]) {
     for (label, f) in failures {
         errln!("bot {label} failed its smoke start: it {}", f.problem);
-        if f.stderr_head.is_empty() {
+        if !f.played {
+            // It never ran: there is no stderr to speak of.
+        } else if f.stderr_head.is_empty() {
             errln!("  (it wrote nothing to stderr)");
         } else {
             errln!("  head of its stderr:");

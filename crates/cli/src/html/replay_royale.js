@@ -145,21 +145,26 @@ function royalePage(view, app) {
     actionEl.replaceChildren(
       h('div', {}, seatLabel(a.seat)),
       h('div', {}, h('code', {}, a.action), ' → ', effectText(a),
-        a.fault ? [' ', h('span', { class: 'badge fault' }, `${a.fault}: played as a pass`)] : null,
+        a.fault ? [' ', h('span', { class: 'badge fault' }, `${a.fault === 'illegal' ? 'illegal move' : a.fault}: played as a pass`)] : null,
         lat != null ? h('span', { class: 'muted' }, ` · answered in ${fmtUs(lat)}`) : null));
     const err = ((rec.stderr || [])[a.seat] || [])[view.prompts[t - 1]];
     stderrEl.replaceChildren(...(err ? [h('div', { class: 'hint', style: 'margin-top:8px' }, `stderr of seat ${a.seat} this turn`), stderrBlock(err)] : []));
   };
 
   // Charts: tiles per team over turns (a scrubber), latency per seat.
+  // A bot's faults (timeout, crash, invalid answer, limit) are what the
+  // standings count; an illegal move (a well-formed action the board
+  // forbids, such as a step into a wall) is the game's rule, not a fault,
+  // and is listed apart. Both are played as a pass.
   const faults = [];
-  acts.forEach((a, i) => { if (a.fault) faults.push(i + 1); });
+  const illegal = [];
+  acts.forEach((a, i) => { if (a.fault) (a.fault === 'illegal' ? illegal : faults).push(i + 1); });
   let step;
   const pick = (t) => step.set(t);
   const countChart = lineChart({
     series: ['R', 'P', 'S'].map((k, j) => ({ name: TEAM[k], colour: TEAM_COLOUR[k], xs: view.counts.map((_, i) => i), ys: view.counts.map((c) => c[j]) })),
     xMax: N, height: 170, xLabel: (v) => `turn ${fmt(v)}`, onPick: pick, yMin: countFloor(view.counts),
-    markers: faults.map((t) => ({ x: t, title: `turn ${t}: ${acts[t - 1].fault}` })),
+    markers: faults.concat(illegal).map((t) => ({ x: t, title: `turn ${t}: ${acts[t - 1].fault === 'illegal' ? 'illegal move' : acts[t - 1].fault}` })),
   });
   const latSeries = rec.players.map((p) => ({ name: `seat ${p.seat}`, colour: TEAM_COLOUR[p.team], xs: [], ys: [] }));
   acts.forEach((a, i) => { const l = latency(i); if (l != null && latSeries[a.seat]) { latSeries[a.seat].xs.push(i + 1); latSeries[a.seat].ys.push(l); } });
@@ -178,7 +183,9 @@ function royalePage(view, app) {
   });
 
   const [result, cls] = royaleResult(rec);
-  const faultItems = faults.map((t) => { const a = acts[t - 1]; return h('li', { onclick: () => step.set(t) }, `turn ${fmt(t)} · seat ${a.seat} (${bot(a.seat)}): ${a.fault}${a.fault === 'illegal' ? ' ' + a.action : ''} → pass`); });
+  const turnItems = (turns, what) => turns.map((t) => { const a = acts[t - 1]; return h('li', { onclick: () => step.set(t) }, `turn ${fmt(t)} · seat ${a.seat} (${bot(a.seat)}): ${what(a)} → pass`); });
+  const faultItems = turnItems(faults, (a) => a.fault);
+  const illegalItems = turnItems(illegal, (a) => a.action);
   app.append(
     h('h1', {}, `Royale on ${rec.board_file}`),
     h('p', { class: 'sub' }, `${W}×${H} board · seed ${rec.seed} · ${fmt(N)} turns in ${fmt(rec.outcome ? rec.outcome.rounds : rounds(N))} rounds · round cap ${fmt(rec.settings.max_rounds)}, stall limit ${fmt(rec.settings.stall_rounds)}`),
@@ -188,9 +195,11 @@ function royalePage(view, app) {
         legend([['Rock', TEAM_COLOUR.R], ['Paper', TEAM_COLOUR.P], ['Scissors', TEAM_COLOUR.S], ['wall', TILE_FILL[1]], ['empty', TILE_FILL[0]], ['player (ring: team)', '#fff', '#1d2127']])),
       h('div', { class: 'grow' },
         h('div', { class: 'panel' }, step.el, countsEl, actionEl, stderrEl),
-        h('div', { class: 'panel' }, h('h2', {}, `Faults (${faults.length})`),
-          faults.length ? h('ul', { class: 'faultlist', id: 'faults' }, faultItems) : h('p', { class: 'muted', style: 'margin:0' }, 'No turn was lost to a fault.')))),
-    h('div', { class: 'panel' }, h('h2', {}, 'Tiles per team (click or drag to jump; ▼ marks a fault)'), legend(['R', 'P', 'S'].map((k) => [TEAM[k], TEAM_COLOUR[k]])), countChart),
+        h('div', { class: 'panel' }, h('h2', { id: 'faults-title' }, `Faults (${faults.length})`),
+          faults.length ? h('ul', { class: 'faultlist', id: 'faults' }, faultItems) : h('p', { class: 'muted', style: 'margin:0' }, 'No turn was lost to a fault.')),
+        h('div', { class: 'panel' }, h('h2', { id: 'illegal-title' }, `Illegal moves (${illegal.length})`),
+          illegal.length ? h('ul', { class: 'faultlist', id: 'illegal' }, illegalItems) : h('p', { class: 'muted', style: 'margin:0' }, 'No move was illegal.')))),
+    h('div', { class: 'panel' }, h('h2', {}, 'Tiles per team (click or drag to jump; ▼ marks a fault or an illegal move)'), legend(['R', 'P', 'S'].map((k) => [TEAM[k], TEAM_COLOUR[k]])), countChart),
     h('div', { class: 'panel' }, h('h2', {}, 'Answer time per turn'), legend(rec.players.map((p) => [`seat ${p.seat} (${bot(p.seat)})`, TEAM_COLOUR[p.team]])), latChart),
     seatsPanel(view, (s) => h('span', { class: 'team-' + s.team }, h('span', { class: 'dot', style: `background:${TEAM_COLOUR[s.team]}` }), `${s.seat} · ${TEAM[s.team] || '?'}`)));
   drawAll();

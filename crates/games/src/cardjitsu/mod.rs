@@ -218,7 +218,7 @@ pub(crate) fn smoke(bot: &Arc<BotSpec>, opts: &RunOptions) -> Result<CardJitsuRe
         opts,
         &mut |_| {},
     )
-    .map_err(|e| e.to_string())
+    .map_err(crate::smoke::unplayed)
 }
 
 #[cfg(test)]

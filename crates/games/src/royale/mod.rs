@@ -256,7 +256,10 @@ pub(crate) fn smoke(
             stall_rounds: Some(1),
         },
     };
-    play_royale(&players, &setup, opts, &mut |_| {}).map_err(|e| e.to_string())
+    play_royale(&players, &setup, opts, &mut |_| {}).map_err(|e| match e {
+        RoyaleError::Run(e) => crate::smoke::unplayed(e),
+        other => other.to_string(),
+    })
 }
 
 #[cfg(test)]

@@ -249,6 +249,10 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     if !a.keep_stderr {
         record.stderr.clear();
     }
+    crate::bots::hidden_path_hints(
+        players.iter().map(|(b, _)| &**b).zip(&record.conduct),
+        a.controls.controls().sandbox,
+    );
     if let Some(path) = &a.json {
         crate::cmd::write_json(path, &record)?;
     }
