@@ -61,6 +61,33 @@ pub enum Command {
     /// Ask a card game's rules: a Skat hand's bid value, whether a Tichu play is legal.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// Check a bot before submitting it: read and built as a league takes
+    /// it, a few games against the bundled bots in every seat and rule set,
+    /// one replayed for determinism, its move times and memory against the
+    /// limits. Exit 0: ready; 1: a fault in some game, each named.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The game the bot plays.
+    #[arg(value_parser = crate::games::game_parser())]
+    pub game: Game,
+    /// The bot: a directory with a bot.toml, a name under the bots
+    /// directory, or NAME=COMMAND.
+    pub bot: String,
+    /// The bots to play it against; default: the game's bundled bots that
+    /// need no build (CardJitsu: random-py, random-sh; royale:
+    /// royale-random-py).
+    #[arg(long, value_name = "BOT", num_args = 1..)]
+    pub against: Vec<String>,
+    /// The first game's seed; each later game takes the next.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// The time controls and limits to check against (default: a
+    /// league's defaults).
+    #[command(flatten)]
+    pub controls: ControlArgs,
 }
 
 #[derive(Debug, Args)]

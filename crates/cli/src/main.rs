@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         Command::Doctor => Ok(cmd::doctor::run()),
         Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
+        Command::Check(a) => cmd::check::run(&bots_dir, a),
     };
     let code = match outcome {
         Ok(code) => code,

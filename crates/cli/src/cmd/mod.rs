@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bots;
+pub mod check;
 pub mod compare;
 pub mod doctor;
 pub mod league;

@@ -71,6 +71,38 @@ impl super::GameCli for RoyaleCli {
             .record::<dojo_games::RoyaleRecord>()
             .map(|rec| rec as &dyn ReplayText)
     }
+
+    /// One rule set, on the bundled arena board (read from the binary
+    /// when no `boards/` is at hand); a round cap keeps a game of per-turn
+    /// bots short (the cap is a draw, not a fault).
+    fn check_variants(&self) -> Vec<(&'static str, Vec<String>)> {
+        vec![(
+            "the arena board",
+            vec![
+                "--board".to_owned(),
+                "boards/arena.txt".to_owned(),
+                "--max-rounds".to_owned(),
+                "40".to_owned(),
+            ],
+        )]
+    }
+
+    fn check_opponents(&self) -> &'static [&'static str] {
+        &["royale-random-py"]
+    }
+
+    /// The bot on team `seat` (rock, paper, scissors), the opponent on
+    /// the other two.
+    fn check_seating(&self, bot: &str, opponent: &str, seat: usize) -> Vec<String> {
+        ["--rock", "--paper", "--scissors"]
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, flag)| {
+                let who = if i == seat { bot } else { opponent };
+                [flag.to_owned(), who.to_owned()]
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Args)]
