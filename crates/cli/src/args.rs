@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use dojo_games::Game;
 
 use crate::games::{MatchCommand, cardjitsu::RulesArg, game_parser};
+use crate::starter::Lang;
 
 /// dojo: a tournament harness for game-playing bots.
 ///
@@ -61,6 +62,44 @@ pub enum Command {
     /// Ask a card game's rules: a Skat hand's bid value, whether a Tichu play is legal.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// Start a new bot: a directory with its bot.toml and a small, commented bot that plays legal moves.
+    New(NewArgs),
+}
+
+/// Start a new bot: a directory holding its `bot.toml` and a small bot
+/// that plays legal moves, with comments explaining the game's protocol
+/// where it reads it, ready to play and to change.
+///
+/// The bot stays alive for the whole game, answers every prompt with a
+/// legal move and flushes each answer; it seeds its random choices from
+/// DOJO_SEED, so a seeded match replays exactly. Compiled bots (C, Rust)
+/// declare their `build` in bot.toml: dojo builds them before their first
+/// game, into the user's build cache ($DOJO_CACHE), and a Rust bot is a
+/// crate of its own (no dependencies, not part of any workspace).
+///
+/// Refused, writing nothing: a NAME that breaks the bot name rule, a
+/// directory that exists and is not empty, a directory whose parent does
+/// not exist. On success it lists the files it wrote and the `dojo match`
+/// to try the bot with. The protocols: docs/protocols.md.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  dojo new cardjitsu my-bot                  # ./my-bot, in Python
+  dojo new royale walker --lang rust         # ./walker, a Rust crate
+  dojo new cardjitsu fast --lang c --dir bots/fast")]
+pub struct NewArgs {
+    /// The game the bot plays.
+    #[arg(value_parser = game_parser())]
+    pub game: Game,
+    /// The bot's name (its `name` in bot.toml): 1 to 64 letters, digits,
+    /// `_`, `.` and `-`, not starting with `-`.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The language of the bot.
+    #[arg(long, value_enum, default_value_t = Lang::Python)]
+    pub lang: Lang,
+    /// The directory to create (or an empty one to fill); default: ./NAME.
+    #[arg(long, value_name = "PATH")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -18,6 +18,7 @@ mod html;
 mod live;
 mod progress;
 mod render;
+mod starter;
 mod submissions;
 
 use std::process::ExitCode;
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
         Command::Doctor => Ok(cmd::doctor::run()),
         Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
+        Command::New(a) => cmd::new::run(&a),
     };
     let code = match outcome {
         Ok(code) => code,

@@ -4,6 +4,7 @@ pub mod bots;
 pub mod compare;
 pub mod doctor;
 pub mod league;
+pub mod new;
 pub mod play;
 pub mod replay;
 pub mod report;

@@ -24,6 +24,7 @@ use dojo_league::PlayOptions;
 
 use crate::args::GameOptionsArgs;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// What the command line knows about one game.
 pub trait GameCli: Sync {
@@ -63,6 +64,9 @@ pub trait GameCli: Sync {
     /// How `dojo replay` shows a saved game of this game (its record's
     /// `ReplayText`); `None` for another game's.
     fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText>;
+    /// The starter bots `dojo new` writes for this game (its files under
+    /// `crates/cli/templates/GAME/`), and the match that tries one.
+    fn starter(&self) -> &'static Starter;
 }
 
 /// The value stored for the game flag `--flag` in `play`, parsed; `None`

@@ -18,6 +18,7 @@ use dojo_runner::RunOptions;
 use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
@@ -79,6 +80,14 @@ impl super::GameCli for CardJitsuCli {
         saved
             .record::<dojo_games::CardJitsuRecord>()
             .map(|rec| rec as &dyn ReplayText)
+    }
+
+    fn starter(&self) -> &'static Starter {
+        static STARTER: Starter = Starter {
+            templates: crate::starter::starters!("cardjitsu"),
+            try_it: &["match", "cardjitsu", "{dir}", "random-py"],
+        };
+        &STARTER
     }
 }
 
