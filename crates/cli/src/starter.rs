@@ -117,6 +117,7 @@ macro_rules! starters {
                 $crate::starter::Lang::Python,
                 ["bot.toml", "bot.py"]
             ),
+            $crate::starter::template!($game, "c", $crate::starter::Lang::C, ["bot.toml", "bot.c"]),
             $crate::starter::template!(
                 $game,
                 "sh",

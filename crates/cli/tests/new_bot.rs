@@ -130,6 +130,12 @@ fn sh_starters_play_clean_games() {
     starters_play_clean_games("sh", "sh");
 }
 
+/// Built by their `build` line, into the build cache.
+#[test]
+fn c_starters_play_clean_games() {
+    starters_play_clean_games("c", "cc");
+}
+
 /// A starter that reads the Reverse hand line both ways the protocol
 /// allows (`* FyA,...` as sent, `*FyA,...` as the championship's example
 /// prints it) and answers a legal index to each, fed by hand.
