@@ -120,6 +120,12 @@ macro_rules! starters {
             $crate::starter::template!($game, "c", $crate::starter::Lang::C, ["bot.toml", "bot.c"]),
             $crate::starter::template!(
                 $game,
+                "node",
+                $crate::starter::Lang::Node,
+                ["bot.toml", "bot.js"]
+            ),
+            $crate::starter::template!(
+                $game,
                 "sh",
                 $crate::starter::Lang::Sh,
                 ["bot.toml", "bot.sh"]

@@ -130,6 +130,11 @@ fn sh_starters_play_clean_games() {
     starters_play_clean_games("sh", "sh");
 }
 
+#[test]
+fn node_starters_play_clean_games() {
+    starters_play_clean_games("node", "node");
+}
+
 /// Built by their `build` line, into the build cache.
 #[test]
 fn c_starters_play_clean_games() {
@@ -141,7 +146,11 @@ fn c_starters_play_clean_games() {
 /// prints it) and answers a legal index to each, fed by hand.
 #[test]
 fn cardjitsu_starters_read_both_forms_of_the_reverse_hand() {
-    for (lang, tool, program) in [("python", "python3", "bot.py"), ("sh", "sh", "bot.sh")] {
+    for (lang, tool, program) in [
+        ("python", "python3", "bot.py"),
+        ("sh", "sh", "bot.sh"),
+        ("node", "node", "bot.js"),
+    ] {
         if !have(tool, lang) {
             continue;
         }
