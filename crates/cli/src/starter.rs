@@ -126,6 +126,12 @@ macro_rules! starters {
             ),
             $crate::starter::template!(
                 $game,
+                "rust",
+                $crate::starter::Lang::Rust,
+                ["bot.toml", "Cargo.toml", "src/main.rs"]
+            ),
+            $crate::starter::template!(
+                $game,
                 "sh",
                 $crate::starter::Lang::Sh,
                 ["bot.toml", "bot.sh"]
@@ -149,8 +155,10 @@ mod tests {
         for game_cli in CLIS {
             let game = game_cli.game();
             let starter = game_cli.starter();
-            for t in starter.templates {
-                let lang = t.lang;
+            for lang in Lang::ALL {
+                let t = starter
+                    .template(lang)
+                    .unwrap_or_else(|| panic!("{game}: no {} starter", lang.name()));
                 let (_, manifest) = t
                     .files
                     .iter()

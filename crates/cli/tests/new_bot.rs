@@ -107,6 +107,9 @@ fn starters_play_clean_games(lang: &str, tool: &str) {
     }
     for game in ["cardjitsu", "royale"] {
         let tmp = tempfile::tempdir().unwrap();
+        // An unrelated Cargo workspace above the bot, as a bot made inside
+        // a checkout of dojo has.
+        std::fs::write(tmp.path().join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
         let name = format!("my-{game}-{lang}");
         let next = new_bot(tmp.path(), game, &name, lang);
         // A royale game of per-turn Python opponents is kept short.
@@ -139,6 +142,14 @@ fn node_starters_play_clean_games() {
 #[test]
 fn c_starters_play_clean_games() {
     starters_play_clean_games("c", "cc");
+}
+
+/// Each a crate of its own, built with cargo from a cold cache (standard
+/// library only, so offline); with the bot inside a directory that is
+/// itself a Cargo workspace, which it must not join.
+#[test]
+fn rust_starters_play_clean_games() {
+    starters_play_clean_games("rust", "cargo");
 }
 
 /// A starter that reads the Reverse hand line both ways the protocol
