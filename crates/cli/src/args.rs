@@ -63,24 +63,29 @@ pub enum Command {
     #[command(subcommand)]
     Rules(RulesCommand),
     /// Start a new bot: a directory with its bot.toml and a small, commented bot that plays legal moves.
+    ///
+    /// Writes ./NAME (or --dir PATH) holding a `bot.toml` and a bot in
+    /// --lang that answers every prompt of GAME with a legal move, with
+    /// comments explaining the game's protocol where it reads it: a bot
+    /// to play at once and to change from there.
+    ///
+    /// The bot stays alive for the whole game, flushes each answer and seeds
+    /// its random choices from DOJO_SEED (a seeded match replays exactly).
+    /// A C or Rust bot's bot.toml declares its `build`: dojo compiles it
+    /// before its first game, into the bot's build cache ($DOJO_CACHE). A
+    /// Rust bot is a crate of its own: standard library only (it builds
+    /// offline), in no Cargo workspace around it.
+    ///
+    /// Refused, writing nothing: a NAME that breaks the bot name rule, a
+    /// directory that exists and is not empty, a directory whose parent
+    /// does not exist. On success it lists the files it wrote and the
+    /// `dojo match` to try the bot with (against the bundled random-py,
+    /// royale-random-py for royale). The protocols: docs/protocols.md.
     New(NewArgs),
 }
 
-/// Start a new bot: a directory holding its `bot.toml` and a small bot
-/// that plays legal moves, with comments explaining the game's protocol
-/// where it reads it, ready to play and to change.
-///
-/// The bot stays alive for the whole game, answers every prompt with a
-/// legal move and flushes each answer; it seeds its random choices from
-/// DOJO_SEED, so a seeded match replays exactly. Compiled bots (C, Rust)
-/// declare their `build` in bot.toml: dojo builds them before their first
-/// game, into the user's build cache ($DOJO_CACHE), and a Rust bot is a
-/// crate of its own (no dependencies, not part of any workspace).
-///
-/// Refused, writing nothing: a NAME that breaks the bot name rule, a
-/// directory that exists and is not empty, a directory whose parent does
-/// not exist. On success it lists the files it wrote and the `dojo match`
-/// to try the bot with. The protocols: docs/protocols.md.
+/// `dojo new`: a starter bot from `crate::starter`'s templates, written
+/// by `cmd::new`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   dojo new cardjitsu my-bot                  # ./my-bot, in Python
@@ -94,7 +99,7 @@ pub struct NewArgs {
     /// `_`, `.` and `-`, not starting with `-`.
     #[arg(value_name = "NAME")]
     pub name: String,
-    /// The language of the bot.
+    /// The language of the bot (also accepted: py, js, javascript, rs, shell).
     #[arg(long, value_enum, default_value_t = Lang::Python)]
     pub lang: Lang,
     /// The directory to create (or an empty one to fill); default: ./NAME.

@@ -152,24 +152,37 @@ fn rust_starters_play_clean_games() {
     starters_play_clean_games("rust", "cargo");
 }
 
-/// A starter that reads the Reverse hand line both ways the protocol
-/// allows (`* FyA,...` as sent, `*FyA,...` as the championship's example
-/// prints it) and answers a legal index to each, fed by hand.
+/// Every starter that needs no cargo build reads the Reverse hand line
+/// both ways the protocol allows (`* FyA,...` as sent, `*FyA,...` as the
+/// championship's example prints it) and answers a legal index to each,
+/// fed by hand. (The Rust starter's parsing is the same `trim_start_matches`
+/// and `trim`; its build is left to `rust_starters_play_clean_games`.)
 #[test]
 fn cardjitsu_starters_read_both_forms_of_the_reverse_hand() {
     for (lang, tool, program) in [
-        ("python", "python3", "bot.py"),
-        ("sh", "sh", "bot.sh"),
-        ("node", "node", "bot.js"),
+        ("python", "python3", &["python3", "bot.py"][..]),
+        ("sh", "sh", &["sh", "bot.sh"]),
+        ("node", "node", &["node", "bot.js"]),
+        ("c", "cc", &["./bot"]),
     ] {
         if !have(tool, lang) {
             continue;
         }
         let tmp = tempfile::tempdir().unwrap();
         new_bot(tmp.path(), "cardjitsu", "rev", lang);
-        let out = std::process::Command::new(tool)
-            .arg(program)
-            .current_dir(tmp.path().join("rev"))
+        let dir = tmp.path().join("rev");
+        if lang == "c" {
+            let built = std::process::Command::new("cc")
+                .args(["-O2", "-Wall", "-Werror", "-o", "bot", "bot.c"])
+                .current_dir(&dir)
+                .status()
+                .unwrap();
+            assert!(built.success(), "bot.c does not compile cleanly");
+        }
+        let out = std::process::Command::new(program[0])
+            .args(&program[1..])
+            .current_dir(&dir)
+            .env("DOJO_SEED", "18446744073709551615")
             .stdin(std::fs::File::open(write_input(tmp.path())).unwrap())
             .output()
             .unwrap();
@@ -284,4 +297,35 @@ fn a_used_directory_a_bad_name_an_unknown_language_or_a_missing_parent_is_refuse
             "next: dojo match cardjitsu ./pybot random-py",
         ));
     assert_eq!(listing(&root.join("pybot")), ["bot.py", "bot.toml"]);
+    // A language by another of its names.
+    new(&["cardjitsu", "jsbot", "--lang", "js"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(node)"));
+    assert_eq!(listing(&root.join("jsbot")), ["bot.js", "bot.toml"]);
+}
+
+/// `dojo new --help` is enough on its own: every language, the defaults,
+/// what is refused and an example.
+#[test]
+fn the_help_names_every_language_the_defaults_and_the_refusals() {
+    let out = dojo().args(["new", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = stdout_of(&out);
+    for needle in [
+        "Usage: dojo new [OPTIONS] <GAME> <NAME>",
+        "cardjitsu, royale",
+        "python:",
+        "c:",
+        "node:",
+        "rust:",
+        "sh:",
+        "[default: python]",
+        "default: ./NAME",
+        "is not empty",
+        "bot name rule",
+        "dojo new royale walker --lang rust",
+    ] {
+        assert!(help.contains(needle), "no {needle:?} in:\n{help}");
+    }
 }

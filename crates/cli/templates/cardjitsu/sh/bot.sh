@@ -18,6 +18,10 @@
 # A 31-bit linear congruential generator seeded from DOJO_SEED (different
 # per game and seat), so a seeded match replays exactly.
 state=$(( ${DOJO_SEED:-12345} % 2147483648 ))
+# A seed above 2^63 wraps round to a negative number in some shells.
+if [ "$state" -lt 0 ]; then
+    state=$(( -state ))
+fi
 
 cr=$(printf '\r')
 me=

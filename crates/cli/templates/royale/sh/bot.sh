@@ -19,6 +19,10 @@
 # per game and seat), so a seeded match replays exactly. `random N` sets
 # r to a number in 0..N-1.
 state=$(( ${DOJO_SEED:-12345} % 2147483648 ))
+# A seed above 2^63 wraps round to a negative number in some shells.
+if [ "$state" -lt 0 ]; then
+    state=$(( -state ))
+fi
 random() {
     state=$(( (state * 1103515245 + 12345) % 2147483648 ))
     r=$(( (state / 65536) % $1 ))
