@@ -99,7 +99,7 @@ fn assert_clean(record: &Value, name: &str) {
 }
 
 /// Both games' starter bots in `lang` (which needs `tool`) play a clean
-/// game each.
+/// game each, which they play again exactly.
 fn starters_play_clean_games(lang: &str, tool: &str) {
     // The opponents the printed commands name are Python bots.
     if !have(tool, lang) || !have("python3", lang) {
@@ -120,6 +120,21 @@ fn starters_play_clean_games(lang: &str, tool: &str) {
         };
         let record = play(tmp.path(), &next, extra);
         assert_clean(&record, &name);
+        // Seeded from DOJO_SEED: the game plays again exactly.
+        let rerun = dojo()
+            .current_dir(tmp.path())
+            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+            .args(["--build-network", "off", "replay", "game.json", "--rerun"])
+            .args(GENEROUS)
+            .output()
+            .unwrap();
+        assert!(
+            rerun.status.success(),
+            "{name}: the rerun exited with {:?}:\n{}\n{}",
+            rerun.status.code(),
+            stdout_of(&rerun),
+            stderr_of(&rerun)
+        );
     }
 }
 
