@@ -344,3 +344,35 @@ fn the_help_names_every_language_the_defaults_and_the_refusals() {
         assert!(help.contains(needle), "no {needle:?} in:\n{help}");
     }
 }
+
+/// Every starter's `bot.toml` is a sound manifest, whatever toolchains
+/// this machine has: a folder of all of them lists each as ok (`dojo bots`
+/// builds and runs nothing), for the game it names.
+#[test]
+fn every_starter_is_an_ok_entry_of_a_folder_of_submissions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut names = Vec::new();
+    for game in ["cardjitsu", "royale"] {
+        for lang in ["python", "c", "node", "rust", "sh"] {
+            let name = format!("{game}-{lang}");
+            new_bot(tmp.path(), game, &name, lang);
+            names.push((name, game));
+        }
+    }
+    let out = dojo()
+        .arg("--bots-dir")
+        .arg(tmp.path())
+        .arg("bots")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let listing = stdout_of(&out);
+    for (name, game) in names {
+        let line = listing
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name.as_str()))
+            .unwrap_or_else(|| panic!("{name} not listed:\n{listing}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[1..3], ["ok", game], "{line}");
+    }
+}
