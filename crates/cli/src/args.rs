@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use dojo_games::Game;
 
 use crate::games::{MatchCommand, cardjitsu::RulesArg, game_parser};
+use crate::starter::Lang;
 
 /// dojo: a tournament harness for game-playing bots.
 ///
@@ -66,6 +67,26 @@ pub enum Command {
     /// one replayed for determinism, its move times and memory against the
     /// limits. Exit 0: ready; 1: a fault in some game, each named.
     Check(CheckArgs),
+    /// Start a new bot: a directory with its bot.toml and a small, commented bot that plays legal moves.
+    ///
+    /// Writes ./NAME (or --dir PATH) holding a `bot.toml` and a bot in
+    /// --lang that answers every prompt of GAME with a legal move, with
+    /// comments explaining the game's protocol where it reads it: a bot
+    /// to play at once and to change from there.
+    ///
+    /// The bot stays alive for the whole game, flushes each answer and seeds
+    /// its random choices from DOJO_SEED (a seeded match replays exactly).
+    /// A C or Rust bot's bot.toml declares its `build`: dojo compiles it
+    /// before its first game, into the bot's build cache ($DOJO_CACHE). A
+    /// Rust bot is a crate of its own: standard library only (it builds
+    /// offline), in no Cargo workspace around it.
+    ///
+    /// Refused, writing nothing: a NAME that breaks the bot name rule, a
+    /// directory that exists and is not empty, a directory whose parent
+    /// does not exist. On success it lists the files it wrote and the
+    /// `dojo match` to try the bot with (against the bundled random-py,
+    /// royale-random-py for royale). The protocols: docs/protocols.md.
+    New(NewArgs),
 }
 
 #[derive(Debug, Args)]
@@ -88,6 +109,29 @@ pub struct CheckArgs {
     /// league's defaults).
     #[command(flatten)]
     pub controls: ControlArgs,
+}
+
+/// `dojo new`: a starter bot from `crate::starter`'s templates, written
+/// by `cmd::new`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  dojo new cardjitsu my-bot                  # ./my-bot, in Python
+  dojo new royale walker --lang rust         # ./walker, a Rust crate
+  dojo new cardjitsu fast --lang c --dir bots/fast")]
+pub struct NewArgs {
+    /// The game the bot plays.
+    #[arg(value_parser = game_parser())]
+    pub game: Game,
+    /// The bot's name (its `name` in bot.toml): 1 to 64 letters, digits,
+    /// `_`, `.` and `-`, not starting with `-`.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The language of the bot (also accepted: py, js, javascript, rs, shell).
+    #[arg(long, value_enum, default_value_t = Lang::Python)]
+    pub lang: Lang,
+    /// The directory to create (or an empty one to fill); default: ./NAME.
+    #[arg(long, value_name = "PATH")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

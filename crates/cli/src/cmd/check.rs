@@ -91,6 +91,8 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
                 let mut args: Vec<String> = vec![
                     "--bots-dir".into(),
                     bots_dir.display().to_string(),
+                    "--build-network".into(),
+                    crate::bots::build_network_word().into(),
                     "match".into(),
                     a.game.name().into(),
                 ];
@@ -269,6 +271,7 @@ fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) 
     let out = Command::new(exe)
         .arg("--bots-dir")
         .arg(bots_dir)
+        .args(["--build-network", crate::bots::build_network_word()])
         .arg("replay")
         .arg(&game.json)
         .arg("--rerun")

@@ -5,6 +5,7 @@ pub mod check;
 pub mod compare;
 pub mod doctor;
 pub mod league;
+pub mod new;
 pub mod play;
 pub mod replay;
 pub mod report;

@@ -24,6 +24,7 @@ use dojo_league::PlayOptions;
 
 use crate::args::GameOptionsArgs;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// What the command line knows about one game.
 pub trait GameCli: Sync {
@@ -71,6 +72,9 @@ pub trait GameCli: Sync {
     /// The `dojo match` arguments that put `bot` in seat `seat` (0-based,
     /// below `Shape::seats`) and `opponent` in every other seat.
     fn check_seating(&self, bot: &str, opponent: &str, seat: usize) -> Vec<String>;
+    /// The starter bots `dojo new` writes for this game (its files under
+    /// `crates/cli/templates/GAME/`), and the match that tries one.
+    fn starter(&self) -> &'static Starter;
 }
 
 /// The value stored for the game flag `--flag` in `play`, parsed; `None`

@@ -18,6 +18,7 @@ use dojo_runner::RunOptions;
 use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
@@ -103,6 +104,14 @@ impl super::GameCli for CardJitsuCli {
         let mut seats = [opponent.to_owned(), opponent.to_owned()];
         seats[seat.min(1)] = bot.to_owned();
         seats.into()
+    }
+
+    fn starter(&self) -> &'static Starter {
+        static STARTER: Starter = Starter {
+            templates: crate::starter::starters!("cardjitsu"),
+            try_it: &["match", "cardjitsu", "{dir}", "random-py"],
+        };
+        &STARTER
     }
 }
 

@@ -19,6 +19,7 @@ use dojo_runner::RunOptions;
 use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
@@ -102,6 +103,25 @@ impl super::GameCli for RoyaleCli {
                 [flag.to_owned(), who.to_owned()]
             })
             .collect()
+    }
+
+    fn starter(&self) -> &'static Starter {
+        static STARTER: Starter = Starter {
+            templates: crate::starter::starters!("royale"),
+            try_it: &[
+                "match",
+                "royale",
+                "--board",
+                "boards/arena.txt",
+                "--rock",
+                "{dir}",
+                "--paper",
+                "royale-random-py",
+                "--scissors",
+                "royale-random-py",
+            ],
+        };
+        &STARTER
     }
 }
 
