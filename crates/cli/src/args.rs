@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use dojo_games::Game;
 
 use crate::games::{MatchCommand, cardjitsu::RulesArg, game_parser};
+use crate::starter::Lang;
 
 /// dojo: a tournament harness for game-playing bots.
 ///
@@ -61,6 +62,76 @@ pub enum Command {
     /// Ask a card game's rules: a Skat hand's bid value, whether a Tichu play is legal.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// Check a bot before submitting it: read and built as a league takes
+    /// it, a few games against the bundled bots in every seat and rule set,
+    /// one replayed for determinism, its move times and memory against the
+    /// limits. Exit 0: ready; 1: a fault in some game, each named.
+    Check(CheckArgs),
+    /// Start a new bot: a directory with its bot.toml and a small, commented bot that plays legal moves.
+    ///
+    /// Writes ./NAME (or --dir PATH) holding a `bot.toml` and a bot in
+    /// --lang that answers every prompt of GAME with a legal move, with
+    /// comments explaining the game's protocol where it reads it: a bot
+    /// to play at once and to change from there.
+    ///
+    /// The bot stays alive for the whole game, flushes each answer and seeds
+    /// its random choices from DOJO_SEED (a seeded match replays exactly).
+    /// A C or Rust bot's bot.toml declares its `build`: dojo compiles it
+    /// before its first game, into the bot's build cache ($DOJO_CACHE). A
+    /// Rust bot is a crate of its own: standard library only (it builds
+    /// offline), in no Cargo workspace around it.
+    ///
+    /// Refused, writing nothing: a NAME that breaks the bot name rule, a
+    /// directory that exists and is not empty, a directory whose parent
+    /// does not exist. On success it lists the files it wrote and the
+    /// `dojo match` to try the bot with (against the bundled random-py,
+    /// royale-random-py for royale). The protocols: docs/protocols.md.
+    New(NewArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The game the bot plays.
+    #[arg(value_parser = crate::games::game_parser())]
+    pub game: Game,
+    /// The bot: a directory with a bot.toml, a name under the bots
+    /// directory, or NAME=COMMAND.
+    pub bot: String,
+    /// The bots to play it against; default: the game's bundled bots that
+    /// need no build (CardJitsu: random-py, random-sh; royale:
+    /// royale-random-py).
+    #[arg(long, value_name = "BOT", num_args = 1..)]
+    pub against: Vec<String>,
+    /// The first game's seed; each later game takes the next.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// The time controls and limits to check against (default: a
+    /// league's defaults).
+    #[command(flatten)]
+    pub controls: ControlArgs,
+}
+
+/// `dojo new`: a starter bot from `crate::starter`'s templates, written
+/// by `cmd::new`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  dojo new cardjitsu my-bot                  # ./my-bot, in Python
+  dojo new royale walker --lang rust         # ./walker, a Rust crate
+  dojo new cardjitsu fast --lang c --dir bots/fast")]
+pub struct NewArgs {
+    /// The game the bot plays.
+    #[arg(value_parser = game_parser())]
+    pub game: Game,
+    /// The bot's name (its `name` in bot.toml): 1 to 64 letters, digits,
+    /// `_`, `.` and `-`, not starting with `-`.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The language of the bot (also accepted: py, js, javascript, rs, shell).
+    #[arg(long, value_enum, default_value_t = Lang::Python)]
+    pub lang: Lang,
+    /// The directory to create (or an empty one to fill); default: ./NAME.
+    #[arg(long, value_name = "PATH")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -136,6 +136,15 @@ fn build_network() -> BuildNetwork {
     BUILD_NETWORK.get().copied().unwrap_or_default()
 }
 
+/// `--build-network` as its flag's word, for a child `dojo` of this run
+/// (`dojo check`'s matches).
+pub fn build_network_word() -> &'static str {
+    match build_network() {
+        BuildNetwork::On => "on",
+        BuildNetwork::Off => "off",
+    }
+}
+
 /// The signal that interrupted the command (0: none yet).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 

@@ -35,7 +35,8 @@ pub const HELP: &str = "Exit status (every command):
   1    a negative answer (replay --rerun: differs; compare: NEW is worse;
        league: some games failed and stay pending; merge: the league is
        incomplete, without --partial; play: the input ended before the
-       game did; rules tichu: the play is illegal)
+       game did; rules tichu: the play is illegal; check: the bot is not
+       ready, it faulted in a game)
   2    compare: inconclusive at the game limit
   3    usage error, bad input (flag, deck, board, record, league directory,
        bot spec), a bot that cannot be found, built or started, compare:

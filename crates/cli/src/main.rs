@@ -19,6 +19,7 @@ mod live;
 mod outpaths;
 mod progress;
 mod render;
+mod starter;
 mod submissions;
 
 use std::process::ExitCode;
@@ -50,6 +51,8 @@ fn main() -> ExitCode {
         Command::Doctor => Ok(cmd::doctor::run()),
         Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
+        Command::Check(a) => cmd::check::run(&bots_dir, a),
+        Command::New(a) => cmd::new::run(&a),
     };
     let code = match outcome {
         Ok(code) => code,

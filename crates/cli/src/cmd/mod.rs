@@ -1,9 +1,11 @@
 //! One module per subcommand.
 
 pub mod bots;
+pub mod check;
 pub mod compare;
 pub mod doctor;
 pub mod league;
+pub mod new;
 pub mod play;
 pub mod replay;
 pub mod report;

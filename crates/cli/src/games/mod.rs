@@ -24,6 +24,7 @@ use dojo_league::PlayOptions;
 
 use crate::args::GameOptionsArgs;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// What the command line knows about one game.
 pub trait GameCli: Sync {
@@ -63,6 +64,17 @@ pub trait GameCli: Sync {
     /// How `dojo replay` shows a saved game of this game (its record's
     /// `ReplayText`); `None` for another game's.
     fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText>;
+    /// What `dojo check` plays a bot under: each of the game's rule sets
+    /// (or boards), named, as the `dojo match` flags that choose it.
+    fn check_variants(&self) -> Vec<(&'static str, Vec<String>)>;
+    /// The bundled bots `dojo check` plays a bot against (no build needed).
+    fn check_opponents(&self) -> &'static [&'static str];
+    /// The `dojo match` arguments that put `bot` in seat `seat` (0-based,
+    /// below `Shape::seats`) and `opponent` in every other seat.
+    fn check_seating(&self, bot: &str, opponent: &str, seat: usize) -> Vec<String>;
+    /// The starter bots `dojo new` writes for this game (its files under
+    /// `crates/cli/templates/GAME/`), and the match that tries one.
+    fn starter(&self) -> &'static Starter;
 }
 
 /// The value stored for the game flag `--flag` in `play`, parsed; `None`

@@ -18,6 +18,7 @@ use dojo_runner::RunOptions;
 use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
@@ -79,6 +80,38 @@ impl super::GameCli for CardJitsuCli {
         saved
             .record::<dojo_games::CardJitsuRecord>()
             .map(|rec| rec as &dyn ReplayText)
+    }
+
+    /// Both rule sets, each with its default deck.
+    fn check_variants(&self) -> Vec<(&'static str, Vec<String>)> {
+        Ruleset::ALL
+            .into_iter()
+            .map(|r| {
+                let name = match r {
+                    Ruleset::Tournament => "tournament rules",
+                    Ruleset::Classic => "classic rules",
+                };
+                (name, vec!["--rules".to_owned(), r.to_string()])
+            })
+            .collect()
+    }
+
+    fn check_opponents(&self) -> &'static [&'static str] {
+        &["random-py", "random-sh"]
+    }
+
+    fn check_seating(&self, bot: &str, opponent: &str, seat: usize) -> Vec<String> {
+        let mut seats = [opponent.to_owned(), opponent.to_owned()];
+        seats[seat.min(1)] = bot.to_owned();
+        seats.into()
+    }
+
+    fn starter(&self) -> &'static Starter {
+        static STARTER: Starter = Starter {
+            templates: crate::starter::starters!("cardjitsu"),
+            try_it: &["match", "cardjitsu", "{dir}", "random-py"],
+        };
+        &STARTER
     }
 }
 

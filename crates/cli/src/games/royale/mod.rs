@@ -19,6 +19,7 @@ use dojo_runner::RunOptions;
 use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
 use crate::render::ReplayText;
+use crate::starter::Starter;
 
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
@@ -70,6 +71,57 @@ impl super::GameCli for RoyaleCli {
         saved
             .record::<dojo_games::RoyaleRecord>()
             .map(|rec| rec as &dyn ReplayText)
+    }
+
+    /// One rule set, on the bundled arena board (read from the binary
+    /// when no `boards/` is at hand); a round cap keeps a game of per-turn
+    /// bots short (the cap is a draw, not a fault).
+    fn check_variants(&self) -> Vec<(&'static str, Vec<String>)> {
+        vec![(
+            "the arena board",
+            vec![
+                "--board".to_owned(),
+                "boards/arena.txt".to_owned(),
+                "--max-rounds".to_owned(),
+                "40".to_owned(),
+            ],
+        )]
+    }
+
+    fn check_opponents(&self) -> &'static [&'static str] {
+        &["royale-random-py"]
+    }
+
+    /// The bot on team `seat` (rock, paper, scissors), the opponent on
+    /// the other two.
+    fn check_seating(&self, bot: &str, opponent: &str, seat: usize) -> Vec<String> {
+        ["--rock", "--paper", "--scissors"]
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, flag)| {
+                let who = if i == seat { bot } else { opponent };
+                [flag.to_owned(), who.to_owned()]
+            })
+            .collect()
+    }
+
+    fn starter(&self) -> &'static Starter {
+        static STARTER: Starter = Starter {
+            templates: crate::starter::starters!("royale"),
+            try_it: &[
+                "match",
+                "royale",
+                "--board",
+                "boards/arena.txt",
+                "--rock",
+                "{dir}",
+                "--paper",
+                "royale-random-py",
+                "--scissors",
+                "royale-random-py",
+            ],
+        };
+        &STARTER
     }
 }
 

@@ -1,0 +1,373 @@
+//! `dojo check GAME BOT`: what a bot author runs before submitting. The
+//! bot is read and built as a league takes it, then plays a few games
+//! against the game's bundled bots, in every seat, under every rule set
+//! the game has (each game's [`crate::games::GameCli::check_variants`]),
+//! one game is played again to see whether the bot is deterministic, and
+//! its move times and memory peak are set against the limits in force.
+//!
+//! Each game is a `dojo match` of this same binary, run as a child and
+//! read back from its JSON record and its exit status: the check sees,
+//! and shows, exactly what the author would see running those matches by
+//! hand (a faulty seat's reason and stderr, its times), and one game's
+//! trouble (a bot that hangs dojo's pipes, say) stays in its own process.
+//!
+//! Ready means: the bot was read, built and started, and in no game did it
+//! crash, time out, answer with something that is not a move, run into a
+//! limit or (royale) ask for an illegal move. Anything else is named with
+//! its evidence, and the exit status is 1. A rerun that differs is a note,
+//! not a problem: a bot may be random on purpose.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use anyhow::{Context, Result};
+use dojo_games::{MoveTally, Quantiles};
+use serde_json::Value;
+
+use crate::args::CheckArgs;
+use crate::render::standings::ms;
+use crate::render::{SeatLimits, count, seat_limits};
+
+/// Games of one rule set against one opponent: one per seat.
+struct Played {
+    /// `tournament rules, seed 3, player 2 against random-py`.
+    label: String,
+    /// The match's exit status.
+    status: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// Its record (absent when the match did not get that far).
+    record: Option<Value>,
+    /// The checked bot's seat.
+    seat: usize,
+    json: PathBuf,
+}
+
+pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
+    let cli = crate::games::cli(a.game);
+    let exe = std::env::current_exe().context("cannot find the dojo binary to run matches")?;
+    // Read and built as a league takes it: a bad manifest, a failed build
+    // or a bot for another game stops here with the usual message.
+    let bot = crate::bots::load(std::slice::from_ref(&a.bot), bots_dir, a.game.name())?.remove(0);
+    let opts = crate::cmd::run_options(&a.controls);
+    let limits = seat_limits(&bot, &opts);
+    let opponents: Vec<String> = if a.against.is_empty() {
+        cli.check_opponents()
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect()
+    } else {
+        a.against.clone()
+    };
+    let seats = a.game.shape().seats();
+    let variants = cli.check_variants();
+    let total = variants.len() * opponents.len() * seats;
+    outln!(
+        "checking {} ({}) for {}: {} against {}",
+        bot.name,
+        bot.dir.display(),
+        a.game,
+        count(total as u64, "game"),
+        opponents.join(", ")
+    );
+    outln!("  ok    read and built as a league takes it");
+
+    let tmp = tempfile::tempdir().context("cannot make a directory for the games' records")?;
+    let controls = a.controls.controls().to_args();
+    let mut problems = 0usize;
+    // Moves after each game's first, against the move limit; first answers
+    // (which include the bot's start, with its start-up allowance on top)
+    // apart.
+    let mut tally = MoveTally::default();
+    let mut first_answers: Vec<u64> = Vec::new();
+    let mut first: Option<Played> = None;
+    let mut seed = a.seed;
+    for (variant, flags) in &variants {
+        let mut played = 0;
+        let mut faulty = Vec::new();
+        for opponent in &opponents {
+            for seat in 0..seats {
+                let json = tmp.path().join(format!("game-{seed}.json"));
+                let mut args: Vec<String> = vec![
+                    "--bots-dir".into(),
+                    bots_dir.display().to_string(),
+                    "--build-network".into(),
+                    crate::bots::build_network_word().into(),
+                    "match".into(),
+                    a.game.name().into(),
+                ];
+                args.extend(cli.check_seating(&a.bot, opponent, seat));
+                args.extend(flags.iter().cloned());
+                args.extend([
+                    "--seed".into(),
+                    seed.to_string(),
+                    "-q".into(),
+                    "--keep-stderr".into(),
+                ]);
+                args.push("--json".into());
+                args.push(json.display().to_string());
+                args.extend(controls.iter().cloned());
+                let game = play(&exe, &args, &json, seat).map(|g| Played {
+                    label: format!(
+                        "{variant}, seed {seed}, seat {} against {opponent}",
+                        seat + 1
+                    ),
+                    ..g
+                })?;
+                seed += 1;
+                played += 1;
+                if let Some(rec) = &game.record {
+                    add_times(&mut tally, &mut first_answers, rec, seat);
+                }
+                let trouble = trouble(&game);
+                if !trouble.is_empty() {
+                    faulty.push((game.label.clone(), trouble));
+                }
+                let stop = game.record.is_none();
+                if first.is_none() && game.record.is_some() {
+                    first = Some(game);
+                }
+                if stop {
+                    break;
+                }
+            }
+        }
+        if faulty.is_empty() {
+            outln!(
+                "  ok    {variant}: {} without a fault",
+                count(played, "game")
+            );
+        } else {
+            problems += faulty.len();
+            outln!(
+                "  FAIL  {variant}: the bot faulted in {} of {}",
+                count(faulty.len() as u64, "game"),
+                played
+            );
+            // The first such game in full; the others by their first line
+            // (a bot tends to fail the same way each time).
+            for (i, (label, lines)) in faulty.iter().enumerate() {
+                outln!("        {label}:");
+                let shown = if i == 0 { lines.len() } else { 1 };
+                for line in &lines[..shown.min(lines.len())] {
+                    outln!("          {line}");
+                }
+            }
+        }
+    }
+
+    match &first {
+        Some(game) => outln!("  {}", determinism(&exe, bots_dir, game, &controls)),
+        None => outln!("  note  no game was played to its end, so none was replayed"),
+    }
+    let startup_ms =
+        u64::try_from(bot.values.over(&opts).startup_allowance.as_millis()).unwrap_or(0);
+    for line in times(&tally, &first_answers, &limits, startup_ms) {
+        outln!("  {line}");
+    }
+    if problems == 0 {
+        outln!("ready to submit");
+        Ok(crate::exit::code(crate::exit::SUCCESS))
+    } else {
+        outln!(
+            "not ready: {} with a fault (see above)",
+            count(problems as u64, "game")
+        );
+        Ok(crate::exit::code(crate::exit::NEGATIVE))
+    }
+}
+
+/// Runs one `dojo match` and reads back what it left.
+fn play(exe: &Path, args: &[String], json: &Path, seat: usize) -> Result<Played> {
+    let out = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("cannot run {}", exe.display()))?;
+    let record = std::fs::read(json)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    Ok(Played {
+        label: String::new(),
+        status: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        record,
+        seat,
+        json: json.to_path_buf(),
+    })
+}
+
+/// What went wrong for the checked bot in one game, as lines to show;
+/// empty when nothing did. An opponent's faults are not the bot's.
+fn trouble(game: &Played) -> Vec<String> {
+    let Some(rec) = &game.record else {
+        // The match stopped before a game (status 3): its own message.
+        let mut lines = vec![format!(
+            "the match did not play (exit status {})",
+            game.status
+                .map_or_else(|| "none".to_owned(), |c| c.to_string())
+        )];
+        lines.extend(game.stderr.lines().map(str::to_owned));
+        return lines;
+    };
+    let conduct = &rec["conduct"][game.seat];
+    let n = |key: &str| conduct[key].as_u64().unwrap_or(0);
+    let faults = n("timeout") + n("crash") + n("invalid") + n("limit");
+    let illegal: Vec<u64> = rec["actions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["seat"].as_u64() == Some(game.seat as u64) && t["fault"] == "illegal")
+        .filter_map(|t| t["round"].as_u64())
+        .collect();
+    let mut lines = Vec::new();
+    if faults > 0 {
+        // The match's own account: each faulty seat's reason, first fault
+        // and stderr (every line past the header, result, fault counts
+        // and times).
+        lines.extend(
+            game.stdout
+                .lines()
+                .skip(1)
+                .filter(|l| {
+                    !["result: ", "faults: ", "times: ", "replay page: "]
+                        .iter()
+                        .any(|p| l.starts_with(p))
+                })
+                .map(str::to_owned),
+        );
+    }
+    if let Some(round) = illegal.first() {
+        lines.push(format!(
+            "asked for {} (off the board or into a wall, played as a pass), the first in round {round}",
+            count(illegal.len() as u64, "illegal move")
+        ));
+    }
+    lines
+}
+
+/// Adds the checked seat's move times (its first answer to `first`) and
+/// memory peak of one record.
+fn add_times(tally: &mut MoveTally, first: &mut Vec<u64>, rec: &Value, seat: usize) {
+    let timing = &rec["timing"];
+    let list = |key: &str| timing[key][seat].as_array().cloned().unwrap_or_default();
+    let wall: Vec<u64> = list("latency_us")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let cpu: Vec<Option<u64>> = list("cpu_us").iter().map(Value::as_u64).collect();
+    first.extend(wall.first());
+    tally.add_seat(
+        wall.get(1..).unwrap_or_default(),
+        cpu.get(1..).unwrap_or_default(),
+        timing["memory_peak_bytes"][seat].as_u64(),
+    );
+}
+
+/// The first game played again from its record (`dojo replay --rerun`):
+/// the same record means a deterministic bot.
+fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) -> String {
+    let out = Command::new(exe)
+        .arg("--bots-dir")
+        .arg(bots_dir)
+        .args(["--build-network", crate::bots::build_network_word()])
+        .arg("replay")
+        .arg(&game.json)
+        .arg("--rerun")
+        .args(controls)
+        .stdin(Stdio::null())
+        .output();
+    match out.as_ref().map(|o| o.status.code()) {
+        Ok(Some(0)) => format!(
+            "ok    deterministic: {} played again identically",
+            game.label
+        ),
+        Ok(Some(1)) => {
+            let why = out
+                .as_ref()
+                .map(|o| {
+                    String::from_utf8_lossy(&o.stdout)
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                        .to_owned()
+                })
+                .unwrap_or_default();
+            format!(
+                "note  not deterministic: {} played again differently ({why}); fine for a bot \
+                 that is random on purpose, but a rerun cannot then reproduce a game",
+                game.label
+            )
+        }
+        _ => format!(
+            "note  {} could not be played again to check determinism",
+            game.label
+        ),
+    }
+}
+
+/// The bot's move times and memory peak over every game, against the
+/// limits in force; a slowest move past half its limit is a warning (a
+/// slower or busier machine may time it out).
+fn times(tally: &MoveTally, first: &[u64], limits: &SeatLimits, startup_ms: u64) -> Vec<String> {
+    let q = |q: &Quantiles| {
+        format!(
+            "p50 {}, p95 {}, slowest {}",
+            ms(q.p50),
+            ms(q.p95),
+            ms(q.max)
+        )
+    };
+    let mut lines = Vec::new();
+    if let Some(&slowest) = first.iter().max() {
+        let slowest = slowest as f64 / 1000.0;
+        let allowed = (limits.move_ms + startup_ms) as f64;
+        lines.push(format!(
+            "{}first answers (the bot's start included): slowest {} of the {} allowed ({:.0}%)",
+            status(slowest / allowed),
+            ms(slowest),
+            ms(allowed),
+            100.0 * slowest / allowed
+        ));
+    }
+    match tally.moves() {
+        None => lines.push(format!("{:<6}no later move was timed", "note")),
+        Some(m) => {
+            let share = m.wall_ms.max / limits.move_ms.max(1) as f64;
+            lines.push(format!(
+                "{}{}: wall {} of its {} limit ({:.0}%){}",
+                status(share),
+                count(m.count, "later move"),
+                q(&m.wall_ms),
+                ms(limits.move_ms as f64),
+                share * 100.0,
+                m.cpu_ms
+                    .as_ref()
+                    .map_or_else(String::new, |c| format!("; cpu {}", q(c)))
+            ));
+        }
+    }
+    if lines.iter().any(|l| l.starts_with("warn")) {
+        lines.push(format!(
+            "{:<6}over half of a limit: a slower or busier machine may time it out",
+            ""
+        ));
+    }
+    if let Some(mib) = tally.peak_memory_mib() {
+        lines.push(match limits.memory_bytes {
+            Some(bytes) => format!(
+                "{}memory peak {mib:.1} MiB of its {} MiB limit",
+                status(mib / (bytes >> 20).max(1) as f64),
+                bytes >> 20
+            ),
+            None => format!("{:<6}memory peak {mib:.1} MiB (no limit)", "ok"),
+        });
+    }
+    lines
+}
+
+/// `ok` up to half of a limit, `warn` past it, padded for the column.
+fn status(share: f64) -> String {
+    format!("{:<6}", if share > 0.5 { "warn" } else { "ok" })
+}

@@ -1,0 +1,116 @@
+//! `dojo check GAME BOT`: a sound bot is ready to submit; a bot that
+//! crashes, one too slow for the move limit and one that answers with
+//! something that is not a move are not, each named with its evidence.
+
+use std::path::{Path, PathBuf};
+
+use dojo_testkit::cli::{dojo, stdout_of};
+
+/// A CardJitsu bot in POSIX sh, in its own directory with a `bot.toml`:
+/// `on_hand` is the shell run for each hand line, with `$n` the hand's
+/// number (from 1).
+fn sh_bot(dir: &Path, name: &str, on_hand: &str) -> PathBuf {
+    let bot = dir.join(name);
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(
+        bot.join("bot.sh"),
+        format!(
+            "n=0\nwhile IFS= read -r line; do\n  case \"$line\" in\n    *,*) n=$((n + 1)); {on_hand} ;;\n  esac\ndone\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        format!("name = \"{name}\"\ncommand = \"sh bot.sh\"\ngames = [\"cardjitsu\"]\n"),
+    )
+    .unwrap();
+    bot
+}
+
+/// `dojo check cardjitsu BOT` with `extra` flags: its exit status and
+/// stdout.
+fn check(bot: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let out = dojo()
+        .args(["check", "cardjitsu"])
+        .arg(bot)
+        .args(extra)
+        .output()
+        .unwrap();
+    (out.status.code(), stdout_of(&out))
+}
+
+#[test]
+fn a_sound_bot_is_ready_and_its_times_are_set_against_the_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(tmp.path(), "steady", "echo 0");
+    // Generous limits: the test is not about time.
+    let (status, stdout) = check(&bot, &["--timeout-ms", "20000", "--startup-ms", "20000"]);
+    assert_eq!(status, Some(0), "{stdout}");
+    for line in [
+        "checking steady (",
+        "  ok    read and built as a league takes it",
+        "  ok    tournament rules: 4 games without a fault",
+        "  ok    classic rules: 4 games without a fault",
+        "  ok    deterministic: tournament rules, seed 1, seat 1 against random-py played again identically",
+        "of its 20000ms limit",
+        "ready to submit",
+    ] {
+        assert!(stdout.contains(line), "no `{line}` in:\n{stdout}");
+    }
+}
+
+#[test]
+fn a_crasher_is_not_ready_and_its_stderr_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(
+        tmp.path(),
+        "crasher",
+        "if [ $n -eq 3 ]; then echo 'lost my cards' >&2; exit 1; fi; echo 0",
+    );
+    let (status, stdout) = check(&bot, &["--timeout-ms", "20000", "--startup-ms", "20000"]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("  FAIL  tournament rules: the bot faulted in 4 games of 4"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("crash, in round 3)"), "{stdout}");
+    assert!(stdout.contains("| lost my cards"), "{stdout}");
+    assert!(
+        stdout.contains("not ready: 8 games with a fault"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_bot_too_slow_for_the_limit_is_not_ready() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Its second answer comes after 1.5 s, against a 300 ms move limit.
+    let bot = sh_bot(
+        tmp.path(),
+        "sleeper",
+        "if [ $n -eq 2 ]; then sleep 1.5; fi; echo 0",
+    );
+    let (status, stdout) = check(&bot, &["--timeout-ms", "300", "--startup-ms", "20000"]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(stdout.contains("FAIL  tournament rules"), "{stdout}");
+    assert!(stdout.contains("timeout"), "{stdout}");
+}
+
+#[test]
+fn a_bot_that_answers_with_no_move_is_not_ready() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(tmp.path(), "dreamer", "echo 7");
+    let (status, stdout) = check(&bot, &["--timeout-ms", "20000", "--startup-ms", "20000"]);
+    assert_eq!(status, Some(1), "{stdout}");
+    assert!(stdout.contains("invalid answer"), "{stdout}");
+    assert!(stdout.contains("FAIL  classic rules"), "{stdout}");
+}
+
+#[test]
+fn a_bot_for_another_game_is_refused_as_a_league_would() {
+    dojo()
+        .args(["check", "cardjitsu", "general"])
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains("plays royale, not cardjitsu"));
+}
