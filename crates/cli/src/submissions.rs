@@ -245,8 +245,8 @@ fn build_failure(err: &anyhow::Error) -> (String, Vec<String>) {
 
 /// Moves the folder's bots whose `bot.toml` asks for a value above the
 /// league's that the league refuses (`--bot-raises refuse`, the default
-/// under `--sandbox strict`) out of the league, into `excluded` as a
-/// `bad manifest` for this league: a bot named on the command line stops
+/// under `--sandbox strict`) out of the league, into `excluded` as `over
+/// the limits` (its manifest is valid; this league does not allow it): a bot named on the command line stops
 /// the league instead (`settle_bot_values`).
 pub fn exclude_refused_raises(
     settings: &mut dojo_league::Settings,
@@ -272,7 +272,7 @@ pub fn exclude_refused_raises(
         excluded.push(Excluded {
             dir: dir_name(&bot),
             name,
-            status: EntryStatus::BadManifest,
+            status: EntryStatus::OverLimits,
             reason: "its bot.toml asks for more than this league allows".to_owned(),
             details: vec![why],
         });

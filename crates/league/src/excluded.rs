@@ -18,6 +18,10 @@ pub enum EntryStatus {
     BadName,
     /// Its `bot.toml` has errors (every one is listed, with its line).
     BadManifest,
+    /// Its `bot.toml` is valid but asks for more time or resources than
+    /// the league allows its bots (`--bot-raises refuse`, the default
+    /// under `--sandbox strict`): each value it asks for is listed.
+    OverLimits,
     /// No `bot.toml`, and no single obvious script to take instead.
     NoManifest,
     /// Its `bot.toml`'s `games` does not list the league's game.
@@ -35,6 +39,7 @@ impl EntryStatus {
             EntryStatus::Ok => "ok",
             EntryStatus::BadName => "bad name",
             EntryStatus::BadManifest => "bad manifest",
+            EntryStatus::OverLimits => "over the limits",
             EntryStatus::NoManifest => "no manifest",
             EntryStatus::WrongGame => "wrong game",
             EntryStatus::BuildFailed => "build failed",

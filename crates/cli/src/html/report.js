@@ -47,7 +47,7 @@ function standingsPanel(rep, view) {
 // The entries of the bots folder that the league does not play, with why
 // (report.json's `excluded`): every error of a bot.toml, the end of a
 // failed build's output, the head of a failed smoke start's stderr.
-const ENTRY_STATUS = { 'bad-name': 'bad name', 'bad-manifest': 'bad manifest', 'no-manifest': 'no manifest', 'wrong-game': 'wrong game', 'build-failed': 'build failed', 'smoke-failed': 'failed smoke start' };
+const ENTRY_STATUS = { 'bad-name': 'bad name', 'bad-manifest': 'bad manifest', 'over-limits': 'over the limits', 'no-manifest': 'no manifest', 'wrong-game': 'wrong game', 'build-failed': 'build failed', 'smoke-failed': 'failed smoke start' };
 function excludedPanel(rep) {
   const ex = rep.excluded || [];
   if (!ex.length) return null;
