@@ -396,18 +396,43 @@ pub struct ReplayArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// Classic Card-Jitsu (the older variant: no power cards, no Reverse): you are player 1 and type 1 to 5 to play a card. Ending the input before the game ends exits with status 1.
+    /// CardJitsu against the computer or a bot: you are player 1 and type 1 to 5 to play a card. Tournament rules by default (power cards and Reverse, the championship deck); `--rules classic` plays the older variant (no power cards, no Reverse). Ending the input before the game ends exits with status 1.
+    #[command(after_help = PLAY_CARDJITSU_HELP)]
     Cardjitsu(PlayCardJitsuArgs),
 }
 
+/// What `dojo play cardjitsu --help` adds after the flags: how each
+/// ruleset's game goes and what the computer does under it.
+const PLAY_CARDJITSU_HELP: &str = "\
+Rules:
+  tournament (the default, as for every other command): each player is dealt
+    from a shuffled copy of the championship's 30-card deck, without
+    replacement; winning a round with a power card (a 10) makes the next round
+    a Reverse round, in which the lower number wins within an element. The
+    computer is dealt a hand from its own championship deck, like a bot, and
+    plays a random card of it each round. A Reverse round is announced in the
+    labelled display, marked `* ` before the hand in the plain one, and sent
+    to a bot opponent as the protocol's `* ` hand line.
+  classic: the older Card-Jitsu variant, whose plain display this reproduces
+    exactly: cards from all 198 (2 to 12), no power cards, no Reverse; the
+    computer has no hand and plays a random card of all 198 each round.
+
+A header naming the rules, the seed and the opponent comes before the first
+round: on stdout in the labelled display, on stderr in the plain one (its
+stdout keeps the challenge's format).";
+
 #[derive(Debug, Args)]
 pub struct PlayCardJitsuArgs {
-    /// A bot to play against; default: the computer plays a random card of all 198 each round.
+    /// A bot to play against; default: the computer (see Rules below).
     #[arg(long, value_name = "BOT")]
     pub opponent: Option<String>,
     /// Seed of the game; without it one is picked and printed.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Which rules to play by: `tournament` (power cards, Reverse, the
+    /// championship deck) or `classic` (the older variant).
+    #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
+    pub rules: RulesArg,
     #[command(flatten)]
     pub controls: ControlArgs,
     /// Show the game in the classic challenge's exact format (bare card

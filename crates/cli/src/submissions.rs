@@ -8,12 +8,19 @@
 //! The statuses, in the order they are found: the folder's scan (the
 //! runner: `bad name`, `bad manifest` with every error of the `bot.toml`,
 //! `no manifest` when no single obvious script could be taken instead),
-//! then for a league's game `wrong game` (its `games` does not list it),
+//! then for a league's game `wrong game` (its `games` does not list it
+//! and names a game dojo does not know: a typo that would keep it out of
+//! every league),
 //! `build failed` (the end of the build's stdout and stderr) and `failed
 //! smoke start` (the head of its stderr). A bot whose `bot.toml` has no
 //! `games`, and one taken from a script, enters every league and stays in
 //! it if it passes the smoke start: the smoke start, not a missing key,
 //! says whether it plays the game.
+//!
+//! An entry whose `games` names only other games dojo knows (the bundled
+//! royale bots in a CardJitsu league) is no submission that failed: it is
+//! not for this league, so it is left out quietly, named on one dim line
+//! ([`print_other_games`]), and not recorded as `excluded`.
 //!
 //! Bots named on the command line are not a folder: what is wrong with
 //! one stops the command, as before (`--allow-broken` lets a league play
@@ -127,11 +134,21 @@ fn shown_command(command: &[String], dir: &Path) -> String {
 }
 
 /// The bots of a league of every entry of the folder: the ok entries,
-/// each built, and the others with why. Says which entries run without a
+/// each built, and the others with why. Says first which entries are
+/// meant for other games ([`print_other_games`]) and which run without a
 /// `bot.toml` (and what). The smoke start comes later, with the league's
 /// executor ([`exclude_smoke_failures`]).
 pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excluded>)> {
     let (mut entries, _files, _ignored) = scan(bots_dir)?;
+    let mut other_games = Vec::new();
+    entries.retain(|e| {
+        let other = e.bot.as_ref().is_some_and(|bot| for_other_games(bot, game));
+        if other {
+            other_games.push(e.dir.clone());
+        }
+        !other
+    });
+    print_other_games(&other_games, game);
     for e in &mut entries {
         let Some(bot) = e.bot.clone() else {
             continue;
@@ -166,6 +183,44 @@ pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excl
         }
     }
     Ok((ok, excluded))
+}
+
+/// Whether `bot` declares games, all of them games dojo knows, and not
+/// `game`: it was written for other games. A listed game dojo does not
+/// know may be a typo of this one, so such a bot is a `wrong game`
+/// entry, shown with the others that cannot play.
+fn for_other_games(bot: &BotSpec, game: Game) -> bool {
+    !bot.plays(game.name()) && bot.games.iter().all(|g| g.parse::<Game>().is_ok())
+}
+
+/// Prints, dim at a terminal, the one line naming the folder's entries
+/// meant for other games (by directory) (`not for cardjitsu: general, royale-random-py
+/// (their bot.toml names other games)`), to stderr; nothing when there
+/// are none.
+fn print_other_games(other_games: &[String], game: Game) {
+    if other_games.is_empty() {
+        return;
+    }
+    let whose = if other_games.len() == 1 {
+        "its bot.toml names"
+    } else {
+        "their bot.toml names"
+    };
+    let line = format!(
+        "not for {game}: {} ({whose} other games)",
+        other_games.join(", ")
+    );
+    if dim_stderr() {
+        errln!("\x1b[2m{line}\x1b[0m");
+    } else {
+        errln!("{line}");
+    }
+}
+
+/// Whether stderr takes ANSI dim text: a terminal, and no `NO_COLOR`.
+fn dim_stderr() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Why `bot` does not play `game`: what its `games` lists, and a listed

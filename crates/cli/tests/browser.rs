@@ -1289,6 +1289,9 @@ fn a_folder_leagues_page_lists_the_entries_it_did_not_play() {
     );
     assert!(row("tsc-like").contains(dojo_testkit::submissions::BUILD_ERROR));
     assert!(row("zz-twin").contains("(bot twin)"), "{}", row("zz-twin"));
+    // An entry meant for another game is not an excluded one.
+    let panel = page.text("#excluded");
+    assert!(!panel.contains("royale-only"), "{panel}");
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-excluded.png"));

@@ -1,6 +1,7 @@
 //! `dojo play cardjitsu` driven through stdin. The exact seed-000 example
-//! is a unit test of `cmd::play` (it needs scripted cards); these check the
-//! real command: its display format, bad input and end of input.
+//! is a unit test of `dojo_games::classic` (it needs scripted cards); these
+//! check the real command: its display format under both rulesets, the
+//! header, bad input and end of input.
 
 use dojo_testkit::cli::dojo;
 use dojo_testkit::paths::root;
@@ -58,7 +59,7 @@ fn check_game(text: &str) {
 #[test]
 fn plays_a_whole_game_in_the_seed_format() {
     let out = dojo()
-        .args(["play", "cardjitsu", "--seed", "1"])
+        .args(["play", "cardjitsu", "--seed", "1", "--rules", "classic"])
         .write_stdin("1\n".repeat(400))
         .assert()
         .code(0);
@@ -68,7 +69,7 @@ fn plays_a_whole_game_in_the_seed_format() {
 #[test]
 fn garbage_is_asked_again_and_end_of_input_is_not_a_normal_end() {
     let out = dojo()
-        .args(["play", "cardjitsu", "--seed", "1"])
+        .args(["play", "cardjitsu", "--seed", "1", "--rules", "classic"])
         .write_stdin("x\n9\n")
         .assert()
         .code(1);
@@ -97,6 +98,8 @@ fn labelled_by_default_at_a_terminal_or_on_request() {
         .assert()
         .code(0);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    // After the header (see `the_header_names_the_rules_the_seed_and_the_opponent`).
+    let (_, text) = text.split_once("\n\n").unwrap();
     assert!(
         text.starts_with(
             "round 1\n  your pile:  (none)\n  the computer's pile:  (none)\n  your hand:  1:"
@@ -118,7 +121,15 @@ fn labelled_by_default_at_a_terminal_or_on_request() {
     );
     // --plain (or a pipe, as above) keeps the classic format.
     let plain = dojo()
-        .args(["play", "cardjitsu", "--seed", "1", "--plain"])
+        .args([
+            "play",
+            "cardjitsu",
+            "--seed",
+            "1",
+            "--plain",
+            "--rules",
+            "classic",
+        ])
         .write_stdin("1\n".repeat(400))
         .assert()
         .code(0);
@@ -135,6 +146,8 @@ fn plays_against_a_bot() {
             "3",
             "--opponent",
             "random-py",
+            "--rules",
+            "classic",
         ])
         .args(["--timeout-ms", "5000", "--startup-ms", "5000"])
         .write_stdin("1\n".repeat(400))
@@ -165,6 +178,7 @@ fn play_help_names_the_rules_not_a_source_document_that_reads_like_a_seed() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert!(help.contains("no power cards, no Reverse"), "{help}");
+    assert!(help.contains("Tournament rules by default"), "{help}");
     // "(seed 000)" named the rules' source but read like a game seed.
     assert!(!help.contains("seed 000"), "{help}");
 }
@@ -205,4 +219,199 @@ fn a_terminal_gets_the_labelled_game_by_default() {
         "{text}"
     );
     assert!(text.contains("play which card (1-5)? "), "{text}");
+}
+
+/// The rounds of a plain tournament game of piped `1`s, each as its seven
+/// lines with the Reverse mark taken off the hand line, and whether the
+/// round was a Reverse round; checks the shape as `check_game` does.
+fn tournament_rounds(text: &str) -> Vec<(Vec<String>, bool)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (last, rounds) = lines.split_last().unwrap();
+    assert!(last.starts_with("Player "), "{text}");
+    assert!(!rounds.is_empty() && rounds.len() % 7 == 0, "{text}");
+    rounds
+        .chunks(7)
+        .map(|round| {
+            let (hand, reverse) = match round[2].strip_prefix("* ") {
+                Some(hand) => (hand, true),
+                None => (round[2], false),
+            };
+            let mut round: Vec<String> = round.iter().map(|l| l.to_string()).collect();
+            round[2] = hand.to_owned();
+            assert!(is_list(&round[2], Some(5)), "{round:?}");
+            // Only the championship deck's numbers: 2 to 8 and the 10s.
+            assert!(
+                round[2][1..round[2].len() - 1]
+                    .split(',')
+                    .all(|c| !["9", "11", "12"].contains(&&c[2..])),
+                "{round:?}"
+            );
+            (round, reverse)
+        })
+        .collect()
+}
+
+/// (element letter, number) of a card in seed 000's spelling.
+fn element_and_number(card: &str) -> (char, u8) {
+    (card.chars().next().unwrap(), card[2..].parse().unwrap())
+}
+
+#[test]
+fn tournament_rules_are_the_default_with_reverse_rounds_won_by_the_lower_number() {
+    let play = |rules: &[&str]| {
+        dojo()
+            .args(["play", "cardjitsu", "--seed", "3", "--plain"])
+            .args(rules)
+            .write_stdin("1\n".repeat(400))
+            .assert()
+            .code(0)
+            .get_output()
+            .clone()
+    };
+    let default = play(&[]);
+    let named = play(&["--rules", "tournament"]);
+    assert_eq!(
+        default.stdout, named.stdout,
+        "--rules tournament is the default"
+    );
+    let text = String::from_utf8_lossy(&default.stdout).into_owned();
+    let rounds = tournament_rounds(&text);
+    let mut decided_by_lower = 0;
+    for (i, (round, reverse)) in rounds.iter().enumerate() {
+        let (me, mine) = element_and_number(&round[4]);
+        let (they, theirs) = element_and_number(&round[5]);
+        // A round follows a round won with a 10 exactly when it is marked.
+        let after_power = i > 0 && {
+            let (previous, _) = &rounds[i - 1];
+            match previous[6].as_str() {
+                "1" => previous[4].ends_with("10"),
+                "2" => previous[5].ends_with("10"),
+                _ => false,
+            }
+        };
+        assert_eq!(*reverse, after_power, "round {}: {round:?}\n{text}", i + 1);
+        if *reverse && me == they && mine != theirs {
+            let lower = if mine < theirs { "1" } else { "2" };
+            assert_eq!(round[6], lower, "{round:?}");
+            decided_by_lower += 1;
+        }
+    }
+    assert!(
+        decided_by_lower > 0,
+        "seed 3 has a Reverse round of one element\n{text}"
+    );
+    // The plain display's header goes to stderr: stdout is only the game.
+    let err = String::from_utf8_lossy(&default.stderr);
+    assert!(err.contains("CardJitsu, tournament rules: "), "{err}");
+    assert!(err.contains("; seed 3; you against the computer"), "{err}");
+}
+
+#[test]
+fn the_classic_plain_game_keeps_stdout_exact_and_puts_the_header_on_stderr() {
+    let out = dojo()
+        .args([
+            "play",
+            "cardjitsu",
+            "--rules",
+            "classic",
+            "--plain",
+            "--seed",
+            "1",
+        ])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    let output = out.get_output();
+    let text = String::from_utf8_lossy(&output.stdout);
+    check_game(&text);
+    assert!(!text.contains('*') && !text.contains("rules"), "{text}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        err,
+        "CardJitsu, classic rules: cards drawn from all 198 (2 to 12), no power cards, \
+         no Reverse; seed 1; you against the computer\n"
+    );
+}
+
+#[test]
+fn the_header_names_the_rules_the_seed_and_the_opponent() {
+    let out = dojo()
+        .args(["play", "cardjitsu", "--labelled", "--seed", "3"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let (header, game) = text.split_once("\n\n").unwrap();
+    assert!(
+        header.starts_with("CardJitsu, tournament rules: "),
+        "{header}"
+    );
+    assert!(header.contains("championship deck"), "{header}");
+    assert!(
+        header.ends_with("; seed 3; you against the computer"),
+        "{header}"
+    );
+    assert!(game.starts_with("round 1\n"), "{game}");
+    assert!(
+        game.contains("with a power card: the next round is a Reverse round\n"),
+        "{game}"
+    );
+    assert!(
+        game.contains(": Reverse! Within an element the lower number wins this round\n"),
+        "{game}"
+    );
+    assert!(
+        game.contains(", and Reverse: 4 beats 6; you win the round"),
+        "{game}"
+    );
+
+    // A picked seed is named with how to play the game again.
+    let picked = dojo()
+        .args(["play", "cardjitsu", "--labelled", "--rules", "classic"])
+        .write_stdin("")
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&picked.get_output().stdout).into_owned();
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with("CardJitsu, classic rules: "), "{first}");
+    assert!(first.contains("(replay with --seed "), "{first}");
+}
+
+#[test]
+fn an_unknown_ruleset_is_a_usage_error() {
+    let out = dojo()
+        .args(["play", "cardjitsu", "--rules", "royal", "--seed", "1"])
+        .write_stdin("1\n")
+        .assert()
+        .code(3);
+    let err = String::from_utf8_lossy(&out.get_output().stderr);
+    assert!(
+        err.contains("--rules") && err.contains("tournament"),
+        "{err}"
+    );
+}
+
+#[test]
+fn plays_a_bot_under_tournament_rules() {
+    let out = dojo()
+        .args([
+            "play",
+            "cardjitsu",
+            "--seed",
+            "3",
+            "--opponent",
+            "random-py",
+        ])
+        .args(["--timeout-ms", "5000", "--startup-ms", "5000"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+    let output = out.get_output();
+    let rounds = tournament_rounds(&String::from_utf8_lossy(&output.stdout));
+    assert!(!rounds.is_empty());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("tournament rules") && err.contains("you against random-py"),
+        "{err}"
+    );
 }

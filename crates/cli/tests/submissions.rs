@@ -2,13 +2,15 @@
 //! `dojo bots` lists them, a league of the folder plays the entries that
 //! are ok, prints the others, exits 0 and records them as `excluded` in
 //! `league.json`, `report.json` and the report page; a resume keeps them.
+//! An entry meant for other games is left out quietly: one line, not
+//! `excluded`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use dojo_testkit::cli::{dojo, stderr_of, stdout_of};
 use dojo_testkit::json::read_json;
-use dojo_testkit::submissions::{BUILD_ERROR, CRASH_LINE, ENTRIES, write_folder};
+use dojo_testkit::submissions::{BUILD_ERROR, CRASH_LINE, ENTRIES, OTHER_GAME, write_folder};
 use serde_json::Value;
 
 fn folder() -> tempfile::TempDir {
@@ -77,6 +79,7 @@ fn bots_lists_every_entry_with_its_status() {
         ("carol", "ok"),
         ("dave", "ok"),
         ("royale-only", "ok"),
+        ("typo-game", "ok"),
         ("tsc-like", "ok"),
         ("crashy", "ok"),
         ("bad-toml", "bad manifest"),
@@ -138,7 +141,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
     let left_out = excluded(&report["excluded"]);
     let expected: BTreeMap<String, String> = ENTRIES
         .iter()
-        .filter(|(_, s)| *s != "ok")
+        .filter(|(_, s)| *s != "ok" && *s != OTHER_GAME)
         .map(|(d, s)| (d.to_string(), s.to_string()))
         .collect();
     let got: BTreeMap<String, String> = left_out
@@ -161,11 +164,18 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
     );
     let smoke = details(&left_out["crashy"].1);
     assert!(smoke.iter().any(|l| l.contains(CRASH_LINE)), "{smoke:?}");
+    assert!(!left_out.contains_key("royale-only"));
+    let typo = &left_out["typo-game"].1;
     assert!(
-        left_out["royale-only"].1["reason"]
+        typo["reason"]
             .as_str()
             .unwrap()
-            .contains("plays royale, not cardjitsu")
+            .contains("plays cardjitsuu, not cardjitsu"),
+        "{typo}"
+    );
+    assert!(
+        details(typo)[0].contains("cardjitsuu is no game dojo knows"),
+        "{typo}"
     );
     assert!(
         left_out["zz-twin"].1["reason"]
@@ -185,7 +195,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
         ("crashy", "failed smoke start"),
         ("loose", "no manifest"),
         ("my bot", "bad name"),
-        ("royale-only", "wrong game"),
+        ("typo-game", "wrong game"),
         ("tsc-like", "build failed"),
     ] {
         let line = err
@@ -194,6 +204,13 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
             .unwrap_or_else(|| panic!("{dir} is not in the table:\n{err}"));
         assert!(line.contains(status), "{line}");
     }
+    // The entry for another game: one quiet line, not in the table.
+    assert!(
+        err.lines()
+            .any(|l| l == "not for cardjitsu: royale-only (its bot.toml names other games)"),
+        "{err}"
+    );
+    assert!(!err.contains("  royale-only "), "{err}");
     assert!(err.contains(&format!("|   {BUILD_ERROR}")), "{err}");
     assert!(err.contains(&format!("|   {CRASH_LINE}")), "{err}");
 
@@ -206,6 +223,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
         "no excluded in the page"
     );
     assert!(html.contains("function excludedPanel"));
+    assert!(!html.contains("royale-only"), "the page lists royale-only");
 
     // A resume (here growing the league) keeps them, from another directory
     // and with the script bot found again without its bot.toml.
@@ -332,4 +350,52 @@ fn an_entry_asking_for_more_than_the_league_allows_is_left_out() {
     let why = details(&left_out["dave"].1).join("\n");
     assert!(why.contains("memory_mib"), "{why}");
     assert_eq!(report["standings"].as_array().unwrap().len(), 2);
+}
+
+/// The bundled royale bots in a CardJitsu league of the folder are not
+/// submissions that failed: one quiet line names them, the league exits 0,
+/// and neither `report.json`, `league.json` nor the page lists them as
+/// excluded. Named on the command line, such a bot stays an error
+/// (`league_bots.rs`).
+#[test]
+fn a_bot_for_another_game_in_the_folder_is_left_out_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_folder(tmp.path());
+    let keep = ["alice", "carol", "royale-only"];
+    for (dir, _) in ENTRIES.iter().filter(|(d, _)| !keep.contains(d)) {
+        std::fs::remove_dir_all(tmp.path().join(dir)).unwrap();
+    }
+    // A second bot for another game, named by its bot.toml.
+    let general = tmp.path().join("general");
+    std::fs::create_dir(&general).unwrap();
+    std::fs::write(
+        general.join("bot.toml"),
+        "name = \"general\"\ncommand = \"python3 bot.py\"\ngames = [\"royale\"]\n",
+    )
+    .unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("l");
+    let page = out_dir.path().join("league.html");
+    let run = league(tmp.path(), &out, &["--html", page.to_str().unwrap()]);
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l
+                == "not for cardjitsu: general, royale-only (their bot.toml names other games)"),
+        "{err}"
+    );
+    assert!(!err.contains("not played"), "{err}");
+    assert!(!err.contains("wrong game"), "{err}");
+    let report = read_json(&out.join("report.json"));
+    assert!(report.get("excluded").is_none(), "{}", report["excluded"]);
+    let league_json = read_json(&out.join("league.json"));
+    assert!(league_json["origin"].get("excluded").is_none());
+    assert_eq!(report["standings"].as_array().unwrap().len(), 2);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("royale-only"), "the page lists royale-only");
+    assert!(
+        !html.contains("\"excluded\":"),
+        "the page has an excluded list"
+    );
 }

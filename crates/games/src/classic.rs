@@ -1,19 +1,39 @@
-//! The interactive classic CardJitsu game: a person against the computer
-//! or a bot, in the display format of seed 000 (the older Card-Jitsu
-//! variant).
+//! The interactive CardJitsu game (`dojo play cardjitsu`): a person
+//! against the computer or a bot, under either ruleset, in the display
+//! format of seed 000 (the older Card-Jitsu variant) or labelled for a
+//! person.
 //!
 //! Each round prints player 1's won cards, player 2's won cards and the
 //! person's hand (`[SG10,FB4,SP9,WY7,FO8]`: element, uppercase colour,
 //! decimal value), reads a number 1 to 5, then prints the card played, the
 //! opponent's card and the round's winner (`1`, `2`, or `0` for a tie). The
 //! game ends after the round that completes a winning triple, with a line
-//! saying who won. Classic rules: no power cards, no Reverse.
+//! saying who won.
 //!
-//! The person is player 1. [`RandomOpponent`] is the seed's computer: no
-//! hand, a uniformly random card of all 198 every round. [`with_bot`] makes
-//! player 2 a bot speaking the usual CardJitsu protocol: it is dealt a hand
-//! like any seat and is driven by the runner on a thread of its own, which
-//! hands each card it plays to the game loop.
+//! Under the classic rules ([`play_classic`]) there are no power cards and
+//! no Reverse, both seats draw from the 198-card standard deck, and the
+//! plain display is the seed's format byte for byte. Under the tournament
+//! rules ([`play_game`] with [`Ruleset::Tournament`]) each seat is dealt
+//! from its own shuffled copy of the championship's 30-card deck, without
+//! replacement ([`Ruleset::default_deck`]), and winning a round with a
+//! power card (a 10) makes the next round a Reverse round, in which the
+//! lower number wins within an element (the engine's [`round_winner`] and
+//! [`Ruleset::activates_reverse`] decide, as in a match). The labelled
+//! display announces a Reverse round and explains it; the plain display
+//! marks that round's hand line with the wire's `* ` (`* [SG10,FB4,...]`),
+//! a mark the classic rules never print.
+//!
+//! The person is player 1. The computer depends on the rules: under the
+//! classic rules it is the seed's ([`RandomOpponent`]: no hand, a uniformly
+//! random card of all 198 every round, repeats allowed); under the
+//! tournament rules a card of all 198 would ignore the deck and its power
+//! cards, so the computer ([`DealtOpponent`]) is dealt a hand from its own
+//! championship deck like any seat and plays a uniformly random card of it
+//! (as a bot's fault is played in a match), drawing a replacement after each
+//! round. [`with_bot`] makes player 2 a bot speaking the usual CardJitsu
+//! protocol: it is dealt a hand from its deck like any seat, is sent the
+//! `* `-marked hand line in a Reverse round, and is driven by the runner on
+//! a thread of its own, which hands each card it plays to the game loop.
 //!
 //! The wire lines a bot opponent is sent (greeting, hand, round result,
 //! farewell) and the dealing of hands are the engine's
@@ -25,15 +45,16 @@
 //! cards each round, repeats allowed, while the referee deals both seats a
 //! hand; the person's card is read between showing the hand and learning
 //! the opponent's; and the game has no round cap (it runs until a triple),
-//! so it never ends in the referee's `Draw!`.
+//! so it never ends in the referee's `Draw!`. The tournament rules use the
+//! same loop so that both rulesets look and end the same way to a person.
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use dojo_engine::cardjitsu::{
-    Card, CardJitsu, Dealer, Deck, DeckDealer, Pile, classic_list, deal_hand, parse_reply_lines,
-    round_winner, wire,
+    Card, CardJitsu, Dealer, Deck, DeckDealer, Pile, Ruleset, classic_list, deal_hand,
+    parse_reply_lines, round_winner, wire,
 };
 use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
 use dojo_engine::rng::{ChaCha8Rng, stream};
@@ -110,8 +131,9 @@ fn pile_text(cards: &[Card]) -> String {
         .join(" ")
 }
 
-/// Why a round went as it did, in words.
-fn why(mine: Card, theirs: Card) -> String {
+/// Why a round went as it did, in words (`reverse`: the round was a
+/// Reverse round, so the lower number won within an element).
+fn why(mine: Card, theirs: Card, reverse: bool) -> String {
     let (a, b) = (mine.element(), theirs.element());
     if a != b {
         let (w, l) = if a.beats(b) { (a, b) } else { (b, a) };
@@ -124,7 +146,35 @@ fn why(mine: Card, theirs: Card) -> String {
         mine.number().max(theirs.number()),
         mine.number().min(theirs.number()),
     );
-    format!("both {}: {hi} beats {lo}", a.name())
+    if reverse {
+        format!("both {}, and Reverse: {lo} beats {hi}", a.name())
+    } else {
+        format!("both {}: {hi} beats {lo}", a.name())
+    }
+}
+
+/// The line that opens a game, naming the rules, the seed and the
+/// opponent: `dojo play` prints it before the first round (on stdout in the
+/// labelled display, on stderr in the plain one, whose stdout is the seed's
+/// format). `picked`: the seed was picked, not given, so the line says how
+/// to play the same game again.
+pub fn header(rules: Ruleset, seed: u64, picked: bool, opponent: &str) -> String {
+    let rules_text = match rules {
+        Ruleset::Tournament => {
+            "tournament rules: each player draws from a shuffled championship deck \
+             (30 cards); winning with a power card (10) makes the next round a Reverse \
+             round, where the lower number wins"
+        }
+        Ruleset::Classic => {
+            "classic rules: cards drawn from all 198 (2 to 12), no power cards, no Reverse"
+        }
+    };
+    let again = if picked {
+        format!(" (replay with --seed {seed})")
+    } else {
+        String::new()
+    };
+    format!("CardJitsu, {rules_text}; seed {seed}{again}; you against {opponent}")
 }
 
 /// Why three cards win: all one element or all different, colours all different.
@@ -136,29 +186,55 @@ fn why_triple(cards: &[Card; 3]) -> &'static str {
     }
 }
 
-/// Plays one game: player 1's hand comes from `dealer` (seat 0), its moves
-/// from `input` (one number per line); player 2 is `opponent`; `display`
-/// says how it is shown. With `echo`, each input line is written to
-/// `output` too, so a transcript of piped input reads like a terminal
-/// session. Bad input is asked again; the end of `input` ends the game as
-/// [`Ending::Abandoned`].
+/// Plays one game under the classic rules (see [`play_game`]).
 pub fn play_classic(
+    input: impl BufRead,
+    output: impl Write,
+    echo: bool,
+    display: &Display,
+    dealer: &mut impl Dealer,
+    opponent: &mut impl Opponent,
+) -> io::Result<Ending> {
+    play_game(
+        input,
+        output,
+        echo,
+        display,
+        Ruleset::Classic,
+        dealer,
+        opponent,
+    )
+}
+
+/// Plays one game under `rules`: player 1's hand comes from `dealer` (seat
+/// 0), its moves from `input` (one number per line); player 2 is
+/// `opponent`; `display` says how it is shown. With `echo`, each input line
+/// is written to `output` too, so a transcript of piped input reads like a
+/// terminal session. Bad input is asked again; the end of `input` ends the
+/// game as [`Ending::Abandoned`].
+pub fn play_game(
     mut input: impl BufRead,
     mut output: impl Write,
     echo: bool,
     display: &Display,
+    rules: Ruleset,
     dealer: &mut impl Dealer,
     opponent: &mut impl Opponent,
 ) -> io::Result<Ending> {
     let mut hand = deal_hand(dealer, 0).to_vec();
     let mut piles = [Pile::new(), Pile::new()];
     let mut line = Vec::new();
+    // Whether this round is a Reverse round (never under classic rules).
+    let mut reverse = false;
     for round in 1.. {
         match display {
             Display::Plain => {
                 writeln!(output, "{}", classic_list(piles[0].cards()))?;
                 writeln!(output, "{}", classic_list(piles[1].cards()))?;
-                writeln!(output, "{}", classic_list(&hand))?;
+                // The wire's Reverse mark: a script that reads the hand
+                // line learns the round's rule where a bot does.
+                let mark = if reverse { wire::REVERSE_MARK } else { "" };
+                writeln!(output, "{mark}{}", classic_list(&hand))?;
             }
             Display::Labelled { opponent } => {
                 let numbered: Vec<String> = hand
@@ -166,7 +242,14 @@ pub fn play_classic(
                     .enumerate()
                     .map(|(i, c)| format!("{}:{c}", i + 1))
                     .collect();
-                writeln!(output, "round {round}")?;
+                if reverse {
+                    writeln!(
+                        output,
+                        "round {round}: Reverse! Within an element the lower number wins this round"
+                    )?;
+                } else {
+                    writeln!(output, "round {round}")?;
+                }
                 writeln!(output, "  your pile:  {}", pile_text(piles[0].cards()))?;
                 writeln!(
                     output,
@@ -206,7 +289,13 @@ pub fn play_classic(
         };
         let mine = hand.remove(choice);
         let theirs = opponent.card(round)?;
-        let winner = round_winner(mine, theirs, false);
+        let winner = round_winner(mine, theirs, reverse);
+        let won_with = match winner.seat() {
+            Some(0) => Some(mine),
+            Some(_) => Some(theirs),
+            None => None,
+        };
+        let next_reverse = won_with.is_some_and(|card| rules.activates_reverse(card));
         match display {
             Display::Plain => {
                 writeln!(output, "{}", mine.classic_name())?;
@@ -219,20 +308,25 @@ pub fn play_classic(
                     Some(_) => format!("{opponent} wins the round"),
                     None => "nobody wins the round".to_owned(),
                 };
+                let power = if next_reverse {
+                    " with a power card: the next round is a Reverse round"
+                } else {
+                    ""
+                };
                 writeln!(
                     output,
-                    "  you play {}, {opponent} plays {}: {}; {result}",
+                    "  you play {}, {opponent} plays {}: {}; {result}{power}",
                     spoken(mine),
                     spoken(theirs),
-                    why(mine, theirs)
+                    why(mine, theirs, reverse)
                 )?;
             }
         }
-        let triple = match winner.seat() {
-            Some(0) => piles[0].push(mine),
-            Some(_) => piles[1].push(theirs),
-            None => None,
+        let triple = match (winner.seat(), won_with) {
+            (Some(seat), Some(card)) => piles[seat.min(1)].push(card),
+            _ => None,
         };
+        reverse = next_reverse;
         opponent.result(mine, theirs, winner.player_number(), triple.is_some())?;
         if let Some(cards) = triple {
             let player = winner.player_number();
@@ -295,11 +389,87 @@ impl Opponent for RandomOpponent {
     }
 }
 
+/// The tournament rules' computer: dealt a hand from its own deck (seat 2
+/// of the seed's deal, as a bot seat is) and playing a uniformly random
+/// card of it each round (seat 2's fallback stream, the one a bot's fault
+/// is played from in a match), then drawing a replacement.
+#[derive(Debug)]
+pub struct DealtOpponent {
+    hand: Vec<Card>,
+    dealer: DeckDealer,
+    rng: ChaCha8Rng,
+}
+
+impl DealtOpponent {
+    /// The computer for a game of seed `seed` drawing from `deck`.
+    pub fn new(seed: u64, deck: Deck) -> DealtOpponent {
+        let mut dealer = DeckDealer::new(seed, [deck.clone(), deck]);
+        DealtOpponent {
+            hand: deal_hand(&mut dealer, 1).to_vec(),
+            dealer,
+            rng: stream(seed, CardJitsu::<DeckDealer>::fallback_stream_id(1)),
+        }
+    }
+
+    /// The cards it holds.
+    pub fn hand(&self) -> &[Card] {
+        &self.hand
+    }
+}
+
+impl Opponent for DealtOpponent {
+    fn card(&mut self, _round: u32) -> io::Result<Card> {
+        let card = self.hand.remove(self.rng.random_range(0..self.hand.len()));
+        let next = self.dealer.draw(1, &self.hand);
+        self.hand.push(next);
+        Ok(card)
+    }
+
+    fn result(&mut self, _: Card, _: Card, _: u8, _: bool) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The computer of `dojo play` under `rules` for a game of seed `seed`:
+/// the seed's [`RandomOpponent`] under the classic rules, a
+/// [`DealtOpponent`] drawing from the championship deck under the
+/// tournament rules.
+pub fn computer(rules: Ruleset, seed: u64) -> Box<dyn Opponent> {
+    match rules {
+        Ruleset::Classic => Box::new(RandomOpponent::new(seed)),
+        Ruleset::Tournament => Box::new(DealtOpponent::new(seed, default_deck(rules))),
+    }
+}
+
+/// The deck each seat draws from under `rules` ([`Ruleset::default_deck`]).
+pub fn default_deck(rules: Ruleset) -> Deck {
+    Deck::named(rules.default_deck()).unwrap_or_else(Deck::standard)
+}
+
+/// A dealer for a game of seed `seed` under `rules`: both seats draw from
+/// the rules' deck.
+pub fn dealer(rules: Ruleset, seed: u64) -> DeckDealer {
+    let deck = default_deck(rules);
+    DeckDealer::new(seed, [deck.clone(), deck])
+}
+
+impl<O: Opponent + ?Sized> Opponent for Box<O> {
+    fn card(&mut self, round: u32) -> io::Result<Card> {
+        (**self).card(round)
+    }
+
+    fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()> {
+        (**self).result(mine, theirs, winner, over)
+    }
+}
+
 /// What the game loop tells the bot's thread after a round.
 #[derive(Debug)]
 struct RoundEnd {
     line: String,
     farewell: Option<String>,
+    /// Whether the next round is a Reverse round.
+    reverse: bool,
 }
 
 /// Player 2 as a bot: the runner's side. A one-seat referee holding the
@@ -307,6 +477,8 @@ struct RoundEnd {
 /// the round's result.
 struct BotSide {
     hand: Vec<Card>,
+    /// Whether this round is a Reverse round.
+    reverse: bool,
     dealer: DeckDealer,
     fallback: ChaCha8Rng,
     cards: Sender<Card>,
@@ -330,10 +502,10 @@ impl Referee for BotSide {
         if self.farewell.is_some() {
             return Vec::new();
         }
-        // Classic rules have no Reverse: the hand is never `*`-marked.
+        // Classic rules have no Reverse: there the hand is never marked.
         vec![Prompt {
             seat: 0,
-            lines: vec![wire::hand_line(&self.hand, false)],
+            lines: vec![wire::hand_line(&self.hand, self.reverse)],
         }]
     }
 
@@ -357,6 +529,7 @@ impl Referee for BotSide {
             self.farewell = Some(Vec::new());
             return Vec::new();
         };
+        self.reverse = end.reverse;
         match end.farewell {
             Some(line) => self.farewell = Some(vec![line]),
             None => {
@@ -380,6 +553,7 @@ impl Referee for BotSide {
 pub struct BotOpponent {
     cards: Receiver<Card>,
     results: Sender<RoundEnd>,
+    rules: Ruleset,
 }
 
 impl Opponent for BotOpponent {
@@ -391,9 +565,15 @@ impl Opponent for BotOpponent {
 
     fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()> {
         // The game only ends with a triple: there is always a winner.
+        let won_with = match winner {
+            1 => Some(mine),
+            2 => Some(theirs),
+            _ => None,
+        };
         let end = RoundEnd {
             line: wire::result_line([mine, theirs], winner),
             farewell: over.then(|| wire::farewell_line(Some(winner))),
+            reverse: won_with.is_some_and(|card| self.rules.activates_reverse(card)),
         };
         self.results
             .send(end)
@@ -402,11 +582,13 @@ impl Opponent for BotOpponent {
 }
 
 /// Runs `game` with a [`BotOpponent`] backed by `bot` played through the
-/// runner on another thread (seat 2 of seed `seed`'s deal). A runner
-/// error (the bot cannot start) wins over the game loop's error it causes.
+/// runner on another thread (seat 2 of seed `seed`'s deal under `rules`:
+/// the rules' deck, the `* ` hand line in a Reverse round). A runner error
+/// (the bot cannot start) wins over the game loop's error it causes.
 pub fn with_bot(
     bot: Arc<BotSpec>,
     seed: u64,
+    rules: Ruleset,
     opts: &RunOptions,
     game: impl FnOnce(&mut BotOpponent) -> io::Result<Ending>,
 ) -> Result<Ending, ClassicError> {
@@ -416,9 +598,10 @@ pub fn with_bot(
         bot,
         env: seat_env("cardjitsu", seed, 1),
     };
-    let mut dealer = DeckDealer::new(seed, [Deck::standard(), Deck::standard()]);
+    let mut dealer = dealer(rules, seed);
     let mut side = BotSide {
         hand: deal_hand(&mut dealer, 1).to_vec(),
+        reverse: false,
         dealer,
         fallback: stream(seed, CardJitsu::<DeckDealer>::fallback_stream_id(1)),
         cards: cards_tx,
@@ -432,6 +615,7 @@ pub fn with_bot(
         let mut opponent = BotOpponent {
             cards: cards_rx,
             results: results_tx,
+            rules,
         };
         let played = game(&mut opponent);
         drop(opponent);
@@ -654,5 +838,194 @@ Player 1 wins the game with [FB4,WG7,SP9]
         let seen: std::collections::BTreeSet<Card> = play(4).into_iter().collect();
         assert!(seen.len() > 150, "{}", seen.len());
         assert!(seen.iter().all(|c| (2..=12).contains(&c.number())));
+    }
+
+    /// A tournament game whose first round the person wins with a power
+    /// card, so the second is a Reverse round: there the lower number wins
+    /// (`Fb4` over `Fr9`), and the third is not.
+    fn play_reverse_game(display: &Display) -> (String, Vec<(u8, bool)>) {
+        let mut dealer = Scripted(cards("SG10,FB4,SP9,WY7,FO8,WR2,FY5,WG7"));
+        let mut opponent = ScriptedOpponent {
+            cards: cards("SY6,FR9,WB8"),
+            told: Vec::new(),
+        };
+        let mut out = Vec::new();
+        let outcome = play_game(
+            "1\n1\n3\n".as_bytes(),
+            &mut out,
+            true,
+            display,
+            Ruleset::Tournament,
+            &mut dealer,
+            &mut opponent,
+        )
+        .unwrap();
+        assert_eq!(outcome, Ending::Abandoned);
+        (String::from_utf8(out).unwrap(), opponent.told)
+    }
+
+    #[test]
+    fn a_power_card_win_makes_the_next_round_reverse_where_the_lower_number_wins() {
+        let (plain, told) = play_reverse_game(&Display::Plain);
+        assert_eq!(
+            plain,
+            "\
+[]
+[]
+[SG10,FB4,SP9,WY7,FO8]
+1
+SG10
+SY6
+1
+[SG10]
+[]
+* [FB4,SP9,WY7,FO8,WR2]
+1
+FB4
+FR9
+1
+[SG10,FB4]
+[]
+[SP9,WY7,FO8,WR2,FY5]
+3
+FO8
+WB8
+2
+[SG10,FB4]
+[WB8]
+[SP9,WY7,WR2,FY5,WG7]
+end of input: game abandoned
+"
+        );
+        assert_eq!(told, [(1, false), (1, false), (2, false)]);
+
+        let (labelled, _) = play_reverse_game(&Display::Labelled {
+            opponent: "the computer".into(),
+        });
+        assert!(
+            labelled.contains(
+                "both Snow: 10 beats 6; you win the round with a power card: \
+                 the next round is a Reverse round\nround 2: Reverse! Within an element \
+                 the lower number wins this round\n"
+            ),
+            "{labelled}"
+        );
+        assert!(
+            labelled.contains(
+                "you play Fire blue 4 (Fb4), the computer plays Fire red 9 (Fr9): \
+                 both Fire, and Reverse: 4 beats 9; you win the round\nround 3\n"
+            ),
+            "{labelled}"
+        );
+    }
+
+    #[test]
+    fn the_same_cards_under_classic_rules_have_no_reverse() {
+        let mut dealer = Scripted(cards("SG10,FB4,SP9,WY7,FO8,WR2,FY5"));
+        let mut opponent = ScriptedOpponent {
+            cards: cards("SY6,FR9"),
+            told: Vec::new(),
+        };
+        let mut out = Vec::new();
+        play_classic(
+            "1\n1\n".as_bytes(),
+            &mut out,
+            true,
+            &Display::Plain,
+            &mut dealer,
+            &mut opponent,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains('*'), "{text}");
+        assert_eq!(opponent.told, [(1, false), (2, false)]);
+    }
+
+    #[test]
+    fn the_tournament_computer_plays_from_a_hand_of_its_championship_deck() {
+        let deck = Deck::championship();
+        let play = |seed| {
+            let mut o = DealtOpponent::new(seed, Deck::championship());
+            let mut played = Vec::new();
+            for round in 1..=60 {
+                let before = o.hand().to_vec();
+                let card = o.card(round).unwrap();
+                assert!(before.contains(&card), "{card} not in {before:?}");
+                assert_eq!(o.hand().len(), 5);
+                played.push(card);
+            }
+            played
+        };
+        assert_eq!(play(4), play(4));
+        assert_ne!(play(4), play(5));
+        assert!(play(4).iter().all(|c| deck.entries().contains(c)));
+        assert!(play(4).iter().any(|c| c.is_power()));
+        assert!(matches!(
+            computer(Ruleset::Classic, 4).card(1),
+            Ok(c) if (2..=12).contains(&c.number())
+        ));
+    }
+
+    #[test]
+    fn the_header_names_the_rules_the_seed_and_the_opponent() {
+        let t = header(Ruleset::Tournament, 7, false, "the computer");
+        assert!(t.starts_with("CardJitsu, tournament rules: "), "{t}");
+        assert!(
+            t.contains("championship deck") && t.contains("Reverse"),
+            "{t}"
+        );
+        assert!(t.ends_with("; seed 7; you against the computer"), "{t}");
+        let c = header(Ruleset::Classic, 9, true, "sensei");
+        assert!(
+            c.contains("classic rules: ") && c.contains("no Reverse"),
+            "{c}"
+        );
+        assert!(
+            c.ends_with("; seed 9 (replay with --seed 9); you against sensei"),
+            "{c}"
+        );
+    }
+
+    fn card(text: &str) -> Card {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_bot_opponent_is_sent_the_reverse_mark_after_a_power_card_wins() {
+        let (cards_tx, cards_rx) = mpsc::channel();
+        let (results_tx, results_rx) = mpsc::channel();
+        let mut dealer = dealer(Ruleset::Tournament, 5);
+        let mut side = BotSide {
+            hand: deal_hand(&mut dealer, 1).to_vec(),
+            reverse: false,
+            dealer,
+            fallback: stream(5, 0),
+            cards: cards_tx,
+            results: results_rx,
+            farewell: None,
+        };
+        let mut opponent = BotOpponent {
+            cards: cards_rx,
+            results: results_tx,
+            rules: Ruleset::Tournament,
+        };
+        let hand_line = |side: &BotSide| side.prompts()[0].lines[0].clone();
+        assert!(!hand_line(&side).starts_with('*'));
+        // The game loop's answer is queued before the bot's side asks for
+        // it: the channels do not block, so one thread plays both sides.
+        opponent.result(card("WoA"), card("Wb6"), 1, false).unwrap();
+        side.apply(vec![Answer::Move(0)]);
+        opponent.card(1).unwrap();
+        assert_eq!(hand_line(&side), wire::hand_line(&side.hand, true));
+        assert!(hand_line(&side).starts_with("* "));
+        opponent.result(card("Fb4"), card("Sy6"), 1, false).unwrap();
+        side.apply(vec![Answer::Move(0)]);
+        opponent.card(2).unwrap();
+        assert!(!hand_line(&side).starts_with('*'));
+        // Under the classic rules a 10 is no power card.
+        opponent.rules = Ruleset::Classic;
+        opponent.result(card("WoA"), card("Wb6"), 1, false).unwrap();
+        side.apply(vec![Answer::Move(0)]);
+        assert!(!hand_line(&side).starts_with('*'));
     }
 }

@@ -24,7 +24,10 @@ pub enum EntryStatus {
     OverLimits,
     /// No `bot.toml`, and no single obvious script to take instead.
     NoManifest,
-    /// Its `bot.toml`'s `games` does not list the league's game.
+    /// Its `bot.toml`'s `games` does not list the league's game and
+    /// names one dojo does not know (likely a typo). An entry whose
+    /// `games` names only other games dojo knows is not excluded at all:
+    /// it is not meant for the league.
     WrongGame,
     /// Its build step failed (the end of its stdout and stderr is kept).
     BuildFailed,

@@ -8,8 +8,9 @@ use crate::paths::bots_dir;
 
 /// The entries [`write_folder`] writes, by directory name, with the
 /// status a CardJitsu league gives each (`report.json`'s `excluded`
-/// statuses; `ok` for the ones it plays).
-pub const ENTRIES: [(&str, &str); 12] = [
+/// statuses; `ok` for the ones it plays; [`OTHER_GAME`] for the one it
+/// leaves out quietly, as meant for another game, and does not record).
+pub const ENTRIES: [(&str, &str); 13] = [
     // A bot.toml and the bundled random Python bot.
     ("alice", "ok"),
     // No bot.toml: its single bot.py is taken.
@@ -20,8 +21,10 @@ pub const ENTRIES: [(&str, &str); 12] = [
     ("bad-toml", "bad-manifest"),
     // No bot.toml and two scripts: nothing obvious to run.
     ("loose", "no-manifest"),
-    // A royale bot.
-    ("royale-only", "wrong-game"),
+    // A royale bot: not for a CardJitsu league, and no failure.
+    ("royale-only", OTHER_GAME),
+    // A game dojo does not know (a typo of `cardjitsu`).
+    ("typo-game", "wrong-game"),
     // A build that writes its error to stdout (as `tsc` does) and fails.
     ("tsc-like", "build-failed"),
     // Exits at once with a Python traceback on stderr.
@@ -33,6 +36,11 @@ pub const ENTRIES: [(&str, &str); 12] = [
     ("zz-twin", "bad-name"),
     ("zz-twin-2", "bad-name"),
 ];
+
+/// The status in [`ENTRIES`] of an entry a league leaves out quietly
+/// because its `bot.toml` names only other games: not one of
+/// `report.json`'s statuses, as it is not recorded there.
+pub const OTHER_GAME: &str = "other-game";
 
 /// The error line the build of `tsc-like` writes to its stdout.
 pub const BUILD_ERROR: &str = "src/bot.ts(3,5): error TS2322: Type 'string' is not assignable";
@@ -78,6 +86,16 @@ pub fn write_folder(root: &Path) {
             (
                 "bot.toml",
                 "command = \"python3 bot.py\"\ngames = [\"royale\"]\n",
+            ),
+            ("bot.py", &random),
+        ],
+    );
+    entry(
+        "typo-game",
+        &[
+            (
+                "bot.toml",
+                "command = \"python3 bot.py\"\ngames = [\"cardjitsuu\"]\n",
             ),
             ("bot.py", &random),
         ],

@@ -1,26 +1,30 @@
-//! `dojo play cardjitsu`: a person against the computer or a bot, the
-//! older Card-Jitsu variant; labelled for a person at a terminal, in the
-//! classic challenge's exact format for scripts (`--plain`, or stdin not a
-//! terminal); the game itself is [`dojo_games::classic`]. Without a bot, player 2 plays a
-//! uniformly random card of all 198 every round (as in the seed).
+//! `dojo play cardjitsu`: a person against the computer or a bot, under
+//! the tournament rules (the default, as for every other command) or the
+//! classic ones (`--rules classic`, the older Card-Jitsu variant); labelled
+//! for a person at a terminal, in the classic challenge's format for
+//! scripts (`--plain`, or stdin not a terminal); the game itself is
+//! [`dojo_games::classic`]. Without a bot, player 2 is the computer of the
+//! rules ([`dojo_games::classic::computer`]): under the classic rules a
+//! uniformly random card of all 198 every round (as in the seed); under the
+//! tournament rules a random card of a hand dealt from its own
+//! championship deck. A header naming the rules, the seed and the opponent
+//! opens the game: on stdout when labelled, on stderr when plain, so the
+//! plain stdout stays the seed's format byte for byte.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use dojo_engine::cardjitsu::{Deck, DeckDealer};
-use dojo_games::classic::{Display, Ending, RandomOpponent, play_classic, with_bot};
+use dojo_engine::cardjitsu::Ruleset;
+use dojo_games::classic::{self, Display, Ending, play_game, with_bot};
 
 use crate::args::PlayCardJitsuArgs;
 use crate::bots;
 
 pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
-    let seed = a.seed.unwrap_or_else(|| {
-        let s = bots::fresh_seed();
-        errln!("seed: {s} (replay with --seed {s})");
-        s
-    });
+    let rules = Ruleset::from(a.rules);
+    let seed = a.seed.unwrap_or_else(bots::fresh_seed);
     let stdin = io::stdin();
     // A terminal already shows what the person typed.
     let echo = !stdin.is_terminal();
@@ -34,25 +38,43 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
             Display::Plain
         }
     };
-    let mut dealer = DeckDealer::new(seed, [Deck::standard(), Deck::standard()]);
+    // The header names the seed, and how to replay it when it was picked.
+    let header = |opponent: &str| -> io::Result<()> {
+        let line = classic::header(rules, seed, a.seed.is_none(), opponent);
+        if labelled {
+            let mut out = io::stdout().lock();
+            writeln!(out, "{line}")?;
+            writeln!(out)
+        } else {
+            errln!("{line}");
+            Ok(())
+        }
+    };
+    let mut dealer = classic::dealer(rules, seed);
     let input = stdin.lock();
     let output = io::stdout().lock();
     let outcome = match &a.opponent {
-        None => play_classic(
-            input,
-            output,
-            echo,
-            &display("the computer"),
-            &mut dealer,
-            &mut RandomOpponent::new(seed),
-        )?,
+        None => {
+            let name = "the computer";
+            header(name)?;
+            play_game(
+                input,
+                output,
+                echo,
+                &display(name),
+                rules,
+                &mut dealer,
+                &mut classic::computer(rules, seed),
+            )?
+        }
         Some(spec) => {
             let bot = bots::load(std::slice::from_ref(spec), bots_dir, "cardjitsu")?.remove(0);
             bots::on_ctrl_c(false);
             let opts = super::run_options(&a.controls);
             let shown = display(&bot.name);
-            with_bot(bot, seed, &opts, |opponent| {
-                play_classic(input, output, echo, &shown, &mut dealer, opponent)
+            header(&bot.name)?;
+            with_bot(bot, seed, rules, &opts, |opponent| {
+                play_game(input, output, echo, &shown, rules, &mut dealer, opponent)
             })?
         }
     };
