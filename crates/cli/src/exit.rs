@@ -1,5 +1,5 @@
 //! Exit statuses: one meaning per number, the same in every command.
-//! [`HELP`] lists them in `dojo --help`; the README repeats it.
+//! [`HELP`] lists them in `dojo --help`; docs/guide.md repeats it.
 
 use std::process::ExitCode;
 
