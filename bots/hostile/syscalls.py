@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Makes system calls no bot needs, through the C library:
-ptrace(PTRACE_TRACEME), unshare(CLONE_NEWUSER) and a mount on a path that
+ptrace(PTRACE_TRACEME), unshare(CLONE_NEWUSER), a mount on a path that
 does not exist (so that, unfiltered, it fails harmlessly with ENOENT
-instead of mounting anything). Answers 0 when every one failed with EPERM
-(the filter's answer), 1 otherwise. Results go to stderr."""
+instead of mounting anything) and io_setup(1, ...), whose context is
+counted in the machine-wide /proc/sys/fs/aio-nr every box can read (two
+bots could talk through the count). Answers 0 when every one failed with
+EPERM (the filter's answer), 1 otherwise. Results go to stderr."""
 import ctypes
 import ctypes.util
+import platform
 import sys
 
 libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
@@ -18,6 +21,12 @@ calls = {
     "unshare": lambda: libc.unshare(CLONE_NEWUSER),
     "mount": lambda: libc.mount(b"none", b"/nonexistent-dojo-test", b"tmpfs", 0, None),
 }
+# io_setup has no C library wrapper: its number on the architectures dojo
+# runs on.
+SYS_IO_SETUP = {"x86_64": 206, "aarch64": 0}.get(platform.machine())
+if SYS_IO_SETUP is not None:
+    aio_context = ctypes.c_ulong(0)
+    calls["io_setup"] = lambda: libc.syscall(SYS_IO_SETUP, 1, ctypes.byref(aio_context))
 results = {}
 for name, call in calls.items():
     rc = call()

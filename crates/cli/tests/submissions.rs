@@ -373,6 +373,7 @@ fn a_bot_for_another_game_in_the_folder_is_left_out_quietly() {
         "name = \"general\"\ncommand = \"python3 bot.py\"\ngames = [\"royale\"]\n",
     )
     .unwrap();
+    std::fs::write(general.join("bot.py"), "print('P')\n").unwrap();
     let out_dir = tempfile::tempdir().unwrap();
     let out = out_dir.path().join("l");
     let page = out_dir.path().join("league.html");

@@ -66,6 +66,10 @@ const DENIED: &[i64] = &[
     libc::SYS_inotify_init,
     libc::SYS_inotify_init1,
     libc::SYS_fanotify_init,
+    // Asynchronous I/O contexts are counted machine-wide
+    // (`/proc/sys/fs/aio-nr`, readable in every box): one bot can signal
+    // another through the count, and spend every context of the host.
+    libc::SYS_io_setup,
     // A second way into the kernel, past this very filter.
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,
