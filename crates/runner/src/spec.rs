@@ -78,6 +78,16 @@ pub enum SpecError {
     /// script to run ([`crate::folder::obvious_script`]).
     #[error("{}: {reason}", dir.display())]
     NoManifest { dir: PathBuf, reason: String },
+    /// A `bot.toml` whose command runs a program outside the bot's own
+    /// directory and build cache (another bot's binary, a file of the
+    /// host): its box would have to show that file to it.
+    #[error(
+        "{}: its command runs {}, outside the bot's directory and its build cache ($DOJO_CACHE); \
+         a bot runs its own files, or a program on PATH named without a `/` (`python3`)",
+        file.display(),
+        program.display()
+    )]
+    OutsideProgram { file: PathBuf, program: PathBuf },
 }
 
 fn show_paths(paths: &[PathBuf]) -> String {
@@ -461,6 +471,10 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let manifest = parse_manifest(&file, &text)?;
     let dir = absolute(dir);
     let cache = bot_cache(&dir);
+    let command = anchor_program(expand_cache(manifest.command.0, &cache), &dir);
+    if let Some(program) = outside_program(&command, &dir, &cache) {
+        return Err(SpecError::OutsideProgram { file, program });
+    }
     let name = match manifest.name {
         Some(name) => name,
         None => name_of_dir(
@@ -470,7 +484,7 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     };
     Ok(BotSpec {
         name,
-        command: anchor_program(expand_cache(manifest.command.0, &cache), &dir),
+        command,
         build: manifest
             .build
             .map(|b| anchor_program(expand_cache(b.0, &cache), &dir)),
@@ -484,6 +498,54 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
             time: manifest.time,
         },
     })
+}
+
+/// The program a manifest's `command` (made absolute) runs by path outside
+/// the bot's directory `dir` and its build cache `cache`, if it does: the
+/// command's first word, or for `env [OPTIONS] [NAME=VALUE...] COMMAND`
+/// (even one that runs a script of the bot's own through `-S`) the first
+/// word of COMMAND as well. A box shows a bot the program it runs, so
+/// such a manifest could read another bot's binary through its own
+/// command: refused when the manifest is read. `..` is resolved by the
+/// words, not by following links, so `./../other/bot` is outside too.
+fn outside_program(command: &[String], dir: &Path, cache: &Path) -> Option<PathBuf> {
+    let first = command.first()?;
+    let mut programs = vec![first.clone()];
+    if Path::new(first).file_name() == Some("env".as_ref()) {
+        programs.extend(
+            command
+                .iter()
+                .skip(1)
+                .find(|w| !w.starts_with('-') && !w.contains('='))
+                .cloned(),
+        );
+    }
+    programs
+        .into_iter()
+        .filter(|p| p.contains('/'))
+        .map(|p| normal(&dir.join(p)))
+        .find(|p| {
+            !p.starts_with(dir)
+                && !p.starts_with(cache)
+                && !crate::confine::SYSTEM_DIRS
+                    .iter()
+                    .any(|system| p.starts_with(system))
+        })
+}
+
+/// `path` with `.` and `..` resolved by its words alone.
+fn normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The name of the bot in `dir` (absolute) when its directory names it:
@@ -840,6 +902,56 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("available bots: one, two"), "{text}");
+    }
+
+    #[test]
+    fn a_manifest_running_a_program_outside_its_directory_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let other = write_bot(tmp.path(), "other", "command = \"./bot\"\n");
+        std::fs::write(other.join("bot"), "#!/bin/sh\n").unwrap();
+        let refused = |command: &str| {
+            write_bot(tmp.path(), "thief", &format!("command = {command}\n"));
+            match resolve("thief", tmp.path()) {
+                Err(SpecError::OutsideProgram { file, program }) => {
+                    assert!(file.ends_with("thief/bot.toml"), "{}", file.display());
+                    Some(program)
+                }
+                Err(other) => panic!("{command}: {other}"),
+                Ok(_) => None,
+            }
+        };
+        let other_bot = std::fs::canonicalize(&other).unwrap().join("bot");
+        // env -S runs the bot's own script; the word after is another
+        // bot's binary, which the box would have shown it.
+        assert_eq!(
+            refused(r#"["env", "-Spython3 bot.py", "../other/bot"]"#),
+            Some(other_bot.clone())
+        );
+        assert_eq!(refused(r#""../other/bot""#), Some(other_bot.clone()));
+        assert_eq!(refused(r#""./../other/bot""#), Some(other_bot));
+        assert_eq!(
+            refused(r#""/root/secret-tool""#),
+            Some(PathBuf::from("/root/secret-tool"))
+        );
+        // Its own files, its build cache, the system and PATH are fine.
+        for ok in [
+            r#""./bot.sh""#,
+            r#""python3 bot.py""#,
+            r#""$DOJO_CACHE/target/release/thief""#,
+            r#""/usr/bin/env python3 bot.py""#,
+            r#"["env", "A=1", "python3", "bot.py"]"#,
+        ] {
+            assert_eq!(refused(ok), None, "{ok}");
+        }
+        let text = resolve("thief", tmp.path())
+            .map(|_| ())
+            .and_then(|()| {
+                write_bot(tmp.path(), "thief", "command = \"../other/bot\"\n");
+                resolve("thief", tmp.path()).map(|_| ())
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(text.contains("outside the bot's directory"), "{text}");
     }
 
     #[test]
