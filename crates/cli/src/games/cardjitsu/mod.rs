@@ -198,6 +198,20 @@ fn options(play: &PlayOptions) -> Result<CardJitsuOptions> {
     })
 }
 
+impl super::MatchRecord for dojo_games::CardJitsuRecord {
+    fn timing(&self) -> &dojo_games::Timing {
+        &self.timing
+    }
+
+    fn conduct(&self) -> &[dojo_games::SeatConduct] {
+        &self.conduct
+    }
+
+    fn clear_stderr(&mut self) {
+        self.stderr.clear();
+    }
+}
+
 impl super::MatchArgs for MatchArgs {
     fn run(self: Box<Self>, bots_dir: &Path) -> Result<ExitCode> {
         run(bots_dir, *self)
@@ -269,37 +283,15 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     for line in transcript::conduct(&record) {
         outln!("faults: {line}");
     }
-    for line in crate::render::move_lines(
-        &record.seats,
-        &record.timing,
-        |s| format!("player {} ({})", s.seat + 1, s.bot),
-        &limits,
-    ) {
-        outln!("times: {line}");
+    super::MatchEnd {
+        label: |s| format!("player {} ({})", s.seat + 1, s.bot),
+        limits: &limits,
+        forensics: transcript::forensics(&record),
+        bots: loaded.iter().map(|b| &**b).collect(),
+        sandbox: a.controls.controls().sandbox,
+        keep_stderr: a.keep_stderr,
+        json: a.json.as_deref(),
+        html: a.html.as_deref(),
     }
-    let forensics = transcript::forensics(&record);
-    for line in &forensics {
-        outln!("{line}");
-    }
-    let mut record = record;
-    if !a.keep_stderr {
-        record.stderr.clear();
-    }
-    crate::bots::hidden_path_hints(
-        loaded.iter().map(|b| &**b).zip(&record.conduct),
-        a.controls.controls().sandbox,
-    );
-    if let Some(path) = &a.json {
-        crate::cmd::write_json(path, &record)?;
-    }
-    if let Some(path) = &a.html {
-        let source = crate::cmd::record_source(a.json.as_deref());
-        crate::html::write(path, &crate::html::replay(&record, &source)?)?;
-        outln!("replay page: {}", path.display());
-    }
-    Ok(crate::exit::code(if forensics.is_empty() {
-        crate::exit::SUCCESS
-    } else {
-        crate::exit::FAULTED
-    }))
+    .finish(record)
 }

@@ -125,6 +125,20 @@ impl super::GameCli for RoyaleCli {
     }
 }
 
+impl super::MatchRecord for dojo_games::RoyaleRecord {
+    fn timing(&self) -> &dojo_games::Timing {
+        &self.timing
+    }
+
+    fn conduct(&self) -> &[dojo_games::SeatConduct] {
+        &self.conduct
+    }
+
+    fn clear_stderr(&mut self) {
+        self.stderr.clear();
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// The board file.
@@ -285,37 +299,15 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     } else {
         out!("{}", transcript::summary(&record));
     }
-    for line in crate::render::move_lines(
-        &record.seats,
-        &record.timing,
-        |s| format!("seat {} ({})", s.seat, s.bot),
-        &limits,
-    ) {
-        outln!("times: {line}");
+    super::MatchEnd {
+        label: |s| format!("seat {} ({})", s.seat, s.bot),
+        limits: &limits,
+        forensics: transcript::forensics(&record),
+        bots: players.iter().map(|(b, _)| &**b).collect(),
+        sandbox: a.controls.controls().sandbox,
+        keep_stderr: a.keep_stderr,
+        json: a.json.as_deref(),
+        html: a.html.as_deref(),
     }
-    let forensics = transcript::forensics(&record);
-    for line in &forensics {
-        outln!("{line}");
-    }
-    let mut record = record;
-    if !a.keep_stderr {
-        record.stderr.clear();
-    }
-    crate::bots::hidden_path_hints(
-        players.iter().map(|(b, _)| &**b).zip(&record.conduct),
-        a.controls.controls().sandbox,
-    );
-    if let Some(path) = &a.json {
-        crate::cmd::write_json(path, &record)?;
-    }
-    if let Some(path) = &a.html {
-        let source = crate::cmd::record_source(a.json.as_deref());
-        crate::html::write(path, &crate::html::replay(&record, &source)?)?;
-        outln!("replay page: {}", path.display());
-    }
-    Ok(crate::exit::code(if forensics.is_empty() {
-        crate::exit::SUCCESS
-    } else {
-        crate::exit::FAULTED
-    }))
+    .finish(record)
 }
