@@ -62,7 +62,7 @@ pub struct Template {
     pub files: &'static [(&'static str, &'static str)],
 }
 
-/// A game's starter bots, one per language of [`Lang::ALL`].
+/// A game's starter bots, one per language (`Lang`).
 #[derive(Debug)]
 pub struct Starter {
     pub templates: &'static [Template],

@@ -222,7 +222,7 @@ pub struct Standing {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    /// 100 * (wins + draws / 2) / games, to one decimal ([`pct`]).
+    /// 100 * (wins + draws / 2) / games, to one decimal (`pct`).
     pub score_pct: f64,
     pub faults: SeatFaults,
     pub rating: f64,
@@ -255,7 +255,7 @@ pub struct HeadToHead {
     pub games: u64,
     /// Pairwise results between them (royale AAB games give two).
     pub results: u64,
-    /// `a`'s score in those results, in percent, to one decimal ([`pct`]).
+    /// `a`'s score in those results, in percent, to one decimal (`pct`).
     pub score_a_pct: f64,
 }
 
