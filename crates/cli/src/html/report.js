@@ -38,7 +38,7 @@ function standingsPanel(rep, view) {
       : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'),
     h('p', { class: 'hint', id: 'fault-policy', style: 'margin:4px 0 0' }, `Fault policy: ${view.fault_policy}.`),
     flagged.length ? h('p', { class: 'hint', id: 'faulty-bots', style: 'margin:4px 0 0' },
-      `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see the bot’s stderr log in the league directory.`) : null,
+      `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see its first fault under “First faults” and its stderr log in the league directory.`) : null,
     // --replace: the standings count the new version's games only.
     (rep.replaced || []).length ? h('p', { class: 'hint', id: 'replaced-bots', style: 'margin:4px 0 0' },
       (rep.replaced || []).map((r) => `${r.name} was replaced by a new version; ${fmt(r.retired_games)} games of the old one are kept in games.jsonl, retired, and count nowhere.`).join(' ')) : null);
