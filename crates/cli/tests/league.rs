@@ -564,6 +564,20 @@ fn the_report_names_a_bots_first_crash_with_its_stderr() {
     stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
     let resumed = read_json(&out.join("report.json"));
     assert_eq!(standing(&resumed, "third")["first_fault"], first);
+
+    // Played in two shards and merged: the same.
+    let [s1, s2, merged] = ["s1", "s2", "merged"].map(|d| dir.path().join(d));
+    league(&[&args[..], &["--shard", "1/2"]].concat(), &s1);
+    league(&[&args[..], &["--shard", "2/2"]].concat(), &s2);
+    stdout_ok(
+        dojo()
+            .arg("merge")
+            .args([&s1, &s2])
+            .arg("--out")
+            .arg(&merged),
+    );
+    let report = read_json(&merged.join("report.json"));
+    assert_eq!(standing(&report, "third")["first_fault"], first);
 }
 
 #[test]
