@@ -1169,6 +1169,17 @@ mod tests {
     }
 
     #[test]
+    fn a_line_needs_a_first_fault_entry_per_seat_or_none() {
+        let mut l = line(0);
+        assert_eq!(l.check(Game::CARDJITSU), Ok(()));
+        l.first_faults = vec![None];
+        let err = l.check(Game::CARDJITSU).unwrap_err();
+        assert!(err.contains("1 first faults for 2 seats"), "{err}");
+        l.first_faults = vec![None, None];
+        assert_eq!(l.check(Game::CARDJITSU), Ok(()));
+    }
+
+    #[test]
     fn same_game_ignores_timing_and_first_faults_only() {
         let mut other = line(0);
         other.timing = serde_json::json!({"ms": 999});
