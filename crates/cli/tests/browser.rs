@@ -998,6 +998,35 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
     }
     assert!(page.text("#fault-policy").contains("forfeit"));
     assert!(page.text("#faulty-bots").contains("half"));
+    // Its first crash, with what it wrote to stderr in that game: each
+    // process of half answers one hand and crashes on the next.
+    let first = &report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "half")
+        .unwrap()["first_fault"];
+    assert_eq!(
+        (&first["kind"], &first["round"]),
+        (&"crash".into(), &2.into())
+    );
+    let panel = page.text("#first-faults .first-fault[data-bot=\"half\"]");
+    assert!(
+        panel.contains(&format!("first crash game {}, round 2", first["game"])),
+        "{panel}"
+    );
+    assert_eq!(
+        page.text("#first-faults .first-fault[data-bot=\"half\"] pre.stderr")
+            .lines()
+            .last(),
+        Some("crash_half: giving up")
+    );
+    for bot in ["random-py", "random-sh"] {
+        let shown = page.eval(&format!(
+            "document.querySelector('#first-faults [data-bot=\"{bot}\"]') === null"
+        ));
+        assert_eq!(shown, Value::Bool(true), "{bot} never faulted");
+    }
     // Faults per bot as the text report counts them: restarts apart.
     let half = report["standings"]
         .as_array()
@@ -1036,6 +1065,8 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-faulty.png"));
+        page.eval("document.getElementById('faults-per-bot').scrollIntoView()");
+        page.screenshot(&Path::new(&shots).join("report-first-faults.png"));
     }
 }
 

@@ -484,6 +484,102 @@ fn a_bot_crashing_on_half_its_moves_ranks_last() {
     }
 }
 
+/// A bot that crashes on its third move: the report names its first
+/// crash (the game of lowest id, round 3) with the line it wrote to
+/// stderr, and a resume and `dojo report` give the same from the stored
+/// games, however the games were stored.
+#[test]
+fn the_report_names_a_bots_first_crash_with_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let third = "third=python3 bots/faulty/crash_third.py";
+    let args = [
+        "cardjitsu",
+        third,
+        "random-py",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+    ];
+    // Only third's crashes may fault: no timeout on a loaded machine.
+    let args: Vec<&str> = args.into_iter().chain(GENEROUS).collect();
+    league(&args, &out);
+    let report = read_json(&out.join("report.json"));
+    let standing = |report: &Value, name: &str| {
+        report["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let first = standing(&report, "third")["first_fault"].clone();
+    let lowest = *ids(&out).first().unwrap();
+    assert_eq!(first["game"], lowest, "{first}");
+    assert_eq!(first["kind"], "crash", "{first}");
+    assert_eq!(first["round"], 3, "{first}");
+    let tail: Vec<&str> = first["stderr_tail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(tail.contains(&"crash_third: no third move"), "{tail:?}");
+    assert!(tail.len() <= 12, "{tail:?}");
+    assert!(standing(&report, "random-py").get("first_fault").is_none());
+    // The evidence is in each game's line, for the seat that faulted.
+    let stored = games(&out);
+    for g in &stored {
+        let seat = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s == "third")
+            .unwrap();
+        assert_eq!(g["first_faults"][seat]["kind"], "crash", "{g}");
+        assert!(g["first_faults"][1 - seat].is_null(), "{g}");
+    }
+
+    // The text report says it too.
+    let text = stdout_ok(dojo().arg("report").arg(&out));
+    assert!(
+        text.contains(&format!("third: first crash: game {lowest}, round 3")),
+        "{text}"
+    );
+    assert!(text.contains("    | crash_third: no third move"), "{text}");
+
+    // Stored in another order, and the lowest game lost (as by a kill):
+    // the resume plays it again and names the same first crash.
+    let path = out.join("games.jsonl");
+    let kept: String = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| serde_json::from_str::<Value>(l).unwrap()["id"] != lowest)
+        .rev()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, kept).unwrap();
+    stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
+    let resumed = read_json(&out.join("report.json"));
+    assert_eq!(standing(&resumed, "third")["first_fault"], first);
+
+    // Played in two shards and merged: the same.
+    let [s1, s2, merged] = ["s1", "s2", "merged"].map(|d| dir.path().join(d));
+    league(&[&args[..], &["--shard", "1/2"]].concat(), &s1);
+    league(&[&args[..], &["--shard", "2/2"]].concat(), &s2);
+    stdout_ok(
+        dojo()
+            .arg("merge")
+            .args([&s1, &s2])
+            .arg("--out")
+            .arg(&merged),
+    );
+    let report = read_json(&merged.join("report.json"));
+    assert_eq!(standing(&report, "third")["first_fault"], first);
+}
+
 #[test]
 fn a_page_that_cannot_be_written_mid_league_is_a_warning_and_loses_no_game() {
     let tmp = tempfile::tempdir().unwrap();

@@ -85,6 +85,7 @@ pub(crate) fn game_result(
     scores: Vec<f64>,
     conduct: &[SeatConduct],
     latencies: &[Vec<u64>],
+    first_faults: Vec<Option<crate::record::FirstFault>>,
     record: &impl Serialize,
 ) -> Result<GameResult, ExecError> {
     let prompts = conduct
@@ -106,6 +107,11 @@ pub(crate) fn game_result(
         faulty: Vec::new(),
         prompts,
         faults: faults(conduct),
+        first_faults: if first_faults.iter().all(Option::is_none) {
+            Vec::new()
+        } else {
+            first_faults
+        },
         record,
         timing,
     })

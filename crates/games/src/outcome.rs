@@ -29,6 +29,12 @@ pub struct GameResult {
     pub prompts: Vec<u64>,
     /// Per seat.
     pub faults: Vec<SeatFaults>,
+    /// Per seat: its first fault in the game with the end of its stderr
+    /// (`None` for a seat without faults); empty when no seat faulted.
+    /// The league keeps it in `games.jsonl` (the record's stderr goes to
+    /// the bots' logs) for its report's `first_fault`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_faults: Vec<Option<crate::record::FirstFault>>,
     /// The game record; opaque to the league.
     pub record: serde_json::Value,
     /// Timings; opaque, and not part of a game's identity (a replayed game
@@ -301,6 +307,7 @@ mod tests {
     #[test]
     fn judging_a_result_marks_the_faulty_seats_and_rescores_it() {
         let mut result = GameResult {
+            first_faults: Vec::new(),
             scores: vec![1.0, 0.0],
             faulty: Vec::new(),
             prompts: vec![20, 20],

@@ -173,3 +173,175 @@ pub(crate) fn conduct_and_timing(
     }
     (conduct, stderr, timing)
 }
+
+/// Lines of a faulty seat's stderr shown and kept as its tail: its last
+/// ones, where a crash's traceback or panic message ends.
+pub const STDERR_TAIL_LINES: usize = 12;
+/// Longest line of a stderr tail kept, in bytes (a longer one is cut and
+/// ends in `…`): a bot writing one huge line must not make `games.jsonl`
+/// grow by it.
+pub const STDERR_TAIL_LINE_BYTES: usize = 400;
+
+/// What a seat's fault was, as its first fault names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    Crash,
+    Timeout,
+    Invalid,
+    /// A process ran into a resource limit without a crash, timeout or
+    /// invalid answer placed in any round.
+    Limit,
+}
+
+impl FaultKind {
+    /// The word for it (`crash`, `timeout`, `invalid`, `limit`).
+    pub fn word(self) -> &'static str {
+        match self {
+            FaultKind::Crash => "crash",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Invalid => "invalid",
+            FaultKind::Limit => "limit",
+        }
+    }
+}
+
+impl From<dojo_engine::protocol::Fault> for FaultKind {
+    fn from(f: dojo_engine::protocol::Fault) -> FaultKind {
+        use dojo_engine::protocol::Fault;
+        match f {
+            Fault::Crash => FaultKind::Crash,
+            Fault::Timeout => FaultKind::Timeout,
+            Fault::Invalid => FaultKind::Invalid,
+        }
+    }
+}
+
+/// A seat's first fault in a game, with the end of what it wrote to
+/// stderr in that game: what a bot author reads first when a league says
+/// the bot is faulty. A crash comes before any other fault (it is the one
+/// with a traceback to read); otherwise the first fault of the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FirstFault {
+    /// The round it came in (as the game's transcript numbers rounds);
+    /// `null` when the record places it in no round (a limit hit only).
+    pub round: Option<u32>,
+    pub kind: FaultKind,
+    /// The last [`STDERR_TAIL_LINES`] lines the seat wrote to stderr in
+    /// the game ([`stderr_tail`]); empty when it wrote nothing.
+    #[serde(default)]
+    pub stderr_tail: Vec<String>,
+}
+
+impl FirstFault {
+    /// The first fault of a seat whose fault counts are `counts`, whose
+    /// faults the record places in rounds as `faults` (round, kind, in
+    /// game order) and which wrote `stderr` (prompt by prompt); `None`
+    /// for a seat without faults.
+    pub fn of(
+        faults: impl IntoIterator<Item = (u32, dojo_engine::protocol::Fault)>,
+        counts: &FaultCounts,
+        stderr: &[String],
+    ) -> Option<FirstFault> {
+        if counts.total() == 0 {
+            return None;
+        }
+        let mut first = None;
+        for (round, fault) in faults {
+            let kind = FaultKind::from(fault);
+            if kind == FaultKind::Crash {
+                first = Some((Some(round), kind));
+                break;
+            }
+            first.get_or_insert((Some(round), kind));
+        }
+        // Counted but placed in no round: a limit hit without a crash, or
+        // a crash after the last prompt was answered.
+        let (round, kind) = first.unwrap_or(if counts.crash > 0 {
+            (None, FaultKind::Crash)
+        } else if counts.timeout > 0 {
+            (None, FaultKind::Timeout)
+        } else if counts.invalid > 0 {
+            (None, FaultKind::Invalid)
+        } else {
+            (None, FaultKind::Limit)
+        });
+        Some(FirstFault {
+            round,
+            kind,
+            stderr_tail: stderr_tail(stderr),
+        })
+    }
+}
+
+/// The last [`STDERR_TAIL_LINES`] lines of what a seat wrote to stderr
+/// in a game (`stderr`, prompt by prompt), each cut to
+/// [`STDERR_TAIL_LINE_BYTES`]; trailing blank lines are left out.
+pub fn stderr_tail(stderr: &[String]) -> Vec<String> {
+    let text: String = stderr.concat();
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..]
+        .iter()
+        .map(|l| cut_line(l))
+        .collect()
+}
+
+fn cut_line(line: &str) -> String {
+    if line.len() <= STDERR_TAIL_LINE_BYTES {
+        return line.to_owned();
+    }
+    let mut cut = STDERR_TAIL_LINE_BYTES;
+    while !line.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…", &line[..cut])
+}
+
+#[cfg(test)]
+mod first_fault_tests {
+    use super::*;
+    use dojo_engine::protocol::Fault;
+
+    fn counts(timeout: u64, crash: u64, limit: u64) -> FaultCounts {
+        FaultCounts {
+            timeout,
+            crash,
+            limit,
+            ..FaultCounts::default()
+        }
+    }
+
+    #[test]
+    fn a_crash_comes_before_an_earlier_timeout() {
+        let stderr = vec!["".to_owned(), "boom\n".to_owned(), "again\n".to_owned()];
+        let f = FirstFault::of(
+            [(1, Fault::Timeout), (3, Fault::Crash), (4, Fault::Crash)],
+            &counts(1, 2, 0),
+            &stderr,
+        )
+        .unwrap();
+        assert_eq!((f.round, f.kind), (Some(3), FaultKind::Crash));
+        assert_eq!(f.stderr_tail, ["boom", "again"]);
+        let f = FirstFault::of([(2, Fault::Timeout)], &counts(1, 0, 0), &[]).unwrap();
+        assert_eq!((f.round, f.kind), (Some(2), FaultKind::Timeout));
+        assert!(f.stderr_tail.is_empty());
+    }
+
+    #[test]
+    fn a_seat_without_faults_has_none_and_a_limit_hit_has_no_round() {
+        assert_eq!(FirstFault::of([], &counts(0, 0, 0), &[]), None);
+        let f = FirstFault::of([], &counts(0, 0, 1), &[]).unwrap();
+        assert_eq!((f.round, f.kind), (None, FaultKind::Limit));
+    }
+
+    #[test]
+    fn the_tail_keeps_the_last_lines_each_cut_short() {
+        let many: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+        let long = "é".repeat(STDERR_TAIL_LINE_BYTES);
+        let tail = stderr_tail(&[many, format!("{long}\n\n")]);
+        assert_eq!(tail.len(), STDERR_TAIL_LINES);
+        assert_eq!(tail[0], "line 10");
+        let last = tail.last().unwrap();
+        assert!(last.ends_with('…') && last.len() <= STDERR_TAIL_LINE_BYTES + 3);
+    }
+}

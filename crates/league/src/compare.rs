@@ -793,6 +793,7 @@ mod tests {
             let winner = if new_wins { NEW } else { BASE };
             let n = fixture.seats.len();
             Ok(GameResult {
+                first_faults: Vec::new(),
                 faulty: Vec::new(),
                 prompts: Vec::new(),
                 scores: fixture
@@ -940,6 +941,7 @@ mod tests {
         impl Executor for ThirdWins {
             fn play(&self, f: &Fixture, _: &AtomicBool) -> Result<GameResult, ExecError> {
                 Ok(GameResult {
+                    first_faults: Vec::new(),
                     faulty: Vec::new(),
                     prompts: Vec::new(),
                     scores: f

@@ -244,6 +244,24 @@ pub struct Standing {
     /// games (its box's memory group), in MiB; `null` where not measured.
     #[serde(default)]
     pub peak_memory_mib: Option<f64>,
+    /// The bot's first crash (else its first fault of another kind) with
+    /// the last lines it wrote to stderr in that game; absent for a bot
+    /// without faults, and where its faults came only in games stored
+    /// before `games.jsonl` kept first faults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_fault: Option<StandingFault>,
+}
+
+/// A bot's first fault in the league ([`Standing::first_fault`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingFault {
+    /// The game's id (`games.jsonl`, `dojo replay DIR --game ID`).
+    pub game: u64,
+    /// The round it came in; `null` where the record places it in none.
+    pub round: Option<u32>,
+    pub kind: dojo_games::record::FaultKind,
+    /// The last lines (at most 12) the bot wrote to stderr in that game.
+    pub stderr_tail: Vec<String>,
 }
 
 /// Results between two bots.
@@ -410,6 +428,12 @@ pub fn build_report_from(
                 && t.faults.total() as f64 >= FLAG_FAULTS_PER_GAME * t.games as f64,
             moves: t.moves.moves(),
             peak_memory_mib: t.moves.peak_memory_mib(),
+            first_fault: t.first_fault.as_ref().map(|f| StandingFault {
+                game: f.game,
+                round: f.fault.round,
+                kind: f.fault.kind,
+                stderr_tail: f.fault.stderr_tail.clone(),
+            }),
         })
         .collect();
     standings.sort_by(|x, y| {
@@ -497,6 +521,7 @@ mod tests {
             scores: scores.to_vec(),
             faults: vec![SeatFaults::default(); seats.len()],
             faulty: Vec::new(),
+            first_faults: Vec::new(),
             record: serde_json::Value::Null,
             timing: serde_json::Value::Null,
             retired: None,

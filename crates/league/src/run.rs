@@ -227,7 +227,8 @@ impl Sink for Writer<'_> {
         let fixture = &fixture;
         match result {
             Ok(mut r) if self.write_error.is_none() => {
-                // Stderr goes to the bots' logs, not games.jsonl.
+                // Stderr goes to the bots' logs, not games.jsonl (which
+                // keeps only each faulty seat's tail, in `first_faults`).
                 let stderr = r.record.as_object_mut().and_then(|o| o.remove("stderr"));
                 let line = GameLine::new(fixture, r);
                 if let Err(e) = self.store.append(&line) {

@@ -26,6 +26,7 @@ use crate::schedule::Fixture;
 use crate::settings::{
     Game, LEAGUE_FORMAT_VERSION, Origin, Provenance, ProvenanceDiff, Settings, Shard,
 };
+use dojo_games::record::FirstFault;
 
 /// Version of a `games.jsonl` line (defined with the others in
 /// `dojo_games::formats`).
@@ -60,6 +61,14 @@ pub struct GameLine {
     /// when none was, and in lines from before fault policies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faulty: Vec<usize>,
+    /// Per seat: its first fault in the game with the last lines it wrote
+    /// to stderr (`null` for a seat without faults): the evidence the
+    /// report's `first_fault` shows, kept here because the record's stderr
+    /// goes to the bots' logs, which are capped. Absent when no seat
+    /// faulted, and in lines from before it. Like `timing`, not part of a
+    /// game's identity (a bot's stderr may differ between two plays).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_faults: Vec<Option<FirstFault>>,
     pub record: serde_json::Value,
     /// Optional: the part of a game that is not deterministic.
     #[serde(default)]
@@ -101,6 +110,7 @@ impl GameLine {
             scores: result.scores,
             faults: result.faults,
             faulty,
+            first_faults: result.first_faults,
             record: result.record,
             timing: result.timing,
             retired: None,
@@ -143,6 +153,12 @@ impl GameLine {
         if let Some(seat) = self.faulty.iter().find(|&&s| s >= n) {
             return Err(format!("faulty seat {seat} of {n} seats"));
         }
+        if !self.first_faults.is_empty() && self.first_faults.len() != n {
+            return Err(format!(
+                "{} first faults for {n} seats",
+                self.first_faults.len()
+            ));
+        }
         let limit = u64::from(u32::MAX);
         for (seat, f) in self.faults.iter().enumerate() {
             if [f.timeout, f.crash, f.invalid, f.restart]
@@ -157,13 +173,16 @@ impl GameLine {
         Ok(())
     }
 
-    /// Equal apart from `timing`: the same game result.
+    /// Equal apart from `timing` and `first_faults` (whose stderr may
+    /// differ between two plays): the same game result.
     pub fn same_game(&self, other: &GameLine) -> bool {
         GameLine {
             timing: serde_json::Value::Null,
+            first_faults: Vec::new(),
             ..self.clone()
         } == GameLine {
             timing: serde_json::Value::Null,
+            first_faults: Vec::new(),
             ..other.clone()
         }
     }
@@ -994,6 +1013,7 @@ mod tests {
             scores: vec![1.0, 0.0],
             faults: vec![SeatFaults::default(); 2],
             faulty: Vec::new(),
+            first_faults: Vec::new(),
             record: serde_json::json!({"moves": [1, 2]}),
             timing: serde_json::json!({"ms": id}),
             retired: None,
@@ -1149,9 +1169,30 @@ mod tests {
     }
 
     #[test]
-    fn same_game_ignores_timing_only() {
+    fn a_line_needs_a_first_fault_entry_per_seat_or_none() {
+        let mut l = line(0);
+        assert_eq!(l.check(Game::CARDJITSU), Ok(()));
+        l.first_faults = vec![None];
+        let err = l.check(Game::CARDJITSU).unwrap_err();
+        assert!(err.contains("1 first faults for 2 seats"), "{err}");
+        l.first_faults = vec![None, None];
+        assert_eq!(l.check(Game::CARDJITSU), Ok(()));
+    }
+
+    #[test]
+    fn same_game_ignores_timing_and_first_faults_only() {
         let mut other = line(0);
         other.timing = serde_json::json!({"ms": 999});
+        assert!(line(0).same_game(&other));
+        // A bot's stderr may differ between two plays of the same game.
+        other.first_faults = vec![
+            None,
+            Some(FirstFault {
+                round: Some(2),
+                kind: dojo_games::record::FaultKind::Crash,
+                stderr_tail: vec!["boom".into()],
+            }),
+        ];
         assert!(line(0).same_game(&other));
         other.scores = vec![0.0, 1.0];
         assert!(!line(0).same_game(&other));

@@ -6,7 +6,8 @@
 //! not grow with the games it plays: what is held is a few counters per bot
 //! and per pair of bots, one kind per distinct group result and a 4-byte
 //! label per bootstrap group (two games), and per bot a histogram of its
-//! move times (`dojo_games::MoveTally`). The sums are of scores 0, 1/2 and
+//! move times (`dojo_games::MoveTally`) and its first fault (one game's
+//! stderr tail, chosen by game id). The sums are of scores 0, 1/2 and
 //! 1 (and integer counts), which are exact in any order, so the report
 //! does not depend on the order games were added in.
 
@@ -15,6 +16,7 @@ use std::collections::BTreeMap;
 use dojo_stats::elo::pair_score;
 use dojo_stats::rating;
 
+use dojo_games::record::{FaultKind, FirstFault};
 use dojo_games::{Game, Shape};
 
 use crate::executor::SeatFaults;
@@ -31,6 +33,29 @@ pub(crate) struct BotTally {
     pub faults: SeatFaults,
     /// Its moves' times and memory peak, from the games' `timing`.
     pub moves: dojo_games::MoveTally,
+    /// Its first fault ([`FirstFaultAt`]): one entry, however many games.
+    pub first_fault: Option<FirstFaultAt>,
+}
+
+/// A bot's first fault in a league: its crash in the game of lowest id,
+/// else its fault of any kind in the game of lowest id (a seat's own
+/// first fault in a game is already its crash if it had one:
+/// [`FirstFault`]). Chosen by game id, not by the order games were
+/// stored in, so it is the same for any `--jobs`, after a resume and after
+/// a merge.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FirstFaultAt {
+    pub game: u64,
+    pub seat: usize,
+    pub fault: FirstFault,
+}
+
+impl FirstFaultAt {
+    /// What comes first: a crash, then the lower game id, then the lower
+    /// seat (a royale bot seated twice in one game).
+    fn key(&self) -> (bool, u64, usize) {
+        (self.fault.kind != FaultKind::Crash, self.game, self.seat)
+    }
 }
 
 /// One pair of bots' sums (`a` < `b` by index).
@@ -138,6 +163,16 @@ impl LeagueTally {
             }
             // Moves are each seat's, however many a bot holds.
             t.moves.add_stored(&g.timing, seat);
+            if let Some(Some(fault)) = g.first_faults.get(seat) {
+                let at = FirstFaultAt {
+                    game: g.id,
+                    seat,
+                    fault: fault.clone(),
+                };
+                if t.first_fault.as_ref().is_none_or(|f| at.key() < f.key()) {
+                    t.first_fault = Some(at);
+                }
+            }
         }
         // Every pair of opposing seats (different sides) held by different
         // bots is a pairwise result (for the ratings and the head-to-head
@@ -205,6 +240,7 @@ mod tests {
             scores: scores.to_vec(),
             faults: vec![SeatFaults::default(); seats.len()],
             faulty: Vec::new(),
+            first_faults: Vec::new(),
             record: serde_json::Value::Null,
             timing: serde_json::Value::Null,
             retired: None,
@@ -247,6 +283,45 @@ mod tests {
         assert_eq!((a.games, a.wins, a.draws, a.losses), (4, 2, 1, 1));
         assert_eq!((b.games, b.wins, b.draws, b.losses), (4, 1, 1, 2));
         assert_eq!((a.score, b.score), (2.5, 1.5));
+    }
+
+    fn faulted(id: u64, seat: usize, kind: FaultKind, text: &str) -> GameLine {
+        let mut g = line(id, id / 2, &["a", "b"], &[0.0, 1.0]);
+        g.first_faults = vec![None, None];
+        g.first_faults[seat] = Some(FirstFault {
+            round: Some(id as u32 + 1),
+            kind,
+            stderr_tail: vec![text.to_owned()],
+        });
+        g
+    }
+
+    #[test]
+    fn a_bots_first_fault_is_its_crash_of_lowest_id_in_any_order() {
+        let games = [
+            faulted(2, 0, FaultKind::Timeout, "slow"),
+            faulted(7, 0, FaultKind::Crash, "late crash"),
+            faulted(5, 0, FaultKind::Crash, "crash"),
+            faulted(1, 1, FaultKind::Invalid, "bad"),
+            faulted(0, 1, FaultKind::Invalid, "worse"),
+        ];
+        let mut orders = vec![games.to_vec()];
+        orders.push(games.iter().rev().cloned().collect());
+        for order in orders {
+            let mut t = LeagueTally::new(vec!["a".into(), "b".into()], Game::CARDJITSU);
+            for g in &order {
+                assert!(t.add(g));
+            }
+            let a = t.bots[0].first_fault.as_ref().unwrap();
+            assert_eq!((a.game, a.fault.round), (5, Some(6)));
+            assert_eq!(a.fault.stderr_tail, ["crash"]);
+            // Without a crash: its fault of lowest id.
+            let b = t.bots[1].first_fault.as_ref().unwrap();
+            assert_eq!((b.game, b.fault.kind), (0, FaultKind::Invalid));
+        }
+        let mut t = LeagueTally::new(vec!["a".into(), "b".into()], Game::CARDJITSU);
+        assert!(t.add(&line(0, 0, &["a", "b"], &[0.0, 1.0])));
+        assert_eq!(t.bots[0].first_fault, None);
     }
 
     #[test]

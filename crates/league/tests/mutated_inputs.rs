@@ -294,6 +294,7 @@ fn game_lines() {
     for (i, fixture) in schedule.fixtures().iter().take(2).enumerate() {
         let fixture: &Fixture = fixture;
         let result = GameResult {
+            first_faults: Vec::new(),
             faulty: Vec::new(),
             prompts: Vec::new(),
             scores: if i == 0 {

@@ -57,6 +57,7 @@ impl ToyPlay {
             [0.5, 0.5]
         };
         GameResult {
+            first_faults: Vec::new(),
             faulty: Vec::new(),
             prompts: Vec::new(),
             scores: sides.iter().map(|&s| side_scores[s]).collect(),
@@ -322,6 +323,7 @@ fn impossible_toy_team_lines_are_refused() {
         scores: scores.to_vec(),
         faults: vec![SeatFaults::default(); seats.len()],
         faulty: Vec::new(),
+        first_faults: Vec::new(),
         record: serde_json::Value::Null,
         timing: serde_json::Value::Null,
         retired: None,

@@ -243,6 +243,7 @@ mod tests {
                     (0..4).map(|s| if s % 2 == w { 1.0 } else { 0.0 }).collect()
                 };
                 let result = dojo_league::GameResult {
+                    first_faults: Vec::new(),
                     faulty: Vec::new(),
                     prompts: Vec::new(),
                     scores,

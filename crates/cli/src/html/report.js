@@ -38,7 +38,7 @@ function standingsPanel(rep, view) {
       : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'),
     h('p', { class: 'hint', id: 'fault-policy', style: 'margin:4px 0 0' }, `Fault policy: ${view.fault_policy}.`),
     flagged.length ? h('p', { class: 'hint', id: 'faulty-bots', style: 'margin:4px 0 0' },
-      `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see the bot’s stderr log in the league directory.`) : null,
+      `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see its first fault under “First faults” and its stderr log in the league directory.`) : null,
     // --replace: the standings count the new version's games only.
     (rep.replaced || []).length ? h('p', { class: 'hint', id: 'replaced-bots', style: 'margin:4px 0 0' },
       (rep.replaced || []).map((r) => `${r.name} was replaced by a new version; ${fmt(r.retired_games)} games of the old one are kept in games.jsonl, retired, and count nowhere.`).join(' ')) : null);
@@ -152,6 +152,26 @@ function faultsPanel(rep) {
         FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null))),
         s.faults.limit ? h('div', { class: 'hint limits-hit' }, limitsHit(s.faults)) : null),
       h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)), s.flagged ? [' ', h('span', { class: 'badge fault' }, 'FAULTY')] : null)))));
+}
+
+// Each faulty bot's first crash (else its first fault of another kind),
+// with the last lines it wrote to stderr in that game: report.json's
+// standings[].first_fault, as `dojo match` explains a faulty seat. The
+// game links to its replay when the page holds the games.
+function firstFaultsPanel(rep, linked) {
+  const st = rep.standings.filter((s) => s.first_fault);
+  if (!st.length) return null;
+  return h('div', { class: 'panel', id: 'first-faults' }, h('h2', {}, 'First faults'),
+    h('p', { class: 'hint', style: 'margin:0 0 8px' }, 'Each faulty bot’s first crash (else its first fault), with the last lines it wrote to stderr in that game.'),
+    st.map((s) => {
+      const f = s.first_fault;
+      const game = linked ? h('a', { href: `#game-${f.game}` }, `game ${f.game}`) : `game ${f.game}`;
+      return h('div', { class: 'first-fault', 'data-bot': s.name, style: 'margin:0 0 10px' },
+        h('div', {}, h('b', { class: 'name' }, s.name), ': ', h('span', { class: 'badge fault' }, `first ${f.kind}`), ' ', game, f.round != null ? `, round ${f.round}` : ''),
+        f.stderr_tail.length
+          ? h('pre', { class: 'stderr' }, f.stderr_tail.join('\n'))
+          : h('div', { class: 'hint' }, 'It wrote nothing to stderr in that game.'));
+    }));
 }
 
 // How close each bot runs to its move time limit: per bot on one log
@@ -431,6 +451,7 @@ PAGES.report = (view, app) => {
     excludedPanel(rep),
     h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
+    firstFaultsPanel(rep, block != null),
     movesPanel(rep, colourOf),
     conditionsPanel(rep),
     gamesPanel(view, block != null));

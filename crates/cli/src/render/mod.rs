@@ -113,9 +113,9 @@ pub fn conduct_lines(
         .collect()
 }
 
-/// Lines of a faulty seat's stderr `dojo match` shows: its last ones,
-/// where a crash's traceback or panic message ends.
-pub const STDERR_TAIL_LINES: usize = 12;
+/// Lines of a faulty seat's stderr `dojo match` shows (as many as a
+/// league's report keeps of a bot's first fault).
+pub use dojo_games::record::STDERR_TAIL_LINES;
 
 /// One faulty seat of a played game, as `dojo match` explains it.
 pub struct SeatFault<'a> {

@@ -59,6 +59,11 @@ pub fn table(report: &Report) -> String {
             super::count(s.games, "game")
         );
     }
+    for s in &report.standings {
+        if let Some(f) = &s.first_fault {
+            first_fault_lines(&mut out, &s.name, f);
+        }
+    }
     for s in report.standings.iter().filter(|s| s.faults.limit > 0) {
         let kinds: Vec<String> = s
             .faults
@@ -105,6 +110,29 @@ pub fn table(report: &Report) -> String {
     );
     let _ = writeln!(out, "fault policy: {}", report.conditions.faults.describe());
     out
+}
+
+/// A bot's first fault (`report.json`'s `first_fault`) as `dojo match`
+/// explains a faulty seat: where, and the end of its stderr in that game.
+fn first_fault_lines(out: &mut String, bot: &str, f: &dojo_league::report::StandingFault) {
+    let _ = writeln!(out, "\n{bot}: {}", first_fault_words(f));
+    if f.stderr_tail.is_empty() {
+        let _ = writeln!(out, "  stderr in that game: nothing");
+    } else {
+        let _ = writeln!(out, "  stderr, the last lines it wrote in that game:");
+        for line in &f.stderr_tail {
+            let _ = writeln!(out, "    | {line}");
+        }
+    }
+}
+
+/// `first crash: game 12, round 3`, as the text report and the page say
+/// it.
+fn first_fault_words(f: &dojo_league::report::StandingFault) -> String {
+    match f.round {
+        Some(round) => format!("first {}: game {}, round {round}", f.kind.word(), f.game),
+        None => format!("first {}: game {}", f.kind.word(), f.game),
+    }
 }
 
 /// The move time limit `bot` played under, in ms: its own where its

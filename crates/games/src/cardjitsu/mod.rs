@@ -59,6 +59,43 @@ impl CardJitsuRecord {
             .map(|s| self.play.outcome.as_ref().map_or(0.5, |o| o.score(s)))
             .collect()
     }
+
+    /// The faults of seat `seat` the rounds record, in order: (round, kind).
+    pub fn seat_faults(
+        &self,
+        seat: usize,
+    ) -> impl Iterator<Item = (u32, dojo_engine::protocol::Fault)> + '_ {
+        self.play
+            .rounds
+            .iter()
+            .filter_map(move |r| Some((r.round, r.faults.get(seat).copied().flatten()?)))
+    }
+
+    /// Per seat: its first fault with its stderr's tail
+    /// ([`crate::record::FirstFault`]), `None` for a seat without faults.
+    pub fn first_faults(&self) -> Vec<Option<crate::record::FirstFault>> {
+        first_faults(&self.conduct, &self.stderr, |seat| self.seat_faults(seat))
+    }
+}
+
+/// Per seat of `conduct`: its first fault, from its faults in the
+/// rounds (`placed`) and its `stderr`.
+pub(crate) fn first_faults<I: IntoIterator<Item = (u32, dojo_engine::protocol::Fault)>>(
+    conduct: &[SeatConduct],
+    stderr: &[Vec<String>],
+    placed: impl Fn(usize) -> I,
+) -> Vec<Option<crate::record::FirstFault>> {
+    conduct
+        .iter()
+        .enumerate()
+        .map(|(seat, c)| {
+            crate::record::FirstFault::of(
+                placed(seat),
+                &c.faults,
+                stderr.get(seat).map_or(&[], Vec::as_slice),
+            )
+        })
+        .collect()
 }
 
 /// Everything that fixes a CardJitsu game apart from the bots.
@@ -204,6 +241,7 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
         record.scores(),
         &record.conduct,
         &record.timing.latency_us,
+        record.first_faults(),
         &record,
     )
 }

@@ -54,6 +54,36 @@ impl RoyaleRecord {
             .map(|p| self.play.outcome.as_ref().map_or(0.5, |o| o.score(p.team)))
             .collect()
     }
+
+    /// The faults of seat `seat` its actions record, in order: (round,
+    /// kind). Illegal moves are the rules' business, not a fault of the
+    /// bot's process, and are left out.
+    pub fn seat_faults(
+        &self,
+        seat: usize,
+    ) -> impl Iterator<Item = (u32, dojo_engine::protocol::Fault)> + '_ {
+        use dojo_engine::protocol::Fault;
+        use dojo_engine::royale::TurnFault;
+        self.play
+            .actions
+            .iter()
+            .filter(move |a| a.seat == seat)
+            .filter_map(|a| {
+                let fault = match a.fault? {
+                    TurnFault::Timeout => Fault::Timeout,
+                    TurnFault::Crash => Fault::Crash,
+                    TurnFault::Invalid => Fault::Invalid,
+                    TurnFault::Illegal => return None,
+                };
+                Some((a.round, fault))
+            })
+    }
+
+    /// Per seat: its first fault with its stderr's tail
+    /// ([`crate::record::FirstFault`]), `None` for a seat without faults.
+    pub fn first_faults(&self) -> Vec<Option<crate::record::FirstFault>> {
+        crate::cardjitsu::first_faults(&self.conduct, &self.stderr, |seat| self.seat_faults(seat))
+    }
 }
 
 /// A bot's manifest declares a `team` that is not one.
@@ -227,6 +257,7 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
         record.scores(),
         &record.conduct,
         &record.timing.latency_us,
+        record.first_faults(),
         &record,
     )
 }

@@ -52,6 +52,7 @@ impl FakeGame {
             })
             .collect();
         GameResult {
+            first_faults: Vec::new(),
             faulty: Vec::new(),
             prompts: Vec::new(),
             scores,

@@ -126,9 +126,11 @@ pub fn forensics(rec: &CardJitsuRecord) -> Vec<String> {
         .zip(&rec.conduct)
         .filter(|(_, c)| c.faults.total() > 0)
         .flat_map(|(s, c)| {
-            let first = rec.play.rounds.iter().find_map(|r| {
-                let f = r.faults.get(s.seat).copied().flatten()?;
-                Some((r.round, format!("{f:?}").to_lowercase()))
+            let first = rec.seat_faults(s.seat).next().map(|(round, f)| {
+                (
+                    round,
+                    dojo_games::record::FaultKind::from(f).word().to_owned(),
+                )
             });
             crate::render::fault_forensics(&crate::render::SeatFault {
                 label: format!("player {} ({})", s.seat + 1, s.bot),

@@ -137,11 +137,11 @@ pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
         .zip(&rec.conduct)
         .filter(|(_, c)| c.faults.total() > 0)
         .flat_map(|(s, c)| {
-            let first = rec.play.actions.iter().find_map(|a| {
-                let f = a.fault.filter(|&f| {
-                    a.seat == s.seat && f != dojo_engine::royale::TurnFault::Illegal
-                })?;
-                Some((a.round, format!("{f:?}").to_lowercase()))
+            let first = rec.seat_faults(s.seat).next().map(|(round, f)| {
+                (
+                    round,
+                    dojo_games::record::FaultKind::from(f).word().to_owned(),
+                )
             });
             let team = s.team.map_or("?", team_name);
             crate::render::fault_forensics(&crate::render::SeatFault {
