@@ -1,7 +1,7 @@
 //! Running, resuming, cancelling, sharding and merging leagues with
 //! synthetic games.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -67,7 +67,7 @@ fn cardjitsu_edits_are_caught_at_their_round() {
 }
 
 fn royale_game() -> royale::GameRecord {
-    let text = include_str!("../../../boards/seed-example.txt");
+    let text = include_str!("../../../../boards/seed-example.txt");
     let board = Board::parse(text, "seed-example").unwrap();
     let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
     let mut game = Royale::new(board, teams, 7, royale::Settings::default()).unwrap();

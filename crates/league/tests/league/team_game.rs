@@ -4,7 +4,7 @@
 //! fact about a game from its `GameDef`, so a game the shipped crates do
 //! not know plays like theirs (`docs/adding-a-game.md`).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -201,7 +201,7 @@ fn cardjitsu_record() -> Vec<u8> {
 }
 
 fn royale_record() -> Vec<u8> {
-    let text = include_str!("../../../boards/seed-example.txt");
+    let text = include_str!("../../../../boards/seed-example.txt");
     let board = Board::parse(text, "seed-example").unwrap();
     let teams = vec![Team::Rock, Team::Paper, Team::Scissors];
     let mut game = Royale::new(board, teams, 7, royale::Settings::default()).unwrap();

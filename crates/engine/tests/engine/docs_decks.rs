@@ -5,7 +5,7 @@ use dojo_engine::cardjitsu::{Card, Deck};
 
 #[test]
 fn the_documented_example_deck_parses() {
-    let doc = include_str!("../../../docs/decks.md");
+    let doc = include_str!("../../../../docs/decks.md");
     let after = doc
         .split("## Deck files")
         .nth(1)

@@ -2,7 +2,7 @@
 //! only its own games and the league ends as if it had been there from the
 //! start; a replaced bot's games are kept, marked retired, and played again.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

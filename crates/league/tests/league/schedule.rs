@@ -1,6 +1,6 @@
 //! Fairness and stability of league schedules.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
