@@ -523,7 +523,7 @@ fn seccomp_layer() -> Layer {
             name,
             available: true,
             detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings, new \
-                     namespaces, inotify, io_uring, and Unix, vsock, netlink, packet and raw \
+                     namespaces, inotify, io_uring, AIO contexts (io_setup), and Unix, vsock, netlink, packet and raw \
                      sockets fail with EPERM; with --pin, sched_setaffinity too"
                 .to_string(),
         },
