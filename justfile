@@ -7,9 +7,14 @@ default: check
 check:
     bash .ci/run
 
-# Run the test suite.
+# Run the test suite (the fast tier: a few minutes).
 test:
     cargo test --workspace
+
+# Run the long tier: the tests the fast tier leaves out (Chromium pages,
+# Slurm, every starter bot, signal scenarios; see docs/testing.md).
+test-long:
+    cargo test --workspace --features dojo-cli/browser-tests -- --ignored --skip show_games
 
 # Lint with warnings as errors.
 lint:

@@ -261,6 +261,7 @@ fn a_bad_value_in_a_bots_toml_names_file_line_and_expectation() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
     let dir = tempfile::tempdir().unwrap();
     // Its own 3,000 ms a move leaves its 300 ms answers far from late on a
@@ -316,6 +317,7 @@ fn compare_applies_and_records_each_bots_own_values_and_the_conditions() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_league_games_rerun_plays_under_the_leagues_time_and_applied_values() {
     let dir = tempfile::tempdir().unwrap();
     // Its manifest asks for 1,000 ms a move; the league caps it at 100, so

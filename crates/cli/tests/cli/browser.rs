@@ -418,6 +418,7 @@ fn assert_board(
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
     let Some(chrome) =
         browser_or_skip("royale_replay_shows_the_engines_board_and_steps_with_the_keys")
@@ -517,6 +518,7 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_large_royale_board_replays_to_the_engines_board() {
     let Some(chrome) = browser_or_skip("a_large_royale_board_replays_to_the_engines_board") else {
         return;
@@ -540,6 +542,7 @@ fn a_large_royale_board_replays_to_the_engines_board() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn cardjitsu_replay_shows_the_winning_triple() {
     let Some(chrome) = browser_or_skip("cardjitsu_replay_shows_the_winning_triple") else {
         return;
@@ -633,6 +636,7 @@ fn league_page(dir: &Path, args: &[&str]) -> (PathBuf, PathBuf) {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
     let Some(chrome) =
         browser_or_skip("league_report_shows_every_bot_with_its_interval_and_opens_replays")
@@ -724,6 +728,7 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
     let Some(chrome) = browser_or_skip("compare_page_shows_the_llr_bounds_and_pentanomial_counts")
     else {
@@ -775,6 +780,7 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
 /// The checks above can fail: a page that logs an error and loads an image
 /// (from a closed port on this machine) is caught by both.
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn the_harness_sees_console_errors_and_requests() {
     let Some(chrome) = browser_or_skip("the_harness_sees_console_errors_and_requests") else {
         return;
@@ -810,6 +816,7 @@ fn the_harness_sees_console_errors_and_requests() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn league_report_shows_time_controls_each_bots_limits_and_the_limits_hit() {
     let Some(chrome) =
         browser_or_skip("league_report_shows_time_controls_each_bots_limits_and_the_limits_hit")
@@ -888,6 +895,7 @@ fn league_report_shows_time_controls_each_bots_limits_and_the_limits_hit() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn gauntlet_report_shows_each_opponents_sprt_verdict() {
     let Some(chrome) = browser_or_skip("gauntlet_report_shows_each_opponents_sprt_verdict") else {
         return;
@@ -956,6 +964,7 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
 /// writes it again, so it shows the final count, not the count when it
 /// was written; it marks the FAULTY bot and says what a fault costs.
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
     let Some(chrome) =
         browser_or_skip("a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot")
@@ -1071,6 +1080,7 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_replaced_bots_page_says_its_old_games_are_retired() {
     let Some(chrome) = browser_or_skip("a_replaced_bots_page_says_its_old_games_are_retired")
     else {
@@ -1157,6 +1167,7 @@ fn observe(page: &Opened, counts: &mut Vec<u64>) -> Option<(String, u64, bool)> 
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
     let Some(chrome) =
         browser_or_skip("a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final")
@@ -1279,6 +1290,7 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
 /// every entry it did not play, with its status, why, and what shows it
 /// (each error of a bot.toml, the head of a smoke start's stderr).
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_folder_leagues_page_lists_the_entries_it_did_not_play() {
     let Some(chrome) = browser_or_skip("a_folder_leagues_page_lists_the_entries_it_did_not_play")
     else {
@@ -1330,6 +1342,7 @@ fn a_folder_leagues_page_lists_the_entries_it_did_not_play() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn league_report_plots_each_bots_move_times_against_its_limit() {
     let Some(chrome) =
         browser_or_skip("league_report_plots_each_bots_move_times_against_its_limit")

@@ -82,6 +82,7 @@ fn a_crasher_is_not_ready_and_its_stderr_says_why() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_bot_too_slow_for_the_limit_is_not_ready() {
     let tmp = tempfile::tempdir().unwrap();
     // Its second answer comes after 1.5 s, against a 300 ms move limit.

@@ -118,6 +118,7 @@ fn closed_pipe() -> Stdio {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn every_command_exits_quietly_when_the_reader_of_stdout_goes_away() {
     let i = inputs();
     for (args, code) in every_command(&i, "pipe") {
@@ -136,6 +137,7 @@ fn every_command_exits_quietly_when_the_reader_of_stdout_goes_away() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn every_command_fails_with_status_3_when_stdout_cannot_be_written() {
     if !Path::new("/dev/full").exists() {
         eprintln!("skipped: no /dev/full here");
@@ -483,6 +485,7 @@ fn await_first_line(path: &Path, child: &mut std::process::Child) {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn sigterm_and_sighup_stop_a_league_with_its_report_and_it_resumes() {
     for (signal, code) in [("TERM", 143), ("HUP", 129)] {
         let tmp = tempfile::tempdir().unwrap();
@@ -618,6 +621,7 @@ fn the_ci_recipe_runs_an_inline_python_bot_of_two_files() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_bot_that_never_flushes_is_told_to() {
     if !python3() {
         return;
@@ -668,6 +672,7 @@ fn a_bot_that_never_flushes_is_told_to() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_bundled_rust_bot_is_built_in_the_users_cache_not_the_checkout() {
     let cache = tempfile::tempdir().unwrap();
     let tmp = tempfile::tempdir().unwrap();

@@ -377,6 +377,7 @@ fn a_royale_league_completes_and_ranks_its_bots() {
 /// The promise for the bundled bots: the strong Rust bot's rating
 /// interval lies wholly above both random bots' intervals.
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn the_strong_bot_rates_clearly_above_the_random_bots() {
     let sensei = format!(
         "sensei={}",
@@ -581,6 +582,7 @@ fn the_report_names_a_bots_first_crash_with_its_stderr() {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_page_that_cannot_be_written_mid_league_is_a_warning_and_loses_no_game() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("league");

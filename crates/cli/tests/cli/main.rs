@@ -18,6 +18,7 @@
 
 mod bad_input;
 mod bot_values;
+#[cfg(feature = "browser-tests")]
 mod browser;
 mod builds;
 mod check;

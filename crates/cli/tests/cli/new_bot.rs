@@ -167,22 +167,26 @@ const PASSER: &str =
     r#"passer=sh -c 'while read l && [ -n "$l" ]; do :; done; read x; read y; echo P'"#;
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn python_starters_play_clean_games() {
     starters_play_clean_games("python", "python3");
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn sh_starters_play_clean_games() {
     starters_play_clean_games("sh", "sh");
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn node_starters_play_clean_games() {
     starters_play_clean_games("node", "node");
 }
 
 /// Built by their `build` line, into the build cache.
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn c_starters_play_clean_games() {
     starters_play_clean_games("c", "cc");
 }
@@ -191,6 +195,7 @@ fn c_starters_play_clean_games() {
 /// library only, so offline); with the bot inside a directory that is
 /// itself a Cargo workspace, which it must not join.
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn rust_starters_play_clean_games() {
     starters_play_clean_games("rust", "cargo");
 }

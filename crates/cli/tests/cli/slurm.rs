@@ -320,6 +320,7 @@ fn slow_down_random_sh(dir: &Path) {
 }
 
 #[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn the_documented_slurm_templates_run_and_a_preempted_shard_resumes() {
     let Some(cluster) = Cluster::start() else {
         return;

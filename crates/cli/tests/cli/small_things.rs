@@ -129,6 +129,9 @@ fn ci_run_with_stub_cargo(fail: bool) -> (Option<i32>, String) {
     write(
         "cargo",
         "#!/bin/sh\n[ \"$1\" = test ] || exit 0\n\
+         case \" $* \" in *\" --ignored \"*)\n\
+         echo 'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 11 filtered out; finished in 0.01s'\n\
+         exit 0;; esac\n\
          echo 'running 5 tests'\n\
          echo 'test result: ok. 3 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n\
          if [ \"${DOJO_BOX:-}\" = 0 ] && [ -n \"${STUB_FAIL:-}\" ]; then\n\
@@ -155,21 +158,23 @@ fn ci_run_with_stub_cargo(fail: bool) -> (Option<i32>, String) {
 
 #[test]
 fn the_ci_script_ends_with_one_overall_line_and_keeps_a_failures_status() {
-    // Five cargo test runs of two binaries each: 65 passed, 10 ignored.
+    // Five cargo test runs of two binaries each (65 passed, 10 ignored),
+    // and the long tier, which runs two of the ignored tests: 67 passed,
+    // and 8 tests ran in no tier.
     let (status, stdout) = ci_run_with_stub_cargo(false);
     assert_eq!(status, Some(0), "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("65 passed, 0 failed, 10 ignored"),
+        Some("67 passed, 0 failed, 8 ignored"),
         "{stdout}"
     );
     // cargo's own lines pass through.
-    assert_eq!(stdout.matches("test result: ok.").count(), 10, "{stdout}");
+    assert_eq!(stdout.matches("test result: ok.").count(), 11, "{stdout}");
     let (status, stdout) = ci_run_with_stub_cargo(true);
     assert_eq!(status, Some(101), "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("65 passed, 1 failed, 10 ignored"),
+        Some("67 passed, 1 failed, 8 ignored"),
         "{stdout}"
     );
 }
