@@ -273,7 +273,7 @@ fn sprt_error_rates_match_their_targets_fast() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "simulates millions of pairs: run with --release"
+    ignore = "long tier (simulates millions of pairs): run by .ci/run and `just test-long`"
 )]
 fn sprt_error_rates_match_their_targets() {
     // The default non-regression test, logistic Elo.
@@ -317,7 +317,7 @@ fn sprt_error_rates_match_their_targets() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "simulates millions of pairs: run with --release"
+    ignore = "long tier (simulates millions of pairs): run by .ci/run and `just test-long`"
 )]
 fn sprt_expected_pairs_and_verdicts_across_true_differences() {
     let p = SprtParams::default();
@@ -344,7 +344,7 @@ fn sprt_expected_pairs_and_verdicts_across_true_differences() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "simulates millions of pairs: run with --release"
+    ignore = "long tier (simulates millions of pairs): run by .ci/run and `just test-long`"
 )]
 fn estimate_after_stopping_is_median_unbiased_and_covers() {
     let p = params("elo0=0,elo1=20");
