@@ -522,9 +522,11 @@ fn seccomp_layer() -> Layer {
         Ok(()) => Layer {
             name,
             available: true,
-            detail: "ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings, new \
-                     namespaces, inotify, io_uring, AIO contexts (io_setup), and Unix, vsock, netlink, packet and raw \
-                     sockets fail with EPERM; with --pin, sched_setaffinity too"
+            detail: "only the calls bots need are allowed, any other answers ENOSYS; \
+                     ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings, new \
+                     namespaces, inotify, io_uring, AIO contexts (io_setup), and Unix, vsock, \
+                     netlink, packet and raw sockets fail with EPERM; with --pin, \
+                     sched_setaffinity too"
                 .to_string(),
         },
         Err(e) => Layer {

@@ -216,3 +216,109 @@ fn a_dojo_starting_elsewhere_leaves_a_dojo_in_another_pid_namespace_alone() {
         "its bots were killed:\n{stdout}\n{doctor}"
     );
 }
+
+/// A CardJitsu bot in `lang`: its `bot.toml` and source in `dir`, the
+/// same play in each language (the first card of every hand; it leaves
+/// at the result line).
+fn first_card_bot(dir: &std::path::Path, lang: &str) -> Option<std::path::PathBuf> {
+    let have = |program: &str| {
+        let found = std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {program}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !found {
+            eprintln!("skipped {lang}: no {program} here");
+        }
+        found
+    };
+    let bot = dir.join(lang);
+    std::fs::create_dir_all(&bot).unwrap();
+    let (command, file, source) = match lang {
+        "java" => (
+            "java Bot.java",
+            "Bot.java",
+            "import java.io.*;\n\
+             public class Bot { public static void main(String[] a) throws Exception {\n\
+             BufferedReader in = new BufferedReader(new InputStreamReader(System.in));\n\
+             String l; while ((l = in.readLine()) != null) {\n\
+             if (l.startsWith(\"Player\") || l.equals(\"Draw!\")) return;\n\
+             if (l.contains(\",\")) { System.out.println(\"0\"); System.out.flush(); } } } }\n",
+        ),
+        "node" => (
+            "node bot.js",
+            "bot.js",
+            "const rl = require('readline').createInterface({ input: process.stdin });\n\
+             rl.on('line', (l) => {\n\
+             if (l.startsWith('Player') || l === 'Draw!') process.exit(0);\n\
+             if (l.includes(',')) console.log('0'); });\n",
+        ),
+        "c" => (
+            "./bot",
+            "bot.c",
+            "#include <stdio.h>\n#include <string.h>\n\
+             int main(void) { char l[4096];\n\
+             while (fgets(l, sizeof l, stdin)) {\n\
+             if (!strncmp(l, \"Player\", 6) || !strncmp(l, \"Draw!\", 5)) return 0;\n\
+             if (strchr(l, ',')) { puts(\"0\"); fflush(stdout); } }\n return 0; }\n",
+        ),
+        other => panic!("no {other} bot"),
+    };
+    let tool = match lang {
+        "c" => "cc",
+        other => other,
+    };
+    if !have(tool) {
+        return None;
+    }
+    std::fs::write(bot.join(file), source).unwrap();
+    if lang == "c" {
+        let built = std::process::Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(bot.join("bot"))
+            .arg(bot.join(file))
+            .status()
+            .unwrap();
+        assert!(built.success());
+    }
+    std::fs::write(
+        bot.join("bot.toml"),
+        format!("name = \"first-{lang}\"\ncommand = \"{command}\"\ngames = [\"cardjitsu\"]\n"),
+    )
+    .unwrap();
+    Some(bot)
+}
+
+/// The seccomp filter allows a list of calls: bots in the languages the
+/// shell and Python tests do not cover (a JVM, Node, a C binary) still run
+/// under it, in a box, and play a clean game.
+#[test]
+fn bots_in_java_node_and_c_play_clean_games_in_a_box() {
+    let tmp = tempfile::tempdir().unwrap();
+    for lang in ["java", "node", "c"] {
+        let Some(bot) = first_card_bot(tmp.path(), lang) else {
+            continue;
+        };
+        let record = tmp.path().join(format!("{lang}.json"));
+        let out = dojo()
+            .args(["match", "cardjitsu"])
+            .arg(&bot)
+            .args(["random-sh", "--seed", "3"])
+            .args(dojo_testkit::cli::GENEROUS)
+            .arg("--json")
+            .arg(&record)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{lang}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let record = read_json(&record);
+        let conduct = &record["conduct"][0];
+        for key in ["timeout", "crash", "invalid", "restart"] {
+            assert_eq!(conduct[key], 0, "{lang}: {conduct}");
+        }
+        assert_eq!(conduct["spawns"], 1, "{lang}: {conduct}");
+    }
+}
