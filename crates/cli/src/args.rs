@@ -1,7 +1,7 @@
 //! The command line, as clap sees it. Each subcommand's options live here so
 //! `--help` is the single reference; the `cmd` modules only act on them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 use dojo_games::Game;
@@ -89,6 +89,95 @@ pub enum Command {
     New(NewArgs),
 }
 
+/// The seed of a series of games (`league`, `compare`) when none is given.
+pub const DEFAULT_SERIES_SEED: u64 = 1;
+
+// The flags several commands share, each declared once here and
+// flattened into every command that takes it, so that its name, value
+// name and help cannot drift apart between commands.
+
+/// `--html FILE`, for every command that writes an HTML page.
+#[derive(Debug, Clone, Default, Args)]
+pub struct HtmlArg {
+    /// Write the result as one self-contained HTML page (data, style and
+    /// scripts inside; it works offline) to FILE.
+    #[arg(id = "html", long = "html", value_name = "FILE")]
+    pub path: Option<PathBuf>,
+}
+
+impl HtmlArg {
+    /// The page's path, if the flag was given.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The page as an output to check before anything runs.
+    pub fn named(&self) -> Option<crate::outpaths::Named<'_>> {
+        crate::outpaths::Named::file("--html", self.path())
+    }
+}
+
+/// `--json FILE`, for every command that writes its result as JSON.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JsonArg {
+    /// Write the result as JSON to FILE (`-`: stdout); docs/records.md
+    /// and docs/ci-compare.md describe the fields.
+    #[arg(id = "json", long = "json", value_name = "FILE")]
+    pub path: Option<PathBuf>,
+}
+
+impl JsonArg {
+    /// The file's path, if the flag was given.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The file as an output to check before anything runs.
+    pub fn named(&self) -> Option<crate::outpaths::Named<'_>> {
+        crate::outpaths::Named::file("--json", self.path())
+    }
+}
+
+/// `--seed N` of one game (`match`, `play`).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct GameSeedArg {
+    /// Seed of the game; without it one is picked and printed.
+    #[arg(id = "seed", long = "seed", value_name = "N")]
+    pub given: Option<u64>,
+}
+
+impl GameSeedArg {
+    /// The seed given, or a fresh one, said on stderr so that the game
+    /// can be played again.
+    pub fn or_announced_fresh(&self) -> u64 {
+        self.given.unwrap_or_else(|| {
+            let s = crate::bots::fresh_seed();
+            errln!("seed: {s} (replay with --seed {s})");
+            s
+        })
+    }
+}
+
+/// `--seed N` of a series of games (`league`, `compare`).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct SeriesSeedArg {
+    /// The seed every game's seed derives from [default: 1].
+    #[arg(id = "seed", long = "seed", value_name = "N")]
+    pub given: Option<u64>,
+}
+
+/// `--faults POLICY` (`league`, `compare`).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct FaultsArg {
+    /// What a fault costs: `forfeit` (a bot that crashes, cannot start, or
+    /// faults on more than SHARE of its moves loses the game; every side
+    /// faulty: a draw), `forfeit:SHARE` (SHARE from 0 to 1), or `fallback`
+    /// (a fault is played as a random card or a pass and the board decides)
+    /// [default: forfeit:0.1]
+    #[arg(id = "faults", long = "faults", value_name = "POLICY")]
+    pub given: Option<dojo_league::FaultPolicy>,
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The game the bot plays.
@@ -139,9 +228,9 @@ pub struct ReportArgs {
     /// A league's out directory (holding league.json and games.jsonl).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
-    /// Write the report as one self-contained HTML page (standings, plots, every game's replay).
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    /// The report's page: standings, plots, every game's replay.
+    #[command(flatten)]
+    pub html: HtmlArg,
 }
 
 /// The time controls, limits and containment flags, one per field of
@@ -263,9 +352,8 @@ pub struct LeagueArgs {
     /// Games played at once; default: the number of cores.
     #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
-    /// League seed; game seeds derive from it [default: 1].
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub seed: SeriesSeedArg,
     /// Where games.jsonl and report.json go; default: results/GAME-DATE-TIME/.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -277,13 +365,8 @@ pub struct LeagueArgs {
     /// [default: allow; refuse under --sandbox strict].
     #[arg(long, value_name = "MODE", value_parser = ["allow", "cap", "refuse"])]
     pub bot_raises: Option<String>,
-    /// What a fault costs: `forfeit` (a bot that crashes, cannot start, or
-    /// faults on more than SHARE of its moves loses the game; every side
-    /// faulty: a draw), `forfeit:SHARE` (SHARE from 0 to 1), or `fallback`
-    /// (a fault is played as a random card or a pass and the board decides)
-    /// [default: forfeit:0.1]
-    #[arg(long, value_name = "POLICY")]
-    pub faults: Option<dojo_league::FaultPolicy>,
+    #[command(flatten)]
+    pub faults: FaultsArg,
     #[command(flatten)]
     pub play: GameOptionsArgs,
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
@@ -329,9 +412,10 @@ pub struct LeagueArgs {
     /// Print a line to stderr for every game as it is stored, instead of a progress bar.
     #[arg(long, short)]
     pub verbose: bool,
-    /// Also write the report as one self-contained HTML page (see `dojo report`).
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    /// The report's page (as `dojo report --html`), written again as games
+    /// finish.
+    #[command(flatten)]
+    pub html: HtmlArg,
     /// Start the league even when a bot fails its smoke start (a short game
     /// against itself before the league: it must start and answer its
     /// first prompt in time). In a league of the bots folder such entries
@@ -352,9 +436,9 @@ pub struct MergeArgs {
     /// shards not played yet); without it an incomplete merge exits 1.
     #[arg(long)]
     pub partial: bool,
-    /// Also write the merged report as one self-contained HTML page.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    /// The merged report's page.
+    #[command(flatten)]
+    pub html: HtmlArg,
 }
 
 #[derive(Debug, Args)]
@@ -366,10 +450,10 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "ID")]
     pub game: Option<u64>,
     /// Show only turn N (CardJitsu: round N; royale: the board after turn N, 0 = before any turn).
-    #[arg(long, value_name = "N", conflicts_with_all = ["watch", "rerun"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["watch", "rerun", "html"])]
     pub turn: Option<usize>,
     /// Royale: animate the boards in the terminal.
-    #[arg(long, conflicts_with = "rerun")]
+    #[arg(long, conflicts_with_all = ["rerun", "html"])]
     pub watch: bool,
     /// Pause between boards with --watch.
     #[arg(long, default_value_t = 200, value_name = "MS")]
@@ -385,11 +469,11 @@ pub struct ReplayArgs {
     /// directory. A league's game (--game) plays under the league's time
     /// controls and limits and each bot's values as the league applied
     /// them; a record file under the time and limit flags given here.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "html")]
     pub rerun: bool,
-    /// Write the game as one self-contained HTML page (a replay viewer that works offline) instead of printing it.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["turn", "watch", "rerun"])]
-    pub html: Option<PathBuf>,
+    /// The game's replay page, written instead of printing the game.
+    #[command(flatten)]
+    pub html: HtmlArg,
     #[command(flatten)]
     pub controls: ControlArgs,
 }
@@ -426,9 +510,8 @@ pub struct PlayCardJitsuArgs {
     /// A bot to play against; default: the computer (see Rules below).
     #[arg(long, value_name = "BOT")]
     pub opponent: Option<String>,
-    /// Seed of the game; without it one is picked and printed.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub seed: GameSeedArg,
     /// Which rules to play by: `tournament` (power cards, Reverse, the
     /// championship deck) or `classic` (the older variant).
     #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
@@ -477,15 +560,15 @@ pub struct CompareArgs {
     /// Games played at once; default: the number of cores.
     #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
     pub jobs: Option<usize>,
-    /// Game seeds derive from it.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub seed: u64,
-    /// Write settings, model, counts, LLR and bounds, Elo estimate, verdict, the LLR's course and every block as JSON to this file (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write the result as one self-contained HTML page (LLR trace, Elo estimate, pentanomial counts).
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub seed: SeriesSeedArg,
+    /// Settings, model, counts, LLR and bounds, Elo estimate, verdict, the
+    /// LLR's course and every block.
+    #[command(flatten)]
+    pub json: JsonArg,
+    /// The LLR's trace, the Elo estimate and the pentanomial counts.
+    #[command(flatten)]
+    pub html: HtmlArg,
     #[command(flatten)]
     pub controls: ControlArgs,
     #[command(flatten)]
@@ -493,13 +576,8 @@ pub struct CompareArgs {
     /// Royale: the bot on the third team; default: royale-random-py.
     #[arg(long, value_name = "BOT")]
     pub third: Option<String>,
-    /// What a fault costs: `forfeit` (a bot that crashes, cannot start, or
-    /// faults on more than SHARE of its moves loses the game; every side
-    /// faulty: a draw), `forfeit:SHARE` (SHARE from 0 to 1), or `fallback`
-    /// (a fault is played as a random card or a pass and the board decides)
-    /// [default: forfeit:0.1]
-    #[arg(long, value_name = "POLICY", default_value_t = dojo_league::FaultPolicy::default())]
-    pub faults: dojo_league::FaultPolicy,
+    #[command(flatten)]
+    pub faults: FaultsArg,
     /// Royale boards to rotate through; default: every board under boards/ that is not already won.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub board: Vec<PathBuf>,

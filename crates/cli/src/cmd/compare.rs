@@ -25,7 +25,6 @@ use serde::Serialize;
 
 use crate::args::CompareArgs;
 use crate::bots;
-use crate::outpaths::Named;
 
 use crate::exit::ERROR as EXIT_ERROR;
 
@@ -182,10 +181,7 @@ impl<'a> JsonReport<'a> {
 
 fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     crate::outpaths::check(
-        &[
-            Named::file("--json", a.json.as_deref()),
-            Named::file("--html", a.html.as_deref()),
-        ],
+        &[a.json.named(), a.html.named()],
         &super::game_inputs(&a.play, &a.board),
     )?;
     let game = a.game;
@@ -212,9 +208,9 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         game,
         sprt: a.sprt,
         games: a.games,
-        seed: a.seed,
+        seed: a.seed.given.unwrap_or(crate::args::DEFAULT_SERIES_SEED),
         boards,
-        faults: a.faults,
+        faults: a.faults.given.unwrap_or_default(),
     };
     settings.validate()?;
 
@@ -296,10 +292,10 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         jobs,
         conditions: Conditions::of(&controls),
     };
-    if let Some(path) = &a.html {
+    if let Some(path) = a.html.path() {
         write_page(path, &run, &report)?;
     }
-    if let Some(path) = &a.json {
+    if let Some(path) = a.json.path() {
         let json = JsonReport::new(run, &report);
         match super::write_json(path, &json) {
             // A reader of `--json -` that went away is no error, and must
@@ -311,7 +307,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
             }
         }
     }
-    if let Some(path) = &a.html {
+    if let Some(path) = a.html.path() {
         outln!("report page: {}", path.display());
     }
     Ok(ExitCode::from(match report.verdict {

@@ -264,7 +264,7 @@ fn default_settings(game: Game, controls: dojo_runner::Controls) -> Settings {
         game,
         bots: Vec::new(),
         games: games::cli(game).league_games(0),
-        seed: 1,
+        seed: crate::args::DEFAULT_SERIES_SEED,
         boards: Vec::new(),
         anchor: None,
         anchor_elo: None,
@@ -287,7 +287,7 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
     if let Some(games) = a.games {
         settings.games = games;
     }
-    if let Some(seed) = a.seed {
+    if let Some(seed) = a.seed.given {
         settings.seed = seed;
     }
     if !a.board.is_empty() {
@@ -311,7 +311,7 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
         // clap accepts only the three names.
         settings.raises = given.parse().unwrap_or_default();
     }
-    if let Some(faults) = a.faults {
+    if let Some(faults) = a.faults.given {
         settings.faults = faults;
     }
     Ok(())
@@ -524,10 +524,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     let mut inputs = super::game_inputs(&a.play, &a.board);
     inputs.push(Named::league("--resume", a.resume.as_deref()));
     crate::outpaths::check(
-        &[
-            Named::file("--html", a.html.as_deref()),
-            Named::league("--out", a.out.as_deref()),
-        ],
+        &[a.html.named(), Named::league("--out", a.out.as_deref())],
         &inputs,
     )?;
     if a.resume.is_none() && !(a.add.is_empty() && a.replace.is_empty()) {
@@ -658,9 +655,9 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     // (`remember_page`).
     let once = a
         .html
-        .as_deref()
+        .path()
         .filter(|p| !crate::output::replaced_atomically(p));
-    if let Some(path) = &a.html
+    if let Some(path) = a.html.path()
         && once.is_none()
     {
         origin.add_page(super::absolute(path));
@@ -799,21 +796,18 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
         .map(|d| Named::league("DIR", Some(d)))
         .collect();
     crate::outpaths::check(
-        &[
-            Named::file("--html", a.html.as_deref()),
-            Named::league("--out", Some(&a.out)),
-        ],
+        &[a.html.named(), Named::league("--out", Some(&a.out))],
         &inputs,
     )?;
     let report = dojo_league::merge(&a.dirs, &a.out)?;
     out!("{}", render::standings::table(&report));
     outln!("report: {}", a.out.join(store::REPORT_FILE).display());
-    if let Some(path) = &a.html {
+    if let Some(path) = a.html.path() {
         super::remember_page(&a.out, path)?;
     }
     let once = a
         .html
-        .as_deref()
+        .path()
         .filter(|p| !crate::output::replaced_atomically(p));
     write_pages(&a.out, &store::load_league(&a.out)?.origin, once)?;
     if report.complete || a.partial {

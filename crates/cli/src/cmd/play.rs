@@ -24,7 +24,7 @@ use crate::bots;
 
 pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
     let rules = Ruleset::from(a.rules);
-    let seed = a.seed.unwrap_or_else(bots::fresh_seed);
+    let seed = a.seed.given.unwrap_or_else(bots::fresh_seed);
     let stdin = io::stdin();
     // A terminal already shows what the person typed.
     let echo = !stdin.is_terminal();
@@ -40,7 +40,7 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
     };
     // The header names the seed, and how to replay it when it was picked.
     let header = |opponent: &str| -> io::Result<()> {
-        let line = classic::header(rules, seed, a.seed.is_none(), opponent);
+        let line = classic::header(rules, seed, a.seed.given.is_none(), opponent);
         if labelled {
             let mut out = io::stdout().lock();
             writeln!(out, "{line}")?;

@@ -30,9 +30,9 @@ pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
         Some(_) => Named::league("RECORD", Some(&a.record)),
         None => Named::file("RECORD", Some(&a.record)),
     };
-    crate::outpaths::check(&[Named::file("--html", a.html.as_deref())], &[record])?;
+    crate::outpaths::check(&[a.html.named()], &[record])?;
     let saved = load(&a.record, a.game)?;
-    if let Some(path) = &a.html {
+    if let Some(path) = a.html.path() {
         let record = a.record.display().to_string();
         let source = match a.game {
             Some(id) => RecordSource::League { dir: record, id },

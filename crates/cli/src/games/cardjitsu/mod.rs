@@ -138,9 +138,8 @@ pub struct MatchArgs {
     pub bot1: String,
     /// The bot in seat 2.
     pub bot2: String,
-    /// Seed of the game; without it one is picked and printed.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub seed: crate::args::GameSeedArg,
     /// Which rules to play by.
     #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
     pub rules: RulesArg,
@@ -158,15 +157,15 @@ pub struct MatchArgs {
     pub max_rounds: u32,
     #[command(flatten)]
     pub controls: ControlArgs,
-    /// Write the game record as JSON to this file (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    /// The game record.
+    #[command(flatten)]
+    pub json: crate::args::JsonArg,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
-    /// Also write the game as one self-contained HTML replay page.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    /// The game's replay page.
+    #[command(flatten)]
+    pub html: crate::args::HtmlArg,
     /// Print only the result, not the round-by-round transcript.
     #[arg(long, short)]
     pub quiet: bool,
@@ -231,10 +230,7 @@ fn deck(given: Option<&Path>, rules: Ruleset) -> Result<(Deck, String)> {
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     use crate::outpaths::Named;
     crate::outpaths::check(
-        &[
-            Named::file("--json", a.json.as_deref()),
-            Named::file("--html", a.html.as_deref()),
-        ],
+        &[a.json.named(), a.html.named()],
         &[
             Named::file("--deck1", a.deck1.as_deref()),
             Named::file("--deck2", a.deck2.as_deref()),
@@ -244,11 +240,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let (deck1, name1) = deck(a.deck1.as_deref(), rules)?;
     let (deck2, name2) = deck(a.deck2.as_deref(), rules)?;
     let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::CARDJITSU.name())?;
-    let seed = a.seed.unwrap_or_else(|| {
-        let s = bots::fresh_seed();
-        errln!("seed: {s} (replay with --seed {s})");
-        s
-    });
+    let seed = a.seed.or_announced_fresh();
     bots::on_ctrl_c(false);
     let setup = CardJitsuSetup {
         seed,
@@ -290,8 +282,8 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         bots: loaded.iter().map(|b| &**b).collect(),
         sandbox: a.controls.controls().sandbox,
         keep_stderr: a.keep_stderr,
-        json: a.json.as_deref(),
-        html: a.html.as_deref(),
+        json: a.json.path(),
+        html: a.html.path(),
     }
     .finish(record)
 }

@@ -168,9 +168,8 @@ pub struct MatchArgs {
         value_name = "BOT[,BOT..]"
     )]
     pub scissors: Vec<String>,
-    /// Seed of the game; without it one is picked and printed.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub seed: crate::args::GameSeedArg,
     /// Rounds after which an undecided game is a draw; default: 10 * (width + height).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
@@ -179,15 +178,15 @@ pub struct MatchArgs {
     pub stall_rounds: Option<u32>,
     #[command(flatten)]
     pub controls: ControlArgs,
-    /// Write the game record as JSON to this file (`-`: stdout).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    /// The game record.
+    #[command(flatten)]
+    pub json: crate::args::JsonArg,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
-    /// Also write the game as one self-contained HTML replay page.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    /// The game's replay page.
+    #[command(flatten)]
+    pub html: crate::args::HtmlArg,
     /// Show the board in the terminal as the game evolves.
     #[arg(long)]
     pub watch: bool,
@@ -217,10 +216,7 @@ impl super::MatchArgs for MatchArgs {
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     use crate::outpaths::Named;
     crate::outpaths::check(
-        &[
-            Named::file("--json", a.json.as_deref()),
-            Named::file("--html", a.html.as_deref()),
-        ],
+        &[a.json.named(), a.html.named()],
         &[Named::file("--board", Some(&a.board))],
     )?;
     let board = crate::home::load_board(&a.board)?;
@@ -244,11 +240,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         }
     }
     let loaded = bots::load(&specs, bots_dir, Game::ROYALE.name())?;
-    let seed = a.seed.unwrap_or_else(|| {
-        let s = bots::fresh_seed();
-        errln!("seed: {s} (replay with --seed {s})");
-        s
-    });
+    let seed = a.seed.or_announced_fresh();
     bots::on_ctrl_c(false);
     let players: Vec<_> = loaded.into_iter().zip(teams).collect();
     let setup = RoyaleSetup {
@@ -306,8 +298,8 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         bots: players.iter().map(|(b, _)| &**b).collect(),
         sandbox: a.controls.controls().sandbox,
         keep_stderr: a.keep_stderr,
-        json: a.json.as_deref(),
-        html: a.html.as_deref(),
+        json: a.json.path(),
+        html: a.html.path(),
     }
     .finish(record)
 }
