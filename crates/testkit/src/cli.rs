@@ -35,6 +35,21 @@ pub fn stderr_of(out: &Output) -> String {
 /// the test checks (a verdict, a league that must equal another).
 pub const GENEROUS: [&str; 4] = ["--timeout-ms", "20000", "--startup-ms", "20000"];
 
+/// [`GENEROUS`], unless `args` set a time control of their own: the
+/// leagues the tests compare (one run against another, a resume, shards)
+/// must not depend on a Python bot answering within the default second
+/// on a loaded machine.
+pub fn generous_unless_timed(args: &[&str]) -> &'static [&'static str] {
+    if args
+        .iter()
+        .any(|a| matches!(*a, "--timeout-ms" | "--startup-ms" | "--resume"))
+    {
+        &[]
+    } else {
+        &GENEROUS
+    }
+}
+
 /// Plays a CardJitsu league of the two bundled random bots into `out`
 /// (`games` per pair, `extra` flags after it) and returns its stdout.
 pub fn random_league(out: &Path, games: u32, extra: &[&str]) -> String {
@@ -42,6 +57,7 @@ pub fn random_league(out: &Path, games: u32, extra: &[&str]) -> String {
         dojo()
             .args(["league", "cardjitsu", "random-py", "random-sh", "--games"])
             .arg(games.to_string())
+            .args(generous_unless_timed(extra))
             .args(extra)
             .arg("--out")
             .arg(out),

@@ -252,8 +252,9 @@ fn merge_refuses_shards_of_other_bots_naming_the_key() {
 #[test]
 fn merge_refuses_other_settings_naming_the_key() {
     let dir = tempfile::tempdir().unwrap();
-    let a = shard(dir.path(), "a", "1/2", &[]);
-    let b = shard(dir.path(), "b", "2/2", &["--timeout-ms", "900"]);
+    // Both with the default start-up time: only the move time differs.
+    let a = shard(dir.path(), "a", "1/2", &["--timeout-ms", "20000"]);
+    let b = shard(dir.path(), "b", "2/2", &["--timeout-ms", "19000"]);
     let out = merge(&[&a, &b], &dir.path().join("m"));
     assert!(!out.status.success());
     assert!(

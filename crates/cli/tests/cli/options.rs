@@ -79,12 +79,12 @@ fn resume_refuses_conflicting_flags_by_name_and_applies_the_anchor() {
         (
             "--timeout-ms",
             "50",
-            "--timeout-ms 50 (the league has 1000)",
+            "--timeout-ms 50 (the league has 20000)",
         ),
         (
             "--startup-ms",
             "10",
-            "--startup-ms 10 (the league has 2000)",
+            "--startup-ms 10 (the league has 20000)",
         ),
         (
             "--rules",
