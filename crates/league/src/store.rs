@@ -11,6 +11,7 @@
 //! `games.jsonl` (a game whose line was cut short by a crash), which is not
 //! a finished game.
 
+use dojo_runner::FencedFile;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::ops::ControlFlow;
@@ -272,7 +273,7 @@ pub struct LeagueJson {
 pub struct Store {
     dir: PathBuf,
     games_path: PathBuf,
-    games: File,
+    games: FencedFile,
     /// Games written since the last fsync.
     unsynced: u64,
     /// When the oldest of them was written.
@@ -323,11 +324,15 @@ impl Store {
         } else {
             write_settings(dir, settings)?;
         }
-        let games = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&games_path)
-            .map_err(io_err(&games_path))?;
+        // Fenced: no box a worker is making at the moment the store is
+        // dropped keeps a copy of the locked descriptor (and the lock).
+        let games = FencedFile::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&games_path)
+                .map_err(io_err(&games_path))?,
+        );
         // Held until the store is dropped (the kernel releases it if the
         // process dies): a second run would append the same games again
         // and its torn-tail repair could cut a line this one is writing.
@@ -414,10 +419,10 @@ impl Drop for Store {
 /// Locks `dir`'s games file, if there is one, the way a running league
 /// holds it, for as long as the returned file is kept: a directory that a
 /// league is running on fails with [`StoreError::InUse`].
-pub fn lock_games(dir: &Path) -> Result<Option<File>, StoreError> {
+pub fn lock_games(dir: &Path) -> Result<Option<FencedFile>, StoreError> {
     let path = dir.join(GAMES_FILE);
     let file = match OpenOptions::new().append(true).open(&path) {
-        Ok(f) => f,
+        Ok(f) => FencedFile::new(f),
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_err(&path)(e)),
     };

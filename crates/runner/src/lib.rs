@@ -16,6 +16,7 @@ mod controls;
 mod cputime;
 mod fingerprint;
 mod folder;
+mod fork_fence;
 mod init;
 pub mod input;
 mod lines;
@@ -37,6 +38,7 @@ pub use build_box::{
 pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
 pub use fingerprint::fingerprint;
 pub use folder::{Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, obvious_script, scan};
+pub use fork_fence::FencedFile;
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{
     MAX_NAME_BYTES, ManifestError, ManifestProblem, Mode, check_name, is_valid_name,

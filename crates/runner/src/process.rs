@@ -257,7 +257,10 @@ pub(crate) fn start_contained(
     // No sweep between the fork and the tracking of the child (it is
     // in a process group of its own before it execs).
     let hold = crate::reaper::hold();
+    // No file closed while this child holds inherited copies of it.
+    let fence = crate::fork_fence::spawning();
     let mut child = command.spawn()?;
+    drop(fence);
     let pid = child.id() as i32;
     sys::register_group(pid);
     drop(hold);

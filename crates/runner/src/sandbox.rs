@@ -607,9 +607,14 @@ fn run_dir() -> std::io::Result<&'static std::path::Path> {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))
             .map_err(|e| e.to_string())?;
-        let lock = std::fs::File::create(dir.join("lock")).map_err(|e| e.to_string())?;
+        // Locked before it is named `lock`: another dojo starting now
+        // skips a run directory without one, and would take an unlocked
+        // one for a dead dojo's and remove it (as it did, under load).
+        let unnamed = dir.join("lock.new");
+        let lock = std::fs::File::create(&unnamed).map_err(|e| e.to_string())?;
         rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
             .map_err(|e| e.to_string())?;
+        std::fs::rename(&unnamed, dir.join("lock")).map_err(|e| e.to_string())?;
         Ok((dir, lock))
     });
     match made {
@@ -945,6 +950,19 @@ pub(crate) fn base_env(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// This process's run directory holds a `lock` file from the moment
+    /// it has one, and that file is locked: another dojo starting at the
+    /// same time never finds it free (it did, between the file's creation
+    /// and its `flock`, and removed a live dojo's scratch directories).
+    #[test]
+    fn the_run_directorys_lock_is_locked_whenever_it_exists() {
+        let dir = run_dir().expect("a run directory");
+        let lock = std::fs::File::open(dir.join("lock")).expect("its lock file");
+        let taken = rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive);
+        assert!(taken.is_err(), "a live run directory's lock was free");
+        assert!(!dir.join("lock.new").exists());
+    }
 
     #[test]
     fn a_scratch_directory_goes_empty_or_full() {
