@@ -307,10 +307,28 @@ impl Pipes<'_> {
             match started {
                 Ok(process) => process,
                 // The box died (an idle box's init goes with the thread
-                // that made it, and may go just as it is taken): once
-                // more in a new one. A bot that cannot start leaves its
-                // box working, and that error stands.
-                Err(_) if !seat_box.usable() => {
+                // that made it, and may go just as it is taken), or its
+                // init refuses a start after it has started the bot
+                // before (something in the box broke it: a bot of the
+                // seat, the only one that ran there): once more in a new
+                // one, so that no game fails for what a bot did to its
+                // box. A bot that cannot start in a fresh box leaves it
+                // working, and that error stands; a busy program file is
+                // tried again by `start`.
+                Err(e)
+                    if !seat_box.usable()
+                        || (seat_box.has_worked()
+                            && e.kind() != std::io::ErrorKind::ExecutableFileBusy) =>
+                {
+                    if seat_box.usable() {
+                        self.logs[seat].push(
+                            format!(
+                                "dojo: the bot's box refused to start it ({e}) after it had \
+                                 started before: made anew\n"
+                            )
+                            .as_bytes(),
+                        );
+                    }
                     self.boxes[seat] = None;
                     let made = self.make_box(key, seat, generation, containment)?;
                     self.boxes[seat].insert(made).start(
@@ -556,5 +574,107 @@ impl Processes for Pipes<'_> {
     fn memory_peak(&self, seat: usize) -> Option<u64> {
         let current = self.processes[seat].as_ref().and_then(|p| p.memory_peak());
         self.peaks[seat].max(current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
+
+    use crate::play::{RunOptions, Seat, play};
+    use crate::spec::{BotSpec, Mode};
+
+    /// Two seats, two rounds, each seat answering `go` with a number.
+    struct TwoRounds(usize);
+
+    impl Referee for TwoRounds {
+        type Move = u8;
+        fn seats(&self) -> usize {
+            2
+        }
+        fn greeting(&self, _seat: usize) -> Vec<String> {
+            Vec::new()
+        }
+        fn prompts(&self) -> Vec<Prompt> {
+            if self.0 >= 2 {
+                return Vec::new();
+            }
+            (0..2)
+                .map(|seat| Prompt {
+                    seat,
+                    lines: vec!["go".to_string()],
+                })
+                .collect()
+        }
+        fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<u8> {
+            match lines.last().map(|l| l.parse::<u8>()) {
+                Some(Ok(n)) => Reply::Complete(n),
+                _ => Reply::Invalid("not a number".to_string()),
+            }
+        }
+        fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
+            assert!(answers.iter().all(|a| *a == Answer::Move(7)), "{answers:?}");
+            self.0 += 1;
+            Vec::new()
+        }
+        fn farewell(&self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    fn seat(name: &str, dir: &std::path::Path) -> Seat {
+        let script = "while read l; do [ \"$l\" = go ] && echo 7; done";
+        Seat::new(Arc::new(BotSpec {
+            name: name.to_string(),
+            command: vec!["sh".to_string(), "-c".to_string(), script.to_string()],
+            dir: dir.to_path_buf(),
+            build: None,
+            mode: Mode::Persistent,
+            games: Vec::new(),
+            team: None,
+            description: None,
+            values: Default::default(),
+        }))
+    }
+
+    /// A box whose init refuses every start (its open-files limit set to
+    /// 4, as a bot that reached it could: it can then receive no pipe) is
+    /// made anew at the next start, and the game is played, rather than
+    /// failing and staying unplayed.
+    #[test]
+    fn a_box_that_refuses_a_start_after_it_worked_is_made_anew() {
+        let opts = RunOptions {
+            move_timeout: std::time::Duration::from_secs(10),
+            ..RunOptions::default()
+        };
+        if !crate::bot_box::wanted(&crate::sandbox::plan(opts.sandbox, &opts.limits)) {
+            eprintln!("skipped: no boxes here");
+            return;
+        }
+        let dir = tempfile::tempdir().expect("a bot directory");
+        let dir = dir.path().canonicalize().expect("its real path");
+        let seats = [seat("box-breaker-a", &dir), seat("box-breaker-b", &dir)];
+        play(&mut TwoRounds(0), &seats, &opts).expect("the first game is played");
+        let inits = crate::bot_box::idle_inits_of_this_thread();
+        assert_eq!(inits.len(), 2, "each seat's box is kept");
+        let four = rustix::process::Rlimit {
+            current: Some(4),
+            maximum: Some(4),
+        };
+        for pid in inits {
+            let pid = rustix::process::Pid::from_raw(pid).expect("a pid");
+            rustix::process::prlimit(Some(pid), rustix::process::Resource::Nofile, four)
+                .expect("dojo may change its boxes' inits");
+        }
+        let run = play(&mut TwoRounds(0), &seats, &opts).expect("the second game is played");
+        for seat in &run.seats {
+            assert_eq!(seat.faults.total(), 0, "{seat:?}");
+            assert!(seat.stderr.contains("made anew"), "{}", seat.stderr);
+        }
+        // The new boxes work: a third game starts in them as it is.
+        let run = play(&mut TwoRounds(0), &seats, &opts).expect("the third game is played");
+        assert!(run.seats.iter().all(|s| !s.stderr.contains("made anew")));
     }
 }
