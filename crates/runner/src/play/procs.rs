@@ -64,6 +64,14 @@ pub(crate) trait Processes {
     fn memory_peak(&self, _seat: usize) -> Option<u64> {
         None
     }
+    /// Whether the seat's box refused to start its bot after it had
+    /// started it before (in this game or an earlier one on this thread),
+    /// so it was made anew: a start that fails after that is charged to
+    /// the bot as a crash, as a restart's is, rather than failing the
+    /// game (which would then stay unplayed for what the bot did).
+    fn broke_its_box(&self, _seat: usize) -> bool {
+        false
+    }
     /// The resource limits the seat's current process ran into, asked
     /// once per process; up to `wait` for a dying process's exit status
     /// (see [`BotProcess::limits_hit`]).
@@ -106,6 +114,9 @@ pub(crate) struct Pipes<'a> {
     starting: Vec<Option<crate::bot_box::Starting>>,
     /// Whether the loop has started a process for the seat in this game.
     started: Vec<bool>,
+    /// Whether the seat's box refused a start after it had worked, and
+    /// was made anew ([`Processes::broke_its_box`]).
+    broke: Vec<bool>,
     logs: Vec<CappedLog>,
     /// Each seat's highest memory peak among its retired processes.
     peaks: Vec<Option<u64>>,
@@ -124,6 +135,7 @@ impl<'a> Pipes<'a> {
             scratch: seats.iter().map(|_| None).collect(),
             starting: seats.iter().map(|_| None).collect(),
             started: vec![false; seats.len()],
+            broke: vec![false; seats.len()],
             logs: seats
                 .iter()
                 .map(|_| CappedLog::new(opts.stderr_cap_bytes))
@@ -321,6 +333,7 @@ impl Pipes<'_> {
                             && e.kind() != std::io::ErrorKind::ExecutableFileBusy) =>
                 {
                     if seat_box.usable() {
+                        self.broke[seat] = true;
                         self.logs[seat].push(
                             format!(
                                 "dojo: the bot's box refused to start it ({e}) after it had \
@@ -471,6 +484,10 @@ impl Processes for Pipes<'_> {
         self.logs[seat].push(text.as_bytes());
     }
 
+    fn broke_its_box(&self, seat: usize) -> bool {
+        self.broke[seat]
+    }
+
     /// Stdin takes queued input and stderr goes to the seat's log as
     /// their pipes become ready; only stdout and exits are returned.
     fn wait(&mut self, timeout: Duration) -> Vec<Tagged> {
@@ -615,7 +632,7 @@ mod tests {
             }
         }
         fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
-            assert!(answers.iter().all(|a| *a == Answer::Move(7)), "{answers:?}");
+            assert_eq!(answers[0], Answer::Move(7), "{answers:?}");
             self.0 += 1;
             Vec::new()
         }
@@ -624,11 +641,21 @@ mod tests {
         }
     }
 
+    /// A seat whose bot is `dir/NAME`, a shell script answering 7 to
+    /// every `go`.
     fn seat(name: &str, dir: &std::path::Path) -> Seat {
-        let script = "while read l; do [ \"$l\" = go ] && echo 7; done";
+        use std::os::unix::fs::PermissionsExt;
+        let program = dir.join(name);
+        std::fs::write(
+            &program,
+            "#!/bin/sh\nwhile read l; do [ \"$l\" = go ] && echo 7; done\n",
+        )
+        .expect("the bot's program");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755))
+            .expect("executable");
         Seat::new(Arc::new(BotSpec {
             name: name.to_string(),
-            command: vec!["sh".to_string(), "-c".to_string(), script.to_string()],
+            command: vec![program.to_string_lossy().into_owned()],
             dir: dir.to_path_buf(),
             build: None,
             mode: Mode::Persistent,
@@ -639,22 +666,26 @@ mod tests {
         }))
     }
 
-    /// A box whose init refuses every start (its open-files limit set to
-    /// 4, as a bot that reached it could: it can then receive no pipe) is
-    /// made anew at the next start, and the game is played, rather than
-    /// failing and staying unplayed.
-    #[test]
-    fn a_box_that_refuses_a_start_after_it_worked_is_made_anew() {
-        let opts = RunOptions {
+    fn generous() -> RunOptions {
+        RunOptions {
             move_timeout: std::time::Duration::from_secs(10),
             ..RunOptions::default()
-        };
+        }
+    }
+
+    /// Plays a game of two fresh bots (`a` and `b` in a new directory) on
+    /// this thread, then breaks both seats' idle boxes from outside, as a
+    /// bot that reached its init could: their inits' open-files limit set
+    /// to 4, so they can receive no pipe and refuse every start (EBUSY).
+    /// `None` where there are no boxes.
+    fn broken_boxes() -> Option<(tempfile::TempDir, [Seat; 2])> {
+        let opts = generous();
         if !crate::bot_box::wanted(&crate::sandbox::plan(opts.sandbox, &opts.limits)) {
             eprintln!("skipped: no boxes here");
-            return;
+            return None;
         }
-        let dir = tempfile::tempdir().expect("a bot directory");
-        let dir = dir.path().canonicalize().expect("its real path");
+        let tmp = tempfile::tempdir().expect("a bot directory");
+        let dir = tmp.path().canonicalize().expect("its real path");
         let seats = [seat("box-breaker-a", &dir), seat("box-breaker-b", &dir)];
         play(&mut TwoRounds(0), &seats, &opts).expect("the first game is played");
         let inits = crate::bot_box::idle_inits_of_this_thread();
@@ -668,6 +699,18 @@ mod tests {
             rustix::process::prlimit(Some(pid), rustix::process::Resource::Nofile, four)
                 .expect("dojo may change its boxes' inits");
         }
+        Some((tmp, seats))
+    }
+
+    /// A box whose init refuses a start after it has started the bot is
+    /// made anew at the next start, and the game is played, rather than
+    /// failing and staying unplayed.
+    #[test]
+    fn a_box_that_refuses_a_start_after_it_worked_is_made_anew() {
+        let Some((_tmp, seats)) = broken_boxes() else {
+            return;
+        };
+        let opts = generous();
         let run = play(&mut TwoRounds(0), &seats, &opts).expect("the second game is played");
         for seat in &run.seats {
             assert_eq!(seat.faults.total(), 0, "{seat:?}");
@@ -676,5 +719,25 @@ mod tests {
         // The new boxes work: a third game starts in them as it is.
         let run = play(&mut TwoRounds(0), &seats, &opts).expect("the third game is played");
         assert!(run.seats.iter().all(|s| !s.stderr.contains("made anew")));
+    }
+
+    /// A bot that broke its box and cannot start in the new one either
+    /// (here it also took its own program's execute bits, as a bot may
+    /// where nothing keeps it from its files) is charged a crash for each
+    /// prompt, as after a restart that fails: the game is played, not
+    /// failed and left unplayed.
+    #[test]
+    fn a_bot_that_broke_its_box_and_cannot_start_again_is_charged() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some((tmp, seats)) = broken_boxes() else {
+            return;
+        };
+        let program = tmp.path().join("box-breaker-b");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+        let mut referee = TwoRounds(0);
+        let run = play(&mut referee, &seats, &generous()).expect("the second game is played");
+        assert_eq!(referee.0, 2, "every round is played");
+        assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+        assert_eq!(run.seats[1].faults.crash, 2, "{:?}", run.seats[1]);
     }
 }
