@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Does to its job what a scheduler that preempts it does (Slurm's
 `scancel --full`, systemd stopping a unit): at the first hand of its
-third process (the first two play a league's smoke start, a game against
-itself), unless the file MARK (its first argument, `mark:MARK`) says it did
+process number SKIP + 1 (its second argument, 2 by default: the first
+two play a league's smoke start, a game against itself), unless the file MARK (its first argument, `mark:MARK`) says it did
 already,
 notes in MARK that it did and sends SIGTERM to its parent (dojo, under
 `--sandbox off`) and to itself, back to back, so it dies of the signal
@@ -15,6 +15,8 @@ import sys
 # Given as `mark:PATH`, so that dojo does not take it for one of the
 # bot's files (whose contents a league fixes when it starts).
 MARK = sys.argv[1].removeprefix("mark:")
+# How many processes play before the one that stops the job.
+SKIP = int(sys.argv[2]) if len(sys.argv) > 2 else 2
 
 
 def lines():
@@ -36,7 +38,7 @@ while True:
             seen = lines()
             with open(MARK, "a") as f:
                 f.write("started\n")
-            if len(seen) >= 2 and "preempted" not in seen:
+            if len(seen) >= SKIP and "preempted" not in seen:
                 with open(MARK, "a") as f:
                     f.write("preempted\n")
                 os.kill(os.getppid(), signal.SIGTERM)
