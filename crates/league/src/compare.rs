@@ -717,6 +717,7 @@ pub fn run_compare(
         window: (2 * jobs).max(g as usize),
         idle: Duration::from_secs(3600),
         cancel,
+        stop_grace: driver::STOP_GRACE,
     };
     driver::drive(&how, schedule.iter(), executor, &cutoffs, &mut tally).map_err(|e| {
         CompareError::Pool {

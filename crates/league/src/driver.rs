@@ -14,9 +14,10 @@
 //! group, at a cycle: games of that group from that cycle on are neither
 //! started nor, if already handed to the pool, played.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::executor::{ExecError, Executor, GameResult, check_result};
 use crate::schedule::Fixture;
@@ -118,6 +119,32 @@ pub(crate) struct Drive<'a> {
     /// How long to wait for a game before calling [`Sink::idle`].
     pub idle: Duration,
     pub cancel: &'a AtomicBool,
+    /// How long a game with a crash is held before the sink gets it
+    /// ([`STOP_GRACE`]; tests change it).
+    pub stop_grace: Duration,
+}
+
+/// How long a finished game with a crash is held before it is counted.
+/// A scheduler that stops a whole job (Slurm's `scancel --full`, systemd,
+/// a container's runtime) sends SIGTERM to dojo and to the bots alike: a
+/// bot may die of it, and its game end charged with that crash, before
+/// dojo's own signal has set the stop flag. A game with a crash is
+/// therefore counted only once this long has passed without a stop; if
+/// the stop comes first (or the game ends after it), the game is
+/// interrupted instead ([`ExecError::Cancelled`]: not stored, played
+/// again on resume). Dojo's signal thread sets the flag within
+/// microseconds of the signal, so a second is ample even on a loaded
+/// machine. Only games with a crash wait (what a signal does to a bot),
+/// and they do not take up the window, so a bot that crashes in every
+/// game slows nothing down; a stop rule's decision can come up to this
+/// much later after one, and the games started meanwhile are wasted.
+pub(crate) const STOP_GRACE: Duration = Duration::from_secs(1);
+
+/// Whether any seat of a game crashed.
+fn has_crash(result: &Result<GameResult, ExecError>) -> bool {
+    result
+        .as_ref()
+        .is_ok_and(|r| r.faults.iter().any(|f| f.crash > 0))
 }
 
 /// The thread pool could not be built.
@@ -159,7 +186,30 @@ pub(crate) fn drive(
     let (tx, rx) = mpsc::channel::<(Fixture, Result<GameResult, ExecError>)>();
     pool.in_place_scope(|scope| {
         let mut in_flight = 0usize;
+        // Finished games not yet handed to the sink, in the order they
+        // finished, each with the time it may go: a game with a crash
+        // waits out `stop_grace` (see [`STOP_GRACE`]), and every game
+        // that finishes after it waits behind it, so the sink still gets
+        // games in the order they finished.
+        let mut held: VecDeque<(Instant, Fixture, Result<GameResult, ExecError>)> = VecDeque::new();
         loop {
+            let stopped = cancel.load(Ordering::SeqCst);
+            let now = Instant::now();
+            while let Some((at, ..)) = held.front()
+                && (*at <= now || stopped)
+            {
+                let Some((_, fixture, result)) = held.pop_front() else {
+                    break;
+                };
+                // A stop before its grace ran out: the crash may be the
+                // stop's doing.
+                let result = if stopped && has_crash(&result) {
+                    Err(ExecError::Cancelled)
+                } else {
+                    result
+                };
+                sink.finished(fixture, result, cutoffs);
+            }
             // Games are handed to the pool a few at a time, in fixture
             // order: the pool's queue stays as small as the window, and a
             // stop rule's decision wastes only the games in flight or held.
@@ -184,16 +234,36 @@ pub(crate) fn drive(
                     let _ = tx.send((fixture, result));
                 });
             }
-            if in_flight == 0 {
+            if in_flight == 0 && held.is_empty() {
                 break;
             }
             // Every game in flight sends exactly once; wake up at least
-            // once per idle interval (a league syncs its file then).
-            match rx.recv_timeout(how.idle) {
+            // once per idle interval (a league syncs its file then), and
+            // when the first held game may go.
+            let release = held
+                .front()
+                .map(|(at, ..)| at.saturating_duration_since(Instant::now()));
+            let wait = release.map_or(how.idle, |r| r.min(how.idle));
+            // (With only held games left nothing comes: `tx` is held
+            // here, so this just waits for the first to go.)
+            match rx.recv_timeout(wait) {
                 Ok((fixture, result)) => {
                     in_flight -= 1;
-                    sink.finished(fixture, result, cutoffs);
+                    if has_crash(&result) {
+                        // Ended after the stop: the crash may be its
+                        // doing. Else held for the grace.
+                        if cancel.load(Ordering::SeqCst) {
+                            held.push_back((Instant::now(), fixture, Err(ExecError::Cancelled)));
+                        } else {
+                            held.push_back((Instant::now() + how.stop_grace, fixture, result));
+                        }
+                    } else if held.is_empty() {
+                        sink.finished(fixture, result, cutoffs);
+                    } else {
+                        held.push_back((Instant::now(), fixture, result));
+                    }
                 }
+                Err(mpsc::RecvTimeoutError::Timeout) if release.is_some_and(|r| r < how.idle) => {}
                 Err(mpsc::RecvTimeoutError::Timeout) => sink.idle(cutoffs),
                 // Unreachable while `tx` is held here; stop waiting.
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -288,6 +358,7 @@ mod tests {
             window,
             idle,
             cancel: &cancel,
+            stop_grace: STOP_GRACE,
         };
         drive(&how, (0..n).map(fixture), exec, &Cutoffs::new(1), sink).unwrap();
     }
@@ -331,6 +402,89 @@ mod tests {
             sink.most_played_past_counted <= 6,
             "{} games played past the last counted one, window 6",
             sink.most_played_past_counted
+        );
+    }
+
+    /// Game 0 ends with a crash on seat 1; game 1 then sets the stop
+    /// flag (the scheduler's SIGTERM reached the bot of game 0 before
+    /// dojo) and ends cleanly, unless `stops` is false.
+    struct CrashThenStop<'a> {
+        cancel: &'a AtomicBool,
+        stops: bool,
+    }
+
+    impl Executor for CrashThenStop<'_> {
+        fn play(&self, fixture: &Fixture, _: &AtomicBool) -> Result<GameResult, ExecError> {
+            let mut faults = vec![crate::executor::SeatFaults::default(); 2];
+            if fixture.id == 0 {
+                faults[1].crash = 1;
+            } else if self.stops {
+                self.cancel.store(true, Ordering::SeqCst);
+            }
+            Ok(GameResult {
+                scores: vec![1.0, 0.0],
+                faulty: vec![false, fixture.id == 0],
+                prompts: Vec::new(),
+                faults,
+                first_faults: Vec::new(),
+                record: serde_json::Value::Null,
+                timing: serde_json::Value::Null,
+            })
+        }
+    }
+
+    /// What a sink got, in order: each game's id and whether it was a
+    /// result to store.
+    #[derive(Default)]
+    struct Got(Vec<(u64, bool)>);
+
+    impl Sink for Got {
+        fn finished(&mut self, f: Fixture, r: Result<GameResult, ExecError>, _: &Cutoffs) {
+            self.0.push((f.id, r.is_ok()));
+        }
+    }
+
+    fn crash_then(stops: bool, stop_grace: Duration) -> Vec<(u64, bool)> {
+        let cancel = AtomicBool::new(false);
+        let how = Drive {
+            jobs: 1,
+            window: 1,
+            idle: Duration::from_secs(3600),
+            cancel: &cancel,
+            stop_grace,
+        };
+        let exec = CrashThenStop {
+            cancel: &cancel,
+            stops,
+        };
+        let mut sink = Got::default();
+        drive(
+            &how,
+            (0..2).map(fixture),
+            &exec,
+            &Cutoffs::new(1),
+            &mut sink,
+        )
+        .unwrap();
+        sink.0
+    }
+
+    #[test]
+    fn a_crash_just_before_a_stop_is_interrupted_not_counted() {
+        // The grace is an hour: the stop, not the clock, releases game 0,
+        // as interrupted (played again on resume); game 1, clean, counts,
+        // after it.
+        assert_eq!(
+            crash_then(true, Duration::from_secs(3600)),
+            [(0, false), (1, true)]
+        );
+    }
+
+    #[test]
+    fn without_a_stop_a_crash_counts_once_its_grace_is_over_in_finishing_order() {
+        assert_eq!(
+            crash_then(false, Duration::from_millis(50)),
+            [(0, true), (1, true)]
         );
     }
 

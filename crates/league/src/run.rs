@@ -167,6 +167,7 @@ pub fn run_league(
         // long.
         idle: SYNC_INTERVAL,
         cancel,
+        stop_grace: crate::driver::STOP_GRACE,
     };
     driver::drive(&how, pending, executor, &cutoffs, &mut sink).map_err(|e| LeagueError::Pool {
         jobs: e.jobs,

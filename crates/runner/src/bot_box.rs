@@ -74,6 +74,9 @@ pub(crate) struct BotBox {
     base_env: Vec<(String, String)>,
     /// A start was sent and its answer not yet read ([`Self::begin_start`]).
     starting: bool,
+    /// The init has started a process: a start it refuses later means
+    /// something in the box broke it (see [`Self::has_worked`]).
+    worked: bool,
     /// The init's children list in `/proc`, opened at the first start and
     /// kept (the init lives as long as the box): each start reads the
     /// bot's pid from it with one `pread` instead of opening, reading and
@@ -127,6 +130,7 @@ impl BotBox {
             scratch,
             base_env,
             starting: false,
+            worked: false,
             init_children: None,
         })
     }
@@ -151,6 +155,14 @@ impl BotBox {
             return false;
         }
         true
+    }
+
+    /// Whether the box's init has started a process before: a start it
+    /// then refuses is no longer the program's fault (it ran here) but
+    /// the box's, which an earlier process may have broken (the
+    /// player's box is then made anew: see `play::procs`).
+    pub(crate) fn has_worked(&self) -> bool {
+        self.worked
     }
 
     /// Readies the box for another game: empties its scratch directory
@@ -230,7 +242,10 @@ impl BotBox {
         self.starting = false;
         let answer = answer(&self.ctl, &[init::STARTED, init::FAILED]);
         let pid_in_box = match answer {
-            Ok((init::STARTED, pid, _)) => pid,
+            Ok((init::STARTED, pid, _)) => {
+                self.worked = true;
+                pid
+            }
             Ok((_, _, errno)) => return Err(std::io::Error::from_raw_os_error(errno)),
             Err(e) => {
                 self.broken.store(true, Ordering::Relaxed);
@@ -495,4 +510,16 @@ extern "C" fn drop_idle_at_exit() {
 pub(crate) fn drop_idle() -> usize {
     let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|p| p.into_inner()));
     idle.len()
+}
+
+/// The pids of the inits of this thread's idle boxes, for tests that
+/// break a box from outside as a bot that reached its init would.
+#[cfg(test)]
+pub(crate) fn idle_inits_of_this_thread() -> Vec<i32> {
+    let thread = std::thread::current().id();
+    let idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
+    idle.iter()
+        .filter(|b| b.thread == thread)
+        .filter_map(|b| b.guard.init_pid)
+        .collect()
 }

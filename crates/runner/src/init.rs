@@ -27,6 +27,16 @@
 //!   answers [`CLEAN`];
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
+//!
+//! The init is out of its bots' reach: as root it stays root (with only
+//! the capabilities its work needs) and each bot becomes the seat's user
+//! between its `clone` and its `exec`, so no bot may signal, `prlimit`,
+//! renice or trace it (seccomp denies those calls on PID 1 as well, for
+//! boxes whose bots share the init's user); every signal disposition
+//! dojo left is reset to the default, so the kernel drops every signal a
+//! bot sends it (a namespace's init gets only the signals it has a
+//! handler for); and dojo's command line and environment are wiped from
+//! its memory, so `/proc/1/cmdline` shows nothing of dojo's.
 #![allow(unsafe_code)]
 
 use std::ffi::{CString, c_char};
@@ -72,6 +82,10 @@ pub(crate) struct Program {
     path: CString,
     _strings: Vec<CString>,
     argv: Vec<*const c_char>,
+    /// Where dojo's command line and environment are in its memory (from
+    /// `/proc/self/stat`), which the forked init shares the layout of:
+    /// the init wipes both ([`wipe`]). Empty where unknown.
+    dojos: [std::ops::Range<usize>; 2],
 }
 
 // SAFETY: the pointers point into `_strings` (heap buffers that do not
@@ -124,8 +138,67 @@ impl Program {
             path,
             _strings: strings,
             argv,
+            dojos: std::fs::read_to_string("/proc/self/stat")
+                .ok()
+                .and_then(|stat| args_and_env(&stat))
+                .unwrap_or_default(),
         })
     }
+}
+
+/// The ranges of a process's command line and environment in its memory,
+/// from its `/proc/PID/stat` (fields 48 to 51: `arg_start`, `arg_end`,
+/// `env_start`, `env_end`); `None` if the line has no such fields or
+/// they are zero (a process whose memory may not be looked at).
+fn args_and_env(stat: &str) -> Option<[std::ops::Range<usize>; 2]> {
+    // The command name is in parentheses and may contain anything: the
+    // fields are counted from the last ')', which ends field 2.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<usize> = rest
+        .split_whitespace()
+        .skip(48 - 3)
+        .take(4)
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let [arg_start, arg_end, env_start, env_end] = fields.try_into().ok()?;
+    (arg_start > 0 && arg_start <= arg_end && env_start <= env_end)
+        .then_some([arg_start..arg_end, env_start..env_end])
+}
+
+/// What the init's command line reads as once [`wipe`]d.
+const NAME: &[u8] = b"dojo-init";
+
+/// Overwrites dojo's command line (every bot's name, the out directory)
+/// and environment in the init's copy of dojo's memory: the first with
+/// [`NAME`] and NUL bytes, so `/proc/1/cmdline` of the box shows only
+/// that (the kernel reads it from this memory, which every process may
+/// do), the second with NUL bytes. Re-executing the init instead would
+/// leave none of dojo's memory at all, but needs dojo's program inside
+/// every box's minimal root and Landlock domain and a hook in the `main`
+/// of every program that embeds the runner (its test binaries among
+/// them); this needs neither.
+///
+/// # Safety
+/// In the forked init, whose memory these ranges are (the layout of
+/// dojo's, which they were read from before the fork).
+unsafe fn wipe(dojos: &[std::ops::Range<usize>; 2]) {
+    for (which, range) in dojos.iter().enumerate() {
+        for (i, at) in range.clone().enumerate() {
+            let byte = if which == 0 {
+                NAME.get(i).copied().unwrap_or(0)
+            } else {
+                0
+            };
+            // SAFETY: the range is mapped, writable memory of this
+            // process (the stack's top, where the kernel put them).
+            unsafe { std::ptr::write_volatile(at as *mut u8, byte) };
+        }
+    }
+    // The thread's name too (`/proc/1/comm`): the one of dojo's thread
+    // that made the box.
+    // SAFETY: prctl with a NUL-terminated literal.
+    unsafe { libc::prctl(libc::PR_SET_NAME, c"dojo-init".as_ptr()) };
 }
 
 /// `env` as a [`START`]'s payload: later values of a name win, as with
@@ -175,17 +248,32 @@ fn errno() -> i32 {
 }
 
 /// The init's loop: never returns. `ctl` is the box's end of the socket
-/// pair; the process has its namespaces, cgroups, user, limits and
-/// confinement already (bots inherit them with the clone). Only
-/// async-signal-safe system calls, no allocation.
+/// pair; the process has its namespaces, cgroups, limits and confinement
+/// already (bots inherit them with the clone). `seat` is the seat user's
+/// id (0: none, the bots run as the init's user) and whether its bots
+/// keep CAP_DAC_READ_SEARCH. Only async-signal-safe system calls, no
+/// allocation.
 ///
 /// # Safety
 /// To be called only in a forked child that will never return to the
 /// code it was forked from.
-pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
+pub(crate) unsafe fn run(ctl: i32, program: &Program, seat: (u32, bool)) -> ! {
     // SAFETY: raw system calls on stack buffers and on `program`, whose
     // memory this process has its own copy of.
     unsafe {
+        wipe(&program.dojos);
+        // Every disposition back to the default: the handlers dojo
+        // installed (Ctrl-C's, SIGTERM's) would run dojo's code here, and
+        // a namespace's init receives from inside it only the signals it
+        // has a handler for, so with none the kernel drops every signal
+        // a bot sends. (The C library's own two real-time signals cannot
+        // be changed, and its handlers ignore signals from other
+        // processes.) A bot started later inherits the defaults too.
+        for signal in 1..=64 {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
         // Keep 0-2 (/dev/null) so descriptors received below never take
         // them; close everything else dojo left open (among them the pipe
         // on which the spawn in dojo waits for an exec: closing it tells
@@ -204,7 +292,6 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
         if children == -1 {
             libc::_exit(1);
         }
-        let handled = caught();
         let mut current: i32 = 0;
         loop {
             let mut fds = [
@@ -274,7 +361,7 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
             let reply = match buf[0] {
                 START if current == 0 && passed.iter().all(|&fd| fd >= 0) => {
                     let env = &buf[MESSAGE.min(n as usize)..n as usize];
-                    match start(program, passed, env, handled) {
+                    match start(program, passed, env, seat) {
                         Ok(pid) => {
                             current = pid;
                             message(STARTED, pid, 0)
@@ -284,7 +371,7 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program) -> ! {
                 }
                 START => message(FAILED, 0, libc::EBUSY),
                 KILL => {
-                    kill_all(ctl, &mut current);
+                    kill_all(ctl, &mut current, seat.0);
                     message(CLEAN, 0, 0)
                 }
                 _ => message(FAILED, 0, libc::EINVAL),
@@ -335,11 +422,13 @@ unsafe fn reap(ctl: i32, current: &mut i32, flags: i32) -> bool {
     }
 }
 
-/// Kills every process in the box but the init and reaps them all.
+/// Kills every process in the box but the init and reaps them all, then
+/// removes the box's System V objects, which the seat user `seat` (0:
+/// none) made.
 ///
 /// # Safety
 /// As [`run`].
-unsafe fn kill_all(ctl: i32, current: &mut i32) {
+unsafe fn kill_all(ctl: i32, current: &mut i32, seat: u32) {
     // The bot is gone either way: its end is not reported any more.
     *current = 0;
     loop {
@@ -354,8 +443,20 @@ unsafe fn kill_all(ctl: i32, current: &mut i32) {
             break;
         }
     }
-    // SAFETY: as this function.
-    unsafe { remove_ipc() };
+    // Only an object's owner (or CAP_SYS_ADMIN, which the init does not
+    // keep) may remove it: the init, root, acts as the seat user for
+    // that. Nothing is left in the box to reach it meanwhile.
+    // SAFETY: as this function; the raw calls change this process's
+    // effective user only, and back.
+    unsafe {
+        if seat != 0 {
+            libc::syscall(libc::SYS_setresuid, -1, libc::c_long::from(seat), -1);
+        }
+        remove_ipc();
+        if seat != 0 {
+            libc::syscall(libc::SYS_setresuid, -1, 0, -1);
+        }
+    }
 }
 
 /// Removes every System V shared memory segment, message queue and
@@ -403,7 +504,8 @@ unsafe fn remove_ipc() {
 }
 
 /// Starts the bot with `fds` as its stdin, stdout and stderr, in a process
-/// group of its own, and execs it; its pid, or the errno of the clone or
+/// group of its own and as the seat's user (`seat`, see [`run`]), and
+/// execs it; its pid, or the errno of the clone, the change of user or
 /// the exec.
 ///
 /// The init is a copy of dojo (forked, never exec'd), so a `fork` here
@@ -418,7 +520,12 @@ unsafe fn remove_ipc() {
 ///
 /// # Safety
 /// As [`run`].
-unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8], caught: u64) -> Result<i32, i32> {
+unsafe fn start(
+    program: &Program,
+    fds: [i32; 3],
+    env: &[u8],
+    seat: (u32, bool),
+) -> Result<i32, i32> {
     // The environment's pointers, into `env` (each string ends in a NUL).
     let mut envp = [std::ptr::null::<c_char>(); ENV_VARS + 1];
     let mut count = 0;
@@ -438,7 +545,7 @@ unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8], caught: u64) -> Re
         argv: program.argv.as_ptr(),
         envp: envp.as_ptr(),
         fds,
-        caught,
+        seat,
         error: 0,
     };
     // The child's stack: it only makes system calls (16-byte aligned).
@@ -446,8 +553,9 @@ unsafe fn start(program: &Program, fds: [i32; 3], env: &[u8], caught: u64) -> Re
     // SAFETY: `child` and `stack` outlive the child's use of them (the
     // init sleeps until it has exec'd or exited: CLONE_VFORK).
     unsafe {
-        // No handler may run in the child (it would run in the init's
-        // memory): everything blocked until it has reset them.
+        // Nothing may interrupt the child in the init's memory (the
+        // dispositions are the defaults, but a stop would hold the init):
+        // everything blocked until its exec.
         let mut all: libc::sigset_t = std::mem::zeroed();
         let mut old: libc::sigset_t = std::mem::zeroed();
         libc::sigfillset(&mut all);
@@ -485,31 +593,10 @@ struct Child {
     argv: *const *const c_char,
     envp: *const *const c_char,
     fds: [i32; 3],
-    /// The signals with a handler (bit N: signal N), from [`caught`].
-    caught: u64,
+    /// The seat's user to become, and whether to keep
+    /// CAP_DAC_READ_SEARCH (see [`run`]).
+    seat: (u32, bool),
     error: i32,
-}
-
-/// The signals that have a handler in this process (bit N: signal N):
-/// the handlers dojo installed, which the init inherited with the fork.
-///
-/// # Safety
-/// As [`run`].
-unsafe fn caught() -> u64 {
-    let mut mask = 0u64;
-    for signal in 1..64 {
-        // SAFETY: reads one action into a stack value.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut action) == 0
-                && action.sa_sigaction != libc::SIG_DFL
-                && action.sa_sigaction != libc::SIG_IGN
-            {
-                mask |= 1u64 << signal;
-            }
-        }
-    }
-    mask
 }
 
 /// The child of [`start`], sharing the init's memory until its exec:
@@ -533,17 +620,42 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
         }
         libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
         libc::setpgid(0, 0);
-        // Handlers the init inherited from dojo go back to the default
-        // (an exec would do it too), before any signal is let in.
-        for signal in 1..64 {
-            if (*child).caught & (1u64 << signal) != 0 {
-                libc::signal(signal, libc::SIG_DFL);
-            }
+        // The init stays root: the bot becomes the seat's user here, so
+        // it can reach nothing of the init's.
+        let (id, reads_all) = (*child).seat;
+        if id != 0 && crate::sys::seat_credentials(id, reads_all) == -1 {
+            fail(child);
         }
         let mut empty: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut empty);
         libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
         libc::execve((*child).path, (*child).argv, (*child).envp);
         fail(child)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_and_environment_are_found_in_a_stat_line() {
+        // Fields 48 to 51 of a real line, after a command name holding a
+        // parenthesis and spaces.
+        let mut stat = "42 (a) b c) S".to_string();
+        for field in 4..=47 {
+            stat.push_str(&format!(" {field}"));
+        }
+        stat.push_str(" 1000 1020 1020 1100 0");
+        assert_eq!(args_and_env(&stat), Some([1000..1020, 1020..1100]));
+        // Zero where the memory may not be looked at, or cut short.
+        let hidden = stat.replace(" 1000 1020 1020 1100", " 0 0 0 0");
+        assert_eq!(args_and_env(&hidden), None);
+        assert_eq!(args_and_env("42 (a) S 1 2"), None);
+        // This process's own: its command line is where it says.
+        let own = std::fs::read_to_string("/proc/self/stat").expect("stat");
+        let [args, _] = args_and_env(&own).expect("own ranges");
+        let cmdline = std::fs::read("/proc/self/cmdline").expect("cmdline");
+        assert_eq!(args.len(), cmdline.len());
     }
 }

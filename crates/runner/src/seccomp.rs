@@ -417,6 +417,20 @@ const NAMESPACE_FLAGS: &[i32] = &[
 /// does everything it starts.
 const DENIED_WHEN_PINNED: &[i64] = &[libc::SYS_sched_setaffinity];
 
+/// Calls that change another process by its pid (its limits, its
+/// scheduling), denied when aimed at PID 1: in a box that is the box's
+/// init, which a bot that shares its user (a box made inside a user
+/// namespace, without a seat user) could otherwise `prlimit` (an
+/// open-files limit of 4 and it starts no bot again) or slow down. As
+/// root the init is another user, out of reach anyway.
+const DENIED_ON_PID_ONE: &[i64] = &[
+    libc::SYS_prlimit64,
+    libc::SYS_sched_setscheduler,
+    libc::SYS_sched_setparam,
+    libc::SYS_sched_setattr,
+    libc::SYS_sched_setaffinity,
+];
+
 /// The compiled filters, in the order to load them: the allowlist (every
 /// other call ENOSYS; `clone3` among those, as its flags sit in memory,
 /// out of a filter's reach, and C libraries then fall back to `clone`,
@@ -480,6 +494,33 @@ fn build(also_denied: &[i64]) -> Result<Vec<BpfProgram>, seccompiler::BackendErr
             libc::SOCK_DGRAM as u64,
         )?])?],
     );
+    // The calls on PID 1 (their first argument is the pid); a call denied
+    // whatever its arguments stays so (`sched_setaffinity` when pinned).
+    for &call in DENIED_ON_PID_ONE {
+        if let std::collections::btree_map::Entry::Vacant(entry) = denied.entry(call) {
+            entry.insert(vec![SeccompRule::new(vec![arg(0, SeccompCmpOp::Eq, 1)?])?]);
+        }
+    }
+    // setpriority(which, who, prio) and ioprio_set(which, who, ioprio):
+    // on PID 1, or on every process of the caller's user (the init's,
+    // without a seat user).
+    let (prio_process, prio_user) = (libc::PRIO_PROCESS as u64, libc::PRIO_USER as u64);
+    let (ioprio_process, ioprio_user) = (1, 3);
+    for (call, process, user) in [
+        (libc::SYS_setpriority, prio_process, prio_user),
+        (libc::SYS_ioprio_set, ioprio_process, ioprio_user),
+    ] {
+        denied.insert(
+            call,
+            vec![
+                SeccompRule::new(vec![
+                    arg(0, SeccompCmpOp::Eq, process)?,
+                    arg(1, SeccompCmpOp::Eq, 1)?,
+                ])?,
+                SeccompRule::new(vec![arg(0, SeccompCmpOp::Eq, user)?])?,
+            ],
+        );
+    }
     let eperm = SeccompFilter::new(
         denied,
         SeccompAction::Allow,
@@ -511,7 +552,9 @@ mod tests {
                 assert_eq!(filters.len(), 2);
                 assert!(filters.iter().all(|f| !f.is_empty()));
                 let pinned = pinned_filters().expect("compiled");
-                assert!(pinned[1].len() > filters[1].len());
+                // `sched_setaffinity` denied whatever its arguments, not
+                // only on PID 1.
+                assert_ne!(pinned[1], filters[1]);
             }
             other => eprintln!("skipped: seccomp filters not built for {other}"),
         }

@@ -485,6 +485,16 @@ fn drop_capabilities() {
 /// A system call on plain stack values; in a forked child before exec.
 #[cfg(target_os = "linux")]
 unsafe fn capset(low: u32) -> libc::c_long {
+    // SAFETY: as this function.
+    unsafe { capset_sets(low, low, low) }
+}
+
+/// [`capset`] with each set of its own (capabilities 0 to 31).
+///
+/// # Safety
+/// As [`capset`].
+#[cfg(target_os = "linux")]
+unsafe fn capset_sets(effective: u32, permitted: u32, inheritable: u32) -> libc::c_long {
     #[repr(C)]
     struct Header {
         version: u32,
@@ -504,9 +514,9 @@ unsafe fn capset(low: u32) -> libc::c_long {
     };
     let data = [
         Data {
-            effective: low,
-            permitted: low,
-            inheritable: low,
+            effective,
+            permitted,
+            inheritable,
         },
         Data {
             effective: 0,
@@ -518,46 +528,26 @@ unsafe fn capset(low: u32) -> libc::c_long {
     unsafe { libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr()) }
 }
 
+/// Capability numbers (`linux/capability.h`).
+const CAP_DAC_READ_SEARCH: u32 = 2;
+const CAP_KILL: u32 = 5;
+const CAP_SETGID: u32 = 6;
+const CAP_SETUID: u32 = 7;
+const CAP_SETPCAP: u32 = 8;
+
 /// In the forked bot, as root: become the seat's own user and group
-/// (`plan.seat_id`), with no supplementary groups, keeping at most
-/// CAP_DAC_READ_SEARCH (see [`Containment::seat_reads_all`]). The
-/// bounding set is emptied first (that needs CAP_SETPCAP, which root
-/// still has), and PDEATHSIG, which a change of credentials clears, is
-/// armed again. Only async-signal-safe calls.
+/// (`plan.seat_id`) with [`seat_credentials`], and arm PDEATHSIG again
+/// (a change of credentials clears it). Only async-signal-safe calls.
 ///
 /// # Safety
 /// As [`confine_self`]: called in the forked child before exec.
 #[cfg(target_os = "linux")]
 unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
-    const DAC_READ_SEARCH: u32 = 2;
-    let id = plan.seat_id;
-    // SAFETY: prctl, setgroups, setres[ug]id and capset on plain values.
+    // SAFETY: prctl, getppid and the calls of `seat_credentials` on plain
+    // values.
     unsafe {
         let parent = libc::getppid();
-        for cap in 0..64 {
-            if !(plan.seat_reads_all && cap == DAC_READ_SEARCH as i32) {
-                libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
-            }
-        }
-        if plan.seat_reads_all && libc::prctl(libc::PR_SET_KEEPCAPS, 1, 0, 0, 0) == -1 {
-            return Err(std::io::Error::last_os_error());
-        }
-        if libc::setgroups(0, std::ptr::null()) == -1
-            || libc::setresgid(id, id, id) == -1
-            || libc::setresuid(id, id, id) == -1
-        {
-            return Err(std::io::Error::last_os_error());
-        }
-        if plan.seat_reads_all
-            && (capset(1 << DAC_READ_SEARCH) == -1
-                || libc::prctl(
-                    libc::PR_CAP_AMBIENT,
-                    libc::PR_CAP_AMBIENT_RAISE,
-                    DAC_READ_SEARCH as libc::c_ulong,
-                    0,
-                    0,
-                ) == -1)
-        {
+        if seat_credentials(plan.seat_id, plan.seat_reads_all) == -1 {
             return Err(std::io::Error::last_os_error());
         }
         if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
@@ -566,6 +556,87 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
         if libc::getppid() != parent {
             // The parent died while the signal was not armed.
             libc::_exit(1);
+        }
+    }
+    Ok(())
+}
+
+/// As root: become the user and group `id`, with no supplementary
+/// groups, keeping at most CAP_DAC_READ_SEARCH (with `reads_all`: see
+/// [`Containment::seat_reads_all`]). The bounding set is emptied first
+/// (that needs CAP_SETPCAP, which the caller still has). Raw system
+/// calls only, no allocation: also run by a box's init's child between
+/// its `clone` and its `exec` (see [`crate::init`]). -1 (errno set) on
+/// failure.
+///
+/// # Safety
+/// In a forked or cloned child before exec.
+#[cfg(target_os = "linux")]
+pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
+    // SAFETY: prctl, setgroups, setres[ug]id and capset on plain values.
+    unsafe {
+        for cap in 0..64 {
+            if !(reads_all && cap == CAP_DAC_READ_SEARCH as i32) {
+                libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+            }
+        }
+        if reads_all && libc::prctl(libc::PR_SET_KEEPCAPS, 1, 0, 0, 0) == -1 {
+            return -1;
+        }
+        // The raw calls: the C library's wrappers would signal every
+        // thread they believe the process has, and a box's init's child
+        // runs in the init's memory.
+        let (id, none) = (libc::c_long::from(id), std::ptr::null::<libc::gid_t>());
+        if libc::syscall(libc::SYS_setgroups, 0, none) == -1
+            || libc::syscall(libc::SYS_setresgid, id, id, id) == -1
+            || libc::syscall(libc::SYS_setresuid, id, id, id) == -1
+        {
+            return -1;
+        }
+        if reads_all
+            && (capset(1 << CAP_DAC_READ_SEARCH) == -1
+                || libc::prctl(
+                    libc::PR_CAP_AMBIENT,
+                    libc::PR_CAP_AMBIENT_RAISE,
+                    CAP_DAC_READ_SEARCH as libc::c_ulong,
+                    0,
+                    0,
+                ) == -1)
+        {
+            return -1;
+        }
+    }
+    0
+}
+
+/// In a box's init, as root: it stays root, so that no bot of the box
+/// (each runs as the seat's user, see [`seat_credentials`]) may signal,
+/// `prlimit`, renice or trace it, and keeps only the capabilities its
+/// work needs: CAP_KILL (to empty the box of the seat user's processes),
+/// CAP_SETUID, CAP_SETGID and CAP_SETPCAP (to make each bot the seat
+/// user), and CAP_DAC_READ_SEARCH, permitted but not effective, for a
+/// bot that keeps it (`plan.seat_reads_all`). Everything else leaves its
+/// bounding and permitted sets. Only async-signal-safe calls.
+///
+/// # Safety
+/// As [`confine_self`]: called in the forked child before exec.
+#[cfg(target_os = "linux")]
+unsafe fn keep_init_capabilities(plan: &Containment) -> std::io::Result<()> {
+    let work = (1 << CAP_KILL) | (1 << CAP_SETUID) | (1 << CAP_SETGID) | (1 << CAP_SETPCAP);
+    let passed_on = if plan.seat_reads_all {
+        1 << CAP_DAC_READ_SEARCH
+    } else {
+        0
+    };
+    // SAFETY: prctl and capset on plain values.
+    unsafe {
+        for cap in 0..64u32 {
+            if cap >= 32 || (work | passed_on) & (1 << cap) == 0 {
+                libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+            }
+        }
+        if capset_sets(work, work | passed_on, 0) == -1 {
+            return Err(std::io::Error::last_os_error());
         }
     }
     Ok(())
@@ -798,7 +869,13 @@ pub(crate) fn contain(
                     private_proc(&plan)?;
                 }
                 if plan.seat_id != 0 {
-                    become_seat_user(&plan)?;
+                    if init.is_some() {
+                        // A box's init stays out of its bots' reach: each
+                        // bot becomes the seat user when it is started.
+                        keep_init_capabilities(&plan)?;
+                    } else {
+                        become_seat_user(&plan)?;
+                    }
                 }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
                     return Err(std::io::Error::last_os_error());
@@ -814,7 +891,7 @@ pub(crate) fn contain(
                 }
                 limit_files_and_confine(&plan)?;
                 if let Some((ctl, program)) = &init {
-                    crate::init::run(*ctl, program);
+                    crate::init::run(*ctl, program, (plan.seat_id, plan.seat_reads_all));
                 }
                 return Ok(());
             }

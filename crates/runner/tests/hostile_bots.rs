@@ -1438,6 +1438,85 @@ fn system_v_ipc_a_bot_left_is_gone_by_its_next_game_and_its_next_process() {
     );
 }
 
+/// Whether bots play in boxes here (a PID namespace, and not
+/// `DOJO_BOX=0`); prints why a test is skipped if not.
+fn boxes() -> bool {
+    if std::env::var("DOJO_BOX").is_ok_and(|v| v == "0") {
+        eprintln!("skipped: no boxes (DOJO_BOX=0)");
+        return false;
+    }
+    have("pid-namespace")
+}
+
+/// What init_prodder.py reported for `what` (`init\tWHAT\tRESULT`), each
+/// time.
+fn prodded<'a>(stderr: &'a str, what: &str) -> Vec<&'a str> {
+    stderr
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("init\t")?
+                .strip_prefix(what)?
+                .strip_prefix('\t')
+        })
+        .collect()
+}
+
+#[test]
+fn a_boxs_init_is_out_of_its_bots_reach() {
+    // Every hand the bot goes for PID 1, its box's init: its open-files
+    // limit, its priority, its scheduling, signals, its command line.
+    // Its games on this thread reuse the box, and a per-turn bot has
+    // every hand started by it: each start after the first attack shows
+    // the init untouched.
+    if !boxes() {
+        return;
+    }
+    let own_name = std::env::current_exe()
+        .expect("test binary")
+        .file_name()
+        .expect("a file name")
+        .to_string_lossy()
+        .into_owned();
+    let prodder = bot("hostile", "init_prodder.py", &[]);
+    for (game, spec) in [prodder.clone(), prodder.clone(), per_turn(prodder)]
+        .into_iter()
+        .enumerate()
+    {
+        let (referee, run) = versus(spec, &options(), 3);
+        let seat = &run.seats[1];
+        assert!(
+            referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+            "game {game}: {}",
+            seat.stderr
+        );
+        assert_eq!(seat.faults.total(), 0, "game {game}: {seat:?}");
+        assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+        for what in ["prlimit", "setpriority", "sched_setscheduler"] {
+            let got = prodded(&seat.stderr, what);
+            assert!(
+                !got.is_empty() && got.iter().all(|r| *r == "EPERM"),
+                "game {game}: {what}: {got:?}"
+            );
+        }
+        // No handler of dojo's is left in it (the test binary's own:
+        // the standard library's for SIGSEGV and SIGBUS): a namespace's
+        // init gets from inside it only the signals it handles. The C
+        // library's two real-time signals (32, 33) may stay.
+        for mask in prodded(&seat.stderr, "caught") {
+            let mask = u64::from_str_radix(mask, 16).expect("a hex mask");
+            assert_eq!(mask & 0x7fff_ffff, 0, "game {game}: SigCgt {mask:x}");
+        }
+        // Read or not, it shows nothing of dojo's command line (here the
+        // test binary's).
+        for line in prodded(&seat.stderr, "cmdline") {
+            assert!(
+                !line.contains(&own_name) && !line.contains("random_ok"),
+                "game {game}: /proc/1/cmdline: {line}"
+            );
+        }
+    }
+}
+
 /// looker.py in `bots/looker/` of a fresh directory, against a copy of
 /// random_ok.py in `bots/other/`; what it reported, by what it did and
 /// the path: `(what, path) -> result`.

@@ -272,6 +272,18 @@ pub fn smoke_failures<'a>(
         // later game, and their descriptors make room for the next.
         dojo_runner::drop_idle_boxes();
     }
+    // A stop (Ctrl-C, or a scheduler's SIGTERM to the whole job, which
+    // reaches the bots too) cancels the smoke games and may kill their
+    // bots: that is no bot's failure. The command then stops as it does
+    // for a stop at any other time.
+    if exec
+        .run
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
+    {
+        return Vec::new();
+    }
     failures
 }
 

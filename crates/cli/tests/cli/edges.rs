@@ -535,6 +535,89 @@ fn sigterm_and_sighup_stop_a_league_with_its_report_and_it_resumes() {
     }
 }
 
+/// The seats' faults of every game stored in `out`'s `games.jsonl`.
+fn stored_faults(out: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out.join("games.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["faults"].clone())
+        .collect()
+}
+
+/// `dojo league cardjitsu` of preempter.py (letting `skip` of its
+/// processes play first) and random-py under `--sandbox off` (the
+/// preempter's parent is then dojo), into `out`: its exit status and
+/// stderr once preempted, and the seats' faults of every game stored
+/// after a resume.
+fn preempted_league(skip: u32) -> (Option<i32>, String, Vec<serde_json::Value>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("l");
+    let mark = tmp.path().join("preempted");
+    let preempter = format!(
+        "preempter=python3 {} mark:{} {skip}",
+        root().join("bots/hostile/preempter.py").display(),
+        mark.display()
+    );
+    let stopped = dojo_process()
+        .args([
+            "league",
+            "cardjitsu",
+            &preempter,
+            "random-py",
+            "--games",
+            "3",
+        ])
+        .args(["--jobs", "1", "--sandbox", "off", "--timeout-ms", "5000"])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = stderr_of(&stopped);
+    let mark_text = std::fs::read_to_string(&mark).unwrap_or_default();
+    assert!(mark_text.contains("preempted"), "never preempted: {err}");
+    for faults in stored_faults(&out) {
+        assert!(
+            faults.as_array().unwrap().iter().all(|f| f["crash"] == 0),
+            "a crash of the stop was stored: {faults}"
+        );
+    }
+    stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["complete"], true, "{report}");
+    (stopped.status.code(), err, stored_faults(&out))
+}
+
+/// A scheduler stopping the whole job (`scancel --full`) sends SIGTERM to
+/// dojo and to the bots at once: preempter.py does just that (to dojo,
+/// its parent under `--sandbox off`, and to itself) in the league's first
+/// game, and dies of it. Its game is interrupted, not stored as its
+/// crash, and played on resume.
+#[test]
+fn a_bot_killed_by_the_stop_of_the_whole_job_is_not_charged_its_crash() {
+    let (code, err, stored) = preempted_league(2);
+    assert_eq!(code, Some(143), "{err}");
+    assert!(!stored.is_empty());
+    for faults in stored {
+        assert!(
+            faults.as_array().unwrap().iter().all(|f| f["crash"] == 0),
+            "{faults}"
+        );
+    }
+}
+
+/// The same stop during the smoke start (the bot's first process): the
+/// league stops as interrupted, and the bot is not said to have failed
+/// its smoke start (in a league of a folder that would leave it out).
+#[test]
+fn a_stop_during_the_smoke_start_fails_no_bot() {
+    let (code, err, _) = preempted_league(0);
+    assert_eq!(code, Some(143), "{err}");
+    assert!(!err.contains("smoke start"), "{err}");
+}
+
 #[test]
 fn sigterm_stops_a_compare_with_status_143() {
     let mut child = dojo_process()

@@ -173,7 +173,11 @@ impl<'a, P: Processes> Game<'a, P> {
     fn restart<R: Referee>(&mut self, referee: &R, seat: usize) -> Result<bool, RunError> {
         match self.start(referee, seat) {
             Ok(()) => Ok(true),
-            Err(RunError::Spawn { source, .. }) if self.seats[seat].run.spawns > 0 => {
+            // Or whose box it broke: it ran in that box, in an earlier
+            // game too (see `Processes::broke_its_box`).
+            Err(RunError::Spawn { source, .. })
+                if self.seats[seat].run.spawns > 0 || self.procs.broke_its_box(seat) =>
+            {
                 self.seats[seat].needs_restart = true;
                 let note = format!("[dojo: cannot start the bot again: {source}]\n");
                 self.procs.note_stderr(seat, &note);

@@ -64,6 +64,14 @@ pub(crate) trait Processes {
     fn memory_peak(&self, _seat: usize) -> Option<u64> {
         None
     }
+    /// Whether the seat's box refused to start its bot after it had
+    /// started it before (in this game or an earlier one on this thread),
+    /// so it was made anew: a start that fails after that is charged to
+    /// the bot as a crash, as a restart's is, rather than failing the
+    /// game (which would then stay unplayed for what the bot did).
+    fn broke_its_box(&self, _seat: usize) -> bool {
+        false
+    }
     /// The resource limits the seat's current process ran into, asked
     /// once per process; up to `wait` for a dying process's exit status
     /// (see [`BotProcess::limits_hit`]).
@@ -106,6 +114,9 @@ pub(crate) struct Pipes<'a> {
     starting: Vec<Option<crate::bot_box::Starting>>,
     /// Whether the loop has started a process for the seat in this game.
     started: Vec<bool>,
+    /// Whether the seat's box refused a start after it had worked, and
+    /// was made anew ([`Processes::broke_its_box`]).
+    broke: Vec<bool>,
     logs: Vec<CappedLog>,
     /// Each seat's highest memory peak among its retired processes.
     peaks: Vec<Option<u64>>,
@@ -124,6 +135,7 @@ impl<'a> Pipes<'a> {
             scratch: seats.iter().map(|_| None).collect(),
             starting: seats.iter().map(|_| None).collect(),
             started: vec![false; seats.len()],
+            broke: vec![false; seats.len()],
             logs: seats
                 .iter()
                 .map(|_| CappedLog::new(opts.stderr_cap_bytes))
@@ -307,10 +319,29 @@ impl Pipes<'_> {
             match started {
                 Ok(process) => process,
                 // The box died (an idle box's init goes with the thread
-                // that made it, and may go just as it is taken): once
-                // more in a new one. A bot that cannot start leaves its
-                // box working, and that error stands.
-                Err(_) if !seat_box.usable() => {
+                // that made it, and may go just as it is taken), or its
+                // init refuses a start after it has started the bot
+                // before (something in the box broke it: a bot of the
+                // seat, the only one that ran there): once more in a new
+                // one, so that no game fails for what a bot did to its
+                // box. A bot that cannot start in a fresh box leaves it
+                // working, and that error stands; a busy program file is
+                // tried again by `start`.
+                Err(e)
+                    if !seat_box.usable()
+                        || (seat_box.has_worked()
+                            && e.kind() != std::io::ErrorKind::ExecutableFileBusy) =>
+                {
+                    if seat_box.usable() {
+                        self.broke[seat] = true;
+                        self.logs[seat].push(
+                            format!(
+                                "dojo: the bot's box refused to start it ({e}) after it had \
+                                 started before: made anew\n"
+                            )
+                            .as_bytes(),
+                        );
+                    }
                     self.boxes[seat] = None;
                     let made = self.make_box(key, seat, generation, containment)?;
                     self.boxes[seat].insert(made).start(
@@ -453,6 +484,10 @@ impl Processes for Pipes<'_> {
         self.logs[seat].push(text.as_bytes());
     }
 
+    fn broke_its_box(&self, seat: usize) -> bool {
+        self.broke[seat]
+    }
+
     /// Stdin takes queued input and stderr goes to the seat's log as
     /// their pipes become ready; only stdout and exits are returned.
     fn wait(&mut self, timeout: Duration) -> Vec<Tagged> {
@@ -556,5 +591,153 @@ impl Processes for Pipes<'_> {
     fn memory_peak(&self, seat: usize) -> Option<u64> {
         let current = self.processes[seat].as_ref().and_then(|p| p.memory_peak());
         self.peaks[seat].max(current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
+
+    use crate::play::{RunOptions, Seat, play};
+    use crate::spec::{BotSpec, Mode};
+
+    /// Two seats, two rounds, each seat answering `go` with a number.
+    struct TwoRounds(usize);
+
+    impl Referee for TwoRounds {
+        type Move = u8;
+        fn seats(&self) -> usize {
+            2
+        }
+        fn greeting(&self, _seat: usize) -> Vec<String> {
+            Vec::new()
+        }
+        fn prompts(&self) -> Vec<Prompt> {
+            if self.0 >= 2 {
+                return Vec::new();
+            }
+            (0..2)
+                .map(|seat| Prompt {
+                    seat,
+                    lines: vec!["go".to_string()],
+                })
+                .collect()
+        }
+        fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<u8> {
+            match lines.last().map(|l| l.parse::<u8>()) {
+                Some(Ok(n)) => Reply::Complete(n),
+                _ => Reply::Invalid("not a number".to_string()),
+            }
+        }
+        fn apply(&mut self, answers: Vec<Answer<u8>>) -> Vec<Notice> {
+            assert_eq!(answers[0], Answer::Move(7), "{answers:?}");
+            self.0 += 1;
+            Vec::new()
+        }
+        fn farewell(&self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    /// A seat whose bot is `dir/NAME`, a shell script answering 7 to
+    /// every `go`.
+    fn seat(name: &str, dir: &std::path::Path) -> Seat {
+        use std::os::unix::fs::PermissionsExt;
+        let program = dir.join(name);
+        std::fs::write(
+            &program,
+            "#!/bin/sh\nwhile read l; do [ \"$l\" = go ] && echo 7; done\n",
+        )
+        .expect("the bot's program");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755))
+            .expect("executable");
+        Seat::new(Arc::new(BotSpec {
+            name: name.to_string(),
+            command: vec![program.to_string_lossy().into_owned()],
+            dir: dir.to_path_buf(),
+            build: None,
+            mode: Mode::Persistent,
+            games: Vec::new(),
+            team: None,
+            description: None,
+            values: Default::default(),
+        }))
+    }
+
+    fn generous() -> RunOptions {
+        RunOptions {
+            move_timeout: std::time::Duration::from_secs(10),
+            ..RunOptions::default()
+        }
+    }
+
+    /// Plays a game of two fresh bots (`a` and `b` in a new directory) on
+    /// this thread, then breaks both seats' idle boxes from outside, as a
+    /// bot that reached its init could: their inits' open-files limit set
+    /// to 4, so they can receive no pipe and refuse every start (EBUSY).
+    /// `None` where there are no boxes.
+    fn broken_boxes() -> Option<(tempfile::TempDir, [Seat; 2])> {
+        let opts = generous();
+        if !crate::bot_box::wanted(&crate::sandbox::plan(opts.sandbox, &opts.limits)) {
+            eprintln!("skipped: no boxes here");
+            return None;
+        }
+        let tmp = tempfile::tempdir().expect("a bot directory");
+        let dir = tmp.path().canonicalize().expect("its real path");
+        let seats = [seat("box-breaker-a", &dir), seat("box-breaker-b", &dir)];
+        play(&mut TwoRounds(0), &seats, &opts).expect("the first game is played");
+        let inits = crate::bot_box::idle_inits_of_this_thread();
+        assert_eq!(inits.len(), 2, "each seat's box is kept");
+        let four = rustix::process::Rlimit {
+            current: Some(4),
+            maximum: Some(4),
+        };
+        for pid in inits {
+            let pid = rustix::process::Pid::from_raw(pid).expect("a pid");
+            rustix::process::prlimit(Some(pid), rustix::process::Resource::Nofile, four)
+                .expect("dojo may change its boxes' inits");
+        }
+        Some((tmp, seats))
+    }
+
+    /// A box whose init refuses a start after it has started the bot is
+    /// made anew at the next start, and the game is played, rather than
+    /// failing and staying unplayed.
+    #[test]
+    fn a_box_that_refuses_a_start_after_it_worked_is_made_anew() {
+        let Some((_tmp, seats)) = broken_boxes() else {
+            return;
+        };
+        let opts = generous();
+        let run = play(&mut TwoRounds(0), &seats, &opts).expect("the second game is played");
+        for seat in &run.seats {
+            assert_eq!(seat.faults.total(), 0, "{seat:?}");
+            assert!(seat.stderr.contains("made anew"), "{}", seat.stderr);
+        }
+        // The new boxes work: a third game starts in them as it is.
+        let run = play(&mut TwoRounds(0), &seats, &opts).expect("the third game is played");
+        assert!(run.seats.iter().all(|s| !s.stderr.contains("made anew")));
+    }
+
+    /// A bot that broke its box and cannot start in the new one either
+    /// (here it also took its own program's execute bits, as a bot may
+    /// where nothing keeps it from its files) is charged a crash for each
+    /// prompt, as after a restart that fails: the game is played, not
+    /// failed and left unplayed.
+    #[test]
+    fn a_bot_that_broke_its_box_and_cannot_start_again_is_charged() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some((tmp, seats)) = broken_boxes() else {
+            return;
+        };
+        let program = tmp.path().join("box-breaker-b");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+        let mut referee = TwoRounds(0);
+        let run = play(&mut referee, &seats, &generous()).expect("the second game is played");
+        assert_eq!(referee.0, 2, "every round is played");
+        assert_eq!(run.seats[0].faults.total(), 0, "{:?}", run.seats[0]);
+        assert_eq!(run.seats[1].faults.crash, 2, "{:?}", run.seats[1]);
     }
 }
