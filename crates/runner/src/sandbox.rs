@@ -892,6 +892,16 @@ pub struct Limits {
 /// otherwise: far above what a bot needs, far below a fork bomb's reach.
 pub const DEFAULT_PROCESSES: u64 = 256;
 
+/// Most MiB a boxed bot may write into its scratch directory: the size
+/// of the tmpfs its box mounts there for each game. Its pages count
+/// towards the bot's memory cap too (they are charged to its memory
+/// group), and no bot's writing reaches the disk the results are on.
+pub const SCRATCH_MIB: u64 = 256;
+
+/// Most files and directories in a boxed bot's scratch directory (the
+/// tmpfs's inodes).
+pub const SCRATCH_INODES: u64 = 16_384;
+
 /// Memory of a bot's tree unless the organiser says otherwise (MiB):
 /// without a cap one bot could take the machine's memory from everything
 /// else. Applied through the bot's memory cgroup only: as an address-space

@@ -1735,3 +1735,90 @@ fn a_build_without_the_network_reaches_no_listener_or_is_refused() {
     assert!(listener.accept().is_err(), "the listener saw a connection");
     let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
 }
+
+/// What note_keeper.py reported at its start: the `notes` line of its
+/// stderr (the notes it found and its pid; not its `ipc` line: System V
+/// ids go on counting in a reused box, see docs/sandbox.md).
+fn notes_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("notes\t"))
+        .unwrap_or_else(|| panic!("no notes line: {stderr}"))
+}
+
+/// Two note keepers (deterministic) play `games` games, each game on the
+/// thread `thread_per_game` says: one thread for all (their boxes reused,
+/// emptied between games) or a new thread per game (a fresh box each).
+/// Each game's moves and both seats' `notes` lines.
+fn note_keepers(games: usize, thread_per_game: bool) -> Vec<String> {
+    let keeper = bot("hostile", "note_keeper.py", &[]);
+    let game = move || {
+        let seats = [Seat::new(keeper.clone()), Seat::new(keeper.clone())];
+        let mut referee = Cards {
+            rounds: 2,
+            ..Cards::default()
+        };
+        let run = play(&mut referee, &seats, &options()).expect("game runs");
+        // Without a PID namespace its pid is the host's, any number.
+        let pid_ns = have("pid-namespace");
+        let notes: Vec<&str> = run
+            .seats
+            .iter()
+            .map(|s| notes_line(&s.stderr))
+            .map(|l| {
+                if pid_ns {
+                    l
+                } else {
+                    l.split("\tpid").next().unwrap_or(l)
+                }
+            })
+            .collect();
+        format!("{:?} {notes:?}", referee.history)
+    };
+    if thread_per_game {
+        (0..games)
+            .map(|_| {
+                let game = game.clone();
+                std::thread::spawn(game).join().expect("game thread")
+            })
+            .collect()
+    } else {
+        std::thread::spawn(move || (0..games).map(|_| game()).collect())
+            .join()
+            .expect("games thread")
+    }
+}
+
+#[test]
+fn a_bot_finds_no_note_of_its_last_game_in_its_reused_box() {
+    // Its two games on one thread reuse its box: the second must find
+    // nothing the first left (an xattr, a file, the mode and time of its
+    // scratch directory), and the PID counter as a fresh box has it.
+    let keeper = bot("hostile", "note_keeper.py", &[]);
+    let mut lines = Vec::new();
+    for game in 0..2 {
+        let (referee, run) = versus(keeper.clone(), &options(), 2);
+        let stderr = &run.seats[1].stderr;
+        assert!(
+            referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+            "game {game} found a note: {stderr}"
+        );
+        let line = notes_line(stderr).to_string();
+        assert!(line.starts_with("notes\tnone\t"), "game {game}: {line}");
+        lines.push(line);
+    }
+    // Without a PID namespace the counter is the host's, which every
+    // process on it moves.
+    if have("pid-namespace") {
+        assert_eq!(lines[0], lines[1], "the PID counter differs");
+    }
+}
+
+#[test]
+fn a_games_record_is_the_same_in_a_reused_box_and_a_fresh_one() {
+    let reused = note_keepers(3, false);
+    let fresh = note_keepers(3, true);
+    assert_eq!(reused, fresh);
+    // And every game as the first.
+    assert!(reused.iter().all(|g| g == &reused[0]), "{reused:#?}");
+}
