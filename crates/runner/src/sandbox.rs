@@ -646,6 +646,10 @@ pub struct Leftovers {
     pub groups: Vec<std::path::PathBuf>,
 }
 
+/// How old a run directory without a lock file must be to be taken for a
+/// dead dojo's (a live one makes its lock right after the directory).
+const LOCKLESS_AGE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Removes what dead dojo processes left behind: their run directories
 /// (whose `lock` file no live dojo holds locked) and their control groups
 /// (named after a pid that no longer runs). Done once per process before its first
@@ -660,8 +664,21 @@ pub fn remove_leftovers() -> Leftovers {
             }
             let path = entry.path();
             // Our own is locked by us; a live dojo's by it.
-            let Ok(lock) = std::fs::File::open(path.join("lock")) else {
-                continue;
+            let lock = match std::fs::File::open(path.join("lock")) {
+                Ok(lock) => lock,
+                // A dojo killed between making its run directory and its
+                // lock: no dojo is that slow to make one.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let old = entry
+                        .metadata()
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > LOCKLESS_AGE));
+                    if old && std::fs::remove_dir_all(&path).is_ok() {
+                        found.scratch.push(path);
+                    }
+                    continue;
+                }
+                Err(_) => continue,
             };
             let free =
                 rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
