@@ -1762,7 +1762,7 @@ fn notes_line(stderr: &str) -> &str {
 /// Two note keepers (deterministic) play `games` games, each game on the
 /// thread `thread_per_game` says: one thread for all (their boxes reused,
 /// emptied between games) or a new thread per game (a fresh box each).
-/// Each game's moves and both seats' `notes` lines.
+/// Each game's record (see below).
 fn note_keepers(games: usize, thread_per_game: bool) -> Vec<String> {
     let keeper = bot("hostile", "note_keeper.py", &[]);
     let game = move || {
@@ -1772,21 +1772,32 @@ fn note_keepers(games: usize, thread_per_game: bool) -> Vec<String> {
             ..Cards::default()
         };
         let run = play(&mut referee, &seats, &options()).expect("game runs");
-        // Without a PID namespace its pid is the host's, any number.
+        // The game's record as far as the bots made it: the moves, and each
+        // seat's faults, starts and whole stderr but its `ipc` line (System
+        // V ids go on counting in a reused box: docs/sandbox.md) and,
+        // without a PID namespace, its pid (the host's, any number).
         let pid_ns = have("pid-namespace");
-        let notes: Vec<&str> = run
+        let seats: Vec<String> = run
             .seats
             .iter()
-            .map(|s| notes_line(&s.stderr))
-            .map(|l| {
-                if pid_ns {
-                    l
-                } else {
-                    l.split("\tpid").next().unwrap_or(l)
-                }
+            .map(|s| {
+                assert!(notes_line(&s.stderr).starts_with("notes\t"));
+                let stderr: Vec<&str> = s
+                    .stderr
+                    .lines()
+                    .filter(|l| !l.starts_with("ipc\t"))
+                    .map(|l| {
+                        if pid_ns {
+                            l
+                        } else {
+                            l.split("\tpid").next().unwrap_or(l)
+                        }
+                    })
+                    .collect();
+                format!("{:?} spawns {} {stderr:?}", s.faults, s.spawns)
             })
             .collect();
-        format!("{:?} {notes:?}", referee.history)
+        format!("{:?} {seats:?}", referee.history)
     };
     if thread_per_game {
         (0..games)
