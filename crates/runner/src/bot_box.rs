@@ -119,9 +119,8 @@ impl BotBox {
         let started = crate::process::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
         drop(theirs);
         rustix::io::ioctl_fionbio(&ours, true)?;
-        // The init's pid may be unknown (a dojo in a PID namespace of its
-        // own with the host's /proc): the box works without it, only the
-        // bot's pid as dojo sees it is then unknown (0).
+        // A box with a minimal root gets its first scratch tmpfs now (see
+        // `reset` for the next ones).
         let fresh = match (launch.scratch, started.guard.init_pidfd()) {
             (Some(dir), Some(pidfd)) if launch.containment.minimal_root => {
                 let fresh = fresh_scratch(dir, scratch.seat_id(), launch)?;
@@ -135,6 +134,10 @@ impl BotBox {
             }
             _ => None,
         };
+        // The init's pid may be unknown (a dojo in a PID namespace of its
+        // own with the host's /proc): the box works without it, only the
+        // bot's pid as dojo sees it is then unknown (0), and its scratch
+        // directory is emptied between games rather than replaced.
         Ok(Self {
             key,
             thread: std::thread::current().id(),
