@@ -82,6 +82,10 @@ pub(crate) struct BotBox {
     /// bot's pid from it with one `pread` instead of opening, reading and
     /// closing it by path (five system calls a start in strace).
     init_children: Option<std::fs::File>,
+    /// The tmpfs mounted over the scratch directory for each game, where
+    /// the box has a minimal root ([`crate::sys::fresh_scratch`]); `None`:
+    /// the directory itself is emptied between games.
+    fresh: Option<crate::sys::FreshScratch>,
 }
 
 /// A bot start sent to a box's init and not yet answered: dojo's ends of
@@ -118,9 +122,25 @@ impl BotBox {
         let started = crate::process::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
         drop(theirs);
         rustix::io::ioctl_fionbio(&ours, true)?;
+        // A box with a minimal root gets its first scratch tmpfs now (see
+        // `reset` for the next ones).
+        let fresh = match (launch.scratch, started.guard.init_pidfd()) {
+            (Some(dir), Some(pidfd)) if launch.containment.minimal_root => {
+                let fresh = fresh_scratch(dir, scratch.seat_id(), launch)?;
+                crate::sys::fresh_scratch(pidfd, &fresh, false).map_err(|e| {
+                    std::io::Error::new(
+                        e.kind(),
+                        format!("cannot mount the box's scratch filesystem: {e}"),
+                    )
+                })?;
+                Some(fresh)
+            }
+            _ => None,
+        };
         // The init's pid may be unknown (a dojo in a PID namespace of its
         // own with the host's /proc): the box works without it, only the
-        // bot's pid as dojo sees it is then unknown (0).
+        // bot's pid as dojo sees it is then unknown (0), and its scratch
+        // directory is emptied between games rather than replaced.
         Ok(Self {
             key,
             thread: std::thread::current().id(),
@@ -132,6 +152,7 @@ impl BotBox {
             starting: false,
             worked: false,
             init_children: None,
+            fresh,
         })
     }
 
@@ -165,9 +186,17 @@ impl BotBox {
         self.worked
     }
 
-    /// Readies the box for another game: empties its scratch directory
-    /// (the processes are gone already). False if it cannot be.
+    /// Readies the box for another game (the processes are gone
+    /// already): a new scratch filesystem and PID counter, or without a
+    /// minimal root its scratch directory emptied. False if it cannot be.
     fn reset(&mut self) -> bool {
+        if let Some(fresh) = &self.fresh {
+            let renewed = self
+                .guard
+                .init_pidfd()
+                .is_some_and(|pidfd| crate::sys::fresh_scratch(pidfd, fresh, true).is_ok());
+            return renewed && self.usable();
+        }
         let Ok(entries) = std::fs::read_dir(self.scratch.path()) else {
             return false;
         };
@@ -290,6 +319,38 @@ impl BotBox {
             tenant,
         )
     }
+}
+
+/// The tmpfs a box with a minimal root mounts over its scratch directory
+/// `dir` for each game: owned by the seat's user (`seat_id`, 0: dojo's),
+/// mode 0700 as the directory is, at most [`crate::sandbox::SCRATCH_MIB`]
+/// and [`crate::sandbox::SCRATCH_INODES`]. Its pages are charged to the
+/// memory group of the bot that writes them.
+fn fresh_scratch(
+    dir: &std::path::Path,
+    seat_id: u32,
+    launch: &Launch<'_>,
+) -> std::io::Result<crate::sys::FreshScratch> {
+    let real = std::fs::canonicalize(dir)?;
+    let (uid, gid) = if seat_id != 0 {
+        (seat_id, seat_id)
+    } else {
+        (
+            rustix::process::geteuid().as_raw(),
+            rustix::process::getegid().as_raw(),
+        )
+    };
+    let options = format!(
+        "mode=0700,uid={uid},gid={gid},size={}k,nr_inodes={}",
+        crate::sandbox::SCRATCH_MIB * 1024,
+        crate::sandbox::SCRATCH_INODES
+    );
+    let invalid = || std::io::Error::other(format!("{}: contains a NUL byte", real.display()));
+    Ok(crate::sys::FreshScratch {
+        path: std::ffi::CString::new(real.as_os_str().as_encoded_bytes()).map_err(|_| invalid())?,
+        options: std::ffi::CString::new(options).map_err(|_| invalid())?,
+        user_ns: launch.containment.unshare_flags & crate::sys::NEW_USER != 0,
+    })
 }
 
 /// A process of a box, as its [`BotProcess`] holds it: dropping it has the

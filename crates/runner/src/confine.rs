@@ -237,6 +237,15 @@ fn with_system(created: RulesetCreated) -> Result<RulesetCreated, ConfineError> 
         .add_rules(path_beneath_rules(DEVICES_RW, all))?)
 }
 
+/// The Landlock rights of a bot in its scratch directory (every right
+/// dojo asks for that this kernel has), as a rule's bit mask: given to
+/// the directory its box's scratch filesystems are mounted in (see
+/// `crate::root`).
+pub(crate) fn scratch_access() -> u64 {
+    let kernel = AccessFs::from_all(ABI::from(crate::sys::landlock_abi()));
+    (AccessFs::from_all(WANTED) & kernel).bits()
+}
+
 /// A Landlock ruleset for one bot process, as the descriptor the child
 /// hands to `landlock_restrict_self`; `None` where the kernel has no
 /// Landlock.

@@ -48,8 +48,8 @@ pub use play::{
     TimeMode, play, play_with_observer,
 };
 pub use sandbox::{
-    DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Layer, Leftovers, Limits, SandboxError,
-    SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
+    DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Layer, Leftovers, Limits, SCRATCH_INODES,
+    SCRATCH_MIB, SandboxError, SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,

@@ -78,6 +78,14 @@ pub(crate) struct MinimalRoot {
     steps: Vec<Step>,
     /// The bot's directory, its working directory in the root.
     cwd: CString,
+    /// The directory the scratch directory is in, and the scratch
+    /// directory's Landlock rights, given to it: a box mounts a new tmpfs
+    /// over the scratch directory for every game, and Landlock, which
+    /// passes over the mount points between a file and the root, finds
+    /// this rule above them all (the directory is the root's own,
+    /// read-only, holding only the scratch directory).
+    scratch_parent: CString,
+    scratch_access: u64,
 }
 
 /// Why a root cannot be built.
@@ -251,6 +259,7 @@ impl MinimalRoot {
         }
         let scratch = std::fs::canonicalize(reach.scratch)
             .map_err(|e| invalid(reach.scratch, &e.to_string()))?;
+        let scratch_parent = c_path(scratch.parent().unwrap_or(Path::new("/")))?;
         binds.push((scratch, Bind::Writable));
         // Outer paths before inner ones; the writable one last among
         // equals (it must not be hidden by a read-only bind of the same).
@@ -270,6 +279,8 @@ impl MinimalRoot {
             stage: c_path(&stage)?,
             steps: b.steps,
             cwd: c_path(&bot_dir)?,
+            scratch_parent,
+            scratch_access: crate::confine::scratch_access(),
         })
     }
 }
@@ -442,6 +453,7 @@ pub(crate) unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Res
         if landlock_fd >= 0 {
             crate::sys::landlock_allow(landlock_fd, c"/", crate::sys::LANDLOCK_READ_DIR)?;
             crate::sys::landlock_allow(landlock_fd, c"/proc", crate::sys::LANDLOCK_READ)?;
+            crate::sys::landlock_allow(landlock_fd, &root.scratch_parent, root.scratch_access)?;
         }
     }
     Ok(())

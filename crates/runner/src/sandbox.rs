@@ -653,6 +653,10 @@ pub struct Leftovers {
     pub groups: Vec<std::path::PathBuf>,
 }
 
+/// How old a run directory without a lock file must be to be taken for a
+/// dead dojo's (a live one makes its lock right after the directory).
+const LOCKLESS_AGE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Removes what dead dojo processes left behind: their run directories
 /// (whose `lock` file no live dojo holds locked) and their control groups
 /// (named after a pid that no longer runs). Done once per process before its first
@@ -667,8 +671,21 @@ pub fn remove_leftovers() -> Leftovers {
             }
             let path = entry.path();
             // Our own is locked by us; a live dojo's by it.
-            let Ok(lock) = std::fs::File::open(path.join("lock")) else {
-                continue;
+            let lock = match std::fs::File::open(path.join("lock")) {
+                Ok(lock) => lock,
+                // A dojo killed between making its run directory and its
+                // lock: no dojo is that slow to make one.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let old = entry
+                        .metadata()
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > LOCKLESS_AGE));
+                    if old && std::fs::remove_dir_all(&path).is_ok() {
+                        found.scratch.push(path);
+                    }
+                    continue;
+                }
+                Err(_) => continue,
             };
             let free =
                 rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
@@ -898,6 +915,16 @@ pub struct Limits {
 /// Processes and threads a bot's tree may have unless the organiser says
 /// otherwise: far above what a bot needs, far below a fork bomb's reach.
 pub const DEFAULT_PROCESSES: u64 = 256;
+
+/// Most MiB a boxed bot may write into its scratch directory: the size
+/// of the tmpfs its box mounts there for each game. Its pages count
+/// towards the bot's memory cap too (they are charged to its memory
+/// group), and no bot's writing reaches the disk the results are on.
+pub const SCRATCH_MIB: u64 = 256;
+
+/// Most files and directories in a boxed bot's scratch directory (the
+/// tmpfs's inodes).
+pub const SCRATCH_INODES: u64 = 16_384;
 
 /// Memory of a bot's tree unless the organiser says otherwise (MiB):
 /// without a cap one bot could take the machine's memory from everything

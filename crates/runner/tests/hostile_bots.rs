@@ -1136,6 +1136,16 @@ fn what_a_killed_dojo_left_behind_is_removed_at_the_next_start() {
     std::fs::create_dir_all(run.join("bot-x1/deep")).expect("mkdir");
     std::fs::write(run.join("lock"), "").expect("lock");
     std::fs::write(run.join("bot-x1/deep/state.bin"), "left").expect("write");
+    // One killed before it made its lock file (a minute ago), and one
+    // being made now (no lock yet), which is kept.
+    let lockless = std::env::temp_dir().join(format!("dojo-run-{}-nolock", dead_pid()));
+    std::fs::create_dir_all(lockless.join("bot-x2")).expect("mkdir");
+    let a_minute_ago = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::open(&lockless)
+        .and_then(|d| d.set_modified(a_minute_ago))
+        .expect("an old mtime");
+    let starting = std::env::temp_dir().join(format!("dojo-run-{}-starting", dead_pid()));
+    std::fs::create_dir_all(&starting).expect("mkdir");
     // And its control group, where this machine has them.
     let base = probe()
         .iter()
@@ -1153,6 +1163,9 @@ fn what_a_killed_dojo_left_behind_is_removed_at_the_next_start() {
     assert_eq!(run_now.seats[1].faults.total(), 0);
     let found = dojo_runner::remove_leftovers();
     assert!(!run.exists(), "{found:?}");
+    assert!(!lockless.exists(), "{found:?}");
+    assert!(starting.exists(), "{found:?}");
+    std::fs::remove_dir(&starting).expect("rmdir");
     if let Some(group) = &group {
         assert!(!group.exists(), "{found:?}");
     }
@@ -1813,4 +1826,339 @@ fn a_build_without_the_network_reaches_no_listener_or_is_refused() {
     assert!(got.contains(&"own-directory".to_owned()), "{got:?}");
     assert!(listener.accept().is_err(), "the listener saw a connection");
     let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
+}
+
+/// What note_keeper.py reported at its start: the `notes` line of its
+/// stderr (the notes it found and its pid; not its `ipc` line: System V
+/// ids go on counting in a reused box, see docs/sandbox.md).
+fn notes_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("notes\t"))
+        .unwrap_or_else(|| panic!("no notes line: {stderr}"))
+}
+
+/// Two note keepers (deterministic) play `games` games, each game on the
+/// thread `thread_per_game` says: one thread for all (their boxes reused,
+/// emptied between games) or a new thread per game (a fresh box each).
+/// Each game's record (see below).
+fn note_keepers(games: usize, thread_per_game: bool) -> Vec<String> {
+    let keeper = bot("hostile", "note_keeper.py", &[]);
+    let game = move || {
+        let seats = [Seat::new(keeper.clone()), Seat::new(keeper.clone())];
+        let mut referee = Cards {
+            rounds: 2,
+            ..Cards::default()
+        };
+        let run = play(&mut referee, &seats, &options()).expect("game runs");
+        // The game's record as far as the bots made it: the moves, and each
+        // seat's faults, starts and whole stderr but its `ipc` line (System
+        // V ids go on counting in a reused box: docs/sandbox.md) and,
+        // without a PID namespace, its pid (the host's, any number).
+        let pid_ns = have("pid-namespace");
+        let seats: Vec<String> = run
+            .seats
+            .iter()
+            .map(|s| {
+                assert!(notes_line(&s.stderr).starts_with("notes\t"));
+                let stderr: Vec<&str> = s
+                    .stderr
+                    .lines()
+                    .filter(|l| !l.starts_with("ipc\t"))
+                    .map(|l| {
+                        if pid_ns {
+                            l
+                        } else {
+                            l.split("\tpid").next().unwrap_or(l)
+                        }
+                    })
+                    .collect();
+                format!("{:?} spawns {} {stderr:?}", s.faults, s.spawns)
+            })
+            .collect();
+        format!("{:?} {seats:?}", referee.history)
+    };
+    if thread_per_game {
+        (0..games)
+            .map(|_| {
+                let game = game.clone();
+                std::thread::spawn(game).join().expect("game thread")
+            })
+            .collect()
+    } else {
+        std::thread::spawn(move || (0..games).map(|_| game()).collect())
+            .join()
+            .expect("games thread")
+    }
+}
+
+#[test]
+fn a_bot_finds_no_note_of_its_last_game_in_its_reused_box() {
+    // Its two games on one thread reuse its box: the second must find
+    // nothing the first left (an xattr, a file, the mode and time of its
+    // scratch directory), and the PID counter as a fresh box has it.
+    let keeper = bot("hostile", "note_keeper.py", &[]);
+    let mut lines = Vec::new();
+    for game in 0..2 {
+        let (referee, run) = versus(keeper.clone(), &options(), 2);
+        let stderr = &run.seats[1].stderr;
+        assert!(
+            referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+            "game {game} found a note: {stderr}"
+        );
+        let line = notes_line(stderr).to_string();
+        assert!(line.starts_with("notes\tnone\t"), "game {game}: {line}");
+        lines.push(line);
+    }
+    // Without a PID namespace the counter is the host's, which every
+    // process on it moves.
+    if have("pid-namespace") {
+        assert_eq!(lines[0], lines[1], "the PID counter differs");
+    }
+}
+
+#[test]
+fn a_games_record_is_the_same_in_a_reused_box_and_a_fresh_one() {
+    let reused = note_keepers(3, false);
+    let fresh = note_keepers(3, true);
+    assert_eq!(reused, fresh);
+    // And every game as the first.
+    assert!(reused.iter().all(|g| g == &reused[0]), "{reused:#?}");
+}
+
+/// What scratch_filler.py reported: (count, errno, size of its
+/// filesystem in MiB).
+fn filled(stderr: &str) -> (u64, i32, u64) {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("filled\t"))
+        .unwrap_or_else(|| panic!("no filled line: {stderr}"));
+    let f: Vec<&str> = line.split('\t').collect();
+    let number = |i: usize| f[i].parse::<u64>().expect("a number");
+    (number(2), number(3) as i32, number(4))
+}
+
+/// Options for the filler, which writes before its first answer: time
+/// enough for that on a busy machine.
+fn filler_options(opts: RunOptions) -> RunOptions {
+    RunOptions {
+        startup_allowance: Duration::from_secs(120),
+        ..opts
+    }
+}
+
+/// Whether this process's bots get boxes with a minimal root (and so a
+/// tmpfs scratch directory); prints why a test is skipped if not.
+fn boxes_with_a_root() -> bool {
+    if std::env::var("DOJO_BOX").is_ok_and(|v| v == "0") {
+        eprintln!("skipped: DOJO_BOX=0, no boxes");
+        return false;
+    }
+    have("pid-namespace") && have("minimal-root")
+}
+
+#[test]
+fn a_bot_filling_its_scratch_directory_meets_its_cap_not_the_disk() {
+    if !boxes_with_a_root() {
+        return;
+    }
+    let cap = dojo_runner::SCRATCH_MIB;
+    let (referee, run) = versus(
+        bot(
+            "hostile",
+            "scratch_filler.py",
+            &["bytes", &(cap + 100).to_string()],
+        ),
+        &filler_options(options()),
+        2,
+    );
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    let (written, errno, size) = filled(stderr);
+    assert_eq!(errno, libc_enospc(), "{stderr}");
+    assert!(written <= cap, "{stderr}");
+    // Its own filesystem, not the one the results are on.
+    assert_eq!(size, cap, "{stderr}");
+    let files = dojo_runner::SCRATCH_INODES;
+    let (_, run) = versus(
+        bot(
+            "hostile",
+            "scratch_filler.py",
+            &["inodes", &(files + 1000).to_string()],
+        ),
+        &filler_options(options()),
+        2,
+    );
+    let stderr = &run.seats[1].stderr;
+    let (made, errno, _) = filled(stderr);
+    assert_eq!(errno, libc_enospc(), "{stderr}");
+    assert!(made < files, "{stderr}");
+}
+
+#[test]
+fn without_a_box_the_filler_writes_past_the_cap_on_the_hosts_disk() {
+    let files = dojo_runner::SCRATCH_INODES;
+    let (_, run) = versus(
+        bot(
+            "hostile",
+            "scratch_filler.py",
+            &["inodes", &(files + 1000).to_string()],
+        ),
+        &filler_options(nothing_but_the_process_group()),
+        2,
+    );
+    let stderr = &run.seats[1].stderr;
+    let (made, errno, size) = filled(stderr);
+    assert_eq!((made, errno), (files + 1000, 0), "{stderr}");
+    let host = rustix::fs::statvfs(std::env::temp_dir()).expect("statvfs");
+    assert_eq!(size, (host.f_blocks * host.f_frsize) >> 20, "{stderr}");
+}
+
+fn libc_enospc() -> i32 {
+    rustix::io::Errno::NOSPC.raw_os_error()
+}
+
+/// CardJitsu that never ends after its first round: it prints `READY`
+/// on stdout (the bots have answered once, so the filler has written)
+/// and waits to be killed.
+struct StopsAfterARound(Cards);
+
+impl dojo_engine::protocol::Referee for StopsAfterARound {
+    type Move = <Cards as dojo_engine::protocol::Referee>::Move;
+
+    fn seats(&self) -> usize {
+        self.0.seats()
+    }
+
+    fn greeting(&self, seat: usize) -> Vec<String> {
+        self.0.greeting(seat)
+    }
+
+    fn prompts(&self) -> Vec<dojo_engine::protocol::Prompt> {
+        self.0.prompts()
+    }
+
+    fn parse_reply(
+        &self,
+        seat: usize,
+        lines: &[String],
+    ) -> dojo_engine::protocol::Reply<Self::Move> {
+        self.0.parse_reply(seat, lines)
+    }
+
+    fn apply(&mut self, answers: Vec<Answer<Self::Move>>) -> Vec<dojo_engine::protocol::Notice> {
+        self.0.apply(answers);
+        use std::io::Write;
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "READY");
+        let _ = out.flush();
+        loop {
+            std::thread::park();
+        }
+    }
+
+    fn farewell(&self) -> Vec<String> {
+        self.0.farewell()
+    }
+}
+
+/// Runs `name` again in a child process, whose game (the filler writing
+/// 8 MiB, against random_ok.py, `opts` by `sandbox_off`) is killed with
+/// SIGKILL mid-game; the regular files the child's run directory then
+/// holds, but its lock (paths and sizes). True in the child.
+fn files_a_killed_dojo_left(name: &str, sandbox_off: bool) -> Option<Vec<(PathBuf, u64)>> {
+    const CHILD: &str = "DOJO_TEST_KILLED_CHILD";
+    if std::env::var_os(CHILD).is_some() {
+        let seats = [
+            Seat::new(bot("faulty", "random_ok.py", &[])),
+            Seat::new(bot("hostile", "scratch_filler.py", &["bytes", "8"])),
+        ];
+        let opts = filler_options(if sandbox_off {
+            nothing_but_the_process_group()
+        } else {
+            options()
+        });
+        let mut referee = StopsAfterARound(Cards {
+            rounds: 3,
+            ..Cards::default()
+        });
+        let _ = play(&mut referee, &seats, &opts);
+        unreachable!("the referee waits to be killed");
+    }
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the test binary runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let ready = std::io::BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .any(|l| l.ends_with("READY"));
+    child.kill().expect("kill -9");
+    child.wait().expect("reaped");
+    assert!(ready, "the child's game never got through a round");
+    let prefix = format!("dojo-run-{}-", child.id());
+    let run = std::fs::read_dir(std::env::temp_dir())
+        .expect("temp dir")
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .expect("the killed child's run directory")
+        .path();
+    let mut files = Vec::new();
+    let mut dirs = vec![run];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read_dir").flatten() {
+            let meta = entry.metadata().expect("metadata");
+            if meta.is_dir() {
+                dirs.push(entry.path());
+            } else if entry.file_name() != "lock" {
+                files.push((entry.path(), meta.len()));
+            }
+        }
+    }
+    // The next start (a resumed league's) removes the rest.
+    dojo_runner::remove_leftovers();
+    assert!(
+        !std::fs::read_dir(std::env::temp_dir())
+            .expect("temp dir")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(&prefix)),
+        "the run directory outlived the next start"
+    );
+    Some(files)
+}
+
+#[test]
+fn nothing_a_boxed_bot_wrote_is_on_disk_after_kill_9_of_dojo() {
+    if !boxes_with_a_root() {
+        return;
+    }
+    let Some(files) = files_a_killed_dojo_left(
+        "nothing_a_boxed_bot_wrote_is_on_disk_after_kill_9_of_dojo",
+        false,
+    ) else {
+        return;
+    };
+    assert!(files.is_empty(), "{files:?}");
+}
+
+#[test]
+fn without_a_box_the_bots_files_stay_on_disk_till_the_next_start() {
+    let Some(files) = files_a_killed_dojo_left(
+        "without_a_box_the_bots_files_stay_on_disk_till_the_next_start",
+        true,
+    ) else {
+        return;
+    };
+    assert_eq!(
+        files.iter().map(|(_, len)| len).sum::<u64>(),
+        8 << 20,
+        "{files:?}"
+    );
 }
