@@ -3,30 +3,22 @@
 //!
 //! A fork copies every descriptor, and a contained child runs dojo's code
 //! (joining its control groups, making its namespaces and root) before it
-//! execs or, as a box's init, closes what it inherited. A lock held
-//! through such a copy outlives the close of the original: a league's
-//! `games.jsonl` lock did, and the same directory opened again at once by
-//! the same process (a resume, a late entry) was "in use" when another
-//! thread had just made a box.
+//! execs or, as a box's init, closes what it inherited; so does the child
+//! that readies a box's scratch filesystem. A lock held through such a
+//! copy outlives the close of the original: a league's `games.jsonl` lock
+//! did, and the same directory opened again at once by the same process
+//! (a resume, a late entry) was "in use" when another thread had just
+//! made a box.
 //!
-//! Every contained spawn holds the fence shared for as long as its
-//! `spawn` takes, which returns once the child has exec'd (its
-//! descriptors are close-on-exec) or closed everything it inherited (a
-//! box's init closes the pipe `spawn` waits on only then). A
-//! [`FencedFile`] is closed with the fence held exclusively: after every
-//! spawn in flight, before any that has not forked yet.
+//! Those forks hold the reaper's spawn lock shared from before the fork
+//! until the child has exec'd (its descriptors are close-on-exec), closed
+//! everything it inherited (a box's init closes the pipe `spawn` waits on
+//! only then) or exited. A [`FencedFile`] is closed with that lock held
+//! exclusively: after every such fork in flight, before any that has not
+//! forked yet.
 
 use std::fs::File;
 use std::ops::{Deref, DerefMut};
-use std::sync::{RwLock, RwLockReadGuard};
-
-static FENCE: RwLock<()> = RwLock::new(());
-
-/// Held (shared) by a contained spawn from before its fork until `spawn`
-/// has returned.
-pub(crate) fn spawning() -> RwLockReadGuard<'static, ()> {
-    FENCE.read().unwrap_or_else(|p| p.into_inner())
-}
 
 /// A file (a lock, typically) that no child forked while it was open
 /// keeps open once it is dropped; otherwise used as the [`File`] it holds.
@@ -59,7 +51,7 @@ impl DerefMut for FencedFile {
 
 impl Drop for FencedFile {
     fn drop(&mut self) {
-        let _closing = FENCE.write().unwrap_or_else(|p| p.into_inner());
+        let _closing = crate::reaper::no_spawn_in_flight();
         drop(self.0.take());
     }
 }
@@ -74,7 +66,7 @@ mod tests {
     fn a_fenced_file_closes_after_the_spawns_in_flight() {
         let tmp = tempfile::tempdir().unwrap();
         let file = FencedFile::new(File::create(tmp.path().join("f")).unwrap());
-        let spawn = spawning();
+        let spawn = crate::reaper::hold();
         let (tx, rx) = std::sync::mpsc::channel();
         let closer = std::thread::spawn(move || {
             drop(file);

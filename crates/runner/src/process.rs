@@ -264,10 +264,9 @@ pub(crate) fn start_contained(
     // No sweep between the fork and the tracking of the child (it is
     // in a process group of its own before it execs).
     let hold = crate::reaper::hold();
-    // No file closed while this child holds inherited copies of it.
-    let fence = crate::fork_fence::spawning();
+    // Held until spawn returns: the child has exec'd or closed what it
+    // inherited by then, so no FencedFile closed meanwhile stays open in it.
     let mut child = command.spawn()?;
-    drop(fence);
     let pid = child.id() as i32;
     sys::register_group(pid);
     drop(hold);

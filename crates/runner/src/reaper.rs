@@ -73,6 +73,15 @@ pub(crate) fn hold() -> RwLockReadGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Waits until no spawn is between its fork and its tracking (and holds
+/// off new ones while held): then no child dojo forked still runs dojo's
+/// code with copies of its descriptors (see [`crate::FencedFile`]).
+pub(crate) fn no_spawn_in_flight() -> std::sync::RwLockWriteGuard<'static, ()> {
+    SPAWN_LOCK
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Whether this kernel has child subreapers (Linux 3.4 and later).
 pub(crate) fn supported() -> bool {
     rustix::process::child_subreaper().is_ok()

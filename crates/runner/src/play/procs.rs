@@ -387,15 +387,25 @@ impl Pipes<'_> {
 
 impl Drop for Pipes<'_> {
     /// The processes go first (each empties its box); the boxes are kept
-    /// for the next game of the same bot.
+    /// for the next game of the same bot, readied for it (a new scratch
+    /// filesystem, the PID counter set back) at once rather than one
+    /// after the other: readying is mostly waiting on the kernel.
     fn drop(&mut self) {
+        let mut boxes = Vec::new();
         for seat in 0..self.processes.len() {
             self.processes[seat] = None;
             self.drop_unasked(seat);
-            if let Some(seat_box) = self.boxes[seat].take() {
+            boxes.extend(self.boxes[seat].take());
+        }
+        let last = boxes.pop();
+        std::thread::scope(|s| {
+            for seat_box in boxes {
+                s.spawn(|| crate::bot_box::give_back(seat_box));
+            }
+            if let Some(seat_box) = last {
                 crate::bot_box::give_back(seat_box);
             }
-        }
+        });
     }
 }
 
