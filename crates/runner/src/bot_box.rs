@@ -438,7 +438,7 @@ static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
 
 /// Most idle boxes kept (each holds two sleeping processes, a few
 /// namespaces, its groups and a seat user).
-const IDLE_BOXES: usize = 16;
+pub(crate) const IDLE_BOXES: usize = 16;
 
 /// An idle box this thread made for `key`, if one is there and still
 /// works.

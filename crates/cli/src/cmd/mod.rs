@@ -51,38 +51,48 @@ pub fn warn_open_files(run: RunOptions) -> RunOptions {
 const DESCRIPTORS_RESERVED: u64 = 16;
 
 /// The number of games to play at once: `jobs`, or fewer when the games
-/// in flight (each `seats` bot processes, [`dojo_runner::DESCRIPTORS_PER_SEAT`]
-/// descriptors each) would not fit this process's limit on open
-/// descriptors (already raised to the hard limit), with a note saying
-/// why; a game that runs out of descriptors would fail. Refuses when not
-/// even one game fits.
-pub fn jobs_within_open_files(jobs: usize, seats: usize, bots: usize) -> Result<usize> {
-    let Room {
-        fit,
-        limit,
-        per_game,
-        beside,
-    } = Room::now(seats, bots);
-    if fit >= jobs {
-        return Ok(jobs);
-    }
-    if fit == 0 {
-        bail!(
-            "this process may open {limit} files (ulimit -n), too few for even one game: a game of {seats} bots needs about {per_game} beside the {beside} dojo keeps; raise the limit (ulimit -n {})",
-            beside + per_game
-        );
-    }
-    errln!(
-        "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
-        crate::output::count(fit, "game"),
-        dojo_runner::DESCRIPTORS_PER_SEAT,
-        beside + per_game * jobs as u64
-    );
+/// in flight would not fit what this process and the machine allow, with
+/// a note saying which limit and why; a game that cannot get what it
+/// needs would fail. The limits: open descriptors (each game `seats` bot
+/// processes, [`dojo_runner::DESCRIPTORS_PER_SEAT`] descriptors each,
+/// within this process's limit, already raised to the hard limit) and
+/// tasks (processes and threads: `ulimit -u` without root, the kernel's
+/// `threads-max` and `pid_max`, the control groups' `pids.max`). Refuses
+/// when not even one game fits. Then claims the seat users the games need
+/// (as root: `docs/sandbox.md`), refusing when they cannot be had.
+pub fn jobs_that_fit(
+    jobs: usize,
+    seats: usize,
+    bots: usize,
+    sandbox: dojo_runner::SandboxMode,
+) -> Result<usize> {
+    let files = Room::now(seats, bots);
+    let tasks = TaskRoom::now(seats);
+    // The tighter limit says why.
+    let fit = match tasks {
+        Some(tasks) if tasks.fit < files.fit => tasks.within(jobs, seats),
+        _ => files.within(jobs, seats),
+    }?;
+    dojo_runner::reserve_seat_users(sandbox, fit, seats).with_context(|| {
+        format!(
+            "cannot have the {} seat users {} at once need (each bot runs as a user of its own as root; --sandbox off runs them as dojo's)",
+            dojo_runner::seat_users_needed(fit, seats),
+            crate::output::count(fit, "game"),
+        )
+    })?;
     Ok(fit)
+}
+
+/// How many games of `seats` bots fit at once now, at least one: the
+/// smoke start's batches.
+fn games_that_fit_now(seats: usize) -> usize {
+    let files = Room::now(seats, 0).fit;
+    TaskRoom::now(seats).map_or(files, |t| t.fit.min(files))
 }
 
 /// How many games fit at once in this process's limit on open
 /// descriptors, beside those it holds now.
+#[derive(Clone, Copy)]
 struct Room {
     fit: usize,
     /// The soft limit.
@@ -106,6 +116,87 @@ impl Room {
             per_game,
             beside,
         }
+    }
+
+    /// `jobs`, or what fits with a note; an error when nothing does.
+    fn within(&self, jobs: usize, seats: usize) -> Result<usize> {
+        let Room {
+            fit,
+            limit,
+            per_game,
+            beside,
+        } = *self;
+        if fit >= jobs {
+            return Ok(jobs);
+        }
+        if fit == 0 {
+            bail!(
+                "this process may open {limit} files (ulimit -n), too few for even one game: a game of {seats} bots needs about {per_game} beside the {beside} dojo keeps; raise the limit (ulimit -n {})",
+                beside + per_game
+            );
+        }
+        errln!(
+            "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
+            crate::output::count(fit, "game"),
+            dojo_runner::DESCRIPTORS_PER_SEAT,
+            beside + per_game * jobs as u64
+        );
+        Ok(fit)
+    }
+}
+
+/// How many games fit at once in the tightest limit on tasks (processes
+/// and threads) the bots count against; `None` where none can be read.
+struct TaskRoom {
+    fit: usize,
+    limit: dojo_runner::TaskLimit,
+    per_game: u64,
+}
+
+impl TaskRoom {
+    fn now(seats: usize) -> Option<TaskRoom> {
+        let limit = dojo_runner::tightest_task_limit()?;
+        let per_game = seats as u64 * dojo_runner::TASKS_PER_SEAT + dojo_runner::TASKS_PER_GAME;
+        let room = limit.room().saturating_sub(dojo_runner::TASKS_RESERVED);
+        Some(TaskRoom {
+            fit: usize::try_from(room / per_game).unwrap_or(usize::MAX),
+            limit,
+            per_game,
+        })
+    }
+
+    /// `jobs`, or what fits with a note; an error when nothing does.
+    fn within(&self, jobs: usize, seats: usize) -> Result<usize> {
+        let TaskRoom {
+            fit,
+            ref limit,
+            per_game,
+        } = *self;
+        if fit >= jobs {
+            return Ok(jobs);
+        }
+        let reserved = dojo_runner::TASKS_RESERVED;
+        let what = format!(
+            "{} allows {} processes and threads, {} in use, and each game in flight needs about {per_game} ({seats} bots, {} each: the bot and its box's init and waiter; and the thread playing it) beside the {reserved} dojo keeps free",
+            limit.kind,
+            limit.limit,
+            limit.in_use,
+            dojo_runner::TASKS_PER_SEAT,
+        );
+        if fit == 0 {
+            bail!(
+                "too few processes for even one game: {what}; raise {} to at least {}",
+                limit.kind,
+                limit.in_use + reserved + per_game
+            );
+        }
+        errln!(
+            "note: playing {} at once, not {jobs}: {what}; raise {} to {} to play {jobs} at once",
+            crate::output::count(fit, "game"),
+            limit.kind,
+            limit.in_use + reserved + per_game * jobs as u64
+        );
+        Ok(fit)
     }
 }
 
@@ -246,10 +337,11 @@ pub fn smoke_failures<'a>(
     let mut failures = Vec::new();
     let mut rest = &bots[..];
     while !rest.is_empty() {
-        // As many at once as the limit on open descriptors takes now (a
-        // folder of many bots under a low `ulimit -n` would otherwise fail
-        // them all with "Too many open files"), and at least one.
-        let at_once = Room::now(game.shape().seats(), 0).fit.clamp(1, rest.len());
+        // As many at once as the limits on open descriptors and tasks take
+        // now (a folder of many bots under a low `ulimit -n` would
+        // otherwise fail them all with "Too many open files"), and at
+        // least one.
+        let at_once = games_that_fit_now(game.shape().seats()).clamp(1, rest.len());
         let (batch, later) = rest.split_at(at_once);
         rest = later;
         std::thread::scope(|scope| {

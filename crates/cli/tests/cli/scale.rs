@@ -1,0 +1,158 @@
+//! Width: leagues of many games in flight. Bots that think by sleeping (a
+//! bot waiting on a GPU or a remote search) cost the machine nothing, so
+//! a league plays hundreds of their games at once: every game must be
+//! played, none lost to a seat user, a process or a descriptor the
+//! machine could not give, and none to a timeout the harness caused.
+//! What the machine cannot hold lowers `--jobs` with a note before play.
+//! Limits per move are generous: these tests are about width, not speed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use dojo_testkit::cli::{GENEROUS, stderr_of};
+use dojo_testkit::paths::root;
+use serde_json::Value;
+
+/// `bench/echo.c` built into `dir` (mode 0755, so a seat user reaches
+/// it): a C bot that sleeps `ms` before each answer. `None` without a C
+/// compiler.
+fn sleeping_bot(dir: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.join("echo");
+    let built = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&out)
+        .arg(root().join("bench/echo.c"))
+        .status()
+        .is_ok_and(|s| s.success());
+    built.then_some(out)
+}
+
+/// `dojo league cardjitsu` of two bots sleeping `ms` a move: `games`
+/// games, `--jobs jobs`, into `out`, through `sh -c` after `prefix`
+/// (which may move the shell into a control group or lower a limit).
+fn sleepers_league(echo: &Path, ms: u32, games: u32, jobs: u32, out: &Path) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in ["a", "b"] {
+        cmd.arg(format!("{name}={} sleep {ms}", echo.display()));
+    }
+    cmd.args(["--games", &games.to_string(), "--jobs", &jobs.to_string()])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
+/// The league's report, after checking that it played every game with
+/// no failed game and no fault of any kind.
+fn all_played_cleanly(out: &Output, league: &Path, games: u64) -> Value {
+    let err = stderr_of(out);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("failed"), "{err}");
+    let report = dojo_testkit::json::read_json(&league.join("report.json"));
+    assert_eq!(report["games_played"], games, "{err}");
+    assert_eq!(report["timing"]["failed"], serde_json::json!([]), "{err}");
+    for bot in report["standings"].as_array().unwrap() {
+        for (kind, n) in bot["faults"].as_object().unwrap() {
+            assert_eq!(n, 0, "{} had {kind} faults: {err}", bot["name"]);
+        }
+    }
+    report
+}
+
+#[test]
+fn two_leagues_at_once_each_past_one_block_of_seat_users_fail_no_game() {
+    // Each league needs 2 x 140 seat users (and up to 16 for idle boxes):
+    // more than one block of 256, so each claims two and both must get
+    // blocks of their own (as root; otherwise both play as dojo's user).
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    let first = sleepers_league(&echo, 5, 140, 140, &one)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let second = sleepers_league(&echo, 5, 140, 140, &two).output().unwrap();
+    let first = first.wait_with_output().unwrap();
+    all_played_cleanly(&first, &one, 140);
+    all_played_cleanly(&second, &two, 140);
+}
+
+#[test]
+fn a_low_pids_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
+    // A control group allowing 100 processes and threads: 16 games of two
+    // boxed bots (7 tasks each, beside the 64 kept free) used to fail
+    // their forks; now dojo plays as many as fit and says why.
+    let Some(group) = pids_group(100) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let league = tmp.path().join("l");
+    let cmd = sleepers_league(&echo, 1, 20, 16, &league);
+    let argv: Vec<String> = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| format!("'{}'", a.to_string_lossy()))
+        .collect();
+    let script = format!(
+        "echo $$ > '{}' && exec {}",
+        group.0.join("cgroup.procs").display(),
+        argv.join(" ")
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(err.contains("games at once, not 16: "), "{err}");
+    assert!(
+        err.contains("pids.max allows 100 processes and threads"),
+        "{err}"
+    );
+    all_played_cleanly(&out, &league, 20);
+}
+
+/// A pids control group of its own with `pids.max` = `max`, removed when
+/// dropped; `None` (saying why) where none can be made (not root, no
+/// pids controller).
+fn pids_group(max: u32) -> Option<Group> {
+    // cgroup v1's pids hierarchy, else the v2 root.
+    let base = ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"]
+        .into_iter()
+        .map(Path::new)
+        .find(|b| b.join("cgroup.procs").exists());
+    let Some(base) = base else {
+        eprintln!("skipped: no control group hierarchy");
+        return None;
+    };
+    let dir = base.join(format!("dojo-scale-test-{}", std::process::id()));
+    if std::fs::create_dir(&dir).is_err()
+        || std::fs::write(dir.join("pids.max"), max.to_string()).is_err()
+    {
+        let _ = std::fs::remove_dir(&dir);
+        eprintln!(
+            "skipped: cannot make a pids control group under {}",
+            base.display()
+        );
+        return None;
+    }
+    Some(Group(dir))
+}
+
+struct Group(PathBuf);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
