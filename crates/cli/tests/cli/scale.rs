@@ -63,6 +63,24 @@ fn all_played_cleanly(out: &Output, league: &Path, games: u64) -> Value {
 }
 
 #[test]
+fn a_league_256_games_wide_of_sleeping_bots_plays_every_game_with_no_fault() {
+    // 512 boxes in flight at once: twice the seat users a dojo process
+    // had before (255), where 1,909 of 2,048 games failed to start.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let league = tmp.path().join("wide");
+    let out = sleepers_league(&echo, 5, 256, 256, &league)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(err.contains("with 2 bots, 256 jobs"), "{err}");
+    all_played_cleanly(&out, &league, 256);
+}
+
+#[test]
 fn two_leagues_at_once_each_past_one_block_of_seat_users_fail_no_game() {
     // Each league needs 2 x 140 seat users (and up to 16 for idle boxes):
     // more than one block of 256, so each claims two and both must get
