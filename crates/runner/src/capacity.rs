@@ -16,8 +16,9 @@ use crate::sandbox::SandboxMode;
 pub const TASKS_PER_SEAT: u64 = 3;
 
 /// Tasks each game in flight takes beside its seats: the worker thread
-/// that plays it.
-pub const TASKS_PER_GAME: u64 = 1;
+/// that plays it, and the waiter and init of each box it keeps idle
+/// between games.
+pub const TASKS_PER_GAME: u64 = 1 + 2 * crate::bot_box::IDLE_PER_THREAD as u64;
 
 /// Tasks kept free beside the games: dojo's other threads (the page
 /// writer, the smoke start's, the CPU-limit watcher), a restarted bot's
@@ -150,9 +151,10 @@ fn user_tasks(uid: u32) -> u64 {
 }
 
 /// Seat users a run of `games` at once, of `seats` bots each, may hold:
-/// one per box in a game, and one per box kept idle between games.
+/// one per box in a game, and one per box a worker keeps idle between
+/// games.
 pub fn seat_users_needed(games: usize, seats: usize) -> usize {
-    games * seats + crate::bot_box::IDLE_BOXES
+    games * (seats + crate::bot_box::IDLE_PER_THREAD)
 }
 
 /// Before a run of `games` at once with `seats` bots each under `mode`:

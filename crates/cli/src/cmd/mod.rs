@@ -177,11 +177,12 @@ impl TaskRoom {
         }
         let reserved = dojo_runner::TASKS_RESERVED;
         let what = format!(
-            "{} allows {} processes and threads, {} in use, and each game in flight needs about {per_game} ({seats} bots, {} each: the bot and its box's init and waiter; and the thread playing it) beside the {reserved} dojo keeps free",
+            "{} allows {} processes and threads, {} in use, and each game in flight needs about {per_game} ({seats} bots, {} each: the bot and its box's init and waiter; and {} for the thread playing it and the boxes it keeps idle) beside the {reserved} dojo keeps free",
             limit.kind,
             limit.limit,
             limit.in_use,
             dojo_runner::TASKS_PER_SEAT,
+            dojo_runner::TASKS_PER_GAME,
         );
         if fit == 0 {
             bail!(

@@ -82,8 +82,8 @@ fn a_league_256_games_wide_of_sleeping_bots_plays_every_game_with_no_fault() {
 
 #[test]
 fn two_leagues_at_once_each_past_one_block_of_seat_users_fail_no_game() {
-    // Each league needs 2 x 140 seat users (and up to 16 for idle boxes):
-    // more than one block of 256, so each claims two and both must get
+    // Each league needs 2 x 140 seat users (and 3 x 140 for idle boxes):
+    // more than one block of 256, so each claims several and both must get
     // blocks of their own (as root; otherwise both play as dojo's user).
     let tmp = tempfile::tempdir().unwrap();
     let Some(echo) = sleeping_bot(tmp.path()) else {
@@ -105,7 +105,7 @@ fn two_leagues_at_once_each_past_one_block_of_seat_users_fail_no_game() {
 #[test]
 fn a_low_pids_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
     // A control group allowing 100 processes and threads: 16 games of two
-    // boxed bots (7 tasks each, beside the 64 kept free) used to fail
+    // boxed bots (13 tasks each, beside the 64 kept free) used to fail
     // their forks; now dojo plays as many as fit and says why.
     let Some(group) = pids_group(100) else {
         return;
@@ -173,4 +173,67 @@ impl Drop for Group {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir(&self.0);
     }
+}
+
+#[test]
+fn a_wide_leagues_workers_keep_their_boxes_for_their_next_games() {
+    // 512 games of two bots that think 20 ms a move, 256 at once: each
+    // worker's two boxes serve its next games. With 16 idle boxes for the
+    // whole process, a league this wide evicted nearly every box it gave
+    // back and made new ones for the next game (907 boxes for these 1,024
+    // bot starts; 512 now). Each box has control groups of its own, named
+    // with a number dojo never reuses: the bot names its group at each
+    // start.
+    let tmp = tempfile::tempdir().unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = tmp.path().join("ns.sh");
+    std::fs::write(
+        &script,
+        "grep -m1 -o 'dojo-ns[0-9-]*' /proc/self/cgroup >&2\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             'Player '*|'Draw!') exit 0 ;;\n\
+             *' vs. '*) ;;\n\
+             *,*) sleep 0.02; echo 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let league = tmp.path().join("l");
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in ["a", "b"] {
+        cmd.arg(format!("{name}=sh {}", script.display()));
+    }
+    let out = cmd
+        .args(["--games", "512", "--jobs", "256"])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    all_played_cleanly(&out, &league, 512);
+    let report = dojo_testkit::json::read_json(&league.join("report.json"));
+    let layers = report["timing"]["containment"]["layers"].to_string();
+    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
+        eprintln!("skipped: no PID namespaces or control groups");
+        return;
+    }
+    let mut groups = std::collections::BTreeSet::new();
+    for bot in ["a", "b"] {
+        let log =
+            std::fs::read_to_string(league.join("stderr").join(format!("{bot}.log"))).unwrap();
+        groups.extend(
+            log.lines()
+                .filter(|l| l.starts_with("dojo-ns"))
+                .map(str::to_owned),
+        );
+    }
+    assert!(
+        (2..=512).contains(&groups.len()),
+        "{} boxes made for 1,024 bot starts at 256 games wide (at most 2 per worker)",
+        groups.len()
+    );
 }
