@@ -150,6 +150,24 @@ fn user_tasks(uid: u32) -> u64 {
     tasks
 }
 
+/// Descriptors dojo holds for each box a worker keeps idle between games
+/// (its init's socket and pidfd, the waiter's, the init's children list,
+/// the kept files of its control groups): counted from `/proc/PID/fd` of
+/// `dojo league --jobs 1`, about 40 for two bots and 60 with three idle
+/// boxes of others beside them; kept above that.
+pub const DESCRIPTORS_PER_IDLE_BOX: u64 = 8;
+
+/// Boxes a worker may keep idle while it plays a game of `seats` bots in
+/// a league of `bots`: those of other bots, so none when every bot of
+/// the league is in each game (their boxes are all in use).
+pub fn idle_boxes_per_game(seats: usize, bots: usize) -> u64 {
+    if bots > seats {
+        crate::bot_box::IDLE_PER_THREAD as u64
+    } else {
+        0
+    }
+}
+
 /// Seat users a run of `games` at once, of `seats` bots each, may hold:
 /// one per box in a game, and one per box a worker keeps idle between
 /// games.

@@ -101,13 +101,19 @@ struct Room {
     per_game: u64,
     /// Open now, reserved ([`DESCRIPTORS_RESERVED`]) and one log per bot.
     beside: u64,
+    /// Boxes a worker may keep idle beside its game's.
+    idle: u64,
 }
 
 impl Room {
     fn now(seats: usize, bots: usize) -> Room {
         let limit = dojo_runner::open_files_soft_limit();
         let in_use = dojo_runner::open_descriptors().unwrap_or(0);
-        let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT;
+        // A league of more bots than seats: the worker may keep boxes of
+        // other bots idle beside the game's.
+        let idle = dojo_runner::idle_boxes_per_game(seats, bots);
+        let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT
+            + idle * dojo_runner::DESCRIPTORS_PER_IDLE_BOX;
         let beside = in_use + DESCRIPTORS_RESERVED + bots as u64;
         let room = limit.saturating_sub(beside);
         Room {
@@ -115,6 +121,7 @@ impl Room {
             limit,
             per_game,
             beside,
+            idle,
         }
     }
 
@@ -125,6 +132,7 @@ impl Room {
             limit,
             per_game,
             beside,
+            idle,
         } = *self;
         if fit >= jobs {
             return Ok(jobs);
@@ -136,9 +144,17 @@ impl Room {
             );
         }
         errln!(
-            "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
+            "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each{}) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
             crate::output::count(fit, "game"),
             dojo_runner::DESCRIPTORS_PER_SEAT,
+            if idle > 0 {
+                format!(
+                    ", and {} for each of the {idle} boxes its worker may keep idle",
+                    dojo_runner::DESCRIPTORS_PER_IDLE_BOX
+                )
+            } else {
+                String::new()
+            },
             beside + per_game * jobs as u64
         );
         Ok(fit)

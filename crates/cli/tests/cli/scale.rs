@@ -237,3 +237,39 @@ fn a_wide_leagues_workers_keep_their_boxes_for_their_next_games() {
         groups.len()
     );
 }
+
+#[test]
+fn with_more_bots_than_seats_the_descriptor_check_counts_the_idle_boxes() {
+    // Three bots, two seats: a worker may keep the boxes of the bot not
+    // in its game idle beside it, each holding descriptors of its own.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let league = tmp.path().join("l");
+    let mut argv = vec![format!(
+        "'{}' league cardjitsu",
+        assert_cmd::cargo::cargo_bin("dojo").display()
+    )];
+    for name in ["a", "b", "c"] {
+        argv.push(format!("'{name}={} sleep 1'", echo.display()));
+    }
+    argv.push(format!(
+        "--games 2 --jobs 8 {} --out '{}'",
+        GENEROUS.join(" "),
+        league.display()
+    ));
+    let out = Command::new("sh")
+        .args(["-c", &format!("ulimit -n 200 && exec {}", argv.join(" "))])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("and 8 for each of the 3 boxes its worker may keep idle"),
+        "{err}"
+    );
+    assert!(!err.contains("Too many open files"), "{err}");
+    all_played_cleanly(&out, &league, 6);
+}
