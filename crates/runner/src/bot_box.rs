@@ -446,6 +446,23 @@ static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
 /// a third of dojo's time in the forks of those boxes.
 pub(crate) const IDLE_PER_THREAD: usize = 3;
 
+/// The bound in force: [`IDLE_PER_THREAD`], or more for a league of more
+/// bots than seats where the machine's limits leave room
+/// ([`crate::capacity::keep_idle_boxes`]).
+static IDLE_CAP: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(IDLE_PER_THREAD);
+
+/// Sets the bound on idle boxes per thread (never below
+/// [`IDLE_PER_THREAD`]).
+pub(crate) fn set_idle_cap(boxes: usize) {
+    IDLE_CAP.store(boxes.max(IDLE_PER_THREAD), Ordering::Relaxed);
+}
+
+/// The bound on idle boxes per thread in force.
+pub(crate) fn idle_cap() -> usize {
+    IDLE_CAP.load(Ordering::Relaxed)
+}
+
 /// An idle box this thread made for `key`, if one is there and still
 /// works.
 pub(crate) fn take_idle(key: &str) -> Option<BotBox> {
@@ -481,7 +498,7 @@ pub(crate) fn give_back(mut b: BotBox) {
         let thread = b.thread;
         idle.push(b);
         let mine = idle.iter().filter(|x| x.thread == thread).count();
-        if mine > IDLE_PER_THREAD
+        if mine > idle_cap()
             && let Some(oldest) = idle.iter().position(|x| x.thread == thread)
         {
             dead.push(idle.remove(oldest));

@@ -168,11 +168,25 @@ pub fn idle_boxes_per_game(seats: usize, bots: usize) -> u64 {
     }
 }
 
+/// Most boxes a worker keeps idle, however much room the limits leave.
+pub const MOST_IDLE_PER_WORKER: usize = 64;
+
+/// Lets each worker keep up to `boxes` idle between games (at least 3, at
+/// most [`MOST_IDLE_PER_WORKER`]); returns the bound now in force. A
+/// league of more bots than seats sets it from the room its games in
+/// flight leave under the limits: with one box kept per bot, a worker's
+/// next games find their bots' boxes made, where 3 made a league of 40
+/// bots make two boxes for nearly every game.
+pub fn keep_idle_boxes(boxes: usize) -> usize {
+    crate::bot_box::set_idle_cap(boxes.min(MOST_IDLE_PER_WORKER));
+    crate::bot_box::idle_cap()
+}
+
 /// Seat users a run of `games` at once, of `seats` bots each, may hold:
 /// one per box in a game, and one per box a worker keeps idle between
-/// games.
+/// games (the bound in force: [`keep_idle_boxes`]).
 pub fn seat_users_needed(games: usize, seats: usize) -> usize {
-    games * (seats + crate::bot_box::IDLE_PER_THREAD)
+    games * (seats + crate::bot_box::idle_cap())
 }
 
 /// Before a run of `games` at once with `seats` bots each under `mode`:

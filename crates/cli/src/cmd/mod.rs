@@ -69,10 +69,23 @@ pub fn jobs_that_fit(
     let files = Room::now(seats, bots);
     let tasks = TaskRoom::now(seats);
     // The tighter limit says why.
-    let fit = match tasks {
+    let fit = match &tasks {
         Some(tasks) if tasks.fit < files.fit => tasks.within(jobs, seats),
         _ => files.within(jobs, seats),
     }?;
+    // More bots than seats: what room the games leave goes to keeping
+    // more boxes idle per worker (up to one per bot), so a worker's next
+    // games find their bots' boxes made.
+    let idle_room = |room: u64, per_box: u64| room / (fit as u64 * per_box).max(1);
+    let more = if bots > seats {
+        let files = idle_room(files.left(fit), dojo_runner::DESCRIPTORS_PER_IDLE_BOX);
+        let tasks = tasks.map_or(u64::MAX, |t| idle_room(t.left(fit), 2));
+        usize::try_from(files.min(tasks)).unwrap_or(usize::MAX)
+    } else {
+        0
+    };
+    let idle = dojo_runner::idle_boxes_per_game(seats, bots) as usize;
+    dojo_runner::keep_idle_boxes((idle + more).min(bots));
     dojo_runner::reserve_seat_users(sandbox, fit, seats).with_context(|| {
         format!(
             "cannot have the {} seat users {} at once need (each bot runs as a user of its own as root; --sandbox off runs them as dojo's)",
@@ -123,6 +136,11 @@ impl Room {
             beside,
             idle,
         }
+    }
+
+    /// Descriptors left once `games` are in flight.
+    fn left(&self, games: usize) -> u64 {
+        (self.limit).saturating_sub(self.beside + self.per_game * games as u64)
     }
 
     /// `jobs`, or what fits with a note; an error when nothing does.
@@ -179,6 +197,12 @@ impl TaskRoom {
             limit,
             per_game,
         })
+    }
+
+    /// Tasks left once `games` are in flight, beside those kept free.
+    fn left(&self, games: usize) -> u64 {
+        (self.limit.room())
+            .saturating_sub(dojo_runner::TASKS_RESERVED + self.per_game * games as u64)
     }
 
     /// `jobs`, or what fits with a note; an error when nothing does.

@@ -185,22 +185,7 @@ fn a_wide_leagues_workers_keep_their_boxes_for_their_next_games() {
     // with a number dojo never reuses: the bot names its group at each
     // start.
     let tmp = tempfile::tempdir().unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let script = tmp.path().join("ns.sh");
-    std::fs::write(
-        &script,
-        "grep -m1 -o 'dojo-ns[0-9-]*' /proc/self/cgroup >&2\n\
-         while read -r line; do\n\
-           case \"$line\" in\n\
-             'Player '*|'Draw!') exit 0 ;;\n\
-             *' vs. '*) ;;\n\
-             *,*) sleep 0.02; echo 0 ;;\n\
-           esac\n\
-         done\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = group_naming_bot(tmp.path());
     let league = tmp.path().join("l");
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
     cmd.current_dir(root()).args(["league", "cardjitsu"]);
@@ -221,20 +206,10 @@ fn a_wide_leagues_workers_keep_their_boxes_for_their_next_games() {
         eprintln!("skipped: no PID namespaces or control groups");
         return;
     }
-    let mut groups = std::collections::BTreeSet::new();
-    for bot in ["a", "b"] {
-        let log =
-            std::fs::read_to_string(league.join("stderr").join(format!("{bot}.log"))).unwrap();
-        groups.extend(
-            log.lines()
-                .filter(|l| l.starts_with("dojo-ns"))
-                .map(str::to_owned),
-        );
-    }
+    let boxes = boxes_named(&league, &["a", "b"]);
     assert!(
-        (2..=512).contains(&groups.len()),
-        "{} boxes made for 1,024 bot starts at 256 games wide (at most 2 per worker)",
-        groups.len()
+        (2..=512).contains(&boxes),
+        "{boxes} boxes made for 1,024 bot starts at 256 games wide (at most 2 per worker)"
     );
 }
 
@@ -272,4 +247,73 @@ fn with_more_bots_than_seats_the_descriptor_check_counts_the_idle_boxes() {
     );
     assert!(!err.contains("Too many open files"), "{err}");
     all_played_cleanly(&out, &league, 6);
+}
+
+/// A shell bot in `dir` that names its box's control group on stderr at
+/// each start (`dojo-nsNS-PID-N`: dojo never reuses a number) and thinks
+/// 20 ms a move.
+fn group_naming_bot(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("ns.sh");
+    std::fs::write(
+        &script,
+        "grep -m1 -o 'dojo-ns[0-9-]*' /proc/self/cgroup >&2\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             'Player '*|'Draw!') exit 0 ;;\n\
+             *' vs. '*) ;;\n\
+             *,*) sleep 0.02; echo 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+/// The boxes a league's bots ran in: the distinct control groups they
+/// named in their stderr logs (see [`group_naming_bot`]).
+fn boxes_named(league: &Path, bots: &[&str]) -> usize {
+    let mut groups = std::collections::BTreeSet::new();
+    for bot in bots {
+        let log =
+            std::fs::read_to_string(league.join("stderr").join(format!("{bot}.log"))).unwrap();
+        groups.extend(
+            log.lines()
+                .filter(|l| l.starts_with("dojo-ns"))
+                .map(str::to_owned),
+        );
+    }
+    groups.len()
+}
+
+#[test]
+fn a_league_of_more_bots_than_seats_keeps_a_box_per_bot_where_there_is_room() {
+    // Six bots, one worker: with 3 idle boxes a worker's next game often
+    // needed a box it had evicted; with room for one per bot, the six
+    // boxes made first serve all 60 games.
+    let tmp = tempfile::tempdir().unwrap();
+    let script = group_naming_bot(tmp.path());
+    let league = tmp.path().join("l");
+    let bots = ["a", "b", "c", "d", "e", "f"];
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in bots {
+        cmd.arg(format!("{name}=sh {}", script.display()));
+    }
+    let out = cmd
+        .args(["--games", "4", "--jobs", "1"])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    let report = all_played_cleanly(&out, &league, 60);
+    let layers = report["timing"]["containment"]["layers"].to_string();
+    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
+        eprintln!("skipped: no PID namespaces or control groups");
+        return;
+    }
+    assert_eq!(boxes_named(&league, &bots), 6, "one box per bot");
 }
