@@ -36,8 +36,9 @@ royale board="boards/arena.txt":
 
 # Speed benchmarks, each figure beside a baseline measured in the same run,
 # its goal and whether this run met it (see docs/performance.md); never timed
-# tests. Goals 1-4 and 6's league memory: the `speed` bench (with and without
-# containment; about 10 minutes on a busy 2-core machine); goal 5 and the
+# tests. Goals 1-4, 6's league memory and the width figures 7-9 (thinking
+# bots at --jobs 1, 64 and 256; 40 bots against 2): the `speed` bench (with
+# and without containment; about 10 minutes on a busy 2-core machine); goal 5 and the
 # 1000x1000 royale game's memory: the engine bench. For JSON, run one bench
 # with `-- --json FILE` (docs/performance.md).
 bench:

@@ -16,7 +16,12 @@
 //! * per-move (persistent bot) and per-turn (a process per prompt) overhead
 //!   of the runner against the raw steps;
 //! * `--jobs 64` with bots that sleep 50 ms per move: timeouts and peak
-//!   memory (measured in a child process so nothing else counts).
+//!   memory (measured in a child process so nothing else counts);
+//! * width: thinking bots (the echo bot sleeping 20 ms a move) at
+//!   `--jobs 1`, 64 and 256 (64 must play at least 56 times the games/s of
+//!   1; 256 must play every game, none failed, no timeout), and a league
+//!   of 40 bots against one of 2 over the same number of games (at least
+//!   0.8 times the games/s: boxes are made per bot).
 //!
 //! * peak memory of a 1,000- and a 20,000-game league (each in a child
 //!   process), which must stay flat.
@@ -27,8 +32,9 @@
 //!
 //! `cargo bench -p dojo-league --bench speed -- [--json FILE] [--games N]
 //! [--reps N] [--no-memory] [--sandbox off|auto]
-//! [--only per-move|per-turn|round-trip|league] [--jobs N]`.
-//! `--no-memory` skips the memory run (about 21,000 games); `--sandbox`
+//! [--only per-move|per-turn|round-trip|league|width] [--jobs N]`.
+//! `--no-memory` skips the memory run (about 21,000 games); `--only width`
+//! runs the width figures (7 to 9) alone; `--sandbox`
 //! measures one mode only; `--only` runs nothing but the runner's side of
 //! one figure, `--games` times (for `perf` or `strace`: no baseline, no
 //! ratio); `--only league` plays one league of `--games` games at
@@ -49,6 +55,10 @@ use dojo_league::{Game, NoProgress, Settings, run_league};
 use dojo_runner::{BotSpec, Mode, SandboxMode, Seat};
 
 const HAND: &str = "Fr2,Fb3,Sg4,Wo5,WpA";
+
+/// How long a thinking bot (`bench/echo.c`'s `sleep` mode) sleeps before
+/// each answer.
+const THINK_MS: u32 = 20;
 
 struct Args {
     json: Option<PathBuf>,
@@ -330,6 +340,8 @@ struct LeagueRun {
     games: u64,
     rounds: u64,
     timeouts: u64,
+    /// Games that failed (a bot could not start, say): not played.
+    failed: usize,
 }
 
 /// The tournament rules with both seats on the standard deck.
@@ -342,17 +354,36 @@ fn standard_decks() -> dojo_games::CardJitsuOptions {
 }
 
 fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &Path) -> LeagueRun {
+    league_of(echo_cmd, 2, games, jobs, sandbox, dir)
+}
+
+/// A league of `bots` bots running `echo_cmd` under names of their own
+/// (so each has boxes of its own: none serves another bot's game),
+/// `games` per pair.
+fn league_of(
+    echo_cmd: &str,
+    bots: usize,
+    games: u64,
+    jobs: usize,
+    sandbox: SandboxMode,
+    dir: &Path,
+) -> LeagueRun {
     let out = dir.join(format!("league-{jobs}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let bots = ["a", "b"].map(|name| dojo_league::Entrant {
-        name: name.into(),
-        command: format!("{name}={echo_cmd}"),
-        fixed_team: None,
-        values: Default::default(),
-    });
+    let bots: Vec<_> = (0..bots)
+        .map(|i| {
+            let name = format!("{}{}", ["a", "b"][i % 2], i / 2);
+            dojo_league::Entrant {
+                command: format!("{name}={echo_cmd}"),
+                name,
+                fixed_team: None,
+                values: Default::default(),
+            }
+        })
+        .collect();
     let settings = Settings {
         game: Game::CARDJITSU,
-        bots: bots.to_vec(),
+        bots: bots.clone(),
         games,
         seed: 1,
         boards: Vec::new(),
@@ -394,6 +425,10 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         fingerprints: Default::default(),
         origin: Default::default(),
     };
+    // As `dojo league` does where the limits leave room (this bench
+    // raised its open-files limit): a box kept per bot and worker when
+    // there are more bots than seats, 3 otherwise.
+    dojo_runner::keep_idle_boxes(if bots.len() > 2 { bots.len() } else { 0 });
     let started = Instant::now();
     let report = run_league(
         &settings,
@@ -419,6 +454,7 @@ fn league(echo_cmd: &str, games: u64, jobs: usize, sandbox: SandboxMode, dir: &P
         games: report.games_played,
         rounds,
         timeouts: report.totals.faults.timeout,
+        failed: report.timing.failed.len(),
     }
 }
 
@@ -602,6 +638,8 @@ fn main() {
         return;
     }
     let a = args();
+    // 256 games in flight hold about 8,000 descriptors.
+    dojo_runner::raise_open_files_limit();
     let dir = tempfile::tempdir().expect("temp dir");
     let Some(echo) = build_echo(dir.path()) else {
         return;
@@ -613,204 +651,274 @@ fn main() {
         vec![echo_cmd.clone(), "once".into()],
         Mode::PerTurn,
     ));
-    if let Some(only) = &a.only {
+    // `--only width`: the width figures (7 to 9) alone, with their goals.
+    let width_only = a.only.as_deref() == Some("width");
+    if let Some(only) = &a.only
+        && !width_only
+    {
         profile_only(only, &a, &persistent, &per_turn);
         return;
     }
-    let python = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !python {
-        println!("python3 not found: the Python yardstick is skipped");
-    }
-
-    let (spawn_n, rt_n) = (200u32, 5000u32);
-    let mut spawn = Vec::new();
-    let mut rt = Vec::new();
-    let mut py = Vec::new();
-    let mut fork_ratio = Vec::new();
-    let mut modes: Vec<(SandboxMode, ModeRuns)> = a
-        .sandboxes
-        .iter()
-        .map(|&m| (m, ModeRuns::default()))
-        .collect();
-    let mut rounds_per_game = 0.0;
-    println!(
-        "interleaving {} repetitions of {} games per league on {} cores, load average {}",
-        a.reps,
-        a.games,
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-        load_average()
-    );
-    for rep in 0..a.reps {
-        let s = raw_spawn(&echo, spawn_n);
-        let r = raw_round_trip(&echo, rt_n);
-        // The Python yardstick once per repetition, beside every mode.
-        let py_secs = if python {
-            python_league(&echo, a.games, dir.path()).map(|(secs, _)| secs / a.games as f64)
-        } else {
-            None
-        };
-        let mut leagues = Vec::new();
-        for (mode, _) in &modes {
-            let one = league(&echo_cmd, a.games, 1, *mode, dir.path());
-            let two = league(&echo_cmd, a.games, 2, *mode, dir.path());
-            leagues.push((one, two));
-        }
-        let s2 = raw_spawn(&echo, spawn_n);
-        let r2 = raw_round_trip(&echo, rt_n);
-        let (s, r) = ((s + s2) / 2.0, (r + r2) / 2.0);
-        let s3 = raw_spawn(&echo, 100);
-        let sf = raw_spawn_forking(&echo, 100);
-        let s4 = raw_spawn(&echo, 100);
-        let fork = 2.0 * sf / (s3 + s4);
-        fork_ratio.push(fork);
-        spawn.push(s);
-        rt.push(r);
-        if let Some(p) = py_secs {
-            py.push(p);
-        }
-        for ((mode, runs), (one, two)) in modes.iter_mut().zip(&leagues) {
-            // Model: 2 spawns per game, one round trip per prompt (2 per round).
-            let games = one.games as f64;
-            let m = games * 2.0 * s + one.rounds as f64 * 2.0 * r;
-            rounds_per_game = one.rounds as f64 / games;
-            runs.model.push(m / games);
-            // The same model with the runner's spawn path (fork, for PDEATHSIG).
-            runs.model_fork
-                .push((m + games * 2.0 * s * (fork - 1.0)) / games);
-            runs.j1.push(one.secs / games);
-            runs.j2.push(two.secs / two.games as f64);
-            if let Some(p) = py_secs {
-                runs.py_ratio.push(p / (one.secs / games));
-            }
-            let pm = runner_per_prompt(&persistent, 2000, *mode);
-            let r3 = raw_round_trip(&echo, 2000);
-            let pt = runner_per_prompt(&per_turn, 100, *mode);
-            let s5 = raw_spawn(&echo, 100);
-            runs.per_move.push(pm);
-            runs.move_ratio.push(pm / r3);
-            runs.per_turn.push(pt);
-            runs.turn_ratio.push(pt / s5);
-            println!(
-                "rep {rep}, sandbox {}: spawn {:.0} us, round trip {:.1} us, jobs1 {:.2} s, jobs2 {:.2} s, model {:.2} s, per-move {:.1} us vs {:.1} us, per-turn {:.0} us vs {:.0} us",
-                sandbox_name(*mode),
-                s * 1e6,
-                r * 1e6,
-                one.secs,
-                two.secs,
-                m,
-                pm * 1e6,
-                r3 * 1e6,
-                pt * 1e6,
-                s5 * 1e6
-            );
-        }
-    }
-    let ratio_of = |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(x, y)| x / y).collect());
     let mut figures = Vec::new();
-    for (mode, runs) in &modes {
-        let tag = format!("[sandbox {}]", sandbox_name(*mode));
-        figures.push(Figure {
-            name: format!("1 league --jobs 1 vs physical cost model {tag}"),
-            value: 1.0 / median(runs.j1.clone()),
-            baseline: 1.0 / median(runs.model.clone()),
-            unit: "games/s",
-            ratio: ratio_of(&runs.model, &runs.j1),
-            goal: Goal::AtLeast(0.8),
-            note: format!(
-                "model = 2 spawns ({:.0} us) + {:.1} prompts x round trip ({:.1} us) per game",
-                median(spawn.clone()) * 1e6,
-                2.0 * rounds_per_game,
-                median(rt.clone()) * 1e6
-            ),
-        });
-        if runs.py_ratio.len() == runs.j1.len() && !py.is_empty() {
+    if !width_only {
+        let python = Command::new("python3")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !python {
+            println!("python3 not found: the Python yardstick is skipped");
+        }
+
+        let (spawn_n, rt_n) = (200u32, 5000u32);
+        let mut spawn = Vec::new();
+        let mut rt = Vec::new();
+        let mut py = Vec::new();
+        let mut fork_ratio = Vec::new();
+        let mut modes: Vec<(SandboxMode, ModeRuns)> = a
+            .sandboxes
+            .iter()
+            .map(|&m| (m, ModeRuns::default()))
+            .collect();
+        let mut rounds_per_game = 0.0;
+        println!(
+            "interleaving {} repetitions of {} games per league on {} cores, load average {}",
+            a.reps,
+            a.games,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            load_average()
+        );
+        for rep in 0..a.reps {
+            let s = raw_spawn(&echo, spawn_n);
+            let r = raw_round_trip(&echo, rt_n);
+            // The Python yardstick once per repetition, beside every mode.
+            let py_secs = if python {
+                python_league(&echo, a.games, dir.path()).map(|(secs, _)| secs / a.games as f64)
+            } else {
+                None
+            };
+            let mut leagues = Vec::new();
+            for (mode, _) in &modes {
+                let one = league(&echo_cmd, a.games, 1, *mode, dir.path());
+                let two = league(&echo_cmd, a.games, 2, *mode, dir.path());
+                leagues.push((one, two));
+            }
+            let s2 = raw_spawn(&echo, spawn_n);
+            let r2 = raw_round_trip(&echo, rt_n);
+            let (s, r) = ((s + s2) / 2.0, (r + r2) / 2.0);
+            let s3 = raw_spawn(&echo, 100);
+            let sf = raw_spawn_forking(&echo, 100);
+            let s4 = raw_spawn(&echo, 100);
+            let fork = 2.0 * sf / (s3 + s4);
+            fork_ratio.push(fork);
+            spawn.push(s);
+            rt.push(r);
+            if let Some(p) = py_secs {
+                py.push(p);
+            }
+            for ((mode, runs), (one, two)) in modes.iter_mut().zip(&leagues) {
+                // Model: 2 spawns per game, one round trip per prompt (2 per round).
+                let games = one.games as f64;
+                let m = games * 2.0 * s + one.rounds as f64 * 2.0 * r;
+                rounds_per_game = one.rounds as f64 / games;
+                runs.model.push(m / games);
+                // The same model with the runner's spawn path (fork, for PDEATHSIG).
+                runs.model_fork
+                    .push((m + games * 2.0 * s * (fork - 1.0)) / games);
+                runs.j1.push(one.secs / games);
+                runs.j2.push(two.secs / two.games as f64);
+                if let Some(p) = py_secs {
+                    runs.py_ratio.push(p / (one.secs / games));
+                }
+                let pm = runner_per_prompt(&persistent, 2000, *mode);
+                let r3 = raw_round_trip(&echo, 2000);
+                let pt = runner_per_prompt(&per_turn, 100, *mode);
+                let s5 = raw_spawn(&echo, 100);
+                runs.per_move.push(pm);
+                runs.move_ratio.push(pm / r3);
+                runs.per_turn.push(pt);
+                runs.turn_ratio.push(pt / s5);
+                println!(
+                    "rep {rep}, sandbox {}: spawn {:.0} us, round trip {:.1} us, jobs1 {:.2} s, jobs2 {:.2} s, model {:.2} s, per-move {:.1} us vs {:.1} us, per-turn {:.0} us vs {:.0} us",
+                    sandbox_name(*mode),
+                    s * 1e6,
+                    r * 1e6,
+                    one.secs,
+                    two.secs,
+                    m,
+                    pm * 1e6,
+                    r3 * 1e6,
+                    pt * 1e6,
+                    s5 * 1e6
+                );
+            }
+        }
+        let ratio_of = |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(x, y)| x / y).collect());
+        for (mode, runs) in &modes {
+            let tag = format!("[sandbox {}]", sandbox_name(*mode));
             figures.push(Figure {
-                name: format!("1 league --jobs 1 vs Python harness {tag}"),
+                name: format!("1 league --jobs 1 vs physical cost model {tag}"),
                 value: 1.0 / median(runs.j1.clone()),
-                baseline: 1.0 / median(py.clone()),
+                baseline: 1.0 / median(runs.model.clone()),
                 unit: "games/s",
-                ratio: median(runs.py_ratio.clone()),
-                goal: Goal::AtLeast(2.0),
+                ratio: ratio_of(&runs.model, &runs.j1),
+                goal: Goal::AtLeast(0.8),
+                note: format!(
+                    "model = 2 spawns ({:.0} us) + {:.1} prompts x round trip ({:.1} us) per game",
+                    median(spawn.clone()) * 1e6,
+                    2.0 * rounds_per_game,
+                    median(rt.clone()) * 1e6
+                ),
+            });
+            if runs.py_ratio.len() == runs.j1.len() && !py.is_empty() {
+                figures.push(Figure {
+                    name: format!("1 league --jobs 1 vs Python harness {tag}"),
+                    value: 1.0 / median(runs.j1.clone()),
+                    baseline: 1.0 / median(py.clone()),
+                    unit: "games/s",
+                    ratio: median(runs.py_ratio.clone()),
+                    goal: Goal::AtLeast(2.0),
+                    note: String::new(),
+                });
+            }
+            figures.push(Figure {
+                name: format!("1 league --jobs 2 vs --jobs 1 {tag}"),
+                value: 1.0 / median(runs.j2.clone()),
+                baseline: 1.0 / median(runs.j1.clone()),
+                unit: "games/s",
+                ratio: ratio_of(&runs.j1, &runs.j2),
+                goal: Goal::AtLeast(1.8),
                 note: String::new(),
+            });
+            figures.push(Figure {
+                name: format!("2 per-move: runner vs raw pipe round trip {tag}"),
+                value: median(runs.per_move.clone()) * 1e6,
+                baseline: median(runs.per_move.clone()) * 1e6 / median(runs.move_ratio.clone()),
+                unit: "us",
+                ratio: median(runs.move_ratio.clone()),
+                goal: Goal::AtMost(1.5),
+                note: String::new(),
+            });
+            figures.push(Figure {
+                name: format!("3 per-turn: runner spawn+prompt+answer+reap vs raw {tag}"),
+                value: median(runs.per_turn.clone()) * 1e6,
+                baseline: median(runs.per_turn.clone()) * 1e6 / median(runs.turn_ratio.clone()),
+                unit: "us",
+                ratio: median(runs.turn_ratio.clone()),
+                goal: Goal::AtMost(1.2),
+                note: String::new(),
+            });
+            figures.push(Figure {
+                name: format!("  league --jobs 1 vs the model with fork spawns {tag}"),
+                value: 1.0 / median(runs.j1.clone()),
+                baseline: 1.0 / median(runs.model_fork.clone()),
+                unit: "games/s",
+                ratio: ratio_of(&runs.model_fork, &runs.j1),
+                goal: Goal::Info,
+                note: "what the runner's spawn path (fork + PDEATHSIG) leaves".into(),
             });
         }
         figures.push(Figure {
-            name: format!("1 league --jobs 2 vs --jobs 1 {tag}"),
-            value: 1.0 / median(runs.j2.clone()),
-            baseline: 1.0 / median(runs.j1.clone()),
-            unit: "games/s",
-            ratio: ratio_of(&runs.j1, &runs.j2),
-            goal: Goal::AtLeast(1.8),
-            note: String::new(),
-        });
-        figures.push(Figure {
-            name: format!("2 per-move: runner vs raw pipe round trip {tag}"),
-            value: median(runs.per_move.clone()) * 1e6,
-            baseline: median(runs.per_move.clone()) * 1e6 / median(runs.move_ratio.clone()),
-            unit: "us",
-            ratio: median(runs.move_ratio.clone()),
-            goal: Goal::AtMost(1.5),
-            note: String::new(),
-        });
-        figures.push(Figure {
-            name: format!("3 per-turn: runner spawn+prompt+answer+reap vs raw {tag}"),
-            value: median(runs.per_turn.clone()) * 1e6,
-            baseline: median(runs.per_turn.clone()) * 1e6 / median(runs.turn_ratio.clone()),
-            unit: "us",
-            ratio: median(runs.turn_ratio.clone()),
-            goal: Goal::AtMost(1.2),
-            note: String::new(),
-        });
-        figures.push(Figure {
-            name: format!("  league --jobs 1 vs the model with fork spawns {tag}"),
-            value: 1.0 / median(runs.j1.clone()),
-            baseline: 1.0 / median(runs.model_fork.clone()),
-            unit: "games/s",
-            ratio: ratio_of(&runs.model_fork, &runs.j1),
+            name: "  raw spawn: fork (pre_exec for PDEATHSIG) vs posix_spawn".into(),
+            value: median(fork_ratio.clone()),
+            baseline: 1.0,
+            unit: "x",
+            ratio: median(fork_ratio.clone()),
             goal: Goal::Info,
-            note: "what the runner's spawn path (fork + PDEATHSIG) leaves".into(),
+            note: String::new(),
         });
-    }
-    figures.push(Figure {
-        name: "  raw spawn: fork (pre_exec for PDEATHSIG) vs posix_spawn".into(),
-        value: median(fork_ratio.clone()),
-        baseline: 1.0,
-        unit: "x",
-        ratio: median(fork_ratio.clone()),
-        goal: Goal::Info,
-        note: String::new(),
-    });
 
-    // Many slow bots at once, with the default containment: every move
-    // must still be judged on time.
-    let slow = format!("{echo_cmd} sleep 50");
-    let slow_games = 256;
-    if let Some((secs, games, timeouts, kib)) =
-        league_in_child(&slow, slow_games, 64, SandboxMode::Auto, dir.path())
-    {
-        figures.push(Figure {
-            name: "4 --jobs 64, 50 ms bots: timeouts at 1 s [sandbox auto]".into(),
-            value: timeouts as f64,
-            baseline: 0.0,
-            unit: "timeouts",
-            ratio: timeouts as f64,
-            goal: Goal::AtMost(0.0),
-            note: format!("{games} games in {secs:.1} s"),
-        });
-        figures.push(Figure {
-            name: "4 --jobs 64, 50 ms bots: peak memory [sandbox auto]".into(),
-            value: kib as f64 / 1024.0,
-            baseline: 200.0,
-            unit: "MiB",
-            ratio: kib as f64 / 1024.0 / 200.0,
-            goal: Goal::AtMost(1.0),
-            note: "ratio: of 200 MiB".into(),
-        });
+        // Many slow bots at once, with the default containment: every move
+        // must still be judged on time.
+        let slow = format!("{echo_cmd} sleep 50");
+        let slow_games = 256;
+        if let Some((secs, games, timeouts, kib)) =
+            league_in_child(&slow, slow_games, 64, SandboxMode::Auto, dir.path())
+        {
+            figures.push(Figure {
+                name: "4 --jobs 64, 50 ms bots: timeouts at 1 s [sandbox auto]".into(),
+                value: timeouts as f64,
+                baseline: 0.0,
+                unit: "timeouts",
+                ratio: timeouts as f64,
+                goal: Goal::AtMost(0.0),
+                note: format!("{games} games in {secs:.1} s"),
+            });
+            figures.push(Figure {
+                name: "4 --jobs 64, 50 ms bots: peak memory [sandbox auto]".into(),
+                value: kib as f64 / 1024.0,
+                baseline: 200.0,
+                unit: "MiB",
+                ratio: kib as f64 / 1024.0 / 200.0,
+                goal: Goal::AtMost(1.0),
+                note: "ratio: of 200 MiB".into(),
+            });
+        }
     }
-    if a.memory {
+    // Width: bots that think by sleeping (a bot waiting on a GPU or a
+    // remote search) cost the machine nothing, so games in flight should
+    // scale with --jobs until dojo's own work fills the cores.
+    let thinking = format!("{echo_cmd} sleep {THINK_MS}");
+    // 16 games per worker at both widths, so each pays the making of its
+    // boxes over as many games.
+    let j1 = league(&thinking, 16, 1, SandboxMode::Auto, dir.path());
+    let j64 = league(&thinking, 64 * 16, 64, SandboxMode::Auto, dir.path());
+    let j256 = league(&thinking, 256 * 4, 256, SandboxMode::Auto, dir.path());
+    println!(
+        "thinking bots ({THINK_MS} ms a move): --jobs 1 {} games in {:.1} s, --jobs 64 {} in {:.1} s, --jobs 256 {} in {:.1} s ({} failed, {} timeouts)",
+        j1.games, j1.secs, j64.games, j64.secs, j256.games, j256.secs, j256.failed, j256.timeouts
+    );
+    let rate = |r: &LeagueRun| r.games as f64 / r.secs;
+    figures.push(Figure {
+        name: format!("7 --jobs 64 vs --jobs 1, {THINK_MS} ms bots [sandbox auto]"),
+        value: rate(&j64),
+        baseline: rate(&j1),
+        unit: "games/s",
+        ratio: rate(&j64) / rate(&j1),
+        goal: Goal::AtLeast(56.0),
+        note: format!("{} and {} timeouts", j64.timeouts, j1.timeouts),
+    });
+    let unplayed = 256 * 4 - j256.games;
+    let bad = unplayed + j256.failed as u64 + j256.timeouts;
+    figures.push(Figure {
+        name: format!(
+            "8 --jobs 256, {THINK_MS} ms bots: unplayed + failed + timeouts [sandbox auto]"
+        ),
+        value: bad as f64,
+        baseline: 0.0,
+        unit: "games or moves",
+        ratio: bad as f64,
+        goal: Goal::AtMost(0.0),
+        note: format!(
+            "{} of {} played, {} failed, {} timeouts, in {:.1} s",
+            j256.games,
+            256 * 4,
+            j256.failed,
+            j256.timeouts,
+            j256.secs
+        ),
+    });
+    // Many bots: a league of 40 bots makes a box per bot and worker where
+    // 2 bots reuse theirs, over the same number of games.
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let many = league_of(&echo_cmd, 40, 1, jobs, SandboxMode::Auto, dir.path());
+    let two = league_of(
+        &echo_cmd,
+        2,
+        many.games,
+        jobs,
+        SandboxMode::Auto,
+        dir.path(),
+    );
+    figures.push(Figure {
+        name: "9 league of 40 bots vs of 2 bots, same games [sandbox auto]".into(),
+        value: rate(&many),
+        baseline: rate(&two),
+        unit: "games/s",
+        ratio: rate(&many) / rate(&two),
+        goal: Goal::AtLeast(0.8),
+        note: format!("{} and {} games at --jobs {jobs}", many.games, two.games),
+    });
+    if a.memory && !width_only {
         // As measured by hand with `--sandbox off`: the league's own memory.
         let small = league_in_child(&echo_cmd, 1000, 2, SandboxMode::Off, dir.path());
         let big = league_in_child(&echo_cmd, 20_000, 2, SandboxMode::Off, dir.path());

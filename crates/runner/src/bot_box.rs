@@ -509,12 +509,35 @@ fn answer(ctl: &OwnedFd, tags: &[u8]) -> std::io::Result<(u8, i32, i32)> {
 
 /// Boxes between games, kept for the next game of the same bot under the
 /// same conditions on the same thread: the box of a league's bot is made
-/// once per worker, not once per game. Bounded; the oldest go first.
+/// once per worker, not once per game. Bounded per thread; each thread's
+/// oldest go first.
 static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
 
-/// Most idle boxes kept (each holds two sleeping processes, a few
-/// namespaces, its groups and a seat user).
-const IDLE_BOXES: usize = 16;
+/// Most idle boxes kept per thread (each holds two sleeping processes, a
+/// few namespaces, its groups, a few descriptors and a seat user): the
+/// boxes of a worker's last game, whatever its seats. The bound was 16
+/// for the whole process, so a league more than 8 games wide evicted
+/// nearly every box it gave back and made two new ones for each game:
+/// at `--jobs 256` a profile of bots that sleep through their moves put
+/// a third of dojo's time in the forks of those boxes.
+pub(crate) const IDLE_PER_THREAD: usize = 3;
+
+/// The bound in force: [`IDLE_PER_THREAD`], or more for a league of more
+/// bots than seats where the machine's limits leave room
+/// ([`crate::capacity::keep_idle_boxes`]).
+static IDLE_CAP: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(IDLE_PER_THREAD);
+
+/// Sets the bound on idle boxes per thread (never below
+/// [`IDLE_PER_THREAD`]).
+pub(crate) fn set_idle_cap(boxes: usize) {
+    IDLE_CAP.store(boxes.max(IDLE_PER_THREAD), Ordering::Relaxed);
+}
+
+/// The bound on idle boxes per thread in force.
+pub(crate) fn idle_cap() -> usize {
+    IDLE_CAP.load(Ordering::Relaxed)
+}
 
 /// An idle box this thread made for `key`, if one is there and still
 /// works.
@@ -548,9 +571,14 @@ pub(crate) fn give_back(mut b: BotBox) {
             .into_iter()
             .partition(BotBox::usable);
         *idle = live;
+        let thread = b.thread;
         idle.push(b);
-        let over = idle.len().saturating_sub(IDLE_BOXES);
-        dead.extend(idle.drain(..over));
+        let mine = idle.iter().filter(|x| x.thread == thread).count();
+        if mine > idle_cap()
+            && let Some(oldest) = idle.iter().position(|x| x.thread == thread)
+        {
+            dead.push(idle.remove(oldest));
+        }
         dead
     };
     // Killed outside the lock.

@@ -130,6 +130,31 @@ fn find_base(controller: Controller) -> Option<Base> {
     None
 }
 
+/// Each `pids.max` over the groups this process makes, from its own
+/// cgroup up (those that say `max` left out), with the group's
+/// `pids.current`: every bot process and thread counts against each.
+pub(crate) fn pids_limits() -> Vec<(PathBuf, u64, u64)> {
+    let read = |dir: &Path, file: &str| -> Option<u64> {
+        std::fs::read_to_string(dir.join(file))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    let mut found = Vec::new();
+    let Some(base) = find_base(Controller::Pids) else {
+        return found;
+    };
+    let mut at = Some(base.dir.as_path());
+    while let Some(dir) = at.filter(|d| d.join("pids.current").exists()) {
+        if let (Some(max), Some(current)) = (read(dir, "pids.max"), read(dir, "pids.current")) {
+            found.push((dir.to_path_buf(), max, current));
+        }
+        at = dir.parent();
+    }
+    found
+}
+
 /// The start of the name of every group this dojo process makes:
 /// `dojo-nsNS-PID-`, with the id of the group after it. Groups are seen
 /// machine-wide but a PID only within its PID namespace, so the name

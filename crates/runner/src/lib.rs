@@ -10,6 +10,7 @@
 mod bot_box;
 mod bot_values;
 mod build_box;
+mod capacity;
 mod cgroup;
 mod confine;
 mod controls;
@@ -26,6 +27,7 @@ mod process;
 mod reaper;
 mod root;
 mod sandbox;
+mod seat_users;
 mod seccomp;
 mod spec;
 mod stderr_log;
@@ -34,6 +36,11 @@ mod sys;
 pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
 pub use build_box::{
     BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
+};
+pub use capacity::{
+    DESCRIPTORS_PER_IDLE_BOX, MOST_IDLE_PER_WORKER, TASKS_PER_GAME, TASKS_PER_SEAT, TASKS_RESERVED,
+    TaskLimit, TaskLimitKind, idle_boxes_per_game, keep_idle_boxes, reserve_seat_users,
+    seat_users_needed, tightest_task_limit,
 };
 pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
 pub use fingerprint::fingerprint;
@@ -51,6 +58,7 @@ pub use sandbox::{
     DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Layer, Leftovers, Limits, SCRATCH_INODES,
     SCRATCH_MIB, SandboxError, SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
 };
+pub use seat_users::SeatUserError;
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
     discover, hidden_path_hint, load_any, load_dir, resolve,

@@ -26,6 +26,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::seat_users::SeatUser;
 use crate::sys::{self, Containment};
 
 /// How much containment a run asks for.
@@ -337,8 +338,12 @@ fn seat_user_layer(user: bool) -> Layer {
     if user {
         return missing("namespaces are made inside a user namespace".to_string());
     }
+    let user = match SeatUser::take() {
+        Ok(user) => user,
+        Err(e) => return missing(format!("no seat user can be had ({e})")),
+    };
     let plan = Containment {
-        seat_id: seat_id(SLOTS),
+        seat_id: user.id(),
         ..Containment::default()
     };
     match sys::probe_exec(plan) {
@@ -346,51 +351,15 @@ fn seat_user_layer(user: bool) -> Layer {
             name,
             available: true,
             detail: format!(
-                "each seat's bot runs as a user and group of its own ({} and up, none \
-                 with a name), which owns nothing but its scratch directory: no chmod, \
-                 utime or chown of another bot's files or dojo's",
-                seat_id(0)
+                "each seat's bot runs as a user and group of its own (from 2^30 up, none \
+                 with a name, blocks of {} locked per dojo process in {}), which owns \
+                 nothing but its scratch directory: no chmod, utime or chown of another \
+                 bot's files or dojo's",
+                crate::seat_users::BLOCK,
+                crate::seat_users::LOCK_DIR,
             ),
         },
         Err(e) => missing(format!("a process cannot switch to one ({e})")),
-    }
-}
-
-/// Seat users each dojo process may have at once (games in flight times
-/// seats); one more id is the probe's.
-const SLOTS: u32 = 255;
-
-/// The uid (and gid) of slot `slot` of this dojo process: above 2^30, a
-/// range no distribution hands out, and distinct between dojo processes
-/// running at once (their pids differ).
-fn seat_id(slot: u32) -> u32 {
-    (1 << 30) + ((std::process::id() & 0x3f_ffff) << 8) + slot
-}
-
-/// The slots in use in this process.
-static SEAT_SLOTS: std::sync::Mutex<[bool; SLOTS as usize]> =
-    std::sync::Mutex::new([false; SLOTS as usize]);
-
-/// A seat's own uid and gid, free again when dropped.
-#[derive(Debug)]
-struct SeatUser(u32);
-
-impl SeatUser {
-    fn take() -> std::io::Result<SeatUser> {
-        let mut slots = SEAT_SLOTS.lock().unwrap_or_else(|p| p.into_inner());
-        let free = slots
-            .iter()
-            .position(|used| !used)
-            .ok_or_else(|| std::io::Error::other("every seat user of this dojo is in use"))?;
-        slots[free] = true;
-        Ok(SeatUser(free as u32))
-    }
-}
-
-impl Drop for SeatUser {
-    fn drop(&mut self) {
-        let mut slots = SEAT_SLOTS.lock().unwrap_or_else(|p| p.into_inner());
-        slots[self.0 as usize] = false;
     }
 }
 
@@ -572,7 +541,7 @@ pub(crate) fn scratch_dir(bot: &str, own_user: bool) -> std::io::Result<Scratch>
         .tempdir_in(parent)?;
     let user = if own_user {
         let user = SeatUser::take()?;
-        let id = seat_id(user.0);
+        let id = user.id();
         std::os::unix::fs::chown(dir.path(), Some(id), Some(id))?;
         Some(user)
     } else {
@@ -714,7 +683,7 @@ impl Scratch {
 
     /// The uid and gid the seat's bot runs as; 0: dojo's own.
     pub(crate) fn seat_id(&self) -> u32 {
-        self.1.as_ref().map_or(0, |u| seat_id(u.0))
+        self.1.as_ref().map_or(0, SeatUser::id)
     }
 }
 

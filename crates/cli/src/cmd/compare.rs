@@ -248,7 +248,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     // Every bot must start and answer before a verdict can mean anything;
     // not even one game fitting the limit on open descriptors is refused
     // first.
-    super::jobs_within_open_files(1, shape.seats(), loaded.len())?;
+    super::jobs_that_fit(1, shape.seats(), loaded.len(), exec.run.sandbox)?;
     let roles = exec
         .bots
         .iter()
@@ -264,7 +264,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let jobs = super::jobs_within_open_files(jobs, shape.seats(), loaded.len())?;
+    let jobs = super::jobs_that_fit(jobs, shape.seats(), loaded.len(), exec.run.sandbox)?;
     let third_note = match loaded.get(2) {
         Some(third) => format!(" (third: {})", third.name),
         None => String::new(),

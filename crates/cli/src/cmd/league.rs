@@ -583,9 +583,15 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     )?;
     let cancel = bots::on_ctrl_c(true);
     exec.run.cancel = Some(Arc::clone(&cancel));
-    // Refused here when not even one game fits the limit on open
-    // descriptors: the smoke start is a game per bot.
-    super::jobs_within_open_files(1, settings.game.shape().seats(), settings.bots.len())?;
+    // Refused here when not even one game fits the limits on open
+    // descriptors and tasks, or its seat users cannot be had: the smoke
+    // start is a game per bot.
+    super::jobs_that_fit(
+        1,
+        settings.game.shape().seats(),
+        settings.bots.len(),
+        exec.run.sandbox,
+    )?;
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
     let mut failures = super::smoke_failures(settings.game, bots, &exec);
     // Unless --allow-broken plays them anyway.
@@ -631,8 +637,12 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     } else {
         jobs
     };
-    let jobs =
-        super::jobs_within_open_files(jobs, settings.game.shape().seats(), settings.bots.len())?;
+    let jobs = super::jobs_that_fit(
+        jobs,
+        settings.game.shape().seats(),
+        settings.bots.len(),
+        exec.run.sandbox,
+    )?;
     let format = match (&settings.gauntlet, &settings.sprt) {
         (Some(new), Some(sprt)) => format!(" gauntlet of {new} (sprt {sprt})"),
         (Some(new), None) => format!(" gauntlet of {new}"),

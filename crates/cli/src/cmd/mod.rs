@@ -51,38 +51,61 @@ pub fn warn_open_files(run: RunOptions) -> RunOptions {
 const DESCRIPTORS_RESERVED: u64 = 16;
 
 /// The number of games to play at once: `jobs`, or fewer when the games
-/// in flight (each `seats` bot processes, [`dojo_runner::DESCRIPTORS_PER_SEAT`]
-/// descriptors each) would not fit this process's limit on open
-/// descriptors (already raised to the hard limit), with a note saying
-/// why; a game that runs out of descriptors would fail. Refuses when not
-/// even one game fits.
-pub fn jobs_within_open_files(jobs: usize, seats: usize, bots: usize) -> Result<usize> {
-    let Room {
-        fit,
-        limit,
-        per_game,
-        beside,
-    } = Room::now(seats, bots);
-    if fit >= jobs {
-        return Ok(jobs);
-    }
-    if fit == 0 {
-        bail!(
-            "this process may open {limit} files (ulimit -n), too few for even one game: a game of {seats} bots needs about {per_game} beside the {beside} dojo keeps; raise the limit (ulimit -n {})",
-            beside + per_game
-        );
-    }
-    errln!(
-        "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
-        crate::output::count(fit, "game"),
-        dojo_runner::DESCRIPTORS_PER_SEAT,
-        beside + per_game * jobs as u64
-    );
+/// in flight would not fit what this process and the machine allow, with
+/// a note saying which limit and why; a game that cannot get what it
+/// needs would fail. The limits: open descriptors (each game `seats` bot
+/// processes, [`dojo_runner::DESCRIPTORS_PER_SEAT`] descriptors each,
+/// within this process's limit, already raised to the hard limit) and
+/// tasks (processes and threads: `ulimit -u` without root, the kernel's
+/// `threads-max` and `pid_max`, the control groups' `pids.max`). Refuses
+/// when not even one game fits. Then claims the seat users the games need
+/// (as root: `docs/sandbox.md`), refusing when they cannot be had.
+pub fn jobs_that_fit(
+    jobs: usize,
+    seats: usize,
+    bots: usize,
+    sandbox: dojo_runner::SandboxMode,
+) -> Result<usize> {
+    let files = Room::now(seats, bots);
+    let tasks = TaskRoom::now(seats);
+    // The tighter limit says why.
+    let fit = match &tasks {
+        Some(tasks) if tasks.fit < files.fit => tasks.within(jobs, seats),
+        _ => files.within(jobs, seats),
+    }?;
+    // More bots than seats: what room the games leave goes to keeping
+    // more boxes idle per worker (up to one per bot), so a worker's next
+    // games find their bots' boxes made.
+    let idle_room = |room: u64, per_box: u64| room / (fit as u64 * per_box).max(1);
+    let more = if bots > seats {
+        let files = idle_room(files.left(fit), dojo_runner::DESCRIPTORS_PER_IDLE_BOX);
+        let tasks = tasks.map_or(u64::MAX, |t| idle_room(t.left(fit), 2));
+        usize::try_from(files.min(tasks)).unwrap_or(usize::MAX)
+    } else {
+        0
+    };
+    let idle = dojo_runner::idle_boxes_per_game(seats, bots) as usize;
+    dojo_runner::keep_idle_boxes((idle + more).min(bots));
+    dojo_runner::reserve_seat_users(sandbox, fit, seats).with_context(|| {
+        format!(
+            "cannot have the {} seat users {} at once need (each bot runs as a user of its own as root; --sandbox off runs them as dojo's)",
+            dojo_runner::seat_users_needed(fit, seats),
+            crate::output::count(fit, "game"),
+        )
+    })?;
     Ok(fit)
+}
+
+/// How many games of `seats` bots fit at once now, at least one: the
+/// smoke start's batches.
+fn games_that_fit_now(seats: usize) -> usize {
+    let files = Room::now(seats, 0).fit;
+    TaskRoom::now(seats).map_or(files, |t| t.fit.min(files))
 }
 
 /// How many games fit at once in this process's limit on open
 /// descriptors, beside those it holds now.
+#[derive(Clone, Copy)]
 struct Room {
     fit: usize,
     /// The soft limit.
@@ -91,13 +114,19 @@ struct Room {
     per_game: u64,
     /// Open now, reserved ([`DESCRIPTORS_RESERVED`]) and one log per bot.
     beside: u64,
+    /// Boxes a worker may keep idle beside its game's.
+    idle: u64,
 }
 
 impl Room {
     fn now(seats: usize, bots: usize) -> Room {
         let limit = dojo_runner::open_files_soft_limit();
         let in_use = dojo_runner::open_descriptors().unwrap_or(0);
-        let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT;
+        // A league of more bots than seats: the worker may keep boxes of
+        // other bots idle beside the game's.
+        let idle = dojo_runner::idle_boxes_per_game(seats, bots);
+        let per_game = seats as u64 * dojo_runner::DESCRIPTORS_PER_SEAT
+            + idle * dojo_runner::DESCRIPTORS_PER_IDLE_BOX;
         let beside = in_use + DESCRIPTORS_RESERVED + bots as u64;
         let room = limit.saturating_sub(beside);
         Room {
@@ -105,7 +134,110 @@ impl Room {
             limit,
             per_game,
             beside,
+            idle,
         }
+    }
+
+    /// Descriptors left once `games` are in flight.
+    fn left(&self, games: usize) -> u64 {
+        (self.limit).saturating_sub(self.beside + self.per_game * games as u64)
+    }
+
+    /// `jobs`, or what fits with a note; an error when nothing does.
+    fn within(&self, jobs: usize, seats: usize) -> Result<usize> {
+        let Room {
+            fit,
+            limit,
+            per_game,
+            beside,
+            idle,
+        } = *self;
+        if fit >= jobs {
+            return Ok(jobs);
+        }
+        if fit == 0 {
+            bail!(
+                "this process may open {limit} files (ulimit -n), too few for even one game: a game of {seats} bots needs about {per_game} beside the {beside} dojo keeps; raise the limit (ulimit -n {})",
+                beside + per_game
+            );
+        }
+        errln!(
+            "note: playing {} at once, not {jobs}: this process may open {limit} files (ulimit -n) and each game in flight needs about {per_game} ({seats} bots, {} each{}) beside the {beside} dojo keeps; raise the limit (ulimit -n {}) to play {jobs} at once",
+            crate::output::count(fit, "game"),
+            dojo_runner::DESCRIPTORS_PER_SEAT,
+            if idle > 0 {
+                format!(
+                    ", and {} for each of the {idle} boxes its worker may keep idle",
+                    dojo_runner::DESCRIPTORS_PER_IDLE_BOX
+                )
+            } else {
+                String::new()
+            },
+            beside + per_game * jobs as u64
+        );
+        Ok(fit)
+    }
+}
+
+/// How many games fit at once in the tightest limit on tasks (processes
+/// and threads) the bots count against; `None` where none can be read.
+struct TaskRoom {
+    fit: usize,
+    limit: dojo_runner::TaskLimit,
+    per_game: u64,
+}
+
+impl TaskRoom {
+    fn now(seats: usize) -> Option<TaskRoom> {
+        let limit = dojo_runner::tightest_task_limit()?;
+        let per_game = seats as u64 * dojo_runner::TASKS_PER_SEAT + dojo_runner::TASKS_PER_GAME;
+        let room = limit.room().saturating_sub(dojo_runner::TASKS_RESERVED);
+        Some(TaskRoom {
+            fit: usize::try_from(room / per_game).unwrap_or(usize::MAX),
+            limit,
+            per_game,
+        })
+    }
+
+    /// Tasks left once `games` are in flight, beside those kept free.
+    fn left(&self, games: usize) -> u64 {
+        (self.limit.room())
+            .saturating_sub(dojo_runner::TASKS_RESERVED + self.per_game * games as u64)
+    }
+
+    /// `jobs`, or what fits with a note; an error when nothing does.
+    fn within(&self, jobs: usize, seats: usize) -> Result<usize> {
+        let TaskRoom {
+            fit,
+            ref limit,
+            per_game,
+        } = *self;
+        if fit >= jobs {
+            return Ok(jobs);
+        }
+        let reserved = dojo_runner::TASKS_RESERVED;
+        let what = format!(
+            "{} allows {} processes and threads, {} in use, and each game in flight needs about {per_game} ({seats} bots, {} each: the bot and its box's init and waiter; and {} for the thread playing it and the boxes it keeps idle) beside the {reserved} dojo keeps free",
+            limit.kind,
+            limit.limit,
+            limit.in_use,
+            dojo_runner::TASKS_PER_SEAT,
+            dojo_runner::TASKS_PER_GAME,
+        );
+        if fit == 0 {
+            bail!(
+                "too few processes for even one game: {what}; raise {} to at least {}",
+                limit.kind,
+                limit.in_use + reserved + per_game
+            );
+        }
+        errln!(
+            "note: playing {} at once, not {jobs}: {what}; raise {} to {} to play {jobs} at once",
+            crate::output::count(fit, "game"),
+            limit.kind,
+            limit.in_use + reserved + per_game * jobs as u64
+        );
+        Ok(fit)
     }
 }
 
@@ -246,10 +378,11 @@ pub fn smoke_failures<'a>(
     let mut failures = Vec::new();
     let mut rest = &bots[..];
     while !rest.is_empty() {
-        // As many at once as the limit on open descriptors takes now (a
-        // folder of many bots under a low `ulimit -n` would otherwise fail
-        // them all with "Too many open files"), and at least one.
-        let at_once = Room::now(game.shape().seats(), 0).fit.clamp(1, rest.len());
+        // As many at once as the limits on open descriptors and tasks take
+        // now (a folder of many bots under a low `ulimit -n` would
+        // otherwise fail them all with "Too many open files"), and at
+        // least one.
+        let at_once = games_that_fit_now(game.shape().seats()).clamp(1, rest.len());
         let (batch, later) = rest.split_at(at_once);
         rest = later;
         std::thread::scope(|scope| {

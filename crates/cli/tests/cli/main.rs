@@ -41,6 +41,7 @@ mod replay;
 mod replay_bots;
 mod rules;
 mod sandbox;
+mod scale;
 mod slurm;
 mod small_things;
 mod submissions;

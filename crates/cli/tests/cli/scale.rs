@@ -1,0 +1,322 @@
+//! Width: leagues of many games in flight. Bots that think by sleeping (a
+//! bot waiting on a GPU or a remote search) cost the machine nothing, so
+//! a league plays hundreds of their games at once: every game must be
+//! played, none lost to a seat user, a process or a descriptor the
+//! machine could not give, and none to a timeout the harness caused.
+//! What the machine cannot hold lowers `--jobs` with a note before play.
+//! Limits per move are generous: these tests are about width, not speed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use dojo_testkit::cli::{GENEROUS, stderr_of};
+use dojo_testkit::paths::root;
+use serde_json::Value;
+
+/// `bench/echo.c` built into `dir` (mode 0755, so a seat user reaches
+/// it): a C bot that sleeps `ms` before each answer. `None` without a C
+/// compiler.
+fn sleeping_bot(dir: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.join("echo");
+    let built = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&out)
+        .arg(root().join("bench/echo.c"))
+        .status()
+        .is_ok_and(|s| s.success());
+    built.then_some(out)
+}
+
+/// `dojo league cardjitsu` of two bots sleeping `ms` a move: `games`
+/// games, `--jobs jobs`, into `out`, through `sh -c` after `prefix`
+/// (which may move the shell into a control group or lower a limit).
+fn sleepers_league(echo: &Path, ms: u32, games: u32, jobs: u32, out: &Path) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in ["a", "b"] {
+        cmd.arg(format!("{name}={} sleep {ms}", echo.display()));
+    }
+    cmd.args(["--games", &games.to_string(), "--jobs", &jobs.to_string()])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
+/// The league's report, after checking that it played every game with
+/// no failed game and no fault of any kind.
+fn all_played_cleanly(out: &Output, league: &Path, games: u64) -> Value {
+    let err = stderr_of(out);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("failed"), "{err}");
+    let report = dojo_testkit::json::read_json(&league.join("report.json"));
+    assert_eq!(report["games_played"], games, "{err}");
+    assert_eq!(report["timing"]["failed"], serde_json::json!([]), "{err}");
+    for bot in report["standings"].as_array().unwrap() {
+        for (kind, n) in bot["faults"].as_object().unwrap() {
+            assert_eq!(n, 0, "{} had {kind} faults: {err}", bot["name"]);
+        }
+    }
+    report
+}
+
+#[test]
+fn a_league_256_games_wide_of_sleeping_bots_plays_every_game_with_no_fault() {
+    // 512 boxes in flight at once: twice the seat users a dojo process
+    // had before (255), where 1,909 of 2,048 games failed to start.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let league = tmp.path().join("wide");
+    let out = sleepers_league(&echo, 5, 256, 256, &league)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(err.contains("with 2 bots, 256 jobs"), "{err}");
+    all_played_cleanly(&out, &league, 256);
+}
+
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn two_leagues_at_once_each_past_one_block_of_seat_users_fail_no_game() {
+    // Each league needs 2 x 140 seat users (and 3 x 140 for idle boxes):
+    // more than one block of 256, so each claims several and both must get
+    // blocks of their own (as root; otherwise both play as dojo's user).
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    let first = sleepers_league(&echo, 5, 140, 140, &one)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let second = sleepers_league(&echo, 5, 140, 140, &two).output().unwrap();
+    let first = first.wait_with_output().unwrap();
+    all_played_cleanly(&first, &one, 140);
+    all_played_cleanly(&second, &two, 140);
+}
+
+#[test]
+fn a_low_pids_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
+    // A control group allowing 100 processes and threads: 16 games of two
+    // boxed bots (13 tasks each, beside the 64 kept free) used to fail
+    // their forks; now dojo plays as many as fit and says why.
+    let Some(group) = pids_group(100) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let league = tmp.path().join("l");
+    let cmd = sleepers_league(&echo, 1, 20, 16, &league);
+    let argv: Vec<String> = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| format!("'{}'", a.to_string_lossy()))
+        .collect();
+    let script = format!(
+        "echo $$ > '{}' && exec {}",
+        group.0.join("cgroup.procs").display(),
+        argv.join(" ")
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(err.contains("games at once, not 16: "), "{err}");
+    assert!(
+        err.contains("pids.max allows 100 processes and threads"),
+        "{err}"
+    );
+    all_played_cleanly(&out, &league, 20);
+}
+
+/// A pids control group of its own with `pids.max` = `max`, removed when
+/// dropped; `None` (saying why) where none can be made (not root, no
+/// pids controller).
+fn pids_group(max: u32) -> Option<Group> {
+    // cgroup v1's pids hierarchy, else the v2 root.
+    let base = ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"]
+        .into_iter()
+        .map(Path::new)
+        .find(|b| b.join("cgroup.procs").exists());
+    let Some(base) = base else {
+        eprintln!("skipped: no control group hierarchy");
+        return None;
+    };
+    let dir = base.join(format!("dojo-scale-test-{}", std::process::id()));
+    if std::fs::create_dir(&dir).is_err()
+        || std::fs::write(dir.join("pids.max"), max.to_string()).is_err()
+    {
+        let _ = std::fs::remove_dir(&dir);
+        eprintln!(
+            "skipped: cannot make a pids control group under {}",
+            base.display()
+        );
+        return None;
+    }
+    Some(Group(dir))
+}
+
+struct Group(PathBuf);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_wide_leagues_workers_keep_their_boxes_for_their_next_games() {
+    // 512 games of two bots that think 20 ms a move, 256 at once: each
+    // worker's two boxes serve its next games. With 16 idle boxes for the
+    // whole process, a league this wide evicted nearly every box it gave
+    // back and made new ones for the next game (907 boxes for these 1,024
+    // bot starts; 512 now). Each box has control groups of its own, named
+    // with a number dojo never reuses: the bot names its group at each
+    // start.
+    let tmp = tempfile::tempdir().unwrap();
+    let script = group_naming_bot(tmp.path());
+    let league = tmp.path().join("l");
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in ["a", "b"] {
+        cmd.arg(format!("{name}=sh {}", script.display()));
+    }
+    let out = cmd
+        .args(["--games", "512", "--jobs", "256"])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    all_played_cleanly(&out, &league, 512);
+    let report = dojo_testkit::json::read_json(&league.join("report.json"));
+    let layers = report["timing"]["containment"]["layers"].to_string();
+    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
+        eprintln!("skipped: no PID namespaces or control groups");
+        return;
+    }
+    let boxes = boxes_named(&league, &["a", "b"]);
+    assert!(
+        (2..=512).contains(&boxes),
+        "{boxes} boxes made for 1,024 bot starts at 256 games wide (at most 2 per worker)"
+    );
+}
+
+#[test]
+fn with_more_bots_than_seats_the_descriptor_check_counts_the_idle_boxes() {
+    // Three bots, two seats: a worker may keep the boxes of the bot not
+    // in its game idle beside it, each holding descriptors of its own.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(echo) = sleeping_bot(tmp.path()) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    };
+    let league = tmp.path().join("l");
+    let mut argv = vec![format!(
+        "'{}' league cardjitsu",
+        assert_cmd::cargo::cargo_bin("dojo").display()
+    )];
+    for name in ["a", "b", "c"] {
+        argv.push(format!("'{name}={} sleep 1'", echo.display()));
+    }
+    argv.push(format!(
+        "--games 2 --jobs 8 {} --out '{}'",
+        GENEROUS.join(" "),
+        league.display()
+    ));
+    let out = Command::new("sh")
+        .args(["-c", &format!("ulimit -n 200 && exec {}", argv.join(" "))])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("and 8 for each of the 3 boxes its worker may keep idle"),
+        "{err}"
+    );
+    assert!(!err.contains("Too many open files"), "{err}");
+    all_played_cleanly(&out, &league, 6);
+}
+
+/// A shell bot in `dir` that names its box's control group on stderr at
+/// each start (`dojo-nsNS-PID-N`: dojo never reuses a number) and thinks
+/// 20 ms a move.
+fn group_naming_bot(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("ns.sh");
+    std::fs::write(
+        &script,
+        "grep -m1 -o 'dojo-ns[0-9-]*' /proc/self/cgroup >&2\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             'Player '*|'Draw!') exit 0 ;;\n\
+             *' vs. '*) ;;\n\
+             *,*) sleep 0.02; echo 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+/// The boxes a league's bots ran in: the distinct control groups they
+/// named in their stderr logs (see [`group_naming_bot`]).
+fn boxes_named(league: &Path, bots: &[&str]) -> usize {
+    let mut groups = std::collections::BTreeSet::new();
+    for bot in bots {
+        let log =
+            std::fs::read_to_string(league.join("stderr").join(format!("{bot}.log"))).unwrap();
+        groups.extend(
+            log.lines()
+                .filter(|l| l.starts_with("dojo-ns"))
+                .map(str::to_owned),
+        );
+    }
+    groups.len()
+}
+
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_league_of_more_bots_than_seats_keeps_a_box_per_bot_where_there_is_room() {
+    // Six bots, one worker: with 3 idle boxes a worker's next game often
+    // needed a box it had evicted; with room for one per bot, the six
+    // boxes made first serve all 60 games.
+    let tmp = tempfile::tempdir().unwrap();
+    let script = group_naming_bot(tmp.path());
+    let league = tmp.path().join("l");
+    let bots = ["a", "b", "c", "d", "e", "f"];
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in bots {
+        cmd.arg(format!("{name}=sh {}", script.display()));
+    }
+    let out = cmd
+        .args(["--games", "4", "--jobs", "1"])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    let report = all_played_cleanly(&out, &league, 60);
+    let layers = report["timing"]["containment"]["layers"].to_string();
+    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
+        eprintln!("skipped: no PID namespaces or control groups");
+        return;
+    }
+    assert_eq!(boxes_named(&league, &bots), 6, "one box per bot");
+}

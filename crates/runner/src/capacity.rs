@@ -1,0 +1,224 @@
+//! What the machine lets this process run at once beside open descriptors
+//! (`sys::DESCRIPTORS_PER_SEAT`): tasks (processes and threads) and seat
+//! users. A league sizes its games in flight from these before its first
+//! game, so a `--jobs` the machine cannot hold is lowered or refused with
+//! the reason, never turned into games that fail to start a bot.
+
+use std::path::PathBuf;
+
+use crate::sandbox::SandboxMode;
+
+/// Tasks each seat of a game in flight takes: the bot's process, and in
+/// a box its init and the waiter holding the box together (without
+/// boxes, a process contained alone has a waiter where it has a PID
+/// namespace). A bot's own children and threads come on top: they are
+/// what `--limit-processes` caps, and most bots have none.
+pub const TASKS_PER_SEAT: u64 = 3;
+
+/// Tasks each game in flight takes beside its seats: the worker thread
+/// that plays it, and the waiter and init of each box it keeps idle
+/// between games.
+pub const TASKS_PER_GAME: u64 = 1 + 2 * crate::bot_box::IDLE_PER_THREAD as u64;
+
+/// Tasks kept free beside the games: dojo's other threads (the page
+/// writer, the smoke start's, the CPU-limit watcher), a restarted bot's
+/// process before the old one is reaped, and the bots' own children.
+pub const TASKS_RESERVED: u64 = 64;
+
+/// A limit on how many tasks may exist that the bots count against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskLimitKind {
+    /// `ulimit -u` (RLIMIT_NPROC) of dojo's user, which its bots run as
+    /// when dojo is not root (root is exempt, and seat users each count
+    /// apart).
+    UserProcesses,
+    /// `kernel.threads-max`: tasks on the whole machine.
+    ThreadsMax,
+    /// `kernel.pid_max`: pids on the whole machine.
+    PidMax,
+    /// A control group's `pids.max`, this process's own or an ancestor's.
+    Cgroup(PathBuf),
+}
+
+impl std::fmt::Display for TaskLimitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::UserProcesses => f.write_str("ulimit -u"),
+            Self::ThreadsMax => f.write_str("kernel.threads-max"),
+            Self::PidMax => f.write_str("kernel.pid_max"),
+            Self::Cgroup(dir) => write!(f, "{}", dir.join("pids.max").display()),
+        }
+    }
+}
+
+/// One limit on tasks and what counts against it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskLimit {
+    pub kind: TaskLimitKind,
+    pub limit: u64,
+    pub in_use: u64,
+}
+
+impl TaskLimit {
+    /// Tasks that may still be started under it.
+    pub fn room(&self) -> u64 {
+        self.limit.saturating_sub(self.in_use)
+    }
+}
+
+/// The limit on tasks with the least room now (read from `/proc` and the
+/// control groups), if any can be read.
+pub fn tightest_task_limit() -> Option<TaskLimit> {
+    task_limits().into_iter().min_by_key(TaskLimit::room)
+}
+
+/// Every limit on tasks that applies to this process's bots.
+fn task_limits() -> Vec<TaskLimit> {
+    let mut limits = Vec::new();
+    let number =
+        |path: &str| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    // The fourth field of /proc/loadavg is "running/total": the tasks of
+    // the whole machine.
+    let tasks = std::fs::read_to_string("/proc/loadavg").ok().and_then(|l| {
+        l.split_whitespace()
+            .nth(3)?
+            .split_once('/')?
+            .1
+            .parse::<u64>()
+            .ok()
+    });
+    if let Some(in_use) = tasks {
+        for (kind, path) in [
+            (TaskLimitKind::ThreadsMax, "/proc/sys/kernel/threads-max"),
+            (TaskLimitKind::PidMax, "/proc/sys/kernel/pid_max"),
+        ] {
+            if let Some(limit) = number(path) {
+                limits.push(TaskLimit {
+                    kind,
+                    limit,
+                    in_use,
+                });
+            }
+        }
+    }
+    if !rustix::process::getuid().is_root() {
+        let nproc = rustix::process::getrlimit(rustix::process::Resource::Nproc);
+        if let Some(limit) = nproc.current {
+            limits.push(TaskLimit {
+                kind: TaskLimitKind::UserProcesses,
+                limit,
+                in_use: user_tasks(rustix::process::getuid().as_raw()),
+            });
+        }
+    }
+    for (dir, limit, in_use) in crate::cgroup::pids_limits() {
+        limits.push(TaskLimit {
+            kind: TaskLimitKind::Cgroup(dir),
+            limit,
+            in_use,
+        });
+    }
+    limits
+}
+
+/// Tasks (threads) of every process whose real uid is `uid`: what the
+/// kernel counts against that user's `ulimit -u`.
+fn user_tasks(uid: u32) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut tasks = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else {
+            continue;
+        };
+        let field = |key: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(key))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        if field("Uid:") == Some(u64::from(uid)) {
+            tasks += field("Threads:").unwrap_or(1);
+        }
+    }
+    tasks
+}
+
+/// Descriptors dojo holds for each box a worker keeps idle between games
+/// (its init's socket and pidfd, the waiter's, the init's children list,
+/// the kept files of its control groups): counted from `/proc/PID/fd` of
+/// `dojo league --jobs 1`, about 40 for two bots and 60 with three idle
+/// boxes of others beside them; kept above that.
+pub const DESCRIPTORS_PER_IDLE_BOX: u64 = 8;
+
+/// Boxes a worker may keep idle while it plays a game of `seats` bots in
+/// a league of `bots`: those of other bots, so none when every bot of
+/// the league is in each game (their boxes are all in use).
+pub fn idle_boxes_per_game(seats: usize, bots: usize) -> u64 {
+    if bots > seats {
+        crate::bot_box::IDLE_PER_THREAD as u64
+    } else {
+        0
+    }
+}
+
+/// Most boxes a worker keeps idle, however much room the limits leave.
+pub const MOST_IDLE_PER_WORKER: usize = 64;
+
+/// Lets each worker keep up to `boxes` idle between games (at least 3, at
+/// most [`MOST_IDLE_PER_WORKER`]); returns the bound now in force. A
+/// league of more bots than seats sets it from the room its games in
+/// flight leave under the limits: with one box kept per bot, a worker's
+/// next games find their bots' boxes made, where 3 made a league of 40
+/// bots make two boxes for nearly every game.
+pub fn keep_idle_boxes(boxes: usize) -> usize {
+    crate::bot_box::set_idle_cap(boxes.min(MOST_IDLE_PER_WORKER));
+    crate::bot_box::idle_cap()
+}
+
+/// Seat users a run of `games` at once, of `seats` bots each, may hold:
+/// one per box in a game, and one per box a worker keeps idle between
+/// games (the bound in force: [`keep_idle_boxes`]).
+pub fn seat_users_needed(games: usize, seats: usize) -> usize {
+    games * (seats + crate::bot_box::idle_cap())
+}
+
+/// Before a run of `games` at once with `seats` bots each under `mode`:
+/// claims the seat users it needs, where bots get users of their own
+/// (see [`crate::seat_users`]); nothing otherwise. Returns how many this
+/// process now holds.
+pub fn reserve_seat_users(
+    mode: SandboxMode,
+    games: usize,
+    seats: usize,
+) -> Result<usize, crate::seat_users::SeatUserError> {
+    if !crate::sandbox::seat_users(mode) {
+        return Ok(0);
+    }
+    crate::seat_users::reserve(seat_users_needed(games, seats))?;
+    Ok(crate::seat_users::held())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_machine_always_limits_tasks_and_counts_this_process() {
+        let limits = task_limits();
+        let machine = limits
+            .iter()
+            .find(|l| l.kind == TaskLimitKind::ThreadsMax)
+            .expect("kernel.threads-max is readable");
+        assert!(machine.in_use >= 1 && machine.limit > machine.in_use);
+        assert!(tightest_task_limit().unwrap().room() <= machine.room());
+        // This process's threads, at least this one.
+        assert!(user_tasks(rustix::process::getuid().as_raw()) >= 1);
+    }
+}
