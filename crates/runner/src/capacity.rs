@@ -191,7 +191,7 @@ pub fn seat_users_needed(games: usize, seats: usize) -> usize {
 
 /// Before a run of `games` at once with `seats` bots each under `mode`:
 /// claims the seat users it needs, where bots get users of their own
-/// (see [`crate::seat_users`]); nothing otherwise. Returns how many this
+/// (see `runner/src/seat_users.rs`); nothing otherwise. Returns how many this
 /// process now holds.
 pub fn reserve_seat_users(
     mode: SandboxMode,
