@@ -1983,23 +1983,15 @@ fn a_bot_filling_its_scratch_directory_meets_its_cap_not_the_disk() {
     // Its own filesystem, not the one the results are on.
     assert_eq!(size, cap, "{stderr}");
     let files = dojo_runner::SCRATCH_INODES;
-    let (_, run) = versus(
-        bot(
-            "hostile",
-            "scratch_filler.py",
-            &["inodes", &(files + 1000).to_string()],
-        ),
-        &filler_options(options()),
-        2,
-    );
-    let stderr = &run.seats[1].stderr;
-    let (made, errno, _) = filled(stderr);
+    let (stderr, (made, errno, _)) = fill_inodes(options());
     assert_eq!(errno, libc_enospc(), "{stderr}");
     assert!(made < files, "{stderr}");
 }
 
-#[test]
-fn without_a_box_the_filler_writes_past_the_cap_on_the_hosts_disk() {
+/// The filler making 1,000 files more than a box's scratch filesystem
+/// holds, under `opts`: its stderr, and what it reported (files made, the
+/// errno that stopped it, the filesystem's size in MiB).
+fn fill_inodes(opts: RunOptions) -> (String, (u64, i32, u64)) {
     let files = dojo_runner::SCRATCH_INODES;
     let (_, run) = versus(
         bot(
@@ -2007,11 +1999,18 @@ fn without_a_box_the_filler_writes_past_the_cap_on_the_hosts_disk() {
             "scratch_filler.py",
             &["inodes", &(files + 1000).to_string()],
         ),
-        &filler_options(nothing_but_the_process_group()),
+        &filler_options(opts),
         2,
     );
-    let stderr = &run.seats[1].stderr;
-    let (made, errno, size) = filled(stderr);
+    let stderr = run.seats[1].stderr.clone();
+    let figures = filled(&stderr);
+    (stderr, figures)
+}
+
+#[test]
+fn without_a_box_the_filler_writes_past_the_cap_on_the_hosts_disk() {
+    let files = dojo_runner::SCRATCH_INODES;
+    let (stderr, (made, errno, size)) = fill_inodes(nothing_but_the_process_group());
     assert_eq!((made, errno), (files + 1000, 0), "{stderr}");
     let host = rustix::fs::statvfs(std::env::temp_dir()).expect("statvfs");
     assert_eq!(size, (host.f_blocks * host.f_frsize) >> 20, "{stderr}");
