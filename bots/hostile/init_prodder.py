@@ -5,9 +5,11 @@ signals it has handlers for (`SigCgt`, in hex), sets its
 open-files limit to 4 (an init that can hold no descriptor starts no bot
 again), renices it, makes it SCHED_IDLE, and sends it signals 1 to 8 and
 10 to 18 back to back (a handler dojo left in it would run). Reports each
-on stderr (`init\\tWHAT\\tRESULT`: `ok` or the errno's name), then answers
-0. The next hand, game or process of the seat starts only if the init
-took none of it."""
+on stderr (`init\\tWHAT\\tRESULT`: `ok` or the errno's name), and its own
+capability sets, no-new-privileges and seccomp mode as the kernel shows
+them (`init\\tself\\tCapPrm=... Seccomp=...`: what the init keeps for its
+own work must not reach a bot), then answers 0. The next hand, game or
+process of the seat starts only if the init took none of it."""
 import errno
 import os
 import resource
@@ -39,7 +41,15 @@ def caught():
                 report("caught", line.split()[1])
 
 
+def own_status():
+    wanted = ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp")
+    with open("/proc/self/status") as f:
+        fields = [line.split(":") for line in f]
+    report("self", " ".join(f"{k}={v.strip()}" for k, v in fields if k in wanted))
+
+
 def attack():
+    own_status()
     report("cmdline-read", result(cmdline))
     report("status-read", result(caught))
     limit = (4, 4)

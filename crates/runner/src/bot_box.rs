@@ -82,10 +82,10 @@ pub(crate) struct BotBox {
     /// bot's pid from it with one `pread` instead of opening, reading and
     /// closing it by path (five system calls a start in strace).
     init_children: Option<std::fs::File>,
-    /// The tmpfs mounted over the scratch directory for each game, where
-    /// the box has a minimal root ([`crate::sys::fresh_scratch`]); `None`:
-    /// the directory itself is emptied between games.
-    fresh: Option<crate::sys::FreshScratch>,
+    /// The init mounts a new tmpfs over the scratch directory for each
+    /// game (the box has a minimal root: [`init::ScratchMount`]); false:
+    /// dojo empties the directory itself between games.
+    fresh_scratch: bool,
 }
 
 /// A bot start sent to a box's init and not yet answered: dojo's ends of
@@ -118,30 +118,24 @@ impl BotBox {
         } else {
             std::env::vars().collect()
         };
-        let program = init::Program::new(launch.command, &base_env)?;
-        let started = crate::process::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
-        drop(theirs);
-        rustix::io::ioctl_fionbio(&ours, true)?;
-        // A box with a minimal root gets its first scratch tmpfs now (see
-        // `reset` for the next ones).
-        let fresh = match (launch.scratch, started.guard.init_pidfd()) {
-            (Some(dir), Some(pidfd)) if launch.containment.minimal_root => {
-                let fresh = fresh_scratch(dir, scratch.seat_id(), launch)?;
-                crate::sys::fresh_scratch(pidfd, &fresh, false).map_err(|e| {
-                    std::io::Error::new(
-                        e.kind(),
-                        format!("cannot mount the box's scratch filesystem: {e}"),
-                    )
-                })?;
-                Some(fresh)
+        // A box with a minimal root gets a tmpfs over its scratch
+        // directory, new for every game; other boxes' directories are
+        // emptied between games by dojo.
+        let mount = match launch.scratch {
+            Some(dir) if launch.containment.minimal_root => {
+                Some(scratch_mount(dir, scratch.seat_id())?)
             }
             _ => None,
         };
+        let fresh_scratch = mount.is_some();
+        let program = init::Program::new(launch.command, &base_env, mount)?;
+        let started = crate::process::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
+        drop(theirs);
+        rustix::io::ioctl_fionbio(&ours, true)?;
         // The init's pid may be unknown (a dojo in a PID namespace of its
         // own with the host's /proc): the box works without it, only the
-        // bot's pid as dojo sees it is then unknown (0), and its scratch
-        // directory is emptied between games rather than replaced.
-        Ok(Self {
+        // bot's pid as dojo sees it is then unknown (0).
+        let made = Self {
             key,
             thread: std::thread::current().id(),
             ctl: ours,
@@ -152,8 +146,24 @@ impl BotBox {
             starting: false,
             worked: false,
             init_children: None,
-            fresh,
-        })
+            fresh_scratch,
+        };
+        // The first game's box is readied as every later game's is (see
+        // `reset`).
+        made.renew().map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot ready the box for a game: {e}"))
+        })?;
+        Ok(made)
+    }
+
+    /// Has the init ready the emptied box for a game as a new box
+    /// ([`init::RENEW`]), and waits for its answer.
+    fn renew(&self) -> std::io::Result<()> {
+        send(&self.ctl, init::RENEW, &[], &[])?;
+        match answer(&self.ctl, &[init::RENEWED, init::FAILED])? {
+            (init::RENEWED, _, _) => Ok(()),
+            (_, _, errno) => Err(std::io::Error::from_raw_os_error(errno)),
+        }
     }
 
     /// Whether the box still works: its init answered every request and
@@ -187,15 +197,16 @@ impl BotBox {
     }
 
     /// Readies the box for another game (the processes are gone
-    /// already): a new scratch filesystem and PID counter, or without a
-    /// minimal root its scratch directory emptied. False if it cannot be.
+    /// already): new IPC namespace and PID counter, and a new scratch
+    /// filesystem, or without a minimal root its scratch directory
+    /// emptied. False if it cannot be.
     fn reset(&mut self) -> bool {
-        if let Some(fresh) = &self.fresh {
-            let renewed = self
-                .guard
-                .init_pidfd()
-                .is_some_and(|pidfd| crate::sys::fresh_scratch(pidfd, fresh, true).is_ok());
-            return renewed && self.usable();
+        if !self.usable() || self.renew().is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+            return false;
+        }
+        if self.fresh_scratch {
+            return true;
         }
         let Ok(entries) = std::fs::read_dir(self.scratch.path()) else {
             return false;
@@ -326,11 +337,7 @@ impl BotBox {
 /// mode 0700 as the directory is, at most [`crate::sandbox::SCRATCH_MIB`]
 /// and [`crate::sandbox::SCRATCH_INODES`]. Its pages are charged to the
 /// memory group of the bot that writes them.
-fn fresh_scratch(
-    dir: &std::path::Path,
-    seat_id: u32,
-    launch: &Launch<'_>,
-) -> std::io::Result<crate::sys::FreshScratch> {
+fn scratch_mount(dir: &std::path::Path, seat_id: u32) -> std::io::Result<init::ScratchMount> {
     let real = std::fs::canonicalize(dir)?;
     let (uid, gid) = if seat_id != 0 {
         (seat_id, seat_id)
@@ -346,10 +353,9 @@ fn fresh_scratch(
         crate::sandbox::SCRATCH_INODES
     );
     let invalid = || std::io::Error::other(format!("{}: contains a NUL byte", real.display()));
-    Ok(crate::sys::FreshScratch {
+    Ok(init::ScratchMount {
         path: std::ffi::CString::new(real.as_os_str().as_encoded_bytes()).map_err(|_| invalid())?,
         options: std::ffi::CString::new(options).map_err(|_| invalid())?,
-        user_ns: launch.containment.unshare_flags & crate::sys::NEW_USER != 0,
     })
 }
 

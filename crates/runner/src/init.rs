@@ -25,6 +25,12 @@
 //!   (`kill(-1)`, which in a PID namespace reaches only the namespace),
 //!   reaps them all, removes every System V IPC object of the box and
 //!   answers [`CLEAN`];
+//! - dojo sends [`RENEW`] between games (and once when the box is made):
+//!   the init empties the box as for [`KILL`], then readies it as a new
+//!   box would be ([`renew`]): a new tmpfs over the scratch directory
+//!   (where the box has a minimal root), a new IPC namespace and its PID
+//!   counter set back; it answers [`RENEWED`], or [`FAILED`] with the
+//!   errno of the step that failed;
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
 //!
@@ -32,7 +38,11 @@
 //! the capabilities its work needs) and each bot becomes the seat's user
 //! between its `clone` and its `exec`, so no bot may signal, `prlimit`,
 //! renice or trace it (seccomp denies those calls on PID 1 as well, for
-//! boxes whose bots share the init's user); every signal disposition
+//! boxes whose bots share the init's user). It is not confined itself
+//! (Landlock forbids a confined process every mount, and seccomp would
+//! forbid the new IPC namespace): each bot confines itself between its
+//! `clone` and its `exec`, with the Landlock ruleset and seccomp filters
+//! the init keeps for that, before anything of the bot's runs; every signal disposition
 //! dojo left is reset to the default, so the kernel drops every signal a
 //! bot sends it (a namespace's init gets only the signals it has a
 //! handler for); and dojo's command line and environment are wiped from
@@ -53,6 +63,8 @@ pub(crate) const FAILED: u8 = b'F';
 pub(crate) const EXITED: u8 = b'X';
 pub(crate) const KILL: u8 = b'K';
 pub(crate) const CLEAN: u8 = b'C';
+pub(crate) const RENEW: u8 = b'R';
+pub(crate) const RENEWED: u8 = b'N';
 
 /// One message.
 pub(crate) fn message(tag: u8, a: i32, b: i32) -> [u8; MESSAGE] {
@@ -86,6 +98,18 @@ pub(crate) struct Program {
     /// `/proc/self/stat`), which the forked init shares the layout of:
     /// the init wipes both ([`wipe`]). Empty where unknown.
     dojos: [std::ops::Range<usize>; 2],
+    /// The tmpfs each [`RENEW`] mounts over the scratch directory (a box
+    /// with a minimal root); `None`: dojo empties the directory itself.
+    scratch: Option<ScratchMount>,
+}
+
+/// A tmpfs over a box's scratch directory, new for every game.
+#[derive(Debug)]
+pub(crate) struct ScratchMount {
+    /// The scratch directory's path (the same in the box's root).
+    pub(crate) path: CString,
+    /// The tmpfs's options: its mode, owner, size and inodes.
+    pub(crate) options: CString,
 }
 
 // SAFETY: the pointers point into `_strings` (heap buffers that do not
@@ -98,7 +122,11 @@ impl Program {
     /// `command`, its program looked up in the `PATH` of `env` when it
     /// names no directory (relative paths are the bot directory's, the
     /// init's working directory).
-    pub(crate) fn new(command: &[String], env: &[(String, String)]) -> std::io::Result<Self> {
+    pub(crate) fn new(
+        command: &[String],
+        env: &[(String, String)],
+        scratch: Option<ScratchMount>,
+    ) -> std::io::Result<Self> {
         let invalid = |what: &str| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
@@ -142,6 +170,7 @@ impl Program {
                 .ok()
                 .and_then(|stat| args_and_env(&stat))
                 .unwrap_or_default(),
+            scratch,
         })
     }
 }
@@ -248,16 +277,17 @@ fn errno() -> i32 {
 }
 
 /// The init's loop: never returns. `ctl` is the box's end of the socket
-/// pair; the process has its namespaces, cgroups, limits and confinement
-/// already (bots inherit them with the clone). `seat` is the seat user's
-/// id (0: none, the bots run as the init's user) and whether its bots
-/// keep CAP_DAC_READ_SEARCH. Only async-signal-safe system calls, no
-/// allocation.
+/// pair; the process has its namespaces, cgroups and limits already (bots
+/// inherit them with the clone), and `plan` is the confinement each bot
+/// takes on before its exec (among it the seat user's id, 0 for none:
+/// the bots then run as the init's user). Only async-signal-safe system
+/// calls, no allocation.
 ///
 /// # Safety
 /// To be called only in a forked child that will never return to the
-/// code it was forked from.
-pub(crate) unsafe fn run(ctl: i32, program: &Program, seat: (u32, bool)) -> ! {
+/// code it was forked from; `plan` as [`crate::sys::confine_self`] needs
+/// it.
+pub(crate) unsafe fn run(ctl: i32, program: &Program, plan: &crate::sys::Containment) -> ! {
     // SAFETY: raw system calls on stack buffers and on `program`, whose
     // memory this process has its own copy of.
     unsafe {
@@ -275,14 +305,11 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program, seat: (u32, bool)) -> ! {
             }
         }
         // Keep 0-2 (/dev/null) so descriptors received below never take
-        // them; close everything else dojo left open (among them the pipe
-        // on which the spawn in dojo waits for an exec: closing it tells
-        // dojo the box is up).
-        let keep = ctl as u32;
-        if keep > 3 {
-            libc::syscall(libc::SYS_close_range, 3u32, keep - 1, 0u32);
-        }
-        libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32);
+        // them, the socket and the Landlock ruleset its bots restrict
+        // themselves with; close everything else dojo left open (among
+        // them the pipe on which the spawn in dojo waits for an exec:
+        // closing it tells dojo the box is up).
+        close_all_but([ctl, plan.landlock_fd]);
         // SIGCHLD through a descriptor, polled beside the socket.
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
@@ -293,6 +320,7 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program, seat: (u32, bool)) -> ! {
             libc::_exit(1);
         }
         let mut current: i32 = 0;
+        let mut mounted = false;
         loop {
             let mut fds = [
                 libc::pollfd {
@@ -361,7 +389,7 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program, seat: (u32, bool)) -> ! {
             let reply = match buf[0] {
                 START if current == 0 && passed.iter().all(|&fd| fd >= 0) => {
                     let env = &buf[MESSAGE.min(n as usize)..n as usize];
-                    match start(program, passed, env, seat) {
+                    match start(program, passed, env, plan) {
                         Ok(pid) => {
                             current = pid;
                             message(STARTED, pid, 0)
@@ -371,8 +399,16 @@ pub(crate) unsafe fn run(ctl: i32, program: &Program, seat: (u32, bool)) -> ! {
                 }
                 START => message(FAILED, 0, libc::EBUSY),
                 KILL => {
-                    kill_all(ctl, &mut current, seat.0);
+                    kill_all(&mut current);
+                    remove_ipc();
                     message(CLEAN, 0, 0)
+                }
+                RENEW => {
+                    kill_all(&mut current);
+                    match renew(program.scratch.as_ref(), &mut mounted) {
+                        Ok(()) => message(RENEWED, 0, 0),
+                        Err(e) => message(FAILED, 0, e),
+                    }
                 }
                 _ => message(FAILED, 0, libc::EINVAL),
             };
@@ -422,13 +458,11 @@ unsafe fn reap(ctl: i32, current: &mut i32, flags: i32) -> bool {
     }
 }
 
-/// Kills every process in the box but the init and reaps them all, then
-/// removes the box's System V objects, which the seat user `seat` (0:
-/// none) made.
+/// Kills every process in the box but the init and reaps them all.
 ///
 /// # Safety
 /// As [`run`].
-unsafe fn kill_all(ctl: i32, current: &mut i32, seat: u32) {
+unsafe fn kill_all(current: &mut i32) {
     // The bot is gone either way: its end is not reported any more.
     *current = 0;
     loop {
@@ -439,30 +473,93 @@ unsafe fn kill_all(ctl: i32, current: &mut i32, seat: u32) {
         // SAFETY: waitpid writes one int.
         let pid = unsafe { libc::waitpid(-1, &mut status, 0) };
         if pid == -1 && errno() == libc::ECHILD {
-            let _ = ctl;
             break;
-        }
-    }
-    // Only an object's owner (or CAP_SYS_ADMIN, which the init does not
-    // keep) may remove it: the init, root, acts as the seat user for
-    // that. Nothing is left in the box to reach it meanwhile.
-    // SAFETY: as this function; the raw calls change this process's
-    // effective user only, and back.
-    unsafe {
-        if seat != 0 {
-            libc::syscall(libc::SYS_setresuid, -1, libc::c_long::from(seat), -1);
-        }
-        remove_ipc();
-        if seat != 0 {
-            libc::syscall(libc::SYS_setresuid, -1, 0, -1);
         }
     }
 }
 
+/// Readies the emptied box for a game as a new box would be, so that
+/// nothing of the last game reaches the next (`docs/sandbox.md`, "Fresh
+/// for every game"): what a game leaves in its scratch directory (files,
+/// extended attributes, the directory's own mode and times), in System V
+/// IPC (objects, and the ids, which count on from one object to the
+/// next) and in the PID counter. With `scratch`, the last game's tmpfs
+/// (if `mounted`) is detached and a new one mounted; the box gets a new
+/// IPC namespace (or, where the kernel refuses one, its objects removed);
+/// and the counter is set back, so the next process is pid 2 as in a new
+/// box. The errno of a step that failed.
+///
+/// # Safety
+/// As [`run`]: raw system calls on NUL-terminated strings and stack
+/// values; every other process of the box must be gone.
+unsafe fn renew(scratch: Option<&ScratchMount>, mounted: &mut bool) -> Result<(), i32> {
+    // SAFETY: as this function.
+    unsafe {
+        if let Some(scratch) = scratch {
+            if *mounted && libc::umount2(scratch.path.as_ptr(), libc::MNT_DETACH) == -1 {
+                return Err(errno());
+            }
+            *mounted = false;
+            if libc::mount(
+                c"tmpfs".as_ptr(),
+                scratch.path.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                scratch.options.as_ptr().cast(),
+            ) == -1
+            {
+                return Err(errno());
+            }
+            *mounted = true;
+        }
+        if libc::unshare(libc::CLONE_NEWIPC) == -1 {
+            remove_ipc();
+        }
+        let fd = libc::open(
+            c"/proc/sys/kernel/ns_last_pid".as_ptr(),
+            libc::O_WRONLY | libc::O_CLOEXEC,
+        );
+        if fd == -1 {
+            return Err(errno());
+        }
+        let written = libc::write(fd, b"1".as_ptr().cast(), 1);
+        let error = errno();
+        libc::close(fd);
+        if written != 1 {
+            return Err(error.max(1));
+        }
+    }
+    Ok(())
+}
+
+/// Closes every descriptor from 3 up but those in `keep` (negative ones
+/// are ignored).
+///
+/// # Safety
+/// As [`run`].
+unsafe fn close_all_but(mut keep: [i32; 2]) {
+    keep.sort_unstable();
+    let mut from = 3u32;
+    for fd in keep {
+        let Ok(fd) = u32::try_from(fd) else { continue };
+        if fd < from {
+            continue;
+        }
+        if fd > from {
+            // SAFETY: closes descriptors only.
+            unsafe { libc::syscall(libc::SYS_close_range, from, fd - 1, 0u32) };
+        }
+        from = fd + 1;
+    }
+    // SAFETY: as above.
+    unsafe { libc::syscall(libc::SYS_close_range, from, u32::MAX, 0u32) };
+}
+
 /// Removes every System V shared memory segment, message queue and
-/// semaphore set of the box's IPC namespace: the next process (or game)
-/// finds it empty, as a namespace of its own would be, and nothing a bot
-/// left there holds memory. Raw system calls (`*_INFO` gives the highest
+/// semaphore set of the box's IPC namespace (the init's CAP_SYS_ADMIN
+/// there lets it remove any): the next process finds it empty, and
+/// nothing a bot left there holds memory. (The next game gets a new
+/// namespace: [`renew`].) Raw system calls (`*_INFO` gives the highest
 /// index in use, `*_STAT_ANY` (Linux 4.17) the id at an index whatever
 /// its mode, `*_STAT` where that is missing).
 ///
@@ -504,9 +601,9 @@ unsafe fn remove_ipc() {
 }
 
 /// Starts the bot with `fds` as its stdin, stdout and stderr, in a process
-/// group of its own and as the seat's user (`seat`, see [`run`]), and
-/// execs it; its pid, or the errno of the clone, the change of user or
-/// the exec.
+/// group of its own, as the seat's user and confined by `plan` (see
+/// [`run`]), and execs it; its pid, or the errno of the clone, the change
+/// of user, the confinement or the exec.
 ///
 /// The init is a copy of dojo (forked, never exec'd), so a `fork` here
 /// would copy dojo's page tables only for the exec to throw them away
@@ -524,7 +621,7 @@ unsafe fn start(
     program: &Program,
     fds: [i32; 3],
     env: &[u8],
-    seat: (u32, bool),
+    plan: &crate::sys::Containment,
 ) -> Result<i32, i32> {
     // The environment's pointers, into `env` (each string ends in a NUL).
     let mut envp = [std::ptr::null::<c_char>(); ENV_VARS + 1];
@@ -545,7 +642,7 @@ unsafe fn start(
         argv: program.argv.as_ptr(),
         envp: envp.as_ptr(),
         fds,
-        seat,
+        plan,
         error: 0,
     };
     // The child's stack: it only makes system calls (16-byte aligned).
@@ -593,9 +690,9 @@ struct Child {
     argv: *const *const c_char,
     envp: *const *const c_char,
     fds: [i32; 3],
-    /// The seat's user to become, and whether to keep
-    /// CAP_DAC_READ_SEARCH (see [`run`]).
-    seat: (u32, bool),
+    /// The seat's user to become (0: none), whether to keep
+    /// CAP_DAC_READ_SEARCH, and the confinement to take on (see [`run`]).
+    plan: *const crate::sys::Containment,
     error: i32,
 }
 
@@ -618,14 +715,30 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
                 fail(child);
             }
         }
-        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
         libc::setpgid(0, 0);
         // The init stays root: the bot becomes the seat's user here, so
         // it can reach nothing of the init's.
-        let (id, reads_all) = (*child).seat;
-        if id != 0 && crate::sys::seat_credentials(id, reads_all) == -1 {
+        let plan = &*(*child).plan;
+        if plan.seat_id != 0
+            && crate::sys::seat_credentials(plan.seat_id, plan.seat_reads_all) == -1
+        {
             fail(child);
         }
+        // Then its confinement (with the init's ruleset descriptor, which
+        // is closed next) and no descriptor of the init's. Confinement
+        // drops the capabilities of a bot without a seat user; without
+        // confinement that is done here (the init's are not a bot's).
+        if plan.seat_id == 0 && plan.landlock_fd < 0 && plan.seccomp.is_empty() {
+            crate::sys::drop_capabilities();
+        }
+        if let Err(e) = crate::sys::confine_self(plan) {
+            std::ptr::write_volatile(
+                &raw mut (*child).error,
+                e.raw_os_error().unwrap_or(libc::EPERM),
+            );
+            libc::_exit(127)
+        }
+        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
         let mut empty: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut empty);
         libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());

@@ -103,13 +103,6 @@ pub(crate) struct GroupGuard {
 /// takes effect at once unless a process is stuck in the kernel).
 const TEARDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-impl GroupGuard {
-    /// The pidfd of the namespace's init (a box's), if there is one.
-    pub(crate) fn init_pidfd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
-        self.init.as_ref().map(AsFd::as_fd)
-    }
-}
-
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         {

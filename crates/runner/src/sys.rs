@@ -460,7 +460,7 @@ pub(crate) unsafe fn landlock_allow(
 /// new privileges, gains none back at exec. Without privileges the drops
 /// fail harmlessly (there is nothing to drop). Async-signal-safe.
 #[cfg(target_os = "linux")]
-fn drop_capabilities() {
+pub(crate) fn drop_capabilities() {
     // SAFETY: prctl and capset on plain stack values.
     unsafe {
         for cap in 0..64 {
@@ -534,6 +534,7 @@ const CAP_KILL: u32 = 5;
 const CAP_SETGID: u32 = 6;
 const CAP_SETUID: u32 = 7;
 const CAP_SETPCAP: u32 = 8;
+const CAP_SYS_ADMIN: u32 = 21;
 
 /// In the forked bot, as root: become the seat's own user and group
 /// (`plan.seat_id`) with [`seat_credentials`], and arm PDEATHSIG again
@@ -609,20 +610,27 @@ pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
     0
 }
 
-/// In a box's init, as root: it stays root, so that no bot of the box
-/// (each runs as the seat's user, see [`seat_credentials`]) may signal,
-/// `prlimit`, renice or trace it, and keeps only the capabilities its
-/// work needs: CAP_KILL (to empty the box of the seat user's processes),
-/// CAP_SETUID, CAP_SETGID and CAP_SETPCAP (to make each bot the seat
-/// user), and CAP_DAC_READ_SEARCH, permitted but not effective, for a
-/// bot that keeps it (`plan.seat_reads_all`). Everything else leaves its
-/// bounding and permitted sets. Only async-signal-safe calls.
+/// In a box's init: it keeps only the capabilities its work needs, and
+/// stays out of its bots' reach. CAP_SYS_ADMIN in the box's own
+/// namespaces, to ready the box for each game (a new scratch filesystem,
+/// IPC namespace and PID counter: [`crate::init`]), and CAP_SETPCAP, so
+/// that each bot empties its bounding set. As root (`plan.seat_id`) it
+/// stays root, so that no bot of the box (each runs as the seat's user,
+/// see [`seat_credentials`]) may signal, `prlimit`, renice or trace it,
+/// and keeps CAP_KILL (to empty the box of the seat user's processes),
+/// CAP_SETUID and CAP_SETGID (to make each bot the seat user), and
+/// CAP_DAC_READ_SEARCH, permitted but not effective, for a bot that keeps
+/// it (`plan.seat_reads_all`). Everything else leaves its bounding and
+/// permitted sets. Only async-signal-safe calls.
 ///
 /// # Safety
 /// As [`confine_self`]: called in the forked child before exec.
 #[cfg(target_os = "linux")]
 unsafe fn keep_init_capabilities(plan: &Containment) -> std::io::Result<()> {
-    let work = (1 << CAP_KILL) | (1 << CAP_SETUID) | (1 << CAP_SETGID) | (1 << CAP_SETPCAP);
+    let mut work = (1 << CAP_SYS_ADMIN) | (1 << CAP_SETPCAP);
+    if plan.seat_id != 0 {
+        work |= (1 << CAP_KILL) | (1 << CAP_SETUID) | (1 << CAP_SETGID);
+    }
     let passed_on = if plan.seat_reads_all {
         1 << CAP_DAC_READ_SEARCH
     } else {
@@ -679,6 +687,20 @@ unsafe fn set_rlimit(resource: i32, value: u64) -> std::io::Result<()> {
 /// As [`confine_self`]: called in the forked child before exec.
 #[cfg(target_os = "linux")]
 unsafe fn limit_files_and_confine(plan: &Containment) -> std::io::Result<()> {
+    // SAFETY: as this function.
+    unsafe {
+        limit_files(plan)?;
+        confine_self(plan)
+    }
+}
+
+/// The open-files limit of `plan`, set last before confinement (see
+/// [`limit_files_and_confine`]).
+///
+/// # Safety
+/// As [`limit_files_and_confine`].
+#[cfg(target_os = "linux")]
+unsafe fn limit_files(plan: &Containment) -> std::io::Result<()> {
     for (resource, value) in plan.rlimits.iter().flatten() {
         if *resource == libc::RLIMIT_NOFILE as i32 {
             // Never above dojo's own hard limit, which only a privileged
@@ -689,8 +711,7 @@ unsafe fn limit_files_and_confine(plan: &Containment) -> std::io::Result<()> {
             unsafe { set_rlimit(*resource, value)? };
         }
     }
-    // SAFETY: as this function.
-    unsafe { confine_self(plan) }
+    Ok(())
 }
 
 /// In the forked child, just before exec: no new privileges (required by
@@ -699,10 +720,11 @@ unsafe fn limit_files_and_confine(plan: &Containment) -> std::io::Result<()> {
 /// after it should need a denied call). Only async-signal-safe calls.
 ///
 /// # Safety
-/// To be called only in a forked child before exec; `plan.seccomp` must
-/// point at valid BPF programs (it is `'static`).
+/// To be called only in a forked (or a box's init's cloned) child before
+/// exec; `plan.seccomp` must point at valid BPF programs (it is
+/// `'static`) and `plan.landlock_fd` be open.
 #[cfg(target_os = "linux")]
-unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
+pub(crate) unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
     if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
         return Ok(());
     }
@@ -868,14 +890,12 @@ pub(crate) fn contain(
                 } else if plan.private_proc {
                     private_proc(&plan)?;
                 }
-                if plan.seat_id != 0 {
-                    if init.is_some() {
-                        // A box's init stays out of its bots' reach: each
-                        // bot becomes the seat user when it is started.
-                        keep_init_capabilities(&plan)?;
-                    } else {
-                        become_seat_user(&plan)?;
-                    }
+                if init.is_some() {
+                    // A box's init stays out of its bots' reach: each bot
+                    // becomes the seat user when it is started.
+                    keep_init_capabilities(&plan)?;
+                } else if plan.seat_id != 0 {
+                    become_seat_user(&plan)?;
                 }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
                     return Err(std::io::Error::last_os_error());
@@ -889,10 +909,16 @@ pub(crate) fn contain(
                     // The waiter is gone already.
                     libc::_exit(1);
                 }
-                limit_files_and_confine(&plan)?;
                 if let Some((ctl, program)) = &init {
-                    crate::init::run(*ctl, program, (plan.seat_id, plan.seat_reads_all));
+                    // The init itself is not confined: Landlock would
+                    // forbid the mounts that ready the box for each game,
+                    // and seccomp the new IPC namespace. Each bot it
+                    // starts confines itself before its exec, with the
+                    // same plan ([`crate::init`]).
+                    limit_files(&plan)?;
+                    crate::init::run(*ctl, program, &plan);
                 }
+                limit_files_and_confine(&plan)?;
                 return Ok(());
             }
             // The waiter: holds nothing but the write end of `alive`.
@@ -1193,189 +1219,4 @@ mod children_tests {
         assert_eq!(seen, Some(i32::try_from(child.id()).expect("pid")));
         assert_eq!(only_child_in(&file), None, "reaped: gone from the list");
     }
-}
-
-/// A box's fresh scratch filesystem, decided before the box is made: a
-/// tmpfs mounted over its scratch directory in the box's mount namespace
-/// (over the directory's writable bind), new for every game
-/// ([`fresh_scratch`]).
-#[derive(Debug)]
-pub(crate) struct FreshScratch {
-    /// The scratch directory's path (the same in the box's root).
-    pub(crate) path: std::ffi::CString,
-    /// The tmpfs's options: its mode, owner, size and inodes.
-    pub(crate) options: std::ffi::CString,
-    /// The box has a user namespace of its own, to enter first.
-    pub(crate) user_ns: bool,
-}
-
-/// What the child of [`fresh_scratch`] does, and where it leaves an errno.
-#[cfg(target_os = "linux")]
-struct Renewal {
-    pidfd: i32,
-    fresh: *const FreshScratch,
-    /// A tmpfs of an earlier game is on top, to be detached first.
-    replace: bool,
-    error: i32,
-}
-
-/// Gives the box whose init is `init_pidfd` a new scratch filesystem, and
-/// its PID counter as a new namespace has it (the next process is pid 2):
-/// what a game leaves in its box, files, extended attributes, the mode
-/// and times of the directory itself, the pids it used, reaches no later
-/// game. With `replace`, the tmpfs on top (the last game's) is detached
-/// first; everything in the box but its init must be gone.
-///
-/// The box's init has dropped its privileges, so dojo does it: a child
-/// sharing dojo's memory until it exits (`CLONE_VM | CLONE_VFORK`, as
-/// the init starts bots, so dojo's page tables are not copied) enters the
-/// box's user, mount and PID namespaces through the init's pidfd (no
-/// ptrace access to the non-dumpable init is needed), mounts the tmpfs,
-/// and has a child of its own in the box's PID namespace write
-/// `ns_last_pid`.
-#[cfg(target_os = "linux")]
-pub(crate) fn fresh_scratch(
-    init_pidfd: std::os::fd::BorrowedFd<'_>,
-    fresh: &FreshScratch,
-    replace: bool,
-) -> std::io::Result<()> {
-    use std::os::fd::AsRawFd;
-    let mut job = Renewal {
-        pidfd: init_pidfd.as_raw_fd(),
-        fresh,
-        replace,
-        error: 0,
-    };
-    let mut stack = [0u128; RENEWAL_STACK / 16];
-    // No sweep takes the child for an escapee while it runs.
-    let _hold = crate::reaper::hold();
-    // SAFETY: `job` and `stack` outlive the child (dojo sleeps until it
-    // has exited: CLONE_VFORK); every signal is blocked so no handler of
-    // dojo's runs on the child's stack; the child makes raw system calls
-    // only.
-    unsafe {
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        let mut old: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&mut all);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
-        let top = stack.as_mut_ptr().add(stack.len()).cast::<libc::c_void>();
-        let pid = libc::clone(
-            renew_child,
-            top,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-            (&raw mut job).cast(),
-        );
-        let clone_error = std::io::Error::last_os_error();
-        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-        if pid == -1 {
-            return Err(clone_error);
-        }
-        let mut status = 0;
-        while libc::waitpid(pid, &mut status, libc::__WALL) == -1
-            && *libc::__errno_location() == libc::EINTR
-        {}
-        let error = std::ptr::read_volatile(&raw const job.error);
-        if error != 0 {
-            return Err(std::io::Error::from_raw_os_error(error));
-        }
-        if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
-            return Err(std::io::Error::other(
-                "the scratch filesystem's helper failed",
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Bytes of the stack of [`fresh_scratch`]'s child (and of its child).
-#[cfg(target_os = "linux")]
-const RENEWAL_STACK: usize = 16 * 1024;
-
-/// The child of [`fresh_scratch`].
-#[cfg(target_os = "linux")]
-extern "C" fn renew_child(arg: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `arg` is dojo's `Renewal`, alive until this child exits;
-    // raw system calls on it, on NUL-terminated strings it points to and
-    // on stack values.
-    unsafe {
-        let job = arg.cast::<Renewal>();
-        let fail = |job: *mut Renewal| -> ! {
-            let errno = *libc::__errno_location();
-            std::ptr::write_volatile(&raw mut (*job).error, errno.max(1));
-            libc::_exit(1)
-        };
-        let fresh = &*(*job).fresh;
-        let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID;
-        if fresh.user_ns {
-            flags |= libc::CLONE_NEWUSER;
-        }
-        if libc::setns((*job).pidfd, flags) == -1 {
-            fail(job);
-        }
-        if (*job).replace && libc::umount2(fresh.path.as_ptr(), libc::MNT_DETACH) == -1 {
-            fail(job);
-        }
-        if libc::mount(
-            c"tmpfs".as_ptr(),
-            fresh.path.as_ptr(),
-            c"tmpfs".as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            fresh.options.as_ptr().cast(),
-        ) == -1
-        {
-            fail(job);
-        }
-        // A child in the box's PID namespace (setns changed only where
-        // children go) sets its counter back: the next pid is 2, as in a
-        // new box whose init is 1. Its own pid is free again once it exits.
-        let mut stack = [0u128; RENEWAL_STACK / 32];
-        let top = stack.as_mut_ptr().add(stack.len()).cast::<libc::c_void>();
-        let pid = libc::clone(
-            reset_last_pid,
-            top,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-            job.cast(),
-        );
-        if pid == -1 {
-            fail(job);
-        }
-        let mut status = 0;
-        while libc::waitpid(pid, &mut status, 0) == -1 && *libc::__errno_location() == libc::EINTR {
-        }
-        if std::ptr::read_volatile(&raw const (*job).error) != 0 {
-            libc::_exit(1);
-        }
-        libc::_exit(0)
-    }
-}
-
-/// The child of [`renew_child`], in the box's PID namespace: writes 1 to
-/// its `ns_last_pid`.
-#[cfg(target_os = "linux")]
-extern "C" fn reset_last_pid(arg: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: as `renew_child`.
-    unsafe {
-        let job = arg.cast::<Renewal>();
-        let fd = libc::open(
-            c"/proc/sys/kernel/ns_last_pid".as_ptr(),
-            libc::O_WRONLY | libc::O_CLOEXEC,
-        );
-        if fd == -1 || libc::write(fd, b"1".as_ptr().cast(), 1) != 1 {
-            let errno = *libc::__errno_location();
-            std::ptr::write_volatile(&raw mut (*job).error, errno.max(1));
-            libc::_exit(1)
-        }
-        libc::close(fd);
-        libc::_exit(0)
-    }
-}
-
-/// Elsewhere there are no boxes.
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn fresh_scratch(
-    _init_pidfd: std::os::fd::BorrowedFd<'_>,
-    _fresh: &FreshScratch,
-    _replace: bool,
-) -> std::io::Result<()> {
-    Err(std::io::ErrorKind::Unsupported.into())
 }

@@ -1519,6 +1519,25 @@ fn a_boxs_init_is_out_of_its_bots_reach() {
             let mask = u64::from_str_radix(mask, 16).expect("a hex mask");
             assert_eq!(mask & 0x7fff_ffff, 0, "game {game}: SigCgt {mask:x}");
         }
+        // What the init keeps for readying the box (CAP_SYS_ADMIN there
+        // among it) reaches no bot: at most CAP_DAC_READ_SEARCH (a seat
+        // user's, to read its own directory) in any of its sets, and it
+        // is confined as a bot started without a box would be.
+        let own = prodded(&seat.stderr, "self");
+        assert!(!own.is_empty(), "game {game}: {}", seat.stderr);
+        for line in own {
+            for field in line.split(' ') {
+                let (name, value) = field.split_once('=').expect("NAME=VALUE");
+                if name.starts_with("Cap") {
+                    let set = u64::from_str_radix(value, 16).expect("a hex set");
+                    assert_eq!(set & !(1 << 2), 0, "game {game}: {line}");
+                }
+            }
+            if have("seccomp") {
+                assert!(line.contains("NoNewPrivs=1"), "game {game}: {line}");
+                assert!(line.contains("Seccomp=2"), "game {game}: {line}");
+            }
+        }
         // Read or not, it shows nothing of dojo's command line (here the
         // test binary's).
         for line in prodded(&seat.stderr, "cmdline") {
@@ -1852,9 +1871,9 @@ fn note_keepers(games: usize, thread_per_game: bool) -> Vec<String> {
         };
         let run = play(&mut referee, &seats, &options()).expect("game runs");
         // The game's record as far as the bots made it: the moves, and each
-        // seat's faults, starts and whole stderr but its `ipc` line (System
-        // V ids go on counting in a reused box: docs/sandbox.md) and,
-        // without a PID namespace, its pid (the host's, any number).
+        // seat's faults, starts and whole stderr (among it the System V id
+        // its new segment got: each game has an IPC namespace of its own)
+        // but, without a PID namespace, its pid (the host's, any number).
         let pid_ns = have("pid-namespace");
         let seats: Vec<String> = run
             .seats
@@ -1864,7 +1883,6 @@ fn note_keepers(games: usize, thread_per_game: bool) -> Vec<String> {
                 let stderr: Vec<&str> = s
                     .stderr
                     .lines()
-                    .filter(|l| !l.starts_with("ipc\t"))
                     .map(|l| {
                         if pid_ns {
                             l
