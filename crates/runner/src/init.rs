@@ -38,11 +38,11 @@
 //! the capabilities its work needs) and each bot becomes the seat's user
 //! between its `clone` and its `exec`, so no bot may signal, `prlimit`,
 //! renice or trace it (seccomp denies those calls on PID 1 as well, for
-//! boxes whose bots share the init's user). It is not confined itself
-//! (Landlock forbids a confined process every mount, and seccomp would
-//! forbid the new IPC namespace): each bot confines itself between its
-//! `clone` and its `exec`, with the Landlock ruleset and seccomp filters
-//! the init keeps for that, before anything of the bot's runs; every signal disposition
+//! boxes whose bots share the init's user). It is confined only in part:
+//! it has the box's seccomp filters but for the last, which denies the
+//! calls that ready the box, and no Landlock domain (that forbids every
+//! mount); each bot takes on the rest between its `clone` and its `exec`
+//! (`sys::confine_box_bot`), before anything of the bot's runs; every signal disposition
 //! dojo left is reset to the default, so the kernel drops every signal a
 //! bot sends it (a namespace's init gets only the signals it has a
 //! handler for); and dojo's command line and environment are wiped from
@@ -724,14 +724,10 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
         {
             fail(child);
         }
-        // Then its confinement (with the init's ruleset descriptor, which
-        // is closed next) and no descriptor of the init's. Confinement
-        // drops the capabilities of a bot without a seat user; without
-        // confinement that is done here (the init's are not a bot's).
-        if plan.seat_id == 0 && plan.landlock_fd < 0 && plan.seccomp.is_empty() {
-            crate::sys::drop_capabilities();
-        }
-        if let Err(e) = crate::sys::confine_self(plan) {
+        // Then the rest of its confinement (with the init's ruleset
+        // descriptor, which is closed next) and no descriptor of the
+        // init's.
+        if let Err(e) = crate::sys::confine_box_bot(plan) {
             std::ptr::write_volatile(
                 &raw mut (*child).error,
                 e.raw_os_error().unwrap_or(libc::EPERM),

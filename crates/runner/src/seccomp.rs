@@ -9,7 +9,18 @@
 //! child only loads them (see [`crate::sys::contain`]). When several
 //! filters answer a call with an error, the kernel returns the error of
 //! the filter loaded last, so the EPERM list is loaded after the
-//! allowlist. A call of another ABI than the native one (x86-64's 32-bit
+//! allowlist.
+//!
+//! A box's init readies its box for each game with calls no bot may make
+//! (`mount`, `umount2`, `unshare`: [`READYING`]), and loads the filters
+//! once for all its bots, which inherit them: attaching a filter costs
+//! the kernel an emulation of it for every system call number (its cache
+//! of allowed calls), about a tenth of a contained league's CPU when each
+//! bot loaded the two large filters itself. So the allowlist and the
+//! EPERM list let those calls through, and a third, small filter, which
+//! each bot of a box loads between its `clone` and its `exec` (and any
+//! other process with the other two), denies them with EPERM again: a
+//! bot is filtered exactly as if the first two denied them. A call of another ABI than the native one (x86-64's 32-bit
 //! `int 0x80` calls) fails seccompiler's architecture check, which kills
 //! the process; x32 calls (numbers with bit 30 set) are in no list.
 
@@ -431,11 +442,23 @@ const DENIED_ON_PID_ONE: &[i64] = &[
     libc::SYS_sched_setaffinity,
 ];
 
+/// The calls with which a box's init readies its box for a game (a new
+/// scratch tmpfs, a new IPC namespace): allowed by the first two filters
+/// and denied by the last (see the module's doc).
+const READYING: &[i64] = &[libc::SYS_mount, libc::SYS_umount2, libc::SYS_unshare];
+
+/// How many of the filters (the first ones) a box's init loads; its bots
+/// load the rest (see the module's doc).
+pub(crate) fn loaded_by_init(filters: &[BpfProgram]) -> usize {
+    filters.len().saturating_sub(1)
+}
+
 /// The compiled filters, in the order to load them: the allowlist (every
 /// other call ENOSYS; `clone3` among those, as its flags sit in memory,
 /// out of a filter's reach, and C libraries then fall back to `clone`,
-/// whose flags the EPERM filter checks), then the EPERM list. `None` where
-/// the architecture is not supported.
+/// whose flags the EPERM filter checks), then the EPERM list, then the
+/// [`READYING`] calls' EPERM. `None` where the architecture is not
+/// supported.
 pub(crate) fn filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
     FILTERS.get_or_init(|| build(&[]).ok()).as_deref()
@@ -454,6 +477,7 @@ fn build(also_denied: &[i64]) -> Result<Vec<BpfProgram>, seccompiler::BackendErr
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED
         .iter()
         .chain(also_denied)
+        .filter(|call| !READYING.contains(call))
         .map(|&call| (call, Vec::new()))
         .collect();
     let clone_rules = NAMESPACE_FLAGS
@@ -531,13 +555,24 @@ fn build(also_denied: &[i64]) -> Result<Vec<BpfProgram>, seccompiler::BackendErr
         ALLOWED
             .iter()
             .chain(ALLOWED_OLD)
+            .chain(READYING)
             .map(|&call| (call, Vec::new()))
             .collect(),
         SeccompAction::Errno(libc::ENOSYS as u32),
         SeccompAction::Allow,
         arch,
     )?;
-    Ok(vec![allowed.try_into()?, eperm.try_into()?])
+    let readying = SeccompFilter::new(
+        READYING.iter().map(|&call| (call, Vec::new())).collect(),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )?;
+    Ok(vec![
+        allowed.try_into()?,
+        eperm.try_into()?,
+        readying.try_into()?,
+    ])
 }
 
 #[cfg(test)]
@@ -549,7 +584,8 @@ mod tests {
         match std::env::consts::ARCH {
             "x86_64" | "aarch64" | "riscv64" => {
                 let filters = filters().expect("compiled");
-                assert_eq!(filters.len(), 2);
+                assert_eq!(filters.len(), 3);
+                assert_eq!(loaded_by_init(filters), 2);
                 assert!(filters.iter().all(|f| !f.is_empty()));
                 let pinned = pinned_filters().expect("compiled");
                 // `sched_setaffinity` denied whatever its arguments, not

@@ -460,7 +460,7 @@ pub(crate) unsafe fn landlock_allow(
 /// new privileges, gains none back at exec. Without privileges the drops
 /// fail harmlessly (there is nothing to drop). Async-signal-safe.
 #[cfg(target_os = "linux")]
-pub(crate) fn drop_capabilities() {
+fn drop_capabilities() {
     // SAFETY: prctl and capset on plain stack values.
     unsafe {
         for cap in 0..64 {
@@ -720,44 +720,121 @@ unsafe fn limit_files(plan: &Containment) -> std::io::Result<()> {
 /// after it should need a denied call). Only async-signal-safe calls.
 ///
 /// # Safety
-/// To be called only in a forked (or a box's init's cloned) child before
-/// exec; `plan.seccomp` must point at valid BPF programs (it is
-/// `'static`) and `plan.landlock_fd` be open.
+/// To be called only in a forked child before exec; `plan.seccomp` must
+/// point at valid BPF programs (it is `'static`).
 #[cfg(target_os = "linux")]
-pub(crate) unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
+unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
     if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
         return Ok(());
     }
     if plan.seat_id == 0 {
         drop_capabilities();
     }
-    // SAFETY: raw system calls on plain values and on `plan.seccomp`'s
-    // memory, which outlives the call.
+    // SAFETY: as this function.
     unsafe {
-        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1 {
-            return Err(std::io::Error::last_os_error());
+        no_new_privileges()?;
+        restrict_landlock(plan.landlock_fd)?;
+        load_filters(plan.seccomp)
+    }
+}
+
+/// A box's init's share of [`confine_self`]: no new privileges and the
+/// seccomp filters that let through the calls with which it readies its
+/// box ([`crate::seccomp::loaded_by_init`]); its bots inherit them, and
+/// take on the rest in [`confine_box_bot`]. Not Landlock: a Landlock
+/// domain forbids every mount.
+///
+/// # Safety
+/// As [`confine_self`].
+#[cfg(target_os = "linux")]
+unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
+    if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
+        return Ok(());
+    }
+    let init_part = &plan.seccomp[..crate::seccomp::loaded_by_init(plan.seccomp)];
+    // SAFETY: as this function.
+    unsafe {
+        no_new_privileges()?;
+        load_filters(init_part)
+    }
+}
+
+/// The rest of [`confine_self`] for a bot of a box, in the init's child
+/// between its `clone` and its `exec` (after the change to the seat's
+/// user, if any): without a seat user every capability the init kept
+/// dropped, then Landlock, then the seccomp filters the init did not load.
+/// Raw system calls only, no allocation.
+///
+/// # Safety
+/// In a box's init's child before exec, with `plan` the init's (its
+/// Landlock ruleset descriptor still open).
+#[cfg(target_os = "linux")]
+pub(crate) unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> {
+    if plan.seat_id == 0 {
+        drop_capabilities();
+    }
+    let own_part = &plan.seccomp[crate::seccomp::loaded_by_init(plan.seccomp)..];
+    // SAFETY: as this function.
+    unsafe {
+        if plan.landlock_fd >= 0 {
+            no_new_privileges()?;
+            restrict_landlock(plan.landlock_fd)?;
         }
-        if plan.landlock_fd >= 0
-            && libc::syscall(libc::SYS_landlock_restrict_self, plan.landlock_fd, 0u32) == -1
-        {
-            return Err(std::io::Error::last_os_error());
-        }
-        for program in plan.seccomp {
-            let fprog = libc::sock_fprog {
-                len: program.len() as u16,
-                // seccompiler's `sock_filter` is the kernel's layout
-                // (`#[repr(C)]`, the same four fields as libc's).
-                filter: program.as_ptr() as *mut libc::sock_filter,
-            };
-            if libc::syscall(
+        load_filters(own_part)
+    }
+}
+
+/// `PR_SET_NO_NEW_PRIVS`.
+///
+/// # Safety
+/// A raw system call; before exec.
+#[cfg(target_os = "linux")]
+unsafe fn no_new_privileges() -> std::io::Result<()> {
+    // SAFETY: prctl on plain values.
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } == -1 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Restricts this thread with the Landlock ruleset `fd` (-1: none).
+///
+/// # Safety
+/// A raw system call; before exec.
+#[cfg(target_os = "linux")]
+unsafe fn restrict_landlock(fd: i32) -> std::io::Result<()> {
+    // SAFETY: landlock_restrict_self on a descriptor number.
+    if fd >= 0 && unsafe { libc::syscall(libc::SYS_landlock_restrict_self, fd, 0u32) } == -1 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Loads `programs`, in order.
+///
+/// # Safety
+/// Raw system calls on the programs' memory, which outlives them; before
+/// exec.
+#[cfg(target_os = "linux")]
+unsafe fn load_filters(programs: &[seccompiler::BpfProgram]) -> std::io::Result<()> {
+    for program in programs {
+        let fprog = libc::sock_fprog {
+            len: program.len() as u16,
+            // seccompiler's `sock_filter` is the kernel's layout
+            // (`#[repr(C)]`, the same four fields as libc's).
+            filter: program.as_ptr() as *mut libc::sock_filter,
+        };
+        // SAFETY: seccomp reads the program through `fprog`.
+        let rc = unsafe {
+            libc::syscall(
                 libc::SYS_seccomp,
                 libc::SECCOMP_SET_MODE_FILTER,
                 0u32,
                 &fprog as *const libc::sock_fprog,
-            ) == -1
-            {
-                return Err(std::io::Error::last_os_error());
-            }
+            )
+        };
+        if rc == -1 {
+            return Err(std::io::Error::last_os_error());
         }
     }
     Ok(())
@@ -910,12 +987,12 @@ pub(crate) fn contain(
                     libc::_exit(1);
                 }
                 if let Some((ctl, program)) = &init {
-                    // The init itself is not confined: Landlock would
-                    // forbid the mounts that ready the box for each game,
-                    // and seccomp the new IPC namespace. Each bot it
-                    // starts confines itself before its exec, with the
-                    // same plan ([`crate::init`]).
+                    // The init is confined only in part: Landlock would
+                    // forbid the mounts that ready the box for each game.
+                    // Each bot it starts takes on the rest before its
+                    // exec (`confine_box_bot`).
                     limit_files(&plan)?;
+                    confine_init(&plan)?;
                     crate::init::run(*ctl, program, &plan);
                 }
                 limit_files_and_confine(&plan)?;
