@@ -54,6 +54,11 @@ pub struct Controls {
     pub file_size_mib: u64,
     /// `--limit-cpu-s`: CPU seconds per process; `None`: inherited.
     pub cpu_s: Option<u64>,
+    /// `--fresh-boxes`: a new box for every game, never one kept from an
+    /// earlier game. Absent in `league.json` files from before it: those
+    /// leagues reused boxes.
+    #[serde(default)]
+    pub fresh_boxes: bool,
 }
 
 impl Default for Controls {
@@ -71,6 +76,7 @@ impl Default for Controls {
             files: 1024,
             file_size_mib: 64,
             cpu_s: None,
+            fresh_boxes: false,
         }
     }
 }
@@ -122,6 +128,11 @@ pub struct Control {
     /// Where a bot sets its own value in `bot.toml` (`time.timeout_ms`);
     /// `None`: the run's alone (the clock's mode, pinning, containment).
     pub bot_key: Option<&'static str>,
+    /// Whether a league fixes it when it starts: another value given
+    /// with `--resume` (or a rerun of one of its games) is a conflict.
+    /// Only a control that can change no game's record is not fixed: it
+    /// is applied instead (`--fresh-boxes`).
+    pub fixed: bool,
     get: fn(&Controls) -> Value,
     set: fn(&mut Controls, Value),
 }
@@ -200,6 +211,7 @@ pub static CONTROLS: &[Control] = &[
         help: "Time allowed per move, from sending the prompt to the whole answer [default: 1000].",
         kind: Kind::Number { min: 1 },
         bot_key: Some("time.timeout_ms"),
+        fixed: true,
         get: |c| Value::Number(Some(ms(c.timeout))),
         set: |c, v| c.timeout = Duration::from_millis(number(v).unwrap_or(1)),
     },
@@ -209,6 +221,7 @@ pub static CONTROLS: &[Control] = &[
         help: "Extra time for the first answer of a freshly started process [default: 2000].",
         kind: Kind::Number { min: 0 },
         bot_key: Some("time.startup_ms"),
+        fixed: true,
         get: |c| Value::Number(Some(ms(c.startup))),
         set: |c, v| c.startup = Duration::from_millis(number(v).unwrap_or(0)),
     },
@@ -220,6 +233,7 @@ pub static CONTROLS: &[Control] = &[
                [default: wall].",
         kind: Kind::Word(TIME_MODES),
         bot_key: None,
+        fixed: true,
         get: |c| Value::Word(c.time.name()),
         set: |c, v| c.time = word(v).parse().unwrap_or_default(),
     },
@@ -230,6 +244,7 @@ pub static CONTROLS: &[Control] = &[
                [default: 0].",
         kind: Kind::Number { min: 0 },
         bot_key: Some("time.overage_ms"),
+        fixed: true,
         get: |c| Value::Number(Some(ms(c.overage))),
         set: |c, v| c.overage = Duration::from_millis(number(v).unwrap_or(0)),
     },
@@ -240,6 +255,7 @@ pub static CONTROLS: &[Control] = &[
                [default: unlimited].",
         kind: Kind::Number { min: 1 },
         bot_key: Some("time.game_ms"),
+        fixed: true,
         get: |c| Value::Number(c.game_budget.map(ms)),
         set: |c, v| c.game_budget = number(v).map(Duration::from_millis),
     },
@@ -250,6 +266,7 @@ pub static CONTROLS: &[Control] = &[
                one game per core).",
         kind: Kind::Switch,
         bot_key: None,
+        fixed: true,
         get: |c| Value::Switch(c.pin),
         set: |c, v| c.pin = v == Value::Switch(true),
     },
@@ -261,6 +278,7 @@ pub static CONTROLS: &[Control] = &[
                group [default: auto].",
         kind: Kind::Word(SANDBOX_MODES),
         bot_key: None,
+        fixed: true,
         get: |c| {
             Value::Word(match c.sandbox {
                 SandboxMode::Off => "off",
@@ -278,6 +296,7 @@ pub static CONTROLS: &[Control] = &[
                [default: 1024].",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.memory_mib"),
+        fixed: true,
         get: |c| Value::Number(c.memory_mib),
         set: |c, v| c.memory_mib = number(v),
     },
@@ -288,6 +307,7 @@ pub static CONTROLS: &[Control] = &[
                cgroup's pids.max; not enforced without one, see `dojo doctor`) [default: 256].",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.processes"),
+        fixed: true,
         get: |c| Value::Number(Some(c.processes)),
         set: |c, v| c.processes = number(v).unwrap_or(DEFAULT_PROCESSES),
     },
@@ -297,6 +317,7 @@ pub static CONTROLS: &[Control] = &[
         help: "Open files of each bot process (RLIMIT_NOFILE) [default: 1024].",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.files"),
+        fixed: true,
         get: |c| Value::Number(Some(c.files)),
         set: |c, v| c.files = number(v).unwrap_or(1024),
     },
@@ -306,6 +327,7 @@ pub static CONTROLS: &[Control] = &[
         help: "Largest file a bot process may write (RLIMIT_FSIZE) [default: 64].",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.file_size_mib"),
+        fixed: true,
         get: |c| Value::Number(Some(c.file_size_mib)),
         set: |c, v| c.file_size_mib = number(v).unwrap_or(64),
     },
@@ -315,8 +337,23 @@ pub static CONTROLS: &[Control] = &[
         help: "CPU seconds each bot process may use in all (RLIMIT_CPU).",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.cpu_s"),
+        fixed: true,
         get: |c| Value::Number(c.cpu_s),
         set: |c, v| c.cpu_s = number(v),
+    },
+    Control {
+        flag: "fresh-boxes",
+        value_name: "",
+        help: "Give every game's bots new boxes, never ones kept from an earlier game: the \
+               strongest isolation between games, at the cost of making each box anew (a \
+               game's record is the same either way).",
+        kind: Kind::Switch,
+        bot_key: None,
+        // A box is never an input to a game (docs/sandbox.md): a league
+        // may turn it on when it resumes.
+        fixed: false,
+        get: |c| Value::Switch(c.fresh_boxes),
+        set: |c, v| c.fresh_boxes = v == Value::Switch(true),
     },
 ];
 
@@ -347,14 +384,14 @@ pub struct Given(pub Vec<(&'static Control, Value)>);
 impl Controls {
     /// `given` over `stored` (a resumed league's, or a league's whose game
     /// is rerun) or over the defaults: the controls in force, and each
-    /// given flag that contradicts a stored value (then the stored one is
-    /// kept).
+    /// given flag of a [fixed](Control::fixed) control that contradicts a
+    /// stored value (then the stored one is kept).
     pub fn resolve(given: &Given, stored: Option<&Controls>) -> (Controls, Vec<Conflict>) {
         let mut out = stored.copied().unwrap_or_default();
         let mut conflicts = Vec::new();
         for (control, value) in &given.0 {
             match stored {
-                Some(s) if control.get(s) != *value => conflicts.push(Conflict {
+                Some(s) if control.fixed && control.get(s) != *value => conflicts.push(Conflict {
                     flag: format!("--{}", control.flag),
                     given: value.to_string(),
                     stored: control.get(s).to_string(),
@@ -422,6 +459,7 @@ impl Controls {
             pin_game_threads: self.pin,
             sandbox: self.sandbox,
             limits: self.limits(),
+            fresh_boxes: self.fresh_boxes,
             ..base
         }
     }
@@ -538,6 +576,35 @@ mod tests {
             conflicts[0].to_string(),
             "--sandbox auto (the league has off)"
         );
+    }
+
+    #[test]
+    fn fresh_boxes_given_over_a_stored_league_is_applied_not_a_conflict() {
+        // A box is never an input to a game, so a league may turn fresh
+        // boxes on when it resumes.
+        let stored = Controls::default();
+        let fresh = CONTROLS.iter().find(|c| c.flag == "fresh-boxes").unwrap();
+        assert!(!fresh.fixed);
+        let given = Given(vec![(fresh, Value::Switch(true))]);
+        let (resolved, conflicts) = Controls::resolve(&given, Some(&stored));
+        assert_eq!(conflicts, vec![]);
+        assert!(resolved.fresh_boxes);
+        assert!(resolved.run_options(RunOptions::default()).fresh_boxes);
+        // Every other control is fixed.
+        assert!(
+            CONTROLS
+                .iter()
+                .filter(|c| c.flag != "fresh-boxes")
+                .all(|c| c.fixed)
+        );
+    }
+
+    #[test]
+    fn controls_stored_before_fresh_boxes_load_as_reused_boxes() {
+        let mut json = serde_json::to_value(Controls::default()).unwrap();
+        json.as_object_mut().unwrap().remove("fresh_boxes");
+        let c: Controls = serde_json::from_value(json).unwrap();
+        assert_eq!(c, Controls::default());
     }
 
     #[test]

@@ -410,8 +410,9 @@ fn show_values(values: &dojo_runner::BotValues) -> String {
 /// The stored league in `dir` with its origin, checked against the flags
 /// given beside `--resume`: a flag that would change its results must
 /// agree with it (naming the flag when it does not); `--anchor` only
-/// changes the report and is applied (and stored); `--allow-broken` and
-/// `--bots-dir` (when given) replace the stored origin's.
+/// changes the report and `--fresh-boxes` no record: they are applied
+/// (and stored); `--allow-broken` and `--bots-dir` (when given) replace
+/// the stored origin's.
 fn resumed_settings(
     dir: &Path,
     a: &LeagueArgs,
@@ -429,6 +430,9 @@ fn resumed_settings(
     let (stored, mut origin) = (league.settings, league.origin);
     let mut settings = stored.clone();
     apply_flags(&mut settings, a)?;
+    // A control that changes no record (`--fresh-boxes`) is applied and
+    // stored; the others must agree with the stored ones.
+    settings.controls = dojo_runner::Controls::resolve(&a.controls.0, Some(&stored.controls)).0;
     // The controls first, as a rerun of one of its games checks them.
     let mut conflicts = super::control_conflicts(&a.controls, &stored);
     conflicts.extend(dojo_league::command::conflicts(&settings, &stored));
@@ -454,8 +458,8 @@ fn resumed_settings(
         );
     }
     if settings != stored {
-        // Only what may change (a grown --games, an --anchor) changed; not
-        // while a league runs on the directory.
+        // Only what may change (a grown --games, an --anchor,
+        // --fresh-boxes) changed; not while a league runs on the directory.
         let _lock = store::lock_games(dir)?;
         store::write_settings(dir, &settings)?;
     }

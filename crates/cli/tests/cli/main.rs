@@ -26,6 +26,7 @@ mod compare;
 mod distributed;
 mod edges;
 mod errors;
+mod fresh_boxes;
 mod gauntlet_sprt;
 mod html;
 mod late;

@@ -73,6 +73,12 @@ pub struct RunOptions {
     /// the next CPU this process may use, so with no more game threads
     /// than CPUs no two games share a core.
     pub pin_game_threads: bool,
+    /// A new box for every game's seats (see [`crate::bot_box`]): a box
+    /// is torn down when its game ends instead of kept for the next game
+    /// of its bot, and none kept earlier is taken. Slower, and changes no
+    /// record: for organisers who want no state of any kind to outlive a
+    /// game.
+    pub fresh_boxes: bool,
 }
 
 impl Default for RunOptions {
@@ -93,6 +99,7 @@ impl Default for RunOptions {
             game_budget: None,
             pin_cpu: None,
             pin_game_threads: false,
+            fresh_boxes: false,
         }
     }
 }

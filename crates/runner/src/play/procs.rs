@@ -232,7 +232,12 @@ impl Pipes<'_> {
             return Ok(());
         }
         self.boxes[seat] = None;
-        let made = match crate::bot_box::take_idle(key) {
+        // Under `fresh_boxes` no box kept by an earlier game (of this run
+        // or another on the thread) is taken.
+        let idle = (!self.opts.fresh_boxes)
+            .then(|| crate::bot_box::take_idle(key))
+            .flatten();
+        let made = match idle {
             Some(idle) => idle,
             None => self.make_box(key.to_string(), seat, generation, *containment)?,
         };
@@ -389,7 +394,8 @@ impl Drop for Pipes<'_> {
     /// The processes go first (each empties its box); the boxes are kept
     /// for the next game of the same bot, readied for it (a new scratch
     /// filesystem, the PID counter set back) at once rather than one
-    /// after the other: readying is mostly waiting on the kernel.
+    /// after the other: readying is mostly waiting on the kernel. Under
+    /// `fresh_boxes` they are torn down instead (in parallel too).
     fn drop(&mut self) {
         let mut boxes = Vec::new();
         for seat in 0..self.processes.len() {
@@ -397,13 +403,21 @@ impl Drop for Pipes<'_> {
             self.drop_unasked(seat);
             boxes.extend(self.boxes[seat].take());
         }
+        let fresh = self.opts.fresh_boxes;
+        let done = move |seat_box| {
+            if fresh {
+                drop(seat_box);
+            } else {
+                crate::bot_box::give_back(seat_box);
+            }
+        };
         let last = boxes.pop();
         std::thread::scope(|s| {
             for seat_box in boxes {
-                s.spawn(|| crate::bot_box::give_back(seat_box));
+                s.spawn(move || done(seat_box));
             }
             if let Some(seat_box) = last {
-                crate::bot_box::give_back(seat_box);
+                done(seat_box);
             }
         });
     }
@@ -729,6 +743,34 @@ mod tests {
         // The new boxes work: a third game starts in them as it is.
         let run = play(&mut TwoRounds(0), &seats, &opts).expect("the third game is played");
         assert!(run.seats.iter().all(|s| !s.stderr.contains("made anew")));
+    }
+
+    /// Under `fresh_boxes` a game neither takes a box an earlier game on
+    /// its thread kept (here one of the same bots') nor keeps its own.
+    #[test]
+    fn with_fresh_boxes_no_box_is_taken_or_kept() {
+        let opts = generous();
+        if !crate::bot_box::wanted(&crate::sandbox::plan(opts.sandbox, &opts.limits)) {
+            eprintln!("skipped: no boxes here");
+            return;
+        }
+        let tmp = tempfile::tempdir().expect("a bot directory");
+        let dir = tmp.path().canonicalize().expect("its real path");
+        let seats = [seat("fresh-a", &dir), seat("fresh-b", &dir)];
+        play(&mut TwoRounds(0), &seats, &opts).expect("the first game is played");
+        let mut kept = crate::bot_box::idle_inits_of_this_thread();
+        kept.sort_unstable();
+        assert_eq!(kept.len(), 2, "each seat's box is kept");
+        let fresh = RunOptions {
+            fresh_boxes: true,
+            ..generous()
+        };
+        play(&mut TwoRounds(0), &seats, &fresh).expect("the fresh game is played");
+        // Had it taken the kept boxes they would be gone (torn down after
+        // it); had it kept its own, they would be here too.
+        let mut after = crate::bot_box::idle_inits_of_this_thread();
+        after.sort_unstable();
+        assert_eq!(after, kept);
     }
 
     /// A bot that broke its box and cannot start in the new one either
