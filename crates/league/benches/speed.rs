@@ -32,13 +32,13 @@
 //!
 //! `cargo bench -p dojo-league --bench speed -- [--json FILE] [--games N]
 //! [--reps N] [--no-memory] [--sandbox off|auto]
-//! [--only per-move|per-turn|round-trip|league|width] [--jobs N]`.
+//! [--only per-move|per-turn|round-trip|league|width] [--jobs N] [--bots N]`.
 //! `--no-memory` skips the memory run (about 21,000 games); `--only width`
 //! runs the width figures (7 to 9) alone; `--sandbox`
 //! measures one mode only; `--only` runs nothing but the runner's side of
 //! one figure, `--games` times (for `perf` or `strace`: no baseline, no
 //! ratio); `--only league` plays one league of `--games` games at
-//! `--jobs N` (default 1).
+//! `--jobs N` (default 1) between `--bots N` bots (default 2).
 //! Every figure prints its goal and whether this run met it. Numbers only:
 //! nothing here fails on a slow machine.
 
@@ -69,6 +69,8 @@ struct Args {
     only: Option<String>,
     /// `--only league`'s workers.
     jobs: usize,
+    /// `--only league`'s bots (figure 9 has 40).
+    bots: usize,
 }
 
 fn args() -> Args {
@@ -80,6 +82,7 @@ fn args() -> Args {
         sandboxes: vec![SandboxMode::Off, SandboxMode::Auto],
         only: None,
         jobs: 1,
+        bots: 2,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -97,6 +100,7 @@ fn args() -> Args {
             }
             "--only" => a.only = it.next(),
             "--jobs" => a.jobs = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.jobs),
+            "--bots" => a.bots = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.bots),
             // cargo passes --bench; anything else is not ours.
             _ => {}
         }
@@ -301,9 +305,11 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
         "league" => {
             let dir = tempfile::tempdir().expect("temp dir");
             for &mode in &a.sandboxes {
-                let run = league(&persistent.command[0], a.games, a.jobs, mode, dir.path());
+                let echo = &persistent.command[0];
+                let run = league_of(echo, a.bots, a.games, a.jobs, mode, dir.path());
                 println!(
-                    "league --jobs {} [sandbox {}]: {} games, {:.1} games/s",
+                    "league of {} bots --jobs {} [sandbox {}]: {} games, {:.1} games/s",
+                    a.bots,
                     a.jobs,
                     sandbox_name(mode),
                     run.games,

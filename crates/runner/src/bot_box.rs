@@ -570,25 +570,72 @@ pub(crate) fn give_back(mut b: BotBox) {
     // die with dojo and `remove_leftovers` takes the rest at the next start.
     static AT_EXIT: std::sync::Once = std::sync::Once::new();
     AT_EXIT.call_once(|| crate::sys::at_exit(drop_idle_at_exit));
+    ENDS_NOTED.with(|_| {});
+    let ended = std::mem::take(&mut *ENDED.lock().unwrap_or_else(|p| p.into_inner()));
     let evicted = {
         let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-        // Boxes whose thread has ended are dead: out with them.
-        let (live, mut dead): (Vec<_>, Vec<_>) = std::mem::take(&mut *idle)
-            .into_iter()
-            .partition(BotBox::usable);
-        *idle = live;
-        let thread = b.thread;
-        idle.push(b);
-        let mine = idle.iter().filter(|x| x.thread == thread).count();
-        if mine > idle_cap()
-            && let Some(oldest) = idle.iter().position(|x| x.thread == thread)
-        {
-            dead.push(idle.remove(oldest));
-        }
-        dead
+        park(&mut idle, b, |x| x.thread, &ended, idle_cap())
     };
     // Killed outside the lock.
     drop(evicted);
+}
+
+/// Adds `b` to `idle`, and takes out what is to be dropped: the boxes of
+/// the threads in `ended` (their inits died with them: PDEATHSIG), and
+/// the oldest box of `b`'s thread if it then has more than `cap`.
+/// Knowing which threads ended costs nothing; asking each idle box whether
+/// it still works is a system call, and with a box per bot and worker in
+/// a league of many bots (80 idle boxes for 40 bots on 2 workers) that
+/// was 160 of them, under the lock, at every game's end.
+fn park<B>(
+    idle: &mut Vec<B>,
+    b: B,
+    thread_of: impl Fn(&B) -> std::thread::ThreadId,
+    ended: &[std::thread::ThreadId],
+    cap: usize,
+) -> Vec<B> {
+    let mut dead = Vec::new();
+    if !ended.is_empty() {
+        let (live, gone): (Vec<_>, Vec<_>) = std::mem::take(idle)
+            .into_iter()
+            .partition(|x| !ended.contains(&thread_of(x)));
+        *idle = live;
+        dead = gone;
+    }
+    let thread = thread_of(&b);
+    idle.push(b);
+    let mine = idle.iter().filter(|x| thread_of(x) == thread).count();
+    if mine > cap
+        && let Some(oldest) = idle.iter().position(|x| thread_of(x) == thread)
+    {
+        dead.push(idle.remove(oldest));
+    }
+    dead
+}
+
+/// The threads that kept idle boxes and have ended since the last
+/// [`give_back`]: their boxes are dead.
+static ENDED: std::sync::Mutex<Vec<std::thread::ThreadId>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes the end of a thread (its id, in the list it names) when dropped:
+/// as a thread-local, when the thread ends.
+struct EndNote(
+    std::thread::ThreadId,
+    &'static std::sync::Mutex<Vec<std::thread::ThreadId>>,
+);
+
+impl Drop for EndNote {
+    fn drop(&mut self) {
+        self.1
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(self.0);
+    }
+}
+
+thread_local! {
+    /// Set by a thread's first [`give_back`].
+    static ENDS_NOTED: EndNote = EndNote(std::thread::current().id(), &ENDED);
 }
 
 extern "C" fn drop_idle_at_exit() {
@@ -617,4 +664,54 @@ pub(crate) fn idle_inits_of_this_thread() -> Vec<i32> {
         .filter(|b| b.thread == thread)
         .filter_map(|b| b.guard.init_pid)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::thread::ThreadId;
+
+    /// Ids of two threads, the second ended.
+    fn two_threads() -> (ThreadId, ThreadId) {
+        let other = std::thread::spawn(|| std::thread::current().id())
+            .join()
+            .expect("thread");
+        (std::thread::current().id(), other)
+    }
+
+    #[test]
+    fn parking_evicts_the_oldest_box_of_a_thread_over_its_cap() {
+        let (me, other) = two_threads();
+        let mut idle = vec![(me, 1), (other, 2), (me, 3)];
+        let dropped = park(&mut idle, (me, 4), |b| b.0, &[], 2);
+        assert_eq!(dropped, vec![(me, 1)]);
+        assert_eq!(idle, vec![(other, 2), (me, 3), (me, 4)]);
+        // Under the cap nothing goes.
+        let dropped = park(&mut idle, (other, 5), |b| b.0, &[], 2);
+        assert!(dropped.is_empty());
+        assert_eq!(idle.len(), 4);
+    }
+
+    #[test]
+    fn parking_drops_every_box_of_an_ended_thread_and_no_other() {
+        let (me, other) = two_threads();
+        let mut idle = vec![(other, 1), (me, 2), (other, 3)];
+        let dropped = park(&mut idle, (me, 4), |b| b.0, &[other], 3);
+        assert_eq!(dropped, vec![(other, 1), (other, 3)]);
+        assert_eq!(idle, vec![(me, 2), (me, 4)]);
+    }
+
+    #[test]
+    fn a_thread_notes_its_end_when_it_ends() {
+        static NOTED: std::sync::Mutex<Vec<ThreadId>> = std::sync::Mutex::new(Vec::new());
+        thread_local! {
+            static NOTE: EndNote = EndNote(std::thread::current().id(), &NOTED);
+        }
+        let worker = std::thread::spawn(|| {
+            NOTE.with(|_| {});
+            std::thread::current().id()
+        });
+        let id = worker.join().expect("thread");
+        assert_eq!(*NOTED.lock().expect("lock"), vec![id]);
+    }
 }
