@@ -136,7 +136,7 @@ pub struct BotConditions {
 impl TimeControls {
     /// The clock of `c`.
     pub fn of(c: &dojo_runner::Controls) -> TimeControls {
-        let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let ms = dojo_runner::as_ms;
         TimeControls {
             mode: c.time,
             wall_backstop: (c.time == dojo_runner::TimeMode::Cpu)

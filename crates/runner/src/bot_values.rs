@@ -145,7 +145,7 @@ impl LimitValues {
 
     /// `base` with these values in place of its own.
     pub fn over(&self, base: &Limits) -> Limits {
-        let mib = |m: u64| m.saturating_mul(1 << 20);
+        let mib = crate::controls::mib_bytes;
         let memory_bytes = self.memory_mib.map(mib).or(base.memory_bytes);
         Limits {
             memory_bytes,

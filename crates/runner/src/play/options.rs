@@ -76,16 +76,18 @@ pub struct RunOptions {
 }
 
 impl Default for RunOptions {
+    /// The default controls ([`crate::Controls::default`]) with the
+    /// runner's own knobs.
     fn default() -> Self {
-        Self {
-            move_timeout: Duration::from_millis(1000),
-            startup_allowance: Duration::from_millis(2000),
+        crate::Controls::default().run_options(Self {
+            move_timeout: Duration::ZERO,
+            startup_allowance: Duration::ZERO,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             stderr_cap_bytes: DEFAULT_STDERR_CAP_BYTES,
             end_grace: Duration::from_millis(100),
             cancel: None,
             keep_stderr: false,
-            sandbox: crate::SandboxMode::Auto,
+            sandbox: crate::SandboxMode::default(),
             limits: crate::Limits::default(),
             time: TimeMode::Wall,
             wall_backstop: 4,
@@ -93,7 +95,7 @@ impl Default for RunOptions {
             game_budget: None,
             pin_cpu: None,
             pin_game_threads: false,
-        }
+        })
     }
 }
 
