@@ -9,11 +9,12 @@
 //! CLI, each help with its default from [`Controls::default`]), the
 //! conflicts of a resumed league, the command that replays a league
 //! ([`Controls::to_args`]), a bot's values in force
-//! ([`Controls::with_bot`]) and the runner's options
-//! ([`Controls::run_options`]).
+//! ([`Controls::with_bot`]) and the runner, which takes the resolved
+//! value whole ([`crate::RunOptions::controls`]) and applies each bot's
+//! values over it with [`Controls::with_bot`] too.
 //!
 //! Each default is written once, in [`Controls::default`] (the runner's
-//! [`RunOptions::default`] and [`Limits::default`] are those controls),
+//! [`crate::RunOptions::default`] and [`Limits::default`] are those controls),
 //! and each unit conversion once: [`mib_bytes`] (MiB to bytes, for the
 //! kernel's limits) and [`as_ms`] (a duration in the flags' whole
 //! milliseconds).
@@ -23,8 +24,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::bot_values::BotValues;
-use crate::play::{RunOptions, TimeMode};
-use crate::sandbox::{DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, Limits, SandboxMode};
+use crate::play::TimeMode;
+use crate::sandbox::{
+    DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Limits, SandboxError, SandboxMode,
+};
 
 /// Every time control, limit and the containment mode of a run, resolved.
 /// Stored whole (every key explicit) in `league.json` as `controls`.
@@ -435,20 +438,12 @@ impl Controls {
         out
     }
 
-    /// `base` (stderr handling, the cancel flag, ...) run under these
-    /// controls.
-    pub fn run_options(&self, base: RunOptions) -> RunOptions {
-        RunOptions {
-            move_timeout: self.timeout,
-            startup_allowance: self.startup,
-            time: self.time,
-            overage: self.overage,
-            game_budget: self.game_budget,
-            pin_game_threads: self.pin,
-            sandbox: self.sandbox,
-            limits: Limits::from(self),
-            ..base
-        }
+    /// The containment a run under these controls gets on this machine:
+    /// the one check of the sandbox mode (an error under `--sandbox
+    /// strict` when a layer is missing), made by every game before it
+    /// starts and by a league before its first.
+    pub fn containment(&self) -> Result<InForce, SandboxError> {
+        crate::sandbox::in_force(self.sandbox)
     }
 }
 
@@ -622,10 +617,7 @@ mod tests {
     #[test]
     fn the_runners_defaults_are_the_controls_defaults() {
         let c = Controls::default();
-        let run = RunOptions::default();
-        assert_eq!(c.run_options(RunOptions::default()).limits, run.limits);
-        assert_eq!(run.move_timeout, c.timeout);
-        assert_eq!(run.startup_allowance, c.startup);
+        assert_eq!(crate::RunOptions::default().controls, c);
         assert_eq!(Limits::default(), Limits::from(&c));
         assert_eq!(
             Limits::default().memory_bytes,
@@ -647,7 +639,7 @@ mod tests {
         assert!(help("sandbox").ends_with("[default: auto]."));
         assert!(!help("pin").contains("default"));
         // The backstop is the runner's knob, named in the flag's prose.
-        let backstop = RunOptions::default().wall_backstop;
+        let backstop = crate::RunOptions::default().wall_backstop;
         assert!(help("time").contains(&format!("backstop of {backstop} times")));
     }
 
@@ -660,15 +652,56 @@ mod tests {
     }
 
     #[test]
-    fn a_bots_values_replace_the_runs_and_reach_the_runner_in_bytes() {
-        let toml = "[limits]\nmemory_mib = 2048\nfiles = 64\n[time]\ntimeout_ms = 600\n";
+    fn a_bots_values_replace_the_runs_only_where_given_and_reach_the_kernel_in_bytes() {
+        let run = Controls {
+            timeout: Duration::from_millis(100),
+            game_budget: Some(Duration::from_secs(5)),
+            ..Controls::default()
+        };
+        assert_eq!(run.with_bot(&BotValues::default()), run);
+        let toml = "[limits]\nmemory_mib = 2048\nfiles = 64\n[time]\ntimeout_ms = 600\n\
+                    overage_ms = 0\n";
         let values: BotValues = toml::from_str(toml).unwrap();
-        let c = Controls::default().with_bot(&values);
-        assert_eq!(c.timeout, Duration::from_millis(600));
-        assert_eq!(c.files, 64);
-        assert_eq!(c.startup, Controls::default().startup);
-        let run = c.run_options(RunOptions::default());
-        assert_eq!(run.limits.memory_bytes, Some(2048 << 20));
-        assert_eq!(run.move_timeout, Duration::from_millis(600));
+        let c = run.with_bot(&values);
+        assert_eq!(
+            c,
+            Controls {
+                timeout: Duration::from_millis(600),
+                overage: Duration::ZERO,
+                memory_mib: Some(2048),
+                files: 64,
+                ..run
+            }
+        );
+        let limits = Limits::from(&c);
+        assert_eq!(limits.memory_bytes, Some(2048 << 20));
+        assert_eq!(limits.open_files, Some(64));
+        assert_eq!(limits.processes, Some(DEFAULT_PROCESSES));
+    }
+
+    #[test]
+    fn the_runner_plays_each_seat_under_the_tables_overlay() {
+        // What the runner gives a bot's processes is `Controls::with_bot`,
+        // nothing spelled apart: every key a bot may set reaches it.
+        let mut spec = crate::BotSpec {
+            name: "b".into(),
+            command: vec!["b".into()],
+            dir: std::path::PathBuf::from("/"),
+            build: None,
+            mode: crate::Mode::Persistent,
+            games: Vec::new(),
+            team: None,
+            description: None,
+            values: BotValues::default(),
+        };
+        for key in CONTROLS.iter().filter_map(|c| c.bot_key) {
+            spec.values.set(key, Some(7));
+        }
+        let run = crate::RunOptions::default();
+        let theirs = run.for_bot(&spec);
+        assert_eq!(theirs, run.controls.with_bot(&spec.values));
+        for c in CONTROLS.iter().filter(|c| c.bot_key.is_some()) {
+            assert_eq!(c.get(&theirs), Value::Number(Some(7)), "--{}", c.flag);
+        }
     }
 }

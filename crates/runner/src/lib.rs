@@ -33,7 +33,7 @@ mod spec;
 mod stderr_log;
 mod sys;
 
-pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
+pub use bot_values::{BotValues, LimitValues, TimeValues};
 pub use build_box::{
     BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
 };

@@ -236,7 +236,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
-    let mut run = super::warn_open_files(controls.run_options(dojo_runner::RunOptions::default()));
+    let mut run = super::warn_open_files(dojo_runner::RunOptions::from(controls));
     run.cancel = Some(Arc::clone(&cancel));
     let exec = BotExecutor {
         bots: by_role,
@@ -248,7 +248,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     // Every bot must start and answer before a verdict can mean anything;
     // not even one game fitting the limit on open descriptors is refused
     // first.
-    super::jobs_that_fit(1, shape.seats(), loaded.len(), exec.run.sandbox)?;
+    super::jobs_that_fit(1, shape.seats(), loaded.len(), exec.run.controls.sandbox)?;
     let roles = exec
         .bots
         .iter()
@@ -264,7 +264,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let jobs = super::jobs_that_fit(jobs, shape.seats(), loaded.len(), exec.run.sandbox)?;
+    let jobs = super::jobs_that_fit(jobs, shape.seats(), loaded.len(), exec.run.controls.sandbox)?;
     let third_note = match loaded.get(2) {
         Some(third) => format!(" (third: {})", third.name),
         None => String::new(),

@@ -500,14 +500,15 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     let options = game.executor_options(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
-    let run = super::warn_open_files(settings.run_options(dojo_runner::RunOptions {
+    let run = super::warn_open_files(dojo_runner::RunOptions {
+        controls: settings.controls,
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
         ..dojo_runner::RunOptions::default()
-    }));
+    });
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
-    dojo_runner::in_force(run.sandbox)?;
+    run.controls.containment()?;
     Ok(BotExecutor {
         bots: loaded,
         boards,
@@ -590,7 +591,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         1,
         settings.game.shape().seats(),
         settings.bots.len(),
-        exec.run.sandbox,
+        exec.run.controls.sandbox,
     )?;
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
     let mut failures = super::smoke_failures(settings.game, bots, &exec);
@@ -641,7 +642,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         jobs,
         settings.game.shape().seats(),
         settings.bots.len(),
-        exec.run.sandbox,
+        exec.run.controls.sandbox,
     )?;
     let format = match (&settings.gauntlet, &settings.sprt) {
         (Some(new), Some(sprt)) => format!(" gauntlet of {new} (sprt {sprt})"),
