@@ -162,6 +162,18 @@ impl BotValues {
         self.limits.is_empty() && self.time.is_empty()
     }
 
+    /// Each key the bot sets (`limits.memory_mib`), with its value: the
+    /// `[limits]` section's in the order of its flags, then `[time]`'s.
+    pub fn given(&self) -> Vec<(String, u64)> {
+        let limits = self.limits.entries().map(|(k, v)| ("limits", k, v));
+        let time = self.time.entries().map(|(k, v)| ("time", k, v));
+        limits
+            .into_iter()
+            .chain(time)
+            .filter_map(|(section, k, v)| v.map(|v| (format!("{section}.{k}"), v)))
+            .collect()
+    }
+
     /// The value of `key` (`limits.memory_mib`, `time.timeout_ms`: the
     /// `bot_key` of a [`crate::Control`]), if the bot sets it.
     pub fn get(&self, key: &str) -> Option<u64> {
@@ -207,5 +219,23 @@ mod tests {
         let v: BotValues = toml::from_str("[time]\nstartup_ms = 0\n").unwrap();
         assert_eq!(v.time.startup_ms, Some(0));
         assert!(v.limits.is_empty() && !v.is_empty());
+    }
+
+    #[test]
+    fn given_lists_the_keys_set_limits_first() {
+        let v: BotValues =
+            toml::from_str("[time]\ntimeout_ms = 900\n[limits]\ncpu_s = 3\nmemory_mib = 64\n")
+                .unwrap();
+        assert_eq!(
+            v.given(),
+            [
+                ("limits.memory_mib".to_owned(), 64),
+                ("limits.cpu_s".to_owned(), 3),
+                ("time.timeout_ms".to_owned(), 900)
+            ]
+        );
+        for (key, value) in v.given() {
+            assert_eq!(v.get(&key), Some(value));
+        }
     }
 }

@@ -67,20 +67,7 @@ impl BotInfo {
 
 /// The clock and the resource limits every bot ran under (a bot's own
 /// values are in its `BotInfo`), spelled out as a league's report does.
-#[derive(Debug, Serialize)]
-struct Conditions {
-    time: dojo_league::report::TimeControls,
-    limits: dojo_league::report::SpelledLimits,
-}
-
-impl Conditions {
-    fn of(controls: &dojo_runner::Controls) -> Conditions {
-        Conditions {
-            time: dojo_league::report::TimeControls::of(controls),
-            limits: dojo_league::report::SpelledLimits::of(controls),
-        }
-    }
-}
+type Conditions = dojo_league::report::Spelled;
 
 /// `--json`: `version` first, the bots and run options, then the library's
 /// report field by field (destructured in [`JsonReport::new`], so a field

@@ -393,12 +393,10 @@ fn settle_bot_values(
 /// A bot's own values as `limits.memory_mib=4096 time.timeout_ms=900`, or
 /// `the league's values`.
 fn show_values(values: &dojo_runner::BotValues) -> String {
-    let limits = values.limits.entries().map(|(k, v)| ("limits", k, v));
-    let time = values.time.entries().map(|(k, v)| ("time", k, v));
-    let shown: Vec<String> = limits
+    let shown: Vec<String> = values
+        .given()
         .into_iter()
-        .chain(time)
-        .filter_map(|(s, k, v)| v.map(|v| format!("{s}.{k}={v}")))
+        .map(|(k, v)| format!("{k}={v}"))
         .collect();
     if shown.is_empty() {
         "the league's values".to_owned()
