@@ -691,7 +691,7 @@ mod tests {
         assert!(fast.own.is_empty());
         assert_eq!(slow.time.timeout_ms, 900);
         assert_eq!(slow.limits.memory_mib, Some(4096));
-        assert_eq!(slow.limits.files, 1024);
+        assert_eq!(slow.limits.files, dojo_runner::Controls::default().files);
         assert_eq!(slow.own, ["time.timeout_ms", "limits.memory_mib"]);
         // Which limit: summed per bot from the stored fault counts.
         let s = r.standings.iter().find(|s| s.name == "slow").unwrap();
