@@ -277,7 +277,7 @@ impl clap::FromArgMatches for ControlArgs {
 impl clap::Args for ControlArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         dojo_runner::CONTROLS.iter().fold(cmd, |cmd, c| {
-            let arg = clap::Arg::new(c.flag).long(c.flag).help(c.help);
+            let arg = clap::Arg::new(c.flag).long(c.flag).help(c.help());
             cmd.arg(match c.kind {
                 dojo_runner::Kind::Switch => arg.action(clap::ArgAction::SetTrue),
                 dojo_runner::Kind::Word(words) => arg

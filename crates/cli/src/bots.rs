@@ -35,12 +35,11 @@ pub fn load(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<Bot
 /// (`[limits]`, `[time]`): outside a league they apply as written, and
 /// never silently. (A league settles them against its own values.)
 fn say_own_values(bot: &BotSpec) {
-    let limits = bot.values.limits.entries().map(|(k, v)| ("limits", k, v));
-    let time = bot.values.time.entries().map(|(k, v)| ("time", k, v));
-    let own: Vec<String> = limits
+    let own: Vec<String> = bot
+        .values
+        .given()
         .into_iter()
-        .chain(time)
-        .filter_map(|(s, k, v)| v.map(|v| format!("{s}.{k} = {v}")))
+        .map(|(k, v)| format!("{k} = {v}"))
         .collect();
     if !own.is_empty() {
         errln!(

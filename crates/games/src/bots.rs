@@ -137,7 +137,7 @@ impl BotExecutor {
     /// The containment bot processes get here, if the machine allows the
     /// configured layers.
     pub fn containment(&self) -> Option<dojo_runner::InForce> {
-        dojo_runner::in_force(self.run.sandbox).ok()
+        self.run.controls.containment().ok()
     }
 
     /// Plays `table` to the end. Once the game runs, the runner watches

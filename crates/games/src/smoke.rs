@@ -57,7 +57,7 @@ fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> 
     let f = c.faults;
     let what = if f.timeout > 0 {
         // The bot's own time values, if its bot.toml has some.
-        let clock = bot.values.over(opts);
+        let theirs = opts.for_bot(bot);
         let hint = if c.wrote_nothing(f.timeout as usize) {
             format!("; {}", crate::record::FLUSH_HINT)
         } else {
@@ -65,10 +65,10 @@ fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> 
         };
         format!(
             "did not answer its first prompt within {} ms (move timeout plus start-up allowance){hint}",
-            (clock.move_timeout + clock.startup_allowance).as_millis()
+            dojo_runner::as_ms(theirs.timeout + theirs.startup)
         )
     } else if f.crash > 0 {
-        let hint = dojo_runner::hidden_path_hint(bot, opts.sandbox)
+        let hint = dojo_runner::hidden_path_hint(bot, opts.controls.sandbox)
             .map(|h| format!("; {h}"))
             .unwrap_or_default();
         format!("exited or closed its output without answering its first prompt{hint}")

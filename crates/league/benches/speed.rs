@@ -277,10 +277,10 @@ impl Referee for Pings {
 /// Seconds `dojo_runner::play` takes for `prompts` prompts.
 fn runner_game(bot: &Arc<BotSpec>, prompts: u32, sandbox: SandboxMode) -> f64 {
     let seats = [Seat::new(Arc::clone(bot))];
-    let options = dojo_runner::RunOptions {
+    let options = dojo_runner::RunOptions::from(dojo_runner::Controls {
         sandbox,
         ..Default::default()
-    };
+    });
     let started = Instant::now();
     let run = dojo_runner::play(&mut Pings { left: prompts }, &seats, &options).expect("runs");
     let secs = started.elapsed().as_secs_f64();
@@ -416,10 +416,10 @@ fn league_of(
             })
             .collect(),
         boards: Default::default(),
-        run: dojo_runner::RunOptions {
+        run: dojo_runner::RunOptions::from(dojo_runner::Controls {
             sandbox,
             ..Default::default()
-        },
+        }),
         // The standard deck, drawn with replacement, as the Python harness
         // deals: both play games of the same kind and length.
         options: dojo_games::GameOptions::new(standard_decks()),

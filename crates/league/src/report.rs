@@ -94,6 +94,30 @@ pub struct Conditions {
     pub bots: Vec<BotConditions>,
 }
 
+/// One set of resolved controls as reports spell them: the clock and the
+/// resource limits in the flags' units (`dojo compare --json`'s
+/// `conditions`; a league report's [`Conditions`] and each of its
+/// [`BotConditions`] hold the same two parts). [`TimeControls::of`] and
+/// [`SpelledLimits::of`] are the one mapping from [`dojo_runner::Controls`]
+/// into this spelling; the JSON keys of every value a bot may set are the
+/// names of its `bot.toml` key (checked against [`dojo_runner::CONTROLS`]
+/// by a test).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spelled {
+    pub time: TimeControls,
+    pub limits: SpelledLimits,
+}
+
+impl Spelled {
+    /// `c` as reports spell it.
+    pub fn of(c: &dojo_runner::Controls) -> Spelled {
+        Spelled {
+            time: TimeControls::of(c),
+            limits: SpelledLimits::of(c),
+        }
+    }
+}
+
 /// The clock of a league (`docs/protocols.md`, "Time").
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TimeControls {
@@ -136,7 +160,7 @@ pub struct BotConditions {
 impl TimeControls {
     /// The clock of `c`.
     pub fn of(c: &dojo_runner::Controls) -> TimeControls {
-        let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let ms = dojo_runner::as_ms;
         TimeControls {
             mode: c.time,
             wall_backstop: (c.time == dojo_runner::TimeMode::Cpu)
@@ -175,11 +199,11 @@ impl Conditions {
         let mut bots: Vec<BotConditions> = bots
             .into_iter()
             .map(|(name, values)| {
-                let theirs = controls.with_bot(values);
+                let Spelled { time, limits } = Spelled::of(&controls.with_bot(values));
                 BotConditions {
                     name: name.to_owned(),
-                    limits: SpelledLimits::of(&theirs),
-                    time: TimeControls::of(&theirs),
+                    limits,
+                    time,
                     own: dojo_runner::CONTROLS
                         .iter()
                         .filter_map(|c| c.bot_key)
@@ -190,9 +214,10 @@ impl Conditions {
             })
             .collect();
         bots.sort_by(|a, b| a.name.cmp(&b.name));
+        let Spelled { time, limits } = Spelled::of(controls);
         Conditions {
-            time: TimeControls::of(controls),
-            limits: SpelledLimits::of(controls),
+            time,
+            limits,
             raises,
             faults,
             bots,
@@ -666,7 +691,7 @@ mod tests {
         assert!(fast.own.is_empty());
         assert_eq!(slow.time.timeout_ms, 900);
         assert_eq!(slow.limits.memory_mib, Some(4096));
-        assert_eq!(slow.limits.files, 1024);
+        assert_eq!(slow.limits.files, dojo_runner::Controls::default().files);
         assert_eq!(slow.own, ["time.timeout_ms", "limits.memory_mib"]);
         // Which limit: summed per bot from the stored fault counts.
         let s = r.standings.iter().find(|s| s.name == "slow").unwrap();
@@ -675,6 +700,53 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["conditions"]["bots"][1]["own"][0], "time.timeout_ms");
         assert_eq!(json["standings"][1]["faults"]["limits_hit"]["memory"], 2);
+    }
+
+    #[test]
+    fn the_reports_values_are_the_tables_under_the_bot_toml_keys() {
+        // Every value a bot may set is written under its `bot.toml` key
+        // (`time.timeout_ms` at `conditions.time.timeout_ms`), as the
+        // controls' table reads it from the resolved controls: league-wide
+        // and for a bot that sets every key.
+        let mut settings: Settings = serde_json::from_value(serde_json::json!({
+            "game": "cardjitsu",
+            "bots": [{"name": "own", "command": "own"}, {"name": "plain", "command": "plain"}],
+            "games": 2, "seed": "1",
+            "controls": dojo_runner::Controls {
+                game_budget: Some(std::time::Duration::from_secs(9)),
+                cpu_s: Some(30),
+                ..dojo_runner::Controls::default()
+            },
+        }))
+        .unwrap();
+        let keyed = || dojo_runner::CONTROLS.iter().filter(|c| c.bot_key.is_some());
+        for (i, c) in keyed().enumerate() {
+            settings.bots[0]
+                .values
+                .set(c.bot_key.unwrap(), Some(100 + i as u64));
+        }
+        let r = build_report(&settings, &Origin::default(), &[], 1, RunInfo::default());
+        let json = serde_json::to_value(&r).unwrap();
+        let own = settings.bot_controls(&settings.bots[0]);
+        let sides = [
+            (&json["conditions"], settings.controls),
+            (&json["conditions"]["bots"][0], own),
+            (&json["conditions"]["bots"][1], settings.controls),
+        ];
+        for (at, controls) in sides {
+            for c in keyed() {
+                let (section, key) = c.bot_key.unwrap().split_once('.').unwrap();
+                let dojo_runner::Value::Number(n) = c.get(&controls) else {
+                    panic!("--{} is a number", c.flag);
+                };
+                assert_eq!(at[section][key], serde_json::json!(n), "--{}", c.flag);
+            }
+        }
+        assert_eq!(r.conditions.bots[0].own.len(), keyed().count());
+        // `dojo compare --json` spells its controls the same way.
+        let spelled = serde_json::to_value(Spelled::of(&own)).unwrap();
+        assert_eq!(spelled["time"], json["conditions"]["bots"][0]["time"]);
+        assert_eq!(spelled["limits"], json["conditions"]["bots"][0]["limits"]);
     }
 
     #[test]

@@ -591,13 +591,6 @@ impl Settings {
         names
     }
 
-    /// How the runner must run this league's bots: `base` (stderr
-    /// handling, the cancel flag) under the league's controls. The
-    /// league's settings are the one source of these.
-    pub fn run_options(&self, base: dojo_runner::RunOptions) -> dojo_runner::RunOptions {
-        self.controls.run_options(base)
-    }
-
     /// The same league without its shard: what shards of one league share.
     pub fn unsharded(&self) -> Settings {
         Settings {

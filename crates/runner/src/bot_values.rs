@@ -8,15 +8,10 @@
 //! what is written is stored: an absent key means "the run's value". Whether
 //! a value above the run's is allowed is the caller's business (a league
 //! caps or refuses raises; `docs/sandbox.md`); the runner applies what it
-//! is given.
-
-use std::time::Duration;
+//! is given, through the controls' table ([`crate::Controls::with_bot`]).
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
-
-use crate::play::RunOptions;
-use crate::sandbox::Limits;
 
 /// A bot's own values (`bot.toml`'s `[limits]` and `[time]`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,25 +137,6 @@ impl LimitValues {
             ("cpu_s", self.cpu_s),
         ]
     }
-
-    /// `base` with these values in place of its own.
-    pub fn over(&self, base: &Limits) -> Limits {
-        let mib = |m: u64| m.saturating_mul(1 << 20);
-        let memory_bytes = self.memory_mib.map(mib).or(base.memory_bytes);
-        Limits {
-            memory_bytes,
-            // A bot's own memory value replaces the run's address-space
-            // cap too: both stand for `--limit-memory-mib`.
-            address_space_bytes: match self.memory_mib {
-                Some(_) => None,
-                None => base.address_space_bytes,
-            },
-            cpu_seconds: self.cpu_s.or(base.cpu_seconds),
-            processes: self.processes.or(base.processes),
-            open_files: self.files.or(base.open_files),
-            file_size_bytes: self.file_size_mib.map(mib).or(base.file_size_bytes),
-        }
-    }
 }
 
 impl TimeValues {
@@ -184,6 +160,18 @@ impl BotValues {
     /// Whether no key is set in either section.
     pub fn is_empty(&self) -> bool {
         self.limits.is_empty() && self.time.is_empty()
+    }
+
+    /// Each key the bot sets (`limits.memory_mib`), with its value: the
+    /// `[limits]` section's in the order of its flags, then `[time]`'s.
+    pub fn given(&self) -> Vec<(String, u64)> {
+        let limits = self.limits.entries().map(|(k, v)| ("limits", k, v));
+        let time = self.time.entries().map(|(k, v)| ("time", k, v));
+        limits
+            .into_iter()
+            .chain(time)
+            .filter_map(|(section, k, v)| v.map(|v| (format!("{section}.{k}"), v)))
+            .collect()
     }
 
     /// The value of `key` (`limits.memory_mib`, `time.timeout_ms`: the
@@ -219,31 +207,6 @@ impl BotValues {
         };
         *slot = v;
     }
-
-    /// The options `base` gives this bot's processes: its time values and
-    /// limits in place of the run's.
-    pub fn over(&self, base: &RunOptions) -> Clock {
-        let ms = Duration::from_millis;
-        let t = &self.time;
-        Clock {
-            move_timeout: t.timeout_ms.map_or(base.move_timeout, ms),
-            startup_allowance: t.startup_ms.map_or(base.startup_allowance, ms),
-            overage: t.overage_ms.map_or(base.overage, ms),
-            game_budget: t.game_ms.map(ms).or(base.game_budget),
-            limits: self.limits.over(&base.limits),
-        }
-    }
-}
-
-/// What one bot's processes get in a run: the run's options with the
-/// bot's own values applied ([`BotValues::over`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clock {
-    pub move_timeout: Duration,
-    pub startup_allowance: Duration,
-    pub overage: Duration,
-    pub game_budget: Option<Duration>,
-    pub limits: Limits,
 }
 
 #[cfg(test)]
@@ -251,41 +214,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_replace_the_runs_only_where_given() {
-        let base = RunOptions {
-            move_timeout: Duration::from_millis(100),
-            game_budget: Some(Duration::from_secs(5)),
-            ..RunOptions::default()
-        };
-        let none = BotValues::default().over(&base);
-        assert_eq!(none.move_timeout, base.move_timeout);
-        assert_eq!(none.limits, base.limits);
-        let mine = BotValues {
-            limits: LimitValues {
-                memory_mib: Some(2048),
-                files: Some(64),
-                ..LimitValues::default()
-            },
-            time: TimeValues {
-                timeout_ms: Some(600),
-                overage_ms: Some(0),
-                ..TimeValues::default()
-            },
-        };
-        let c = mine.over(&base);
-        assert_eq!(c.move_timeout, Duration::from_millis(600));
-        assert_eq!(c.startup_allowance, base.startup_allowance);
-        assert_eq!(c.game_budget, Some(Duration::from_secs(5)));
-        assert_eq!(c.limits.memory_bytes, Some(2048 << 20));
-        assert_eq!(c.limits.open_files, Some(64));
-        assert_eq!(c.limits.processes, base.limits.processes);
-    }
-
-    #[test]
     fn empty_sections_are_empty() {
         assert!(toml::from_str::<BotValues>("").unwrap().is_empty());
         let v: BotValues = toml::from_str("[time]\nstartup_ms = 0\n").unwrap();
         assert_eq!(v.time.startup_ms, Some(0));
         assert!(v.limits.is_empty() && !v.is_empty());
+    }
+
+    #[test]
+    fn given_lists_the_keys_set_limits_first() {
+        let v: BotValues =
+            toml::from_str("[time]\ntimeout_ms = 900\n[limits]\ncpu_s = 3\nmemory_mib = 64\n")
+                .unwrap();
+        assert_eq!(
+            v.given(),
+            [
+                ("limits.memory_mib".to_owned(), 64),
+                ("limits.cpu_s".to_owned(), 3),
+                ("time.timeout_ms".to_owned(), 900)
+            ]
+        );
+        for (key, value) in v.given() {
+            assert_eq!(v.get(&key), Some(value));
+        }
     }
 }

@@ -120,7 +120,8 @@ impl BuildBox {
 /// dojo's (the build's time limit bounds it).
 fn build_limits() -> Limits {
     Limits {
-        memory_bytes: layer_available("cgroup-memory").then_some(BUILD_MEMORY_MIB << 20),
+        memory_bytes: layer_available("cgroup-memory")
+            .then_some(crate::controls::mib_bytes(BUILD_MEMORY_MIB)),
         address_space_bytes: None,
         cpu_seconds: None,
         processes: Some(BUILD_PROCESSES),

@@ -6,18 +6,28 @@
 //! `bot.toml` key (for the values a bot may set for itself) and how to
 //! read and write it. Everything that spells these values out elsewhere
 //! derives from that list: the command-line flags (built from it by the
-//! CLI), the conflicts of a resumed league, the command that replays a
-//! league ([`Controls::to_args`]), a bot's values in force
-//! ([`Controls::with_bot`]) and the runner's options
-//! ([`Controls::run_options`], the one place a MiB becomes bytes).
+//! CLI, each help with its default from [`Controls::default`]), the
+//! conflicts of a resumed league, the command that replays a league
+//! ([`Controls::to_args`]), a bot's values in force
+//! ([`Controls::with_bot`]) and the runner, which takes the resolved
+//! value whole ([`crate::RunOptions::controls`]) and applies each bot's
+//! values over it with [`Controls::with_bot`] too.
+//!
+//! Each default is written once, in [`Controls::default`] (the runner's
+//! [`crate::RunOptions::default`] and [`Limits::default`] are those controls),
+//! and each unit conversion once: [`mib_bytes`] (MiB to bytes, for the
+//! kernel's limits) and [`as_ms`] (a duration in the flags' whole
+//! milliseconds).
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::bot_values::BotValues;
-use crate::play::{RunOptions, TimeMode};
-use crate::sandbox::{DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, Limits, SandboxMode};
+use crate::play::TimeMode;
+use crate::sandbox::{
+    DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Limits, SandboxError, SandboxMode,
+};
 
 /// Every time control, limit and the containment mode of a run, resolved.
 /// Stored whole (every key explicit) in `league.json` as `controls`.
@@ -122,8 +132,8 @@ pub struct Control {
     pub flag: &'static str,
     /// The flag's value name in help (`MS`).
     pub value_name: &'static str,
-    /// The flag's help, `[default: ...]` included.
-    pub help: &'static str,
+    /// The flag's help, without its default (see [`Control::help`]).
+    pub about: &'static str,
     pub kind: Kind,
     /// Where a bot sets its own value in `bot.toml` (`time.timeout_ms`);
     /// `None`: the run's alone (the clock's mode, pinning, containment).
@@ -138,6 +148,19 @@ pub struct Control {
 }
 
 impl Control {
+    /// The flag's help: what it does and, for a value, its default (from
+    /// [`Controls::default`], so help and behaviour cannot disagree).
+    pub fn help(&self) -> String {
+        match self.kind {
+            Kind::Switch => self.about.to_owned(),
+            _ => format!(
+                "{} [default: {}].",
+                self.about.trim_end_matches('.'),
+                self.get(&Controls::default())
+            ),
+        }
+    }
+
     /// This field's value in `c`.
     pub fn get(&self, c: &Controls) -> Value {
         (self.get)(c)
@@ -179,8 +202,31 @@ impl Control {
     }
 }
 
-fn ms(d: Duration) -> u64 {
+/// `d` in whole milliseconds, the unit of every time flag, `bot.toml`
+/// key and report field.
+pub fn as_ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// `mib` MiB in bytes, the unit of the kernel's limits: the flags, a
+/// bot's `bot.toml` and reports say MiB.
+pub const fn mib_bytes(mib: u64) -> u64 {
+    mib.saturating_mul(1 << 20)
+}
+
+/// Sets a field that has no "unlimited" to `v`'s number; a `Value` without
+/// one (no flag's parser makes it) leaves the field as it is.
+fn whole(slot: &mut u64, v: Value) {
+    if let Some(n) = number(v) {
+        *slot = n;
+    }
+}
+
+/// As [`whole`], for a time in milliseconds.
+fn millis_of(slot: &mut Duration, v: Value) {
+    if let Some(n) = number(v) {
+        *slot = Duration::from_millis(n);
+    }
 }
 
 fn number(v: Value) -> Option<u64> {
@@ -208,29 +254,28 @@ pub static CONTROLS: &[Control] = &[
     Control {
         flag: "timeout-ms",
         value_name: "MS",
-        help: "Time allowed per move, from sending the prompt to the whole answer [default: 1000].",
+        about: "Time allowed per move, from sending the prompt to the whole answer.",
         kind: Kind::Number { min: 1 },
         bot_key: Some("time.timeout_ms"),
         fixed: true,
-        get: |c| Value::Number(Some(ms(c.timeout))),
-        set: |c, v| c.timeout = Duration::from_millis(number(v).unwrap_or(1)),
+        get: |c| Value::Number(Some(as_ms(c.timeout))),
+        set: |c, v| millis_of(&mut c.timeout, v),
     },
     Control {
         flag: "startup-ms",
         value_name: "MS",
-        help: "Extra time for the first answer of a freshly started process [default: 2000].",
+        about: "Extra time for the first answer of a freshly started process.",
         kind: Kind::Number { min: 0 },
         bot_key: Some("time.startup_ms"),
         fixed: true,
-        get: |c| Value::Number(Some(ms(c.startup))),
-        set: |c, v| c.startup = Duration::from_millis(number(v).unwrap_or(0)),
+        get: |c| Value::Number(Some(as_ms(c.startup))),
+        set: |c, v| millis_of(&mut c.startup, v),
     },
     Control {
         flag: "time",
         value_name: "MODE",
-        help: "What the move time counts: `wall` (wall-clock time) or `cpu` (CPU time of the \
-               bot's whole process tree, with a wall-clock backstop of 4 times the budget) \
-               [default: wall].",
+        about: "What the move time counts: `wall` (wall-clock time) or `cpu` (CPU time of the \
+               bot's whole process tree, with a wall-clock backstop of 4 times the budget).",
         kind: Kind::Word(TIME_MODES),
         bot_key: None,
         fixed: true,
@@ -240,29 +285,27 @@ pub static CONTROLS: &[Control] = &[
     Control {
         flag: "overage-ms",
         value_name: "MS",
-        help: "A bank of extra time per bot and game that moves over the move time draw on \
-               [default: 0].",
+        about: "A bank of extra time per bot and game that moves over the move time draw on.",
         kind: Kind::Number { min: 0 },
         bot_key: Some("time.overage_ms"),
         fixed: true,
-        get: |c| Value::Number(Some(ms(c.overage))),
-        set: |c, v| c.overage = Duration::from_millis(number(v).unwrap_or(0)),
+        get: |c| Value::Number(Some(as_ms(c.overage))),
+        set: |c, v| millis_of(&mut c.overage, v),
     },
     Control {
         flag: "game-ms",
         value_name: "MS",
-        help: "The most time a bot may use in one game, start-up allowances not counted \
-               [default: unlimited].",
+        about: "The most time a bot may use in one game, start-up allowances not counted.",
         kind: Kind::Number { min: 1 },
         bot_key: Some("time.game_ms"),
         fixed: true,
-        get: |c| Value::Number(c.game_budget.map(ms)),
+        get: |c| Value::Number(c.game_budget.map(as_ms)),
         set: |c, v| c.game_budget = number(v).map(Duration::from_millis),
     },
     Control {
         flag: "pin",
         value_name: "",
-        help: "Run each game's bots on one CPU core of their own (a league then runs at most \
+        about: "Run each game's bots on one CPU core of their own (a league then runs at most \
                one game per core).",
         kind: Kind::Switch,
         bot_key: None,
@@ -273,9 +316,9 @@ pub static CONTROLS: &[Control] = &[
     Control {
         flag: "sandbox",
         value_name: "MODE",
-        help: "Bot containment: `auto` uses every layer this machine has (see `dojo doctor`), \
+        about: "Bot containment: `auto` uses every layer this machine has (see `dojo doctor`), \
                `strict` refuses to run without them, `off` only kills each bot's process \
-               group [default: auto].",
+               group.",
         kind: Kind::Word(SANDBOX_MODES),
         bot_key: None,
         fixed: true,
@@ -291,9 +334,8 @@ pub static CONTROLS: &[Control] = &[
     Control {
         flag: "limit-memory-mib",
         value_name: "MIB",
-        help: "Memory of each bot process with everything it starts (its cgroup; where there \
-               is none, each process's address space, RLIMIT_AS, except for the default) \
-               [default: 1024].",
+        about: "Memory of each bot process with everything it starts (its cgroup; where there \
+               is none, each process's address space, RLIMIT_AS, except for the default).",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.memory_mib"),
         fixed: true,
@@ -303,38 +345,38 @@ pub static CONTROLS: &[Control] = &[
     Control {
         flag: "limit-processes",
         value_name: "N",
-        help: "Processes and threads of each bot process with everything it starts (its \
-               cgroup's pids.max; not enforced without one, see `dojo doctor`) [default: 256].",
+        about: "Processes and threads of each bot process with everything it starts (its \
+               cgroup's pids.max; not enforced without one, see `dojo doctor`).",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.processes"),
         fixed: true,
         get: |c| Value::Number(Some(c.processes)),
-        set: |c, v| c.processes = number(v).unwrap_or(DEFAULT_PROCESSES),
+        set: |c, v| whole(&mut c.processes, v),
     },
     Control {
         flag: "limit-files",
         value_name: "N",
-        help: "Open files of each bot process (RLIMIT_NOFILE) [default: 1024].",
+        about: "Open files of each bot process (RLIMIT_NOFILE).",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.files"),
         fixed: true,
         get: |c| Value::Number(Some(c.files)),
-        set: |c, v| c.files = number(v).unwrap_or(1024),
+        set: |c, v| whole(&mut c.files, v),
     },
     Control {
         flag: "limit-file-size-mib",
         value_name: "MIB",
-        help: "Largest file a bot process may write (RLIMIT_FSIZE) [default: 64].",
+        about: "Largest file a bot process may write (RLIMIT_FSIZE).",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.file_size_mib"),
         fixed: true,
         get: |c| Value::Number(Some(c.file_size_mib)),
-        set: |c, v| c.file_size_mib = number(v).unwrap_or(64),
+        set: |c, v| whole(&mut c.file_size_mib, v),
     },
     Control {
         flag: "limit-cpu-s",
         value_name: "SECONDS",
-        help: "CPU seconds each bot process may use in all (RLIMIT_CPU).",
+        about: "CPU seconds each bot process may use in all (RLIMIT_CPU).",
         kind: Kind::Number { min: 1 },
         bot_key: Some("limits.cpu_s"),
         fixed: true,
@@ -344,7 +386,7 @@ pub static CONTROLS: &[Control] = &[
     Control {
         flag: "fresh-boxes",
         value_name: "",
-        help: "Give every game's bots new boxes, never ones kept from an earlier game: the \
+        about: "Give every game's bots new boxes, never ones kept from an earlier game: the \
                strongest isolation between games, at the cost of making each box anew (a \
                game's record is the same either way).",
         kind: Kind::Switch,
@@ -433,34 +475,26 @@ impl Controls {
         out
     }
 
-    /// The resource limits of each bot process, in bytes where the flags
-    /// say MiB.
-    pub fn limits(&self) -> Limits {
-        let mib = |m: u64| m.saturating_mul(1 << 20);
-        Limits {
-            memory_bytes: self.memory_mib.map(mib),
-            address_space_bytes: None,
-            cpu_seconds: self.cpu_s,
-            processes: Some(self.processes),
-            open_files: Some(self.files),
-            file_size_bytes: Some(mib(self.file_size_mib)),
-        }
+    /// The containment a run under these controls gets on this machine:
+    /// the one check of the sandbox mode (an error under `--sandbox
+    /// strict` when a layer is missing), made by every game before it
+    /// starts and by a league before its first.
+    pub fn containment(&self) -> Result<InForce, SandboxError> {
+        crate::sandbox::in_force(self.sandbox)
     }
+}
 
-    /// `base` (stderr handling, the cancel flag, ...) run under these
-    /// controls.
-    pub fn run_options(&self, base: RunOptions) -> RunOptions {
-        RunOptions {
-            move_timeout: self.timeout,
-            startup_allowance: self.startup,
-            time: self.time,
-            overage: self.overage,
-            game_budget: self.game_budget,
-            pin_game_threads: self.pin,
-            sandbox: self.sandbox,
-            limits: self.limits(),
-            fresh_boxes: self.fresh_boxes,
-            ..base
+impl From<&Controls> for Limits {
+    /// The kernel's limits for each bot process under `c`, in bytes where
+    /// the flags say MiB.
+    fn from(c: &Controls) -> Limits {
+        Limits {
+            memory_bytes: c.memory_mib.map(mib_bytes),
+            address_space_bytes: None,
+            cpu_seconds: c.cpu_s,
+            processes: Some(c.processes),
+            open_files: Some(c.files),
+            file_size_bytes: Some(mib_bytes(c.file_size_mib)),
         }
     }
 }
@@ -471,7 +505,7 @@ mod millis {
     use std::time::Duration;
 
     pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u64(super::ms(*d))
+        s.serialize_u64(super::as_ms(*d))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
@@ -486,7 +520,7 @@ mod opt_millis {
 
     pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
         match d {
-            Some(d) => s.serialize_some(&super::ms(*d)),
+            Some(d) => s.serialize_some(&super::as_ms(*d)),
             None => s.serialize_none(),
         }
     }
@@ -589,7 +623,7 @@ mod tests {
         let (resolved, conflicts) = Controls::resolve(&given, Some(&stored));
         assert_eq!(conflicts, vec![]);
         assert!(resolved.fresh_boxes);
-        assert!(resolved.run_options(RunOptions::default()).fresh_boxes);
+        assert!(crate::RunOptions::from(resolved).controls.fresh_boxes);
         // Every other control is fixed.
         assert!(
             CONTROLS
@@ -647,15 +681,93 @@ mod tests {
     }
 
     #[test]
-    fn a_bots_values_replace_the_runs_and_reach_the_runner_in_bytes() {
-        let toml = "[limits]\nmemory_mib = 2048\nfiles = 64\n[time]\ntimeout_ms = 600\n";
+    fn the_runners_defaults_are_the_controls_defaults() {
+        let c = Controls::default();
+        assert_eq!(crate::RunOptions::default().controls, c);
+        assert_eq!(Limits::default(), Limits::from(&c));
+        assert_eq!(
+            Limits::default().memory_bytes,
+            Some(mib_bytes(DEFAULT_MEMORY_MIB))
+        );
+        assert_eq!(Limits::default().processes, Some(DEFAULT_PROCESSES));
+    }
+
+    #[test]
+    fn each_help_states_its_default_from_the_defaults() {
+        let help = |flag: &str| CONTROLS.iter().find(|c| c.flag == flag).unwrap().help();
+        assert_eq!(
+            help("timeout-ms"),
+            "Time allowed per move, from sending the prompt to the whole answer \
+             [default: 1000]."
+        );
+        assert!(help("limit-memory-mib").ends_with(&format!("[default: {DEFAULT_MEMORY_MIB}].")));
+        assert!(help("game-ms").ends_with("[default: unlimited]."));
+        assert!(help("sandbox").ends_with("[default: auto]."));
+        assert!(!help("pin").contains("default"));
+        // The backstop is the runner's knob, named in the flag's prose.
+        let backstop = crate::RunOptions::default().wall_backstop;
+        assert!(help("time").contains(&format!("backstop of {backstop} times")));
+    }
+
+    #[test]
+    fn mib_become_bytes_and_durations_whole_milliseconds() {
+        assert_eq!(mib_bytes(64), 64 << 20);
+        assert_eq!(mib_bytes(u64::MAX), u64::MAX);
+        assert_eq!(as_ms(Duration::from_micros(1_999)), 1);
+        assert_eq!(as_ms(Duration::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn a_bots_values_replace_the_runs_only_where_given_and_reach_the_kernel_in_bytes() {
+        let run = Controls {
+            timeout: Duration::from_millis(100),
+            game_budget: Some(Duration::from_secs(5)),
+            ..Controls::default()
+        };
+        assert_eq!(run.with_bot(&BotValues::default()), run);
+        let toml = "[limits]\nmemory_mib = 2048\nfiles = 64\n[time]\ntimeout_ms = 600\n\
+                    overage_ms = 0\n";
         let values: BotValues = toml::from_str(toml).unwrap();
-        let c = Controls::default().with_bot(&values);
-        assert_eq!(c.timeout, Duration::from_millis(600));
-        assert_eq!(c.files, 64);
-        assert_eq!(c.startup, Controls::default().startup);
-        let run = c.run_options(RunOptions::default());
-        assert_eq!(run.limits.memory_bytes, Some(2048 << 20));
-        assert_eq!(run.move_timeout, Duration::from_millis(600));
+        let c = run.with_bot(&values);
+        assert_eq!(
+            c,
+            Controls {
+                timeout: Duration::from_millis(600),
+                overage: Duration::ZERO,
+                memory_mib: Some(2048),
+                files: 64,
+                ..run
+            }
+        );
+        let limits = Limits::from(&c);
+        assert_eq!(limits.memory_bytes, Some(2048 << 20));
+        assert_eq!(limits.open_files, Some(64));
+        assert_eq!(limits.processes, Some(DEFAULT_PROCESSES));
+    }
+
+    #[test]
+    fn the_runner_plays_each_seat_under_the_tables_overlay() {
+        // What the runner gives a bot's processes is `Controls::with_bot`,
+        // nothing spelled apart: every key a bot may set reaches it.
+        let mut spec = crate::BotSpec {
+            name: "b".into(),
+            command: vec!["b".into()],
+            dir: std::path::PathBuf::from("/"),
+            build: None,
+            mode: crate::Mode::Persistent,
+            games: Vec::new(),
+            team: None,
+            description: None,
+            values: BotValues::default(),
+        };
+        for key in CONTROLS.iter().filter_map(|c| c.bot_key) {
+            spec.values.set(key, Some(7));
+        }
+        let run = crate::RunOptions::default();
+        let theirs = run.for_bot(&spec);
+        assert_eq!(theirs, run.controls.with_bot(&spec.values));
+        for c in CONTROLS.iter().filter(|c| c.bot_key.is_some()) {
+            assert_eq!(c.get(&theirs), Value::Number(Some(7)), "--{}", c.flag);
+        }
     }
 }

@@ -33,7 +33,7 @@ mod spec;
 mod stderr_log;
 mod sys;
 
-pub use bot_values::{BotValues, Clock, LimitValues, TimeValues};
+pub use bot_values::{BotValues, LimitValues, TimeValues};
 pub use build_box::{
     BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
 };
@@ -42,7 +42,7 @@ pub use capacity::{
     TaskLimit, TaskLimitKind, idle_boxes_per_game, keep_idle_boxes, reserve_seat_users,
     seat_users_needed, tightest_task_limit,
 };
-pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value};
+pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value, as_ms, mib_bytes};
 pub use fingerprint::fingerprint;
 pub use folder::{Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, obvious_script, scan};
 pub use fork_fence::FencedFile;

@@ -811,7 +811,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         (Some(bytes), _) => Some(bytes),
         (None, None) => limits
             .memory_bytes
-            .filter(|&b| b != DEFAULT_MEMORY_MIB << 20),
+            .filter(|&b| b != crate::controls::mib_bytes(DEFAULT_MEMORY_MIB)),
         (None, Some(_)) => None,
     };
     let group_limits = crate::cgroup::GroupLimits {
@@ -903,18 +903,11 @@ pub const SCRATCH_INODES: u64 = 16_384;
 pub const DEFAULT_MEMORY_MIB: u64 = 1024;
 
 impl Default for Limits {
-    /// Generous defaults that no honest bot meets: 1 GiB of memory (through
-    /// the memory cgroup only), 1024 descriptors, 64 MiB files, 256
-    /// processes and threads. CPU stays inherited unless set.
+    /// The limits of the default controls ([`crate::Controls::default`]):
+    /// generous ones that no honest bot meets. CPU stays inherited unless
+    /// set.
     fn default() -> Self {
-        Self {
-            memory_bytes: Some(DEFAULT_MEMORY_MIB << 20),
-            address_space_bytes: None,
-            cpu_seconds: None,
-            processes: Some(DEFAULT_PROCESSES),
-            open_files: Some(1024),
-            file_size_bytes: Some(64 << 20),
-        }
+        Self::from(&crate::Controls::default())
     }
 }
 

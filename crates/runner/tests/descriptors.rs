@@ -48,10 +48,8 @@ fn bots_start_while_dojo_holds_more_descriptors_than_a_bot_may() {
         .collect();
     let bot = dojo_testkit::bots::script("faulty", "random_ok.py", &[], Mode::Persistent);
     let seats = [Seat::new(Arc::clone(&bot)), Seat::new(bot)];
-    let options = dojo_runner::RunOptions {
-        sandbox: SandboxMode::Auto,
-        ..dojo_testkit::bots::run_options(3000, 5000)
-    };
+    let mut options = dojo_testkit::bots::run_options(3000, 5000);
+    options.controls.sandbox = SandboxMode::Auto;
     let mut referee = Cards::new(3);
     let run = play(&mut referee, &seats, &options).expect("game runs");
     drop(held);

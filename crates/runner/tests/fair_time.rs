@@ -23,9 +23,12 @@ fn thinker_beside_burner(time: TimeMode) -> (Cards, MatchRun) {
         Seat::new(bot("cpu_burner.py", &["4"])),
     ];
     let opts = RunOptions {
-        move_timeout: Duration::from_millis(300),
-        startup_allowance: Duration::from_millis(3000),
-        time,
+        controls: dojo_runner::Controls {
+            timeout: Duration::from_millis(300),
+            startup: Duration::from_millis(3000),
+            time,
+            ..dojo_runner::Controls::default()
+        },
         // Generous: the machine running the tests may be loaded too; the
         // honest bot needs about five times its CPU time in wall time.
         wall_backstop: 40,

@@ -234,10 +234,8 @@ fn fork_sleeper_dies_with_its_whole_group() {
     // the process-group kill (the layer every machine has) is what is
     // tested; bots/hostile covers the PID namespace.
     let sleeper = Seat::new(bot("fork_sleeper.py", Mode::Auto));
-    let opts = RunOptions {
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..quick_options()
-    };
+    let mut opts = quick_options();
+    opts.controls.sandbox = dojo_runner::SandboxMode::Off;
     let (_, run) = versus_with(sleeper, &opts, QUICK_ROUNDS);
     let seat = &run.seats[1];
     let n = QUICK_ROUNDS as u32;
@@ -310,10 +308,8 @@ fn missing_program_is_a_spawn_error_and_nothing_survives() {
     missing.command = vec!["/nonexistent/dojo-bot".into()];
     let seats = [Seat::new(Arc::new(first)), Seat::new(Arc::new(missing))];
     // Without namespaces, so the recorded `$$` is the group dojo kills.
-    let opts = RunOptions {
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = dojo_runner::SandboxMode::Off;
     let err = play(&mut Cards::new(ROUNDS), &seats, &opts).unwrap_err();
     match &err {
         RunError::Spawn { bot, command, .. } => {
@@ -361,10 +357,8 @@ fn cancel_stops_the_game_and_kills_the_bots() {
 fn seat_count_mismatch_is_rejected() {
     let seats = [Seat::new(bot("random_ok.py", Mode::Auto))];
     // Without namespaces, so the recorded `$$` is the group dojo kills.
-    let opts = RunOptions {
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = dojo_runner::SandboxMode::Off;
     let err = play(&mut Cards::new(ROUNDS), &seats, &opts).unwrap_err();
     assert!(
         matches!(
@@ -473,10 +467,8 @@ fn stdout_flood_after_each_answer_neither_blocks_nor_stops_the_game() {
 fn closing_stdout_while_running_is_a_crash_at_once() {
     // A minute per move: a timeout would take minutes; a crash is
     // charged as soon as stdout closes.
-    let opts = RunOptions {
-        move_timeout: Duration::from_secs(60),
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.timeout = Duration::from_secs(60);
     let started = std::time::Instant::now();
     let (_, run) = versus("close_stdout.py", Mode::Auto, &opts);
     let seat = &run.seats[1];

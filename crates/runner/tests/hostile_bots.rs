@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dojo_engine::protocol::Answer;
-use dojo_runner::{BotSpec, MatchRun, Mode, RunOptions, SandboxMode, Seat, play, probe};
+use dojo_runner::{BotSpec, Controls, MatchRun, Mode, RunOptions, SandboxMode, Seat, play, probe};
 use dojo_testkit::paths::bots_dir;
 use dojo_testkit::procs::{tagged_processes, unique_tag};
 use dojo_testkit::referee::Cards;
@@ -165,18 +165,14 @@ fn in_a_process_without(name: &str, layer: &str) -> bool {
     false
 }
 
-/// Options with no namespace, no Landlock or seccomp and no cgroup (the
-/// cgroup is made only for a process or memory cap).
+/// Options with no namespace, no Landlock or seccomp and no memory cap.
+/// The process cap always holds (no flag lifts it): a test that needs no
+/// cgroup at all runs in a process without `cgroup-pids`.
 fn nothing_but_the_process_group() -> RunOptions {
-    RunOptions {
-        sandbox: SandboxMode::Off,
-        limits: dojo_runner::Limits {
-            processes: None,
-            memory_bytes: None,
-            ..dojo_runner::Limits::default()
-        },
-        ..options()
-    }
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
+    opts.controls.memory_mib = None;
+    opts
 }
 
 #[test]
@@ -201,7 +197,10 @@ fn without_namespaces_or_cgroups_the_subreaper_still_sweeps_escapers() {
 fn without_the_subreaper_escapers_do_survive() {
     // The counterpart of the test above: shows the test can fail (the
     // escaper does escape the process group), and cleans up after itself.
-    if !in_a_process_without("without_the_subreaper_escapers_do_survive", "subreaper") {
+    if !in_a_process_without(
+        "without_the_subreaper_escapers_do_survive",
+        "subreaper,cgroup-pids",
+    ) {
         return;
     }
     // This process adopts the escapees itself (it never sweeps: the layer
@@ -237,10 +236,8 @@ fn without_namespaces_the_cgroup_still_sweeps_escapers() {
         return;
     }
     let tag = unique_tag("escaper-cgroup");
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (_, run) = versus(bot("hostile", "escaper.py", &[&tag]), &opts, 2);
     assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
     let left = tagged_processes(&tag);
@@ -421,10 +418,8 @@ fn a_confined_bot_reads_and_writes_nothing_outside_its_scratch_directory() {
 fn without_a_sandbox_the_snoop_does_reach_other_files() {
     // The counterpart of the test above: the bot and the checks can fail.
     let (root, spec, _) = snoop_layout();
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (referee, run) = versus(spec, &opts, 1);
     assert_eq!(
         referee.history[0][1],
@@ -495,10 +490,8 @@ fn system_calls_no_bot_needs_fail_with_eperm_or_enosys() {
 
 #[test]
 fn without_a_sandbox_those_calls_reach_the_kernel() {
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (referee, run) = versus(bot("hostile", "syscalls.py", &[]), &opts, 1);
     assert_eq!(
         referee.history[0][1],
@@ -508,11 +501,10 @@ fn without_a_sandbox_those_calls_reach_the_kernel() {
     );
 }
 
-fn limited(limits: dojo_runner::Limits) -> RunOptions {
-    RunOptions {
-        limits,
-        ..options()
-    }
+fn limited(limits: impl FnOnce(&mut Controls)) -> RunOptions {
+    let mut opts = options();
+    limits(&mut opts.controls);
+    opts
 }
 
 #[test]
@@ -521,10 +513,7 @@ fn a_fork_bomb_meets_the_process_cap_and_leaves_nothing_behind() {
         return;
     }
     let tag = unique_tag("forkbomb");
-    let opts = limited(dojo_runner::Limits {
-        processes: Some(24),
-        ..dojo_runner::Limits::default()
-    });
+    let opts = limited(|c| c.processes = 24);
     let (referee, run) = versus(bot("hostile", "hog.py", &["fork", &tag]), &opts, 2);
     let seat = &run.seats[1];
     assert!(seat.stderr.contains("fork failed after"), "{seat:?}");
@@ -544,10 +533,7 @@ fn a_memory_hog_is_stopped_charged_a_limit_and_the_game_goes_on() {
         return;
     }
     let tag = unique_tag("memhog");
-    let opts = limited(dojo_runner::Limits {
-        memory_bytes: Some(64 << 20),
-        ..dojo_runner::Limits::default()
-    });
+    let opts = limited(|c| c.memory_mib = Some(64));
     let (referee, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 2);
     let seat = &run.seats[1];
     assert!(seat.faults.limit >= 1, "{seat:?}");
@@ -567,10 +553,7 @@ fn each_seats_memory_peak_is_its_memory_groups_high_water_mark() {
         return;
     }
     let tag = unique_tag("mempeak");
-    let opts = limited(dojo_runner::Limits {
-        memory_bytes: Some(64 << 20),
-        ..dojo_runner::Limits::default()
-    });
+    let opts = limited(|c| c.memory_mib = Some(64));
     let (_, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 2);
     let hog = run.seats[1].memory_peak_bytes.expect("measured");
     assert!((48 << 20..=(64 << 20) + (1 << 20)).contains(&hog), "{hog}");
@@ -581,14 +564,11 @@ fn each_seats_memory_peak_is_its_memory_groups_high_water_mark() {
 #[test]
 fn a_cpu_hog_gets_sigxcpu_and_is_charged_a_cpu_limit() {
     let tag = unique_tag("cpuhog");
-    let opts = RunOptions {
+    let opts = limited(|c| {
+        c.cpu_s = Some(1);
         // One CPU second can take many wall seconds on a loaded machine.
-        startup_allowance: Duration::from_secs(120),
-        ..limited(dojo_runner::Limits {
-            cpu_seconds: Some(1),
-            ..dojo_runner::Limits::default()
-        })
-    };
+        c.startup = Duration::from_secs(120);
+    });
     let (_, run) = versus(bot("hostile", "hog.py", &["cpu", &tag]), &opts, 1);
     let seat = &run.seats[1];
     assert_eq!(seat.limits, ["cpu"], "{seat:?}");
@@ -611,10 +591,8 @@ fn a_bot_sees_no_other_process_in_proc() {
 
 #[test]
 fn without_a_sandbox_proc_shows_dojo_and_the_opponent() {
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (referee, run) = versus(bot("hostile", "proc_snoop.py", &[]), &opts, 1);
     assert_eq!(
         referee.history[0][1],
@@ -632,11 +610,11 @@ fn pinned(sandbox: SandboxMode) -> Option<(RunOptions, usize)> {
         eprintln!("skipped: one CPU only, no wider affinity to take");
         return None;
     };
-    let opts = RunOptions {
-        sandbox,
+    let mut opts = RunOptions {
         pin_cpu: Some(cpu),
         ..options()
     };
+    opts.controls.sandbox = sandbox;
     Some((opts, cpu))
 }
 
@@ -680,10 +658,8 @@ fn with_pin_each_game_thread_runs_its_bots_on_a_core_of_its_own() {
         eprintln!("skipped: one CPU only");
         return;
     }
-    let opts = RunOptions {
-        pin_game_threads: true,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.pin = true;
     // Two games at once, each on its own thread: both bots of a game on
     // one CPU (unpin.py reports where it started), the games on two.
     let games: Vec<_> = (0..2)
@@ -721,15 +697,11 @@ fn with_pin_each_game_thread_runs_its_bots_on_a_core_of_its_own() {
 #[test]
 fn rlimits_reach_the_bot_and_a_file_over_the_size_limit_is_a_limit_fault() {
     // Without namespaces (the next test: the same in a box).
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        limits: dojo_runner::Limits {
-            open_files: Some(64),
-            file_size_bytes: Some(1 << 20),
-            ..dojo_runner::Limits::default()
-        },
-        ..options()
-    };
+    let opts = limited(|c| {
+        c.sandbox = SandboxMode::Off;
+        c.files = 64;
+        c.file_size_mib = 1;
+    });
     let spec = Arc::new(BotSpec {
         command: vec!["sh".to_string(), "limits.sh".to_string()],
         ..(*bot("hostile", "limits.sh", &[])).clone()
@@ -754,10 +726,7 @@ fn in_a_box_a_file_over_the_size_limit_is_a_limit_fault_too() {
     if !have("pid-namespace") {
         return;
     }
-    let opts = limited(dojo_runner::Limits {
-        file_size_bytes: Some(1 << 20),
-        ..dojo_runner::Limits::default()
-    });
+    let opts = limited(|c| c.file_size_mib = 1);
     let spec = Arc::new(BotSpec {
         command: vec!["sh".to_string(), "limits.sh".to_string()],
         ..(*bot("hostile", "limits.sh", &[])).clone()
@@ -785,10 +754,8 @@ fn strict_refuses_to_play_when_a_layer_is_missing() {
     if !in_a_process_without("strict_refuses_to_play_when_a_layer_is_missing", "seccomp") {
         return;
     }
-    let strict = RunOptions {
-        sandbox: SandboxMode::Strict,
-        ..options()
-    };
+    let mut strict = options();
+    strict.controls.sandbox = SandboxMode::Strict;
     let seats = [
         Seat::new(bot("faulty", "random_ok.py", &[])),
         Seat::new(bot("faulty", "random_ok.py", &[])),
@@ -896,10 +863,8 @@ fn bots_cannot_meet_in_system_v_ipc_and_leave_none_of_it_behind() {
 fn without_a_sandbox_the_colluders_do_meet_and_leave_segments() {
     // The counterpart of the test above: the bots and the checks can fail.
     let key = unique_ipc_key();
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (referee, run) = two_colluders(key, &opts);
     let left = ipc_objects_of(key);
     for (flag, kind) in [("-M", "shm"), ("-Q", "msg"), ("-S", "sem")] {
@@ -949,10 +914,8 @@ fn inotify_io_uring_odd_sockets_and_host_unix_sockets_are_denied() {
 #[test]
 fn without_a_sandbox_the_kernel_and_the_host_socket_are_reached() {
     // The counterpart of the test above: the bot and its checks can fail.
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (referee, run, connected) = reach_for_the_kernel(&opts);
     assert!(connected, "{}", run.seats[1].stderr);
     assert_eq!(
@@ -1012,10 +975,8 @@ fn a_manifest_cannot_make_a_file_outside_its_directory_readable() {
 fn without_a_sandbox_the_manifest_reader_does_read_the_file() {
     // The counterpart of the test above: the bot and its check can fail.
     let (_root, spec) = manifest_reader_layout();
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (referee, run) = versus(spec, &opts, 1);
     assert_eq!(
         referee.history[0][1],
@@ -1036,10 +997,8 @@ fn without_a_memory_flag_the_default_cap_still_stops_a_hog() {
     );
     let tag = unique_tag("memhog-default");
     // hog.py touches up to 4 GiB: past the default 1 GiB.
-    let opts = RunOptions {
-        startup_allowance: Duration::from_secs(60),
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.startup = Duration::from_secs(60);
     let (referee, run) = versus(bot("hostile", "hog.py", &["memory", &tag]), &opts, 1);
     let seat = &run.seats[1];
     assert_eq!(seat.limits, ["memory"], "{seat:?}");
@@ -1053,9 +1012,12 @@ fn without_a_memory_flag_the_default_cap_still_stops_a_hog() {
 /// for a fresh process).
 fn hidden_workers_under_cpu_time() -> MatchRun {
     let opts = RunOptions {
-        time: dojo_runner::TimeMode::Cpu,
-        move_timeout: Duration::from_millis(300),
-        startup_allowance: Duration::from_millis(1000),
+        controls: Controls {
+            time: dojo_runner::TimeMode::Cpu,
+            timeout: Duration::from_millis(300),
+            startup: Duration::from_millis(1000),
+            ..Controls::default()
+        },
         wall_backstop: 40,
         ..RunOptions::default()
     };
@@ -1276,10 +1238,8 @@ fn without_a_sandbox_the_opponents_program_is_chmod_ed_away() {
         eprintln!("skipped: not root, the copy is the bot's own either way");
         return;
     }
-    let opts = RunOptions {
-        sandbox: SandboxMode::Off,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
     let (referee, run, mode) = chmod_the_opponent(&opts);
     assert_eq!(mode, 0, "{}", run.seats[1].stderr);
     assert_eq!(referee.history[0][1], Answer::Move(1));
@@ -1289,14 +1249,11 @@ fn without_a_sandbox_the_opponents_program_is_chmod_ed_away() {
 /// hidden_workers.py with 4 workers of 0.4 s a move (none near the
 /// per-process limit) under `--limit-cpu-s 1`, one move.
 fn workers_under_a_cpu_limit() -> MatchRun {
-    let opts = RunOptions {
+    let opts = limited(|c| {
+        c.cpu_s = Some(1);
         // Over a second of CPU can take many wall seconds when loaded.
-        startup_allowance: Duration::from_secs(120),
-        ..limited(dojo_runner::Limits {
-            cpu_seconds: Some(1),
-            ..dojo_runner::Limits::default()
-        })
-    };
+        c.startup = Duration::from_secs(120);
+    });
     let (_, run) = versus(bot("hostile", "hidden_workers.py", &["4", "0.4"]), &opts, 1);
     run
 }
@@ -1395,9 +1352,12 @@ fn a_per_turn_bot_is_charged_each_processs_own_cpu_time() {
         ..(*bot("hostile", "thinker.py", &[])).clone()
     });
     let opts = RunOptions {
-        time: dojo_runner::TimeMode::Cpu,
-        move_timeout: Duration::from_millis(700),
-        startup_allowance: Duration::from_millis(1000),
+        controls: Controls {
+            time: dojo_runner::TimeMode::Cpu,
+            timeout: Duration::from_millis(700),
+            startup: Duration::from_millis(1000),
+            ..Controls::default()
+        },
         wall_backstop: 40,
         ..RunOptions::default()
     };
@@ -1958,11 +1918,9 @@ fn filled(stderr: &str) -> (u64, i32, u64) {
 
 /// Options for the filler, which writes before its first answer: time
 /// enough for that on a busy machine.
-fn filler_options(opts: RunOptions) -> RunOptions {
-    RunOptions {
-        startup_allowance: Duration::from_secs(120),
-        ..opts
-    }
+fn filler_options(mut opts: RunOptions) -> RunOptions {
+    opts.controls.startup = Duration::from_secs(120);
+    opts
 }
 
 /// Whether this process's bots get boxes with a minimal root (and so a

@@ -71,21 +71,20 @@ pub fn read_pids(pidfile: &Path) -> Vec<i32> {
 /// Run options with `move_ms` a move and `startup_ms` more for a fresh
 /// process, the rest default.
 pub fn run_options(move_ms: u64, startup_ms: u64) -> dojo_runner::RunOptions {
-    dojo_runner::RunOptions {
-        move_timeout: std::time::Duration::from_millis(move_ms),
-        startup_allowance: std::time::Duration::from_millis(startup_ms),
-        ..dojo_runner::RunOptions::default()
-    }
+    dojo_runner::RunOptions::from(dojo_runner::Controls {
+        timeout: std::time::Duration::from_millis(move_ms),
+        startup: std::time::Duration::from_millis(startup_ms),
+        ..dojo_runner::Controls::default()
+    })
 }
 
 /// [`run_options`] for bots wrapped by [`recording_pids`]: no sandbox,
 /// because the pid files record `$$`, which is 1 inside a PID namespace
 /// (the runner's hostile-bot suite covers the namespaces).
 pub fn pid_recording_options(move_ms: u64, startup_ms: u64) -> dojo_runner::RunOptions {
-    dojo_runner::RunOptions {
-        sandbox: dojo_runner::SandboxMode::Off,
-        ..run_options(move_ms, startup_ms)
-    }
+    let mut options = run_options(move_ms, startup_ms);
+    options.controls.sandbox = dojo_runner::SandboxMode::Off;
+    options
 }
 
 /// The fault counts a test expects of a seat (no `limit` hits).

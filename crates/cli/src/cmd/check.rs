@@ -160,8 +160,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
         Some(game) => outln!("  {}", determinism(&exe, bots_dir, game, &controls)),
         None => outln!("  note  no game was played to its end, so none was replayed"),
     }
-    let startup_ms =
-        u64::try_from(bot.values.over(&opts).startup_allowance.as_millis()).unwrap_or(0);
+    let startup_ms = dojo_runner::as_ms(opts.for_bot(&bot).startup);
     for line in times(&tally, &first_answers, &limits, startup_ms) {
         outln!("  {line}");
     }
@@ -355,11 +354,10 @@ fn times(tally: &MoveTally, first: &[u64], limits: &SeatLimits, startup_ms: u64)
         ));
     }
     if let Some(mib) = tally.peak_memory_mib() {
-        lines.push(match limits.memory_bytes {
-            Some(bytes) => format!(
-                "{}memory peak {mib:.1} MiB of its {} MiB limit",
-                status(mib / (bytes >> 20).max(1) as f64),
-                bytes >> 20
+        lines.push(match limits.memory_mib {
+            Some(limit) => format!(
+                "{}memory peak {mib:.1} MiB of its {limit} MiB limit",
+                status(mib / limit.max(1) as f64),
             ),
             None => format!("{:<6}memory peak {mib:.1} MiB (no limit)", "ok"),
         });

@@ -67,20 +67,7 @@ impl BotInfo {
 
 /// The clock and the resource limits every bot ran under (a bot's own
 /// values are in its `BotInfo`), spelled out as a league's report does.
-#[derive(Debug, Serialize)]
-struct Conditions {
-    time: dojo_league::report::TimeControls,
-    limits: dojo_league::report::SpelledLimits,
-}
-
-impl Conditions {
-    fn of(controls: &dojo_runner::Controls) -> Conditions {
-        Conditions {
-            time: dojo_league::report::TimeControls::of(controls),
-            limits: dojo_league::report::SpelledLimits::of(controls),
-        }
-    }
-}
+type Conditions = dojo_league::report::Spelled;
 
 /// `--json`: `version` first, the bots and run options, then the library's
 /// report field by field (destructured in [`JsonReport::new`], so a field
@@ -236,7 +223,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
-    let mut run = super::warn_open_files(controls.run_options(dojo_runner::RunOptions::default()));
+    let mut run = super::warn_open_files(dojo_runner::RunOptions::from(controls));
     run.cancel = Some(Arc::clone(&cancel));
     let exec = BotExecutor {
         bots: by_role,
@@ -248,7 +235,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     // Every bot must start and answer before a verdict can mean anything;
     // not even one game fitting the limit on open descriptors is refused
     // first.
-    super::jobs_that_fit(1, shape.seats(), loaded.len(), exec.run.sandbox)?;
+    super::jobs_that_fit(1, shape.seats(), loaded.len(), exec.run.controls.sandbox)?;
     let roles = exec
         .bots
         .iter()
@@ -264,7 +251,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let jobs = super::jobs_that_fit(jobs, shape.seats(), loaded.len(), exec.run.sandbox)?;
+    let jobs = super::jobs_that_fit(jobs, shape.seats(), loaded.len(), exec.run.controls.sandbox)?;
     let third_note = match loaded.get(2) {
         Some(third) => format!(" (third: {})", third.name),
         None => String::new(),

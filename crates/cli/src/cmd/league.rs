@@ -393,12 +393,10 @@ fn settle_bot_values(
 /// A bot's own values as `limits.memory_mib=4096 time.timeout_ms=900`, or
 /// `the league's values`.
 fn show_values(values: &dojo_runner::BotValues) -> String {
-    let limits = values.limits.entries().map(|(k, v)| ("limits", k, v));
-    let time = values.time.entries().map(|(k, v)| ("time", k, v));
-    let shown: Vec<String> = limits
+    let shown: Vec<String> = values
+        .given()
         .into_iter()
-        .chain(time)
-        .filter_map(|(s, k, v)| v.map(|v| format!("{s}.{k}={v}")))
+        .map(|(k, v)| format!("{k}={v}"))
         .collect();
     if shown.is_empty() {
         "the league's values".to_owned()
@@ -504,14 +502,15 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     let options = game.executor_options(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
-    let run = super::warn_open_files(settings.run_options(dojo_runner::RunOptions {
+    let run = super::warn_open_files(dojo_runner::RunOptions {
+        controls: settings.controls,
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,
         ..dojo_runner::RunOptions::default()
-    }));
+    });
     // --sandbox strict on a machine without the namespaces: refuse before
     // any game, rather than fail every game.
-    dojo_runner::in_force(run.sandbox)?;
+    run.controls.containment()?;
     Ok(BotExecutor {
         bots: loaded,
         boards,
@@ -594,7 +593,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         1,
         settings.game.shape().seats(),
         settings.bots.len(),
-        exec.run.sandbox,
+        exec.run.controls.sandbox,
     )?;
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
     let mut failures = super::smoke_failures(settings.game, bots, &exec);
@@ -645,7 +644,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         jobs,
         settings.game.shape().seats(),
         settings.bots.len(),
-        exec.run.sandbox,
+        exec.run.controls.sandbox,
     )?;
     let format = match (&settings.gauntlet, &settings.sprt) {
         (Some(new), Some(sprt)) => format!(" gauntlet of {new} (sprt {sprt})"),

@@ -23,7 +23,7 @@ use crate::games;
 
 /// Runner options from the control flags (the defaults where not given).
 pub fn run_options(controls: &ControlArgs) -> RunOptions {
-    warn_open_files(controls.controls().run_options(RunOptions::default()))
+    warn_open_files(RunOptions::from(controls.controls()))
 }
 
 /// `run`, after saying (once) when its open-files limit for bots is above
@@ -32,7 +32,8 @@ pub fn run_options(controls: &ControlArgs) -> RunOptions {
 pub fn warn_open_files(run: RunOptions) -> RunOptions {
     static SAID: std::sync::Once = std::sync::Once::new();
     let hard = dojo_runner::open_files_hard_limit();
-    if let Some(files) = run.limits.open_files.filter(|&f| f > hard) {
+    let files = run.controls.files;
+    if files > hard {
         SAID.call_once(|| {
             errln!(
                 "warning: --limit-files {files} is above this process's hard limit on open files ({hard}); bots get {hard}"

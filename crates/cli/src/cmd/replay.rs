@@ -159,9 +159,9 @@ fn league_conditions(
             Arc::make_mut(bot).values = values;
         }
     }
-    Ok(super::warn_open_files(
-        settings.run_options(dojo_runner::RunOptions::default()),
-    ))
+    Ok(super::warn_open_files(dojo_runner::RunOptions::from(
+        settings.controls,
+    )))
 }
 
 /// Prints the verdict; exit status 0 (identical) or 1 (differs).

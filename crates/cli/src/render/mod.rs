@@ -205,15 +205,15 @@ pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
 #[derive(Debug, Clone, Copy)]
 pub struct SeatLimits {
     pub move_ms: u64,
-    pub memory_bytes: Option<u64>,
+    pub memory_mib: Option<u64>,
 }
 
 /// The limits of `bot` under `opts` (its own `bot.toml` values in force).
 pub fn seat_limits(bot: &dojo_runner::BotSpec, opts: &dojo_runner::RunOptions) -> SeatLimits {
-    let clock = bot.values.over(opts);
+    let theirs = opts.for_bot(bot);
     SeatLimits {
-        move_ms: u64::try_from(clock.move_timeout.as_millis()).unwrap_or(u64::MAX),
-        memory_bytes: clock.limits.memory_bytes,
+        move_ms: dojo_runner::as_ms(theirs.timeout),
+        memory_mib: theirs.memory_mib,
     }
 }
 
@@ -256,8 +256,8 @@ pub fn move_lines(
             }
             if let Some(mib) = t.peak_memory_mib() {
                 let _ = write!(line, ", memory peak {mib:.1} MiB");
-                if let Some(bytes) = limit.and_then(|l| l.memory_bytes) {
-                    let _ = write!(line, " (limit {} MiB)", bytes >> 20);
+                if let Some(limit_mib) = limit.and_then(|l| l.memory_mib) {
+                    let _ = write!(line, " (limit {limit_mib} MiB)");
                 }
             }
             Some(line)

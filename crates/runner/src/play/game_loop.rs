@@ -240,7 +240,7 @@ impl<'a, P: Processes> Game<'a, P> {
             return Ok(self.crashed_at_once(seat, prompt.lines));
         }
         let sent = self.procs.now();
-        let budget = self.seats[seat].budget(self.opts, fresh);
+        let budget = self.seats[seat].budget(fresh);
         let mut deadline = self.deadline(sent, &budget);
         let state = &self.seats[seat];
         if state.eof && state.closed_stdout_for_good() {
@@ -446,7 +446,7 @@ impl<'a, P: Processes> Game<'a, P> {
                     let now = self.procs.now();
                     p.reply.clear();
                     p.sent = now;
-                    p.budget = self.seats[seat].budget(self.opts, true);
+                    p.budget = self.seats[seat].budget(true);
                     p.deadline = self.deadline(now, &p.budget);
                     p.cpu_used = None;
                     self.procs.send(seat, &p.lines);

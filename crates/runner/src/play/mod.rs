@@ -95,14 +95,17 @@ pub fn play_with_observer<R: Referee>(
     observer: &mut dyn FnMut(&R),
 ) -> Result<MatchRun, RunError> {
     check_seats(referee, seats)?;
-    crate::layers_in_force(opts.sandbox)?;
-    if opts.time == TimeMode::Cpu {
+    opts.controls.containment()?;
+    if opts.controls.time == TimeMode::Cpu {
         check_cpu_time()?;
     }
-    if opts.pin_game_threads {
+    if opts.controls.pin {
         let opts = RunOptions {
             pin_cpu: Some(cpu_of_this_thread()),
-            pin_game_threads: false,
+            controls: crate::Controls {
+                pin: false,
+                ..opts.controls
+            },
             ..opts.clone()
         };
         return play_on(referee, seats, &opts, Pipes::new(seats, &opts), observer);

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::controls::Controls;
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
 use crate::spec::BotSpec;
 use crate::stderr_log::DEFAULT_STDERR_CAP_BYTES;
@@ -31,10 +32,10 @@ impl Seat {
 /// Limits and knobs of a run.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
-    /// Time a bot has to answer a prompt.
-    pub move_timeout: Duration,
-    /// Extra time for a prompt sent to a process just started.
-    pub startup_allowance: Duration,
+    /// The time controls, resource limits and containment of every bot
+    /// process (the resolved flags); each seat plays under these with its
+    /// bot's own values in their place ([`RunOptions::for_bot`]).
+    pub controls: Controls,
     /// Longest accepted stdout line (bytes, without the newline).
     pub max_line_bytes: usize,
     /// Stderr kept per seat (the head; the rest is counted).
@@ -47,59 +48,49 @@ pub struct RunOptions {
     /// [`SeatRun::stderr_by_prompt`](crate::SeatRun::stderr_by_prompt) (for
     /// showing a bot's log beside the turn it belongs to).
     pub keep_stderr: bool,
-    /// Which containment layers to use (see [`crate::SandboxMode`]).
-    pub sandbox: crate::SandboxMode,
-    /// Resource limits for every bot process.
-    pub limits: crate::Limits,
-    /// What a move's time counts: wall-clock time, or the CPU time of the
-    /// bot's process tree (see [`TimeMode`]).
-    pub time: TimeMode,
     /// With [`TimeMode::Cpu`]: a move also times out once this many times
     /// its time budget has passed on the wall clock (a bot that sleeps or
     /// waits uses no CPU).
     pub wall_backstop: u32,
-    /// A bank of extra time per seat and game: a move that takes longer
-    /// than `move_timeout` draws the excess from it, and times out only
-    /// once the bank is empty (Kaggle's `remainingOverageTime`).
-    pub overage: Duration,
-    /// The most time a seat may use over the whole game, start-up
-    /// allowances not counted; once it is spent every move times out.
-    pub game_budget: Option<Duration>,
     /// Run every bot process of the game on this CPU only
     /// (`sched_setaffinity`, inherited by everything a bot starts).
-    pub pin_cpu: Option<usize>,
-    /// Run every bot process of the game on the CPU of the thread that
-    /// plays it (overrides `pin_cpu`): each thread that plays a game gets
+    /// [`Controls::pin`] overrides it: each thread that plays a game gets
     /// the next CPU this process may use, so with no more game threads
     /// than CPUs no two games share a core.
-    pub pin_game_threads: bool,
-    /// A new box for every game's seats (see [`crate::bot_box`]): a box
-    /// is torn down when its game ends instead of kept for the next game
-    /// of its bot, and none kept earlier is taken. Slower, and changes no
-    /// record: for organisers who want no state of any kind to outlive a
-    /// game.
-    pub fresh_boxes: bool,
+    pub pin_cpu: Option<usize>,
+}
+
+impl RunOptions {
+    /// The controls `bot`'s processes run under: the run's, with the
+    /// values of its `bot.toml` in their place ([`Controls::with_bot`]).
+    pub fn for_bot(&self, bot: &BotSpec) -> Controls {
+        self.controls.with_bot(&bot.values)
+    }
+}
+
+impl From<Controls> for RunOptions {
+    /// A run under `controls`, the runner's other knobs at their defaults.
+    fn from(controls: Controls) -> Self {
+        Self {
+            controls,
+            ..Self::default()
+        }
+    }
 }
 
 impl Default for RunOptions {
+    /// The default controls ([`Controls::default`]) with the runner's own
+    /// knobs.
     fn default() -> Self {
         Self {
-            move_timeout: Duration::from_millis(1000),
-            startup_allowance: Duration::from_millis(2000),
+            controls: Controls::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             stderr_cap_bytes: DEFAULT_STDERR_CAP_BYTES,
             end_grace: Duration::from_millis(100),
             cancel: None,
             keep_stderr: false,
-            sandbox: crate::SandboxMode::Auto,
-            limits: crate::Limits::default(),
-            time: TimeMode::Wall,
             wall_backstop: 4,
-            overage: Duration::ZERO,
-            game_budget: None,
             pin_cpu: None,
-            pin_game_threads: false,
-            fresh_boxes: false,
         }
     }
 }

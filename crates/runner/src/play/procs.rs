@@ -158,7 +158,7 @@ impl Pipes<'_> {
         mut containment: crate::sys::Containment,
     ) -> std::io::Result<crate::bot_box::BotBox> {
         let spec = &self.seats[seat];
-        let own_user = crate::sandbox::seat_users(self.opts.sandbox);
+        let own_user = crate::sandbox::seat_users(self.opts.controls.sandbox);
         let scratch = match crate::sandbox::scratch_dir(&spec.bot.name, own_user) {
             Ok(scratch) => scratch,
             // Idle boxes hold seat users too: free them and try again.
@@ -191,8 +191,8 @@ impl Pipes<'_> {
     fn plan(&self, seat: usize) -> (crate::sys::Containment, Option<String>) {
         let opts = self.opts;
         let spec = &self.seats[seat];
-        let limits = spec.bot.values.limits.over(&opts.limits);
-        let mut containment = crate::sandbox::plan(opts.sandbox, &limits);
+        let limits = crate::Limits::from(&opts.for_bot(&spec.bot));
+        let mut containment = crate::sandbox::plan(opts.controls.sandbox, &limits);
         // Under CPU time the bot's cgroup counts every process it ran. A
         // box's group counts it under wall time too: the CPU time sampled
         // after every answer (each move's `cpu_us`) is then one `pread` of
@@ -200,9 +200,9 @@ impl Pipes<'_> {
         // stat, CPU clock and children list (3-6% of a contained league's
         // profile); the group is made once per box, not per process.
         let boxed = crate::bot_box::wanted(&containment);
-        containment.group_limits.account_cpu = (opts.time == super::options::TimeMode::Cpu
-            || boxed)
-            && crate::sandbox::layer_available("cgroup-cpu");
+        containment.group_limits.account_cpu =
+            (opts.controls.time == super::options::TimeMode::Cpu || boxed)
+                && crate::sandbox::layer_available("cgroup-cpu");
         containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
         let key = boxed.then(|| {
             format!(
@@ -211,7 +211,7 @@ impl Pipes<'_> {
                 spec.bot.command,
                 spec.bot.dir,
                 limits,
-                opts.sandbox,
+                opts.controls.sandbox,
                 containment.group_limits.account_cpu,
                 opts.pin_cpu
             )
@@ -234,7 +234,7 @@ impl Pipes<'_> {
         self.boxes[seat] = None;
         // Under `fresh_boxes` no box kept by an earlier game (of this run
         // or another on the thread) is taken.
-        let idle = (!self.opts.fresh_boxes)
+        let idle = (!self.opts.controls.fresh_boxes)
             .then(|| crate::bot_box::take_idle(key))
             .flatten();
         let made = match idle {
@@ -362,7 +362,7 @@ impl Pipes<'_> {
             if self.scratch[seat].is_none() {
                 self.scratch[seat] = Some(crate::sandbox::scratch_dir(
                     &spec.bot.name,
-                    crate::sandbox::seat_users(opts.sandbox),
+                    crate::sandbox::seat_users(opts.controls.sandbox),
                 )?);
             }
             containment.seat_id = self.scratch[seat]
@@ -403,7 +403,7 @@ impl Drop for Pipes<'_> {
             self.drop_unasked(seat);
             boxes.extend(self.boxes[seat].take());
         }
-        let fresh = self.opts.fresh_boxes;
+        let fresh = self.opts.controls.fresh_boxes;
         let done = move |seat_box| {
             if fresh {
                 drop(seat_box);
@@ -691,10 +691,10 @@ mod tests {
     }
 
     fn generous() -> RunOptions {
-        RunOptions {
-            move_timeout: std::time::Duration::from_secs(10),
-            ..RunOptions::default()
-        }
+        RunOptions::from(crate::Controls {
+            timeout: std::time::Duration::from_secs(10),
+            ..crate::Controls::default()
+        })
     }
 
     /// Plays a game of two fresh bots (`a` and `b` in a new directory) on
@@ -704,7 +704,10 @@ mod tests {
     /// `None` where there are no boxes.
     fn broken_boxes() -> Option<(tempfile::TempDir, [Seat; 2])> {
         let opts = generous();
-        if !crate::bot_box::wanted(&crate::sandbox::plan(opts.sandbox, &opts.limits)) {
+        if !crate::bot_box::wanted(&crate::sandbox::plan(
+            opts.controls.sandbox,
+            &crate::Limits::from(&opts.controls),
+        )) {
             eprintln!("skipped: no boxes here");
             return None;
         }
@@ -750,7 +753,8 @@ mod tests {
     #[test]
     fn with_fresh_boxes_no_box_is_taken_or_kept() {
         let opts = generous();
-        if !crate::bot_box::wanted(&crate::sandbox::plan(opts.sandbox, &opts.limits)) {
+        let limits = crate::Limits::from(&opts.controls);
+        if !crate::bot_box::wanted(&crate::sandbox::plan(opts.controls.sandbox, &limits)) {
             eprintln!("skipped: no boxes here");
             return;
         }
@@ -761,10 +765,8 @@ mod tests {
         let mut kept = crate::bot_box::idle_inits_of_this_thread();
         kept.sort_unstable();
         assert_eq!(kept.len(), 2, "each seat's box is kept");
-        let fresh = RunOptions {
-            fresh_boxes: true,
-            ..generous()
-        };
+        let mut fresh = generous();
+        fresh.controls.fresh_boxes = true;
         play(&mut TwoRounds(0), &seats, &fresh).expect("the fresh game is played");
         // Had it taken the kept boxes they would be gone (torn down after
         // it); had it kept its own, they would be here too.

@@ -38,14 +38,15 @@ pub(crate) struct SeatState<'a> {
     /// CPU time of the current process's tree when its last answer was
     /// read (zero when it started): the next move's CPU counts from here.
     pub(crate) cpu_mark: Duration,
-    /// The run's time values with the bot's own in their place.
-    pub(crate) clock: crate::Clock,
+    /// The run's controls with the bot's own values in their place
+    /// ([`RunOptions::for_bot`]).
+    pub(crate) controls: crate::Controls,
     pub(crate) run: SeatRun,
 }
 
 impl<'a> SeatState<'a> {
     pub(crate) fn new(seat: &'a Seat, opts: &RunOptions) -> Self {
-        let clock = seat.bot.values.over(opts);
+        let controls = opts.for_bot(&seat.bot);
         Self {
             seat,
             has_process: false,
@@ -57,10 +58,10 @@ impl<'a> SeatState<'a> {
             saw_per_turn: false,
             saw_reuse: false,
             cut: StderrCut::default(),
-            bank: clock.overage,
-            game_left: clock.game_budget,
+            bank: controls.overage,
+            game_left: controls.game_budget,
             cpu_mark: Duration::ZERO,
-            clock,
+            controls,
             run: SeatRun::new(seat.bot.name.clone(), seat.bot.mode),
         }
     }
@@ -82,13 +83,13 @@ impl<'a> SeatState<'a> {
     /// The time a prompt may take: the seat's move time (plus the start-up
     /// allowance for a fresh process), plus what is left in the bank,
     /// capped by what is left of the game budget.
-    pub(crate) fn budget(&self, opts: &RunOptions, fresh: bool) -> Budget {
+    pub(crate) fn budget(&self, fresh: bool) -> Budget {
         let startup = if fresh {
-            self.clock.startup_allowance
+            self.controls.startup
         } else {
             Duration::ZERO
         };
-        let allowance = self.clock.move_timeout + startup;
+        let allowance = self.controls.timeout + startup;
         let mut total = allowance + self.bank;
         if let Some(left) = self.game_left {
             total = total.min(left + startup);
@@ -97,7 +98,7 @@ impl<'a> SeatState<'a> {
             startup,
             allowance,
             total,
-            time: opts.time,
+            time: self.controls.time,
         }
     }
 

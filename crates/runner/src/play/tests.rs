@@ -92,8 +92,11 @@ fn seat(mode: Mode) -> Seat {
 
 fn options() -> RunOptions {
     RunOptions {
-        move_timeout: Duration::from_millis(1000),
-        startup_allowance: Duration::ZERO,
+        controls: crate::Controls {
+            timeout: Duration::from_millis(1000),
+            startup: Duration::ZERO,
+            ..crate::Controls::default()
+        },
         end_grace: Duration::from_millis(100),
         ..RunOptions::default()
     }
@@ -240,10 +243,8 @@ fn slow_by(delays: &'static [u64]) -> Script {
 
 #[test]
 fn moves_over_the_limit_draw_on_the_bank_until_it_is_empty() {
-    let opts = RunOptions {
-        overage: Duration::from_millis(500),
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.overage = Duration::from_millis(500);
     // 1 s per move and 0.5 s in the bank: 1.3 s draws 0.3 s, 1.1 s draws
     // 0.1 s, then 1.2 s is 0.1 s too many.
     let mut referee = Numbers::new(1, 4);
@@ -267,10 +268,8 @@ fn moves_over_the_limit_draw_on_the_bank_until_it_is_empty() {
 
 #[test]
 fn a_spent_game_budget_times_out_every_later_move() {
-    let opts = RunOptions {
-        game_budget: Some(Duration::from_millis(1500)),
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.game_budget = Some(Duration::from_millis(1500));
     let mut referee = Numbers::new(1, 3);
     let fake = Fake::new(vec![slow_by(&[800, 800, 10])]);
     let run = play_fake_with(&mut referee, fake, Mode::Persistent, &opts);
@@ -288,10 +287,8 @@ fn a_spent_game_budget_times_out_every_later_move() {
 
 #[test]
 fn cpu_time_ignores_a_busy_machine_but_catches_a_busy_bot() {
-    let opts = RunOptions {
-        time: TimeMode::Cpu,
-        ..options()
-    };
+    let mut opts = options();
+    opts.controls.time = TimeMode::Cpu;
     // Seat 0 gets a quarter of a CPU (a loaded machine) and answers after
     // 2 s of wall time: 0.5 s of CPU, in time. Seat 1 burns a whole CPU
     // and never answers: out of time after 1 s of CPU, not at the
@@ -324,11 +321,11 @@ fn cpu_time_ignores_a_busy_machine_but_catches_a_busy_bot() {
 
 #[test]
 fn cpu_time_has_a_wall_clock_backstop() {
-    let opts = RunOptions {
-        time: TimeMode::Cpu,
+    let mut opts = RunOptions {
         wall_backstop: 3,
         ..options()
     };
+    opts.controls.time = TimeMode::Cpu;
     // Sleeps (no CPU) and never answers.
     let mut fake = Fake::new(vec![answering(|_, _| Vec::new())]);
     fake.cpu_share = vec![Some(0.0)];
