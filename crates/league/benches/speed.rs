@@ -445,6 +445,9 @@ fn league_of(
     )
     .expect("league runs");
     let secs = started.elapsed().as_secs_f64();
+    // Its boxes go now, untimed: the next league (figure 9 runs two in a
+    // row) would otherwise pay for tearing them down.
+    dojo_runner::drop_idle_boxes();
     if let Some(failed) = report.timing.failed.first() {
         eprintln!(
             "{} games failed; game {}: {}",

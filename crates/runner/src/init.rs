@@ -720,7 +720,11 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
         // it can reach nothing of the init's.
         let plan = &*(*child).plan;
         if plan.seat_id != 0
-            && crate::sys::seat_credentials(plan.seat_id, plan.seat_reads_all) == -1
+            && crate::sys::seat_credentials(
+                plan.seat_id,
+                plan.seat_reads_all,
+                crate::sys::init_capabilities(plan),
+            ) == -1
         {
             fail(child);
         }

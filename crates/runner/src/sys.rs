@@ -460,10 +460,10 @@ pub(crate) unsafe fn landlock_allow(
 /// new privileges, gains none back at exec. Without privileges the drops
 /// fail harmlessly (there is nothing to drop). Async-signal-safe.
 #[cfg(target_os = "linux")]
-fn drop_capabilities() {
+fn drop_capabilities(present: u64) {
     // SAFETY: prctl and capset on plain stack values.
     unsafe {
-        for cap in 0..64 {
+        for cap in (0..64).filter(|cap| present & (1 << cap) != 0) {
             libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
         }
         libc::prctl(
@@ -548,7 +548,7 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
     // values.
     unsafe {
         let parent = libc::getppid();
-        if seat_credentials(plan.seat_id, plan.seat_reads_all) == -1 {
+        if seat_credentials(plan.seat_id, plan.seat_reads_all, ALL_CAPABILITIES) == -1 {
             return Err(std::io::Error::last_os_error());
         }
         if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
@@ -573,10 +573,10 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
 /// # Safety
 /// In a forked or cloned child before exec.
 #[cfg(target_os = "linux")]
-pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
+pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool, present: u64) -> i32 {
     // SAFETY: prctl, setgroups, setres[ug]id and capset on plain values.
     unsafe {
-        for cap in 0..64 {
+        for cap in (0..64).filter(|cap| present & (1 << cap) != 0) {
             if !(reads_all && cap == CAP_DAC_READ_SEARCH as i32) {
                 libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
             }
@@ -627,28 +627,40 @@ pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
 /// As [`confine_self`]: called in the forked child before exec.
 #[cfg(target_os = "linux")]
 unsafe fn keep_init_capabilities(plan: &Containment) -> std::io::Result<()> {
-    let mut work = (1 << CAP_SYS_ADMIN) | (1 << CAP_SETPCAP);
-    if plan.seat_id != 0 {
-        work |= (1 << CAP_KILL) | (1 << CAP_SETUID) | (1 << CAP_SETGID);
-    }
-    let passed_on = if plan.seat_reads_all {
-        1 << CAP_DAC_READ_SEARCH
-    } else {
-        0
-    };
+    let kept = init_capabilities(plan) as u32;
+    let work = kept & !(1 << CAP_DAC_READ_SEARCH);
     // SAFETY: prctl and capset on plain values.
     unsafe {
         for cap in 0..64u32 {
-            if cap >= 32 || (work | passed_on) & (1 << cap) == 0 {
+            if cap >= 32 || kept & (1 << cap) == 0 {
                 libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
             }
         }
-        if capset_sets(work, work | passed_on, 0) == -1 {
+        if capset_sets(work, kept, 0) == -1 {
             return Err(std::io::Error::last_os_error());
         }
     }
     Ok(())
 }
+
+/// The capabilities a box's init keeps (see [`keep_init_capabilities`]),
+/// as a mask: all that is left in its bounding set, so each bot it
+/// starts drops these and no others (dropping each of the 64 costs a
+/// system call, through the init's seccomp filters, at every start).
+#[cfg(target_os = "linux")]
+pub(crate) fn init_capabilities(plan: &Containment) -> u64 {
+    let mut kept = (1 << CAP_SYS_ADMIN) | (1 << CAP_SETPCAP);
+    if plan.seat_id != 0 {
+        kept |= (1 << CAP_KILL) | (1 << CAP_SETUID) | (1 << CAP_SETGID);
+    }
+    if plan.seat_reads_all {
+        kept |= 1 << CAP_DAC_READ_SEARCH;
+    }
+    kept
+}
+
+/// Every capability: for a process whose bounding set is unknown.
+const ALL_CAPABILITIES: u64 = u64::MAX;
 
 /// `setrlimit(resource, value)`, with the CPU limit's hard limit a second
 /// later, so the bot gets SIGXCPU (which says why) before the kernel's
@@ -728,7 +740,7 @@ unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
         return Ok(());
     }
     if plan.seat_id == 0 {
-        drop_capabilities();
+        drop_capabilities(ALL_CAPABILITIES);
     }
     // SAFETY: as this function.
     unsafe {
@@ -771,7 +783,7 @@ unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
 #[cfg(target_os = "linux")]
 pub(crate) unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> {
     if plan.seat_id == 0 {
-        drop_capabilities();
+        drop_capabilities(init_capabilities(plan));
     }
     let own_part = &plan.seccomp[crate::seccomp::loaded_by_init(plan.seccomp)..];
     // SAFETY: as this function.
