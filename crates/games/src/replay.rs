@@ -20,9 +20,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use dojo_engine::cardjitsu::DeckError;
-use dojo_engine::royale::BoardError;
-use dojo_runner::{BotSpec, MANIFEST_FILE, Mode, RunError, RunOptions, SpecError};
+use dojo_runner::{BotSpec, MANIFEST_FILE, Mode, RunOptions, SpecError};
 use serde::Serialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
@@ -32,7 +30,6 @@ use crate::game::Game;
 use crate::parse::{FileTop, Head, RecordText, Stored, StoredValues, Whole, without_position};
 use crate::record::SeatInfo;
 use crate::registry::ReplayView;
-use crate::royale::RoyaleError;
 use crate::view::RecordSource;
 
 pub use crate::cardjitsu::replay::recorded_deck;
@@ -167,33 +164,28 @@ pub enum ReplayError {
     /// The record parses but contradicts itself or the rules.
     #[error("{}: corrupt record: {problem}", path.display())]
     Corrupt { path: PathBuf, problem: String },
-    /// The record's `game` field names no game dojo knows.
+    /// The record's `game` field names no game dojo knows (`known`: the
+    /// names it knows, as the message lists them).
     #[error(
-        "{}: expected a game record with \"game\": \"cardjitsu\" or \"royale\", found {found:?}",
+        "{}: expected a game record with \"game\": {known}, found {found:?}",
         path.display()
     )]
-    UnknownGame { path: PathBuf, found: String },
+    UnknownGame {
+        path: PathBuf,
+        found: String,
+        known: String,
+    },
     /// A replay page's data could not be written as JSON.
     #[error("the replay page's data: {0}")]
     View(#[source] serde_json::Error),
     /// A rerun came out as another game than the saved one.
     #[error("a {saved} record was compared with a {rerun} game")]
     OtherGame { saved: Game, rerun: Game },
-    /// A CardJitsu record or rerun without exactly two seats.
-    #[error("a CardJitsu record needs 2 seats, this one has {0}")]
-    SeatCount(usize),
-    /// A royale record without a team for a seat.
-    #[error("the record has no team for seat {0}")]
-    NoTeam(usize),
-    /// A recorded deck file could not be read again.
-    #[error("re-reading a recorded deck: cannot read {}", path.display())]
-    DeckRead { path: PathBuf, source: io::Error },
-    /// A recorded deck file no longer parses.
+    /// What a game's own replay code found wrong (its record's seats,
+    /// decks or board, or its rerun): each game's error type, so a new
+    /// game adds none here ([`ReplayError::game`]).
     #[error(transparent)]
-    Deck(#[from] DeckError),
-    /// The record's board does not parse.
-    #[error(transparent)]
-    Board(#[from] BoardError),
+    Game(Box<dyn std::error::Error + Send + Sync>),
     /// A bot directory's manifest is broken.
     #[error(transparent)]
     Spec(#[from] SpecError),
@@ -233,12 +225,6 @@ pub enum ReplayError {
         line: usize,
         problem: String,
     },
-    /// The CardJitsu rerun failed to run.
-    #[error(transparent)]
-    Run(#[from] RunError),
-    /// The royale rerun failed to set up or run.
-    #[error(transparent)]
-    Royale(#[from] RoyaleError),
     /// A record could not be turned into JSON to compare it.
     #[error("serialising a record")]
     Serialise(#[source] serde_json::Error),
@@ -338,7 +324,28 @@ fn known_game(path: &Path, name: &str) -> Result<Game, ReplayError> {
     name.parse::<Game>().map_err(|_| ReplayError::UnknownGame {
         path: path.into(),
         found: name.to_owned(),
+        known: known_names(),
     })
+}
+
+/// The games a record may name, as `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+fn known_names() -> String {
+    let names: Vec<String> = Game::ALL
+        .iter()
+        .map(|g| format!("\"{}\"", g.name()))
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+impl ReplayError {
+    /// A game's own error, for [`ReplayError::Game`].
+    pub fn game(e: impl std::error::Error + Send + Sync + 'static) -> ReplayError {
+        ReplayError::Game(Box::new(e))
+    }
 }
 
 /// Reads the record of `text` (its `game` and `version` first, to know

@@ -94,10 +94,27 @@ pub fn check_deals(rec: &CardJitsuRecord) -> Result<(), String> {
 
 /// A recorded deck read again: a named deck, or a DeckConfig file
 /// ([`super::decks::load`]).
+/// What CardJitsu's replay finds wrong with a record beyond its shape
+/// (a [`ReplayError::Game`]).
+#[derive(Debug, thiserror::Error)]
+pub enum CardJitsuReplayError {
+    /// A record or rerun without exactly two seats.
+    #[error("a CardJitsu record needs 2 seats, this one has {0}")]
+    SeatCount(usize),
+    /// A recorded deck file could not be read again.
+    #[error("re-reading a recorded deck: cannot read {}", path.display())]
+    DeckRead {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
+
 pub fn recorded_deck(name: &str) -> Result<Deck, ReplayError> {
     super::decks::load(name).map_err(|e| match e {
-        DeckLoadError::Read { path, source } => ReplayError::DeckRead { path, source },
-        DeckLoadError::Deck(e) => ReplayError::Deck(e),
+        DeckLoadError::Read { path, source } => {
+            ReplayError::game(CardJitsuReplayError::DeckRead { path, source })
+        }
+        DeckLoadError::Deck(e) => ReplayError::game(e),
     })
 }
 
@@ -105,7 +122,9 @@ pub fn recorded_deck(name: &str) -> Result<Deck, ReplayError> {
 /// round cap and re-read decks.
 pub fn setup(rec: &CardJitsuRecord) -> Result<CardJitsuSetup, ReplayError> {
     if rec.seats.len() != 2 {
-        return Err(ReplayError::SeatCount(rec.seats.len()));
+        return Err(ReplayError::game(CardJitsuReplayError::SeatCount(
+            rec.seats.len(),
+        )));
     }
     Ok(CardJitsuSetup {
         seed: rec.play.seed,
@@ -126,9 +145,10 @@ pub fn rerun(rec: &CardJitsuRecord) -> Result<Rerun, ReplayError> {
         Vec::new(),
         move |bots: Vec<Arc<BotSpec>>, opts: &RunOptions| {
             let count = bots.len();
-            let bots: [Arc<BotSpec>; 2] =
-                bots.try_into().map_err(|_| ReplayError::SeatCount(count))?;
-            let rec = play_cardjitsu(bots, &setup, opts, &mut |_| {})?;
+            let bots: [Arc<BotSpec>; 2] = bots
+                .try_into()
+                .map_err(|_| ReplayError::game(CardJitsuReplayError::SeatCount(count)))?;
+            let rec = play_cardjitsu(bots, &setup, opts, &mut |_| {}).map_err(ReplayError::game)?;
             Ok(Saved::new(Box::new(rec)))
         },
     ))
@@ -318,7 +338,13 @@ pub(crate) mod tests {
     fn cardjitsu_setup_needs_two_seats() {
         let mut rec = record(3);
         rec.seats.truncate(1);
-        assert!(matches!(setup(&rec), Err(ReplayError::SeatCount(1))));
-        assert!(matches!(rerun(&rec), Err(ReplayError::SeatCount(1))));
+        let seat_count = |r: Result<_, ReplayError>| match r {
+            Err(ReplayError::Game(e)) => e
+                .downcast_ref::<CardJitsuReplayError>()
+                .map(|e| matches!(e, CardJitsuReplayError::SeatCount(1))),
+            _ => None,
+        };
+        assert_eq!(seat_count(setup(&rec).map(|_| ())), Some(true));
+        assert_eq!(seat_count(rerun(&rec).map(|_| ())), Some(true));
     }
 }

@@ -48,7 +48,8 @@ pub struct RoyaleReplay {
 impl RoyaleReplay {
     /// The board before any turn.
     pub fn new(rec: &RoyaleRecord) -> Result<RoyaleReplay, ReplayError> {
-        let board = Board::parse(&rec.play.board.join("\n"), "the record's board")?;
+        let board = Board::parse(&rec.play.board.join("\n"), "the record's board")
+            .map_err(ReplayError::game)?;
         let mut positions = vec![Pos::new(0, 0); rec.play.players.len()];
         for p in &rec.play.players {
             if let Some(slot) = positions.get_mut(p.seat) {
@@ -89,6 +90,15 @@ pub fn prompt_indices(actions: &[ActionRecord]) -> Vec<usize> {
 }
 
 /// Each seat's team (in seat order) as the record gives it.
+/// What royale's replay finds wrong with a record beyond its shape (a
+/// [`ReplayError::Game`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RoyaleReplayError {
+    /// A seat without a team.
+    #[error("the record has no team for seat {0}")]
+    NoTeam(usize),
+}
+
 pub fn seat_teams(rec: &RoyaleRecord) -> Result<Vec<Team>, ReplayError> {
     (0..rec.seats.len())
         .map(|seat| {
@@ -97,7 +107,7 @@ pub fn seat_teams(rec: &RoyaleRecord) -> Result<Vec<Team>, ReplayError> {
                 .iter()
                 .find(|p| p.seat == seat)
                 .map(|p| p.team)
-                .ok_or(ReplayError::NoTeam(seat))
+                .ok_or(ReplayError::game(RoyaleReplayError::NoTeam(seat)))
         })
         .collect()
 }
@@ -136,7 +146,7 @@ pub fn rerun_board(rec: &RoyaleRecord) -> Result<(Board, BoardSource), ReplayErr
     for p in &rec.play.players {
         text.push_str(&format!("start {} {} {}\n", p.team, p.start.x, p.start.y));
     }
-    let board = Board::parse(&text, "the record's board")?;
+    let board = Board::parse(&text, "the record's board").map_err(ReplayError::game)?;
     Ok((board, BoardSource::Record { file_changed }))
 }
 
@@ -167,7 +177,8 @@ pub fn rerun(rec: &RoyaleRecord) -> Result<Rerun, ReplayError> {
         notes,
         move |bots: Vec<Arc<BotSpec>>, opts: &RunOptions| {
             let players: Vec<(Arc<BotSpec>, Team)> = bots.into_iter().zip(teams).collect();
-            let rec = play_royale(&players, &setup, opts, &mut |_| {})?;
+            let rec =
+                play_royale(&players, &setup, opts, &mut |_| {}).map_err(ReplayError::game)?;
             Ok(Saved::new(Box::new(rec)))
         },
     ))
