@@ -12,6 +12,7 @@ mod args;
 mod bots;
 mod cmd;
 mod exit;
+mod flags;
 mod games;
 mod home;
 mod html;

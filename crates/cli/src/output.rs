@@ -300,3 +300,19 @@ pub fn count(n: usize, noun: &str) -> String {
         format!("{n} {noun}s")
     }
 }
+
+/// Writes `value` as one line of JSON (see [`crate::output::write_file`]:
+/// a regular file atomically, `-` to stdout, a FIFO or device through).
+pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<()> {
+    let mut text = serde_json::to_string(value).context("serialising the record")?;
+    text.push('\n');
+    crate::output::write_file(path, text.as_bytes())
+}
+
+/// What a replay page of a game just played can say about its record:
+/// the `--json` file it was saved to, if any.
+pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
+    json.map_or(dojo_league::view::RecordSource::Unsaved, |p| {
+        dojo_league::view::RecordSource::File(p.display().to_string())
+    })
+}

@@ -49,7 +49,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     // Read and built as a league takes it: a bad manifest, a failed build
     // or a bot for another game stops here with the usual message.
     let bot = crate::bots::load(std::slice::from_ref(&a.bot), bots_dir, a.game.name())?.remove(0);
-    let opts = crate::cmd::run_options(&a.controls);
+    let opts = a.controls.run_options();
     let limits = seat_limits(&bot, &opts);
     let opponents: Vec<String> = if a.against.is_empty() {
         cli.check_opponents()

@@ -223,7 +223,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
-    let mut run = super::warn_open_files(dojo_runner::RunOptions::from(controls));
+    let mut run = crate::flags::warn_open_files(dojo_runner::RunOptions::from(controls));
     run.cancel = Some(Arc::clone(&cancel));
     let exec = BotExecutor {
         bots: by_role,
@@ -284,7 +284,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     }
     if let Some(path) = a.json.path() {
         let json = JsonReport::new(run, &report);
-        match super::write_json(path, &json) {
+        match crate::output::write_json(path, &json) {
             // A reader of `--json -` that went away is no error, and must
             // not change the verdict's status (a CI gate reads it).
             Err(e) if crate::output::is_broken_pipe(&e) => {}

@@ -502,7 +502,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     let options = game.executor_options(&settings.play)?;
     // Time controls, limits and containment come from the league's
     // settings alone (the flags were checked against them on --resume).
-    let run = super::warn_open_files(dojo_runner::RunOptions {
+    let run = crate::flags::warn_open_files(dojo_runner::RunOptions {
         controls: settings.controls,
         // Each game's stderr goes to the bots' logs (not into games.jsonl).
         keep_stderr: true,

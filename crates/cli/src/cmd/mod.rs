@@ -15,33 +15,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use dojo_league::{Game, PlayOptions};
-use dojo_runner::RunOptions;
-use serde::Serialize;
 
 use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::games;
-
-/// Runner options from the control flags (the defaults where not given).
-pub fn run_options(controls: &ControlArgs) -> RunOptions {
-    warn_open_files(RunOptions::from(controls.controls()))
-}
-
-/// `run`, after saying (once) when its open-files limit for bots is above
-/// dojo's own hard limit (`ulimit -Hn`): bots then get the hard limit,
-/// which only a privileged process could raise.
-pub fn warn_open_files(run: RunOptions) -> RunOptions {
-    static SAID: std::sync::Once = std::sync::Once::new();
-    let hard = dojo_runner::open_files_hard_limit();
-    let files = run.controls.files;
-    if files > hard {
-        SAID.call_once(|| {
-            errln!(
-                "warning: --limit-files {files} is above this process's hard limit on open files ({hard}); bots get {hard}"
-            );
-        });
-    }
-    run
-}
 
 /// Descriptors kept free beside the games in flight: the league's own
 /// files (`games.jsonl`, its lock, `report.json` being written, a page),
@@ -254,14 +230,6 @@ pub fn control_conflicts(given: &ControlArgs, settings: &dojo_league::Settings) 
         .collect()
 }
 
-/// Writes `value` as one line of JSON (see [`crate::output::write_file`]:
-/// a regular file atomically, `-` to stdout, a FIFO or device through).
-pub fn write_json(path: &Path, value: &impl Serialize) -> Result<()> {
-    let mut text = serde_json::to_string(value).context("serialising the record")?;
-    text.push('\n');
-    crate::output::write_file(path, text.as_bytes())
-}
-
 /// The files the game flags read (decks, boards), as inputs no output
 /// may overwrite (`crate::outpaths::check`).
 pub fn game_inputs<'a>(
@@ -275,14 +243,6 @@ pub fn game_inputs<'a>(
     ];
     inputs.extend(boards.iter().map(|b| Named::file("--board", Some(b))));
     inputs
-}
-
-/// What a replay page of a game just played can say about its record:
-/// the `--json` file it was saved to, if any.
-pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
-    json.map_or(dojo_league::view::RecordSource::Unsaved, |p| {
-        dojo_league::view::RecordSource::File(p.display().to_string())
-    })
 }
 
 /// The stored form of the game flags for `game`: refuses flags the game

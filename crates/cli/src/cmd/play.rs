@@ -70,7 +70,7 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
         Some(spec) => {
             let bot = bots::load(std::slice::from_ref(spec), bots_dir, "cardjitsu")?.remove(0);
             bots::on_ctrl_c(false);
-            let opts = super::run_options(&a.controls);
+            let opts = a.controls.run_options();
             let shown = display(&bot.name);
             header(&bot.name)?;
             with_bot(bot, seed, rules, &opts, |opponent| {

@@ -21,7 +21,6 @@ use dojo_runner::BotSpec;
 
 use crate::args::ReplayArgs;
 use crate::bots;
-use crate::render;
 
 pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     use crate::outpaths::Named;
@@ -45,7 +44,7 @@ pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     if a.rerun {
         return rerun(bots_dir, &saved, a);
     }
-    render::replay_text(&saved).show(a)?;
+    crate::games::replay_text(&saved).show(a)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -159,14 +158,17 @@ fn league_conditions(
             Arc::make_mut(bot).values = values;
         }
     }
-    Ok(super::warn_open_files(dojo_runner::RunOptions::from(
-        settings.controls,
-    )))
+    Ok(crate::flags::warn_open_files(
+        dojo_runner::RunOptions::from(settings.controls),
+    ))
 }
 
 /// Prints the verdict; exit status 0 (identical) or 1 (differs).
 fn verdict(saved: &Saved, rerun: &Saved, difference: Option<Difference>) -> ExitCode {
-    let (shown_saved, shown_rerun) = (render::replay_text(saved), render::replay_text(rerun));
+    let (shown_saved, shown_rerun) = (
+        crate::games::replay_text(saved),
+        crate::games::replay_text(rerun),
+    );
     match difference {
         None => {
             outln!("identical: the rerun played the same game (timing and stderr aside)");
@@ -203,13 +205,13 @@ fn rerun(bots_dir: &Path, saved: &Saved, a: &ReplayArgs) -> Result<ExitCode> {
     let mut loaded = seat_bots(saved.seats(), bots_dir, saved.game().name())?;
     let options = match a.game {
         Some(_) => league_conditions(&a.record, a, saved.seats(), &mut loaded)?,
-        None => super::run_options(&a.controls),
+        None => a.controls.run_options(),
     };
     for note in &rerun.notes {
         errln!("note: {note}");
     }
     bots::on_ctrl_c(false);
-    let shown = render::replay_text(saved);
+    let shown = crate::games::replay_text(saved);
     outln!("{}", shown.rerun_header());
     let new = rerun.play(loaded, &options)?;
     let difference = saved.compare(&new)?;

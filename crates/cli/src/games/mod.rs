@@ -17,12 +17,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{ArgMatches, FromArgMatches, Subcommand};
 use dojo_games::{Game, GameOptions, Saved};
 use dojo_league::PlayOptions;
 
-use crate::args::GameOptionsArgs;
+use crate::flags::GameOptionsArgs;
 use crate::render::ReplayText;
 use crate::starter::Starter;
 
@@ -35,7 +34,7 @@ pub trait GameCli: Sync {
     /// The flags of `dojo match GAME`, as parsed, ready to run.
     fn match_args(&self, matches: &mut ArgMatches) -> Result<Box<dyn MatchArgs>, clap::Error>;
     /// Which of the shared game flags of `dojo league` and `dojo compare`
-    /// ([`crate::args::GameOptionsArgs`]) apply to this game; the others
+    /// ([`crate::flags::GameOptionsArgs`]) apply to this game; the others
     /// are refused, naming the games they apply to.
     fn game_flags(&self) -> &'static [&'static str];
     /// Whether its games are played on a board (`--board`): the game's
@@ -125,10 +124,10 @@ impl MatchEnd<'_> {
             record.clear_stderr();
         }
         if let Some(path) = self.json {
-            crate::cmd::write_json(path, &record)?;
+            crate::output::write_json(path, &record)?;
         }
         if let Some(path) = self.html {
-            let source = crate::cmd::record_source(self.json);
+            let source = crate::output::record_source(self.json);
             crate::html::write(path, &crate::html::replay(&record, &source)?)?;
             outln!("replay page: {}", path.display());
         }
@@ -241,12 +240,6 @@ impl Subcommand for MatchCommand {
     }
 }
 
-/// The GAME argument of `dojo league` and `dojo compare`: one of the
-/// games' names.
-pub fn game_parser() -> impl TypedValueParser<Value = Game> {
-    PossibleValuesParser::new(Game::ALL.map(Game::name)).try_map(|name| name.parse::<Game>())
-}
-
 /// The games, other than `not`, that take any of `flags` (shared game flags).
 pub fn games_taking(flags: &[&str], not: Game) -> Vec<&'static str> {
     Game::ALL
@@ -263,6 +256,34 @@ pub fn board_games() -> Vec<&'static str> {
         .filter(|&g| cli(g).boards())
         .map(Game::name)
         .collect()
+}
+
+/// The text rendering of a saved game: its game's command line
+/// (`GameCli::replay_text`) knows its record. Every game's CLI renders its
+/// own records, so the fallback only says so should one not.
+pub fn replay_text(saved: &Saved) -> &dyn ReplayText {
+    cli(saved.game()).replay_text(saved).unwrap_or(&NoText)
+}
+
+/// A record no game's command line renders.
+struct NoText;
+
+impl ReplayText for NoText {
+    fn show(&self, _: &crate::flags::ReplayArgs) -> Result<()> {
+        anyhow::bail!("dojo replay cannot show this record as text")
+    }
+
+    fn rerun_header(&self) -> String {
+        "rerun:".to_owned()
+    }
+
+    fn moment(&self) -> &'static str {
+        "step"
+    }
+
+    fn show_moment(&self, _: usize) -> String {
+        String::new()
+    }
 }
 
 #[cfg(test)]

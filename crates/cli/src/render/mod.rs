@@ -11,9 +11,9 @@ pub mod standings;
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use dojo_games::{Saved, SeatConduct, SeatInfo};
+use dojo_games::{SeatConduct, SeatInfo};
 
-use crate::args::ReplayArgs;
+use crate::flags::ReplayArgs;
 
 /// How `dojo replay` shows one game's record as text.
 pub trait ReplayText {
@@ -28,36 +28,6 @@ pub trait ReplayText {
     /// Step `i` (0-based) as a rerun's verdict shows it, or a line saying
     /// the game ended before it.
     fn show_moment(&self, i: usize) -> String;
-}
-
-/// The text rendering of a saved game: its game's command line
-/// (`GameCli::replay_text`) knows its record. Every game's CLI renders its
-/// own records, so the fallback only says so should one not.
-pub fn replay_text(saved: &Saved) -> &dyn ReplayText {
-    crate::games::cli(saved.game())
-        .replay_text(saved)
-        .unwrap_or(&NoText)
-}
-
-/// A record no game's command line renders.
-struct NoText;
-
-impl ReplayText for NoText {
-    fn show(&self, _: &ReplayArgs) -> Result<()> {
-        anyhow::bail!("dojo replay cannot show this record as text")
-    }
-
-    fn rerun_header(&self) -> String {
-        "rerun:".to_owned()
-    }
-
-    fn moment(&self) -> &'static str {
-        "step"
-    }
-
-    fn show_moment(&self, _: usize) -> String {
-        String::new()
-    }
 }
 
 /// The stderr seat `seat` wrote for its prompt `prompt`, as indented lines

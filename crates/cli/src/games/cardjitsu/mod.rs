@@ -8,15 +8,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clap::{ArgMatches, Args, ValueEnum};
+use clap::{ArgMatches, Args};
 use dojo_engine::cardjitsu::{self, Deck, Ruleset};
 use dojo_games::cardjitsu::decks;
 use dojo_games::{CardJitsuOptions, CardJitsuSetup, Game, GameOptions, Saved, play_cardjitsu};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
-use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
+use crate::flags::{ControlArgs, GameOptionsArgs, RulesArg};
 use crate::render::ReplayText;
 use crate::starter::Starter;
 
@@ -115,23 +115,6 @@ impl super::GameCli for CardJitsuCli {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RulesArg {
-    /// CardJitsu Bot Championship rules: power cards and Reverse.
-    Tournament,
-    /// The older Card-Jitsu variant: no power cards, no Reverse.
-    Classic,
-}
-
-impl From<RulesArg> for Ruleset {
-    fn from(rules: RulesArg) -> Ruleset {
-        match rules {
-            RulesArg::Tournament => Ruleset::Tournament,
-            RulesArg::Classic => Ruleset::Classic,
-        }
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// The bot in seat 1.
@@ -139,7 +122,7 @@ pub struct MatchArgs {
     /// The bot in seat 2.
     pub bot2: String,
     #[command(flatten)]
-    pub seed: crate::args::GameSeedArg,
+    pub seed: crate::flags::GameSeedArg,
     /// Which rules to play by.
     #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
     pub rules: RulesArg,
@@ -159,13 +142,13 @@ pub struct MatchArgs {
     pub controls: ControlArgs,
     /// The game record.
     #[command(flatten)]
-    pub json: crate::args::JsonArg,
+    pub json: crate::flags::JsonArg,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
     /// The game's replay page.
     #[command(flatten)]
-    pub html: crate::args::HtmlArg,
+    pub html: crate::flags::HtmlArg,
     /// Print only the result, not the round-by-round transcript.
     #[arg(long, short)]
     pub quiet: bool,
@@ -255,7 +238,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     // left out of `--json` unless `--keep-stderr` asks for it).
     let opts = RunOptions {
         keep_stderr: true,
-        ..crate::cmd::run_options(&a.controls)
+        ..a.controls.run_options()
     };
     let limits: Vec<_> = loaded
         .iter()

@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use dojo_engine::cardjitsu::{Card, OutcomeReason, Pile};
 use dojo_games::CardJitsuRecord;
 
-use crate::args::ReplayArgs;
+use crate::flags::ReplayArgs;
 use crate::render::{ReplayText, no_stderr_note, stderr_beside};
 
 fn cards(cards: &[Card]) -> String {

@@ -16,8 +16,8 @@ use dojo_games::{Game, GameOptions, RoyaleSetup, Saved, play_royale};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
-use crate::args::{ControlArgs, GameOptionsArgs};
 use crate::bots;
+use crate::flags::{ControlArgs, GameOptionsArgs};
 use crate::render::ReplayText;
 use crate::starter::Starter;
 
@@ -169,7 +169,7 @@ pub struct MatchArgs {
     )]
     pub scissors: Vec<String>,
     #[command(flatten)]
-    pub seed: crate::args::GameSeedArg,
+    pub seed: crate::flags::GameSeedArg,
     /// Rounds after which an undecided game is a draw; default: 10 * (width + height).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
@@ -180,13 +180,13 @@ pub struct MatchArgs {
     pub controls: ControlArgs,
     /// The game record.
     #[command(flatten)]
-    pub json: crate::args::JsonArg,
+    pub json: crate::flags::JsonArg,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
     /// The game's replay page.
     #[command(flatten)]
-    pub html: crate::args::HtmlArg,
+    pub html: crate::flags::HtmlArg,
     /// Show the board in the terminal as the game evolves.
     #[arg(long)]
     pub watch: bool,
@@ -271,7 +271,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     // left out of `--json` unless `--keep-stderr` asks for it).
     let opts = RunOptions {
         keep_stderr: true,
-        ..crate::cmd::run_options(&a.controls)
+        ..a.controls.run_options()
     };
     let limits: Vec<_> = players
         .iter()

@@ -9,7 +9,7 @@ use dojo_engine::royale::{Board, EndReason, Pos, Team, Tile, TileCounts};
 use dojo_games::RoyaleRecord;
 use dojo_games::replay::{RoyaleReplay, prompt_indices};
 
-use crate::args::ReplayArgs;
+use crate::flags::ReplayArgs;
 use crate::render::{ReplayText, no_stderr_note, stderr_beside};
 
 const RESET: &str = "\x1b[0m";

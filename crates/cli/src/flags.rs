@@ -1,0 +1,288 @@
+//! The flags several commands and every game's `dojo match` share, each
+//! declared once here and flattened into every command that takes it, so
+//! that its name, value name and help cannot drift apart between
+//! commands; with what they resolve to (`ControlArgs::run_options`). The
+//! games' command lines build on these; the top of the command line
+//! (`args.rs`) builds on both.
+
+use std::path::{Path, PathBuf};
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, ValueEnum};
+use dojo_engine::cardjitsu::Ruleset;
+use dojo_games::Game;
+use dojo_runner::RunOptions;
+
+/// The seed of a series of games (`league`, `compare`) when none is given.
+pub const DEFAULT_SERIES_SEED: u64 = 1;
+
+// The flags several commands share, each declared once here and
+// flattened into every command that takes it, so that its name, value
+// name and help cannot drift apart between commands.
+
+/// `--html FILE`, for every command that writes an HTML page.
+#[derive(Debug, Clone, Default, Args)]
+pub struct HtmlArg {
+    /// Write the result as one self-contained HTML page (data, style and
+    /// scripts inside; it works offline) to FILE.
+    #[arg(id = "html", long = "html", value_name = "FILE")]
+    pub path: Option<PathBuf>,
+}
+
+impl HtmlArg {
+    /// The page's path, if the flag was given.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The page as an output to check before anything runs.
+    pub fn named(&self) -> Option<crate::outpaths::Named<'_>> {
+        crate::outpaths::Named::file("--html", self.path())
+    }
+}
+
+/// `--json FILE`, for every command that writes its result as JSON.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JsonArg {
+    /// Write the result as JSON to FILE (`-`: stdout); docs/records.md
+    /// and docs/ci-compare.md describe the fields.
+    #[arg(id = "json", long = "json", value_name = "FILE")]
+    pub path: Option<PathBuf>,
+}
+
+impl JsonArg {
+    /// The file's path, if the flag was given.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The file as an output to check before anything runs.
+    pub fn named(&self) -> Option<crate::outpaths::Named<'_>> {
+        crate::outpaths::Named::file("--json", self.path())
+    }
+}
+
+/// `--seed N` of one game (`match`, `play`).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct GameSeedArg {
+    /// Seed of the game; without it one is picked and printed.
+    #[arg(id = "seed", long = "seed", value_name = "N")]
+    pub given: Option<u64>,
+}
+
+impl GameSeedArg {
+    /// The seed given, or a fresh one, said on stderr so that the game
+    /// can be played again.
+    pub fn or_announced_fresh(&self) -> u64 {
+        self.given.unwrap_or_else(|| {
+            let s = crate::bots::fresh_seed();
+            errln!("seed: {s} (replay with --seed {s})");
+            s
+        })
+    }
+}
+
+/// `--seed N` of a series of games (`league`, `compare`).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct SeriesSeedArg {
+    /// The seed every game's seed derives from [default: 1].
+    #[arg(id = "seed", long = "seed", value_name = "N")]
+    pub given: Option<u64>,
+}
+
+/// `--faults POLICY` (`league`, `compare`).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct FaultsArg {
+    /// What a fault costs: `forfeit` (a bot that crashes, cannot start, or
+    /// faults on more than SHARE of its moves loses the game; every side
+    /// faulty: a draw), `forfeit:SHARE` (SHARE from 0 to 1), or `fallback`
+    /// (a fault is played as a random card or a pass and the board decides)
+    /// [default: forfeit:0.1]
+    #[arg(id = "faults", long = "faults", value_name = "POLICY")]
+    pub given: Option<dojo_league::FaultPolicy>,
+}
+
+/// The time controls, limits and containment flags, one per field of
+/// [`dojo_runner::Controls`] (built from `dojo_runner::CONTROLS`, where
+/// each is declared): only the flags given are held, so a league resumed
+/// or a game rerun without a flag keeps the stored value and one given
+/// with it is checked against it.
+#[derive(Debug, Clone, Default)]
+pub struct ControlArgs(pub dojo_runner::Given);
+
+impl ControlArgs {
+    /// The controls these flags give over the defaults.
+    pub fn controls(&self) -> dojo_runner::Controls {
+        dojo_runner::Controls::resolve(&self.0, None).0
+    }
+}
+
+impl ControlArgs {
+    /// Runner options from the control flags (the defaults where not
+    /// given).
+    pub fn run_options(&self) -> RunOptions {
+        warn_open_files(RunOptions::from(self.controls()))
+    }
+}
+
+/// `run`, after saying (once) when its open-files limit for bots is above
+/// dojo's own hard limit (`ulimit -Hn`): bots then get the hard limit,
+/// which only a privileged process could raise.
+pub fn warn_open_files(run: RunOptions) -> RunOptions {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let hard = dojo_runner::open_files_hard_limit();
+    let files = run.controls.files;
+    if files > hard {
+        SAID.call_once(|| {
+            errln!(
+                "warning: --limit-files {files} is above this process's hard limit on open files ({hard}); bots get {hard}"
+            );
+        });
+    }
+    run
+}
+
+impl clap::FromArgMatches for ControlArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut given = dojo_runner::Given::default();
+        for c in dojo_runner::CONTROLS {
+            if m.value_source(c.flag) != Some(clap::parser::ValueSource::CommandLine) {
+                continue;
+            }
+            let value = match c.kind {
+                dojo_runner::Kind::Switch => dojo_runner::Value::Switch(m.get_flag(c.flag)),
+                _ => {
+                    let text = m.get_one::<String>(c.flag).map_or("", String::as_str);
+                    c.parse(text)
+                        .map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, e))?
+                }
+            };
+            given.0.push((c, value));
+        }
+        Ok(ControlArgs(given))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for ControlArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        dojo_runner::CONTROLS.iter().fold(cmd, |cmd, c| {
+            let arg = clap::Arg::new(c.flag).long(c.flag).help(c.help());
+            cmd.arg(match c.kind {
+                dojo_runner::Kind::Switch => arg.action(clap::ArgAction::SetTrue),
+                dojo_runner::Kind::Word(words) => arg
+                    .value_name(c.value_name)
+                    .value_parser(clap::builder::PossibleValuesParser::new(words)),
+                // Read as text and checked by the control's own parser,
+                // which names the flag and the least value.
+                dojo_runner::Kind::Number { .. } => arg.value_name(c.value_name),
+            })
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// How each game is played, as `dojo match` takes it: for leagues and
+/// comparisons. Flags of the other game are refused.
+#[derive(Debug, Clone, Args)]
+pub struct GameOptionsArgs {
+    /// CardJitsu: which rules to play by [default: tournament].
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    /// CardJitsu: the deck seat 1 draws from: `championship` (the
+    /// tournament rules' default), `standard` (the classic rules' default)
+    /// or a .dcfg file (see docs/decks.md).
+    #[arg(long, value_name = "DECK")]
+    pub deck1: Option<PathBuf>,
+    /// CardJitsu: the deck seat 2 draws from (as --deck1).
+    #[arg(long, value_name = "DECK")]
+    pub deck2: Option<PathBuf>,
+    /// Rounds after which an undecided game is a draw; default: CardJitsu
+    /// 500, royale 10 * (width + height).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_rounds: Option<u32>,
+    /// Royale: whole rounds without any tile changing after which the game is a draw; default: width + height.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub stall_rounds: Option<u32>,
+}
+
+impl GameOptionsArgs {
+    /// Each flag's name and whether it was given (checked against the
+    /// game's `GameCli::game_flags`).
+    pub fn given(&self) -> [(&'static str, bool); 5] {
+        [
+            ("--rules", self.rules.is_some()),
+            ("--deck1", self.deck1.is_some()),
+            ("--deck2", self.deck2.is_some()),
+            ("--max-rounds", self.max_rounds.is_some()),
+            ("--stall-rounds", self.stall_rounds.is_some()),
+        ]
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A game record (`dojo match --json`), or a league directory with --game.
+    #[arg(value_name = "RECORD")]
+    pub record: PathBuf,
+    /// The game with this id in the league directory's games.jsonl.
+    #[arg(long, value_name = "ID")]
+    pub game: Option<u64>,
+    /// Show only turn N (CardJitsu: round N; royale: the board after turn N, 0 = before any turn).
+    #[arg(long, value_name = "N", conflicts_with_all = ["watch", "rerun", "html"])]
+    pub turn: Option<usize>,
+    /// Royale: animate the boards in the terminal.
+    #[arg(long, conflicts_with_all = ["rerun", "html"])]
+    pub watch: bool,
+    /// Pause between boards with --watch.
+    #[arg(long, default_value_t = 200, value_name = "MS")]
+    pub delay_ms: u64,
+    /// Show what each bot wrote to stderr beside its turn (records made with --keep-stderr).
+    #[arg(long)]
+    pub stderr: bool,
+    /// Play the game again with the same bots, seats, seed and settings and
+    /// say whether it comes out the same (exit status 0) or not (1).
+    /// Each bot is run from the directory the record names; a bot that is
+    /// gone or has changed since (its fingerprint) is an error (status 3).
+    /// Records from older dojo versions find bots by name under the bots
+    /// directory. A league's game (--game) plays under the league's time
+    /// controls and limits and each bot's values as the league applied
+    /// them; a record file under the time and limit flags given here.
+    #[arg(long, conflicts_with = "html")]
+    pub rerun: bool,
+    /// The game's replay page, written instead of printing the game.
+    #[command(flatten)]
+    pub html: HtmlArg,
+    #[command(flatten)]
+    pub controls: ControlArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// CardJitsu Bot Championship rules: power cards and Reverse.
+    Tournament,
+    /// The older Card-Jitsu variant: no power cards, no Reverse.
+    Classic,
+}
+
+impl From<RulesArg> for Ruleset {
+    fn from(rules: RulesArg) -> Ruleset {
+        match rules {
+            RulesArg::Tournament => Ruleset::Tournament,
+            RulesArg::Classic => Ruleset::Classic,
+        }
+    }
+}
+
+/// The GAME argument of `dojo league` and `dojo compare`: one of the
+/// games' names.
+pub fn game_parser() -> impl TypedValueParser<Value = Game> {
+    PossibleValuesParser::new(Game::ALL.map(Game::name)).try_map(|name| name.parse::<Game>())
+}
