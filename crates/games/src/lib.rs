@@ -17,6 +17,7 @@
 
 pub mod bots;
 pub mod cardjitsu;
+mod catalog;
 pub mod classic;
 pub mod formats;
 pub mod game;
@@ -27,6 +28,7 @@ pub mod record;
 pub mod registry;
 pub mod replay;
 pub mod royale;
+pub mod shape;
 pub mod smoke;
 pub mod view;
 

@@ -55,7 +55,7 @@ impl GameResult {
     /// scores the game as the policy says, for a game of `shape`. The one
     /// place a fault costs a game (`BotExecutor::play` calls it for every
     /// game of a league or comparison, whatever the game).
-    pub fn judge(&mut self, policy: &FaultPolicy, shape: &crate::game::Shape) {
+    pub fn judge(&mut self, policy: &FaultPolicy, shape: &crate::shape::Shape) {
         self.faulty = self
             .faults
             .iter()
@@ -206,7 +206,7 @@ impl FaultPolicy {
     /// The scores of a game whose board gave `scores` (one per seat, one
     /// side winning or a draw, for `shape`) when the seats in `faulty` are
     /// faulty (see the type's documentation for the rule).
-    pub fn apply(&self, shape: &crate::game::Shape, scores: &[f64], faulty: &[bool]) -> Vec<f64> {
+    pub fn apply(&self, shape: &crate::shape::Shape, scores: &[f64], faulty: &[bool]) -> Vec<f64> {
         if matches!(self, FaultPolicy::Fallback) || !faulty.iter().any(|&f| f) {
             return scores.to_vec();
         }
@@ -232,7 +232,7 @@ impl FaultPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Shape;
+    use crate::shape::Shape;
 
     const TWO: Shape = Shape {
         sides: &[0, 1],

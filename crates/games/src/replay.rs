@@ -32,9 +32,7 @@ use crate::record::SeatInfo;
 use crate::registry::ReplayView;
 use crate::view::RecordSource;
 
-pub use crate::cardjitsu::replay::recorded_deck;
 pub use crate::registry::Saved;
-pub use crate::royale::replay::{BoardSource, RoyaleReplay, prompt_indices, rerun_board};
 
 /// A record as [`Any`], for [`Saved::record`] and [`SavedGame::compare`]
 /// (which downcast to the game's own record type); every type has it.
