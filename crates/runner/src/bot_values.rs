@@ -16,7 +16,7 @@ use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
 use crate::play::RunOptions;
-use crate::sandbox::Limits;
+use dojo_sandbox::plan::Limits;
 
 /// A bot's own values (`bot.toml`'s `[limits]` and `[time]`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bot_values::BotValues;
 use crate::play::{RunOptions, TimeMode};
-use crate::sandbox::{DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, Limits, SandboxMode};
+use dojo_sandbox::plan::{DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, Limits, SandboxMode};
 
 /// Every time control, limit and the containment mode of a run, resolved.
 /// Stored whole (every key explicit) in `league.json` as `controls`.

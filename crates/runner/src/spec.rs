@@ -430,7 +430,7 @@ pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<St
     if sandbox == crate::SandboxMode::Off || bot.dir.join(MANIFEST_FILE).is_file() {
         return None;
     }
-    let hidden = crate::confine::hidden_paths(&bot.command, &bot.dir);
+    let hidden = dojo_sandbox::confine::hidden_paths(&bot.command, &bot.dir, false);
     let first = hidden.first()?;
     let shown: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
     let ext = first.extension().and_then(|x| x.to_str());
@@ -527,7 +527,7 @@ fn outside_program(command: &[String], dir: &Path, cache: &Path) -> Option<PathB
         .find(|p| {
             !p.starts_with(dir)
                 && !p.starts_with(cache)
-                && !crate::confine::SYSTEM_DIRS
+                && !dojo_sandbox::confine::SYSTEM_DIRS
                     .iter()
                     .any(|system| p.starts_with(system))
         })
@@ -672,7 +672,7 @@ impl BotSpec {
     }
 
     /// Runs the build step like a bot process, in a box of its own (see
-    /// `crate::build_box`: its own PID, IPC and UTS namespaces, a clean
+    /// `dojo_sandbox::build_box`: its own PID, IPC and UTS namespaces, a clean
     /// environment with `DOJO_CACHE` and the toolchain variables, Landlock
     /// letting it write only its directory, its cache, a scratch directory
     /// and cargo's download caches, seccomp, build-sized control groups;
@@ -686,7 +686,8 @@ impl BotSpec {
         network: crate::BuildNetwork,
         limit: std::time::Duration,
     ) -> Result<(), BuildError> {
-        use crate::process::{BotProcess, Event, Launch, Source};
+        use crate::process::{BotProcess, Event, Source};
+        use dojo_sandbox::spawn::Launch;
         let Some(command) = &self.build else {
             return Ok(());
         };
@@ -694,26 +695,28 @@ impl BotSpec {
             return Ok(());
         }
         let cache = bot_cache(&self.dir);
-        let confined = crate::build_box::prepare(&self.name, &self.dir, &cache, network).map_err(
-            |message| BuildError::Confine {
+        let confined = dojo_sandbox::build_box::prepare(&self.name, &self.dir, &cache, network)
+            .map_err(|message| BuildError::Confine {
                 bot: self.name.clone(),
                 command: command.clone(),
                 message,
+            })?;
+        let mut process = BotProcess::spawn(
+            0,
+            0,
+            4096,
+            Launch {
+                command,
+                dir: &self.dir,
+                scratch: Some(confined.scratch()),
+                extra_read: &[],
+                manifest: self.dir.join(MANIFEST_FILE).is_file(),
+                env: &confined.env,
+                containment: confined.containment,
+                clean_env: true,
+                cpu: None,
             },
-        )?;
-        let mut process = BotProcess::spawn(Launch {
-            command,
-            dir: &self.dir,
-            scratch: Some(confined.scratch()),
-            extra_read: &[],
-            env: &confined.env,
-            seat: 0,
-            generation: 0,
-            max_line_bytes: 4096,
-            containment: confined.containment,
-            clean_env: true,
-            cpu: None,
-        })
+        )
         .map_err(|source| BuildError::Spawn {
             bot: self.name.clone(),
             command: command.clone(),
@@ -736,7 +739,7 @@ impl BotSpec {
             let mut fds = Vec::new();
             let mut tags = Vec::new();
             process.interests(&mut fds, &mut tags);
-            let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(wait)));
+            let _ = rustix::event::poll(&mut fds, Some(&dojo_sandbox::sys::timespec(wait)));
             let mut ready: Vec<Source> = fds
                 .iter()
                 .zip(&tags)
@@ -774,13 +777,13 @@ impl BotSpec {
         let stderr_tail = tail(&log.render());
         let stdout_tail = tail(&stdout.lines.into_iter().collect::<Vec<_>>().join("\n"));
         match exit {
-            Some(crate::sys::ExitKind::Code(0)) => Ok(()),
+            Some(dojo_sandbox::sys::ExitKind::Code(0)) => Ok(()),
             Some(kind) => Err(BuildError::Failed {
                 bot: self.name.clone(),
                 command: command.clone(),
                 status: match kind {
-                    crate::sys::ExitKind::Code(code) => format!("exit status: {code}"),
-                    crate::sys::ExitKind::Signal(n) => signal_status(n),
+                    dojo_sandbox::sys::ExitKind::Code(code) => format!("exit status: {code}"),
+                    dojo_sandbox::sys::ExitKind::Signal(n) => signal_status(n),
                 },
                 stdout_tail,
                 stderr_tail,

@@ -73,7 +73,7 @@ pub struct RunOptions {
     /// the next CPU this process may use, so with no more game threads
     /// than CPUs no two games share a core.
     pub pin_game_threads: bool,
-    /// A new box for every game's seats (see [`crate::bot_box`]): a box
+    /// A new box for every game's seats (see [`dojo_sandbox::bot_box`]): a box
     /// is torn down when its game ends instead of kept for the next game
     /// of its bot, and none kept earlier is taken. Slower, and changes no
     /// record: for organisers who want no state of any kind to outlive a

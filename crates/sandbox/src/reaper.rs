@@ -67,7 +67,7 @@ static SPAWN_LOCK: RwLock<()> = RwLock::new(());
 const SWEEP_WAIT: Duration = Duration::from_secs(5);
 
 /// Keeps sweeps off while held (see the module documentation).
-pub(crate) fn hold() -> RwLockReadGuard<'static, ()> {
+pub fn hold() -> RwLockReadGuard<'static, ()> {
     SPAWN_LOCK
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -75,15 +75,15 @@ pub(crate) fn hold() -> RwLockReadGuard<'static, ()> {
 
 /// Waits until no spawn is between its fork and its tracking (and holds
 /// off new ones while held): then no child dojo forked still runs dojo's
-/// code with copies of its descriptors (see [`crate::FencedFile`]).
-pub(crate) fn no_spawn_in_flight() -> std::sync::RwLockWriteGuard<'static, ()> {
+/// code with copies of its descriptors (see [`crate::fork_fence::FencedFile`]).
+pub fn no_spawn_in_flight() -> std::sync::RwLockWriteGuard<'static, ()> {
     SPAWN_LOCK
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Whether this kernel has child subreapers (Linux 3.4 and later).
-pub(crate) fn supported() -> bool {
+pub fn supported() -> bool {
     rustix::process::child_subreaper().is_ok()
 }
 
@@ -92,9 +92,9 @@ static ENABLED: OnceLock<bool> = OnceLock::new();
 
 /// Makes dojo a child subreaper, once; whether it is one. Off when the
 /// `subreaper` layer is missing (or skipped).
-pub(crate) fn enable() -> bool {
+pub fn enable() -> bool {
     *ENABLED.get_or_init(|| {
-        crate::sandbox::layer_available("subreaper")
+        crate::plan::layer_available("subreaper")
             && rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
     })
 }
@@ -106,7 +106,7 @@ fn enabled() -> bool {
 
 /// Kills and reaps every escapee (see the module documentation) with its
 /// whole tree. Returns how many escapees it reaped.
-pub(crate) fn sweep() -> usize {
+pub fn sweep() -> usize {
     if !enabled() {
         return 0;
     }

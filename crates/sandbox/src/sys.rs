@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 /// How a process ended, as far as the runner cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ExitKind {
+pub enum ExitKind {
     /// Exited normally with this status code.
     Code(i32),
     /// Killed by this signal (0: ended in a way we could not decode).
@@ -29,18 +29,18 @@ fn live_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
 /// The pids (equal to their group ids) of every bot process, waiter and
 /// build the runner has spawned and not yet reaped: the children the
 /// subreaper's sweep leaves alone (see [`crate::reaper`]).
-pub(crate) fn live_group_ids() -> BTreeSet<i32> {
+pub fn live_group_ids() -> BTreeSet<i32> {
     live_groups().clone()
 }
 
 /// Records a freshly spawned bot's process group.
-pub(crate) fn register_group(pgid: i32) {
+pub fn register_group(pgid: i32) {
     live_groups().insert(pgid);
 }
 
 /// Forgets a process group and sends SIGKILL to all of it. Must be called
-/// before the group leader is reaped (see [`LIVE_GROUPS`]).
-pub(crate) fn unregister_and_kill_group(pgid: i32) {
+/// before the group leader is reaped (see `LIVE_GROUPS`).
+pub fn unregister_and_kill_group(pgid: i32) {
     let mut groups = live_groups();
     groups.remove(&pgid);
     kill_group(pgid);
@@ -49,7 +49,7 @@ pub(crate) fn unregister_and_kill_group(pgid: i32) {
 /// SIGKILLs `pid` if it is still in the cgroup directory named `group`
 /// (checked after taking a pidfd, so a pid recycled in between is never
 /// signalled).
-pub(crate) fn kill_pid_in_group(pid: i32, group: &str) {
+pub fn kill_pid_in_group(pid: i32, group: &str) {
     let Some(fd) = pidfd(pid) else { return };
     let cgroups = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
     if cgroups.lines().any(|l| l.ends_with(&format!("/{group}"))) {
@@ -136,14 +136,14 @@ fn live_members_from_proc(pgid: i32) -> Option<bool> {
 /// A pidfd for `pid` (readable once it has ended), or `None`
 /// where the kernel has none (before Linux 5.3): the game loop then asks
 /// [`exited_no_reap`] on every wake-up instead.
-pub(crate) fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
+pub fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
     let pid = rustix::process::Pid::from_raw(pid)?;
     rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
 }
 
 /// The one child of `pid` (the bot under its waiter), from
 /// `/proc/PID/task/PID/children`; `None` if there is not exactly one.
-pub(crate) fn only_child(pid: i32) -> Option<i32> {
+pub fn only_child(pid: i32) -> Option<i32> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
     parse_only_child(&text)
 }
@@ -151,7 +151,7 @@ pub(crate) fn only_child(pid: i32) -> Option<i32> {
 /// The one child in an open `/proc/PID/task/PID/children` file, read
 /// with `pread` (the file is made anew at each read from offset 0);
 /// `None` if there is not exactly one.
-pub(crate) fn only_child_in(file: &std::fs::File) -> Option<i32> {
+pub fn only_child_in(file: &std::fs::File) -> Option<i32> {
     use std::os::unix::fs::FileExt;
     // One pid and its space fit with room to spare; a second pid, even
     // cut short, still reads as more than one.
@@ -171,7 +171,7 @@ fn parse_only_child(text: &str) -> Option<i32> {
 
 /// How our child `pid` ended, if it has, without reaping it: its pid stays
 /// reserved until the owner kills its group and reaps it.
-pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
+pub fn exited_no_reap(pid: i32) -> Option<ExitKind> {
     use rustix::process::{Pid, WaitId, WaitIdOptions, waitid};
     let pid = Pid::from_raw(pid)?;
     let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
@@ -192,7 +192,7 @@ pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
 }
 
 /// `d` as a poll timeout (saturating: poll's `None` would mean forever).
-pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
+pub fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
     rustix::event::Timespec::try_from(d).unwrap_or(rustix::event::Timespec {
         tv_sec: i64::MAX,
         tv_nsec: 0,
@@ -201,51 +201,51 @@ pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
 
 /// What the forked child does before it runs the bot (see [`contain`]).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Containment {
+pub struct Containment {
     /// `CLONE_NEW*` flags to unshare (PID and network namespaces); 0 for none.
-    pub(crate) unshare_flags: i32,
+    pub unshare_flags: i32,
     /// Resource limits to set, as (resource, soft = hard limit).
-    pub(crate) rlimits: [Option<(i32, u64)>; 8],
+    pub rlimits: [Option<(i32, u64)>; 8],
     /// A Landlock ruleset descriptor to restrict the bot with; -1 for
     /// none. Its owner keeps it open until the spawn has returned.
-    pub(crate) landlock_fd: i32,
+    pub landlock_fd: i32,
     /// Seccomp filters to load, in order (empty: none).
-    pub(crate) seccomp: &'static [seccompiler::BpfProgram],
+    pub seccomp: &'static [seccompiler::BpfProgram],
     /// Build a Landlock ruleset for this process (the spawn fills
     /// `landlock_fd`).
-    pub(crate) confine_fs: bool,
+    pub confine_fs: bool,
     /// Mount a `/proc` of the bot's own PID namespace (needs `NEW_PID`
     /// and `NEW_NS` in the flags).
-    pub(crate) private_proc: bool,
+    pub private_proc: bool,
     /// `cgroup.procs` descriptors of the bot's control groups to join
     /// (-1: none); the owner keeps them open until the spawn returned.
-    pub(crate) cgroup_fds: [i32; 3],
+    pub cgroup_fds: [i32; 3],
     /// Limits for the bot's control groups (the spawn makes them).
-    pub(crate) group_limits: crate::cgroup::GroupLimits,
+    pub group_limits: crate::cgroup::GroupLimits,
     /// With `CLONE_NEWUSER` in the flags: the lines for the new user
     /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
     /// themselves), formatted before the fork.
-    pub(crate) id_maps: IdMaps,
+    pub id_maps: IdMaps,
     /// Without a PID namespace: make the bot a child subreaper, so that
     /// what its descendants leave behind stays in its tree while it lives
     /// and is adopted by dojo (and swept) when it ends (see
     /// [`crate::reaper`]).
-    pub(crate) subreaper: bool,
+    pub subreaper: bool,
     /// As root: the uid and gid (equal) the bot runs as, one of the seat's
     /// own that owns nothing but its scratch directory; 0 for none.
-    pub(crate) seat_id: u32,
+    pub seat_id: u32,
     /// With `seat_id`: keep CAP_DAC_READ_SEARCH (ambient, so the bot's
     /// programs have it) to read its own directory whatever its modes and
     /// those of the directories above it. Only with Landlock, which then
     /// bounds what it reads, and seccomp, which denies
     /// `open_by_handle_at` (the capability's way past Landlock).
-    pub(crate) seat_reads_all: bool,
+    pub seat_reads_all: bool,
     /// Give the bot a minimal root (needs `NEW_NS` in the flags; the
     /// spawn builds it and fills `root`).
-    pub(crate) minimal_root: bool,
+    pub minimal_root: bool,
     /// The minimal root to make and enter (see [`crate::root`]); its
     /// owner keeps it until the spawn has returned.
-    pub(crate) root: RootRef,
+    pub root: RootRef,
 }
 
 /// A [`crate::root::MinimalRoot`] for the forked child (null: none). A
@@ -253,7 +253,7 @@ pub(crate) struct Containment {
 /// that sets it owns the root until the fork is done, and the child
 /// reads its own copy of that memory.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct RootRef(pub(crate) *const crate::root::MinimalRoot);
+pub struct RootRef(pub *const crate::root::MinimalRoot);
 
 // SAFETY: only read, in the forked child, while the owner keeps it.
 unsafe impl Send for RootRef {}
@@ -262,7 +262,7 @@ unsafe impl Sync for RootRef {}
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct IdMaps {
+pub struct IdMaps {
     uid: [u8; 32],
     uid_len: usize,
     gid: [u8; 32],
@@ -271,7 +271,7 @@ pub(crate) struct IdMaps {
 
 impl IdMaps {
     /// Maps the current user and group to themselves.
-    pub(crate) fn current() -> Self {
+    pub fn current() -> Self {
         let (uid, gid) = (rustix::process::getuid(), rustix::process::getgid());
         let line = |id: u32| {
             let text = format!("{id} {id} 1\n");
@@ -340,7 +340,7 @@ impl Default for Containment {
 /// The Landlock ABI version the kernel offers; 0 where it has none (or
 /// it is disabled at boot).
 #[cfg(target_os = "linux")]
-pub(crate) fn landlock_abi() -> i32 {
+pub fn landlock_abi() -> i32 {
     const LANDLOCK_CREATE_RULESET_VERSION: u32 = 1;
     // SAFETY: with a null attribute pointer, size 0 and the VERSION flag
     // the call only returns a number; it reads and writes no memory.
@@ -356,7 +356,7 @@ pub(crate) fn landlock_abi() -> i32 {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn landlock_abi() -> i32 {
+pub fn landlock_abi() -> i32 {
     0
 }
 
@@ -402,8 +402,8 @@ fn private_proc(plan: &Containment) -> std::io::Result<()> {
 }
 
 /// Landlock's rights to list a directory, and to read and execute.
-pub(crate) const LANDLOCK_READ_DIR: u64 = 1 << 3;
-pub(crate) const LANDLOCK_READ: u64 = 1 | (1 << 2) | LANDLOCK_READ_DIR;
+pub const LANDLOCK_READ_DIR: u64 = 1 << 3;
+pub const LANDLOCK_READ: u64 = 1 | (1 << 2) | LANDLOCK_READ_DIR;
 
 /// Adds a rule to the Landlock ruleset `ruleset`: `access` beneath
 /// `path` (a mount made in the child, which dojo's rules, naming the
@@ -412,7 +412,7 @@ pub(crate) const LANDLOCK_READ: u64 = 1 | (1 << 2) | LANDLOCK_READ_DIR;
 /// # Safety
 /// In a forked child before exec.
 #[cfg(target_os = "linux")]
-pub(crate) unsafe fn landlock_allow(
+pub unsafe fn landlock_allow(
     ruleset: i32,
     path: &std::ffi::CStr,
     access: u64,
@@ -573,7 +573,7 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
 /// # Safety
 /// In a forked or cloned child before exec.
 #[cfg(target_os = "linux")]
-pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
+pub unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
     // SAFETY: prctl, setgroups, setres[ug]id and capset on plain values.
     unsafe {
         for cap in 0..64 {
@@ -759,7 +759,7 @@ unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
     }
 }
 
-/// The rest of [`confine_self`] for a bot of a box, in the init's child
+/// The rest of `confine_self` for a bot of a box, in the init's child
 /// between its `clone` and its `exec` (after the change to the seat's
 /// user, if any): without a seat user every capability the init kept
 /// dropped, then Landlock, then the seccomp filters the init did not load.
@@ -769,7 +769,7 @@ unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
 /// In a box's init's child before exec, with `plan` the init's (its
 /// Landlock ruleset descriptor still open).
 #[cfg(target_os = "linux")]
-pub(crate) unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> {
+pub unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> {
     if plan.seat_id == 0 {
         drop_capabilities();
     }
@@ -841,18 +841,18 @@ unsafe fn load_filters(programs: &[seccompiler::BpfProgram]) -> std::io::Result<
 }
 
 /// Namespace flags, for the sandbox module's probe and plan.
-pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
-pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
-pub(crate) const NEW_USER: i32 = libc::CLONE_NEWUSER;
-pub(crate) const NEW_NS: i32 = libc::CLONE_NEWNS;
-pub(crate) const NEW_IPC: i32 = libc::CLONE_NEWIPC;
-pub(crate) const NEW_UTS: i32 = libc::CLONE_NEWUTS;
+pub const NEW_PID: i32 = libc::CLONE_NEWPID;
+pub const NEW_NET: i32 = libc::CLONE_NEWNET;
+pub const NEW_USER: i32 = libc::CLONE_NEWUSER;
+pub const NEW_NS: i32 = libc::CLONE_NEWNS;
+pub const NEW_IPC: i32 = libc::CLONE_NEWIPC;
+pub const NEW_UTS: i32 = libc::CLONE_NEWUTS;
 
 /// Makes this process non-dumpable: its `/proc/PID` entries (environment,
 /// memory, descriptors) then need CAP_SYS_PTRACE, which bots lack (see
-/// [`drop_capabilities`]). The waiters, forked from it, inherit it; bots
+/// `drop_capabilities`). The waiters, forked from it, inherit it; bots
 /// do not (exec resets it).
-pub(crate) fn make_undumpable() {
+pub fn make_undumpable() {
     // SAFETY: prctl with plain values.
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -860,12 +860,12 @@ pub(crate) fn make_undumpable() {
 }
 
 /// Resource ids, for the sandbox module.
-pub(crate) mod resource {
-    pub(crate) const CORE: i32 = libc::RLIMIT_CORE as i32;
-    pub(crate) const FSIZE: i32 = libc::RLIMIT_FSIZE as i32;
-    pub(crate) const NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
-    pub(crate) const AS: i32 = libc::RLIMIT_AS as i32;
-    pub(crate) const CPU: i32 = libc::RLIMIT_CPU as i32;
+pub mod resource {
+    pub const CORE: i32 = libc::RLIMIT_CORE as i32;
+    pub const FSIZE: i32 = libc::RLIMIT_FSIZE as i32;
+    pub const NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
+    pub const AS: i32 = libc::RLIMIT_AS as i32;
+    pub const CPU: i32 = libc::RLIMIT_CPU as i32;
 }
 
 /// Arranges for the spawned child to run the bot contained.
@@ -887,7 +887,7 @@ pub(crate) mod resource {
 /// to exec the command: it becomes the box's init ([`crate::init::run`])
 /// on the given end of its socket pair, and starts the bot on request.
 #[cfg(target_os = "linux")]
-pub(crate) fn contain(
+pub fn contain(
     command: &mut std::process::Command,
     plan: Containment,
     init: Option<(i32, crate::init::Program)>,
@@ -1049,7 +1049,7 @@ pub(crate) fn contain(
 
 /// Elsewhere the guards and the Ctrl-C handler are the only protection.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn contain(
+pub fn contain(
     _command: &mut std::process::Command,
     _plan: Containment,
     _init: Option<(i32, crate::init::Program)>,
@@ -1059,7 +1059,7 @@ pub(crate) fn contain(
 /// Whether the kernel lets this process create the namespaces in `flags`
 /// for a child: tried in a throwaway child that exits before exec.
 #[cfg(target_os = "linux")]
-pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
+pub fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
     use std::os::unix::process::CommandExt;
     let mut command = std::process::Command::new("true");
     command
@@ -1094,7 +1094,7 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
 /// Whether `true` runs under `plan` (its Landlock ruleset and seccomp
 /// filters): a probe that the kernel accepts them and that a contained
 /// process can still start.
-pub(crate) fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
+pub fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
     let mut command = std::process::Command::new("true");
     command
         .stdin(std::process::Stdio::null())
@@ -1112,7 +1112,7 @@ pub(crate) fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
+pub fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
     Err(std::io::Error::other("namespaces exist only on Linux"))
 }
 
@@ -1120,7 +1120,7 @@ pub(crate) fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
 /// (its own clock, `CLOCK_PROCESS_CPUTIME` of another process: nanosecond
 /// resolution); `None` if it is gone or its clock cannot be read.
 #[cfg(target_os = "linux")]
-pub(crate) fn process_cpu_time(pid: i32) -> Option<std::time::Duration> {
+pub fn process_cpu_time(pid: i32) -> Option<std::time::Duration> {
     // The clock id is the kernel's encoding of "the scheduler clock of
     // process PID" (`MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)` in
     // `linux/posix-timers.h`: `(~pid << 3) | 2`), made here because
@@ -1148,7 +1148,7 @@ pub(crate) fn process_cpu_time(pid: i32) -> Option<std::time::Duration> {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn process_cpu_time(_pid: i32) -> Option<std::time::Duration> {
+pub fn process_cpu_time(_pid: i32) -> Option<std::time::Duration> {
     None
 }
 
@@ -1205,7 +1205,7 @@ pub fn open_files_hard_limit() -> u64 {
 }
 
 /// Clock ticks per second of the times in `/proc/PID/stat`.
-pub(crate) fn clock_ticks_per_second() -> u64 {
+pub fn clock_ticks_per_second() -> u64 {
     // SAFETY: sysconf has no preconditions.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     u64::try_from(ticks).ok().filter(|&t| t > 0).unwrap_or(100)
@@ -1215,7 +1215,7 @@ pub(crate) fn clock_ticks_per_second() -> u64 {
 /// CPU `cpu` only. Registered before [`contain`], so the waiter and the bot
 /// both inherit it.
 #[cfg(target_os = "linux")]
-pub(crate) fn pin(command: &mut std::process::Command, cpu: usize) {
+pub fn pin(command: &mut std::process::Command, cpu: usize) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec and only
     // fills a cpu_set_t on its stack and calls sched_setaffinity, which
@@ -1234,7 +1234,7 @@ pub(crate) fn pin(command: &mut std::process::Command, cpu: usize) {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn pin(_command: &mut std::process::Command, _cpu: usize) {}
+pub fn pin(_command: &mut std::process::Command, _cpu: usize) {}
 
 /// The CPUs this process may run on, in order (all of `0..n` where the
 /// affinity cannot be read).
@@ -1260,7 +1260,7 @@ pub fn allowed_cpus() -> Vec<usize> {
 
 /// Runs `f` when the process exits normally (`exit`, or a return from
 /// `main`).
-pub(crate) fn at_exit(f: extern "C" fn()) {
+pub fn at_exit(f: extern "C" fn()) {
     // SAFETY: atexit stores a function pointer with no captured state.
     unsafe {
         libc::atexit(f);

@@ -70,9 +70,9 @@ enum Step {
 
 /// A bot's root, decided: what [`enter`] makes in the child.
 #[derive(Debug)]
-pub(crate) struct MinimalRoot {
+pub struct MinimalRoot {
     /// Where the root is built before it becomes `/`: an empty directory
-    /// of dojo's (see [`crate::sandbox::stage_dir`]), over which the
+    /// of dojo's (see [`crate::plan::stage_dir`]), over which the
     /// child's own mount namespace puts its tmpfs.
     stage: CString,
     steps: Vec<Step>,
@@ -170,11 +170,8 @@ impl Builder {
 impl MinimalRoot {
     /// The root for a bot that may reach `reach`; `private_proc`: mount a
     /// `/proc` of its PID namespace (else the host's is bound, read-only).
-    pub(crate) fn new(
-        reach: &crate::confine::Reach<'_>,
-        private_proc: bool,
-    ) -> std::io::Result<Self> {
-        let stage = crate::sandbox::stage_dir()?.to_path_buf();
+    pub fn new(reach: &crate::confine::Reach<'_>, private_proc: bool) -> std::io::Result<Self> {
+        let stage = crate::plan::stage_dir()?.to_path_buf();
         let mut b = Builder {
             stage: stage.clone(),
             steps: Vec::new(),
@@ -368,7 +365,7 @@ unsafe fn set_attrs(at: &CString, attrs: u64, recursive: bool) -> std::io::Resul
 ///
 /// # Safety
 /// In a forked child before exec (or before it becomes a box's init).
-pub(crate) unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()> {
+pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()> {
     let none = std::ptr::null::<libc::c_char>();
     let check = |rc: libc::c_int| if rc == -1 { Err(last_error()) } else { Ok(()) };
     // SAFETY: raw system calls on NUL-terminated strings `root` owns.

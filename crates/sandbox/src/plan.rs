@@ -411,7 +411,7 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
     }
 }
 
-pub(crate) fn layer_available(name: &str) -> bool {
+pub fn layer_available(name: &str) -> bool {
     probe().iter().any(|l| l.name == name && l.available)
 }
 
@@ -532,9 +532,9 @@ fn probe_confined(
 }
 
 /// A fresh scratch directory for `bot` in one game (removed when dropped),
-/// inside this dojo process's run directory (see [`run_dir`]); with
+/// inside this dojo process's run directory (see `run_dir`); with
 /// `own_user` (the `seat-user` layer), owned by a user of the seat's own.
-pub(crate) fn scratch_dir(bot: &str, own_user: bool) -> std::io::Result<Scratch> {
+pub fn scratch_dir(bot: &str, own_user: bool) -> std::io::Result<Scratch> {
     let parent = run_dir()?;
     let dir = tempfile::Builder::new()
         .prefix(&format!("{bot}-"))
@@ -551,7 +551,7 @@ pub(crate) fn scratch_dir(bot: &str, own_user: bool) -> std::io::Result<Scratch>
 }
 
 /// Whether a bot process in a run with `mode` runs as its seat's own user.
-pub(crate) fn seat_users(mode: SandboxMode) -> bool {
+pub fn seat_users(mode: SandboxMode) -> bool {
     mode != SandboxMode::Off && layer_available("seat-user")
 }
 
@@ -598,7 +598,7 @@ fn run_dir() -> std::io::Result<&'static std::path::Path> {
 /// directory) on which each bot's mount namespace builds its minimal
 /// root before moving into it (see [`crate::root`]): the host never sees
 /// what is mounted there.
-pub(crate) fn stage_dir() -> std::io::Result<&'static std::path::Path> {
+pub fn stage_dir() -> std::io::Result<&'static std::path::Path> {
     static DIR: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
     let made = DIR.get_or_init(|| {
         let dir = run_dir().map_err(|e| e.to_string())?.join("root");
@@ -674,15 +674,15 @@ pub fn remove_leftovers() -> Leftovers {
 /// which opens and lists even an empty directory), and walks the tree
 /// only when that fails.
 #[derive(Debug)]
-pub(crate) struct Scratch(std::path::PathBuf, Option<SeatUser>);
+pub struct Scratch(std::path::PathBuf, Option<SeatUser>);
 
 impl Scratch {
-    pub(crate) fn path(&self) -> &std::path::Path {
+    pub fn path(&self) -> &std::path::Path {
         &self.0
     }
 
     /// The uid and gid the seat's bot runs as; 0: dojo's own.
-    pub(crate) fn seat_id(&self) -> u32 {
+    pub fn seat_id(&self) -> u32 {
         self.1.as_ref().map_or(0, SeatUser::id)
     }
 }
@@ -777,7 +777,7 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
 }
 
 /// The containment for one bot process in a run with `mode`.
-pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
+pub fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let mut flags = 0;
     let mut confine_fs = false;
     let mut private_proc = false;
@@ -922,10 +922,7 @@ impl Default for Limits {
 /// plus the seat's `DOJO_*` variables; nothing of dojo's own environment.
 /// HOME and TMPDIR are the scratch directory (the bot's directory for a
 /// process without one).
-pub(crate) fn base_env(
-    dir: &std::path::Path,
-    scratch: Option<&std::path::Path>,
-) -> Vec<(String, String)> {
+pub fn base_env(dir: &std::path::Path, scratch: Option<&std::path::Path>) -> Vec<(String, String)> {
     let home = scratch.unwrap_or(dir);
     let mut env = vec![
         // dojo's own PATH (not a secret, and the bot's interpreter must be
