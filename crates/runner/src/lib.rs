@@ -34,6 +34,7 @@ pub use dojo_sandbox::plan::{
     DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Layer, Leftovers, Limits, SCRATCH_INODES,
     SCRATCH_MIB, SandboxError, SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
 };
+pub use dojo_sandbox::reaper::kill_all_bots;
 pub use dojo_sandbox::seat_users::SeatUserError;
 pub use fingerprint::fingerprint;
 pub use folder::{Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, obvious_script, scan};
@@ -58,6 +59,6 @@ pub fn drop_idle_boxes() {
 }
 
 pub use dojo_sandbox::sys::{
-    DESCRIPTORS_PER_SEAT, allowed_cpus, kill_all_bots, open_descriptors, open_files_hard_limit,
+    DESCRIPTORS_PER_SEAT, allowed_cpus, open_descriptors, open_files_hard_limit,
     open_files_soft_limit, process_group_alive, raise_open_files_limit,
 };

@@ -1,7 +1,7 @@
 //! A box: a seat's namespaces, control groups, user and confinement, made
 //! once for a bot and kept for all its processes in a game and, emptied,
 //! for its next games on the same thread ([`take_idle`], [`give_back`]),
-//! with a small init inside ([`crate::init`]) that starts each process by
+//! with a small init inside ([`crate::sys::init`]) that starts each process by
 //! clone + exec.
 //!
 //! Started one by one, each bot process paid for a fresh PID, network,
@@ -31,9 +31,9 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags};
 
-use crate::init;
 use crate::spawn::{GroupGuard, Launch};
 use crate::sys::ExitKind;
+use crate::sys::init;
 
 /// How long the init has to start a bot, or to kill and reap what is in
 /// the box: it answers at once unless the machine is swamped or a process
@@ -68,7 +68,7 @@ pub struct BotBox {
     /// The box's scratch directory (HOME and TMPDIR; emptied between
     /// games), and its seat user. Removed after the guard has killed
     /// everything (field order).
-    scratch: crate::plan::Scratch,
+    scratch: crate::run_dir::Scratch,
     /// The environment the box was made with: each start adds the
     /// seat's own to it.
     base_env: Vec<(String, String)>,
@@ -104,7 +104,7 @@ impl BotBox {
     pub fn create(
         key: String,
         launch: &Launch<'_>,
-        scratch: crate::plan::Scratch,
+        scratch: crate::run_dir::Scratch,
     ) -> std::io::Result<Self> {
         use rustix::net::{AddressFamily, SocketFlags, SocketType, socketpair};
         let (ours, theirs) = socketpair(

@@ -255,17 +255,7 @@ fn usable(base: &Base) -> bool {
     made && std::fs::remove_dir(&dir).is_ok()
 }
 
-/// What a bot's group limits, and whether it counts CPU time.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct GroupLimits {
-    pub processes: Option<u64>,
-    pub memory_bytes: Option<u64>,
-    /// Count the CPU time of the whole tree (for `--time cpu`).
-    pub account_cpu: bool,
-    /// Kill the whole tree once it has used this much CPU time
-    /// (`--limit-cpu-s`, for every process it ran together).
-    pub cpu_seconds: Option<u64>,
-}
+pub use crate::sys::GroupLimits;
 
 /// A bot process's groups (one per controller); removed on drop, after
 /// every process still in them has been killed.

@@ -91,11 +91,11 @@ pub fn supported() -> bool {
 static ENABLED: OnceLock<bool> = OnceLock::new();
 
 /// Makes dojo a child subreaper, once; whether it is one. Off when the
-/// `subreaper` layer is missing (or skipped).
-pub fn enable() -> bool {
+/// `subreaper` layer is missing (or skipped): `available`, from
+/// `crate::plan::layer_available`.
+pub fn enable(available: bool) -> bool {
     *ENABLED.get_or_init(|| {
-        crate::plan::layer_available("subreaper")
-            && rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
+        available && rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
     })
 }
 
@@ -290,11 +290,22 @@ fn kill_if_same(pid: i32, start: u64) {
     }
 }
 
+/// Sends SIGKILL to the process group of every bot that any game in this
+/// process is running. Meant for a Ctrl-C handler (it takes a mutex, so
+/// call it from a normal thread such as the CLI's signal-watching one,
+/// not from a raw signal handler). The games notice their bots dying; set
+/// their `cancel` flag as well so they stop instead of restarting them.
+pub fn kill_all_bots() {
+    crate::sys::kill_all_groups();
+    // And what bots that already ended left behind.
+    sweep();
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn a_child_the_embedding_program_starts_itself_is_never_swept() {
-        if !super::enable() {
+        if !super::enable(crate::plan::layer_available("subreaper")) {
             eprintln!("skipped: no child subreaper here");
             return;
         }

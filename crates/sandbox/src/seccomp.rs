@@ -447,11 +447,7 @@ const DENIED_ON_PID_ONE: &[i64] = &[
 /// and denied by the last (see the module's doc).
 const READYING: &[i64] = &[libc::SYS_mount, libc::SYS_umount2, libc::SYS_unshare];
 
-/// How many of the filters (the first ones) a box's init loads; its bots
-/// load the rest (see the module's doc).
-pub fn loaded_by_init(filters: &[BpfProgram]) -> usize {
-    filters.len().saturating_sub(1)
-}
+pub use crate::sys::loaded_by_init;
 
 /// The compiled filters, in the order to load them: the allowlist (every
 /// other call ENOSYS; `clone3` among those, as its flags sit in memory,

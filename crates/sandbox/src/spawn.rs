@@ -97,7 +97,7 @@ pub struct Started {
 /// itself, or with `init` a box's init (its stdio then /dev/null).
 pub fn start_contained(
     launch: &Launch<'_>,
-    init: Option<(i32, crate::init::Program)>,
+    init: Option<(i32, crate::sys::init::Program)>,
 ) -> std::io::Result<Started> {
     let (program, args) = launch
         .command
@@ -167,7 +167,7 @@ pub fn start_contained(
     if let Some(group) = &cgroup {
         containment.cgroup_fds = group.join_fds();
     }
-    containment.subreaper = crate::reaper::enable();
+    containment.subreaper = crate::reaper::enable(crate::plan::layer_available("subreaper"));
     sys::contain(&mut command, containment, init);
     // No sweep between the fork and the tracking of the child (it is
     // in a process group of its own before it execs).

@@ -47,7 +47,6 @@
 //! bot sends it (a namespace's init gets only the signals it has a
 //! handler for); and dojo's command line and environment are wiped from
 //! its memory, so `/proc/1/cmdline` shows nothing of dojo's.
-#![allow(unsafe_code)]
 
 use std::ffi::{CString, c_char};
 
@@ -285,9 +284,9 @@ fn errno() -> i32 {
 ///
 /// # Safety
 /// To be called only in a forked child that will never return to the
-/// code it was forked from; `plan` as `crate::sys::confine_self` needs
+/// code it was forked from; `plan` as `super::confine_self` needs
 /// it.
-pub unsafe fn run(ctl: i32, program: &Program, plan: &crate::sys::Containment) -> ! {
+pub unsafe fn run(ctl: i32, program: &Program, plan: &super::Containment) -> ! {
     // SAFETY: raw system calls on stack buffers and on `program`, whose
     // memory this process has its own copy of.
     unsafe {
@@ -621,7 +620,7 @@ unsafe fn start(
     program: &Program,
     fds: [i32; 3],
     env: &[u8],
-    plan: &crate::sys::Containment,
+    plan: &super::Containment,
 ) -> Result<i32, i32> {
     // The environment's pointers, into `env` (each string ends in a NUL).
     let mut envp = [std::ptr::null::<c_char>(); ENV_VARS + 1];
@@ -692,7 +691,7 @@ struct Child {
     fds: [i32; 3],
     /// The seat's user to become (0: none), whether to keep
     /// CAP_DAC_READ_SEARCH, and the confinement to take on (see [`run`]).
-    plan: *const crate::sys::Containment,
+    plan: *const super::Containment,
     error: i32,
 }
 
@@ -719,15 +718,13 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
         // The init stays root: the bot becomes the seat's user here, so
         // it can reach nothing of the init's.
         let plan = &*(*child).plan;
-        if plan.seat_id != 0
-            && crate::sys::seat_credentials(plan.seat_id, plan.seat_reads_all) == -1
-        {
+        if plan.seat_id != 0 && super::seat_credentials(plan.seat_id, plan.seat_reads_all) == -1 {
             fail(child);
         }
         // Then the rest of its confinement (with the init's ruleset
         // descriptor, which is closed next) and no descriptor of the
         // init's.
-        if let Err(e) = crate::sys::confine_box_bot(plan) {
+        if let Err(e) = super::confine_box_bot(plan) {
             std::ptr::write_volatile(
                 &raw mut (*child).error,
                 e.raw_os_error().unwrap_or(libc::EPERM),

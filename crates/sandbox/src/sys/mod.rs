@@ -1,9 +1,34 @@
-//! The few raw system calls the runner needs, kept in one place so the
-//! rest of the crate stays free of `unsafe`.
+//! The few raw system calls the crate needs, kept in one place so the
+//! rest of the crate stays free of `unsafe`: the lowest layer, calling
+//! nothing of the crate above it. Besides the calls themselves it holds
+//! the code that runs where only async-signal-safe calls may: the forked
+//! child between fork and exec (`contain`), a box's init ([`init`]) and
+//! the child's half of a minimal root ([`root`]).
 #![allow(unsafe_code)]
+
+pub mod init;
+pub mod root;
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
+
+/// What a bot's group limits, and whether it counts CPU time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GroupLimits {
+    pub processes: Option<u64>,
+    pub memory_bytes: Option<u64>,
+    /// Count the CPU time of the whole tree (for `--time cpu`).
+    pub account_cpu: bool,
+    /// Kill the whole tree once it has used this much CPU time
+    /// (`--limit-cpu-s`, for every process it ran together).
+    pub cpu_seconds: Option<u64>,
+}
+
+/// How many of the filters (the first ones) a box's init loads; its bots
+/// load the rest (see `crate::seccomp`).
+pub fn loaded_by_init(filters: &[seccompiler::BpfProgram]) -> usize {
+    filters.len().saturating_sub(1)
+}
 
 /// How a process ended, as far as the runner cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,19 +96,13 @@ fn kill_group(pgid: i32) {
 }
 
 /// Sends SIGKILL to the process group of every bot that any game in this
-/// process is running. Meant for a Ctrl-C handler (it takes a mutex, so
-/// call it from a normal thread such as the CLI's signal-watching one,
-/// not from a raw signal handler). The games notice their bots dying; set
-/// their `cancel` flag as well so they stop instead of restarting them.
-pub fn kill_all_bots() {
-    {
-        let groups = live_groups();
-        for &pgid in groups.iter() {
-            kill_group(pgid);
-        }
+/// process is running (see `crate::reaper::kill_all_bots`, which then
+/// sweeps what they left).
+pub fn kill_all_groups() {
+    let groups = live_groups();
+    for &pgid in groups.iter() {
+        kill_group(pgid);
     }
-    // And what bots that already ended left behind.
-    crate::reaper::sweep();
 }
 
 /// Whether any process of group `pgid` is still running.
@@ -221,7 +240,7 @@ pub struct Containment {
     /// (-1: none); the owner keeps them open until the spawn returned.
     pub cgroup_fds: [i32; 3],
     /// Limits for the bot's control groups (the spawn makes them).
-    pub group_limits: crate::cgroup::GroupLimits,
+    pub group_limits: GroupLimits,
     /// With `CLONE_NEWUSER` in the flags: the lines for the new user
     /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
     /// themselves), formatted before the fork.
@@ -248,12 +267,12 @@ pub struct Containment {
     pub root: RootRef,
 }
 
-/// A [`crate::root::MinimalRoot`] for the forked child (null: none). A
+/// A [`root::MinimalRoot`] for the forked child (null: none). A
 /// plain pointer so that [`Containment`] stays a copied value: the spawn
 /// that sets it owns the root until the fork is done, and the child
 /// reads its own copy of that memory.
 #[derive(Debug, Clone, Copy)]
-pub struct RootRef(pub *const crate::root::MinimalRoot);
+pub struct RootRef(pub *const root::MinimalRoot);
 
 // SAFETY: only read, in the forked child, while the owner keeps it.
 unsafe impl Send for RootRef {}
@@ -321,7 +340,7 @@ impl Default for Containment {
             confine_fs: false,
             private_proc: false,
             cgroup_fds: [-1; 3],
-            group_limits: crate::cgroup::GroupLimits::default(),
+            group_limits: GroupLimits::default(),
             id_maps: IdMaps {
                 uid: [0; 32],
                 uid_len: 0,
@@ -567,7 +586,7 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
 /// [`Containment::seat_reads_all`]). The bounding set is emptied first
 /// (that needs CAP_SETPCAP, which the caller still has). Raw system
 /// calls only, no allocation: also run by a box's init's child between
-/// its `clone` and its `exec` (see [`crate::init`]). -1 (errno set) on
+/// its `clone` and its `exec` (see [`init`]). -1 (errno set) on
 /// failure.
 ///
 /// # Safety
@@ -613,7 +632,7 @@ pub unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
 /// In a box's init: it keeps only the capabilities its work needs, and
 /// stays out of its bots' reach. CAP_SYS_ADMIN in the box's own
 /// namespaces, to ready the box for each game (a new scratch filesystem,
-/// IPC namespace and PID counter: [`crate::init`]), and CAP_SETPCAP, so
+/// IPC namespace and PID counter: [`init`]), and CAP_SETPCAP, so
 /// that each bot empties its bounding set. As root (`plan.seat_id`) it
 /// stays root, so that no bot of the box (each runs as the seat's user,
 /// see [`seat_credentials`]) may signal, `prlimit`, renice or trace it,
@@ -740,7 +759,7 @@ unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
 
 /// A box's init's share of [`confine_self`]: no new privileges and the
 /// seccomp filters that let through the calls with which it readies its
-/// box ([`crate::seccomp::loaded_by_init`]); its bots inherit them, and
+/// box ([`loaded_by_init`]); its bots inherit them, and
 /// take on the rest in [`confine_box_bot`]. Not Landlock: a Landlock
 /// domain forbids every mount.
 ///
@@ -751,7 +770,7 @@ unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
     if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
         return Ok(());
     }
-    let init_part = &plan.seccomp[..crate::seccomp::loaded_by_init(plan.seccomp)];
+    let init_part = &plan.seccomp[..loaded_by_init(plan.seccomp)];
     // SAFETY: as this function.
     unsafe {
         no_new_privileges()?;
@@ -773,7 +792,7 @@ pub unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> {
     if plan.seat_id == 0 {
         drop_capabilities();
     }
-    let own_part = &plan.seccomp[crate::seccomp::loaded_by_init(plan.seccomp)..];
+    let own_part = &plan.seccomp[loaded_by_init(plan.seccomp)..];
     // SAFETY: as this function.
     unsafe {
         if plan.landlock_fd >= 0 {
@@ -884,13 +903,13 @@ pub mod resource {
 /// down. Both stay in the process group the runner kills.
 ///
 /// With `init` (a box: needs `NEW_PID`), the second child does not return
-/// to exec the command: it becomes the box's init ([`crate::init::run`])
+/// to exec the command: it becomes the box's init ([`init::run`])
 /// on the given end of its socket pair, and starts the bot on request.
 #[cfg(target_os = "linux")]
 pub fn contain(
     command: &mut std::process::Command,
     plan: Containment,
-    init: Option<(i32, crate::init::Program)>,
+    init: Option<(i32, init::Program)>,
 ) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec. It only
@@ -963,7 +982,7 @@ pub fn contain(
                 // PDEATHSIG and the check that the waiter is still there.
                 libc::close(alive[1]);
                 if !plan.root.0.is_null() {
-                    crate::root::enter(&*plan.root.0, plan.landlock_fd)?;
+                    root::enter(&*plan.root.0, plan.landlock_fd)?;
                 } else if plan.private_proc {
                     private_proc(&plan)?;
                 }
@@ -993,7 +1012,7 @@ pub fn contain(
                     // exec (`confine_box_bot`).
                     limit_files(&plan)?;
                     confine_init(&plan)?;
-                    crate::init::run(*ctl, program, &plan);
+                    init::run(*ctl, program, &plan);
                 }
                 limit_files_and_confine(&plan)?;
                 return Ok(());
@@ -1052,7 +1071,7 @@ pub fn contain(
 pub fn contain(
     _command: &mut std::process::Command,
     _plan: Containment,
-    _init: Option<(i32, crate::init::Program)>,
+    _init: Option<(i32, init::Program)>,
 ) {
 }
 
