@@ -13,8 +13,9 @@ use rustix::event::{PollFd, PollFlags};
 
 use crate::lines::{LineBuffer, LineEvent};
 use crate::stderr_log::CappedLog;
-use dojo_sandbox::spawn::{GroupGuard, Launch, start_contained};
+use dojo_sandbox::spawn::Launch;
 use dojo_sandbox::sys::{self, ExitKind};
+use dojo_sandbox::tenant::{Pipes, Tenant, spawn_contained};
 
 /// Bytes taken from a pipe by one read.
 const READ_CHUNK: usize = 64 * 1024;
@@ -82,18 +83,9 @@ pub(crate) struct BotProcess {
     exit: Option<ExitKind>,
     /// [`Self::limits_hit`] has been asked.
     limits_asked: bool,
-    /// Samples the tree's CPU time (its `/proc` files kept open).
-    clock: dojo_sandbox::cputime::TreeClock,
-    owner: Owner,
-}
-
-/// Who started the process, and so who kills it.
-#[derive(Debug)]
-enum Owner {
-    /// dojo, with its own namespaces and groups (gone with it).
-    Own(GroupGuard),
-    /// A box's init (see [`dojo_sandbox::bot_box`]).
-    Boxed(dojo_sandbox::bot_box::Tenant),
+    /// Its end, accounting and kill (a box's program or one of dojo's
+    /// own: see [`dojo_sandbox::tenant`]).
+    tenant: Tenant,
 }
 
 impl BotProcess {
@@ -105,24 +97,8 @@ impl BotProcess {
         max_line_bytes: usize,
         launch: Launch<'_>,
     ) -> std::io::Result<Self> {
-        let started = start_contained(&launch, None)?;
-        let pid = started.guard.pgid;
-        Ok(Self {
-            seat,
-            generation,
-            stdin: started.stdin,
-            unwritten: Vec::new(),
-            held: Vec::new(),
-            close_when_written: false,
-            stdout: started.stdout,
-            lines: LineBuffer::new(max_line_bytes),
-            stderr: started.stderr,
-            pidfd: sys::pidfd(pid),
-            exit: None,
-            limits_asked: false,
-            clock: dojo_sandbox::cputime::TreeClock::new(pid),
-            owner: Owner::Own(started.guard),
-        })
+        let (pipes, tenant) = spawn_contained(&launch)?;
+        Ok(Self::wrap(seat, generation, max_line_bytes, pipes, tenant))
     }
 
     /// A process a box's init started: `exit_fd` is readable when the
@@ -133,62 +109,53 @@ impl BotProcess {
         max_line_bytes: usize,
         occupant: dojo_sandbox::bot_box::Occupant,
     ) -> Self {
-        let dojo_sandbox::bot_box::Occupant {
-            stdin,
-            stdout,
-            stderr,
-            exit_fd,
-            tenant,
-        } = occupant;
+        let (pipes, tenant) = Tenant::boxed(occupant);
+        Self::wrap(seat, generation, max_line_bytes, pipes, tenant)
+    }
+
+    /// A started program's pipes and tenant as the game loop's process.
+    fn wrap(
+        seat: usize,
+        generation: u64,
+        max_line_bytes: usize,
+        pipes: Pipes,
+        tenant: Tenant,
+    ) -> Self {
         Self {
             seat,
             generation,
-            stdin: Some(stdin),
+            stdin: pipes.stdin,
             unwritten: Vec::new(),
             held: Vec::new(),
             close_when_written: false,
-            stdout: Some(stdout),
+            stdout: pipes.stdout,
             lines: LineBuffer::new(max_line_bytes),
-            stderr: Some(stderr),
-            pidfd: Some(exit_fd),
+            stderr: pipes.stderr,
+            pidfd: pipes.exit,
             exit: None,
             limits_asked: false,
-            clock: dojo_sandbox::cputime::TreeClock::new(tenant.host_pid()),
-            owner: Owner::Boxed(tenant),
-        }
-    }
-
-    fn cgroup(&self) -> Option<&dojo_sandbox::cgroup::BotGroup> {
-        match &self.owner {
-            Owner::Own(guard) => guard.cgroup.as_deref(),
-            Owner::Boxed(tenant) => tenant.cgroup(),
+            tenant,
         }
     }
 
     /// How the process ended, if it has (never reaping it: its owner
     /// does that).
     fn ended(&mut self) -> Option<ExitKind> {
-        match &mut self.owner {
-            Owner::Own(guard) => sys::exited_no_reap(guard.pgid),
-            Owner::Boxed(tenant) => tenant.ended(self.pidfd.as_ref()),
-        }
+        self.tenant.ended(self.pidfd.as_ref())
     }
 
     /// CPU time used so far by the process and its descendants: from its
     /// cgroup where it counts CPU (every process it ever ran), else from
     /// its live tree in `/proc` (see [`dojo_sandbox::cputime`]).
     pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
-        if let Some(used) = self.cgroup().and_then(|g| g.cpu_time()) {
-            return Some(used);
-        }
-        self.clock.sample()
+        self.tenant.cpu_time()
     }
 
     /// The most memory the process's tree used at once, in bytes, from
     /// its memory group (its box's, reset when the box started it);
     /// `None` without one.
     pub(crate) fn memory_peak(&self) -> Option<u64> {
-        self.cgroup()?.memory_peak()
+        self.tenant.memory_peak()
     }
 
     /// The limits this process (or anything it started) ran into, by name:
@@ -201,14 +168,12 @@ impl BotProcess {
             return Vec::new();
         }
         let mut hits = Vec::new();
-        if let Some(group) = self.cgroup() {
-            for hit in group.hits() {
-                hits.push(match hit {
-                    dojo_sandbox::cgroup::Hit::Processes => "processes",
-                    dojo_sandbox::cgroup::Hit::Memory => "memory",
-                    dojo_sandbox::cgroup::Hit::Cpu => "cpu",
-                });
-            }
+        for hit in self.tenant.group_hits() {
+            hits.push(match hit {
+                dojo_sandbox::cgroup::Hit::Processes => "processes",
+                dojo_sandbox::cgroup::Hit::Memory => "memory",
+                dojo_sandbox::cgroup::Hit::Cpu => "cpu",
+            });
         }
         let mut exit = self.exit.or_else(|| self.ended());
         if exit.is_none()
@@ -230,10 +195,7 @@ impl BotProcess {
     /// The process group id (equal to the pid; 0 for a process of a box
     /// that ended before dojo could see it).
     pub(crate) fn pgid(&self) -> i32 {
-        match &self.owner {
-            Owner::Own(guard) => guard.pgid,
-            Owner::Boxed(tenant) => tenant.host_pid(),
-        }
+        self.tenant.pgid()
     }
 
     /// The position in the seat's stderr stream (see
@@ -357,8 +319,7 @@ impl BotProcess {
     /// Whether the loop must look for this process's exit itself (no
     /// pidfd), so it should not sleep long.
     pub(crate) fn needs_exit_polling(&self) -> bool {
-        let seen = matches!(&self.owner, Owner::Boxed(t) if t.has_seen_end());
-        self.exit.is_none() && (self.pidfd.is_none() || seen)
+        self.exit.is_none() && (self.pidfd.is_none() || self.tenant.end_read())
     }
 
     /// Handles a ready descriptor (or, for [`Source::Exit`] without a
@@ -448,12 +409,10 @@ impl BotProcess {
     }
 
     /// Starts ending a boxed process without waiting (see
-    /// [`dojo_sandbox::bot_box::Tenant::begin_emptying`]); [`Self::finish`]
-    /// completes it. Nothing for a process of dojo's own.
+    /// [`Tenant::begin_kill`]); [`Self::finish`] completes it. Nothing
+    /// for a process of dojo's own.
     pub(crate) fn begin_finish(&mut self) {
-        if let Owner::Boxed(tenant) = &mut self.owner {
-            tenant.begin_emptying();
-        }
+        self.tenant.begin_kill();
     }
 
     /// Kills the group, reaps the child and takes what its stderr pipe

@@ -200,7 +200,7 @@ impl BotBox {
     /// already): new IPC namespace and PID counter, and a new scratch
     /// filesystem, or without a minimal root its scratch directory
     /// emptied. False if it cannot be.
-    fn reset(&mut self) -> bool {
+    pub fn reset(&mut self) -> bool {
         if !self.usable() || self.renew().is_err() {
             self.broken.store(true, Ordering::Relaxed);
             return false;
@@ -293,7 +293,7 @@ impl BotBox {
             .as_ref()
             .and_then(crate::sys::only_child_in)
             .unwrap_or(0);
-        let tenant = Tenant {
+        let occupancy = Occupancy {
             ctl: self.ctl.try_clone()?,
             pid_in_box,
             host_pid,
@@ -318,14 +318,14 @@ impl BotBox {
             stdout,
             stderr,
             exit_fd: self.ctl.try_clone()?,
-            tenant,
+            occupancy,
         })
     }
 }
 
 /// A process the box's init started: dojo's ends of its pipes
 /// (non-blocking), a descriptor readable when the init has something to
-/// say (its end), and the [`Tenant`] that accounts for it and empties
+/// say (its end), and the [`Occupancy`] that accounts for it and empties
 /// the box when dropped.
 #[derive(Debug)]
 pub struct Occupant {
@@ -333,7 +333,7 @@ pub struct Occupant {
     pub stdout: ChildStdout,
     pub stderr: ChildStderr,
     pub exit_fd: OwnedFd,
-    pub tenant: Tenant,
+    pub occupancy: Occupancy,
 }
 
 /// The tmpfs a box with a minimal root mounts over its scratch directory
@@ -366,7 +366,7 @@ fn scratch_mount(dir: &std::path::Path, seat_id: u32) -> std::io::Result<init::S
 /// A process of a box, as its owner holds it: dropping it has the
 /// init kill everything in the box and waits until it has.
 #[derive(Debug)]
-pub struct Tenant {
+pub struct Occupancy {
     ctl: OwnedFd,
     pid_in_box: i32,
     host_pid: i32,
@@ -379,7 +379,7 @@ pub struct Tenant {
     kill_sent: bool,
 }
 
-impl Tenant {
+impl Occupancy {
     /// Has the init start emptying the box now, without waiting: the
     /// drop waits for it to finish. A game's seats are emptied at once
     /// this way, each box's init killing and reaping in parallel with
@@ -431,7 +431,7 @@ impl Tenant {
     }
 }
 
-impl Drop for Tenant {
+impl Drop for Occupancy {
     fn drop(&mut self) {
         self.begin_emptying();
         if self.broken.load(Ordering::Relaxed) {
