@@ -32,7 +32,8 @@
 //!    memory peak and the limits its groups met, counted from this start;
 //!    dropping it has the init kill everything in the box and reap it
 //!    before the next start. A box refuses a start once it is no longer
-//!    [`BotBox::usable`] (its init gone or silent): make another.
+//!    [`BotBox::usable`] (its init gone or silent): make another
+//!    ([`lifecycle::ensure`], [`lifecycle::refusal`] decide which).
 //! 4. **Reset.** Between games, [`BotBox::reset`] readies the emptied box
 //!    as a new one: a new IPC namespace, the PID counter set back, a new
 //!    scratch filesystem (or the scratch directory emptied). [`give_back`]
@@ -68,7 +69,9 @@
 //!    [`plan::plan`]).
 //! 5. [`spawn`]: one process contained on its own, and its guard;
 //!    [`build_box`]: what a confined build gets.
-//! 6. [`bot_box`]: a seat's reusable box.
+//! 6. [`bot_box`]: a seat's reusable box; above it [`lifecycle`], the
+//!    decisions over a box's life (keep, take an idle one, make one,
+//!    replace one that refused a start), unit-tested with a fake box.
 //! 7. [`tenant`]: a started program as its owner holds it, from a box or
 //!    not; [`capacity`]: how many games fit at once, boxes and seat users
 //!    included.
@@ -80,6 +83,7 @@ pub mod cgroup;
 pub mod confine;
 pub mod cputime;
 pub mod fork_fence;
+pub mod lifecycle;
 pub mod plan;
 pub mod reaper;
 pub mod root;

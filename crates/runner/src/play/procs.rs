@@ -16,6 +16,7 @@ use super::options::{RunOptions, Seat};
 use crate::process::{BotProcess, Source, Tagged};
 use crate::spec::MANIFEST_FILE;
 use crate::stderr_log::CappedLog;
+use dojo_sandbox::lifecycle::Refusal;
 use dojo_sandbox::spawn::Launch;
 
 /// Longest sleep while a process without a pidfd (old kernels) may exit
@@ -226,21 +227,17 @@ impl Pipes<'_> {
         containment: &dojo_sandbox::sys::Containment,
         key: &str,
     ) -> std::io::Result<()> {
-        if self.boxes[seat].as_ref().is_some_and(|b| b.usable()) {
-            return Ok(());
-        }
-        self.boxes[seat] = None;
         // Under `fresh_boxes` no box kept by an earlier game (of this run
         // or another on the thread) is taken.
-        let idle = (!self.opts.fresh_boxes)
-            .then(|| dojo_sandbox::bot_box::take_idle(key))
-            .flatten();
-        let made = match idle {
-            Some(idle) => idle,
-            None => self.make_box(key.to_string(), seat, *containment)?,
-        };
-        self.boxes[seat] = Some(made);
-        Ok(())
+        let mut slot = self.boxes[seat].take();
+        let made = dojo_sandbox::lifecycle::ensure(
+            &mut slot,
+            self.opts.fresh_boxes,
+            || dojo_sandbox::bot_box::take_idle(key),
+            || self.make_box(key.to_string(), seat, *containment),
+        );
+        self.boxes[seat] = slot;
+        made
     }
 
     /// At the first start of a game, sends the start of every other seat
@@ -328,26 +325,24 @@ impl Pipes<'_> {
                 // box. A bot that cannot start in a fresh box leaves it
                 // working, and that error stands; a busy program file is
                 // tried again by `start`.
-                Err(e)
-                    if !seat_box.usable()
-                        || (seat_box.has_worked()
-                            && e.kind() != std::io::ErrorKind::ExecutableFileBusy) =>
-                {
-                    if seat_box.usable() {
-                        self.broke[seat] = true;
-                        self.logs[seat].push(
-                            format!(
-                                "dojo: the bot's box refused to start it ({e}) after it had \
+                Err(e) => match dojo_sandbox::lifecycle::refusal(&*seat_box, &e) {
+                    Refusal::Stands => return Err(e),
+                    Refusal::Replace { broken_by_bot } => {
+                        if broken_by_bot {
+                            self.broke[seat] = true;
+                            self.logs[seat].push(
+                                format!(
+                                    "dojo: the bot's box refused to start it ({e}) after it had \
                                  started before: made anew\n"
-                            )
-                            .as_bytes(),
-                        );
+                                )
+                                .as_bytes(),
+                            );
+                        }
+                        self.boxes[seat] = None;
+                        let made = self.make_box(key, seat, containment)?;
+                        self.boxes[seat].insert(made).start(&spec.env)?
                     }
-                    self.boxes[seat] = None;
-                    let made = self.make_box(key, seat, containment)?;
-                    self.boxes[seat].insert(made).start(&spec.env)?
-                }
-                Err(e) => return Err(e),
+                },
             };
             BotProcess::boxed(seat, generation, opts.max_line_bytes, occupant)
         } else {

@@ -1,0 +1,190 @@
+//! The decisions of a seat's box over its life, apart from the kernel:
+//! which box a start uses (the seat's own while it works, an idle one
+//! made for the same, or a new one) and what a refused start means (the
+//! error stands, or the box is replaced, and whether a bot broke it).
+//! [`BotBox`] is the real [`Reusable`]; the unit tests below use a fake,
+//! as `runner/src/play/fake.rs` does for the game loop, so every branch
+//! is tested without a namespace or a process.
+
+use crate::bot_box::BotBox;
+
+/// What the decisions need to know of a box.
+pub trait Reusable {
+    /// Its init is there and answered every request.
+    fn usable(&self) -> bool;
+    /// It has started a program before.
+    fn has_worked(&self) -> bool;
+}
+
+impl Reusable for BotBox {
+    fn usable(&self) -> bool {
+        BotBox::usable(self)
+    }
+
+    fn has_worked(&self) -> bool {
+        BotBox::has_worked(self)
+    }
+}
+
+/// Gives a seat a working box in `slot`: the one it holds while that is
+/// usable; else an idle one (`take_idle`, never asked under `fresh`, the
+/// `--fresh-boxes` of a run); else a new one (`make`). On an error the
+/// slot is left empty.
+pub fn ensure<B: Reusable>(
+    slot: &mut Option<B>,
+    fresh: bool,
+    take_idle: impl FnOnce() -> Option<B>,
+    make: impl FnOnce() -> std::io::Result<B>,
+) -> std::io::Result<()> {
+    if slot.as_ref().is_some_and(B::usable) {
+        return Ok(());
+    }
+    *slot = None;
+    let idle = if fresh { None } else { take_idle() };
+    *slot = Some(match idle {
+        Some(idle) => idle,
+        None => make()?,
+    });
+    Ok(())
+}
+
+/// What to do with a box that refused a start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The error is the program's (it cannot start in a box that works):
+    /// it stands.
+    Stands,
+    /// Start once more in a new box. `broken_by_bot`: the box still
+    /// answers but refuses what it started before, so something in it (a
+    /// program of the seat, the only one that ran there) broke it, and
+    /// the caller charges the bot for it; otherwise the box died (an idle
+    /// box's init goes with the thread that made it, and may go just as
+    /// it is taken), which is no one's fault.
+    Replace { broken_by_bot: bool },
+}
+
+/// Judges a start `b` refused with `error`. A busy program file
+/// (`ETXTBSY`) is not the box's fault: the caller tries it again.
+pub fn refusal(b: &impl Reusable, error: &std::io::Error) -> Refusal {
+    if !b.usable() {
+        Refusal::Replace {
+            broken_by_bot: false,
+        }
+    } else if b.has_worked() && error.kind() != std::io::ErrorKind::ExecutableFileBusy {
+        Refusal::Replace {
+            broken_by_bot: true,
+        }
+    } else {
+        Refusal::Stands
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Error, ErrorKind};
+
+    /// A box as the decisions see it, and which it is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Fake {
+        id: u32,
+        usable: bool,
+        worked: bool,
+    }
+
+    impl Reusable for Fake {
+        fn usable(&self) -> bool {
+            self.usable
+        }
+        fn has_worked(&self) -> bool {
+            self.worked
+        }
+    }
+
+    fn fake(id: u32, usable: bool) -> Fake {
+        Fake {
+            id,
+            usable,
+            worked: true,
+        }
+    }
+
+    fn never<B>() -> Option<B> {
+        panic!("no idle box may be asked for")
+    }
+
+    #[test]
+    fn a_seat_keeps_its_box_while_it_works() {
+        let mut slot = Some(fake(1, true));
+        ensure(&mut slot, false, never, || panic!("nothing to make")).unwrap();
+        assert_eq!(slot.map(|b| b.id), Some(1));
+    }
+
+    #[test]
+    fn a_dead_box_is_replaced_by_an_idle_one_and_else_by_a_new_one() {
+        let mut slot = Some(fake(1, false));
+        ensure(
+            &mut slot,
+            false,
+            || Some(fake(2, true)),
+            || Ok(fake(3, true)),
+        )
+        .unwrap();
+        assert_eq!(slot.map(|b| b.id), Some(2));
+        let mut slot = None;
+        ensure(&mut slot, false, || None, || Ok(fake(3, true))).unwrap();
+        assert_eq!(slot.map(|b| b.id), Some(3));
+    }
+
+    #[test]
+    fn fresh_boxes_never_take_an_idle_one() {
+        let mut slot = None;
+        ensure(&mut slot, true, never, || Ok(fake(3, true))).unwrap();
+        assert_eq!(slot.map(|b| b.id), Some(3));
+    }
+
+    #[test]
+    fn a_box_that_cannot_be_made_leaves_the_seat_without_one() {
+        let mut slot = Some(fake(1, false));
+        let made = ensure(
+            &mut slot,
+            false,
+            || None,
+            || Err(Error::other("no seat user")),
+        );
+        assert_eq!(made.unwrap_err().to_string(), "no seat user");
+        assert_eq!(slot, None);
+    }
+
+    #[test]
+    fn a_refused_start_stands_replaces_the_box_or_charges_the_bot() {
+        let refused = Error::from(ErrorKind::PermissionDenied);
+        let busy = Error::from(ErrorKind::ExecutableFileBusy);
+        // A dead box: replaced, nobody charged, whatever the error.
+        for error in [&refused, &busy] {
+            assert_eq!(
+                refusal(&fake(1, false), error),
+                Refusal::Replace {
+                    broken_by_bot: false
+                }
+            );
+        }
+        // A working box that never started the program: the program's
+        // own error.
+        let new = Fake {
+            id: 1,
+            usable: true,
+            worked: false,
+        };
+        assert_eq!(refusal(&new, &refused), Refusal::Stands);
+        // One that started it before and now refuses: a bot broke it.
+        assert_eq!(
+            refusal(&fake(1, true), &refused),
+            Refusal::Replace {
+                broken_by_bot: true
+            }
+        );
+        // A busy program file is tried again by the caller, in the box.
+        assert_eq!(refusal(&fake(1, true), &busy), Refusal::Stands);
+    }
+}
