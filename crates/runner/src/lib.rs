@@ -16,6 +16,7 @@ mod lines;
 mod manifest;
 mod play;
 mod process;
+mod script;
 mod spec;
 mod stderr_log;
 
@@ -37,7 +38,9 @@ pub use dojo_sandbox::plan::{
 pub use dojo_sandbox::reaper::kill_all_bots;
 pub use dojo_sandbox::seat_users::SeatUserError;
 pub use fingerprint::fingerprint;
-pub use folder::{Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, obvious_script, scan};
+pub use folder::{
+    Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, discover, obvious_script, scan,
+};
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{
     MAX_NAME_BYTES, ManifestError, ManifestProblem, Mode, check_name, is_valid_name,
@@ -48,7 +51,7 @@ pub use play::{
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
-    discover, hidden_path_hint, load_any, load_dir, resolve,
+    hidden_path_hint, load_any, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 /// Drops every box kept between games for a later game on the same

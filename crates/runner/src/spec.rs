@@ -75,7 +75,7 @@ pub enum SpecError {
     #[error("{}: {kind}, not a regular file; a bot's manifest is a file named bot.toml", file.display())]
     NotRegular { file: PathBuf, kind: &'static str },
     /// A directory without a `bot.toml` and without a single obvious
-    /// script to run ([`crate::folder::obvious_script`]).
+    /// script to run ([`crate::script::obvious_script`]).
     #[error("{}: {reason}", dir.display())]
     NoManifest { dir: PathBuf, reason: String },
     /// A `bot.toml` whose command runs a program outside the bot's own
@@ -356,7 +356,7 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
 }
 
 /// The `NAME=COMMAND` that runs the file `path` as a bot: its script
-/// extension's interpreter ([`crate::folder::SCRIPTS`]) and the file, or
+/// extension's interpreter ([`crate::script::SCRIPTS`]) and the file, or
 /// the file itself; NAME is its stem when that is a valid name.
 fn inline_for(path: &Path) -> String {
     let stem = path
@@ -367,7 +367,7 @@ fn inline_for(path: &Path) -> String {
     let file = shlex::try_quote(&path.to_string_lossy())
         .map_or_else(|_| path.display().to_string(), |q| q.into_owned());
     let ext = path.extension().and_then(|x| x.to_str());
-    match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+    match crate::script::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
         Some((_, interpreter)) => format!("{stem}={interpreter} {file}"),
         // A program: given with a `/`, so it is not looked up on PATH.
         None if path.components().count() == 1 => format!("{stem}=./{file}"),
@@ -434,7 +434,7 @@ pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<St
     let first = hidden.first()?;
     let shown: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
     let ext = first.extension().and_then(|x| x.to_str());
-    let example = match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+    let example = match crate::script::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
         Some((_, interpreter)) => format!("{}={interpreter} {}", bot.name, first.display()),
         None => format!("{}={}", bot.name, first.display()),
     };
@@ -564,7 +564,7 @@ fn name_of_dir(dir: &Path, fix: &str) -> Result<String, SpecError> {
 }
 
 /// Loads the bot in `dir`: from its `bot.toml`, or without one from its
-/// single obvious script ([`crate::folder::obvious_script`]), named after
+/// single obvious script ([`crate::script::obvious_script`]), named after
 /// the directory, run in mode `auto`, declaring no games. The second
 /// value is the file taken as the bot when there was no `bot.toml`.
 pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
@@ -572,7 +572,7 @@ pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
         return Ok((load_dir(dir)?, None));
     }
     let (command, script) =
-        crate::folder::obvious_script(dir).map_err(|reason| SpecError::NoManifest {
+        crate::script::obvious_script(dir).map_err(|reason| SpecError::NoManifest {
             dir: dir.to_path_buf(),
             reason,
         })?;
@@ -582,19 +582,6 @@ pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
         "rename the directory, or give it a bot.toml with a `name`",
     )?;
     Ok((BotSpec::bare(name, command, dir), Some(script)))
-}
-
-/// Every bot of the folder `bots_dir` that loads ([`crate::folder::scan`]
-/// says why the others do not), sorted by name.
-pub fn discover(bots_dir: &Path) -> Result<Vec<BotSpec>, SpecError> {
-    let mut bots: Vec<BotSpec> = crate::folder::scan(bots_dir)?
-        .entries
-        .into_iter()
-        .filter_map(|e| e.outcome.ok())
-        .map(|loaded| loaded.bot)
-        .collect();
-    bots.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
-    Ok(bots)
 }
 
 /// Names of the directories under `bots_dir` that hold a manifest.
@@ -972,7 +959,7 @@ mod tests {
         write_bot(tmp.path(), "zeta", "command = \"a\"\n");
         write_bot(tmp.path(), "b", "name = \"alpha\"\ncommand = \"a\"\n");
         std::fs::create_dir(tmp.path().join("faulty")).unwrap();
-        let names: Vec<String> = discover(tmp.path())
+        let names: Vec<String> = crate::folder::discover(tmp.path())
             .unwrap()
             .into_iter()
             .map(|b| b.name)
