@@ -336,6 +336,26 @@ pub struct Occupant {
     pub occupancy: Occupancy,
 }
 
+impl crate::lifecycle::Reusable for BotBox {
+    fn usable(&self) -> bool {
+        BotBox::usable(self)
+    }
+
+    fn has_worked(&self) -> bool {
+        BotBox::has_worked(self)
+    }
+}
+
+impl crate::lifecycle::Pooled for BotBox {
+    fn key(&self) -> &str {
+        &self.key
+    }
+
+    fn thread(&self) -> std::thread::ThreadId {
+        self.thread
+    }
+}
+
 /// The tmpfs a box with a minimal root mounts over its scratch directory
 /// `dir` for each game: owned by the seat's user (`seat_id`, 0: dojo's),
 /// mode 0700 as the directory is, at most [`crate::plan::SCRATCH_MIB`]
@@ -555,10 +575,7 @@ pub fn take_idle(key: &str) -> Option<BotBox> {
     let thread = std::thread::current().id();
     let found = {
         let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-        let at = idle
-            .iter()
-            .position(|b| b.key == key && b.thread == thread)?;
-        idle.remove(at)
+        crate::lifecycle::take(&mut idle, key, thread)?
     };
     found.usable().then_some(found)
 }
@@ -577,19 +594,7 @@ pub fn give_back(mut b: BotBox) {
     let evicted = {
         let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
         // Boxes whose thread has ended are dead: out with them.
-        let (live, mut dead): (Vec<_>, Vec<_>) = std::mem::take(&mut *idle)
-            .into_iter()
-            .partition(BotBox::usable);
-        *idle = live;
-        let thread = b.thread;
-        idle.push(b);
-        let mine = idle.iter().filter(|x| x.thread == thread).count();
-        if mine > idle_cap()
-            && let Some(oldest) = idle.iter().position(|x| x.thread == thread)
-        {
-            dead.push(idle.remove(oldest));
-        }
-        dead
+        crate::lifecycle::keep(&mut idle, b, idle_cap())
     };
     // Killed outside the lock.
     drop(evicted);

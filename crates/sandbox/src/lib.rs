@@ -69,9 +69,10 @@
 //!    [`plan::plan`]).
 //! 5. [`spawn`]: one process contained on its own, and its guard;
 //!    [`build_box`]: what a confined build gets.
-//! 6. [`bot_box`]: a seat's reusable box; above it [`lifecycle`], the
-//!    decisions over a box's life (keep, take an idle one, make one,
-//!    replace one that refused a start), unit-tested with a fake box.
+//! 6. [`bot_box`]: a seat's reusable box, on [`lifecycle`] (no other
+//!    module of the crate below it): the decisions over a box's life
+//!    (keep it, take an idle one, make one, replace one that refused a
+//!    start, which idle boxes to keep), unit-tested with a fake box.
 //! 7. [`tenant`]: a started program as its owner holds it, from a box or
 //!    not; [`capacity`]: how many games fit at once, boxes and seat users
 //!    included.

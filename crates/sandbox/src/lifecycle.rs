@@ -2,11 +2,12 @@
 //! which box a start uses (the seat's own while it works, an idle one
 //! made for the same, or a new one) and what a refused start means (the
 //! error stands, or the box is replaced, and whether a bot broke it).
-//! [`BotBox`] is the real [`Reusable`]; the unit tests below use a fake,
-//! as `runner/src/play/fake.rs` does for the game loop, so every branch
-//! is tested without a namespace or a process.
+//! and which idle boxes are kept between games ([`take`], [`keep`]).
+//! [`crate::bot_box::BotBox`] is the real [`Pooled`] box; the unit tests
+//! below use a fake, as `runner/src/play/fake.rs` does for the game loop,
+//! so every branch is tested without a namespace or a process.
 
-use crate::bot_box::BotBox;
+use std::thread::ThreadId;
 
 /// What the decisions need to know of a box.
 pub trait Reusable {
@@ -16,14 +17,13 @@ pub trait Reusable {
     fn has_worked(&self) -> bool;
 }
 
-impl Reusable for BotBox {
-    fn usable(&self) -> bool {
-        BotBox::usable(self)
-    }
-
-    fn has_worked(&self) -> bool {
-        BotBox::has_worked(self)
-    }
+/// What the idle boxes kept between games need to know of a box.
+pub trait Pooled: Reusable {
+    /// What it was made for: it is reused only for the same.
+    fn key(&self) -> &str;
+    /// The thread that made it: its waiter dies with that thread, so only
+    /// that thread reuses it.
+    fn thread(&self) -> ThreadId;
 }
 
 /// Gives a seat a working box in `slot`: the one it holds while that is
@@ -46,6 +46,32 @@ pub fn ensure<B: Reusable>(
         None => make()?,
     });
     Ok(())
+}
+
+/// Takes out of `idle` a box made for `key` on `thread`, if one is there
+/// (the caller asks whether it still works, outside its lock).
+pub fn take<B: Pooled>(idle: &mut Vec<B>, key: &str, thread: ThreadId) -> Option<B> {
+    let at = idle
+        .iter()
+        .position(|b| b.key() == key && b.thread() == thread)?;
+    Some(idle.remove(at))
+}
+
+/// Keeps the readied box `b` in `idle` and returns the boxes to tear
+/// down: every one no longer usable (its thread has ended), and the
+/// oldest of `b`'s thread once that thread keeps more than `cap`.
+pub fn keep<B: Pooled>(idle: &mut Vec<B>, b: B, cap: usize) -> Vec<B> {
+    let (live, mut dead): (Vec<_>, Vec<_>) = std::mem::take(idle).into_iter().partition(B::usable);
+    *idle = live;
+    let thread = b.thread();
+    idle.push(b);
+    let mine = idle.iter().filter(|x| x.thread() == thread).count();
+    if mine > cap
+        && let Some(oldest) = idle.iter().position(|x| x.thread() == thread)
+    {
+        dead.push(idle.remove(oldest));
+    }
+    dead
 }
 
 /// What to do with a box that refused a start.
@@ -90,6 +116,8 @@ mod tests {
         id: u32,
         usable: bool,
         worked: bool,
+        key: &'static str,
+        thread: ThreadId,
     }
 
     impl Reusable for Fake {
@@ -101,12 +129,33 @@ mod tests {
         }
     }
 
+    impl Pooled for Fake {
+        fn key(&self) -> &str {
+            self.key
+        }
+        fn thread(&self) -> ThreadId {
+            self.thread
+        }
+    }
+
     fn fake(id: u32, usable: bool) -> Fake {
         Fake {
             id,
             usable,
             worked: true,
+            key: "bot",
+            thread: std::thread::current().id(),
         }
+    }
+
+    fn other_thread() -> ThreadId {
+        std::thread::spawn(|| std::thread::current().id())
+            .join()
+            .unwrap()
+    }
+
+    fn ids(boxes: &[Fake]) -> Vec<u32> {
+        boxes.iter().map(|b| b.id).collect()
     }
 
     fn never<B>() -> Option<B> {
@@ -172,9 +221,8 @@ mod tests {
         // A working box that never started the program: the program's
         // own error.
         let new = Fake {
-            id: 1,
-            usable: true,
             worked: false,
+            ..fake(1, true)
         };
         assert_eq!(refusal(&new, &refused), Refusal::Stands);
         // One that started it before and now refuses: a bot broke it.
@@ -186,5 +234,46 @@ mod tests {
         );
         // A busy program file is tried again by the caller, in the box.
         assert_eq!(refusal(&fake(1, true), &busy), Refusal::Stands);
+    }
+
+    #[test]
+    fn an_idle_box_serves_only_the_same_bot_on_the_same_thread() {
+        let elsewhere = other_thread();
+        let mut idle = vec![
+            Fake {
+                key: "other",
+                ..fake(1, true)
+            },
+            Fake {
+                thread: elsewhere,
+                ..fake(2, true)
+            },
+            fake(3, true),
+        ];
+        let here = std::thread::current().id();
+        assert_eq!(take(&mut idle, "bot", here).map(|b| b.id), Some(3));
+        assert_eq!(take(&mut idle, "bot", here), None);
+        assert_eq!(ids(&idle), [1, 2]);
+        assert_eq!(take(&mut idle, "bot", elsewhere).map(|b| b.id), Some(2));
+    }
+
+    #[test]
+    fn keeping_a_box_drops_dead_ones_and_the_threads_oldest_over_the_bound() {
+        let elsewhere = other_thread();
+        let mut idle = vec![
+            fake(1, true),
+            fake(2, false),
+            Fake {
+                thread: elsewhere,
+                ..fake(3, true)
+            },
+            fake(4, true),
+        ];
+        // Dead boxes go, whoever kept them; within the bound, nothing else.
+        assert_eq!(ids(&keep(&mut idle, fake(5, true), 3)), [2]);
+        assert_eq!(ids(&idle), [1, 3, 4, 5]);
+        // Over the bound: this thread's oldest, never another thread's.
+        assert_eq!(ids(&keep(&mut idle, fake(6, true), 3)), [1]);
+        assert_eq!(ids(&idle), [3, 4, 5, 6]);
     }
 }
