@@ -42,11 +42,14 @@ const ANSWER_WAIT: Duration = Duration::from_secs(10);
 
 /// Whether the seats of a run with `containment` get boxes: only with a
 /// PID namespace (the init's `kill(-1)` must reach nothing outside the
-/// box), and unless `DOJO_BOX=0` turns them off.
+/// box), and unless `DOJO_BOX=0` turns them off ([`crate::lifecycle::boxed`]).
 pub fn wanted(containment: &crate::sys::Containment) -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let off = *OFF.get_or_init(|| std::env::var("DOJO_BOX").is_ok_and(|v| v == "0"));
-    !off && containment.unshare_flags & crate::sys::NEW_PID != 0
+    static VAR: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let var = VAR.get_or_init(|| std::env::var("DOJO_BOX").ok());
+    crate::lifecycle::boxed(
+        containment.unshare_flags & crate::sys::NEW_PID != 0,
+        var.as_deref(),
+    )
 }
 
 /// One seat's box.

@@ -1,5 +1,5 @@
 //! The decisions of a seat's box over its life, apart from the kernel:
-//! which box a start uses (the seat's own while it works, an idle one
+//! whether a seat gets a box at all ([`boxed`]), which box a start uses (the seat's own while it works, an idle one
 //! made for the same, or a new one) and what a refused start means (the
 //! error stands, or the box is replaced, and whether a bot broke it).
 //! and which idle boxes are kept between games ([`take`], [`keep`]).
@@ -24,6 +24,15 @@ pub trait Pooled: Reusable {
     /// The thread that made it: its waiter dies with that thread, so only
     /// that thread reuses it.
     fn thread(&self) -> ThreadId;
+}
+
+/// Whether a seat gets a box, or each of its processes is contained on
+/// its own (the fallback): only with a PID namespace (`pid_namespace`: a
+/// box's init empties it with `kill(-1)`, which must reach nothing
+/// outside), and unless `DOJO_BOX=0` (`box_var`, the variable's value)
+/// turns boxes off.
+pub fn boxed(pid_namespace: bool, box_var: Option<&str>) -> bool {
+    pid_namespace && box_var != Some("0")
 }
 
 /// Gives a seat a working box in `slot`: the one it holds while that is
@@ -275,5 +284,13 @@ mod tests {
         // Over the bound: this thread's oldest, never another thread's.
         assert_eq!(ids(&keep(&mut idle, fake(6, true), 3)), [1]);
         assert_eq!(ids(&idle), [3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn a_seat_gets_a_box_only_with_a_pid_namespace_and_unless_dojo_box_is_0() {
+        assert!(boxed(true, None));
+        assert!(boxed(true, Some("1")));
+        assert!(!boxed(true, Some("0")));
+        assert!(!boxed(false, None));
     }
 }
