@@ -1,7 +1,7 @@
 //! A box: a seat's namespaces, control groups, user and confinement, made
 //! once for a bot and kept for all its processes in a game and, emptied,
 //! for its next games on the same thread ([`take_idle`], [`give_back`]),
-//! with a small init inside ([`crate::sys::init`]) that starts each process by
+//! with a small init inside (`crate::sys::init`) that starts each process by
 //! clone + exec.
 //!
 //! Started one by one, each bot process paid for a fresh PID, network,

@@ -53,8 +53,8 @@
 //!
 //! 1. [`sys`]: the raw system calls, and the code that runs where only
 //!    async-signal-safe calls may: the forked child between fork and exec,
-//!    a box's init ([`sys::init`]), the child's making of a minimal root
-//!    ([`sys::root`]). The crate's only `unsafe` (every other module is
+//!    a box's init (`sys::init`), the child's making of a minimal root
+//!    (`sys::root`). The crate's only `unsafe` (every other module is
 //!    under the workspace's `deny(unsafe_code)`); it calls nothing above.
 //! 2. One mechanism each: [`seat_users`] (uids of each seat's own),
 //!    [`seccomp`] (the filters), [`confine`] (Landlock rules and what a bot

@@ -26,7 +26,7 @@
 //!
 //! Built in dojo before the fork ([`MinimalRoot::new`]: every path as a
 //! C string, every step decided), then made in the forked child by
-//! [`enter`] (in `sys::root`, with the crate's other raw calls) with
+//! `enter` (in `sys::root`, with the crate's other raw calls) with
 //! async-signal-safe system calls only. A box makes it
 //! once, for all its processes and games.
 
@@ -34,8 +34,8 @@ use std::collections::BTreeSet;
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
+pub use crate::sys::root::MinimalRoot;
 use crate::sys::root::{Bind, Step};
-pub use crate::sys::root::{MinimalRoot, enter};
 
 /// Why a root cannot be built.
 fn invalid(path: &Path, why: &str) -> std::io::Error {

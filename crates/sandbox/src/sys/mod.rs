@@ -2,12 +2,12 @@
 //! rest of the crate stays free of `unsafe`: the lowest layer, calling
 //! nothing of the crate above it. Besides the calls themselves it holds
 //! the code that runs where only async-signal-safe calls may: the forked
-//! child between fork and exec (`contain`), a box's init ([`init`]) and
-//! the child's half of a minimal root ([`root`]).
+//! child between fork and exec (`contain`), a box's init (`init`) and
+//! the child's half of a minimal root (`root`).
 #![allow(unsafe_code)]
 
-pub mod init;
-pub mod root;
+pub(crate) mod init;
+pub(crate) mod root;
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
@@ -431,7 +431,7 @@ pub const LANDLOCK_READ: u64 = 1 | (1 << 2) | LANDLOCK_READ_DIR;
 /// # Safety
 /// In a forked child before exec.
 #[cfg(target_os = "linux")]
-pub unsafe fn landlock_allow(
+pub(crate) unsafe fn landlock_allow(
     ruleset: i32,
     path: &std::ffi::CStr,
     access: u64,
@@ -586,13 +586,13 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
 /// [`Containment::seat_reads_all`]). The bounding set is emptied first
 /// (that needs CAP_SETPCAP, which the caller still has). Raw system
 /// calls only, no allocation: also run by a box's init's child between
-/// its `clone` and its `exec` (see [`init`]). -1 (errno set) on
+/// its `clone` and its `exec` (see `init`). -1 (errno set) on
 /// failure.
 ///
 /// # Safety
 /// In a forked or cloned child before exec.
 #[cfg(target_os = "linux")]
-pub unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
+pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool) -> i32 {
     // SAFETY: prctl, setgroups, setres[ug]id and capset on plain values.
     unsafe {
         for cap in 0..64 {
@@ -788,7 +788,7 @@ unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
 /// In a box's init's child before exec, with `plan` the init's (its
 /// Landlock ruleset descriptor still open).
 #[cfg(target_os = "linux")]
-pub unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> {
+pub(crate) unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> {
     if plan.seat_id == 0 {
         drop_capabilities();
     }
@@ -903,7 +903,7 @@ pub mod resource {
 /// down. Both stay in the process group the runner kills.
 ///
 /// With `init` (a box: needs `NEW_PID`), the second child does not return
-/// to exec the command: it becomes the box's init ([`init::run`])
+/// to exec the command: it becomes the box's init (`init::run`)
 /// on the given end of its socket pair, and starts the bot on request.
 #[cfg(target_os = "linux")]
 pub fn contain(

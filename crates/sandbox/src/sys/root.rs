@@ -38,7 +38,7 @@ pub(crate) enum Step {
     Seal(CString),
 }
 
-/// A bot's root, decided: what [`enter`] makes in the child.
+/// A bot's root, decided: what `enter` makes in the child.
 #[derive(Debug)]
 pub struct MinimalRoot {
     /// Where the root is built before it becomes `/`: an empty directory
