@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bot_values::BotValues;
 use crate::play::TimeMode;
-use crate::sandbox::{
+use dojo_sandbox::plan::{
     DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Limits, SandboxError, SandboxMode,
 };
 
@@ -208,11 +208,7 @@ pub fn as_ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// `mib` MiB in bytes, the unit of the kernel's limits: the flags, a
-/// bot's `bot.toml` and reports say MiB.
-pub const fn mib_bytes(mib: u64) -> u64 {
-    mib.saturating_mul(1 << 20)
-}
+pub use dojo_sandbox::plan::mib_bytes;
 
 /// Sets a field that has no "unlimited" to `v`'s number; a `Value` without
 /// one (no flag's parser makes it) leaves the field as it is.
@@ -480,7 +476,7 @@ impl Controls {
     /// strict` when a layer is missing), made by every game before it
     /// starts and by a league before its first.
     pub fn containment(&self) -> Result<InForce, SandboxError> {
-        crate::sandbox::in_force(self.sandbox)
+        dojo_sandbox::plan::in_force(self.sandbox)
     }
 }
 
@@ -684,12 +680,11 @@ mod tests {
     fn the_runners_defaults_are_the_controls_defaults() {
         let c = Controls::default();
         assert_eq!(crate::RunOptions::default().controls, c);
-        assert_eq!(Limits::default(), Limits::from(&c));
         assert_eq!(
-            Limits::default().memory_bytes,
+            Limits::from(&c).memory_bytes,
             Some(mib_bytes(DEFAULT_MEMORY_MIB))
         );
-        assert_eq!(Limits::default().processes, Some(DEFAULT_PROCESSES));
+        assert_eq!(Limits::from(&c).processes, Some(DEFAULT_PROCESSES));
     }
 
     #[test]

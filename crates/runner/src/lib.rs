@@ -7,45 +7,40 @@
 //! [`Referee`](dojo_engine::protocol::Referee) over their stdin/stdout and
 //! counts what each bot did wrong. The runner knows no game's rules.
 
-mod bot_box;
 mod bot_values;
-mod build_box;
-mod capacity;
-mod cgroup;
-mod confine;
 mod controls;
-mod cputime;
 mod fingerprint;
 mod folder;
-mod fork_fence;
-mod init;
 pub mod input;
 mod lines;
 mod manifest;
 mod play;
 mod process;
-mod reaper;
-mod root;
-mod sandbox;
-mod seat_users;
-mod seccomp;
+mod script;
 mod spec;
 mod stderr_log;
-mod sys;
 
 pub use bot_values::{BotValues, LimitValues, TimeValues};
-pub use build_box::{
+pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value, as_ms, mib_bytes};
+pub use dojo_sandbox::build_box::{
     BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
 };
-pub use capacity::{
+pub use dojo_sandbox::capacity::{
     DESCRIPTORS_PER_IDLE_BOX, MOST_IDLE_PER_WORKER, TASKS_PER_GAME, TASKS_PER_SEAT, TASKS_RESERVED,
     TaskLimit, TaskLimitKind, idle_boxes_per_game, keep_idle_boxes, reserve_seat_users,
     seat_users_needed, tightest_task_limit,
 };
-pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value, as_ms, mib_bytes};
+pub use dojo_sandbox::fork_fence::FencedFile;
+pub use dojo_sandbox::plan::{
+    DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Layer, Leftovers, Limits, SCRATCH_INODES,
+    SCRATCH_MIB, SandboxError, SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
+};
+pub use dojo_sandbox::reaper::kill_all_bots;
+pub use dojo_sandbox::seat_users::SeatUserError;
 pub use fingerprint::fingerprint;
-pub use folder::{Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, obvious_script, scan};
-pub use fork_fence::FencedFile;
+pub use folder::{
+    Entry, EntryProblem, Folder, IGNORE_FILE, Loaded, SCRIPTS, discover, obvious_script, scan,
+};
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{
     MAX_NAME_BYTES, ManifestError, ManifestProblem, Mode, check_name, is_valid_name,
@@ -54,24 +49,19 @@ pub use play::{
     FaultCounts, LimitHits, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun,
     TimeMode, play, play_with_observer,
 };
-pub use sandbox::{
-    DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Layer, Leftovers, Limits, SCRATCH_INODES,
-    SCRATCH_MIB, SandboxError, SandboxMode, in_force, layers_in_force, probe, remove_leftovers,
-};
-pub use seat_users::SeatUserError;
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
-    discover, hidden_path_hint, load_any, load_dir, resolve,
+    hidden_path_hint, load_any, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 /// Drops every box kept between games for a later game on the same
 /// thread: once the threads that made them have ended (a smoke start's),
 /// they can serve no game and only hold processes and descriptors.
 pub fn drop_idle_boxes() {
-    bot_box::drop_idle();
+    dojo_sandbox::bot_box::drop_idle();
 }
 
-pub use sys::{
-    DESCRIPTORS_PER_SEAT, allowed_cpus, kill_all_bots, open_descriptors, open_files_hard_limit,
+pub use dojo_sandbox::sys::{
+    DESCRIPTORS_PER_SEAT, allowed_cpus, open_descriptors, open_files_hard_limit,
     open_files_soft_limit, process_group_alive, raise_open_files_limit,
 };

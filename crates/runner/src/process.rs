@@ -6,16 +6,16 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::time::Instant;
 
 use rustix::event::{PollFd, PollFlags};
 
 use crate::lines::{LineBuffer, LineEvent};
 use crate::stderr_log::CappedLog;
-use crate::sys::{self, ExitKind};
+use dojo_sandbox::spawn::Launch;
+use dojo_sandbox::sys::{self, ExitKind};
+use dojo_sandbox::tenant::{Pipes, Tenant, spawn_contained};
 
 /// Bytes taken from a pipe by one read.
 const READ_CHUNK: usize = 64 * 1024;
@@ -50,28 +50,6 @@ pub(crate) struct Tagged {
     pub(crate) at: Instant,
 }
 
-/// Everything needed to start one process.
-#[derive(Debug)]
-pub(crate) struct Launch<'a> {
-    pub(crate) command: &'a [String],
-    pub(crate) dir: &'a Path,
-    /// The bot's scratch directory (HOME, TMPDIR, and with Landlock the
-    /// only place it may write; a build's Landlock ruleset comes made, in
-    /// `containment`).
-    pub(crate) scratch: Option<&'a Path>,
-    pub(crate) env: &'a [(String, String)],
-    pub(crate) seat: usize,
-    pub(crate) generation: u64,
-    pub(crate) max_line_bytes: usize,
-    pub(crate) containment: sys::Containment,
-    /// Paths outside the system and its own directory the bot may read.
-    pub(crate) extra_read: &'a [std::path::PathBuf],
-    /// Start from an empty environment (bots and builds); false keeps dojo's.
-    pub(crate) clean_env: bool,
-    /// Run the process (and all it starts) on this CPU only.
-    pub(crate) cpu: Option<usize>,
-}
-
 /// Which descriptor of a process a poll entry stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {
@@ -79,57 +57,6 @@ pub(crate) enum Source {
     Stdout,
     Stderr,
     Exit,
-}
-
-/// Owns a child: dropping it kills the child's whole process group and
-/// reaps the child, whatever state it is in.
-#[derive(Debug)]
-pub(crate) struct GroupGuard {
-    child: Child,
-    pub(crate) pgid: i32,
-    /// With a PID namespace, the child is the waiter and this is a pidfd
-    /// of the bot (or of a box's init), init of the namespace: readable
-    /// once it and everything in its namespace are gone.
-    init: Option<OwnedFd>,
-    /// The pid of that init.
-    pub(crate) init_pid: Option<i32>,
-    /// The process's control groups: dropped after the fields above, so
-    /// whatever is still in them is killed and they are removed last
-    /// (shared with the processes of a box).
-    pub(crate) cgroup: Option<std::sync::Arc<crate::cgroup::BotGroup>>,
-}
-
-/// How long a drop waits for a killed namespace to be torn down (SIGKILL
-/// takes effect at once unless a process is stuck in the kernel).
-const TEARDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        {
-            // No sweep between untracking the child and reaping it.
-            let _hold = crate::reaper::hold();
-            sys::unregister_and_kill_group(self.pgid);
-            // The child itself too: it may have left its group (setpgid),
-            // and then only a direct kill keeps the reap below from
-            // blocking.
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-        if let Some(init) = &self.init {
-            // The bot left the group? SIGKILL through its pidfd (never a
-            // recycled pid); then wait until the kernel has killed its
-            // namespace, so nothing of it outlives this drop.
-            let _ = rustix::process::pidfd_send_signal(init, rustix::process::Signal::KILL);
-            let mut fds = [PollFd::new(init, PollFlags::IN)];
-            let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(TEARDOWN_WAIT)));
-        }
-        // The control groups kill what is left in them (escapees adopted
-        // by dojo among them, which then stay dojo's zombies) ...
-        drop(self.cgroup.take());
-        // ... and the sweep kills and reaps whatever else the process
-        // left behind.
-        crate::reaper::sweep();
-    }
 }
 
 /// A running bot process.
@@ -156,235 +83,79 @@ pub(crate) struct BotProcess {
     exit: Option<ExitKind>,
     /// [`Self::limits_hit`] has been asked.
     limits_asked: bool,
-    /// Samples the tree's CPU time (its `/proc` files kept open).
-    clock: crate::cputime::TreeClock,
-    owner: Owner,
-}
-
-/// Who started the process, and so who kills it.
-#[derive(Debug)]
-enum Owner {
-    /// dojo, with its own namespaces and groups (gone with it).
-    Own(GroupGuard),
-    /// A box's init (see [`crate::bot_box`]).
-    Boxed(crate::bot_box::Tenant),
-}
-
-/// The child dojo forked for a launch, with the pipes it kept.
-pub(crate) struct Started {
-    pub(crate) guard: GroupGuard,
-    pub(crate) stdin: Option<ChildStdin>,
-    pub(crate) stdout: Option<ChildStdout>,
-    pub(crate) stderr: Option<ChildStderr>,
-}
-
-/// Forks a child for `launch`, contained as its plan says: the bot
-/// itself, or with `init` a box's init (its stdio then /dev/null).
-pub(crate) fn start_contained(
-    launch: &Launch<'_>,
-    init: Option<(i32, crate::init::Program)>,
-) -> std::io::Result<Started> {
-    let (program, args) = launch
-        .command
-        .split_first()
-        .ok_or_else(|| std::io::Error::other("empty command"))?;
-    let mut command = Command::new(program);
-    let stdio = || {
-        if init.is_some() {
-            Stdio::null()
-        } else {
-            Stdio::piped()
-        }
-    };
-    command
-        .args(args)
-        .current_dir(launch.dir)
-        .envs(launch.env.iter().map(|(k, v)| (k, v)))
-        .stdin(stdio())
-        .stdout(stdio())
-        .stderr(stdio())
-        .process_group(0);
-    if launch.clean_env {
-        command
-            .env_clear()
-            .envs(crate::sandbox::base_env(launch.dir, launch.scratch))
-            .envs(launch.env.iter().map(|(k, v)| (k, v)));
-    }
-    let mut containment = launch.containment;
-    if let Some(cpu) = launch.cpu {
-        sys::pin(&mut command, cpu);
-        // A pinned bot may not undo its pinning.
-        if !containment.seccomp.is_empty() {
-            containment.seccomp = crate::seccomp::pinned_filters().unwrap_or_default();
-        }
-    }
-    // Owned here until the spawn has returned: the child inherits it
-    // across the fork and gives it to Landlock.
-    let mut _ruleset = None;
-    // Likewise the minimal root, which the child reads before it execs.
-    let mut _root = None;
-    if (containment.confine_fs || containment.minimal_root)
-        && let Some(scratch) = launch.scratch
-    {
-        // What the bot may read: one definition for Landlock's rules and
-        // the root's binds.
-        let reach = crate::confine::Reach {
-            bot_dir: launch.dir,
-            program: crate::confine::command_files(launch.command, launch.dir),
-            scratch,
-            extra_read: launch.extra_read,
-        };
-        if containment.confine_fs {
-            _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
-            if let Some(fd) = &_ruleset {
-                containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
-            }
-        }
-        if containment.minimal_root {
-            let root = _root.insert(crate::root::MinimalRoot::new(
-                &reach,
-                containment.private_proc,
-            )?);
-            containment.root = sys::RootRef(root);
-        }
-    }
-    let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;
-    if let Some(group) = &cgroup {
-        containment.cgroup_fds = group.join_fds();
-    }
-    containment.subreaper = crate::reaper::enable();
-    sys::contain(&mut command, containment, init);
-    // No sweep between the fork and the tracking of the child (it is
-    // in a process group of its own before it execs).
-    let hold = crate::reaper::hold();
-    // Held until spawn returns: the child has exec'd or closed what it
-    // inherited by then, so no FencedFile closed meanwhile stays open in it.
-    let mut child = command.spawn()?;
-    let pid = child.id() as i32;
-    sys::register_group(pid);
-    drop(hold);
-    let stdin = child.stdin.take();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    // From here on the guard kills the group if anything below fails.
-    let init_pid = if launch.containment.unshare_flags & sys::NEW_PID != 0 {
-        sys::only_child(pid)
-    } else {
-        None
-    };
-    let guard = GroupGuard {
-        child,
-        pgid: pid,
-        init: init_pid.and_then(sys::pidfd),
-        init_pid,
-        cgroup: cgroup.map(std::sync::Arc::new),
-    };
-    for fd in [
-        stdin.as_ref().map(AsFd::as_fd),
-        stdout.as_ref().map(AsFd::as_fd),
-        stderr.as_ref().map(AsFd::as_fd),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        rustix::io::ioctl_fionbio(fd, true)?;
-    }
-    Ok(Started {
-        guard,
-        stdin,
-        stdout,
-        stderr,
-    })
+    /// Its end, accounting and kill (a box's program or one of dojo's
+    /// own: see [`dojo_sandbox::tenant`]).
+    tenant: Tenant,
 }
 
 impl BotProcess {
-    /// Starts the process with non-blocking pipes.
-    pub(crate) fn spawn(launch: Launch<'_>) -> std::io::Result<Self> {
-        let started = start_contained(&launch, None)?;
-        let pid = started.guard.pgid;
-        Ok(Self {
-            seat: launch.seat,
-            generation: launch.generation,
-            stdin: started.stdin,
-            unwritten: Vec::new(),
-            held: Vec::new(),
-            close_when_written: false,
-            stdout: started.stdout,
-            lines: LineBuffer::new(launch.max_line_bytes),
-            stderr: started.stderr,
-            pidfd: sys::pidfd(pid),
-            exit: None,
-            limits_asked: false,
-            clock: crate::cputime::TreeClock::new(pid),
-            owner: Owner::Own(started.guard),
-        })
+    /// Starts the process with non-blocking pipes, as `generation` of
+    /// `seat` (its events carry both).
+    pub(crate) fn spawn(
+        seat: usize,
+        generation: u64,
+        max_line_bytes: usize,
+        launch: Launch<'_>,
+    ) -> std::io::Result<Self> {
+        let (pipes, tenant) = spawn_contained(&launch)?;
+        Ok(Self::wrap(seat, generation, max_line_bytes, pipes, tenant))
     }
 
     /// A process a box's init started: `exit_fd` is readable when the
-    /// init has something to say (its end, see [`crate::bot_box`]).
-    #[allow(clippy::too_many_arguments)]
+    /// init has something to say (its end, see [`dojo_sandbox::bot_box`]).
     pub(crate) fn boxed(
         seat: usize,
         generation: u64,
         max_line_bytes: usize,
-        stdin: ChildStdin,
-        stdout: ChildStdout,
-        stderr: ChildStderr,
-        exit_fd: OwnedFd,
-        tenant: crate::bot_box::Tenant,
-    ) -> std::io::Result<Self> {
-        for fd in [stdin.as_fd(), stdout.as_fd(), stderr.as_fd()] {
-            rustix::io::ioctl_fionbio(fd, true)?;
-        }
-        Ok(Self {
+        occupant: dojo_sandbox::bot_box::Occupant,
+    ) -> Self {
+        let (pipes, tenant) = Tenant::boxed(occupant);
+        Self::wrap(seat, generation, max_line_bytes, pipes, tenant)
+    }
+
+    /// A started program's pipes and tenant as the game loop's process.
+    fn wrap(
+        seat: usize,
+        generation: u64,
+        max_line_bytes: usize,
+        pipes: Pipes,
+        tenant: Tenant,
+    ) -> Self {
+        Self {
             seat,
             generation,
-            stdin: Some(stdin),
+            stdin: pipes.stdin,
             unwritten: Vec::new(),
             held: Vec::new(),
             close_when_written: false,
-            stdout: Some(stdout),
+            stdout: pipes.stdout,
             lines: LineBuffer::new(max_line_bytes),
-            stderr: Some(stderr),
-            pidfd: Some(exit_fd),
+            stderr: pipes.stderr,
+            pidfd: pipes.exit,
             exit: None,
             limits_asked: false,
-            clock: crate::cputime::TreeClock::new(tenant.host_pid()),
-            owner: Owner::Boxed(tenant),
-        })
-    }
-
-    fn cgroup(&self) -> Option<&crate::cgroup::BotGroup> {
-        match &self.owner {
-            Owner::Own(guard) => guard.cgroup.as_deref(),
-            Owner::Boxed(tenant) => tenant.cgroup(),
+            tenant,
         }
     }
 
     /// How the process ended, if it has (never reaping it: its owner
     /// does that).
     fn ended(&mut self) -> Option<ExitKind> {
-        match &mut self.owner {
-            Owner::Own(guard) => sys::exited_no_reap(guard.pgid),
-            Owner::Boxed(tenant) => tenant.ended(self.pidfd.as_ref()),
-        }
+        self.tenant.ended(self.pidfd.as_ref())
     }
 
     /// CPU time used so far by the process and its descendants: from its
     /// cgroup where it counts CPU (every process it ever ran), else from
-    /// its live tree in `/proc` (see [`crate::cputime`]).
+    /// its live tree in `/proc` (see [`dojo_sandbox::cputime`]).
     pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
-        if let Some(used) = self.cgroup().and_then(|g| g.cpu_time()) {
-            return Some(used);
-        }
-        self.clock.sample()
+        self.tenant.cpu_time()
     }
 
     /// The most memory the process's tree used at once, in bytes, from
     /// its memory group (its box's, reset when the box started it);
     /// `None` without one.
     pub(crate) fn memory_peak(&self) -> Option<u64> {
-        self.cgroup()?.memory_peak()
+        self.tenant.memory_peak()
     }
 
     /// The limits this process (or anything it started) ran into, by name:
@@ -397,14 +168,12 @@ impl BotProcess {
             return Vec::new();
         }
         let mut hits = Vec::new();
-        if let Some(group) = self.cgroup() {
-            for hit in group.hits() {
-                hits.push(match hit {
-                    crate::cgroup::Hit::Processes => "processes",
-                    crate::cgroup::Hit::Memory => "memory",
-                    crate::cgroup::Hit::Cpu => "cpu",
-                });
-            }
+        for hit in self.tenant.group_hits() {
+            hits.push(match hit {
+                dojo_sandbox::cgroup::Hit::Processes => "processes",
+                dojo_sandbox::cgroup::Hit::Memory => "memory",
+                dojo_sandbox::cgroup::Hit::Cpu => "cpu",
+            });
         }
         let mut exit = self.exit.or_else(|| self.ended());
         if exit.is_none()
@@ -426,10 +195,7 @@ impl BotProcess {
     /// The process group id (equal to the pid; 0 for a process of a box
     /// that ended before dojo could see it).
     pub(crate) fn pgid(&self) -> i32 {
-        match &self.owner {
-            Owner::Own(guard) => guard.pgid,
-            Owner::Boxed(tenant) => tenant.host_pid(),
-        }
+        self.tenant.pgid()
     }
 
     /// The position in the seat's stderr stream (see
@@ -553,8 +319,7 @@ impl BotProcess {
     /// Whether the loop must look for this process's exit itself (no
     /// pidfd), so it should not sleep long.
     pub(crate) fn needs_exit_polling(&self) -> bool {
-        let seen = matches!(&self.owner, Owner::Boxed(t) if t.has_seen_end());
-        self.exit.is_none() && (self.pidfd.is_none() || seen)
+        self.exit.is_none() && (self.pidfd.is_none() || self.tenant.end_read())
     }
 
     /// Handles a ready descriptor (or, for [`Source::Exit`] without a
@@ -644,12 +409,10 @@ impl BotProcess {
     }
 
     /// Starts ending a boxed process without waiting (see
-    /// [`crate::bot_box::Tenant::begin_emptying`]); [`Self::finish`]
-    /// completes it. Nothing for a process of dojo's own.
+    /// [`Tenant::begin_kill`]); [`Self::finish`] completes it. Nothing
+    /// for a process of dojo's own.
     pub(crate) fn begin_finish(&mut self) {
-        if let Owner::Boxed(tenant) = &mut self.owner {
-            tenant.begin_emptying();
-        }
+        self.tenant.begin_kill();
     }
 
     /// Kills the group, reaps the child and takes what its stderr pipe
@@ -710,22 +473,25 @@ mod tests {
 
     fn spawn(script: &str) -> BotProcess {
         let command = ["sh".to_string(), "-c".to_string(), script.to_string()];
-        BotProcess::spawn(Launch {
-            command: &command,
-            dir: Path::new("/"),
-            scratch: None,
-            extra_read: &[],
-            env: &[],
-            seat: 0,
-            generation: 1,
-            max_line_bytes: 100,
-            containment: crate::sandbox::plan(
-                crate::sandbox::SandboxMode::Auto,
-                &crate::sandbox::Limits::default(),
-            ),
-            clean_env: true,
-            cpu: None,
-        })
+        BotProcess::spawn(
+            0,
+            1,
+            100,
+            Launch {
+                command: &command,
+                dir: std::path::Path::new("/"),
+                scratch: None,
+                extra_read: &[],
+                manifest: false,
+                env: &[],
+                containment: dojo_sandbox::plan::plan(
+                    dojo_sandbox::plan::SandboxMode::Auto,
+                    &crate::Limits::from(&crate::Controls::default()),
+                ),
+                clean_env: true,
+                cpu: None,
+            },
+        )
         .expect("sh starts")
     }
 
@@ -746,7 +512,7 @@ mod tests {
                 let mut fds = Vec::new();
                 let mut tags = Vec::new();
                 process.interests(&mut fds, &mut tags);
-                let timeout = crate::sys::timespec(Duration::from_millis(10));
+                let timeout = dojo_sandbox::sys::timespec(Duration::from_millis(10));
                 let _ = rustix::event::poll(&mut fds, Some(&timeout));
                 let mut ready: Vec<Source> = fds
                     .iter()
@@ -814,7 +580,7 @@ mod tests {
             assert!(Instant::now() < deadline, "no line: {events:?}");
             if let Some(stdout) = &process.stdout {
                 let mut fds = [PollFd::new(stdout, PollFlags::IN)];
-                let timeout = crate::sys::timespec(Duration::from_millis(100));
+                let timeout = dojo_sandbox::sys::timespec(Duration::from_millis(100));
                 let _ = rustix::event::poll(&mut fds, Some(&timeout));
             }
             if let Some(batch) =
@@ -833,13 +599,13 @@ mod tests {
     fn exit_of(process: &BotProcess) -> ExitKind {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            if let Some(kind) = crate::sys::exited_no_reap(process.pgid()) {
+            if let Some(kind) = dojo_sandbox::sys::exited_no_reap(process.pgid()) {
                 return kind;
             }
             assert!(Instant::now() < deadline, "the process never ended");
             if let Some(pidfd) = &process.pidfd {
                 let mut fds = [PollFd::new(pidfd, PollFlags::IN)];
-                let timeout = crate::sys::timespec(Duration::from_millis(100));
+                let timeout = dojo_sandbox::sys::timespec(Duration::from_millis(100));
                 let _ = rustix::event::poll(&mut fds, Some(&timeout));
             }
         }
@@ -858,7 +624,7 @@ mod tests {
             std::thread::spawn(move || {
                 let mut sweeps = 0u64;
                 while !stop.load(Ordering::Relaxed) {
-                    crate::reaper::sweep();
+                    dojo_sandbox::reaper::sweep();
                     sweeps += 1;
                 }
                 sweeps
@@ -891,7 +657,7 @@ mod tests {
             let mut fds = [PollFd::new(&*pipe, PollFlags::IN)];
             let _ = rustix::event::poll(
                 &mut fds,
-                Some(&crate::sys::timespec(Duration::from_millis(50))),
+                Some(&dojo_sandbox::sys::timespec(Duration::from_millis(50))),
             );
         }
     }
@@ -903,7 +669,7 @@ mod tests {
     /// there is nothing to wait on but /proc.
     fn group_gone(pgid: i32) -> bool {
         let deadline = Instant::now() + Duration::from_secs(10);
-        while crate::sys::process_group_alive(pgid) {
+        while dojo_sandbox::sys::process_group_alive(pgid) {
             if Instant::now() > deadline {
                 return false;
             }

@@ -75,7 +75,7 @@ pub enum SpecError {
     #[error("{}: {kind}, not a regular file; a bot's manifest is a file named bot.toml", file.display())]
     NotRegular { file: PathBuf, kind: &'static str },
     /// A directory without a `bot.toml` and without a single obvious
-    /// script to run ([`crate::folder::obvious_script`]).
+    /// script to run ([`crate::script::obvious_script`]).
     #[error("{}: {reason}", dir.display())]
     NoManifest { dir: PathBuf, reason: String },
     /// A `bot.toml` whose command runs a program outside the bot's own
@@ -356,7 +356,7 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
 }
 
 /// The `NAME=COMMAND` that runs the file `path` as a bot: its script
-/// extension's interpreter ([`crate::folder::SCRIPTS`]) and the file, or
+/// extension's interpreter ([`crate::script::SCRIPTS`]) and the file, or
 /// the file itself; NAME is its stem when that is a valid name.
 fn inline_for(path: &Path) -> String {
     let stem = path
@@ -367,7 +367,7 @@ fn inline_for(path: &Path) -> String {
     let file = shlex::try_quote(&path.to_string_lossy())
         .map_or_else(|_| path.display().to_string(), |q| q.into_owned());
     let ext = path.extension().and_then(|x| x.to_str());
-    match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+    match crate::script::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
         Some((_, interpreter)) => format!("{stem}={interpreter} {file}"),
         // A program: given with a `/`, so it is not looked up on PATH.
         None if path.components().count() == 1 => format!("{stem}=./{file}"),
@@ -430,11 +430,11 @@ pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<St
     if sandbox == crate::SandboxMode::Off || bot.dir.join(MANIFEST_FILE).is_file() {
         return None;
     }
-    let hidden = crate::confine::hidden_paths(&bot.command, &bot.dir);
+    let hidden = dojo_sandbox::confine::hidden_paths(&bot.command, &bot.dir, false);
     let first = hidden.first()?;
     let shown: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
     let ext = first.extension().and_then(|x| x.to_str());
-    let example = match crate::folder::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
+    let example = match crate::script::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
         Some((_, interpreter)) => format!("{}={interpreter} {}", bot.name, first.display()),
         None => format!("{}={}", bot.name, first.display()),
     };
@@ -527,7 +527,7 @@ fn outside_program(command: &[String], dir: &Path, cache: &Path) -> Option<PathB
         .find(|p| {
             !p.starts_with(dir)
                 && !p.starts_with(cache)
-                && !crate::confine::SYSTEM_DIRS
+                && !dojo_sandbox::confine::SYSTEM_DIRS
                     .iter()
                     .any(|system| p.starts_with(system))
         })
@@ -564,7 +564,7 @@ fn name_of_dir(dir: &Path, fix: &str) -> Result<String, SpecError> {
 }
 
 /// Loads the bot in `dir`: from its `bot.toml`, or without one from its
-/// single obvious script ([`crate::folder::obvious_script`]), named after
+/// single obvious script ([`crate::script::obvious_script`]), named after
 /// the directory, run in mode `auto`, declaring no games. The second
 /// value is the file taken as the bot when there was no `bot.toml`.
 pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
@@ -572,7 +572,7 @@ pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
         return Ok((load_dir(dir)?, None));
     }
     let (command, script) =
-        crate::folder::obvious_script(dir).map_err(|reason| SpecError::NoManifest {
+        crate::script::obvious_script(dir).map_err(|reason| SpecError::NoManifest {
             dir: dir.to_path_buf(),
             reason,
         })?;
@@ -582,19 +582,6 @@ pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
         "rename the directory, or give it a bot.toml with a `name`",
     )?;
     Ok((BotSpec::bare(name, command, dir), Some(script)))
-}
-
-/// Every bot of the folder `bots_dir` that loads ([`crate::folder::scan`]
-/// says why the others do not), sorted by name.
-pub fn discover(bots_dir: &Path) -> Result<Vec<BotSpec>, SpecError> {
-    let mut bots: Vec<BotSpec> = crate::folder::scan(bots_dir)?
-        .entries
-        .into_iter()
-        .filter_map(|e| e.outcome.ok())
-        .map(|loaded| loaded.bot)
-        .collect();
-    bots.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
-    Ok(bots)
 }
 
 /// Names of the directories under `bots_dir` that hold a manifest.
@@ -672,7 +659,7 @@ impl BotSpec {
     }
 
     /// Runs the build step like a bot process, in a box of its own (see
-    /// `crate::build_box`: its own PID, IPC and UTS namespaces, a clean
+    /// `dojo_sandbox::build_box`: its own PID, IPC and UTS namespaces, a clean
     /// environment with `DOJO_CACHE` and the toolchain variables, Landlock
     /// letting it write only its directory, its cache, a scratch directory
     /// and cargo's download caches, seccomp, build-sized control groups;
@@ -686,7 +673,8 @@ impl BotSpec {
         network: crate::BuildNetwork,
         limit: std::time::Duration,
     ) -> Result<(), BuildError> {
-        use crate::process::{BotProcess, Event, Launch, Source};
+        use crate::process::{BotProcess, Event, Source};
+        use dojo_sandbox::spawn::Launch;
         let Some(command) = &self.build else {
             return Ok(());
         };
@@ -694,26 +682,28 @@ impl BotSpec {
             return Ok(());
         }
         let cache = bot_cache(&self.dir);
-        let confined = crate::build_box::prepare(&self.name, &self.dir, &cache, network).map_err(
-            |message| BuildError::Confine {
+        let confined = dojo_sandbox::build_box::prepare(&self.name, &self.dir, &cache, network)
+            .map_err(|message| BuildError::Confine {
                 bot: self.name.clone(),
                 command: command.clone(),
                 message,
+            })?;
+        let mut process = BotProcess::spawn(
+            0,
+            0,
+            4096,
+            Launch {
+                command,
+                dir: &self.dir,
+                scratch: Some(confined.scratch()),
+                extra_read: &[],
+                manifest: self.dir.join(MANIFEST_FILE).is_file(),
+                env: &confined.env,
+                containment: confined.containment,
+                clean_env: true,
+                cpu: None,
             },
-        )?;
-        let mut process = BotProcess::spawn(Launch {
-            command,
-            dir: &self.dir,
-            scratch: Some(confined.scratch()),
-            extra_read: &[],
-            env: &confined.env,
-            seat: 0,
-            generation: 0,
-            max_line_bytes: 4096,
-            containment: confined.containment,
-            clean_env: true,
-            cpu: None,
-        })
+        )
         .map_err(|source| BuildError::Spawn {
             bot: self.name.clone(),
             command: command.clone(),
@@ -736,7 +726,7 @@ impl BotSpec {
             let mut fds = Vec::new();
             let mut tags = Vec::new();
             process.interests(&mut fds, &mut tags);
-            let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(wait)));
+            let _ = rustix::event::poll(&mut fds, Some(&dojo_sandbox::sys::timespec(wait)));
             let mut ready: Vec<Source> = fds
                 .iter()
                 .zip(&tags)
@@ -774,13 +764,13 @@ impl BotSpec {
         let stderr_tail = tail(&log.render());
         let stdout_tail = tail(&stdout.lines.into_iter().collect::<Vec<_>>().join("\n"));
         match exit {
-            Some(crate::sys::ExitKind::Code(0)) => Ok(()),
+            Some(dojo_sandbox::sys::ExitKind::Code(0)) => Ok(()),
             Some(kind) => Err(BuildError::Failed {
                 bot: self.name.clone(),
                 command: command.clone(),
                 status: match kind {
-                    crate::sys::ExitKind::Code(code) => format!("exit status: {code}"),
-                    crate::sys::ExitKind::Signal(n) => signal_status(n),
+                    dojo_sandbox::sys::ExitKind::Code(code) => format!("exit status: {code}"),
+                    dojo_sandbox::sys::ExitKind::Signal(n) => signal_status(n),
                 },
                 stdout_tail,
                 stderr_tail,
@@ -969,7 +959,7 @@ mod tests {
         write_bot(tmp.path(), "zeta", "command = \"a\"\n");
         write_bot(tmp.path(), "b", "name = \"alpha\"\ncommand = \"a\"\n");
         std::fs::create_dir(tmp.path().join("faulty")).unwrap();
-        let names: Vec<String> = discover(tmp.path())
+        let names: Vec<String> = crate::folder::discover(tmp.path())
             .unwrap()
             .into_iter()
             .map(|b| b.name)

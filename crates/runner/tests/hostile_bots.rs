@@ -992,7 +992,7 @@ fn without_a_memory_flag_the_default_cap_still_stops_a_hog() {
         return;
     }
     assert_eq!(
-        dojo_runner::Limits::default().memory_bytes,
+        dojo_runner::Limits::from(&dojo_runner::Controls::default()).memory_bytes,
         Some(dojo_runner::DEFAULT_MEMORY_MIB << 20)
     );
     let tag = unique_tag("memhog-default");

@@ -44,7 +44,7 @@ impl<'a, P: Processes> Game<'a, P> {
             procs,
             cpu_rate: match opts.pin_cpu {
                 Some(_) => 1,
-                None => u32::try_from(crate::sys::allowed_cpus().len().max(1)).unwrap_or(1),
+                None => u32::try_from(dojo_sandbox::sys::allowed_cpus().len().max(1)).unwrap_or(1),
             },
         }
     }

@@ -143,7 +143,7 @@ fn check_seats<R: Referee>(referee: &R, seats: &[Seat]) -> Result<(), RunError> 
 /// Whether CPU time can be measured here: tried on this process.
 pub(crate) fn check_cpu_time() -> Result<(), RunError> {
     let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
-    match crate::cputime::tree_cpu_time(me) {
+    match dojo_sandbox::cputime::tree_cpu_time(me) {
         Some(_) => Ok(()),
         None => Err(RunError::NoCpuTime("cannot read /proc".to_string())),
     }
@@ -158,7 +158,7 @@ fn cpu_of_this_thread() -> usize {
     thread_local!(static CPU: Cell<Option<usize>> = const { Cell::new(None) });
     CPU.with(|cpu| {
         *cpu.get().get_or_insert_with(|| {
-            let cpus = crate::sys::allowed_cpus();
+            let cpus = dojo_sandbox::sys::allowed_cpus();
             let next = NEXT.fetch_add(1, Ordering::Relaxed);
             cpus.get(next % cpus.len().max(1)).copied().unwrap_or(0)
         })

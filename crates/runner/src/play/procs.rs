@@ -13,8 +13,11 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::options::{RunOptions, Seat};
-use crate::process::{BotProcess, Launch, Source, Tagged};
+use crate::process::{BotProcess, Source, Tagged};
+use crate::spec::MANIFEST_FILE;
 use crate::stderr_log::CappedLog;
+use dojo_sandbox::lifecycle::Refusal;
+use dojo_sandbox::spawn::Launch;
 
 /// Longest sleep while a process without a pidfd (old kernels) may exit
 /// unseen: its exit is looked for on every wake-up.
@@ -101,17 +104,17 @@ pub(crate) struct Pipes<'a> {
     seats: &'a [Seat],
     opts: &'a RunOptions,
     processes: Vec<Option<BotProcess>>,
-    /// Each seat's box (see [`crate::bot_box`]), taken (or made) at its
+    /// Each seat's box (see [`dojo_sandbox::bot_box`]), taken (or made) at its
     /// first start, where there are PID namespaces; given back for a
     /// later game when the game ends (see the `Drop`).
-    boxes: Vec<Option<crate::bot_box::BotBox>>,
+    boxes: Vec<Option<dojo_sandbox::bot_box::BotBox>>,
     /// Each seat's scratch directory for this game (HOME and TMPDIR, the
     /// only place it may write), made at its first start, removed with
     /// the game (after the processes: field order).
-    scratch: Vec<Option<crate::sandbox::Scratch>>,
+    scratch: Vec<Option<dojo_sandbox::plan::Scratch>>,
     /// Each seat's bot start sent to its box ahead of the loop asking
     /// for it (see [`Pipes::start_others`]), finished when it does.
-    starting: Vec<Option<crate::bot_box::Starting>>,
+    starting: Vec<Option<dojo_sandbox::bot_box::Starting>>,
     /// Whether the loop has started a process for the seat in this game.
     started: Vec<bool>,
     /// Whether the seat's box refused a start after it had worked, and
@@ -154,16 +157,15 @@ impl Pipes<'_> {
         &self,
         key: String,
         seat: usize,
-        generation: u64,
-        mut containment: crate::sys::Containment,
-    ) -> std::io::Result<crate::bot_box::BotBox> {
+        mut containment: dojo_sandbox::sys::Containment,
+    ) -> std::io::Result<dojo_sandbox::bot_box::BotBox> {
         let spec = &self.seats[seat];
-        let own_user = crate::sandbox::seat_users(self.opts.controls.sandbox);
-        let scratch = match crate::sandbox::scratch_dir(&spec.bot.name, own_user) {
+        let own_user = dojo_sandbox::plan::seat_users(self.opts.controls.sandbox);
+        let scratch = match dojo_sandbox::plan::scratch_dir(&spec.bot.name, own_user) {
             Ok(scratch) => scratch,
             // Idle boxes hold seat users too: free them and try again.
-            Err(_) if crate::bot_box::drop_idle() > 0 => {
-                crate::sandbox::scratch_dir(&spec.bot.name, own_user)?
+            Err(_) if dojo_sandbox::bot_box::drop_idle() > 0 => {
+                dojo_sandbox::plan::scratch_dir(&spec.bot.name, own_user)?
             }
             Err(e) => return Err(e),
         };
@@ -174,35 +176,33 @@ impl Pipes<'_> {
             dir: &spec.bot.dir,
             scratch: Some(&path),
             extra_read: &[],
+            manifest: spec.bot.dir.join(MANIFEST_FILE).is_file(),
             env: &spec.env,
-            seat,
-            generation,
-            max_line_bytes: self.opts.max_line_bytes,
             containment,
             clean_env: true,
             cpu: self.opts.pin_cpu,
         };
-        crate::bot_box::BotBox::create(key, &launch, scratch)
+        dojo_sandbox::bot_box::BotBox::create(key, &launch, scratch)
     }
 
     /// The seat's containment, and the key of its box if it gets one:
     /// everything the box is made of but the seat's variables (sent with
     /// each start).
-    fn plan(&self, seat: usize) -> (crate::sys::Containment, Option<String>) {
+    fn plan(&self, seat: usize) -> (dojo_sandbox::sys::Containment, Option<String>) {
         let opts = self.opts;
         let spec = &self.seats[seat];
         let limits = crate::Limits::from(&opts.for_bot(&spec.bot));
-        let mut containment = crate::sandbox::plan(opts.controls.sandbox, &limits);
+        let mut containment = dojo_sandbox::plan::plan(opts.controls.sandbox, &limits);
         // Under CPU time the bot's cgroup counts every process it ran. A
         // box's group counts it under wall time too: the CPU time sampled
         // after every answer (each move's `cpu_us`) is then one `pread` of
         // the group's kept-open usage file instead of the bot's `/proc`
         // stat, CPU clock and children list (3-6% of a contained league's
         // profile); the group is made once per box, not per process.
-        let boxed = crate::bot_box::wanted(&containment);
+        let boxed = dojo_sandbox::bot_box::wanted(&containment);
         containment.group_limits.account_cpu =
             (opts.controls.time == super::options::TimeMode::Cpu || boxed)
-                && crate::sandbox::layer_available("cgroup-cpu");
+                && dojo_sandbox::plan::layer_available("cgroup-cpu");
         containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
         let key = boxed.then(|| {
             format!(
@@ -224,25 +224,20 @@ impl Pipes<'_> {
     fn ensure_box(
         &mut self,
         seat: usize,
-        generation: u64,
-        containment: &crate::sys::Containment,
+        containment: &dojo_sandbox::sys::Containment,
         key: &str,
     ) -> std::io::Result<()> {
-        if self.boxes[seat].as_ref().is_some_and(|b| b.usable()) {
-            return Ok(());
-        }
-        self.boxes[seat] = None;
         // Under `fresh_boxes` no box kept by an earlier game (of this run
         // or another on the thread) is taken.
-        let idle = (!self.opts.controls.fresh_boxes)
-            .then(|| crate::bot_box::take_idle(key))
-            .flatten();
-        let made = match idle {
-            Some(idle) => idle,
-            None => self.make_box(key.to_string(), seat, generation, *containment)?,
-        };
-        self.boxes[seat] = Some(made);
-        Ok(())
+        let mut slot = self.boxes[seat].take();
+        let made = dojo_sandbox::lifecycle::ensure(
+            &mut slot,
+            self.opts.controls.fresh_boxes,
+            || dojo_sandbox::bot_box::take_idle(key),
+            || self.make_box(key.to_string(), seat, *containment),
+        );
+        self.boxes[seat] = slot;
+        made
     }
 
     /// At the first start of a game, sends the start of every other seat
@@ -264,7 +259,7 @@ impl Pipes<'_> {
             let (containment, Some(key)) = self.plan(other) else {
                 continue;
             };
-            if self.ensure_box(other, 1, &containment, &key).is_err() {
+            if self.ensure_box(other, &containment, &key).is_err() {
                 continue;
             }
             let env = &self.seats[other].env;
@@ -283,7 +278,7 @@ impl Pipes<'_> {
         if let Some(starting) = self.starting[seat].take()
             && let Some(seat_box) = &mut self.boxes[seat]
         {
-            drop(seat_box.finish_start(starting, seat, 0, self.opts.max_line_bytes));
+            drop(seat_box.finish_start(starting));
         }
     }
 
@@ -297,32 +292,30 @@ impl Pipes<'_> {
         let process = if let Some(key) = key {
             let sent_ahead = self.starting[seat].take();
             if sent_ahead.is_none() {
-                self.ensure_box(seat, generation, &containment, &key)?;
+                self.ensure_box(seat, &containment, &key)?;
             }
             let Some(seat_box) = &mut self.boxes[seat] else {
                 unreachable!("made above, or before the start was sent")
             };
             let started = match sent_ahead {
-                Some(starting) => {
-                    seat_box.finish_start(starting, seat, generation, opts.max_line_bytes)
-                }
+                Some(starting) => seat_box.finish_start(starting),
                 None if first => match seat_box.begin_start(&spec.env) {
                     Ok(starting) => {
                         self.start_others(seat);
                         let Some(seat_box) = &mut self.boxes[seat] else {
                             unreachable!("kept above")
                         };
-                        seat_box.finish_start(starting, seat, generation, opts.max_line_bytes)
+                        seat_box.finish_start(starting)
                     }
                     Err(e) => Err(e),
                 },
-                None => seat_box.start(seat, generation, opts.max_line_bytes, &spec.env),
+                None => seat_box.start(&spec.env),
             };
             let Some(seat_box) = &mut self.boxes[seat] else {
                 unreachable!("kept above")
             };
-            match started {
-                Ok(process) => process,
+            let occupant = match started {
+                Ok(occupant) => occupant,
                 // The box died (an idle box's init goes with the thread
                 // that made it, and may go just as it is taken), or its
                 // init refuses a start after it has started the bot
@@ -332,57 +325,54 @@ impl Pipes<'_> {
                 // box. A bot that cannot start in a fresh box leaves it
                 // working, and that error stands; a busy program file is
                 // tried again by `start`.
-                Err(e)
-                    if !seat_box.usable()
-                        || (seat_box.has_worked()
-                            && e.kind() != std::io::ErrorKind::ExecutableFileBusy) =>
-                {
-                    if seat_box.usable() {
-                        self.broke[seat] = true;
-                        self.logs[seat].push(
-                            format!(
-                                "dojo: the bot's box refused to start it ({e}) after it had \
+                Err(e) => match dojo_sandbox::lifecycle::refusal(&*seat_box, &e) {
+                    Refusal::Stands => return Err(e),
+                    Refusal::Replace { broken_by_bot } => {
+                        if broken_by_bot {
+                            self.broke[seat] = true;
+                            self.logs[seat].push(
+                                format!(
+                                    "dojo: the bot's box refused to start it ({e}) after it had \
                                  started before: made anew\n"
-                            )
-                            .as_bytes(),
-                        );
+                                )
+                                .as_bytes(),
+                            );
+                        }
+                        self.boxes[seat] = None;
+                        let made = self.make_box(key, seat, containment)?;
+                        self.boxes[seat].insert(made).start(&spec.env)?
                     }
-                    self.boxes[seat] = None;
-                    let made = self.make_box(key, seat, generation, containment)?;
-                    self.boxes[seat].insert(made).start(
-                        seat,
-                        generation,
-                        opts.max_line_bytes,
-                        &spec.env,
-                    )?
-                }
-                Err(e) => return Err(e),
-            }
+                },
+            };
+            BotProcess::boxed(seat, generation, opts.max_line_bytes, occupant)
         } else {
             if self.scratch[seat].is_none() {
-                self.scratch[seat] = Some(crate::sandbox::scratch_dir(
+                self.scratch[seat] = Some(dojo_sandbox::plan::scratch_dir(
                     &spec.bot.name,
-                    crate::sandbox::seat_users(opts.controls.sandbox),
+                    dojo_sandbox::plan::seat_users(opts.controls.sandbox),
                 )?);
             }
             containment.seat_id = self.scratch[seat]
                 .as_ref()
-                .map_or(0, crate::sandbox::Scratch::seat_id);
-            BotProcess::spawn(Launch {
-                command: &spec.bot.command,
-                dir: &spec.bot.dir,
-                scratch: self.scratch[seat]
-                    .as_ref()
-                    .map(crate::sandbox::Scratch::path),
-                extra_read: &[],
-                env: &spec.env,
+                .map_or(0, dojo_sandbox::plan::Scratch::seat_id);
+            BotProcess::spawn(
                 seat,
                 generation,
-                max_line_bytes: opts.max_line_bytes,
-                containment,
-                clean_env: true,
-                cpu: opts.pin_cpu,
-            })?
+                opts.max_line_bytes,
+                Launch {
+                    command: &spec.bot.command,
+                    dir: &spec.bot.dir,
+                    scratch: self.scratch[seat]
+                        .as_ref()
+                        .map(dojo_sandbox::plan::Scratch::path),
+                    extra_read: &[],
+                    manifest: spec.bot.dir.join(MANIFEST_FILE).is_file(),
+                    env: &spec.env,
+                    containment,
+                    clean_env: true,
+                    cpu: opts.pin_cpu,
+                },
+            )?
         };
         let pgid = process.pgid();
         self.processes[seat] = Some(process);
@@ -408,7 +398,7 @@ impl Drop for Pipes<'_> {
             if fresh {
                 drop(seat_box);
             } else {
-                crate::bot_box::give_back(seat_box);
+                dojo_sandbox::bot_box::give_back(seat_box);
             }
         };
         let last = boxes.pop();
@@ -536,7 +526,7 @@ impl Processes for Pipes<'_> {
             timeout
         };
         // An interrupted poll reports nothing; the caller loops.
-        let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(timeout)));
+        let _ = rustix::event::poll(&mut fds, Some(&dojo_sandbox::sys::timespec(timeout)));
         let at = Instant::now();
         let ready: Vec<Interest> = fds
             .iter()
@@ -704,7 +694,7 @@ mod tests {
     /// `None` where there are no boxes.
     fn broken_boxes() -> Option<(tempfile::TempDir, [Seat; 2])> {
         let opts = generous();
-        if !crate::bot_box::wanted(&crate::sandbox::plan(
+        if !dojo_sandbox::bot_box::wanted(&dojo_sandbox::plan::plan(
             opts.controls.sandbox,
             &crate::Limits::from(&opts.controls),
         )) {
@@ -715,7 +705,7 @@ mod tests {
         let dir = tmp.path().canonicalize().expect("its real path");
         let seats = [seat("box-breaker-a", &dir), seat("box-breaker-b", &dir)];
         play(&mut TwoRounds(0), &seats, &opts).expect("the first game is played");
-        let inits = crate::bot_box::idle_inits_of_this_thread();
+        let inits = dojo_sandbox::bot_box::idle_inits_of_this_thread();
         assert_eq!(inits.len(), 2, "each seat's box is kept");
         let four = rustix::process::Rlimit {
             current: Some(4),
@@ -754,7 +744,8 @@ mod tests {
     fn with_fresh_boxes_no_box_is_taken_or_kept() {
         let opts = generous();
         let limits = crate::Limits::from(&opts.controls);
-        if !crate::bot_box::wanted(&crate::sandbox::plan(opts.controls.sandbox, &limits)) {
+        if !dojo_sandbox::bot_box::wanted(&dojo_sandbox::plan::plan(opts.controls.sandbox, &limits))
+        {
             eprintln!("skipped: no boxes here");
             return;
         }
@@ -762,7 +753,7 @@ mod tests {
         let dir = tmp.path().canonicalize().expect("its real path");
         let seats = [seat("fresh-a", &dir), seat("fresh-b", &dir)];
         play(&mut TwoRounds(0), &seats, &opts).expect("the first game is played");
-        let mut kept = crate::bot_box::idle_inits_of_this_thread();
+        let mut kept = dojo_sandbox::bot_box::idle_inits_of_this_thread();
         kept.sort_unstable();
         assert_eq!(kept.len(), 2, "each seat's box is kept");
         let mut fresh = generous();
@@ -770,7 +761,7 @@ mod tests {
         play(&mut TwoRounds(0), &seats, &fresh).expect("the fresh game is played");
         // Had it taken the kept boxes they would be gone (torn down after
         // it); had it kept its own, they would be here too.
-        let mut after = crate::bot_box::idle_inits_of_this_thread();
+        let mut after = dojo_sandbox::bot_box::idle_inits_of_this_thread();
         after.sort_unstable();
         assert_eq!(after, kept);
     }

@@ -11,7 +11,7 @@ use super::options::{RunOptions, Seat, TimeMode};
 use super::outcome::SeatRun;
 use super::stderr_cut::StderrCut;
 use crate::spec::Mode;
-use crate::sys::ExitKind;
+use dojo_sandbox::sys::ExitKind;
 
 /// What the loop knows about one seat.
 pub(crate) struct SeatState<'a> {

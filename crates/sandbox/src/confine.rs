@@ -33,7 +33,7 @@ const WANTED: ABI = ABI::V10;
 /// configuration). Missing ones are skipped. The minimal root
 /// ([`crate::root`]) binds these, read-only, and nothing else of the
 /// system.
-pub(crate) const SYSTEM_DIRS: &[&str] = &[
+pub const SYSTEM_DIRS: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix",
 ];
 
@@ -44,11 +44,11 @@ const KERNEL_DIRS: &[&str] = &["/proc", "/sys"];
 /// Devices a program may read and write (not the disks: `/dev` as a whole
 /// would let a bot running as root read them). A minimal root's `/dev`
 /// holds these and no other node.
-pub(crate) const DEVICES_RW: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
-pub(crate) const DEVICES_READ: &[&str] = &["/dev/random", "/dev/urandom"];
+pub const DEVICES_RW: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
+pub const DEVICES_READ: &[&str] = &["/dev/random", "/dev/urandom"];
 
 /// The Landlock ABI the kernel offers (0: none, or disabled).
-pub(crate) fn probe_abi() -> i32 {
+pub fn probe_abi() -> i32 {
     crate::sys::landlock_abi()
 }
 
@@ -58,7 +58,7 @@ pub(crate) fn probe_abi() -> i32 {
 /// manager's shim runs programs from beside it), except files named
 /// `credentials*` (cargo's registry token). A home directory itself and
 /// `/` are never opened up this way.
-pub(crate) fn toolchains() -> &'static [PathBuf] {
+pub fn toolchains() -> &'static [PathBuf] {
     static PATHS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
     PATHS.get_or_init(|| {
         let path = std::env::var_os("PATH").unwrap_or_default();
@@ -105,27 +105,27 @@ pub(crate) fn toolchains() -> &'static [PathBuf] {
 
 /// What one bot process may reach.
 #[derive(Debug, Clone)]
-pub(crate) struct Reach<'a> {
+pub struct Reach<'a> {
     /// The bot's own directory (read and execute).
-    pub(crate) bot_dir: &'a Path,
+    pub bot_dir: &'a Path,
     /// Its program and what its command names by path (read and
     /// execute): `command_files`.
-    pub(crate) program: Vec<PathBuf>,
+    pub program: Vec<PathBuf>,
     /// Read, write, execute.
-    pub(crate) scratch: &'a Path,
+    pub scratch: &'a Path,
     /// Extra read-only paths the organiser allowed.
-    pub(crate) extra_read: &'a [PathBuf],
+    pub extra_read: &'a [PathBuf],
 }
 
 /// Why a ruleset could not be made.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot build the Landlock ruleset: {0}")]
-pub(crate) struct ConfineError(#[from] landlock::RulesetError);
+pub struct ConfineError(#[from] landlock::RulesetError);
 
 /// The program of `command` as a path, when it is one (`./bot`,
 /// `../../target/release/x`), resolved against `dir`; `None` for a bare
 /// name found on PATH.
-pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
+pub fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
     let program = command.first()?;
     program.contains('/').then(|| dir.join(program))
 }
@@ -140,9 +140,9 @@ pub(crate) fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
 /// too. `env [-OPTIONS] [NAME=VALUE...] COMMAND` is read as the COMMAND it
 /// runs. A manifest's words are a stranger's: a `bot.toml` naming
 /// `../victim/secret.txt` as its script gets nothing outside its directory
-/// (which it reads anyway). A bot loaded from a manifest is one whose
-/// directory holds `bot.toml`. Read-only for the bot.
-pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
+/// (which it reads anyway): `manifest` says the bot was loaded from one
+/// (its directory holds `bot.toml`). Read-only for the bot.
+pub fn command_files(command: &[String], dir: &Path, manifest: bool) -> Vec<PathBuf> {
     let is_env = command
         .first()
         .is_some_and(|p| Path::new(p).file_name() == Some("env".as_ref()));
@@ -153,7 +153,7 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
             .skip_while(|w| w.starts_with('-') || w.contains('='))
             .cloned()
             .collect();
-        let mut files = command_files(&rest, dir);
+        let mut files = command_files(&rest, dir, manifest);
         files.extend(program_path(command, dir));
         return files;
     }
@@ -168,7 +168,7 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
             Vec::new()
         };
     }
-    if dir.join(crate::spec::MANIFEST_FILE).is_file() {
+    if manifest {
         return Vec::new();
     }
     command
@@ -188,8 +188,9 @@ pub(crate) fn command_files(command: &[String], dir: &Path) -> Vec<PathBuf> {
 /// absolute path outside its directory, the files of [`command_files`],
 /// the system, the kernel's views, the toolchains and the devices a bot
 /// gets. Such a bot crashes with "no such file" of a file that is there.
-pub(crate) fn hidden_paths(command: &[String], dir: &Path) -> Vec<PathBuf> {
-    let mut seen: Vec<PathBuf> = command_files(command, dir);
+/// `manifest` as for [`command_files`].
+pub fn hidden_paths(command: &[String], dir: &Path, manifest: bool) -> Vec<PathBuf> {
+    let mut seen: Vec<PathBuf> = command_files(command, dir, manifest);
     seen.push(dir.to_path_buf());
     seen.extend(
         SYSTEM_DIRS
@@ -241,7 +242,7 @@ fn with_system(created: RulesetCreated) -> Result<RulesetCreated, ConfineError> 
 /// dojo asks for that this kernel has), as a rule's bit mask: given to
 /// the directory its box's scratch filesystems are mounted in (see
 /// `crate::root`).
-pub(crate) fn scratch_access() -> u64 {
+pub fn scratch_access() -> u64 {
     let kernel = AccessFs::from_all(ABI::from(crate::sys::landlock_abi()));
     (AccessFs::from_all(WANTED) & kernel).bits()
 }
@@ -249,7 +250,7 @@ pub(crate) fn scratch_access() -> u64 {
 /// A Landlock ruleset for one bot process, as the descriptor the child
 /// hands to `landlock_restrict_self`; `None` where the kernel has no
 /// Landlock.
-pub(crate) fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
+pub fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
     let read = AccessFs::from_read(WANTED);
     let all = AccessFs::from_all(WANTED);
     let created = Ruleset::default()
@@ -271,18 +272,19 @@ pub(crate) fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError
 /// execute `write` (its own directory, its cache, its scratch directory,
 /// the toolchain caches it fills). Writable files may be named too (a
 /// lock file at the top of `CARGO_HOME`): they get the file rights only.
-pub(crate) struct BuildReach<'a> {
-    pub(crate) read: &'a [PathBuf],
-    pub(crate) write: &'a [PathBuf],
+#[derive(Debug)]
+pub struct BuildReach<'a> {
+    pub read: &'a [PathBuf],
+    pub write: &'a [PathBuf],
     /// Deny TCP `bind` and `connect` (`--build-network off` where no
     /// network namespace can be made).
-    pub(crate) deny_tcp: bool,
+    pub deny_tcp: bool,
 }
 
 /// A Landlock ruleset for a build step, as [`ruleset`] makes one for a
 /// bot process; its network rules only with `deny_tcp` (a build fetches
 /// its dependencies otherwise).
-pub(crate) fn build_ruleset(reach: &BuildReach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
+pub fn build_ruleset(reach: &BuildReach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
     let read = AccessFs::from_read(WANTED);
     let all = AccessFs::from_all(WANTED);
     let handled = Ruleset::default()
@@ -314,20 +316,26 @@ mod tests {
         let shown = script.display().to_string();
         let in_shell = format!("python3 {shown}");
         assert_eq!(
-            hidden_paths(&words(&["sh", "-c", &in_shell]), cwd.path()),
+            hidden_paths(&words(&["sh", "-c", &in_shell]), cwd.path(), false),
             [script]
         );
         // The interpreter's script: its directory is shown to the bot.
-        assert!(hidden_paths(&words(&["python3", &shown]), cwd.path()).is_empty());
+        assert!(hidden_paths(&words(&["python3", &shown]), cwd.path(), false).is_empty());
         // Under the bot's directory, in the system, or not there at all.
-        assert!(hidden_paths(&words(&["sh", "-c", &in_shell]), scripts.path()).is_empty());
+        assert!(hidden_paths(&words(&["sh", "-c", &in_shell]), scripts.path(), false).is_empty());
         assert!(
-            hidden_paths(&words(&["sh", "-c", "/usr/bin/env python3 x"]), cwd.path()).is_empty()
+            hidden_paths(
+                &words(&["sh", "-c", "/usr/bin/env python3 x"]),
+                cwd.path(),
+                false
+            )
+            .is_empty()
         );
         assert!(
             hidden_paths(
                 &words(&["sh", "-c", "python3 /nonexistent/b.py"]),
-                cwd.path()
+                cwd.path(),
+                false
             )
             .is_empty()
         );
@@ -359,7 +367,7 @@ mod tests {
             format!("env VAR=1 python3 {script}"),
             format!("/usr/bin/env -i A=1 B=2 python3 {script}"),
         ] {
-            let files = command_files(&words(&command), here);
+            let files = command_files(&words(&command), here, false);
             assert!(
                 files.contains(&tmp.path().to_path_buf()),
                 "{command}: {files:?}"
@@ -371,10 +379,10 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(
-            command_files(&words("env VAR=1 ./bot"), tmp.path()),
+            command_files(&words("env VAR=1 ./bot"), tmp.path(), false),
             [tmp.path().join("./bot")]
         );
-        assert!(command_files(&words("python3 missing.py"), here).is_empty());
+        assert!(command_files(&words("python3 missing.py"), here, false).is_empty());
     }
 
     #[test]

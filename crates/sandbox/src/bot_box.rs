@@ -1,7 +1,7 @@
 //! A box: a seat's namespaces, control groups, user and confinement, made
 //! once for a bot and kept for all its processes in a game and, emptied,
 //! for its next games on the same thread ([`take_idle`], [`give_back`]),
-//! with a small init inside ([`crate::init`]) that starts each process by
+//! with a small init inside (`crate::sys::init`) that starts each process by
 //! clone + exec.
 //!
 //! Started one by one, each bot process paid for a fresh PID, network,
@@ -31,9 +31,9 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags};
 
-use crate::init;
-use crate::process::{BotProcess, GroupGuard, Launch};
+use crate::spawn::{GroupGuard, Launch};
 use crate::sys::ExitKind;
+use crate::sys::init;
 
 /// How long the init has to start a bot, or to kill and reap what is in
 /// the box: it answers at once unless the machine is swamped or a process
@@ -42,18 +42,21 @@ const ANSWER_WAIT: Duration = Duration::from_secs(10);
 
 /// Whether the seats of a run with `containment` get boxes: only with a
 /// PID namespace (the init's `kill(-1)` must reach nothing outside the
-/// box), and unless `DOJO_BOX=0` turns them off.
-pub(crate) fn wanted(containment: &crate::sys::Containment) -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let off = *OFF.get_or_init(|| std::env::var("DOJO_BOX").is_ok_and(|v| v == "0"));
-    !off && containment.unshare_flags & crate::sys::NEW_PID != 0
+/// box), and unless `DOJO_BOX=0` turns them off ([`crate::lifecycle::boxed`]).
+pub fn wanted(containment: &crate::sys::Containment) -> bool {
+    static VAR: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let var = VAR.get_or_init(|| std::env::var("DOJO_BOX").ok());
+    crate::lifecycle::boxed(
+        containment.unshare_flags & crate::sys::NEW_PID != 0,
+        var.as_deref(),
+    )
 }
 
 /// One seat's box.
 #[derive(Debug)]
-pub(crate) struct BotBox {
-    /// What the box was made for (see [`Pipes`](crate::play)): a box is
-    /// reused only for the same.
+pub struct BotBox {
+    /// What the box was made for (the runner's key of a seat's bot and
+    /// its conditions): a box is reused only for the same.
     key: String,
     /// The thread that made it: its waiter has PDEATHSIG on that thread,
     /// so only that thread reuses it (knowing it alive).
@@ -68,7 +71,7 @@ pub(crate) struct BotBox {
     /// The box's scratch directory (HOME and TMPDIR; emptied between
     /// games), and its seat user. Removed after the guard has killed
     /// everything (field order).
-    scratch: crate::sandbox::Scratch,
+    scratch: crate::run_dir::Scratch,
     /// The environment the box was made with: each start adds the
     /// seat's own to it.
     base_env: Vec<(String, String)>,
@@ -91,7 +94,7 @@ pub(crate) struct BotBox {
 /// A bot start sent to a box's init and not yet answered: dojo's ends of
 /// the bot's pipes, for [`BotBox::finish_start`].
 #[derive(Debug)]
-pub(crate) struct Starting {
+pub struct Starting {
     stdin: std::io::PipeWriter,
     stdout: std::io::PipeReader,
     stderr: std::io::PipeReader,
@@ -101,10 +104,10 @@ impl BotBox {
     /// Makes the box for `launch`'s bot, whose scratch directory is
     /// `scratch`: everything a process of it would get, once. The init
     /// waits for [`Self::start`].
-    pub(crate) fn create(
+    pub fn create(
         key: String,
         launch: &Launch<'_>,
-        scratch: crate::sandbox::Scratch,
+        scratch: crate::run_dir::Scratch,
     ) -> std::io::Result<Self> {
         use rustix::net::{AddressFamily, SocketFlags, SocketType, socketpair};
         let (ours, theirs) = socketpair(
@@ -114,7 +117,7 @@ impl BotBox {
             None,
         )?;
         let base_env = if launch.clean_env {
-            crate::sandbox::base_env(launch.dir, launch.scratch)
+            crate::plan::base_env(launch.dir, launch.scratch)
         } else {
             std::env::vars().collect()
         };
@@ -129,7 +132,7 @@ impl BotBox {
         };
         let fresh_scratch = mount.is_some();
         let program = init::Program::new(launch.command, &base_env, mount)?;
-        let started = crate::process::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
+        let started = crate::spawn::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
         drop(theirs);
         rustix::io::ioctl_fionbio(&ours, true)?;
         // The init's pid may be unknown (a dojo in a PID namespace of its
@@ -169,7 +172,7 @@ impl BotBox {
     /// Whether the box still works: its init answered every request and
     /// is still there (a Ctrl-C kills it; so does the end of the thread
     /// that made it, through PDEATHSIG).
-    pub(crate) fn usable(&self) -> bool {
+    pub fn usable(&self) -> bool {
         if self.broken.load(Ordering::Relaxed) {
             return false;
         }
@@ -192,7 +195,7 @@ impl BotBox {
     /// then refuses is no longer the program's fault (it ran here) but
     /// the box's, which an earlier process may have broken (the
     /// player's box is then made anew: see `play::procs`).
-    pub(crate) fn has_worked(&self) -> bool {
+    pub fn has_worked(&self) -> bool {
         self.worked
     }
 
@@ -200,7 +203,7 @@ impl BotBox {
     /// already): new IPC namespace and PID counter, and a new scratch
     /// filesystem, or without a minimal root its scratch directory
     /// emptied. False if it cannot be.
-    fn reset(&mut self) -> bool {
+    pub fn reset(&mut self) -> bool {
         if !self.usable() || self.renew().is_err() {
             self.broken.store(true, Ordering::Relaxed);
             return false;
@@ -227,22 +230,16 @@ impl BotBox {
     /// Has the init start the bot, with fresh pipes, counting its CPU time
     /// and limits from now. The previous process must be gone (dropping
     /// it empties the box).
-    pub(crate) fn start(
-        &mut self,
-        seat: usize,
-        generation: u64,
-        max_line_bytes: usize,
-        env: &[(String, String)],
-    ) -> std::io::Result<BotProcess> {
+    pub fn start(&mut self, env: &[(String, String)]) -> std::io::Result<Occupant> {
         let starting = self.begin_start(env)?;
-        self.finish_start(starting, seat, generation, max_line_bytes)
+        self.finish_start(starting)
     }
 
     /// The first half of [`Self::start`]: sends the start to the init
     /// without waiting for its answer, so that the boxes of a game's
     /// seats start their bots at the same time. [`Self::finish_start`]
     /// must follow before anything else is asked of the box.
-    pub(crate) fn begin_start(&mut self, env: &[(String, String)]) -> std::io::Result<Starting> {
+    pub fn begin_start(&mut self, env: &[(String, String)]) -> std::io::Result<Starting> {
         if !self.usable() || self.starting {
             return Err(std::io::Error::other("the box is broken"));
         }
@@ -272,13 +269,7 @@ impl BotBox {
 
     /// The second half of [`Self::start`]: the init's answer to
     /// [`Self::begin_start`], and the process.
-    pub(crate) fn finish_start(
-        &mut self,
-        starting: Starting,
-        seat: usize,
-        generation: u64,
-        max_line_bytes: usize,
-    ) -> std::io::Result<BotProcess> {
+    pub fn finish_start(&mut self, starting: Starting) -> std::io::Result<Occupant> {
         self.starting = false;
         let answer = answer(&self.ctl, &[init::STARTED, init::FAILED]);
         let pid_in_box = match answer {
@@ -305,7 +296,7 @@ impl BotBox {
             .as_ref()
             .and_then(crate::sys::only_child_in)
             .unwrap_or(0);
-        let tenant = Tenant {
+        let occupancy = Occupancy {
             ctl: self.ctl.try_clone()?,
             pid_in_box,
             host_pid,
@@ -319,23 +310,59 @@ impl BotBox {
             stdout,
             stderr,
         } = starting;
-        BotProcess::boxed(
-            seat,
-            generation,
-            max_line_bytes,
-            ChildStdin::from(OwnedFd::from(stdin)),
-            ChildStdout::from(OwnedFd::from(stdout)),
-            ChildStderr::from(OwnedFd::from(stderr)),
-            self.ctl.try_clone()?,
-            tenant,
-        )
+        let stdin = ChildStdin::from(OwnedFd::from(stdin));
+        let stdout = ChildStdout::from(OwnedFd::from(stdout));
+        let stderr = ChildStderr::from(OwnedFd::from(stderr));
+        for fd in [stdin.as_fd(), stdout.as_fd(), stderr.as_fd()] {
+            rustix::io::ioctl_fionbio(fd, true)?;
+        }
+        Ok(Occupant {
+            stdin,
+            stdout,
+            stderr,
+            exit_fd: self.ctl.try_clone()?,
+            occupancy,
+        })
+    }
+}
+
+/// A process the box's init started: dojo's ends of its pipes
+/// (non-blocking), a descriptor readable when the init has something to
+/// say (its end), and the [`Occupancy`] that accounts for it and empties
+/// the box when dropped.
+#[derive(Debug)]
+pub struct Occupant {
+    pub stdin: ChildStdin,
+    pub stdout: ChildStdout,
+    pub stderr: ChildStderr,
+    pub exit_fd: OwnedFd,
+    pub occupancy: Occupancy,
+}
+
+impl crate::lifecycle::Reusable for BotBox {
+    fn usable(&self) -> bool {
+        BotBox::usable(self)
+    }
+
+    fn has_worked(&self) -> bool {
+        BotBox::has_worked(self)
+    }
+}
+
+impl crate::lifecycle::Pooled for BotBox {
+    fn key(&self) -> &str {
+        &self.key
+    }
+
+    fn thread(&self) -> std::thread::ThreadId {
+        self.thread
     }
 }
 
 /// The tmpfs a box with a minimal root mounts over its scratch directory
 /// `dir` for each game: owned by the seat's user (`seat_id`, 0: dojo's),
-/// mode 0700 as the directory is, at most [`crate::sandbox::SCRATCH_MIB`]
-/// and [`crate::sandbox::SCRATCH_INODES`]. Its pages are charged to the
+/// mode 0700 as the directory is, at most [`crate::plan::SCRATCH_MIB`]
+/// and [`crate::plan::SCRATCH_INODES`]. Its pages are charged to the
 /// memory group of the bot that writes them.
 fn scratch_mount(dir: &std::path::Path, seat_id: u32) -> std::io::Result<init::ScratchMount> {
     let real = std::fs::canonicalize(dir)?;
@@ -349,8 +376,8 @@ fn scratch_mount(dir: &std::path::Path, seat_id: u32) -> std::io::Result<init::S
     };
     let options = format!(
         "mode=0700,uid={uid},gid={gid},size={}k,nr_inodes={}",
-        crate::sandbox::SCRATCH_MIB * 1024,
-        crate::sandbox::SCRATCH_INODES
+        crate::plan::SCRATCH_MIB * 1024,
+        crate::plan::SCRATCH_INODES
     );
     let invalid = || std::io::Error::other(format!("{}: contains a NUL byte", real.display()));
     Ok(init::ScratchMount {
@@ -359,10 +386,10 @@ fn scratch_mount(dir: &std::path::Path, seat_id: u32) -> std::io::Result<init::S
     })
 }
 
-/// A process of a box, as its [`BotProcess`] holds it: dropping it has the
+/// A process of a box, as its owner holds it: dropping it has the
 /// init kill everything in the box and waits until it has.
 #[derive(Debug)]
-pub(crate) struct Tenant {
+pub struct Occupancy {
     ctl: OwnedFd,
     pid_in_box: i32,
     host_pid: i32,
@@ -375,12 +402,12 @@ pub(crate) struct Tenant {
     kill_sent: bool,
 }
 
-impl Tenant {
+impl Occupancy {
     /// Has the init start emptying the box now, without waiting: the
     /// drop waits for it to finish. A game's seats are emptied at once
     /// this way, each box's init killing and reaping in parallel with
     /// the others', rather than one box after the other.
-    pub(crate) fn begin_emptying(&mut self) {
+    pub fn begin_emptying(&mut self) {
         if self.kill_sent {
             return;
         }
@@ -391,24 +418,24 @@ impl Tenant {
     }
 
     /// Its pid in dojo's PID namespace (0 if it ended before dojo saw it).
-    pub(crate) fn host_pid(&self) -> i32 {
+    pub fn host_pid(&self) -> i32 {
         self.host_pid
     }
 
-    pub(crate) fn cgroup(&self) -> Option<&crate::cgroup::BotGroup> {
+    pub fn cgroup(&self) -> Option<&crate::cgroup::BotGroup> {
         self.group.as_deref()
     }
 
     /// Whether its end was read (so the loop must be told without a
     /// wake-up from the socket).
-    pub(crate) fn has_seen_end(&self) -> bool {
+    pub fn has_seen_end(&self) -> bool {
         self.end.is_some()
     }
 
     /// How it ended, if the init has said so (reading what the init sent
     /// on `fd` without waiting). An init that is gone took the bot with
     /// it: that reads as SIGKILL.
-    pub(crate) fn ended(&mut self, fd: Option<&OwnedFd>) -> Option<ExitKind> {
+    pub fn ended(&mut self, fd: Option<&OwnedFd>) -> Option<ExitKind> {
         let fd = fd.unwrap_or(&self.ctl);
         while self.end.is_none() {
             match receive(fd) {
@@ -427,7 +454,7 @@ impl Tenant {
     }
 }
 
-impl Drop for Tenant {
+impl Drop for Occupancy {
     fn drop(&mut self) {
         self.begin_emptying();
         if self.broken.load(Ordering::Relaxed) {
@@ -526,7 +553,7 @@ static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
 /// nearly every box it gave back and made two new ones for each game:
 /// at `--jobs 256` a profile of bots that sleep through their moves put
 /// a third of dojo's time in the forks of those boxes.
-pub(crate) const IDLE_PER_THREAD: usize = 3;
+pub const IDLE_PER_THREAD: usize = 3;
 
 /// The bound in force: [`IDLE_PER_THREAD`], or more for a league of more
 /// bots than seats where the machine's limits leave room
@@ -536,32 +563,29 @@ static IDLE_CAP: std::sync::atomic::AtomicUsize =
 
 /// Sets the bound on idle boxes per thread (never below
 /// [`IDLE_PER_THREAD`]).
-pub(crate) fn set_idle_cap(boxes: usize) {
+pub fn set_idle_cap(boxes: usize) {
     IDLE_CAP.store(boxes.max(IDLE_PER_THREAD), Ordering::Relaxed);
 }
 
 /// The bound on idle boxes per thread in force.
-pub(crate) fn idle_cap() -> usize {
+pub fn idle_cap() -> usize {
     IDLE_CAP.load(Ordering::Relaxed)
 }
 
 /// An idle box this thread made for `key`, if one is there and still
 /// works.
-pub(crate) fn take_idle(key: &str) -> Option<BotBox> {
+pub fn take_idle(key: &str) -> Option<BotBox> {
     let thread = std::thread::current().id();
     let found = {
         let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-        let at = idle
-            .iter()
-            .position(|b| b.key == key && b.thread == thread)?;
-        idle.remove(at)
+        crate::lifecycle::take(&mut idle, key, thread)?
     };
     found.usable().then_some(found)
 }
 
 /// Keeps `b` for a later game once its processes are gone, if it can be
 /// readied for one; else it is dropped (and everything in it killed).
-pub(crate) fn give_back(mut b: BotBox) {
+pub fn give_back(mut b: BotBox) {
     if !b.reset() {
         return;
     }
@@ -574,43 +598,10 @@ pub(crate) fn give_back(mut b: BotBox) {
     let ended = std::mem::take(&mut *ENDED.lock().unwrap_or_else(|p| p.into_inner()));
     let evicted = {
         let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-        park(&mut idle, b, |x| x.thread, &ended, idle_cap())
+        crate::lifecycle::keep(&mut idle, b, &ended, idle_cap())
     };
     // Killed outside the lock.
     drop(evicted);
-}
-
-/// Adds `b` to `idle`, and takes out what is to be dropped: the boxes of
-/// the threads in `ended` (their inits died with them: PDEATHSIG), and
-/// the oldest box of `b`'s thread if it then has more than `cap`.
-/// Knowing which threads ended costs nothing; asking each idle box whether
-/// it still works is a system call, and with a box per bot and worker in
-/// a league of many bots (80 idle boxes for 40 bots on 2 workers) that
-/// was 160 of them, under the lock, at every game's end.
-fn park<B>(
-    idle: &mut Vec<B>,
-    b: B,
-    thread_of: impl Fn(&B) -> std::thread::ThreadId,
-    ended: &[std::thread::ThreadId],
-    cap: usize,
-) -> Vec<B> {
-    let mut dead = Vec::new();
-    if !ended.is_empty() {
-        let (live, gone): (Vec<_>, Vec<_>) = std::mem::take(idle)
-            .into_iter()
-            .partition(|x| !ended.contains(&thread_of(x)));
-        *idle = live;
-        dead = gone;
-    }
-    let thread = thread_of(&b);
-    idle.push(b);
-    let mine = idle.iter().filter(|x| thread_of(x) == thread).count();
-    if mine > cap
-        && let Some(oldest) = idle.iter().position(|x| thread_of(x) == thread)
-    {
-        dead.push(idle.remove(oldest));
-    }
-    dead
 }
 
 /// The threads that kept idle boxes and have ended since the last
@@ -649,15 +640,16 @@ extern "C" fn drop_idle_at_exit() {
 
 /// Drops every idle box: when seat users run out (each box holds one),
 /// and for `kill_all_bots`.
-pub(crate) fn drop_idle() -> usize {
+pub fn drop_idle() -> usize {
     let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|p| p.into_inner()));
     idle.len()
 }
 
 /// The pids of the inits of this thread's idle boxes, for tests that
-/// break a box from outside as a bot that reached its init would.
-#[cfg(test)]
-pub(crate) fn idle_inits_of_this_thread() -> Vec<i32> {
+/// break a box from outside as a bot that reached its init would (the
+/// runner's tests of its boxes).
+#[doc(hidden)]
+pub fn idle_inits_of_this_thread() -> Vec<i32> {
     let thread = std::thread::current().id();
     let idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
     idle.iter()
@@ -670,36 +662,6 @@ pub(crate) fn idle_inits_of_this_thread() -> Vec<i32> {
 mod tests {
     use super::*;
     use std::thread::ThreadId;
-
-    /// Ids of two threads, the second ended.
-    fn two_threads() -> (ThreadId, ThreadId) {
-        let other = std::thread::spawn(|| std::thread::current().id())
-            .join()
-            .expect("thread");
-        (std::thread::current().id(), other)
-    }
-
-    #[test]
-    fn parking_evicts_the_oldest_box_of_a_thread_over_its_cap() {
-        let (me, other) = two_threads();
-        let mut idle = vec![(me, 1), (other, 2), (me, 3)];
-        let dropped = park(&mut idle, (me, 4), |b| b.0, &[], 2);
-        assert_eq!(dropped, vec![(me, 1)]);
-        assert_eq!(idle, vec![(other, 2), (me, 3), (me, 4)]);
-        // Under the cap nothing goes.
-        let dropped = park(&mut idle, (other, 5), |b| b.0, &[], 2);
-        assert!(dropped.is_empty());
-        assert_eq!(idle.len(), 4);
-    }
-
-    #[test]
-    fn parking_drops_every_box_of_an_ended_thread_and_no_other() {
-        let (me, other) = two_threads();
-        let mut idle = vec![(other, 1), (me, 2), (other, 3)];
-        let dropped = park(&mut idle, (me, 4), |b| b.0, &[other], 3);
-        assert_eq!(dropped, vec![(other, 1), (other, 3)]);
-        assert_eq!(idle, vec![(me, 2), (me, 4)]);
-    }
 
     #[test]
     fn a_thread_notes_its_end_when_it_ends() {

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The controllers dojo uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Controller {
+pub enum Controller {
     Pids,
     Memory,
     /// CPU time of every process that was ever in the group, reaped or
@@ -56,7 +56,7 @@ fn bases() -> &'static [Base] {
 }
 
 /// Whether each controller is usable here, with a reason when not.
-pub(crate) fn probe(controller: Controller) -> Result<PathBuf, String> {
+pub fn probe(controller: Controller) -> Result<PathBuf, String> {
     if let Some(base) = bases().iter().find(|b| b.controller == controller) {
         return Ok(base.dir.clone());
     }
@@ -133,7 +133,7 @@ fn find_base(controller: Controller) -> Option<Base> {
 /// Each `pids.max` over the groups this process makes, from its own
 /// cgroup up (those that say `max` left out), with the group's
 /// `pids.current`: every bot process and thread counts against each.
-pub(crate) fn pids_limits() -> Vec<(PathBuf, u64, u64)> {
+pub fn pids_limits() -> Vec<(PathBuf, u64, u64)> {
     let read = |dir: &Path, file: &str| -> Option<u64> {
         std::fs::read_to_string(dir.join(file))
             .ok()?
@@ -208,10 +208,10 @@ fn open_procs(dir: &Path) -> std::io::Result<OwnedFd> {
 }
 
 /// Removes the groups of dojo processes that are gone (a `kill -9`): every
-/// group of this PID namespace's dojo processes ([`stale_owner`]) under
+/// group of this PID namespace's dojo processes (`stale_owner`) under
 /// each base whose PID no longer runs, after killing whatever is still in
 /// it. Returns the groups removed.
-pub(crate) fn remove_stale() -> Vec<PathBuf> {
+pub fn remove_stale() -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for base in bases() {
         let Ok(entries) = std::fs::read_dir(&base.dir) else {
@@ -255,22 +255,12 @@ fn usable(base: &Base) -> bool {
     made && std::fs::remove_dir(&dir).is_ok()
 }
 
-/// What a bot's group limits, and whether it counts CPU time.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct GroupLimits {
-    pub(crate) processes: Option<u64>,
-    pub(crate) memory_bytes: Option<u64>,
-    /// Count the CPU time of the whole tree (for `--time cpu`).
-    pub(crate) account_cpu: bool,
-    /// Kill the whole tree once it has used this much CPU time
-    /// (`--limit-cpu-s`, for every process it ran together).
-    pub(crate) cpu_seconds: Option<u64>,
-}
+pub use crate::sys::GroupLimits;
 
 /// A bot process's groups (one per controller); removed on drop, after
 /// every process still in them has been killed.
 #[derive(Debug)]
-pub(crate) struct BotGroup {
+pub struct BotGroup {
     dirs: Vec<(Controller, PathBuf, bool)>,
     /// `cgroup.procs` of each group, open for the child to join with.
     procs: Vec<OwnedFd>,
@@ -409,7 +399,7 @@ fn watch(counter: &std::sync::Arc<CpuCounter>) {
 
 /// A limit a bot process ran into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Hit {
+pub enum Hit {
     Processes,
     Memory,
     /// The tree's CPU time, all its processes together.
@@ -419,7 +409,7 @@ pub(crate) enum Hit {
 impl BotGroup {
     /// Makes the groups for one bot process; `None` when no controller is
     /// usable or nothing is limited.
-    pub(crate) fn create(limits: GroupLimits) -> std::io::Result<Option<Self>> {
+    pub fn create(limits: GroupLimits) -> std::io::Result<Option<Self>> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let mut group = Self {
             dirs: Vec::new(),
@@ -493,12 +483,12 @@ impl BotGroup {
     /// CPU time used so far by every process that was ever in the group,
     /// reaped by its parent, by the kernel (`SIGCHLD` ignored) or not at
     /// all; `None` without CPU accounting.
-    pub(crate) fn cpu_time(&self) -> Option<std::time::Duration> {
+    pub fn cpu_time(&self) -> Option<std::time::Duration> {
         self.cpu.as_ref()?.used()
     }
 
     /// The `cgroup.procs` descriptors the child writes itself into.
-    pub(crate) fn join_fds(&self) -> [i32; 3] {
+    pub fn join_fds(&self) -> [i32; 3] {
         let mut fds = [-1; 3];
         for (slot, fd) in fds.iter_mut().zip(&self.procs) {
             *slot = fd.as_raw_fd();
@@ -508,7 +498,7 @@ impl BotGroup {
 
     /// Starts counting anew for the next bot process of a box: its CPU
     /// time and limit, and the limits it runs into.
-    pub(crate) fn rebase(&self) {
+    pub fn rebase(&self) {
         if let Some(cpu) = &self.cpu {
             let total = cpu.total().unwrap_or_default();
             cpu.base.store(
@@ -553,7 +543,7 @@ impl BotGroup {
     /// last [`Self::rebase`] (or the group's making, where the kernel
     /// cannot reset the mark: v2 before Linux 6.12), in bytes; `None`
     /// without a memory group.
-    pub(crate) fn memory_peak(&self) -> Option<u64> {
+    pub fn memory_peak(&self) -> Option<u64> {
         use std::os::unix::fs::FileExt;
         let file = self.peak_file()?;
         let mut buf = [0u8; 32];
@@ -610,7 +600,7 @@ impl BotGroup {
 
     /// The limits the group's processes ran into since the last
     /// [`Self::rebase`] (or its making).
-    pub(crate) fn hits(&self) -> Vec<Hit> {
+    pub fn hits(&self) -> Vec<Hit> {
         let mut hits = Vec::new();
         if self
             .cpu
@@ -630,7 +620,7 @@ impl BotGroup {
 
     /// SIGKILLs every process in the groups until none is left (a process
     /// forking meanwhile is caught by the next round), within `wait`.
-    pub(crate) fn kill_all(&self, wait: std::time::Duration) {
+    pub fn kill_all(&self, wait: std::time::Duration) {
         let deadline = std::time::Instant::now() + wait;
         for (_, dir, _) in &self.dirs {
             loop {

@@ -12,7 +12,7 @@
 //! allowlist.
 //!
 //! A box's init readies its box for each game with calls no bot may make
-//! (`mount`, `umount2`, `unshare`: [`READYING`]), and loads the filters
+//! (`mount`, `umount2`, `unshare`: `READYING`), and loads the filters
 //! once for all its bots, which inherit them: attaching a filter costs
 //! the kernel an emulation of it for every system call number (its cache
 //! of allowed calls), about a tenth of a contained league's CPU when each
@@ -447,25 +447,21 @@ const DENIED_ON_PID_ONE: &[i64] = &[
 /// and denied by the last (see the module's doc).
 const READYING: &[i64] = &[libc::SYS_mount, libc::SYS_umount2, libc::SYS_unshare];
 
-/// How many of the filters (the first ones) a box's init loads; its bots
-/// load the rest (see the module's doc).
-pub(crate) fn loaded_by_init(filters: &[BpfProgram]) -> usize {
-    filters.len().saturating_sub(1)
-}
+pub use crate::sys::loaded_by_init;
 
 /// The compiled filters, in the order to load them: the allowlist (every
 /// other call ENOSYS; `clone3` among those, as its flags sit in memory,
 /// out of a filter's reach, and C libraries then fall back to `clone`,
 /// whose flags the EPERM filter checks), then the EPERM list, then the
-/// [`READYING`] calls' EPERM. `None` where the architecture is not
+/// `READYING` calls' EPERM. `None` where the architecture is not
 /// supported.
-pub(crate) fn filters() -> Option<&'static [BpfProgram]> {
+pub fn filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
     FILTERS.get_or_init(|| build(&[]).ok()).as_deref()
 }
 
 /// [`filters`] for a pinned bot: `sched_setaffinity` fails with EPERM too.
-pub(crate) fn pinned_filters() -> Option<&'static [BpfProgram]> {
+pub fn pinned_filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
     FILTERS
         .get_or_init(|| build(DENIED_WHEN_PINNED).ok())

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::sandbox::SandboxMode;
+use crate::plan::SandboxMode;
 
 /// Tasks each seat of a game in flight takes: the bot's process, and in
 /// a box its init and the waiter holding the box together (without
@@ -198,7 +198,7 @@ pub fn reserve_seat_users(
     games: usize,
     seats: usize,
 ) -> Result<usize, crate::seat_users::SeatUserError> {
-    if !crate::sandbox::seat_users(mode) {
+    if !crate::plan::seat_users(mode) {
         return Ok(0);
     }
     crate::seat_users::reserve(seat_users_needed(games, seats))?;

@@ -1,13 +1,38 @@
-//! The few raw system calls the runner needs, kept in one place so the
-//! rest of the crate stays free of `unsafe`.
+//! The few raw system calls the crate needs, kept in one place so the
+//! rest of the crate stays free of `unsafe`: the lowest layer, calling
+//! nothing of the crate above it. Besides the calls themselves it holds
+//! the code that runs where only async-signal-safe calls may: the forked
+//! child between fork and exec (`contain`), a box's init (`init`) and
+//! the child's half of a minimal root (`root`).
 #![allow(unsafe_code)]
+
+pub(crate) mod init;
+pub(crate) mod root;
 
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
+/// What a bot's group limits, and whether it counts CPU time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GroupLimits {
+    pub processes: Option<u64>,
+    pub memory_bytes: Option<u64>,
+    /// Count the CPU time of the whole tree (for `--time cpu`).
+    pub account_cpu: bool,
+    /// Kill the whole tree once it has used this much CPU time
+    /// (`--limit-cpu-s`, for every process it ran together).
+    pub cpu_seconds: Option<u64>,
+}
+
+/// How many of the filters (the first ones) a box's init loads; its bots
+/// load the rest (see `crate::seccomp`).
+pub fn loaded_by_init(filters: &[seccompiler::BpfProgram]) -> usize {
+    filters.len().saturating_sub(1)
+}
+
 /// How a process ended, as far as the runner cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ExitKind {
+pub enum ExitKind {
     /// Exited normally with this status code.
     Code(i32),
     /// Killed by this signal (0: ended in a way we could not decode).
@@ -29,18 +54,18 @@ fn live_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
 /// The pids (equal to their group ids) of every bot process, waiter and
 /// build the runner has spawned and not yet reaped: the children the
 /// subreaper's sweep leaves alone (see [`crate::reaper`]).
-pub(crate) fn live_group_ids() -> BTreeSet<i32> {
+pub fn live_group_ids() -> BTreeSet<i32> {
     live_groups().clone()
 }
 
 /// Records a freshly spawned bot's process group.
-pub(crate) fn register_group(pgid: i32) {
+pub fn register_group(pgid: i32) {
     live_groups().insert(pgid);
 }
 
 /// Forgets a process group and sends SIGKILL to all of it. Must be called
-/// before the group leader is reaped (see [`LIVE_GROUPS`]).
-pub(crate) fn unregister_and_kill_group(pgid: i32) {
+/// before the group leader is reaped (see `LIVE_GROUPS`).
+pub fn unregister_and_kill_group(pgid: i32) {
     let mut groups = live_groups();
     groups.remove(&pgid);
     kill_group(pgid);
@@ -49,7 +74,7 @@ pub(crate) fn unregister_and_kill_group(pgid: i32) {
 /// SIGKILLs `pid` if it is still in the cgroup directory named `group`
 /// (checked after taking a pidfd, so a pid recycled in between is never
 /// signalled).
-pub(crate) fn kill_pid_in_group(pid: i32, group: &str) {
+pub fn kill_pid_in_group(pid: i32, group: &str) {
     let Some(fd) = pidfd(pid) else { return };
     let cgroups = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).unwrap_or_default();
     if cgroups.lines().any(|l| l.ends_with(&format!("/{group}"))) {
@@ -71,19 +96,13 @@ fn kill_group(pgid: i32) {
 }
 
 /// Sends SIGKILL to the process group of every bot that any game in this
-/// process is running. Meant for a Ctrl-C handler (it takes a mutex, so
-/// call it from a normal thread such as the CLI's signal-watching one,
-/// not from a raw signal handler). The games notice their bots dying; set
-/// their `cancel` flag as well so they stop instead of restarting them.
-pub fn kill_all_bots() {
-    {
-        let groups = live_groups();
-        for &pgid in groups.iter() {
-            kill_group(pgid);
-        }
+/// process is running (see `crate::reaper::kill_all_bots`, which then
+/// sweeps what they left).
+pub fn kill_all_groups() {
+    let groups = live_groups();
+    for &pgid in groups.iter() {
+        kill_group(pgid);
     }
-    // And what bots that already ended left behind.
-    crate::reaper::sweep();
 }
 
 /// Whether any process of group `pgid` is still running.
@@ -136,14 +155,14 @@ fn live_members_from_proc(pgid: i32) -> Option<bool> {
 /// A pidfd for `pid` (readable once it has ended), or `None`
 /// where the kernel has none (before Linux 5.3): the game loop then asks
 /// [`exited_no_reap`] on every wake-up instead.
-pub(crate) fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
+pub fn pidfd(pid: i32) -> Option<std::os::fd::OwnedFd> {
     let pid = rustix::process::Pid::from_raw(pid)?;
     rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
 }
 
 /// The one child of `pid` (the bot under its waiter), from
 /// `/proc/PID/task/PID/children`; `None` if there is not exactly one.
-pub(crate) fn only_child(pid: i32) -> Option<i32> {
+pub fn only_child(pid: i32) -> Option<i32> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
     parse_only_child(&text)
 }
@@ -151,7 +170,7 @@ pub(crate) fn only_child(pid: i32) -> Option<i32> {
 /// The one child in an open `/proc/PID/task/PID/children` file, read
 /// with `pread` (the file is made anew at each read from offset 0);
 /// `None` if there is not exactly one.
-pub(crate) fn only_child_in(file: &std::fs::File) -> Option<i32> {
+pub fn only_child_in(file: &std::fs::File) -> Option<i32> {
     use std::os::unix::fs::FileExt;
     // One pid and its space fit with room to spare; a second pid, even
     // cut short, still reads as more than one.
@@ -171,7 +190,7 @@ fn parse_only_child(text: &str) -> Option<i32> {
 
 /// How our child `pid` ended, if it has, without reaping it: its pid stays
 /// reserved until the owner kills its group and reaps it.
-pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
+pub fn exited_no_reap(pid: i32) -> Option<ExitKind> {
     use rustix::process::{Pid, WaitId, WaitIdOptions, waitid};
     let pid = Pid::from_raw(pid)?;
     let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
@@ -192,7 +211,7 @@ pub(crate) fn exited_no_reap(pid: i32) -> Option<ExitKind> {
 }
 
 /// `d` as a poll timeout (saturating: poll's `None` would mean forever).
-pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
+pub fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
     rustix::event::Timespec::try_from(d).unwrap_or(rustix::event::Timespec {
         tv_sec: i64::MAX,
         tv_nsec: 0,
@@ -201,59 +220,59 @@ pub(crate) fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
 
 /// What the forked child does before it runs the bot (see [`contain`]).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Containment {
+pub struct Containment {
     /// `CLONE_NEW*` flags to unshare (PID and network namespaces); 0 for none.
-    pub(crate) unshare_flags: i32,
+    pub unshare_flags: i32,
     /// Resource limits to set, as (resource, soft = hard limit).
-    pub(crate) rlimits: [Option<(i32, u64)>; 8],
+    pub rlimits: [Option<(i32, u64)>; 8],
     /// A Landlock ruleset descriptor to restrict the bot with; -1 for
     /// none. Its owner keeps it open until the spawn has returned.
-    pub(crate) landlock_fd: i32,
+    pub landlock_fd: i32,
     /// Seccomp filters to load, in order (empty: none).
-    pub(crate) seccomp: &'static [seccompiler::BpfProgram],
+    pub seccomp: &'static [seccompiler::BpfProgram],
     /// Build a Landlock ruleset for this process (the spawn fills
     /// `landlock_fd`).
-    pub(crate) confine_fs: bool,
+    pub confine_fs: bool,
     /// Mount a `/proc` of the bot's own PID namespace (needs `NEW_PID`
     /// and `NEW_NS` in the flags).
-    pub(crate) private_proc: bool,
+    pub private_proc: bool,
     /// `cgroup.procs` descriptors of the bot's control groups to join
     /// (-1: none); the owner keeps them open until the spawn returned.
-    pub(crate) cgroup_fds: [i32; 3],
+    pub cgroup_fds: [i32; 3],
     /// Limits for the bot's control groups (the spawn makes them).
-    pub(crate) group_limits: crate::cgroup::GroupLimits,
+    pub group_limits: GroupLimits,
     /// With `CLONE_NEWUSER` in the flags: the lines for the new user
     /// namespace's `uid_map` and `gid_map` (dojo's own ids mapped to
     /// themselves), formatted before the fork.
-    pub(crate) id_maps: IdMaps,
+    pub id_maps: IdMaps,
     /// Without a PID namespace: make the bot a child subreaper, so that
     /// what its descendants leave behind stays in its tree while it lives
     /// and is adopted by dojo (and swept) when it ends (see
     /// [`crate::reaper`]).
-    pub(crate) subreaper: bool,
+    pub subreaper: bool,
     /// As root: the uid and gid (equal) the bot runs as, one of the seat's
     /// own that owns nothing but its scratch directory; 0 for none.
-    pub(crate) seat_id: u32,
+    pub seat_id: u32,
     /// With `seat_id`: keep CAP_DAC_READ_SEARCH (ambient, so the bot's
     /// programs have it) to read its own directory whatever its modes and
     /// those of the directories above it. Only with Landlock, which then
     /// bounds what it reads, and seccomp, which denies
     /// `open_by_handle_at` (the capability's way past Landlock).
-    pub(crate) seat_reads_all: bool,
+    pub seat_reads_all: bool,
     /// Give the bot a minimal root (needs `NEW_NS` in the flags; the
     /// spawn builds it and fills `root`).
-    pub(crate) minimal_root: bool,
+    pub minimal_root: bool,
     /// The minimal root to make and enter (see [`crate::root`]); its
     /// owner keeps it until the spawn has returned.
-    pub(crate) root: RootRef,
+    pub root: RootRef,
 }
 
-/// A [`crate::root::MinimalRoot`] for the forked child (null: none). A
+/// A [`root::MinimalRoot`] for the forked child (null: none). A
 /// plain pointer so that [`Containment`] stays a copied value: the spawn
 /// that sets it owns the root until the fork is done, and the child
 /// reads its own copy of that memory.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct RootRef(pub(crate) *const crate::root::MinimalRoot);
+pub struct RootRef(pub *const root::MinimalRoot);
 
 // SAFETY: only read, in the forked child, while the owner keeps it.
 unsafe impl Send for RootRef {}
@@ -262,7 +281,7 @@ unsafe impl Sync for RootRef {}
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct IdMaps {
+pub struct IdMaps {
     uid: [u8; 32],
     uid_len: usize,
     gid: [u8; 32],
@@ -271,7 +290,7 @@ pub(crate) struct IdMaps {
 
 impl IdMaps {
     /// Maps the current user and group to themselves.
-    pub(crate) fn current() -> Self {
+    pub fn current() -> Self {
         let (uid, gid) = (rustix::process::getuid(), rustix::process::getgid());
         let line = |id: u32| {
             let text = format!("{id} {id} 1\n");
@@ -321,7 +340,7 @@ impl Default for Containment {
             confine_fs: false,
             private_proc: false,
             cgroup_fds: [-1; 3],
-            group_limits: crate::cgroup::GroupLimits::default(),
+            group_limits: GroupLimits::default(),
             id_maps: IdMaps {
                 uid: [0; 32],
                 uid_len: 0,
@@ -340,7 +359,7 @@ impl Default for Containment {
 /// The Landlock ABI version the kernel offers; 0 where it has none (or
 /// it is disabled at boot).
 #[cfg(target_os = "linux")]
-pub(crate) fn landlock_abi() -> i32 {
+pub fn landlock_abi() -> i32 {
     const LANDLOCK_CREATE_RULESET_VERSION: u32 = 1;
     // SAFETY: with a null attribute pointer, size 0 and the VERSION flag
     // the call only returns a number; it reads and writes no memory.
@@ -356,7 +375,7 @@ pub(crate) fn landlock_abi() -> i32 {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn landlock_abi() -> i32 {
+pub fn landlock_abi() -> i32 {
     0
 }
 
@@ -402,8 +421,8 @@ fn private_proc(plan: &Containment) -> std::io::Result<()> {
 }
 
 /// Landlock's rights to list a directory, and to read and execute.
-pub(crate) const LANDLOCK_READ_DIR: u64 = 1 << 3;
-pub(crate) const LANDLOCK_READ: u64 = 1 | (1 << 2) | LANDLOCK_READ_DIR;
+pub const LANDLOCK_READ_DIR: u64 = 1 << 3;
+pub const LANDLOCK_READ: u64 = 1 | (1 << 2) | LANDLOCK_READ_DIR;
 
 /// Adds a rule to the Landlock ruleset `ruleset`: `access` beneath
 /// `path` (a mount made in the child, which dojo's rules, naming the
@@ -567,7 +586,7 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
 /// [`Containment::seat_reads_all`]). The bounding set is emptied first
 /// (that needs CAP_SETPCAP, which the caller still has). Raw system
 /// calls only, no allocation: also run by a box's init's child between
-/// its `clone` and its `exec` (see [`crate::init`]). -1 (errno set) on
+/// its `clone` and its `exec` (see `init`). -1 (errno set) on
 /// failure.
 ///
 /// # Safety
@@ -613,7 +632,7 @@ pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool, present: u64) ->
 /// In a box's init: it keeps only the capabilities its work needs, and
 /// stays out of its bots' reach. CAP_SYS_ADMIN in the box's own
 /// namespaces, to ready the box for each game (a new scratch filesystem,
-/// IPC namespace and PID counter: [`crate::init`]), and CAP_SETPCAP, so
+/// IPC namespace and PID counter: [`init`]), and CAP_SETPCAP, so
 /// that each bot empties its bounding set. As root (`plan.seat_id`) it
 /// stays root, so that no bot of the box (each runs as the seat's user,
 /// see [`seat_credentials`]) may signal, `prlimit`, renice or trace it,
@@ -752,7 +771,7 @@ unsafe fn confine_self(plan: &Containment) -> std::io::Result<()> {
 
 /// A box's init's share of [`confine_self`]: no new privileges and the
 /// seccomp filters that let through the calls with which it readies its
-/// box ([`crate::seccomp::loaded_by_init`]); its bots inherit them, and
+/// box ([`loaded_by_init`]); its bots inherit them, and
 /// take on the rest in [`confine_box_bot`]. Not Landlock: a Landlock
 /// domain forbids every mount.
 ///
@@ -763,7 +782,7 @@ unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
     if plan.landlock_fd < 0 && plan.seccomp.is_empty() {
         return Ok(());
     }
-    let init_part = &plan.seccomp[..crate::seccomp::loaded_by_init(plan.seccomp)];
+    let init_part = &plan.seccomp[..loaded_by_init(plan.seccomp)];
     // SAFETY: as this function.
     unsafe {
         no_new_privileges()?;
@@ -771,7 +790,7 @@ unsafe fn confine_init(plan: &Containment) -> std::io::Result<()> {
     }
 }
 
-/// The rest of [`confine_self`] for a bot of a box, in the init's child
+/// The rest of `confine_self` for a bot of a box, in the init's child
 /// between its `clone` and its `exec` (after the change to the seat's
 /// user, if any): without a seat user every capability the init kept
 /// dropped, then Landlock, then the seccomp filters the init did not load.
@@ -785,7 +804,7 @@ pub(crate) unsafe fn confine_box_bot(plan: &Containment) -> std::io::Result<()> 
     if plan.seat_id == 0 {
         drop_capabilities(init_capabilities(plan));
     }
-    let own_part = &plan.seccomp[crate::seccomp::loaded_by_init(plan.seccomp)..];
+    let own_part = &plan.seccomp[loaded_by_init(plan.seccomp)..];
     // SAFETY: as this function.
     unsafe {
         if plan.landlock_fd >= 0 {
@@ -853,18 +872,18 @@ unsafe fn load_filters(programs: &[seccompiler::BpfProgram]) -> std::io::Result<
 }
 
 /// Namespace flags, for the sandbox module's probe and plan.
-pub(crate) const NEW_PID: i32 = libc::CLONE_NEWPID;
-pub(crate) const NEW_NET: i32 = libc::CLONE_NEWNET;
-pub(crate) const NEW_USER: i32 = libc::CLONE_NEWUSER;
-pub(crate) const NEW_NS: i32 = libc::CLONE_NEWNS;
-pub(crate) const NEW_IPC: i32 = libc::CLONE_NEWIPC;
-pub(crate) const NEW_UTS: i32 = libc::CLONE_NEWUTS;
+pub const NEW_PID: i32 = libc::CLONE_NEWPID;
+pub const NEW_NET: i32 = libc::CLONE_NEWNET;
+pub const NEW_USER: i32 = libc::CLONE_NEWUSER;
+pub const NEW_NS: i32 = libc::CLONE_NEWNS;
+pub const NEW_IPC: i32 = libc::CLONE_NEWIPC;
+pub const NEW_UTS: i32 = libc::CLONE_NEWUTS;
 
 /// Makes this process non-dumpable: its `/proc/PID` entries (environment,
 /// memory, descriptors) then need CAP_SYS_PTRACE, which bots lack (see
-/// [`drop_capabilities`]). The waiters, forked from it, inherit it; bots
+/// `drop_capabilities`). The waiters, forked from it, inherit it; bots
 /// do not (exec resets it).
-pub(crate) fn make_undumpable() {
+pub fn make_undumpable() {
     // SAFETY: prctl with plain values.
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -872,12 +891,12 @@ pub(crate) fn make_undumpable() {
 }
 
 /// Resource ids, for the sandbox module.
-pub(crate) mod resource {
-    pub(crate) const CORE: i32 = libc::RLIMIT_CORE as i32;
-    pub(crate) const FSIZE: i32 = libc::RLIMIT_FSIZE as i32;
-    pub(crate) const NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
-    pub(crate) const AS: i32 = libc::RLIMIT_AS as i32;
-    pub(crate) const CPU: i32 = libc::RLIMIT_CPU as i32;
+pub mod resource {
+    pub const CORE: i32 = libc::RLIMIT_CORE as i32;
+    pub const FSIZE: i32 = libc::RLIMIT_FSIZE as i32;
+    pub const NOFILE: i32 = libc::RLIMIT_NOFILE as i32;
+    pub const AS: i32 = libc::RLIMIT_AS as i32;
+    pub const CPU: i32 = libc::RLIMIT_CPU as i32;
 }
 
 /// Arranges for the spawned child to run the bot contained.
@@ -896,13 +915,13 @@ pub(crate) mod resource {
 /// down. Both stay in the process group the runner kills.
 ///
 /// With `init` (a box: needs `NEW_PID`), the second child does not return
-/// to exec the command: it becomes the box's init ([`crate::init::run`])
+/// to exec the command: it becomes the box's init (`init::run`)
 /// on the given end of its socket pair, and starts the bot on request.
 #[cfg(target_os = "linux")]
-pub(crate) fn contain(
+pub fn contain(
     command: &mut std::process::Command,
     plan: Containment,
-    init: Option<(i32, crate::init::Program)>,
+    init: Option<(i32, init::Program)>,
 ) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec. It only
@@ -975,7 +994,7 @@ pub(crate) fn contain(
                 // PDEATHSIG and the check that the waiter is still there.
                 libc::close(alive[1]);
                 if !plan.root.0.is_null() {
-                    crate::root::enter(&*plan.root.0, plan.landlock_fd)?;
+                    root::enter(&*plan.root.0, plan.landlock_fd)?;
                 } else if plan.private_proc {
                     private_proc(&plan)?;
                 }
@@ -1005,7 +1024,7 @@ pub(crate) fn contain(
                     // exec (`confine_box_bot`).
                     limit_files(&plan)?;
                     confine_init(&plan)?;
-                    crate::init::run(*ctl, program, &plan);
+                    init::run(*ctl, program, &plan);
                 }
                 limit_files_and_confine(&plan)?;
                 return Ok(());
@@ -1061,17 +1080,17 @@ pub(crate) fn contain(
 
 /// Elsewhere the guards and the Ctrl-C handler are the only protection.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn contain(
+pub fn contain(
     _command: &mut std::process::Command,
     _plan: Containment,
-    _init: Option<(i32, crate::init::Program)>,
+    _init: Option<(i32, init::Program)>,
 ) {
 }
 
 /// Whether the kernel lets this process create the namespaces in `flags`
 /// for a child: tried in a throwaway child that exits before exec.
 #[cfg(target_os = "linux")]
-pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
+pub fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
     use std::os::unix::process::CommandExt;
     let mut command = std::process::Command::new("true");
     command
@@ -1106,7 +1125,7 @@ pub(crate) fn probe_unshare(flags: i32) -> Result<(), std::io::Error> {
 /// Whether `true` runs under `plan` (its Landlock ruleset and seccomp
 /// filters): a probe that the kernel accepts them and that a contained
 /// process can still start.
-pub(crate) fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
+pub fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
     let mut command = std::process::Command::new("true");
     command
         .stdin(std::process::Stdio::null())
@@ -1124,7 +1143,7 @@ pub(crate) fn probe_exec(plan: Containment) -> Result<(), std::io::Error> {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
+pub fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
     Err(std::io::Error::other("namespaces exist only on Linux"))
 }
 
@@ -1132,7 +1151,7 @@ pub(crate) fn probe_unshare(_flags: i32) -> Result<(), std::io::Error> {
 /// (its own clock, `CLOCK_PROCESS_CPUTIME` of another process: nanosecond
 /// resolution); `None` if it is gone or its clock cannot be read.
 #[cfg(target_os = "linux")]
-pub(crate) fn process_cpu_time(pid: i32) -> Option<std::time::Duration> {
+pub fn process_cpu_time(pid: i32) -> Option<std::time::Duration> {
     // The clock id is the kernel's encoding of "the scheduler clock of
     // process PID" (`MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)` in
     // `linux/posix-timers.h`: `(~pid << 3) | 2`), made here because
@@ -1160,7 +1179,7 @@ pub(crate) fn process_cpu_time(pid: i32) -> Option<std::time::Duration> {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn process_cpu_time(_pid: i32) -> Option<std::time::Duration> {
+pub fn process_cpu_time(_pid: i32) -> Option<std::time::Duration> {
     None
 }
 
@@ -1217,7 +1236,7 @@ pub fn open_files_hard_limit() -> u64 {
 }
 
 /// Clock ticks per second of the times in `/proc/PID/stat`.
-pub(crate) fn clock_ticks_per_second() -> u64 {
+pub fn clock_ticks_per_second() -> u64 {
     // SAFETY: sysconf has no preconditions.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
     u64::try_from(ticks).ok().filter(|&t| t > 0).unwrap_or(100)
@@ -1227,7 +1246,7 @@ pub(crate) fn clock_ticks_per_second() -> u64 {
 /// CPU `cpu` only. Registered before [`contain`], so the waiter and the bot
 /// both inherit it.
 #[cfg(target_os = "linux")]
-pub(crate) fn pin(command: &mut std::process::Command, cpu: usize) {
+pub fn pin(command: &mut std::process::Command, cpu: usize) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec and only
     // fills a cpu_set_t on its stack and calls sched_setaffinity, which
@@ -1246,7 +1265,7 @@ pub(crate) fn pin(command: &mut std::process::Command, cpu: usize) {
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn pin(_command: &mut std::process::Command, _cpu: usize) {}
+pub fn pin(_command: &mut std::process::Command, _cpu: usize) {}
 
 /// The CPUs this process may run on, in order (all of `0..n` where the
 /// affinity cannot be read).
@@ -1272,7 +1291,7 @@ pub fn allowed_cpus() -> Vec<usize> {
 
 /// Runs `f` when the process exits normally (`exit`, or a return from
 /// `main`).
-pub(crate) fn at_exit(f: extern "C" fn()) {
+pub fn at_exit(f: extern "C" fn()) {
     // SAFETY: atexit stores a function pointer with no captured state.
     unsafe {
         libc::atexit(f);

@@ -1,5 +1,5 @@
 //! The init of a box: PID 1 of the box's namespaces, which starts the
-//! seat's bot on request by clone + exec ([`start`]), so every further
+//! seat's bot on request by clone + exec (`start`), so every further
 //! process of the seat costs a clone and an exec instead of fresh
 //! namespaces, a cgroup, a Landlock ruleset and seccomp filters (see
 //! [`crate::bot_box`]).
@@ -27,7 +27,7 @@
 //!   answers [`CLEAN`];
 //! - dojo sends [`RENEW`] between games (and once when the box is made):
 //!   the init empties the box as for [`KILL`], then readies it as a new
-//!   box would be ([`renew`]): a new tmpfs over the scratch directory
+//!   box would be (`renew`): a new tmpfs over the scratch directory
 //!   (where the box has a minimal root), a new IPC namespace and its PID
 //!   counter set back; it answers [`RENEWED`], or [`FAILED`] with the
 //!   errno of the step that failed;
@@ -47,27 +47,26 @@
 //! bot sends it (a namespace's init gets only the signals it has a
 //! handler for); and dojo's command line and environment are wiped from
 //! its memory, so `/proc/1/cmdline` shows nothing of dojo's.
-#![allow(unsafe_code)]
 
 use std::ffi::{CString, c_char};
 
 /// Bytes of one message: the tag, then two native-endian `i32`s.
-pub(crate) const MESSAGE: usize = 9;
+pub const MESSAGE: usize = 9;
 /// Most bytes of the environment a [`START`] carries.
-pub(crate) const ENV_BYTES: usize = 32 * 1024;
+pub const ENV_BYTES: usize = 32 * 1024;
 /// Most variables in it.
-pub(crate) const ENV_VARS: usize = 256;
-pub(crate) const START: u8 = b'S';
-pub(crate) const STARTED: u8 = b'P';
-pub(crate) const FAILED: u8 = b'F';
-pub(crate) const EXITED: u8 = b'X';
-pub(crate) const KILL: u8 = b'K';
-pub(crate) const CLEAN: u8 = b'C';
-pub(crate) const RENEW: u8 = b'R';
-pub(crate) const RENEWED: u8 = b'N';
+pub const ENV_VARS: usize = 256;
+pub const START: u8 = b'S';
+pub const STARTED: u8 = b'P';
+pub const FAILED: u8 = b'F';
+pub const EXITED: u8 = b'X';
+pub const KILL: u8 = b'K';
+pub const CLEAN: u8 = b'C';
+pub const RENEW: u8 = b'R';
+pub const RENEWED: u8 = b'N';
 
 /// One message.
-pub(crate) fn message(tag: u8, a: i32, b: i32) -> [u8; MESSAGE] {
+pub fn message(tag: u8, a: i32, b: i32) -> [u8; MESSAGE] {
     let mut m = [0u8; MESSAGE];
     m[0] = tag;
     m[1..5].copy_from_slice(&a.to_ne_bytes());
@@ -76,7 +75,7 @@ pub(crate) fn message(tag: u8, a: i32, b: i32) -> [u8; MESSAGE] {
 }
 
 /// The tag and numbers of a message.
-pub(crate) fn parse(m: &[u8]) -> Option<(u8, i32, i32)> {
+pub fn parse(m: &[u8]) -> Option<(u8, i32, i32)> {
     if m.len() != MESSAGE {
         return None;
     }
@@ -90,7 +89,7 @@ pub(crate) fn parse(m: &[u8]) -> Option<(u8, i32, i32)> {
 /// and with their pointer array. The environment comes with each
 /// [`START`] (a seat's `DOJO_SEED` differs from game to game).
 #[derive(Debug)]
-pub(crate) struct Program {
+pub struct Program {
     path: CString,
     _strings: Vec<CString>,
     argv: Vec<*const c_char>,
@@ -105,11 +104,11 @@ pub(crate) struct Program {
 
 /// A tmpfs over a box's scratch directory, new for every game.
 #[derive(Debug)]
-pub(crate) struct ScratchMount {
+pub struct ScratchMount {
     /// The scratch directory's path (the same in the box's root).
-    pub(crate) path: CString,
+    pub path: CString,
     /// The tmpfs's options: its mode, owner, size and inodes.
-    pub(crate) options: CString,
+    pub options: CString,
 }
 
 // SAFETY: the pointers point into `_strings` (heap buffers that do not
@@ -122,7 +121,7 @@ impl Program {
     /// `command`, its program looked up in the `PATH` of `env` when it
     /// names no directory (relative paths are the bot directory's, the
     /// init's working directory).
-    pub(crate) fn new(
+    pub fn new(
         command: &[String],
         env: &[(String, String)],
         scratch: Option<ScratchMount>,
@@ -232,7 +231,7 @@ unsafe fn wipe(dojos: &[std::ops::Range<usize>; 2]) {
 
 /// `env` as a [`START`]'s payload: later values of a name win, as with
 /// `Command::envs`.
-pub(crate) fn env_payload(env: &[(String, String)]) -> std::io::Result<Vec<u8>> {
+pub fn env_payload(env: &[(String, String)]) -> std::io::Result<Vec<u8>> {
     let mut seen = std::collections::BTreeMap::new();
     for (k, v) in env {
         seen.insert(k.as_str(), v.as_str());
@@ -285,9 +284,9 @@ fn errno() -> i32 {
 ///
 /// # Safety
 /// To be called only in a forked child that will never return to the
-/// code it was forked from; `plan` as [`crate::sys::confine_self`] needs
+/// code it was forked from; `plan` as `super::confine_self` needs
 /// it.
-pub(crate) unsafe fn run(ctl: i32, program: &Program, plan: &crate::sys::Containment) -> ! {
+pub unsafe fn run(ctl: i32, program: &Program, plan: &super::Containment) -> ! {
     // SAFETY: raw system calls on stack buffers and on `program`, whose
     // memory this process has its own copy of.
     unsafe {
@@ -621,7 +620,7 @@ unsafe fn start(
     program: &Program,
     fds: [i32; 3],
     env: &[u8],
-    plan: &crate::sys::Containment,
+    plan: &super::Containment,
 ) -> Result<i32, i32> {
     // The environment's pointers, into `env` (each string ends in a NUL).
     let mut envp = [std::ptr::null::<c_char>(); ENV_VARS + 1];
@@ -692,7 +691,7 @@ struct Child {
     fds: [i32; 3],
     /// The seat's user to become (0: none), whether to keep
     /// CAP_DAC_READ_SEARCH, and the confinement to take on (see [`run`]).
-    plan: *const crate::sys::Containment,
+    plan: *const super::Containment,
     error: i32,
 }
 
@@ -720,10 +719,10 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
         // it can reach nothing of the init's.
         let plan = &*(*child).plan;
         if plan.seat_id != 0
-            && crate::sys::seat_credentials(
+            && super::seat_credentials(
                 plan.seat_id,
                 plan.seat_reads_all,
-                crate::sys::init_capabilities(plan),
+                super::init_capabilities(plan),
             ) == -1
         {
             fail(child);
@@ -731,7 +730,7 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
         // Then the rest of its confinement (with the init's ruleset
         // descriptor, which is closed next) and no descriptor of the
         // init's.
-        if let Err(e) = crate::sys::confine_box_bot(plan) {
+        if let Err(e) = super::confine_box_bot(plan) {
             std::ptr::write_volatile(
                 &raw mut (*child).error,
                 e.raw_os_error().unwrap_or(libc::EPERM),

@@ -49,7 +49,7 @@ fn kept_files_budget() -> usize {
 /// CPU used so far by `root` and its live descendants; `None` when
 /// `root` is gone or `/proc` cannot be read. Opens and closes every file
 /// (see [`TreeClock`] for repeated samples).
-pub(crate) fn tree_cpu_time(root: i32) -> Option<Duration> {
+pub fn tree_cpu_time(root: i32) -> Option<Duration> {
     walk(root, stat_by_path)
 }
 
@@ -64,7 +64,7 @@ fn stat_by_path(pid: i32) -> Option<(Stat, Option<Vec<i32>>)> {
 /// Repeated samples of one bot process's tree (see the module
 /// documentation).
 #[derive(Debug)]
-pub(crate) struct TreeClock {
+pub struct TreeClock {
     root: i32,
     kept: RefCell<Vec<KeptFiles>>,
 }
@@ -105,7 +105,7 @@ impl Drop for KeptFiles {
 }
 
 impl TreeClock {
-    pub(crate) fn new(root: i32) -> TreeClock {
+    pub fn new(root: i32) -> TreeClock {
         TreeClock {
             root,
             kept: RefCell::new(Vec::new()),
@@ -113,7 +113,7 @@ impl TreeClock {
     }
 
     /// CPU used so far by the tree; `None` when its root is gone.
-    pub(crate) fn sample(&self) -> Option<Duration> {
+    pub fn sample(&self) -> Option<Duration> {
         let mut kept = self.kept.borrow_mut();
         let mut visited: Vec<i32> = Vec::new();
         let total = walk(self.root, |pid| {

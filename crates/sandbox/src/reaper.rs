@@ -67,7 +67,7 @@ static SPAWN_LOCK: RwLock<()> = RwLock::new(());
 const SWEEP_WAIT: Duration = Duration::from_secs(5);
 
 /// Keeps sweeps off while held (see the module documentation).
-pub(crate) fn hold() -> RwLockReadGuard<'static, ()> {
+pub fn hold() -> RwLockReadGuard<'static, ()> {
     SPAWN_LOCK
         .read()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -75,15 +75,15 @@ pub(crate) fn hold() -> RwLockReadGuard<'static, ()> {
 
 /// Waits until no spawn is between its fork and its tracking (and holds
 /// off new ones while held): then no child dojo forked still runs dojo's
-/// code with copies of its descriptors (see [`crate::FencedFile`]).
-pub(crate) fn no_spawn_in_flight() -> std::sync::RwLockWriteGuard<'static, ()> {
+/// code with copies of its descriptors (see [`crate::fork_fence::FencedFile`]).
+pub fn no_spawn_in_flight() -> std::sync::RwLockWriteGuard<'static, ()> {
     SPAWN_LOCK
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Whether this kernel has child subreapers (Linux 3.4 and later).
-pub(crate) fn supported() -> bool {
+pub fn supported() -> bool {
     rustix::process::child_subreaper().is_ok()
 }
 
@@ -91,11 +91,11 @@ pub(crate) fn supported() -> bool {
 static ENABLED: OnceLock<bool> = OnceLock::new();
 
 /// Makes dojo a child subreaper, once; whether it is one. Off when the
-/// `subreaper` layer is missing (or skipped).
-pub(crate) fn enable() -> bool {
+/// `subreaper` layer is missing (or skipped): `available`, from
+/// `crate::plan::layer_available`.
+pub fn enable(available: bool) -> bool {
     *ENABLED.get_or_init(|| {
-        crate::sandbox::layer_available("subreaper")
-            && rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
+        available && rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
     })
 }
 
@@ -106,7 +106,7 @@ fn enabled() -> bool {
 
 /// Kills and reaps every escapee (see the module documentation) with its
 /// whole tree. Returns how many escapees it reaped.
-pub(crate) fn sweep() -> usize {
+pub fn sweep() -> usize {
     if !enabled() {
         return 0;
     }
@@ -290,11 +290,22 @@ fn kill_if_same(pid: i32, start: u64) {
     }
 }
 
+/// Sends SIGKILL to the process group of every bot that any game in this
+/// process is running. Meant for a Ctrl-C handler (it takes a mutex, so
+/// call it from a normal thread such as the CLI's signal-watching one,
+/// not from a raw signal handler). The games notice their bots dying; set
+/// their `cancel` flag as well so they stop instead of restarting them.
+pub fn kill_all_bots() {
+    crate::sys::kill_all_groups();
+    // And what bots that already ended left behind.
+    sweep();
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn a_child_the_embedding_program_starts_itself_is_never_swept() {
-        if !super::enable() {
+        if !super::enable(crate::plan::layer_available("subreaper")) {
             eprintln!("skipped: no child subreaper here");
             return;
         }

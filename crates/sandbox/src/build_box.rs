@@ -25,7 +25,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::sandbox::{Limits, SandboxMode, layer_available};
+use crate::plan::{Limits, SandboxMode, layer_available};
 use crate::sys::{self, Containment};
 
 /// Whether a build may use the network (`--build-network`).
@@ -101,16 +101,16 @@ pub fn build_network_off_by() -> Option<&'static str> {
 /// build has ended (the scratch directory is removed when this is
 /// dropped; the ruleset's descriptor must outlive the spawn).
 #[derive(Debug)]
-pub(crate) struct BuildBox {
-    pub(crate) containment: Containment,
-    pub(crate) env: Vec<(String, String)>,
-    scratch: crate::sandbox::Scratch,
+pub struct BuildBox {
+    pub containment: Containment,
+    pub env: Vec<(String, String)>,
+    scratch: crate::plan::Scratch,
     _ruleset: Option<std::os::fd::OwnedFd>,
 }
 
 impl BuildBox {
     /// The build's HOME and TMPDIR.
-    pub(crate) fn scratch(&self) -> &Path {
+    pub fn scratch(&self) -> &Path {
         self.scratch.path()
     }
 }
@@ -121,7 +121,7 @@ impl BuildBox {
 fn build_limits() -> Limits {
     Limits {
         memory_bytes: layer_available("cgroup-memory")
-            .then_some(crate::controls::mib_bytes(BUILD_MEMORY_MIB)),
+            .then_some(crate::plan::mib_bytes(BUILD_MEMORY_MIB)),
         address_space_bytes: None,
         cpu_seconds: None,
         processes: Some(BUILD_PROCESSES),
@@ -134,13 +134,13 @@ fn build_limits() -> Limits {
 /// cache is `cache` (made here if missing). An error says why the build
 /// cannot run as asked (`--build-network off` with no way to enforce it,
 /// a cache or scratch directory that cannot be made).
-pub(crate) fn prepare(
+pub fn prepare(
     bot: &str,
     dir: &Path,
     cache: &Path,
     network: BuildNetwork,
 ) -> Result<BuildBox, String> {
-    let mut containment = crate::sandbox::plan(SandboxMode::Auto, &build_limits());
+    let mut containment = crate::plan::plan(SandboxMode::Auto, &build_limits());
     // The bot processes' namespaces, but the network's only when asked:
     // `plan` adds it wherever it can be made.
     let keep = sys::NEW_PID | sys::NEW_USER | sys::NEW_IPC | sys::NEW_UTS | sys::NEW_NS;
@@ -169,7 +169,7 @@ pub(crate) fn prepare(
     containment.minimal_root = false;
     std::fs::create_dir_all(cache)
         .map_err(|e| format!("cannot make its build cache {}: {e}", cache.display()))?;
-    let scratch = crate::sandbox::scratch_dir(&format!("build-{bot}"), false)
+    let scratch = crate::plan::scratch_dir(&format!("build-{bot}"), false)
         .map_err(|e| format!("cannot make its build scratch directory: {e}"))?;
     let env = environment(dir, scratch.path(), cache);
     let ruleset = if layer_available("landlock") {
@@ -199,7 +199,7 @@ pub(crate) fn prepare(
 /// TMPDIR its scratch directory, LANG), `DOJO_CACHE`, and the toolchain
 /// variables.
 fn environment(dir: &Path, scratch: &Path, cache: &Path) -> Vec<(String, String)> {
-    let mut env = crate::sandbox::base_env(dir, Some(scratch));
+    let mut env = crate::plan::base_env(dir, Some(scratch));
     env.push(("DOJO_CACHE".to_string(), cache.display().to_string()));
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())

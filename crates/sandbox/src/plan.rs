@@ -26,6 +26,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::run_dir::{Leftovers, Scratch, remove_leftovers, scratch_dir, stage_dir};
 use crate::seat_users::SeatUser;
 use crate::sys::{self, Containment};
 
@@ -411,7 +412,7 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
     }
 }
 
-pub(crate) fn layer_available(name: &str) -> bool {
+pub fn layer_available(name: &str) -> bool {
     probe().iter().any(|l| l.name == name && l.available)
 }
 
@@ -531,168 +532,9 @@ fn probe_confined(
     sys::probe_exec(plan)
 }
 
-/// A fresh scratch directory for `bot` in one game (removed when dropped),
-/// inside this dojo process's run directory (see [`run_dir`]); with
-/// `own_user` (the `seat-user` layer), owned by a user of the seat's own.
-pub(crate) fn scratch_dir(bot: &str, own_user: bool) -> std::io::Result<Scratch> {
-    let parent = run_dir()?;
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("{bot}-"))
-        .tempdir_in(parent)?;
-    let user = if own_user {
-        let user = SeatUser::take()?;
-        let id = user.id();
-        std::os::unix::fs::chown(dir.path(), Some(id), Some(id))?;
-        Some(user)
-    } else {
-        None
-    };
-    Ok(Scratch(dir.keep(), user))
-}
-
 /// Whether a bot process in a run with `mode` runs as its seat's own user.
-pub(crate) fn seat_users(mode: SandboxMode) -> bool {
+pub fn seat_users(mode: SandboxMode) -> bool {
     mode != SandboxMode::Off && layer_available("seat-user")
-}
-
-/// The start of the name of a run directory in the temporary directory.
-const RUN_DIR_PREFIX: &str = "dojo-run-";
-
-/// This dojo process's directory of scratch directories,
-/// `$TMPDIR/dojo-run-PID-XXXX/`, made once. It holds a `lock` file that
-/// this process keeps locked (`flock`) for as long as it lives: a run
-/// directory whose lock can be taken is a dead dojo's, and
-/// [`remove_leftovers`] (run first) removes it.
-fn run_dir() -> std::io::Result<&'static std::path::Path> {
-    static DIR: OnceLock<Result<(std::path::PathBuf, std::fs::File), String>> = OnceLock::new();
-    let made = DIR.get_or_init(|| {
-        remove_leftovers();
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("{RUN_DIR_PREFIX}{}-", std::process::id()))
-            .tempdir()
-            .map_err(|e| e.to_string())?
-            .keep();
-        // Seat users pass through to their own scratch directories.
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))
-            .map_err(|e| e.to_string())?;
-        // Locked before it is named `lock`: another dojo starting now
-        // skips a run directory without one, and would take an unlocked
-        // one for a dead dojo's and remove it (as it did, under load).
-        let unnamed = dir.join("lock.new");
-        let lock = std::fs::File::create(&unnamed).map_err(|e| e.to_string())?;
-        rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
-            .map_err(|e| e.to_string())?;
-        std::fs::rename(&unnamed, dir.join("lock")).map_err(|e| e.to_string())?;
-        Ok((dir, lock))
-    });
-    match made {
-        Ok((dir, _)) => Ok(dir),
-        Err(e) => Err(std::io::Error::other(format!(
-            "cannot make the scratch directories' run directory: {e}"
-        ))),
-    }
-}
-
-/// An empty directory of this dojo process's (`root` in its run
-/// directory) on which each bot's mount namespace builds its minimal
-/// root before moving into it (see [`crate::root`]): the host never sees
-/// what is mounted there.
-pub(crate) fn stage_dir() -> std::io::Result<&'static std::path::Path> {
-    static DIR: OnceLock<Result<std::path::PathBuf, String>> = OnceLock::new();
-    let made = DIR.get_or_init(|| {
-        let dir = run_dir().map_err(|e| e.to_string())?.join("root");
-        std::fs::create_dir(&dir).map_err(|e| e.to_string())?;
-        Ok(dir)
-    });
-    match made {
-        Ok(dir) => Ok(dir),
-        Err(e) => Err(std::io::Error::other(format!(
-            "cannot make the minimal roots' staging directory: {e}"
-        ))),
-    }
-}
-
-/// What a dojo killed with `kill -9` left behind, found and removed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Leftovers {
-    /// Run directories of scratch directories whose dojo is gone.
-    pub scratch: Vec<std::path::PathBuf>,
-    /// Control groups whose dojo is gone (anything still in them killed).
-    pub groups: Vec<std::path::PathBuf>,
-}
-
-/// How old a run directory without a lock file must be to be taken for a
-/// dead dojo's (a live one makes its lock right after the directory).
-const LOCKLESS_AGE: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Removes what dead dojo processes left behind: their run directories
-/// (whose `lock` file no live dojo holds locked) and their control groups
-/// (named after a pid that no longer runs). Done once per process before its first
-/// scratch directory; `dojo doctor` calls it too and says what it found.
-pub fn remove_leftovers() -> Leftovers {
-    let mut found = Leftovers::default();
-    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            if !name.to_string_lossy().starts_with(RUN_DIR_PREFIX) {
-                continue;
-            }
-            let path = entry.path();
-            // Our own is locked by us; a live dojo's by it.
-            let lock = match std::fs::File::open(path.join("lock")) {
-                Ok(lock) => lock,
-                // A dojo killed between making its run directory and its
-                // lock: no dojo is that slow to make one.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    let old = entry
-                        .metadata()
-                        .and_then(|m| m.modified())
-                        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > LOCKLESS_AGE));
-                    if old && std::fs::remove_dir_all(&path).is_ok() {
-                        found.scratch.push(path);
-                    }
-                    continue;
-                }
-                Err(_) => continue,
-            };
-            let free =
-                rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
-                    .is_ok();
-            if free && std::fs::remove_dir_all(&path).is_ok() {
-                found.scratch.push(path);
-            }
-        }
-    }
-    found.groups = crate::cgroup::remove_stale();
-    found
-}
-
-/// A bot's scratch directory, removed with everything in it when dropped.
-/// Most bots leave it empty, so removal first tries one `rmdir` (a league
-/// profile put about 3% of dojo's time in the walk of `remove_dir_all`,
-/// which opens and lists even an empty directory), and walks the tree
-/// only when that fails.
-#[derive(Debug)]
-pub(crate) struct Scratch(std::path::PathBuf, Option<SeatUser>);
-
-impl Scratch {
-    pub(crate) fn path(&self) -> &std::path::Path {
-        &self.0
-    }
-
-    /// The uid and gid the seat's bot runs as; 0: dojo's own.
-    pub(crate) fn seat_id(&self) -> u32 {
-        self.1.as_ref().map_or(0, SeatUser::id)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if std::fs::remove_dir(&self.0).is_err() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 /// Why a run cannot have the containment it asked for.
@@ -777,7 +619,7 @@ pub fn layers_in_force(mode: SandboxMode) -> Result<Vec<String>, SandboxError> {
 }
 
 /// The containment for one bot process in a run with `mode`.
-pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
+pub fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     let mut flags = 0;
     let mut confine_fs = false;
     let mut private_proc = false;
@@ -811,7 +653,7 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         (Some(bytes), _) => Some(bytes),
         (None, None) => limits
             .memory_bytes
-            .filter(|&b| b != crate::controls::mib_bytes(DEFAULT_MEMORY_MIB)),
+            .filter(|&b| b != mib_bytes(DEFAULT_MEMORY_MIB)),
         (None, Some(_)) => None,
     };
     let group_limits = crate::cgroup::GroupLimits {
@@ -861,8 +703,11 @@ pub(crate) fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     }
 }
 
-/// Resource limits for each bot process (`None`: inherited from dojo).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Resource limits for each bot process (`None`: inherited from dojo;
+/// the default sets none). The runner's are its controls' (`dojo_runner`'s
+/// `Limits::from(&Controls)`), whose defaults are generous ones no honest
+/// bot meets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// Bytes of memory of the bot process's whole tree (its cgroup's
     /// limit; where there is none, each process's address space).
@@ -902,23 +747,17 @@ pub const SCRATCH_INODES: u64 = 16_384;
 /// runtimes that reserve more than they use (V8, the JVM) from starting.
 pub const DEFAULT_MEMORY_MIB: u64 = 1024;
 
-impl Default for Limits {
-    /// The limits of the default controls ([`crate::Controls::default`]):
-    /// generous ones that no honest bot meets. CPU stays inherited unless
-    /// set.
-    fn default() -> Self {
-        Self::from(&crate::Controls::default())
-    }
+/// `mib` MiB in bytes, the unit of the kernel's limits: the flags, a
+/// bot's `bot.toml` and reports say MiB.
+pub const fn mib_bytes(mib: u64) -> u64 {
+    mib.saturating_mul(1 << 20)
 }
 
 /// The environment a bot process gets: a minimal PATH/HOME/TMPDIR/LANG
 /// plus the seat's `DOJO_*` variables; nothing of dojo's own environment.
 /// HOME and TMPDIR are the scratch directory (the bot's directory for a
 /// process without one).
-pub(crate) fn base_env(
-    dir: &std::path::Path,
-    scratch: Option<&std::path::Path>,
-) -> Vec<(String, String)> {
+pub fn base_env(dir: &std::path::Path, scratch: Option<&std::path::Path>) -> Vec<(String, String)> {
     let home = scratch.unwrap_or(dir);
     let mut env = vec![
         // dojo's own PATH (not a secret, and the bot's interpreter must be
@@ -939,34 +778,6 @@ pub(crate) fn base_env(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// This process's run directory holds a `lock` file from the moment
-    /// it has one, and that file is locked: another dojo starting at the
-    /// same time never finds it free (it did, between the file's creation
-    /// and its `flock`, and removed a live dojo's scratch directories).
-    #[test]
-    fn the_run_directorys_lock_is_locked_whenever_it_exists() {
-        let dir = run_dir().expect("a run directory");
-        let lock = std::fs::File::open(dir.join("lock")).expect("its lock file");
-        let taken = rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive);
-        assert!(taken.is_err(), "a live run directory's lock was free");
-        assert!(!dir.join("lock.new").exists());
-    }
-
-    #[test]
-    fn a_scratch_directory_goes_empty_or_full() {
-        let empty = scratch_dir("unit-empty", false).unwrap();
-        let empty_path = empty.path().to_path_buf();
-        assert!(empty_path.is_dir());
-        drop(empty);
-        assert!(!empty_path.exists());
-        let full = scratch_dir("unit-full", false).unwrap();
-        let full_path = full.path().to_path_buf();
-        std::fs::create_dir_all(full_path.join("a/b")).unwrap();
-        std::fs::write(full_path.join("a/b/c.txt"), "x").unwrap();
-        drop(full);
-        assert!(!full_path.exists());
-    }
 
     fn layer(name: &str) -> Layer {
         Layer {

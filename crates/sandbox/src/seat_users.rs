@@ -22,7 +22,7 @@ const FIRST_ID: u32 = 1 << 30;
 
 /// Ids per block: a block's lock file is the unit two processes share
 /// out.
-pub(crate) const BLOCK: u32 = 256;
+pub const BLOCK: u32 = 256;
 
 /// Blocks in the range: ids up to `u32::MAX - 1` (`-1` means "no change"
 /// to `setresuid`).
@@ -30,7 +30,7 @@ const BLOCKS: u32 = (u32::MAX - 1 - FIRST_ID) / BLOCK;
 
 /// Where the blocks' lock files are: a directory only root may write
 /// (seat users need root), shared by every dojo process of the machine.
-pub(crate) const LOCK_DIR: &str = "/run/dojo/seat-users";
+pub const LOCK_DIR: &str = "/run/dojo/seat-users";
 
 /// Why no seat user could be had.
 #[derive(Debug, thiserror::Error)]
@@ -164,17 +164,17 @@ pub fn held() -> usize {
 
 /// A seat's own uid and gid, free again when dropped.
 #[derive(Debug)]
-pub(crate) struct SeatUser(u32);
+pub struct SeatUser(u32);
 
 impl SeatUser {
-    pub(crate) fn take() -> std::io::Result<SeatUser> {
+    pub fn take() -> std::io::Result<SeatUser> {
         let dir = lock_dir()?;
         let id = POOL.lock().unwrap_or_else(|p| p.into_inner()).take(dir)?;
         Ok(SeatUser(id))
     }
 
     /// The uid, also the gid.
-    pub(crate) fn id(&self) -> u32 {
+    pub fn id(&self) -> u32 {
         self.0
     }
 }

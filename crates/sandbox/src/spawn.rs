@@ -1,0 +1,213 @@
+//! Starting one contained process: the fork, the namespaces, groups,
+//! root and confinement of its plan, and the guard that kills and reaps
+//! it and everything it started.
+
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+
+use rustix::event::{PollFd, PollFlags};
+
+use crate::sys;
+
+/// Everything needed to start one process.
+#[derive(Debug)]
+pub struct Launch<'a> {
+    pub command: &'a [String],
+    pub dir: &'a Path,
+    /// The bot's scratch directory (HOME, TMPDIR, and with Landlock the
+    /// only place it may write; a build's Landlock ruleset comes made, in
+    /// `containment`).
+    pub scratch: Option<&'a Path>,
+    pub env: &'a [(String, String)],
+    pub containment: sys::Containment,
+    /// Paths outside the system and its own directory the bot may read.
+    pub extra_read: &'a [std::path::PathBuf],
+    /// The bot was loaded from a manifest in `dir`: its command's words
+    /// are a stranger's (see [`crate::confine::command_files`]).
+    pub manifest: bool,
+    /// Start from an empty environment (bots and builds); false keeps dojo's.
+    pub clean_env: bool,
+    /// Run the process (and all it starts) on this CPU only.
+    pub cpu: Option<usize>,
+}
+
+/// Owns a child: dropping it kills the child's whole process group and
+/// reaps the child, whatever state it is in.
+#[derive(Debug)]
+pub struct GroupGuard {
+    child: Child,
+    pub pgid: i32,
+    /// With a PID namespace, the child is the waiter and this is a pidfd
+    /// of the bot (or of a box's init), init of the namespace: readable
+    /// once it and everything in its namespace are gone.
+    init: Option<OwnedFd>,
+    /// The pid of that init.
+    pub init_pid: Option<i32>,
+    /// The process's control groups: dropped after the fields above, so
+    /// whatever is still in them is killed and they are removed last
+    /// (shared with the processes of a box).
+    pub cgroup: Option<std::sync::Arc<crate::cgroup::BotGroup>>,
+}
+
+/// How long a drop waits for a killed namespace to be torn down (SIGKILL
+/// takes effect at once unless a process is stuck in the kernel).
+const TEARDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        {
+            // No sweep between untracking the child and reaping it.
+            let _hold = crate::reaper::hold();
+            sys::unregister_and_kill_group(self.pgid);
+            // The child itself too: it may have left its group (setpgid),
+            // and then only a direct kill keeps the reap below from
+            // blocking.
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        if let Some(init) = &self.init {
+            // The bot left the group? SIGKILL through its pidfd (never a
+            // recycled pid); then wait until the kernel has killed its
+            // namespace, so nothing of it outlives this drop.
+            let _ = rustix::process::pidfd_send_signal(init, rustix::process::Signal::KILL);
+            let mut fds = [PollFd::new(init, PollFlags::IN)];
+            let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(TEARDOWN_WAIT)));
+        }
+        // The control groups kill what is left in them (escapees adopted
+        // by dojo among them, which then stay dojo's zombies) ...
+        drop(self.cgroup.take());
+        // ... and the sweep kills and reaps whatever else the process
+        // left behind.
+        crate::reaper::sweep();
+    }
+}
+
+/// The child dojo forked for a launch, with the pipes it kept.
+#[derive(Debug)]
+pub struct Started {
+    pub guard: GroupGuard,
+    pub stdin: Option<ChildStdin>,
+    pub stdout: Option<ChildStdout>,
+    pub stderr: Option<ChildStderr>,
+}
+
+/// Forks a child for `launch`, contained as its plan says: the bot
+/// itself, or with `init` a box's init (its stdio then /dev/null).
+pub fn start_contained(
+    launch: &Launch<'_>,
+    init: Option<(i32, crate::sys::init::Program)>,
+) -> std::io::Result<Started> {
+    let (program, args) = launch
+        .command
+        .split_first()
+        .ok_or_else(|| std::io::Error::other("empty command"))?;
+    let mut command = Command::new(program);
+    let stdio = || {
+        if init.is_some() {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        }
+    };
+    command
+        .args(args)
+        .current_dir(launch.dir)
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .stdin(stdio())
+        .stdout(stdio())
+        .stderr(stdio())
+        .process_group(0);
+    if launch.clean_env {
+        command
+            .env_clear()
+            .envs(crate::plan::base_env(launch.dir, launch.scratch))
+            .envs(launch.env.iter().map(|(k, v)| (k, v)));
+    }
+    let mut containment = launch.containment;
+    if let Some(cpu) = launch.cpu {
+        sys::pin(&mut command, cpu);
+        // A pinned bot may not undo its pinning.
+        if !containment.seccomp.is_empty() {
+            containment.seccomp = crate::seccomp::pinned_filters().unwrap_or_default();
+        }
+    }
+    // Owned here until the spawn has returned: the child inherits it
+    // across the fork and gives it to Landlock.
+    let mut _ruleset = None;
+    // Likewise the minimal root, which the child reads before it execs.
+    let mut _root = None;
+    if (containment.confine_fs || containment.minimal_root)
+        && let Some(scratch) = launch.scratch
+    {
+        // What the bot may read: one definition for Landlock's rules and
+        // the root's binds.
+        let reach = crate::confine::Reach {
+            bot_dir: launch.dir,
+            program: crate::confine::command_files(launch.command, launch.dir, launch.manifest),
+            scratch,
+            extra_read: launch.extra_read,
+        };
+        if containment.confine_fs {
+            _ruleset = crate::confine::ruleset(&reach).map_err(std::io::Error::other)?;
+            if let Some(fd) = &_ruleset {
+                containment.landlock_fd = std::os::fd::AsRawFd::as_raw_fd(fd);
+            }
+        }
+        if containment.minimal_root {
+            let root = _root.insert(crate::root::MinimalRoot::new(
+                &reach,
+                containment.private_proc,
+            )?);
+            containment.root = sys::RootRef(root);
+        }
+    }
+    let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;
+    if let Some(group) = &cgroup {
+        containment.cgroup_fds = group.join_fds();
+    }
+    containment.subreaper = crate::reaper::enable(crate::plan::layer_available("subreaper"));
+    sys::contain(&mut command, containment, init);
+    // No sweep between the fork and the tracking of the child (it is
+    // in a process group of its own before it execs).
+    let hold = crate::reaper::hold();
+    // Held until spawn returns: the child has exec'd or closed what it
+    // inherited by then, so no FencedFile closed meanwhile stays open in it.
+    let mut child = command.spawn()?;
+    let pid = child.id() as i32;
+    sys::register_group(pid);
+    drop(hold);
+    let stdin = child.stdin.take();
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    // From here on the guard kills the group if anything below fails.
+    let init_pid = if launch.containment.unshare_flags & sys::NEW_PID != 0 {
+        sys::only_child(pid)
+    } else {
+        None
+    };
+    let guard = GroupGuard {
+        child,
+        pgid: pid,
+        init: init_pid.and_then(sys::pidfd),
+        init_pid,
+        cgroup: cgroup.map(std::sync::Arc::new),
+    };
+    for fd in [
+        stdin.as_ref().map(AsFd::as_fd),
+        stdout.as_ref().map(AsFd::as_fd),
+        stderr.as_ref().map(AsFd::as_fd),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        rustix::io::ioctl_fionbio(fd, true)?;
+    }
+    Ok(Started {
+        guard,
+        stdin,
+        stdout,
+        stderr,
+    })
+}

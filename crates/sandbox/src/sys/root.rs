@@ -1,0 +1,233 @@
+//! The forked child's half of a bot's minimal root (see `crate::root`,
+//! which decides it in dojo before the fork): the steps, and [`enter`],
+//! which makes them with async-signal-safe system calls only.
+
+use std::ffi::CString;
+
+/// How a directory or file is bound into the root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bind {
+    /// Read-only, no set-uid, no devices (recursively).
+    ReadOnly,
+    /// Writable, no set-uid, no devices (the scratch directory).
+    Writable,
+    /// A device node: writable, no set-uid, nothing executed.
+    Device,
+}
+
+/// One step of making the root, its paths inside the staging directory.
+#[derive(Debug)]
+pub(crate) enum Step {
+    /// A directory (mode 0755).
+    Dir(CString),
+    /// An empty file, to bind a file onto.
+    File(CString),
+    /// A symbolic link at `at` to `target`.
+    Link { target: CString, at: CString },
+    /// `from` bound (recursively) at `at`.
+    Bind {
+        from: CString,
+        at: CString,
+        how: Bind,
+    },
+    /// A small tmpfs (for `/dev`), with these mount options.
+    Tmpfs { at: CString, options: CString },
+    /// A `/proc` of the process's PID namespace.
+    Proc(CString),
+    /// A tmpfs made read-only once filled (`/dev`).
+    Seal(CString),
+}
+
+/// A bot's root, decided: what `enter` makes in the child.
+#[derive(Debug)]
+pub struct MinimalRoot {
+    /// Where the root is built before it becomes `/`: an empty directory
+    /// of dojo's (see [`crate::run_dir::stage_dir`]), over which the
+    /// child's own mount namespace puts its tmpfs.
+    pub(crate) stage: CString,
+    pub(crate) steps: Vec<Step>,
+    /// The bot's directory, its working directory in the root.
+    pub(crate) cwd: CString,
+    /// The directory the scratch directory is in, and the scratch
+    /// directory's Landlock rights, given to it: a box mounts a new tmpfs
+    /// over the scratch directory for every game, and Landlock, which
+    /// passes over the mount points between a file and the root, finds
+    /// this rule above them all (the directory is the root's own,
+    /// read-only, holding only the scratch directory).
+    pub(crate) scratch_parent: CString,
+    pub(crate) scratch_access: u64,
+}
+
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const ATTR_RDONLY: u64 = 0x1;
+const ATTR_NOSUID: u64 = 0x2;
+const ATTR_NODEV: u64 = 0x4;
+const ATTR_NOEXEC: u64 = 0x8;
+/// `AT_RECURSIVE`: the mount and every mount below it.
+const AT_RECURSIVE: u32 = 0x8000;
+
+fn last_error() -> std::io::Error {
+    std::io::Error::last_os_error()
+}
+
+/// Sets `attrs` on the mount at `at` (and those below it if `recursive`).
+/// Where the kernel has no `mount_setattr` (before 5.12), a remount of
+/// the top mount only: inside a user namespace that fails when the mount
+/// has flags the remount would clear (the probe then reports the layer
+/// missing). Async-signal-safe.
+///
+/// # Safety
+/// In a forked child before exec; `at` NUL-terminated.
+unsafe fn set_attrs(at: &CString, attrs: u64, recursive: bool) -> std::io::Result<()> {
+    let attr = MountAttr {
+        attr_set: attrs,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: the call reads `attr` and the path.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            at.as_ptr(),
+            if recursive { AT_RECURSIVE } else { 0 },
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    if rc == 0 {
+        return Ok(());
+    }
+    let error = last_error();
+    if error.raw_os_error() != Some(libc::ENOSYS) {
+        return Err(error);
+    }
+    // SAFETY: mount reads NUL-terminated strings.
+    unsafe {
+        let mut flags = libc::MS_REMOUNT | libc::MS_BIND;
+        for (attr, ms_flag) in [
+            (ATTR_RDONLY, libc::MS_RDONLY),
+            (ATTR_NOSUID, libc::MS_NOSUID),
+            (ATTR_NODEV, libc::MS_NODEV),
+            (ATTR_NOEXEC, libc::MS_NOEXEC),
+        ] {
+            if attrs & attr != 0 {
+                flags |= ms_flag;
+            }
+        }
+        let none = std::ptr::null::<libc::c_char>();
+        if libc::mount(none, at.as_ptr(), none, flags, std::ptr::null()) == -1 {
+            return Err(last_error());
+        }
+    }
+    Ok(())
+}
+
+/// Makes `root` and moves into it: this process's `/` becomes the new
+/// tmpfs, the host's root is detached, and the working directory is the
+/// bot's. With Landlock (`landlock_fd`), the root's directories may be
+/// listed and the new `/proc` read (Landlock's rules name the host's
+/// inodes: the binds are the same, the new mounts are not). Needs a mount
+/// namespace of its own. Only async-signal-safe calls, no allocation.
+///
+/// # Safety
+/// In a forked child before exec (or before it becomes a box's init).
+pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()> {
+    let none = std::ptr::null::<libc::c_char>();
+    let check = |rc: libc::c_int| if rc == -1 { Err(last_error()) } else { Ok(()) };
+    // SAFETY: raw system calls on NUL-terminated strings `root` owns.
+    unsafe {
+        // Nothing done here reaches the host's mounts.
+        check(libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ))?;
+        check(libc::mount(
+            c"tmpfs".as_ptr(),
+            root.stage.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            c"mode=0755,size=1m".as_ptr().cast(),
+        ))?;
+        for step in &root.steps {
+            match step {
+                Step::Dir(at) => {
+                    if libc::mkdir(at.as_ptr(), 0o755) == -1
+                        && *libc::__errno_location() != libc::EEXIST
+                    {
+                        return Err(last_error());
+                    }
+                }
+                Step::File(at) => {
+                    let fd = libc::open(
+                        at.as_ptr(),
+                        libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC,
+                        0o644,
+                    );
+                    check(fd)?;
+                    libc::close(fd);
+                }
+                Step::Link { target, at } => check(libc::symlink(target.as_ptr(), at.as_ptr()))?,
+                Step::Bind { from, at, how } => {
+                    check(libc::mount(
+                        from.as_ptr(),
+                        at.as_ptr(),
+                        none,
+                        libc::MS_BIND | libc::MS_REC,
+                        std::ptr::null(),
+                    ))?;
+                    match how {
+                        Bind::ReadOnly => {
+                            set_attrs(at, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, true)?
+                        }
+                        Bind::Writable => set_attrs(at, ATTR_NOSUID | ATTR_NODEV, true)?,
+                        Bind::Device => set_attrs(at, ATTR_NOSUID | ATTR_NOEXEC, false)?,
+                    }
+                }
+                Step::Tmpfs { at, options } => check(libc::mount(
+                    c"tmpfs".as_ptr(),
+                    at.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    options.as_ptr().cast(),
+                ))?,
+                Step::Proc(at) => check(libc::mount(
+                    c"proc".as_ptr(),
+                    at.as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    std::ptr::null(),
+                ))?,
+                Step::Seal(at) => set_attrs(at, ATTR_RDONLY, false)?,
+            }
+        }
+        // The root's own tmpfs holds only mount points: read-only too.
+        set_attrs(&root.stage, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, false)?;
+        // pivot_root(".", "."): the host's root ends up stacked on the
+        // new one, and is detached (with everything below it).
+        check(libc::chdir(root.stage.as_ptr()))?;
+        if libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) == -1 {
+            return Err(last_error());
+        }
+        check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH))?;
+        check(libc::chdir(root.cwd.as_ptr()))?;
+        if landlock_fd >= 0 {
+            super::landlock_allow(landlock_fd, c"/", super::LANDLOCK_READ_DIR)?;
+            super::landlock_allow(landlock_fd, c"/proc", super::LANDLOCK_READ)?;
+            super::landlock_allow(landlock_fd, &root.scratch_parent, root.scratch_access)?;
+        }
+    }
+    Ok(())
+}
