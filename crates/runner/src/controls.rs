@@ -24,10 +24,46 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::bot_values::BotValues;
-use crate::play::TimeMode;
 use dojo_sandbox::plan::{
     DEFAULT_MEMORY_MIB, DEFAULT_PROCESSES, InForce, Limits, SandboxError, SandboxMode,
 };
+
+/// What a move's time limit counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeMode {
+    /// Wall-clock time from sending the prompt to the answer (the
+    /// protocol's default).
+    #[default]
+    Wall,
+    /// CPU time the bot's whole process tree used since its previous
+    /// answer was read (or its process started), so a busy machine or a
+    /// CPU-burning neighbour cannot make it time out; with a wall-clock
+    /// backstop of [`crate::RunOptions::wall_backstop`] times the budget.
+    Cpu,
+}
+
+impl TimeMode {
+    /// The name used by flags and files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Wall => "wall",
+            Self::Cpu => "cpu",
+        }
+    }
+}
+
+impl std::str::FromStr for TimeMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "wall" => Ok(Self::Wall),
+            "cpu" => Ok(Self::Cpu),
+            other => Err(format!("unknown time mode {other:?}: expected wall or cpu")),
+        }
+    }
+}
 
 /// Every time control, limit and the containment mode of a run, resolved.
 /// Stored whole (every key explicit) in `league.json` as `controls`.

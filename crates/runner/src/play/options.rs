@@ -5,9 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
 use crate::controls::Controls;
+pub use crate::controls::TimeMode;
 use crate::lines::DEFAULT_MAX_LINE_BYTES;
 use crate::spec::BotSpec;
 use crate::stderr_log::DEFAULT_STDERR_CAP_BYTES;
@@ -91,43 +90,6 @@ impl Default for RunOptions {
             keep_stderr: false,
             wall_backstop: 4,
             pin_cpu: None,
-        }
-    }
-}
-
-/// What a move's time limit counts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TimeMode {
-    /// Wall-clock time from sending the prompt to the answer (the
-    /// protocol's default).
-    #[default]
-    Wall,
-    /// CPU time the bot's whole process tree used since its previous
-    /// answer was read (or its process started), so a busy machine or a
-    /// CPU-burning neighbour cannot make it time out; with a wall-clock
-    /// backstop of [`RunOptions::wall_backstop`] times the budget.
-    Cpu,
-}
-
-impl TimeMode {
-    /// The name used by flags and files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Wall => "wall",
-            Self::Cpu => "cpu",
-        }
-    }
-}
-
-impl std::str::FromStr for TimeMode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "wall" => Ok(Self::Wall),
-            "cpu" => Ok(Self::Cpu),
-            other => Err(format!("unknown time mode {other:?}: expected wall or cpu")),
         }
     }
 }
