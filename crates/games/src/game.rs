@@ -233,7 +233,7 @@ mod tests {
         assert!(royale.check_scores(&[1.0, 0.0]).is_err());
         let teams = Shape {
             sides: &[0, 1, 0, 1],
-            teams: false,
+            roles: &[],
             board: false,
         };
         assert!(teams.partnerships() && teams.partners(1, 3) && !teams.partners(0, 1));

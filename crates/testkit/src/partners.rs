@@ -31,7 +31,7 @@ impl GameDef for Partners {
     fn shape(&self) -> Shape {
         Shape {
             sides: &[0, 1, 0, 1],
-            teams: false,
+            roles: &[],
             board: false,
         }
     }

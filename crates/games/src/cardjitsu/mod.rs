@@ -197,7 +197,7 @@ impl GameDef for CardJitsuGame {
     fn shape(&self) -> Shape {
         Shape {
             sides: &[0, 1],
-            teams: false,
+            roles: &[],
             board: false,
         }
     }

@@ -20,6 +20,7 @@ use crate::outcome::{ExecError, GameResult};
 use crate::parse::{RecordInput, RecordText};
 use crate::record::{SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info};
 use crate::registry::{NotARecord, Saved};
+use crate::role::{Role, fixed_role};
 
 /// A played royale game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,28 +87,15 @@ impl RoyaleRecord {
     }
 }
 
-/// A bot's manifest declares a `team` that is not one.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{}: `team` {team:?} is not a team; expected \"R\", \"P\" or \"S\"",
-    manifest.display()
-)]
-pub struct BadFixedTeam {
-    pub manifest: std::path::PathBuf,
-    pub team: String,
+/// The role of a seat on `team`: its letter, as records and leagues store
+/// it.
+pub fn role(team: Team) -> Role {
+    Role::new(team.to_string())
 }
 
-/// The team `bot`'s manifest insists on, if any.
-pub fn fixed_team(bot: &BotSpec) -> Result<Option<Team>, BadFixedTeam> {
-    bot.team
-        .as_deref()
-        .map(|t| {
-            t.parse().map_err(|_| BadFixedTeam {
-                manifest: bot.dir.join(dojo_runner::MANIFEST_FILE),
-                team: t.to_owned(),
-            })
-        })
-        .transpose()
+/// The team a seat of role `role` plays for.
+pub fn team(role: &Role) -> Result<Team, royale::BadTeam> {
+    role.as_str().parse()
 }
 
 /// Everything that fixes a royale game apart from the bots.
@@ -159,7 +147,7 @@ pub fn play_royale(
         seats: players
             .iter()
             .enumerate()
-            .map(|(i, (b, t))| seat_info(i, b, Some(*t)))
+            .map(|(i, (b, t))| seat_info(i, b, Some(role(*t))))
             .collect(),
         board_file: setup.board_file.clone(),
         play: game.record(),
@@ -186,7 +174,7 @@ impl GameDef for RoyaleGame {
     fn shape(&self) -> Shape {
         Shape {
             sides: &[0, 1, 2],
-            teams: true,
+            roles: &["R", "P", "S"],
             board: true,
         }
     }
@@ -231,16 +219,18 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
         .boards
         .get(board_name)
         .ok_or_else(|| ExecError::Failed(format!("unknown board `{board_name}`")))?;
-    if table.teams.len() != table.seats.len() {
+    if table.roles.len() != table.seats.len() {
         return Err(ExecError::Failed(format!(
             "royale game {} has {} seats but {} teams",
             table.id,
             table.seats.len(),
-            table.teams.len()
+            table.roles.len()
         )));
     }
     let mut players = Vec::with_capacity(table.seats.len());
-    for (name, &team) in table.seats.iter().zip(table.teams) {
+    for (name, role) in table.seats.iter().zip(table.roles) {
+        let team =
+            team(role).map_err(|e| ExecError::Failed(format!("royale game {}: {e}", table.id)))?;
         players.push((exec.bot(name)?, team));
     }
     let setup = RoyaleSetup {
@@ -269,9 +259,10 @@ pub(crate) fn smoke(
     board: &Board,
     opts: &RunOptions,
 ) -> Result<RoyaleRecord, String> {
-    let own = fixed_team(bot)
+    let own = fixed_role(bot, RoyaleGame.shape())
         .map_err(|e| e.to_string())?
-        .unwrap_or(Team::Rock);
+        .map_or(Ok(Team::Rock), |r| team(&r))
+        .map_err(|e| e.to_string())?;
     let teams = [own].into_iter().chain(
         [Team::Rock, Team::Paper, Team::Scissors]
             .into_iter()
@@ -297,28 +288,13 @@ pub(crate) fn smoke(
 mod tests {
     use super::*;
 
-    fn bot(team: Option<&str>) -> BotSpec {
-        BotSpec {
-            name: "x".into(),
-            command: vec!["x".into()],
-            dir: "/bots/x".into(),
-            build: None,
-            mode: dojo_runner::Mode::Auto,
-            games: Vec::new(),
-            team: team.map(str::to_owned),
-            description: None,
-            values: Default::default(),
-        }
-    }
-
     #[test]
-    fn a_manifest_team_is_checked_here_and_named_with_its_file() {
-        assert_eq!(fixed_team(&bot(None)), Ok(None));
-        assert_eq!(fixed_team(&bot(Some("P"))), Ok(Some(Team::Paper)));
-        let err = fixed_team(&bot(Some("Q"))).unwrap_err().to_string();
-        assert_eq!(
-            err,
-            "/bots/x/bot.toml: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\""
-        );
+    fn each_team_is_the_role_of_its_letter_and_back() {
+        let roles: Vec<Role> = Team::ALL.into_iter().map(role).collect();
+        assert_eq!(roles, crate::role::seat_roles(RoyaleGame.shape()));
+        for t in Team::ALL {
+            assert_eq!(team(&role(t)), Ok(t));
+        }
+        assert!(team(&Role::from("Q")).is_err());
     }
 }
