@@ -7,7 +7,6 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use dojo_engine::royale::Board;
 use dojo_runner::{BotSpec, RunError, RunOptions};
 use serde::Serialize;
 
@@ -21,8 +20,10 @@ use crate::role::Role;
 pub struct BotExecutor {
     /// By the name the schedule uses.
     pub bots: BTreeMap<String, Arc<BotSpec>>,
-    /// By the name the schedule uses (the board's path as given).
-    pub boards: BTreeMap<String, Board>,
+    /// The board files' text, by the name the schedule uses (the board's
+    /// path as given): read and checked once by the command line, parsed
+    /// by the game that plays on boards (royale), opaque here.
+    pub boards: BTreeMap<String, String>,
     /// Per-move limits; `cancel` is the league's stop flag.
     pub run: RunOptions,
     /// The game's own options (rules, decks, round limits), resolved once

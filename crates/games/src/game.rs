@@ -14,7 +14,6 @@ use std::ops::Deref;
 use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 
-use dojo_engine::royale::Board;
 use dojo_runner::{BotSpec, RunOptions};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
@@ -47,12 +46,14 @@ pub trait GameDef: Send + Sync + 'static {
     }
     /// Plays one game of a league or comparison with `exec`'s bots.
     fn play(&self, exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError>;
-    /// The smoke start's short game with `bot` in every seat; `None` when
-    /// there is nothing to check (royale without a board).
+    /// The smoke start's short game with `bot` in every seat, on `board`
+    /// (the text of one of the league's board files, for a game played on
+    /// boards); `None` when there is nothing to check (royale without a
+    /// board).
     fn smoke(
         &self,
         bot: &Arc<BotSpec>,
-        board: Option<&Board>,
+        board: Option<&str>,
         opts: &RunOptions,
     ) -> Result<Option<SmokeRun>, String>;
     /// Reads a saved record of this game (its `"game"` field names it)

@@ -485,7 +485,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     }
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
-        boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
+        boards.insert(name.clone(), crate::home::load_board_text(Path::new(name))?);
     }
     let game = crate::games::cli(settings.game);
     // A stored option the game does not take (a hand-edited league.json)

@@ -190,14 +190,15 @@ impl GameDef for RoyaleGame {
     fn smoke(
         &self,
         bot: &Arc<BotSpec>,
-        board: Option<&Board>,
+        board: Option<&str>,
         opts: &RunOptions,
     ) -> Result<Option<SmokeRun>, String> {
         // Without a board there is no royale game to check.
-        let Some(board) = board else {
+        let Some(text) = board else {
             return Ok(None);
         };
-        let rec = smoke(bot, board, opts)?;
+        let board = Board::parse(text, "the smoke start's board").map_err(|e| e.to_string())?;
+        let rec = smoke(bot, &board, opts)?;
         Ok(Some((rec.conduct, rec.stderr)))
     }
 
@@ -215,10 +216,14 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
     let board_name = table
         .board
         .ok_or_else(|| ExecError::Failed(format!("game {} has no board", table.id)))?;
-    let board = exec
+    let text = exec
         .boards
         .get(board_name)
         .ok_or_else(|| ExecError::Failed(format!("unknown board `{board_name}`")))?;
+    // Checked when the command line read it; parsed again per game, which
+    // costs little beside the game and keeps the executor's boards
+    // game-neutral text.
+    let board = Board::parse(text, board_name).map_err(|e| ExecError::Failed(e.to_string()))?;
     if table.roles.len() != table.seats.len() {
         return Err(ExecError::Failed(format!(
             "royale game {} has {} seats but {} teams",
@@ -235,7 +240,7 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
     }
     let setup = RoyaleSetup {
         seed: table.seed,
-        board: board.clone(),
+        board,
         board_file: board_name.to_owned(),
         settings: exec.options.or_default::<royale::Settings>()?,
     };
@@ -296,5 +301,26 @@ mod tests {
             assert_eq!(team(&role(t)), Ok(t));
         }
         assert!(team(&Role::from("Q")).is_err());
+    }
+
+    #[test]
+    fn the_smoke_start_parses_the_board_text_it_is_given() {
+        let bot = Arc::new(BotSpec {
+            name: "x".into(),
+            command: vec!["/nonexistent/x".into()],
+            dir: "/bots/x".into(),
+            build: None,
+            mode: dojo_runner::Mode::Auto,
+            games: Vec::new(),
+            team: None,
+            description: None,
+            values: Default::default(),
+        });
+        let opts = RunOptions::default();
+        assert_eq!(RoyaleGame.smoke(&bot, None, &opts).unwrap(), None);
+        let err = RoyaleGame
+            .smoke(&bot, Some("not a board"), &opts)
+            .unwrap_err();
+        assert!(err.contains("the smoke start's board"), "{err}");
     }
 }
