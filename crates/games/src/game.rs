@@ -217,7 +217,13 @@ mod tests {
                 assert!(shape.sides.contains(&side), "{game}");
             }
             assert_eq!(shape.board, game.extra_seat_bot().is_some(), "{game}");
+            // Roles: none, or one distinct label per seat.
+            let roles: std::collections::BTreeSet<_> = shape.roles.iter().collect();
+            assert!(roles.is_empty() || roles.len() == seats, "{game}");
+            assert!(shape.roles.len() == roles.len(), "{game}");
         }
+        assert_eq!(Game::ROYALE.shape().roles, ["R", "P", "S"]);
+        assert!(Game::CARDJITSU.shape().roles.is_empty());
         assert_eq!(Game::ALL[0], Game::CARDJITSU);
         assert!(Game::CARDJITSU < Game::ROYALE);
         assert_eq!(Game::ROYALE.title(), "Royale");
