@@ -168,6 +168,14 @@ pub fn load_board(path: &Path) -> Result<Board> {
     Ok(Board::parse(&text, &path.display().to_string())?)
 }
 
+/// Reads and checks a board file, keeping its text: what a league's or
+/// comparison's executor holds (the game parses it).
+pub fn load_board_text(path: &Path) -> Result<String> {
+    let text = board_text(path)?;
+    Board::parse(&text, &path.display().to_string())?;
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -161,7 +161,7 @@ pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excl
             e.fail(EntryStatus::WrongGame, reason, details);
             continue;
         }
-        if let Err(err) = dojo_games::royale::fixed_team(&bot) {
+        if let Err(err) = dojo_games::fixed_role(&bot, game.shape()) {
             e.fail(
                 EntryStatus::BadManifest,
                 "1 error in its bot.toml".to_owned(),

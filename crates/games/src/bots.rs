@@ -7,21 +7,23 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use dojo_engine::royale::{Board, Team};
 use dojo_runner::{BotSpec, RunError, RunOptions};
 use serde::Serialize;
 
 use crate::game::Game;
 use crate::outcome::{ExecError, FaultPolicy, GameResult, SeatFaults};
 use crate::record::SeatConduct;
+use crate::role::Role;
 
 /// Bots and boards resolved once, shared by every game of a league.
 #[derive(Debug)]
 pub struct BotExecutor {
     /// By the name the schedule uses.
     pub bots: BTreeMap<String, Arc<BotSpec>>,
-    /// By the name the schedule uses (the board's path as given).
-    pub boards: BTreeMap<String, Board>,
+    /// The board files' text, by the name the schedule uses (the board's
+    /// path as given): read and checked once by the command line, parsed
+    /// by the game that plays on boards (royale), opaque here.
+    pub boards: BTreeMap<String, String>,
     /// Per-move limits; `cancel` is the league's stop flag.
     pub run: RunOptions,
     /// The game's own options (rules, decks, round limits), resolved once
@@ -159,8 +161,9 @@ pub struct Table<'a> {
     pub game: Game,
     /// Bot names by seat, as [`BotExecutor::bots`] knows them.
     pub seats: &'a [String],
-    /// Royale: each seat's team; empty for games without teams.
-    pub teams: &'a [Team],
+    /// Each seat's role (see [`crate::Shape::roles`]); empty for games
+    /// without roles.
+    pub roles: &'a [Role],
     /// Royale: the board's name in [`BotExecutor::boards`].
     pub board: Option<&'a str>,
     pub seed: u64,

@@ -14,7 +14,6 @@ use std::ops::Deref;
 use std::str::FromStr;
 use std::sync::{Arc, RwLock};
 
-use dojo_engine::royale::Board;
 use dojo_runner::{BotSpec, RunOptions};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
@@ -47,12 +46,14 @@ pub trait GameDef: Send + Sync + 'static {
     }
     /// Plays one game of a league or comparison with `exec`'s bots.
     fn play(&self, exec: &BotExecutor, table: &Table<'_>) -> Result<GameResult, ExecError>;
-    /// The smoke start's short game with `bot` in every seat; `None` when
-    /// there is nothing to check (royale without a board).
+    /// The smoke start's short game with `bot` in every seat, on `board`
+    /// (the text of one of the league's board files, for a game played on
+    /// boards); `None` when there is nothing to check (royale without a
+    /// board).
     fn smoke(
         &self,
         bot: &Arc<BotSpec>,
-        board: Option<&Board>,
+        board: Option<&str>,
         opts: &RunOptions,
     ) -> Result<Option<SmokeRun>, String>;
     /// Reads a saved record of this game (its `"game"` field names it)
@@ -216,7 +217,13 @@ mod tests {
                 assert!(shape.sides.contains(&side), "{game}");
             }
             assert_eq!(shape.board, game.extra_seat_bot().is_some(), "{game}");
+            // Roles: none, or one distinct label per seat.
+            let roles: std::collections::BTreeSet<_> = shape.roles.iter().collect();
+            assert!(roles.is_empty() || roles.len() == seats, "{game}");
+            assert!(shape.roles.len() == roles.len(), "{game}");
         }
+        assert_eq!(Game::ROYALE.shape().roles, ["R", "P", "S"]);
+        assert!(Game::CARDJITSU.shape().roles.is_empty());
         assert_eq!(Game::ALL[0], Game::CARDJITSU);
         assert!(Game::CARDJITSU < Game::ROYALE);
         assert_eq!(Game::ROYALE.title(), "Royale");
@@ -233,7 +240,7 @@ mod tests {
         assert!(royale.check_scores(&[1.0, 0.0]).is_err());
         let teams = Shape {
             sides: &[0, 1, 0, 1],
-            teams: false,
+            roles: &[],
             board: false,
         };
         assert!(teams.partnerships() && teams.partners(1, 3) && !teams.partners(0, 1));

@@ -236,17 +236,17 @@ mod tests {
 
     const TWO: Shape = Shape {
         sides: &[0, 1],
-        teams: false,
+        roles: &[],
         board: false,
     };
     const THREE: Shape = Shape {
         sides: &[0, 1, 2],
-        teams: false,
+        roles: &[],
         board: false,
     };
     const PARTNERS: Shape = Shape {
         sides: &[0, 1, 0, 1],
-        teams: false,
+        roles: &[],
         board: false,
     };
 

@@ -14,7 +14,6 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use dojo_engine::rng::derive_seed;
-use dojo_engine::royale::Team;
 use dojo_runner::{BotSpec, FaultCounts, MatchRun, Mode};
 use serde::{Deserialize, Serialize};
 
@@ -35,9 +34,10 @@ pub struct SeatInfo {
     /// refuses a bot that has changed since. Absent in version 1 records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
-    /// Royale: the team the seat plays for.
+    /// The seat's role in a game with roles (royale: the team it plays
+    /// for); the key is `team` in every record written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team: Option<Team>,
+    pub team: Option<crate::role::Role>,
 }
 
 /// What one seat's processes did, apart from their moves.
@@ -110,7 +110,7 @@ pub(crate) fn seat_env(game: &str, seed: u64, seat: usize) -> Vec<(String, Strin
     ]
 }
 
-pub(crate) fn seat_info(seat: usize, bot: &BotSpec, team: Option<Team>) -> SeatInfo {
+pub(crate) fn seat_info(seat: usize, bot: &BotSpec, team: Option<crate::role::Role>) -> SeatInfo {
     SeatInfo {
         seat,
         bot: bot.name.clone(),

@@ -12,9 +12,12 @@ pub struct Shape {
     /// royale `[0, 1, 2]`, a 4-seat partnership game `[0, 1, 0, 1]`).
     /// Sides are numbered from 0 without gaps.
     pub sides: &'static [usize],
-    /// Whether each seat plays for a labelled team (royale's R, P, S: seat
-    /// `i` plays the `i`-th), which a bot's manifest may fix.
-    pub teams: bool,
+    /// The role label of each seat, in seat order (royale's teams
+    /// `["R", "P", "S"]`: seat `i` plays the `i`-th), which a bot's
+    /// manifest may fix (its `team` key, [`crate::role::fixed_role`]);
+    /// empty for a game whose seats have no roles. One per seat when not
+    /// empty.
+    pub roles: &'static [&'static str],
     /// Whether games are played on a board file (royale), so leagues and
     /// comparisons rotate through boards. The one place this is answered.
     pub board: bool,

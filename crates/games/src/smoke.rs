@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use dojo_engine::royale::Board;
 use dojo_runner::{BotSpec, RunError, RunOptions};
 
 use crate::game::Game;
@@ -85,7 +84,7 @@ fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> 
 pub fn smoke_start(
     game: Game,
     bot: &Arc<BotSpec>,
-    board: Option<&Board>,
+    board: Option<&str>,
     opts: &RunOptions,
 ) -> Result<(), SmokeFailure> {
     let opts = RunOptions {

@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use dojo_engine::rng::derive_seed;
-use dojo_engine::royale::Team;
+use dojo_games::Role;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -278,7 +278,7 @@ pub struct LegRecord {
     /// Role by seat (`new`, `base`, `third`).
     pub seats: Vec<String>,
     /// Royale: team by seat; empty for CardJitsu.
-    pub teams: Vec<Team>,
+    pub teams: Vec<Role>,
     /// Per seat: 1 win, 0.5 draw, 0 loss.
     pub scores: Vec<f64>,
     /// Per seat.
@@ -742,8 +742,6 @@ pub fn run_compare(
 mod tests {
     use std::sync::Mutex;
 
-    use crate::schedule::TEAMS;
-
     use super::*;
 
     /// A synthetic game: NEW wins each game with probability `p_new`
@@ -919,7 +917,7 @@ mod tests {
             let mut rotations: Vec<Vec<String>> = Vec::new();
             for (j, f) in games.iter().enumerate() {
                 assert_eq!(f.seed, s.block_seed(block));
-                assert_eq!(f.teams, TEAMS);
+                assert_eq!(f.teams, dojo_games::seat_roles(Game::ROYALE.shape()));
                 assert_eq!(
                     (f.id, f.pair, f.leg),
                     (6 * block + j as u64, block, j as u8)

@@ -60,7 +60,7 @@ impl Executor for BotExecutor {
                 id: fixture.id,
                 game: fixture.game,
                 seats: &fixture.seats,
-                teams: &fixture.teams,
+                roles: &fixture.teams,
                 board: fixture.board.as_deref(),
                 seed: fixture.seed,
             },

@@ -538,7 +538,7 @@ mod tests {
             version: 1,
             id,
             seats: seats.iter().map(|s| s.to_string()).collect(),
-            teams: crate::schedule::TEAMS.to_vec(),
+            teams: dojo_games::seat_roles(Game::ROYALE.shape()),
             board: None,
             pair: id,
             leg: 0,

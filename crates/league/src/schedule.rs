@@ -7,15 +7,12 @@
 //! FORMATS.md for the exact derivation.
 
 use dojo_engine::rng::derive_seed;
-use dojo_engine::royale::Team;
+use dojo_games::Role;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::settings::{BadShard, Entrant, Game, Settings, Shard};
 use dojo_games::Shape;
-
-/// Royale teams, in seat order: seat `i` plays `TEAMS[i]`.
-pub const TEAMS: [Team; 3] = [Team::Rock, Team::Paper, Team::Scissors];
 
 /// One scheduled game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,8 +23,9 @@ pub struct Fixture {
     pub game: Game,
     /// Bot names by seat.
     pub seats: Vec<String>,
-    /// Royale: the team of each seat (`R`, `P`, `S`); empty for CardJitsu.
-    pub teams: Vec<Team>,
+    /// The role of each seat (royale's teams `R`, `P`, `S`; see
+    /// [`Shape::roles`]); empty for a game without roles.
+    pub teams: Vec<Role>,
     /// Royale: the board, if boards were given.
     pub board: Option<String>,
     /// Index of the group of games sharing one seed (CardJitsu: the two
@@ -62,6 +60,15 @@ pub enum ScheduleError {
     UnknownAnchor(String),
     #[error("gauntlet bot `{0}` is not one of the league's bots")]
     UnknownGauntlet(String),
+    #[error(
+        "bot `{bot}` is fixed to team {team:?}, which {game} does not have (its teams: {roles:?})"
+    )]
+    UnknownRole {
+        bot: String,
+        team: String,
+        game: Game,
+        roles: &'static [&'static str],
+    },
     #[error(transparent)]
     BadShard(#[from] BadShard),
 }
@@ -131,7 +138,7 @@ pub struct Schedule {
     /// Sorted bot names.
     names: Vec<String>,
     /// Role label of each seat (royale: `R`, `P`, `S`); empty for none.
-    roles: Vec<Team>,
+    roles: Vec<Role>,
     boards: Vec<String>,
     seed: u64,
     /// Hash of the game's name, the first word of every seed path.
@@ -164,7 +171,7 @@ impl Schedule {
     }
 
     /// The round-robin schedule for `bots` playing `game`. `boards` only
-    /// matter for royale; `fixed_team` is ignored for CardJitsu.
+    /// matter for royale; `fixed_team` is ignored for a game without roles.
     pub fn new(
         game: Game,
         bots: &[Entrant],
@@ -220,14 +227,36 @@ impl Schedule {
                     .ok_or_else(|| ScheduleError::UnknownGauntlet(name.to_owned()))?,
             ),
         };
+        // A fixed role the game does not have could never be seated (a
+        // hand-edited league.json; manifests are checked when read).
+        if !shape.roles.is_empty()
+            && let Some((b, r)) = sorted.iter().find_map(|b| {
+                b.fixed_team
+                    .as_ref()
+                    .filter(|r| !shape.roles.contains(&r.as_str()))
+                    .map(|r| (b, r))
+            })
+        {
+            return Err(ScheduleError::UnknownRole {
+                bot: b.name.clone(),
+                team: r.to_string(),
+                game,
+                roles: shape.roles,
+            });
+        }
         let roles = seat_roles(shape);
         let groups: Vec<Group> = member_sets(sorted.len(), shape.seats())
             .into_iter()
             .enumerate()
             .map(|(index, members)| {
-                // A fixed team narrows the seatings, so a group with one
+                // A fixed role narrows the seatings, so a group with one
                 // tries every order of its members, not only rotations.
-                let fixed = |b: u16| sorted[usize::from(b)].fixed_team.filter(|_| shape.teams);
+                let fixed = |b: u16| {
+                    sorted[usize::from(b)]
+                        .fixed_team
+                        .as_ref()
+                        .filter(|_| !shape.roles.is_empty())
+                };
                 let every_order = members.iter().any(|&b| fixed(b).is_some());
                 Group {
                     index: index as u64,
@@ -239,7 +268,7 @@ impl Schedule {
                         partnership_seatings(&members, shape.sides)
                     } else {
                         seatings(&members, every_order, |seat, b| {
-                            fixed(b).is_none_or(|team| roles.get(seat) == Some(&team))
+                            fixed(b).is_none_or(|team| roles.get(seat) == Some(team))
                         })
                     },
                 }
@@ -539,14 +568,10 @@ impl Renumbering<'_> {
     }
 }
 
-/// Role label of each seat: in a game with teams, seat `i` plays
-/// [`TEAMS`]`[i]`; none otherwise.
-fn seat_roles(shape: Shape) -> Vec<Team> {
-    if shape.teams {
-        TEAMS.iter().copied().take(shape.seats()).collect()
-    } else {
-        Vec::new()
-    }
+/// Role label of each seat: seat `i` plays the game's `i`-th role
+/// ([`Shape::roles`]); none for a game without roles.
+fn seat_roles(shape: Shape) -> Vec<Role> {
+    dojo_games::seat_roles(shape)
 }
 
 /// The groups of `seats` bots out of `bots` (indices into the sorted
@@ -726,11 +751,20 @@ mod tests {
         let zero = Schedule::new(Game::CARDJITSU, &[bot("a"), bot("b")], 0, 1, &[]);
         assert_eq!(zero, Err(ScheduleError::ZeroGames));
         let mut r1 = bot("r1");
-        r1.fixed_team = Some(Team::Rock);
+        r1.fixed_team = Some(Role::from("R"));
         let mut r2 = bot("r2");
-        r2.fixed_team = Some(Team::Rock);
+        r2.fixed_team = Some(Role::from("R"));
         let none = Schedule::new(Game::ROYALE, &[r1, r2], 3, 1, &[]);
         assert_eq!(none, Err(ScheduleError::Empty));
+        // A role royale lacks (a hand-edited league.json) is named, not
+        // silently never seated.
+        let mut q = bot("q");
+        q.fixed_team = Some(Role::from("Q"));
+        let err = Schedule::new(Game::ROYALE, &[q.clone(), bot("b")], 3, 1, &[]).unwrap_err();
+        assert!(matches!(&err, ScheduleError::UnknownRole { bot, .. } if bot == "q"));
+        assert!(err.to_string().contains("team \"Q\""), "{err}");
+        // A game without roles ignores the key, as it always has.
+        assert!(Schedule::new(Game::CARDJITSU, &[q, bot("b")], 2, 1, &[]).is_ok());
     }
 
     #[test]
@@ -855,7 +889,10 @@ mod tests {
         let r = Schedule::comparison(Game::ROYALE, &["new", "base", "third"], 2, 7, &boards);
         assert_eq!(r.legs(0), 6);
         assert_eq!(r.fixture(6).unwrap().board.as_deref(), Some("b"));
-        assert_eq!(r.fixture(6).unwrap().teams, TEAMS);
+        assert_eq!(
+            r.fixture(6).unwrap().teams,
+            seat_roles(Game::ROYALE.shape())
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use dojo_engine::royale::Team;
+use dojo_games::Role;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -26,10 +26,12 @@ pub struct Entrant {
     pub name: String,
     /// How to start the bot; opaque to the league (the runner reads it).
     pub command: String,
-    /// Royale only: the team (`R`, `P` or `S`) the bot's manifest insists
-    /// on; the bot is then only scheduled on that team.
+    /// In a game with roles (royale's teams `R`, `P`, `S`): the role the
+    /// bot's manifest insists on (its `team` key,
+    /// [`dojo_games::fixed_role`]); the bot is then only scheduled in that
+    /// role.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fixed_team: Option<Team>,
+    pub fixed_team: Option<Role>,
     /// The bot's own limits and time values in force, from its manifest
     /// after the organiser's `--bot-raises` (only keys that differ from the
     /// league's; see [`settle_values`]). Absent when none.

@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use dojo_engine::royale::Team;
+use dojo_games::Role;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -49,7 +49,7 @@ pub struct GameLine {
     pub version: u32,
     pub id: u64,
     pub seats: Vec<String>,
-    pub teams: Vec<Team>,
+    pub teams: Vec<Role>,
     pub board: Option<String>,
     pub pair: u64,
     pub leg: u8,
@@ -142,6 +142,14 @@ impl GameLine {
         }
         if !self.teams.is_empty() && self.teams.len() != n {
             return Err(format!("{} teams for {n} seats", self.teams.len()));
+        }
+        // Roles are plain labels in the file: the game says which exist.
+        let roles = game.shape().roles;
+        if let Some(t) = self.teams.iter().find(|t| !roles.contains(&t.as_str())) {
+            return Err(format!(
+                "team {:?} is not one of {game}'s ({roles:?})",
+                t.as_str()
+            ));
         }
         if self.scores.len() != n || self.faults.len() != n {
             return Err(format!(
@@ -1182,6 +1190,25 @@ mod tests {
         assert!(err.contains("1 first faults for 2 seats"), "{err}");
         l.first_faults = vec![None, None];
         assert_eq!(l.check(Game::CARDJITSU), Ok(()));
+    }
+
+    #[test]
+    fn a_royale_line_keeps_its_teams_as_written_and_refuses_one_royale_lacks() {
+        // Teams are written as royale's own type always wrote them, and a
+        // line read back writes the same bytes.
+        let mut l = line(4);
+        l.seats = vec!["a".into(), "b".into(), "c".into()];
+        l.teams = ["R", "P", "S"].map(Role::from).to_vec();
+        l.scores = vec![1.0, 0.0, 0.0];
+        l.faults = vec![SeatFaults::default(); 3];
+        assert_eq!(l.check(Game::ROYALE), Ok(()));
+        let old = serde_json::to_string(&l).unwrap();
+        assert!(old.contains(r#""teams":["R","P","S"]"#), "{old}");
+        let back: GameLine = serde_json::from_str(&old).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), old);
+        let bad: GameLine = serde_json::from_str(&old.replace(r#""S"]"#, r#""Q"]"#)).unwrap();
+        let err = bad.check(Game::ROYALE).unwrap_err();
+        assert!(err.contains(r#"team "Q" is not one of royale's"#), "{err}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use dojo_engine::royale::Team;
+use dojo_games::Role;
 pub use dojo_games::view::{Commands, RecordSource, shell_line};
 use serde::Serialize;
 
@@ -24,7 +24,7 @@ pub struct GameRow {
     pub id: u64,
     pub seats: Vec<String>,
     /// Royale: each seat's team.
-    pub teams: Vec<Team>,
+    pub teams: Vec<Role>,
     pub board: Option<String>,
     pub scores: Vec<f64>,
     /// Per seat: all faults (timeouts, crashes, invalid answers, limits

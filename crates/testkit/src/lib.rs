@@ -3,7 +3,8 @@
 //! ([`bots`]), processes seen through `/proc` ([`procs`]), a small referee
 //! for runner tests ([`referee`]), the `dojo` binary ([`cli`]) and the
 //! JSON a league writes ([`json`]), a toy 4-seat partnership game
-//! defined only for tests ([`partners`]), and a folder of submissions with
+//! defined only for tests ([`partners`]) and one whose seats have roles
+//! ([`compass`]), and a folder of submissions with
 //! an entry of every kind ([`submissions`]).
 //!
 //! A dev-dependency only (`publish = false`): helpers panic on what a test
@@ -11,6 +12,7 @@
 
 pub mod bots;
 pub mod cli;
+pub mod compass;
 pub mod docs;
 pub mod json;
 pub mod partners;

@@ -7,7 +7,6 @@
 
 use std::sync::Arc;
 
-use dojo_engine::royale::Board;
 use dojo_games::game::SmokeRun;
 use dojo_games::parse::RecordText;
 use dojo_games::registry::NotARecord;
@@ -31,7 +30,7 @@ impl GameDef for Partners {
     fn shape(&self) -> Shape {
         Shape {
             sides: &[0, 1, 0, 1],
-            teams: false,
+            roles: &[],
             board: false,
         }
     }
@@ -46,7 +45,7 @@ impl GameDef for Partners {
     fn smoke(
         &self,
         _bot: &Arc<BotSpec>,
-        _board: Option<&Board>,
+        _board: Option<&str>,
         _opts: &RunOptions,
     ) -> Result<Option<SmokeRun>, String> {
         Ok(None)

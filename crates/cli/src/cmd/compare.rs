@@ -220,7 +220,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     }
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
-        boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
+        boards.insert(name.clone(), crate::home::load_board_text(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
     let mut run = crate::flags::warn_open_files(dojo_runner::RunOptions::from(controls));

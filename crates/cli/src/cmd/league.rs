@@ -48,7 +48,7 @@ fn league_bots(
             out.push(dojo_league::Entrant {
                 name: bot.name.clone(),
                 command: under,
-                fixed_team: dojo_games::royale::fixed_team(&bot)?,
+                fixed_team: dojo_games::fixed_role(&bot, game.shape())?,
                 values: Default::default(),
             });
             resolved.insert(bot.name.clone(), bot);
@@ -62,7 +62,7 @@ fn league_bots(
             out.push(dojo_league::Entrant {
                 name: bot.name.clone(),
                 command: stored_spec(arg, &bot),
-                fixed_team: dojo_games::royale::fixed_team(&bot)?,
+                fixed_team: dojo_games::fixed_role(&bot, game.shape())?,
                 values: Default::default(),
             });
             resolved.insert(bot.name.clone(), bot);
@@ -103,12 +103,13 @@ type Resolved = BTreeMap<String, dojo_runner::BotSpec>;
 fn gauntlet_bot(
     arg: &str,
     bots_dir: &Path,
+    game: Game,
 ) -> Result<(dojo_league::Entrant, dojo_runner::BotSpec)> {
     let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--gauntlet {arg}"))?;
     let entrant = dojo_league::Entrant {
         name: bot.name.clone(),
         command: stored_spec(arg, &bot),
-        fixed_team: dojo_games::royale::fixed_team(&bot)?,
+        fixed_team: dojo_games::fixed_role(&bot, game.shape())?,
         values: Default::default(),
     };
     Ok((entrant, bot))
@@ -118,14 +119,14 @@ fn gauntlet_bot(
 /// `--replace NAME=BOT` resolved and stored like a new league's bot (a new
 /// version has the name it replaces, so it plays the seeds the old one
 /// played).
-fn late_entries(a: &LeagueArgs, bots_dir: &Path) -> Result<(Late, Resolved)> {
+fn late_entries(a: &LeagueArgs, bots_dir: &Path, game: Game) -> Result<(Late, Resolved)> {
     let mut late = Late::default();
     let mut resolved = Resolved::new();
     let entrant = |arg: &str, bot: &dojo_runner::BotSpec| -> Result<dojo_league::Entrant> {
         Ok(dojo_league::Entrant {
             name: bot.name.clone(),
             command: stored_spec(arg, bot),
-            fixed_team: dojo_games::royale::fixed_team(bot)?,
+            fixed_team: dojo_games::fixed_role(bot, game.shape())?,
             values: Default::default(),
         })
     };
@@ -219,7 +220,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
     let gauntlet = match &a.gauntlet {
         None => None,
         Some(arg) => {
-            let (new, spec) = gauntlet_bot(arg, bots_dir)?;
+            let (new, spec) = gauntlet_bot(arg, bots_dir, game)?;
             // A bot of the same name among the others is this one.
             bots.retain(|b| b.name != new.name);
             if bots.is_empty() {
@@ -484,7 +485,7 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     }
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
-        boards.insert(name.clone(), crate::home::load_board(Path::new(name))?);
+        boards.insert(name.clone(), crate::home::load_board_text(Path::new(name))?);
     }
     let game = crate::games::cli(settings.game);
     // A stored option the game does not take (a hand-edited league.json)
@@ -553,7 +554,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     let (late, resolved) = if a.add.is_empty() && a.replace.is_empty() {
         (Late::default(), resolved)
     } else {
-        late_entries(&a, bots_dir)?
+        late_entries(&a, bots_dir, settings.game)?
     };
     let stored = settings.clone();
     if !late.is_empty() {

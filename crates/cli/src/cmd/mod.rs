@@ -334,7 +334,7 @@ pub fn smoke_failures<'a>(
     bots: impl IntoIterator<Item = (String, &'a std::sync::Arc<dojo_runner::BotSpec>)>,
     exec: &dojo_games::BotExecutor,
 ) -> Vec<(String, dojo_games::smoke::SmokeFailure)> {
-    let board = exec.boards.values().next();
+    let board = exec.boards.values().next().map(String::as_str);
     let bots: Vec<_> = bots.into_iter().collect();
     let mut failures = Vec::new();
     let mut rest = &bots[..];

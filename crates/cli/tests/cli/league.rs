@@ -328,6 +328,58 @@ fn passer(name: &str) -> String {
 }
 
 #[test]
+fn a_royale_bots_manifest_team_fixes_its_seat_and_a_bad_one_names_its_file() {
+    let board = data("tiny.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dojo_testkit::bots::copy_bundled("royale-random-py", &dir.path().join("scissors"));
+    let manifest = bot.join("bot.toml");
+    let toml = std::fs::read_to_string(&manifest).unwrap();
+    let (pass1, pass2) = (passer("pass1"), passer("pass2"));
+    let bot_arg = bot.display().to_string();
+    // A team royale lacks: refused before anything plays, naming the file.
+    std::fs::write(&manifest, format!("{toml}team = \"Q\"\n")).unwrap();
+    let out = dojo()
+        .args([
+            "league", "royale", &bot_arg, &pass1, &pass2, "--board", &board,
+        ])
+        .arg("--out")
+        .arg(dir.path().join("refused"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    let want = format!(
+        "{}: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\"",
+        manifest.display()
+    );
+    assert!(err.contains(&want), "{err}");
+    // Scissors: the bot plays only the third seat, and league.json keeps
+    // the team under its old key.
+    std::fs::write(&manifest, format!("{toml}team = \"S\"\n")).unwrap();
+    let league_dir = dir.path().join("league");
+    league(
+        &[
+            "royale", &bot_arg, &pass1, &pass2, "--board", &board, "--games", "3",
+        ],
+        &league_dir,
+    );
+    let stored: Value = read_json(&league_dir.join("league.json"));
+    let entry = stored["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "royale-random-py")
+        .unwrap();
+    assert_eq!(entry["fixed_team"], "S", "{stored}");
+    let played = games(&league_dir);
+    assert!(!played.is_empty());
+    for game in played {
+        assert_eq!(game["teams"], serde_json::json!(["R", "P", "S"]), "{game}");
+        assert_eq!(game["seats"][2], "royale-random-py", "{game}");
+    }
+}
+
+#[test]
 fn a_royale_league_completes_and_ranks_its_bots() {
     // A one-row board keeps the games short (the default stall limit is
     // width + height rounds; boards/arena.txt takes over 30 s here, as the

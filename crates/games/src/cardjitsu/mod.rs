@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use dojo_engine::cardjitsu::{self, CardJitsu};
-use dojo_engine::royale::Board;
 use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -197,7 +196,7 @@ impl GameDef for CardJitsuGame {
     fn shape(&self) -> Shape {
         Shape {
             sides: &[0, 1],
-            teams: false,
+            roles: &[],
             board: false,
         }
     }
@@ -209,7 +208,7 @@ impl GameDef for CardJitsuGame {
     fn smoke(
         &self,
         bot: &Arc<BotSpec>,
-        _board: Option<&Board>,
+        _board: Option<&str>,
         opts: &RunOptions,
     ) -> Result<Option<SmokeRun>, String> {
         let rec = smoke(bot, opts)?;

@@ -20,6 +20,7 @@ use crate::outcome::{ExecError, GameResult};
 use crate::parse::{RecordInput, RecordText};
 use crate::record::{SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info};
 use crate::registry::{NotARecord, Saved};
+use crate::role::{Role, fixed_role};
 
 /// A played royale game.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,28 +87,15 @@ impl RoyaleRecord {
     }
 }
 
-/// A bot's manifest declares a `team` that is not one.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{}: `team` {team:?} is not a team; expected \"R\", \"P\" or \"S\"",
-    manifest.display()
-)]
-pub struct BadFixedTeam {
-    pub manifest: std::path::PathBuf,
-    pub team: String,
+/// The role of a seat on `team`: its letter, as records and leagues store
+/// it.
+pub fn role(team: Team) -> Role {
+    Role::new(team.to_string())
 }
 
-/// The team `bot`'s manifest insists on, if any.
-pub fn fixed_team(bot: &BotSpec) -> Result<Option<Team>, BadFixedTeam> {
-    bot.team
-        .as_deref()
-        .map(|t| {
-            t.parse().map_err(|_| BadFixedTeam {
-                manifest: bot.dir.join(dojo_runner::MANIFEST_FILE),
-                team: t.to_owned(),
-            })
-        })
-        .transpose()
+/// The team a seat of role `role` plays for.
+pub fn team(role: &Role) -> Result<Team, royale::BadTeam> {
+    role.as_str().parse()
 }
 
 /// Everything that fixes a royale game apart from the bots.
@@ -159,7 +147,7 @@ pub fn play_royale(
         seats: players
             .iter()
             .enumerate()
-            .map(|(i, (b, t))| seat_info(i, b, Some(*t)))
+            .map(|(i, (b, t))| seat_info(i, b, Some(role(*t))))
             .collect(),
         board_file: setup.board_file.clone(),
         play: game.record(),
@@ -186,7 +174,7 @@ impl GameDef for RoyaleGame {
     fn shape(&self) -> Shape {
         Shape {
             sides: &[0, 1, 2],
-            teams: true,
+            roles: &["R", "P", "S"],
             board: true,
         }
     }
@@ -202,14 +190,15 @@ impl GameDef for RoyaleGame {
     fn smoke(
         &self,
         bot: &Arc<BotSpec>,
-        board: Option<&Board>,
+        board: Option<&str>,
         opts: &RunOptions,
     ) -> Result<Option<SmokeRun>, String> {
         // Without a board there is no royale game to check.
-        let Some(board) = board else {
+        let Some(text) = board else {
             return Ok(None);
         };
-        let rec = smoke(bot, board, opts)?;
+        let board = Board::parse(text, "the smoke start's board").map_err(|e| e.to_string())?;
+        let rec = smoke(bot, &board, opts)?;
         Ok(Some((rec.conduct, rec.stderr)))
     }
 
@@ -227,25 +216,31 @@ pub(crate) fn play_table(exec: &BotExecutor, table: &Table<'_>) -> Result<GameRe
     let board_name = table
         .board
         .ok_or_else(|| ExecError::Failed(format!("game {} has no board", table.id)))?;
-    let board = exec
+    let text = exec
         .boards
         .get(board_name)
         .ok_or_else(|| ExecError::Failed(format!("unknown board `{board_name}`")))?;
-    if table.teams.len() != table.seats.len() {
+    // Checked when the command line read it; parsed again per game, which
+    // costs little beside the game and keeps the executor's boards
+    // game-neutral text.
+    let board = Board::parse(text, board_name).map_err(|e| ExecError::Failed(e.to_string()))?;
+    if table.roles.len() != table.seats.len() {
         return Err(ExecError::Failed(format!(
             "royale game {} has {} seats but {} teams",
             table.id,
             table.seats.len(),
-            table.teams.len()
+            table.roles.len()
         )));
     }
     let mut players = Vec::with_capacity(table.seats.len());
-    for (name, &team) in table.seats.iter().zip(table.teams) {
+    for (name, role) in table.seats.iter().zip(table.roles) {
+        let team =
+            team(role).map_err(|e| ExecError::Failed(format!("royale game {}: {e}", table.id)))?;
         players.push((exec.bot(name)?, team));
     }
     let setup = RoyaleSetup {
         seed: table.seed,
-        board: board.clone(),
+        board,
         board_file: board_name.to_owned(),
         settings: exec.options.or_default::<royale::Settings>()?,
     };
@@ -269,9 +264,10 @@ pub(crate) fn smoke(
     board: &Board,
     opts: &RunOptions,
 ) -> Result<RoyaleRecord, String> {
-    let own = fixed_team(bot)
+    let own = fixed_role(bot, RoyaleGame.shape())
         .map_err(|e| e.to_string())?
-        .unwrap_or(Team::Rock);
+        .map_or(Ok(Team::Rock), |r| team(&r))
+        .map_err(|e| e.to_string())?;
     let teams = [own].into_iter().chain(
         [Team::Rock, Team::Paper, Team::Scissors]
             .into_iter()
@@ -297,28 +293,34 @@ pub(crate) fn smoke(
 mod tests {
     use super::*;
 
-    fn bot(team: Option<&str>) -> BotSpec {
-        BotSpec {
+    #[test]
+    fn each_team_is_the_role_of_its_letter_and_back() {
+        let roles: Vec<Role> = Team::ALL.into_iter().map(role).collect();
+        assert_eq!(roles, crate::role::seat_roles(RoyaleGame.shape()));
+        for t in Team::ALL {
+            assert_eq!(team(&role(t)), Ok(t));
+        }
+        assert!(team(&Role::from("Q")).is_err());
+    }
+
+    #[test]
+    fn the_smoke_start_parses_the_board_text_it_is_given() {
+        let bot = Arc::new(BotSpec {
             name: "x".into(),
-            command: vec!["x".into()],
+            command: vec!["/nonexistent/x".into()],
             dir: "/bots/x".into(),
             build: None,
             mode: dojo_runner::Mode::Auto,
             games: Vec::new(),
-            team: team.map(str::to_owned),
+            team: None,
             description: None,
             values: Default::default(),
-        }
-    }
-
-    #[test]
-    fn a_manifest_team_is_checked_here_and_named_with_its_file() {
-        assert_eq!(fixed_team(&bot(None)), Ok(None));
-        assert_eq!(fixed_team(&bot(Some("P"))), Ok(Some(Team::Paper)));
-        let err = fixed_team(&bot(Some("Q"))).unwrap_err().to_string();
-        assert_eq!(
-            err,
-            "/bots/x/bot.toml: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\""
-        );
+        });
+        let opts = RunOptions::default();
+        assert_eq!(RoyaleGame.smoke(&bot, None, &opts).unwrap(), None);
+        let err = RoyaleGame
+            .smoke(&bot, Some("not a board"), &opts)
+            .unwrap_err();
+        assert!(err.contains("the smoke start's board"), "{err}");
     }
 }

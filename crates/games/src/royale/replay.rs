@@ -24,12 +24,12 @@ pub fn check(rec: &RoyaleRecord) -> Result<(), String> {
     let players = rec.play.players.len();
     check_seats(&rec.seats, rec.conduct.len(), rec.stderr.len(), players)?;
     for (seat, player) in rec.seats.iter().zip(&rec.play.players) {
-        if seat.team.is_some_and(|t| t != player.team) {
+        if let Some(t) = &seat.team
+            && *t != super::role(player.team)
+        {
             return Err(format!(
-                "seat {} is on two teams ({} and {})",
-                seat.seat,
-                seat.team.map_or_else(String::new, |t| t.to_string()),
-                player.team
+                "seat {} is on two teams ({t} and {})",
+                seat.seat, player.team
             ));
         }
     }

@@ -78,7 +78,7 @@ fn commands(rec: &RoyaleRecord, source: &RecordSource) -> Commands {
         let bots: Vec<&str> = rec
             .seats
             .iter()
-            .filter(|s| s.team.map(|t| t.to_string()) == Some(team.to_string()))
+            .filter(|s| s.team.as_ref().map(|t| t.to_string()) == Some(team.to_string()))
             .map(|s| s.bot.as_str())
             .collect();
         play.extend([flag.to_owned(), bots.join(",")]);

@@ -449,7 +449,7 @@ fn a_new_version_with_a_fixed_team_plays_its_own_seatings() {
     let start = league(game, &["ant", "bee", "cat", "dog"], 3);
     run(&start, dir, &FakeGame::default());
     let mut bee = bots(&["bee"]).remove(0);
-    bee.fixed_team = Some(dojo_engine::royale::Team::Rock);
+    bee.fixed_team = Some(dojo_games::Role::from("R"));
     let new = grow(
         dir,
         &Late {

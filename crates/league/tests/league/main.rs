@@ -14,6 +14,7 @@ mod common;
 mod late;
 mod league;
 mod mutated_inputs;
+mod role_game;
 mod royale_processes;
 mod schedule;
 mod team_game;

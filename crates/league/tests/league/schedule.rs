@@ -4,7 +4,6 @@ use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use dojo_league::schedule::TEAMS;
 use dojo_league::{Entrant, Game, Schedule};
 
 use common::bots;
@@ -58,7 +57,7 @@ fn cardjitsu_pairs_play_equally_with_seats_balanced() {
 
 fn team_counts(s: &Schedule) -> BTreeMap<(String, String), u64> {
     count(s.fixtures().iter().flat_map(|f| {
-        assert_eq!(f.teams, TEAMS);
+        assert_eq!(f.teams, ["R", "P", "S"].map(dojo_games::Role::from));
         f.seats
             .iter()
             .cloned()
@@ -103,7 +102,7 @@ fn royale_with_two_bots_never_plays_a_bot_alone() {
 #[test]
 fn fixed_teams_are_honoured_and_free_bots_stay_balanced() {
     let mut b = bots(&["ant", "bee", "cat", "dog"]);
-    b[0].fixed_team = Some(dojo_engine::royale::Team::Rock);
+    b[0].fixed_team = Some(dojo_games::Role::from("R"));
     let s = Schedule::new(Game::ROYALE, &b, 3, 3, &[]).unwrap();
     let teams = team_counts(&s);
     // Three triples with ant, two seatings each.
@@ -118,7 +117,7 @@ fn fixed_teams_are_honoured_and_free_bots_stay_balanced() {
     }
     // Same with a fixed bot among two.
     let mut two = bots(&["x", "y"]);
-    two[1].fixed_team = Some(dojo_engine::royale::Team::Scissors);
+    two[1].fixed_team = Some(dojo_games::Role::from("S"));
     let s = Schedule::new(Game::ROYALE, &two, 3, 3, &[]).unwrap();
     assert!(
         s.fixtures()

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use dojo_engine::rng::derive_seed;
-use dojo_engine::royale::Board;
 use dojo_games::game::SmokeRun;
 use dojo_games::parse::RecordText;
 use dojo_games::registry::NotARecord;
@@ -385,7 +384,7 @@ fn the_toy_game_resolves_by_name_and_cannot_take_a_shipped_name() {
         fn smoke(
             &self,
             b: &Arc<BotSpec>,
-            board: Option<&Board>,
+            board: Option<&str>,
             o: &BotRunOptions,
         ) -> Result<Option<SmokeRun>, String> {
             PARTNERS.smoke(b, board, o)

@@ -56,6 +56,13 @@ pub fn counts(c: &TileCounts) -> String {
     )
 }
 
+/// A seat's team from its role in the record; `?` for none (or one royale
+/// does not have).
+fn seat_team(role: Option<&dojo_games::Role>) -> &'static str {
+    role.and_then(|r| dojo_games::royale::team(r).ok())
+        .map_or("?", team_name)
+}
+
 fn team_name(t: Team) -> &'static str {
     match t {
         Team::Rock => "Rock",
@@ -100,7 +107,7 @@ pub fn summary(rec: &RoyaleRecord) -> String {
     }
     let _ = writeln!(out, "players:");
     for (seat, c) in rec.seats.iter().zip(&rec.conduct) {
-        let team = seat.team.map_or("?", team_name);
+        let team = seat_team(seat.team.as_ref());
         let illegal = rec
             .play
             .actions
@@ -143,7 +150,7 @@ pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
                     dojo_games::record::FaultKind::from(f).word().to_owned(),
                 )
             });
-            let team = s.team.map_or("?", team_name);
+            let team = seat_team(s.team.as_ref());
             crate::render::fault_forensics(&crate::render::SeatFault {
                 label: format!("seat {} {team} ({})", s.seat, s.bot),
                 conduct: c,
