@@ -264,7 +264,7 @@ fn seat(i: usize, bot: &str, team: Option<Team>) -> SeatInfo {
         seat: i,
         bot: bot.into(),
         command: vec!["python3".into(), format!("{bot}.py")],
-        team,
+        team: team.map(dojo_games::royale::role),
         dir: None,
         fingerprint: None,
     }
