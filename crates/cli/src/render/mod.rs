@@ -3,8 +3,8 @@
 //! Each game's own transcript (shown by `dojo match` live and `dojo replay`
 //! from a record) lives with the game's part of the command line,
 //! `crate::games::GAME::transcript`, which implements [`ReplayText`] for
-//! its record; [`replay_text`] is the one place that picks it, one arm per
-//! game.
+//! its record; [`crate::games::replay_text`] is the one place that picks it, through
+//! the games' registry.
 
 pub mod standings;
 
