@@ -12,10 +12,10 @@
 
 pub mod bots;
 pub mod cli;
-pub mod compass;
 pub mod docs;
 pub mod json;
-pub mod partners;
+pub mod toy;
+pub use toy::{compass, partners};
 pub mod paths;
 pub mod procs;
 pub mod referee;
