@@ -7,10 +7,13 @@ use clap::{Args, Parser, Subcommand};
 use dojo_games::Game;
 
 pub use crate::flags::{
-    ControlArgs, DEFAULT_SERIES_SEED, FaultsArg, GameOptionsArgs, GameSeedArg, HtmlArg, JsonArg,
-    ReplayArgs, RulesArg, SeriesSeedArg, game_parser,
+    ControlArgs, DEFAULT_SERIES_SEED, FaultsArg, GameOptionsArgs, GameSeedArg, ReplayArgs,
+    RulesArg, SeriesSeedArg, game_parser,
 };
 use crate::games::MatchCommand;
+use crate::outputs::OutputArgs;
+use crate::outputs::compare::Compared;
+use crate::outputs::league::League;
 use crate::starter::Lang;
 
 /// dojo: a tournament harness for game-playing bots.
@@ -143,9 +146,9 @@ pub struct ReportArgs {
     /// A league's out directory (holding league.json and games.jsonl).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
-    /// The report's page: standings, plots, every game's replay.
+    /// `--html`: the report's page (standings, plots, every game's replay).
     #[command(flatten)]
-    pub html: HtmlArg,
+    pub output: OutputArgs<League>,
 }
 
 #[derive(Debug, Args)]
@@ -227,10 +230,10 @@ pub struct LeagueArgs {
     /// Print a line to stderr for every game as it is stored, instead of a progress bar.
     #[arg(long, short)]
     pub verbose: bool,
-    /// The report's page (as `dojo report --html`), written again as games
-    /// finish.
+    /// `--html`: the report's page (as `dojo report --html`), written
+    /// again as games finish.
     #[command(flatten)]
-    pub html: HtmlArg,
+    pub output: OutputArgs<League>,
     /// Start the league even when a bot fails its smoke start (a short game
     /// against itself before the league: it must start and answer its
     /// first prompt in time). In a league of the bots folder such entries
@@ -251,9 +254,9 @@ pub struct MergeArgs {
     /// shards not played yet); without it an incomplete merge exits 1.
     #[arg(long)]
     pub partial: bool,
-    /// The merged report's page.
+    /// `--html`: the merged report's page.
     #[command(flatten)]
-    pub html: HtmlArg,
+    pub output: OutputArgs<League>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -340,13 +343,11 @@ pub struct CompareArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub seed: SeriesSeedArg,
-    /// Settings, model, counts, LLR and bounds, Elo estimate, verdict, the
-    /// LLR's course and every block.
+    /// `--json` (settings, model, counts, LLR and bounds, Elo estimate,
+    /// verdict, the LLR's course and every block) and `--html` (the LLR's
+    /// trace, the Elo estimate and the pentanomial counts).
     #[command(flatten)]
-    pub json: JsonArg,
-    /// The LLR's trace, the Elo estimate and the pentanomial counts.
-    #[command(flatten)]
-    pub html: HtmlArg,
+    pub output: OutputArgs<Compared>,
     #[command(flatten)]
     pub controls: ControlArgs,
     #[command(flatten)]

@@ -5,7 +5,7 @@
 //! games' command lines build on these; the top of the command line
 //! (`args.rs`) builds on both.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
@@ -18,49 +18,8 @@ pub const DEFAULT_SERIES_SEED: u64 = 1;
 
 // The flags several commands share, each declared once here and
 // flattened into every command that takes it, so that its name, value
-// name and help cannot drift apart between commands.
-
-/// `--html FILE`, for every command that writes an HTML page.
-#[derive(Debug, Clone, Default, Args)]
-pub struct HtmlArg {
-    /// Write the result as one self-contained HTML page (data, style and
-    /// scripts inside; it works offline) to FILE.
-    #[arg(id = "html", long = "html", value_name = "FILE")]
-    pub path: Option<PathBuf>,
-}
-
-impl HtmlArg {
-    /// The page's path, if the flag was given.
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-
-    /// The page as an output to check before anything runs.
-    pub fn named(&self) -> Option<crate::outpaths::Named<'_>> {
-        crate::outpaths::Named::file("--html", self.path())
-    }
-}
-
-/// `--json FILE`, for every command that writes its result as JSON.
-#[derive(Debug, Clone, Default, Args)]
-pub struct JsonArg {
-    /// Write the result as JSON to FILE (`-`: stdout); docs/records.md
-    /// and docs/ci-compare.md describe the fields.
-    #[arg(id = "json", long = "json", value_name = "FILE")]
-    pub path: Option<PathBuf>,
-}
-
-impl JsonArg {
-    /// The file's path, if the flag was given.
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-
-    /// The file as an output to check before anything runs.
-    pub fn named(&self) -> Option<crate::outpaths::Named<'_>> {
-        crate::outpaths::Named::file("--json", self.path())
-    }
-}
+// name and help cannot drift apart between commands. The output flags
+// (`--json`, `--html`, `--junit`) are `crate::outputs::OutputArgs`.
 
 /// `--seed N` of one game (`match`, `play`).
 #[derive(Debug, Clone, Copy, Default, Args)]
@@ -227,7 +186,7 @@ impl GameOptionsArgs {
     }
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ReplayArgs {
     /// A game record (`dojo match --json`), or a league directory with --game.
     #[arg(value_name = "RECORD")]
@@ -257,9 +216,10 @@ pub struct ReplayArgs {
     /// them; a record file under the time and limit flags given here.
     #[arg(long, conflicts_with = "html")]
     pub rerun: bool,
-    /// The game's replay page, written instead of printing the game.
+    /// `--html`: the game's replay page, written instead of printing the
+    /// game.
     #[command(flatten)]
-    pub html: HtmlArg,
+    pub output: crate::outputs::OutputArgs<crate::outputs::replay::Shown>,
     #[command(flatten)]
     pub controls: ControlArgs,
 }

@@ -17,9 +17,8 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use dojo_league::store::GameLine;
+use dojo_league::Progress;
 use dojo_league::view::{PageState, PageStatus};
-use dojo_league::{Fixture, Progress};
 
 /// How often at most a running league's pages are written again, and how
 /// often a live page reloads itself in the browser.
@@ -34,10 +33,10 @@ const PAUSE_PER_WRITE: u32 = 4;
 /// Writes one page of the league: its path and how current it is.
 pub type WritePage = dyn Fn(&std::path::Path, PageStatus) -> anyhow::Result<()> + Send;
 
-/// [`Progress`] that passes everything on to `inner` and keeps the
-/// league's pages current (see the module docs).
-pub struct LivePages<'a> {
-    inner: &'a mut dyn Progress,
+/// [`Progress`] that keeps the league's pages current (see the module
+/// docs): one listener of the league's events beside the terminal's
+/// (`crate::outputs::league`).
+pub struct LivePages {
     shared: Arc<Shared>,
     writer: Option<JoinHandle<()>>,
     /// When this run started and how many games were stored before it
@@ -61,17 +60,16 @@ struct Asked {
     stop: bool,
 }
 
-impl<'a> LivePages<'a> {
-    /// Keeps `pages` current with `write`; without pages, only passes the
-    /// progress on.
-    pub fn new(inner: &'a mut dyn Progress, pages: Vec<PathBuf>, write: Box<WritePage>) -> Self {
+impl LivePages {
+    /// Keeps `pages` current with `write`; without pages, only notes
+    /// whether the league started.
+    pub fn new(pages: Vec<PathBuf>, write: Box<WritePage>) -> Self {
         let shared = Arc::new(Shared::default());
         let writer = (!pages.is_empty()).then(|| {
             let shared = Arc::clone(&shared);
             std::thread::spawn(move || write_while_running(&shared, &pages, &*write))
         });
         LivePages {
-            inner,
             shared,
             writer,
             started: Instant::now(),
@@ -102,7 +100,7 @@ impl<'a> LivePages<'a> {
     }
 }
 
-impl Drop for LivePages<'_> {
+impl Drop for LivePages {
     /// Stops the writer (see [`LivePages::finish`]), also when the league
     /// ended in an error.
     fn drop(&mut self) {
@@ -174,27 +172,17 @@ fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
     }
 }
 
-impl Progress for LivePages<'_> {
-    fn game_done(&mut self, done: u64, total: u64, leader: Option<(&str, f64)>) {
-        self.inner.game_done(done, total, leader);
+impl Progress for LivePages {
+    fn game_done(&mut self, done: u64, total: u64, _leader: Option<(&str, f64)>) {
         let eta = crate::progress::eta_secs(done, total, self.first, self.started.elapsed());
         self.news(eta.map(|s| s.round() as u64));
     }
 
-    fn game_failed(&mut self, fixture: &Fixture, error: &str) {
-        self.inner.game_failed(fixture, error);
-    }
-
-    fn started(&mut self, done: u64, total: u64) {
-        self.inner.started(done, total);
+    fn started(&mut self, done: u64, _total: u64) {
         self.started = Instant::now();
         self.first = done;
         self.league_started = true;
         self.news(None);
-    }
-
-    fn game_stored(&mut self, line: &GameLine) {
-        self.inner.game_stored(line);
     }
 }
 
@@ -203,23 +191,6 @@ mod tests {
     use std::sync::mpsc;
 
     use super::*;
-
-    /// Counts what it is told.
-    #[derive(Default)]
-    struct Counted {
-        started: u64,
-        done: u64,
-    }
-
-    impl Progress for Counted {
-        fn game_done(&mut self, done: u64, _: u64, _: Option<(&str, f64)>) {
-            self.done = done;
-        }
-
-        fn started(&mut self, _: u64, _: u64) {
-            self.started += 1;
-        }
-    }
 
     #[test]
     fn a_slow_page_holds_up_no_game_and_is_written_live_at_most_once_an_interval() {
@@ -232,8 +203,7 @@ mod tests {
             let _ = released.lock().unwrap().recv();
             Ok(())
         };
-        let mut counted = Counted::default();
-        let mut live = LivePages::new(&mut counted, vec!["p.html".into()], Box::new(write));
+        let mut live = LivePages::new(vec!["p.html".into()], Box::new(write));
         live.started(0, 100);
         let deadline = Duration::from_secs(60);
         let (page, first) = writes.recv_timeout(deadline).expect("the start's page");
@@ -247,19 +217,16 @@ mod tests {
         assert!(live.finish(), "the league started");
         // Stopped within the interval that follows a page: no second one.
         assert!(writes.try_recv().is_err());
-        assert_eq!((counted.started, counted.done), (1, 50));
     }
 
     #[test]
     fn without_pages_no_thread_writes() {
-        let mut counted = Counted::default();
         let write = |_: &std::path::Path, _: PageStatus| -> anyhow::Result<()> {
             panic!("no page to write")
         };
-        let mut live = LivePages::new(&mut counted, Vec::new(), Box::new(write));
+        let mut live = LivePages::new(Vec::new(), Box::new(write));
         live.started(3, 10);
         live.game_done(4, 10, None);
         assert!(live.finish());
-        assert_eq!(counted.done, 4);
     }
 }

@@ -18,6 +18,7 @@ mod home;
 mod html;
 mod live;
 mod outpaths;
+mod outputs;
 mod progress;
 mod render;
 mod starter;

@@ -309,10 +309,10 @@ pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<()> {
     crate::output::write_file(path, text.as_bytes())
 }
 
-/// What a replay page of a game just played can say about its record:
-/// the `--json` file it was saved to, if any.
-pub fn record_source(json: Option<&Path>) -> dojo_league::view::RecordSource {
-    json.map_or(dojo_league::view::RecordSource::Unsaved, |p| {
-        dojo_league::view::RecordSource::File(p.display().to_string())
-    })
+/// `path` made absolute (through the current directory when it cannot be
+/// canonicalised), so it means the same from any directory.
+pub fn absolute(path: &Path) -> PathBuf {
+    path.canonicalize()
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_owned())
 }

@@ -12,10 +12,9 @@ use dojo_league::late::{self, Late};
 use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 
 use crate::args::{LeagueArgs, MergeArgs};
-use crate::live::LivePages;
 use crate::outpaths::Named;
-use crate::progress::LeagueProgress;
-use crate::{bots, games, render};
+use crate::outputs::league::{League, Pages, Setup, Terminal};
+use crate::{bots, games};
 
 /// The bots of a new league: the ones named, or the entries of the
 /// folder `bots_dir` that are ok for the game (`submissions.rs`), with
@@ -527,10 +526,9 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
 pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitCode> {
     let mut inputs = super::game_inputs(&a.play, &a.board);
     inputs.push(Named::league("--resume", a.resume.as_deref()));
-    crate::outpaths::check(
-        &[a.html.named(), Named::league("--out", a.out.as_deref())],
-        &inputs,
-    )?;
+    let outputs = a
+        .output
+        .resolve(&[Named::league("--out", a.out.as_deref())], &inputs)?;
     if a.resume.is_none() && !(a.add.is_empty() && a.replace.is_empty()) {
         let flag = if a.add.is_empty() {
             "--replace"
@@ -664,35 +662,19 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         say_late(&late, &applied, &stored, &settings)?;
         origin.late = applied.origin.late;
     }
-    // This run's page joins the league's, each written again below; but
-    // stdout or a FIFO takes this run's final page alone
-    // (`remember_page`).
-    let once = a
-        .html
-        .path()
-        .filter(|p| !crate::output::replaced_atomically(p));
-    if let Some(path) = a.html.path()
-        && once.is_none()
+    // This run's page joins the league's, each written again as its games
+    // finish and at its end; but stdout or a FIFO takes this run's final
+    // page alone (`remember_page`).
+    if let Some(path) = outputs.files().path(crate::outputs::Format::Html)
+        && crate::output::replaced_atomically(path)
     {
         origin.add_page(super::absolute(path));
     }
-    let pages = origin.clone();
-    let mut progress = LeagueProgress::new(0, a.verbose);
-    // Every page of the league is written when it starts and again as its
-    // games finish (those that are files: not a FIFO or stdout, which get
-    // the final page alone); the final pages follow the run.
-    let live_pages = (pages.pages.iter())
-        .filter(|p| crate::output::replaced_atomically(p))
-        .cloned()
-        .collect();
-    let live_dir = out.clone();
-    let mut live = LivePages::new(
-        &mut progress,
-        live_pages,
-        Box::new(move |page, status| {
-            super::league_page(&live_dir, Some(page), Some(status)).map(drop)
-        }),
-    );
+    let mut outputs = outputs.open(Setup {
+        dir: out.clone(),
+        pages: Pages::Live(origin.pages.clone()),
+        terminal: Terminal::played(a.verbose),
+    });
     let report = dojo_league::run_league(
         &settings,
         &dojo_league::LeagueRun {
@@ -702,38 +684,19 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
             origin,
         },
         &exec,
-        &mut live,
+        &mut outputs,
         &cancel,
     );
-    let started = live.finish();
     let report = match report {
         Ok(report) => report,
         Err(e) => {
-            // The pages said "live": they say where the league stopped,
-            // and reload no more.
-            if started && let Err(page_error) = write_pages(&out, &pages, once) {
-                errln!("warning: {page_error:#}");
-            }
+            outputs.stopped()?;
             return Err(e.into());
         }
     };
-    progress.finish();
-    out!("{}", render::standings::table(&report));
-    if !report.excluded.is_empty() {
-        errln!(
-            "not played: {} of the bots folder ({}; report.json's `excluded` says why)",
-            crate::submissions::entries(report.excluded.len()),
-            report
-                .excluded
-                .iter()
-                .map(|e| format!("{} ({})", e.dir, e.status))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    outln!("report: {}", out.join(store::REPORT_FILE).display());
-    write_pages(&out, &pages, once)?;
-    Ok(exit_code(&report))
+    let league = League { dir: out, report };
+    outputs.finish(&league)?;
+    Ok(exit_code(&league.report))
 }
 
 /// Says what the late entries changed: the games that will be played
@@ -774,18 +737,6 @@ fn say_late(
     Ok(())
 }
 
-/// Writes every page of the league in `out` ([`Origin::pages`]) again,
-/// and `once`, this run's page that is not one of them (stdout, a FIFO).
-fn write_pages(out: &Path, origin: &Origin, once: Option<&Path>) -> Result<()> {
-    for page in origin.pages.iter().map(PathBuf::as_path).chain(once) {
-        super::league_page(out, Some(page), None)?;
-        if !crate::output::is_stdout(page) {
-            outln!("report page: {}", page.display());
-        }
-    }
-    Ok(())
-}
-
 fn exit_code(report: &Report) -> ExitCode {
     if report.timing.cancelled {
         crate::exit::code(crate::bots::interrupted_status())
@@ -809,28 +760,27 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     let inputs: Vec<_> = (a.dirs.iter())
         .map(|d| Named::league("DIR", Some(d)))
         .collect();
-    crate::outpaths::check(
-        &[a.html.named(), Named::league("--out", Some(&a.out))],
-        &inputs,
-    )?;
+    let outputs = a
+        .output
+        .resolve(&[Named::league("--out", Some(&a.out))], &inputs)?;
     let report = dojo_league::merge(&a.dirs, &a.out)?;
-    out!("{}", render::standings::table(&report));
-    outln!("report: {}", a.out.join(store::REPORT_FILE).display());
-    if let Some(path) = a.html.path() {
-        super::remember_page(&a.out, path)?;
-    }
-    let once = a
-        .html
-        .path()
-        .filter(|p| !crate::output::replaced_atomically(p));
-    write_pages(&a.out, &store::load_league(&a.out)?.origin, once)?;
-    if report.complete || a.partial {
+    let (complete, played, scheduled) =
+        (report.complete, report.games_played, report.games_scheduled);
+    outputs
+        .open(Setup {
+            dir: a.out.clone(),
+            pages: Pages::Remembered,
+            terminal: Terminal::merged(),
+        })
+        .finish(&League {
+            dir: a.out.clone(),
+            report,
+        })?;
+    if complete || a.partial {
         return Ok(ExitCode::SUCCESS);
     }
     errln!(
-        "the merged league is incomplete: {} of {} games; merge the missing shards too, or pass --partial to accept a partial merge",
-        report.games_played,
-        report.games_scheduled
+        "the merged league is incomplete: {played} of {scheduled} games; merge the missing shards too, or pass --partial to accept a partial merge"
     );
     Ok(crate::exit::code(crate::exit::NEGATIVE))
 }

@@ -11,8 +11,6 @@ pub mod replay;
 pub mod report;
 pub mod rules;
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
 use dojo_league::{Game, PlayOptions};
 
@@ -277,42 +275,6 @@ pub fn play_options(game: Game, a: &GameOptionsArgs, base: &PlayOptions) -> Resu
     Ok(play)
 }
 
-/// Reads the league in `dir` and, with `html`, writes its report page
-/// there (every game's replay packed inside it), saying how current it is:
-/// `status`, or without one, as the directory is now (a league running on
-/// it: the games so far; otherwise final).
-pub fn league_page(
-    dir: &Path,
-    html: Option<&Path>,
-    status: Option<dojo_league::view::PageStatus>,
-) -> Result<(
-    dojo_league::Settings,
-    Vec<dojo_league::store::GameLine>,
-    dojo_league::Report,
-)> {
-    if !dir.join(dojo_league::store::LEAGUE_FILE).is_file() {
-        anyhow::bail!(
-            "{}: not a league out directory (it has no league.json); expected the --out directory of a `dojo league`",
-            dir.display()
-        );
-    }
-    let (settings, games, report) = dojo_league::view::read_league(dir)
-        .with_context(|| format!("reading the league in {}", dir.display()))?;
-    if let Some(path) = html {
-        use dojo_league::view::{PageState, PageStatus};
-        let status = match status {
-            Some(status) => status,
-            None if dojo_league::store::is_running(dir)? => {
-                PageStatus::now(PageState::Running, None)
-            }
-            None => PageStatus::now(PageState::Final, None),
-        };
-        let page = crate::html::report(&report, &settings, &games, dir, status)?;
-        crate::html::write(path, &page)?;
-    }
-    Ok((settings, games, report))
-}
-
 /// Gives each of `bots` (labelled as messages name them) a smoke start
 /// ([`dojo_games::smoke`]), all at once, with `exec`'s run options (and
 /// its first board, for royale); prints each failure with the head of the
@@ -398,28 +360,4 @@ pub fn print_smoke_failures(failures: &[(String, dojo_games::smoke::SmokeFailure
     }
 }
 
-/// `path` made absolute (through the current directory when it cannot be
-/// canonicalised), so it means the same from any directory.
-pub fn absolute(path: &Path) -> std::path::PathBuf {
-    path.canonicalize()
-        .or_else(|_| std::path::absolute(path))
-        .unwrap_or_else(|_| path.to_owned())
-}
-
-/// Adds `page` to the pages of the league in `dir` (`Origin::pages`), so
-/// a resume or merge writes it again. Not while a league runs on the
-/// directory: that league keeps its own pages, and this one is left out.
-pub fn remember_page(dir: &Path, page: &Path) -> Result<()> {
-    // Stdout or a FIFO takes this one page: written again, it would get
-    // every later version in a row, or block a resume with no reader.
-    if !crate::output::replaced_atomically(page) {
-        return Ok(());
-    }
-    let Ok(_lock) = dojo_league::store::lock_games(dir) else {
-        return Ok(());
-    };
-    let mut origin = dojo_league::store::load_league(dir)?.origin;
-    origin.add_page(absolute(page));
-    dojo_league::store::record_origin(dir, &origin)?;
-    Ok(())
-}
+pub use crate::output::absolute;

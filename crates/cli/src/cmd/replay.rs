@@ -21,6 +21,8 @@ use dojo_runner::BotSpec;
 
 use crate::args::ReplayArgs;
 use crate::bots;
+use crate::outputs::replay::Shown;
+use crate::outputs::{Format, Output};
 
 pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     use crate::outpaths::Named;
@@ -29,23 +31,33 @@ pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
         Some(_) => Named::league("RECORD", Some(&a.record)),
         None => Named::file("RECORD", Some(&a.record)),
     };
-    crate::outpaths::check(&[a.html.named()], &[record])?;
+    let outputs = a.output.resolve(&[], &[record])?;
     let saved = load(&a.record, a.game)?;
-    if let Some(path) = a.html.path() {
-        let record = a.record.display().to_string();
-        let source = match a.game {
-            Some(id) => RecordSource::League { dir: record, id },
-            None => RecordSource::File(record),
-        };
-        crate::html::write(path, &crate::html::replay(&*saved, &source)?)?;
-        outln!("replay page: {}", path.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    if a.rerun {
+    let page = a.output.asks_for(Format::Html);
+    // A rerun plays the game again rather than show it (clap refuses it
+    // beside --html).
+    if a.rerun && !page {
         return rerun(bots_dir, &saved, a);
     }
-    crate::games::replay_text(&saved).show(a)?;
+    let record = a.record.display().to_string();
+    let source = match a.game {
+        Some(id) => RecordSource::League { dir: record, id },
+        None => RecordSource::File(record),
+    };
+    // The page is written instead of the text.
+    let text = (!page).then(|| Box::new(Text(a.clone())) as Box<dyn Output<Shown>>);
+    outputs.open(text).finish(&Shown { saved, source })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The terminal: the game as text, as `--turn`, `--watch` and `--stderr`
+/// ask.
+struct Text(ReplayArgs);
+
+impl Output<Shown> for Text {
+    fn finish(&mut self, shown: &Shown) -> Result<()> {
+        crate::games::replay_text(&shown.saved).show(&self.0)
+    }
 }
 
 /// [`replay::load`], with the two directory mix-ups told in terms of the

@@ -76,69 +76,6 @@ pub trait GameCli: Sync {
     fn starter(&self) -> &'static Starter;
 }
 
-/// A game record as `dojo match` finishes it ([`MatchEnd`]).
-pub(crate) trait MatchRecord: dojo_games::replay::SavedGame + serde::Serialize {
-    fn timing(&self) -> &dojo_games::Timing;
-    fn conduct(&self) -> &[dojo_games::SeatConduct];
-    /// Drops the per-prompt stderr kept for the faulty seats' account.
-    fn clear_stderr(&mut self);
-}
-
-/// What every `dojo match` does once its game's own lines are printed:
-/// each seat's times against its limits, each faulty seat's account (why,
-/// its first fault, the end of its stderr), a hint for a bot whose script
-/// the sandbox hid, the record (its per-prompt stderr only with
-/// `--keep-stderr`) and the replay page; the exit status says whether a
-/// seat faulted.
-pub(crate) struct MatchEnd<'a> {
-    /// How a seat is named in the times lines (`player 1 (a)`).
-    pub label: fn(&dojo_games::SeatInfo) -> String,
-    /// Each seat's limits, by seat.
-    pub limits: &'a [crate::render::SeatLimits],
-    /// The game's account of its faulty seats.
-    pub forensics: Vec<String>,
-    /// Each seat's bot, by seat.
-    pub bots: Vec<&'a dojo_runner::BotSpec>,
-    pub sandbox: dojo_runner::SandboxMode,
-    pub keep_stderr: bool,
-    pub json: Option<&'a Path>,
-    pub html: Option<&'a Path>,
-}
-
-impl MatchEnd<'_> {
-    /// Prints and writes what is said above; the exit status.
-    pub(crate) fn finish(self, mut record: impl MatchRecord) -> Result<ExitCode> {
-        for line in
-            crate::render::move_lines(record.seats(), record.timing(), self.label, self.limits)
-        {
-            outln!("times: {line}");
-        }
-        for line in &self.forensics {
-            outln!("{line}");
-        }
-        crate::bots::hidden_path_hints(
-            self.bots.iter().copied().zip(record.conduct()),
-            self.sandbox,
-        );
-        if !self.keep_stderr {
-            record.clear_stderr();
-        }
-        if let Some(path) = self.json {
-            crate::output::write_json(path, &record)?;
-        }
-        if let Some(path) = self.html {
-            let source = crate::output::record_source(self.json);
-            crate::html::write(path, &crate::html::replay(&record, &source)?)?;
-            outln!("replay page: {}", path.display());
-        }
-        Ok(crate::exit::code(if self.forensics.is_empty() {
-            crate::exit::SUCCESS
-        } else {
-            crate::exit::FAULTED
-        }))
-    }
-}
-
 /// The value stored for the game flag `--flag` in `play`, parsed; `None`
 /// when the flag was not given (the game's default). A stored value that
 /// does not parse (a hand-edited `league.json`) is an error naming it.

@@ -17,6 +17,7 @@ use dojo_runner::RunOptions;
 
 use crate::bots;
 use crate::flags::{ControlArgs, GameOptionsArgs, RulesArg};
+use crate::outputs::game::Played;
 use crate::render::ReplayText;
 use crate::starter::Starter;
 
@@ -140,15 +141,12 @@ pub struct MatchArgs {
     pub max_rounds: u32,
     #[command(flatten)]
     pub controls: ControlArgs,
-    /// The game record.
+    /// `--json`: the game record; `--html`: the game's replay page.
     #[command(flatten)]
-    pub json: crate::flags::JsonArg,
+    pub output: crate::outputs::OutputArgs<Played<dojo_games::CardJitsuRecord>>,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
-    /// The game's replay page.
-    #[command(flatten)]
-    pub html: crate::flags::HtmlArg,
     /// Print only the result, not the round-by-round transcript.
     #[arg(long, short)]
     pub quiet: bool,
@@ -180,7 +178,7 @@ fn options(play: &PlayOptions) -> Result<CardJitsuOptions> {
     })
 }
 
-impl super::MatchRecord for dojo_games::CardJitsuRecord {
+impl crate::outputs::game::MatchRecord for dojo_games::CardJitsuRecord {
     fn timing(&self) -> &dojo_games::Timing {
         &self.timing
     }
@@ -212,8 +210,8 @@ fn deck(given: Option<&Path>, rules: Ruleset) -> Result<(Deck, String)> {
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     use crate::outpaths::Named;
-    crate::outpaths::check(
-        &[a.json.named(), a.html.named()],
+    let outputs = a.output.resolve(
+        &[],
         &[
             Named::file("--deck1", a.deck1.as_deref()),
             Named::file("--deck2", a.deck2.as_deref()),
@@ -250,23 +248,22 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         &opts,
         &mut |_| {},
     )?;
-    outln!("{}", transcript::header(&record));
+    let mut text = format!("{}\n", transcript::header(&record));
     if !a.quiet {
-        out!("{}", transcript::transcript(&record));
+        text.push_str(&transcript::transcript(&record));
     }
-    outln!("result: {}", transcript::result(&record));
+    text.push_str(&format!("result: {}\n", transcript::result(&record)));
     for line in transcript::conduct(&record) {
-        outln!("faults: {line}");
+        text.push_str(&format!("faults: {line}\n"));
     }
-    super::MatchEnd {
+    Played {
         label: |s| format!("player {} ({})", s.seat + 1, s.bot),
-        limits: &limits,
+        limits,
         forensics: transcript::forensics(&record),
-        bots: loaded.iter().map(|b| &**b).collect(),
+        bots: loaded,
         sandbox: a.controls.controls().sandbox,
-        keep_stderr: a.keep_stderr,
-        json: a.json.path(),
-        html: a.html.path(),
+        text,
+        record,
     }
-    .finish(record)
+    .finish(&outputs, a.keep_stderr)
 }

@@ -7,6 +7,7 @@ pub mod transcript;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -18,6 +19,7 @@ use dojo_runner::RunOptions;
 
 use crate::bots;
 use crate::flags::{ControlArgs, GameOptionsArgs};
+use crate::outputs::game::Played;
 use crate::render::ReplayText;
 use crate::starter::Starter;
 
@@ -125,7 +127,7 @@ impl super::GameCli for RoyaleCli {
     }
 }
 
-impl super::MatchRecord for dojo_games::RoyaleRecord {
+impl crate::outputs::game::MatchRecord for dojo_games::RoyaleRecord {
     fn timing(&self) -> &dojo_games::Timing {
         &self.timing
     }
@@ -178,15 +180,12 @@ pub struct MatchArgs {
     pub stall_rounds: Option<u32>,
     #[command(flatten)]
     pub controls: ControlArgs,
-    /// The game record.
+    /// `--json`: the game record; `--html`: the game's replay page.
     #[command(flatten)]
-    pub json: crate::flags::JsonArg,
+    pub output: crate::outputs::OutputArgs<Played<dojo_games::RoyaleRecord>>,
     /// Keep what each bot writes to stderr, split by turn, in the JSON record (see `dojo replay --stderr`).
     #[arg(long)]
     pub keep_stderr: bool,
-    /// The game's replay page.
-    #[command(flatten)]
-    pub html: crate::flags::HtmlArg,
     /// Show the board in the terminal as the game evolves.
     #[arg(long)]
     pub watch: bool,
@@ -215,10 +214,9 @@ impl super::MatchArgs for MatchArgs {
 
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     use crate::outpaths::Named;
-    crate::outpaths::check(
-        &[a.json.named(), a.html.named()],
-        &[Named::file("--board", Some(&a.board))],
-    )?;
+    let outputs = a
+        .output
+        .resolve(&[], &[Named::file("--board", Some(&a.board))])?;
     let board = crate::home::load_board(&a.board)?;
     let mut specs = Vec::new();
     let mut teams = Vec::new();
@@ -279,27 +277,26 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         .map(|b| crate::render::seat_limits(b, &opts))
         .collect();
     let record = play_royale(&players, &setup, &opts, &mut watch)?;
-    outln!(
-        "Royale on {} (seed {}), {}x{}",
+    let mut text = format!(
+        "Royale on {} (seed {}), {}x{}\n",
         record.board_file,
         record.play.seed,
         setup.board.width(),
         setup.board.height()
     );
     if a.quiet {
-        outln!("result: {}", transcript::result(&record));
+        text.push_str(&format!("result: {}\n", transcript::result(&record)));
     } else {
-        out!("{}", transcript::summary(&record));
+        text.push_str(&transcript::summary(&record));
     }
-    super::MatchEnd {
+    Played {
         label: |s| format!("seat {} ({})", s.seat, s.bot),
-        limits: &limits,
+        limits,
         forensics: transcript::forensics(&record),
-        bots: players.iter().map(|(b, _)| &**b).collect(),
+        bots: players.iter().map(|(b, _)| Arc::clone(b)).collect(),
         sandbox: a.controls.controls().sandbox,
-        keep_stderr: a.keep_stderr,
-        json: a.json.path(),
-        html: a.html.path(),
+        text,
+        record,
     }
-    .finish(record)
+    .finish(&outputs, a.keep_stderr)
 }

@@ -1,0 +1,491 @@
+//! `dojo compare`'s result and its outputs: the summary and progress on
+//! the terminal, `--json` and `--html`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use dojo_league::compare::{
+    BlockRecord, CompareProgress, CompareReport, CompareSettings, Conclusion, Unit,
+};
+use dojo_league::sprt::{SequentialTest, naive_estimate};
+use dojo_league::view;
+use dojo_runner::BotSpec;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use super::{Files, Format, Output, Run};
+
+/// A comparison's result: who played and how, and the library's report.
+pub struct Compared {
+    pub run: RunInfo,
+    pub report: CompareReport,
+}
+
+/// How the terminal shows a comparison's progress.
+pub struct Setup {
+    /// Blocks at most.
+    pub max_blocks: u64,
+    /// "pair" or "block".
+    pub unit: &'static str,
+    /// A line per block (`--verbose`).
+    pub verbose: bool,
+}
+
+impl Run for Compared {
+    const FORMATS: &'static [Format] = &[Format::Json, Format::Html];
+    type Listener = dyn CompareProgress;
+    type Setup = Setup;
+
+    fn outputs(files: &Files, setup: Setup) -> Vec<Box<dyn Output<Self>>> {
+        let mut outputs: Vec<Box<dyn Output<Self>>> = vec![Box::new(Terminal(BlockProgress::new(
+            setup.max_blocks,
+            setup.unit,
+            setup.verbose,
+        )))];
+        for format in Format::ALL {
+            let Some(path) = files.path(format).map(Path::to_owned) else {
+                continue;
+            };
+            outputs.push(match format {
+                Format::Json => Box::new(Json(path)),
+                Format::Html => Box::new(Page(path)),
+            });
+        }
+        outputs
+    }
+}
+
+/// The blocks as they are counted heard by every output that listens.
+impl CompareProgress for super::Outputs<Compared> {
+    fn block_done(&mut self, block: &BlockRecord, test: &SequentialTest) {
+        for listener in self.listeners() {
+            listener.block_done(block, test);
+        }
+    }
+}
+
+/// The terminal: progress on stderr, the summary on stdout.
+struct Terminal(BlockProgress);
+
+impl Output<Compared> for Terminal {
+    fn listener(&mut self) -> Option<&mut (dyn CompareProgress + 'static)> {
+        Some(&mut self.0)
+    }
+
+    fn finish(&mut self, result: &Compared) -> Result<()> {
+        self.0.finish();
+        out!("{}", summary(&result.report));
+        Ok(())
+    }
+}
+
+/// `--json`: [`JsonReport`].
+struct Json(PathBuf);
+
+impl Output<Compared> for Json {
+    fn finish(&mut self, result: &Compared) -> Result<()> {
+        let json = JsonReport::new(&result.run, &result.report);
+        match crate::output::write_json(&self.0, &json) {
+            // A reader of `--json -` that went away is no error, and must
+            // not change the verdict's status (a CI gate reads it).
+            Err(e) if crate::output::is_broken_pipe(&e) => Ok(()),
+            written => {
+                written?;
+                outln!("report: {}", self.0.display());
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `--html`: [`write_page`].
+struct Page(PathBuf);
+
+impl Output<Compared> for Page {
+    fn finish(&mut self, result: &Compared) -> Result<()> {
+        write_page(&self.0, &result.run, &result.report)?;
+        outln!("report page: {}", self.0.display());
+        Ok(())
+    }
+}
+
+/// A bot as the JSON report names it.
+#[derive(Debug, Serialize)]
+pub struct BotInfo {
+    /// The argument it was given as.
+    spec: String,
+    pub name: String,
+    command: Vec<String>,
+    dir: String,
+    /// The bot's own limits and time from its `bot.toml`, applied over
+    /// the comparison's (left out when it has none).
+    #[serde(skip_serializing_if = "dojo_runner::BotValues::is_empty")]
+    values: dojo_runner::BotValues,
+}
+
+impl BotInfo {
+    pub fn new(spec: &str, bot: &BotSpec) -> BotInfo {
+        BotInfo {
+            spec: spec.to_owned(),
+            name: bot.name.clone(),
+            command: bot.command.clone(),
+            dir: bot.dir.display().to_string(),
+            values: bot.values,
+        }
+    }
+}
+
+/// The clock and the resource limits every bot ran under (a bot's own
+/// values are in its `BotInfo`), spelled out as a league's report does.
+pub type Conditions = dojo_league::report::Spelled;
+
+/// `--json`: `version` first, the bots and run options, then the library's
+/// report field by field (destructured in [`JsonReport::new`], so a field
+/// added to the report cannot be forgotten here). The schema is documented
+/// in `crates/stats/SPRT.md`.
+#[derive(Debug, Serialize)]
+struct JsonReport<'a> {
+    version: u32,
+    new: &'a BotInfo,
+    base: &'a BotInfo,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    third: Option<&'a BotInfo>,
+    jobs: usize,
+    timeout_ms: u64,
+    startup_ms: u64,
+    conditions: &'a Conditions,
+    settings: &'a CompareSettings,
+    model: &'a dojo_league::compare::CompareModel,
+    verdict: Conclusion,
+    blocks_played: u64,
+    games_played: u64,
+    outcomes: &'a dojo_league::sprt::Outcomes,
+    new_score: f64,
+    llr: f64,
+    bounds: dojo_league::compare::Bounds,
+    elo: dojo_league::sprt::EloEstimate,
+    elo_naive: dojo_league::sprt::EloEstimate,
+    note: Option<dojo_league::sprt::SampleNote>,
+    faults: dojo_league::compare::RoleFaults,
+    figures: dojo_league::compare::RoleFigures,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    broken: &'a Option<dojo_league::compare::Broken>,
+    trace: &'a [dojo_league::compare::TracePoint],
+    blocks: &'a [BlockRecord],
+}
+
+/// Who played and how, for [`JsonReport`].
+#[derive(Debug)]
+pub struct RunInfo {
+    pub new: BotInfo,
+    pub base: BotInfo,
+    pub third: Option<BotInfo>,
+    pub jobs: usize,
+    pub conditions: Conditions,
+}
+
+impl<'a> JsonReport<'a> {
+    fn new(run: &'a RunInfo, report: &'a CompareReport) -> JsonReport<'a> {
+        let CompareReport {
+            version,
+            settings,
+            model,
+            verdict,
+            blocks_played,
+            games_played,
+            outcomes,
+            new_score,
+            llr,
+            bounds,
+            elo,
+            elo_naive,
+            note,
+            faults,
+            figures,
+            broken,
+            trace,
+            blocks,
+        } = report;
+        JsonReport {
+            version: *version,
+            new: &run.new,
+            base: &run.base,
+            third: run.third.as_ref(),
+            jobs: run.jobs,
+            timeout_ms: run.conditions.time.timeout_ms,
+            startup_ms: run.conditions.time.startup_ms,
+            conditions: &run.conditions,
+            settings,
+            model,
+            verdict: *verdict,
+            blocks_played: *blocks_played,
+            games_played: *games_played,
+            outcomes,
+            new_score: *new_score,
+            llr: *llr,
+            bounds: *bounds,
+            elo: *elo,
+            elo_naive: *elo_naive,
+            note: *note,
+            faults: *faults,
+            figures: *figures,
+            broken,
+            trace,
+            blocks,
+        }
+    }
+}
+
+/// The comparison's HTML page: who played and how, the library's report
+/// (with its trace), and the command line as run.
+fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> {
+    #[derive(Serialize)]
+    struct Who<'a> {
+        new: &'a BotInfo,
+        base: &'a BotInfo,
+        third: Option<&'a BotInfo>,
+        jobs: usize,
+        timeout_ms: u64,
+        startup_ms: u64,
+    }
+    let who = Who {
+        new: &run.new,
+        base: &run.base,
+        third: run.third.as_ref(),
+        jobs: run.jobs,
+        timeout_ms: run.conditions.time.timeout_ms,
+        startup_ms: run.conditions.time.startup_ms,
+    };
+    let argv: Vec<String> = std::iter::once("dojo".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect();
+    let page = view::compare_view(report, who, view::shell_line(&argv));
+    let title = format!("dojo compare: {} vs {}", run.new.name, run.base.name);
+    crate::html::write(path, &crate::html::compare(&title, &page)?)
+}
+
+/// `x` with a sign and `decimals` decimals, never as "-0.0" (a tiny
+/// negative estimate of a balanced sample would otherwise print so).
+fn signed(x: f64, decimals: usize) -> String {
+    let scale = 10f64.powi(decimals as i32);
+    let rounded = (x * scale).round() / scale;
+    let rounded = if rounded == 0.0 { 0.0 } else { rounded };
+    format!("{rounded:+.decimals$}")
+}
+
+/// "pair" (CardJitsu) or "block" (royale).
+pub fn unit_name(settings: &CompareSettings) -> &'static str {
+    match settings.games_per_block() {
+        2 => "pair",
+        _ => "block",
+    }
+}
+
+/// The human-readable result.
+fn summary(r: &CompareReport) -> String {
+    let p = &r.settings.sprt;
+    let model = serde_json::to_value(p.model)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    line(format!(
+        "Elo difference (NEW - BASE): {}, 95% interval [{}, {}] (median-unbiased, logistic)",
+        signed(r.elo.elo, 1),
+        signed(r.elo.lo, 1),
+        signed(r.elo.hi, 1)
+    ));
+    if let Some(note) = r.note {
+        line(format!("note: {}", note.message(unit_name(&r.settings))));
+    }
+    let counts = r
+        .outcomes
+        .counts
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>();
+    match r.model.unit {
+        Unit::Pair => {
+            line(format!(
+                "games: {} in {} seat-swapped pairs, NEW scores {:.1}%",
+                r.games_played,
+                r.blocks_played,
+                100.0 * r.new_score
+            ));
+            line(format!(
+                "pairs by NEW's points (0, 0.5, 1, 1.5, 2): {}",
+                counts.join(", ")
+            ));
+        }
+        Unit::Block => {
+            line(format!(
+                "games: {} in {} blocks of {} (one board and seed, every team rotation), NEW scores {:.1}%",
+                r.games_played,
+                r.blocks_played,
+                r.model.games_per_unit,
+                100.0 * r.new_score
+            ));
+            line(format!(
+                "blocks by NEW's points (0, 0.5, ..., {}): {}",
+                r.model.games_per_unit,
+                counts.join(", ")
+            ));
+        }
+    }
+    line(format!(
+        "LLR: {:.3}, bounds [{:.3}, {:.3}] (Wald [{:.3}, {:.3}] less the estimated overshoot)",
+        r.llr, r.bounds.lower, r.bounds.upper, r.bounds.wald_lower, r.bounds.wald_upper
+    ));
+    line(format!(
+        "test: GSPRT on {} scores, {model} Elo, H0: elo0={}, H1: elo1={}, alpha={}, beta={}",
+        match r.model.unit {
+            Unit::Pair => "pair",
+            Unit::Block => "block",
+        },
+        p.elo0,
+        p.elo1,
+        p.alpha,
+        p.beta
+    ));
+    for (role, f, faulty) in [
+        ("NEW", r.faults.new, r.faults.new_faulty_games),
+        ("BASE", r.faults.base, r.faults.base_faulty_games),
+    ] {
+        if f.total() + f.restart > 0 {
+            line(format!(
+                "faults of {role}: {} timeouts, {} crashes, {} invalid answers, {} limits hit ({} restarts); faulty in {faulty} of {} games",
+                f.timeout, f.crash, f.invalid, f.limit, f.restart, r.games_played
+            ));
+        }
+    }
+    for (role, fig) in [("NEW", r.figures.new), ("BASE", r.figures.base)] {
+        if let Some(m) = fig.moves {
+            use crate::render::standings::ms;
+            let memory = fig
+                .peak_memory_mib
+                .map(|mib| format!(", memory peak {mib:.1} MiB"))
+                .unwrap_or_default();
+            line(format!(
+                "times of {role}: {} moves, wall p50 {} p95 {} max {}{memory}",
+                m.count,
+                ms(m.wall_ms.p50),
+                ms(m.wall_ms.p95),
+                ms(m.wall_ms.max)
+            ));
+        }
+    }
+    line(format!("fault policy: {}", r.settings.faults.describe()));
+    line(match r.verdict {
+        Conclusion::H1 => format!(
+            "verdict: H1 accepted, NEW passes (the data favour {} Elo over {})",
+            p.elo1, p.elo0
+        ),
+        Conclusion::H0 => format!(
+            "verdict: H0 accepted, NEW is worse (the data favour {} Elo over {})",
+            p.elo0, p.elo1
+        ),
+        Conclusion::Inconclusive => format!(
+            "verdict: inconclusive, the game limit ({}) was reached first",
+            u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
+        ),
+        Conclusion::Cancelled => "verdict: none, interrupted".to_owned(),
+        Conclusion::Broken => match &r.broken {
+            Some(b) => format!(
+                "verdict: none, {} is broken: {}",
+                b.role.to_uppercase(),
+                b.reason
+            ),
+            None => "verdict: none, a bot is broken".to_owned(),
+        },
+    });
+    out
+}
+
+/// Progress on stderr: a bar on a terminal, a line every 10 s elsewhere,
+/// or a line per block with `--verbose`.
+enum BlockProgress {
+    Bar(ProgressBar),
+    Plain { last: Instant },
+    EveryBlock(&'static str),
+}
+
+impl BlockProgress {
+    fn new(max_blocks: u64, unit: &'static str, verbose: bool) -> BlockProgress {
+        if verbose {
+            BlockProgress::EveryBlock(unit)
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(max_blocks);
+            let template = format!("{{bar:30.cyan/blue}} {{pos}}/{{len}} {unit}s  {{msg}}");
+            bar.set_style(
+                ProgressStyle::with_template(&template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            BlockProgress::Bar(bar)
+        } else {
+            BlockProgress::Plain {
+                last: Instant::now(),
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let BlockProgress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl CompareProgress for BlockProgress {
+    fn block_done(&mut self, block: &BlockRecord, test: &SequentialTest) {
+        let counts = test.counts();
+        let (lower, upper) = test.bounds();
+        let e = naive_estimate(counts);
+        let status = format!(
+            "LLR {:.2} in [{lower:.2}, {upper:.2}], NEW {:.1}%, Elo {} [{}, {}]",
+            test.llr(),
+            100.0 * counts.score(),
+            signed(e.elo, 0),
+            signed(e.lo, 0),
+            signed(e.hi, 0)
+        );
+        match self {
+            BlockProgress::Bar(bar) => {
+                bar.set_position(counts.blocks());
+                bar.set_message(status);
+            }
+            BlockProgress::Plain { last } => {
+                if last.elapsed() >= Duration::from_secs(10) {
+                    *last = Instant::now();
+                    errln!("progress: {} blocks, {status}", counts.blocks());
+                }
+            }
+            BlockProgress::EveryBlock(unit) => errln!(
+                "{unit} {}: NEW {} of {} points; {status}",
+                block.block,
+                block.new_points,
+                block.games.len()
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_never_print_as_minus_zero() {
+        assert_eq!(signed(-1e-10, 1), "+0.0");
+        assert_eq!(signed(-0.0, 0), "+0");
+        assert_eq!(signed(-0.04, 1), "+0.0");
+        assert_eq!(signed(-0.06, 1), "-0.1");
+        assert_eq!(signed(62.839, 1), "+62.8");
+    }
+}
