@@ -344,8 +344,9 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub seed: SeriesSeedArg,
     /// `--json` (settings, model, counts, LLR and bounds, Elo estimate,
-    /// verdict, the LLR's course and every block) and `--html` (the LLR's
-    /// trace, the Elo estimate and the pentanomial counts).
+    /// verdict, the LLR's course and every block), `--html` (the LLR's
+    /// trace, the Elo estimate and the pentanomial counts) and `--junit`
+    /// (the verdict as a test case).
     #[command(flatten)]
     pub output: OutputArgs<Compared>,
     #[command(flatten)]

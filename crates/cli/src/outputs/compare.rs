@@ -1,5 +1,5 @@
 //! `dojo compare`'s result and its outputs: the summary and progress on
-//! the terminal, `--json` and `--html`.
+//! the terminal, `--json`, `--html` (and `--junit`, [`super::junit`]).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ pub struct Setup {
 }
 
 impl Run for Compared {
-    const FORMATS: &'static [Format] = &[Format::Json, Format::Html];
+    const FORMATS: &'static [Format] = &[Format::Json, Format::Html, Format::Junit];
     type Listener = dyn CompareProgress;
     type Setup = Setup;
 
@@ -51,6 +51,7 @@ impl Run for Compared {
             outputs.push(match format {
                 Format::Json => Box::new(Json(path)),
                 Format::Html => Box::new(Page(path)),
+                Format::Junit => Box::new(super::junit::Junit::new(path)),
             });
         }
         outputs
@@ -268,7 +269,7 @@ fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> 
 
 /// `x` with a sign and `decimals` decimals, never as "-0.0" (a tiny
 /// negative estimate of a balanced sample would otherwise print so).
-fn signed(x: f64, decimals: usize) -> String {
+pub(crate) fn signed(x: f64, decimals: usize) -> String {
     let scale = 10f64.powi(decimals as i32);
     let rounded = (x * scale).round() / scale;
     let rounded = if rounded == 0.0 { 0.0 } else { rounded };
@@ -284,7 +285,7 @@ pub fn unit_name(settings: &CompareSettings) -> &'static str {
 }
 
 /// The human-readable result.
-fn summary(r: &CompareReport) -> String {
+pub(crate) fn summary(r: &CompareReport) -> String {
     let p = &r.settings.sprt;
     let model = serde_json::to_value(p.model)
         .ok()

@@ -19,12 +19,13 @@
 //! its result to [`Outputs::finish`] and calls no writer itself.
 //!
 //! Adding a format (CSV, say): its entry in [`Format`], its output type
-//! (a module of its own here), and the line that makes it in the
+//! (a module beside [`junit`]), and the line that makes it in the
 //! [`Run::outputs`] of each kind of run it renders, with the format added
 //! to that kind's [`Run::FORMATS`]; `ARCHITECTURE.md` lists the files.
 
 pub mod compare;
 pub mod game;
+pub mod junit;
 pub mod league;
 pub mod replay;
 
@@ -44,17 +45,20 @@ pub enum Format {
     Json,
     /// `--html FILE`: the result as one self-contained page.
     Html,
+    /// `--junit FILE`: the result as a JUnit XML report, for CI systems.
+    Junit,
 }
 
 impl Format {
     /// Every format, in the order outputs are written.
-    pub const ALL: [Format; 2] = [Format::Json, Format::Html];
+    pub const ALL: [Format; 3] = [Format::Json, Format::Html, Format::Junit];
 
     /// The flag's name without its dashes, also its clap id.
     pub fn id(self) -> &'static str {
         match self {
             Format::Json => "json",
             Format::Html => "html",
+            Format::Junit => "junit",
         }
     }
 
@@ -63,6 +67,7 @@ impl Format {
         match self {
             Format::Json => "--json",
             Format::Html => "--html",
+            Format::Junit => "--junit",
         }
     }
 
@@ -76,6 +81,11 @@ impl Format {
             Format::Html => {
                 "Write the result as one self-contained HTML page (data, style and \
                  scripts inside; it works offline) to FILE"
+            }
+            Format::Junit => {
+                "Write the result as a JUnit XML report to FILE (`-`: stdout), for CI \
+                 systems that show test results: one test case, failed when NEW is \
+                 worse (docs/ci-compare.md)"
             }
         }
     }
@@ -329,7 +339,7 @@ mod tests {
     }
 
     impl Run for Toy {
-        const FORMATS: &'static [Format] = &[Format::Json];
+        const FORMATS: &'static [Format] = &[Format::Json, Format::Junit];
         type Listener = ();
         type Setup = ();
         fn outputs(files: &Files, (): ()) -> Vec<Box<dyn Output<Self>>> {
@@ -348,8 +358,9 @@ mod tests {
 
     #[test]
     fn a_command_offers_the_flags_of_its_formats_and_no_other() {
-        let a = parse(&["--json", "-"]).unwrap();
-        assert_eq!(a.files.path(Format::Json), Some(Path::new("-")));
+        let a = parse(&["--json", "r.json", "--junit", "-"]).unwrap();
+        assert_eq!(a.files.path(Format::Json), Some(Path::new("r.json")));
+        assert_eq!(a.files.path(Format::Junit), Some(Path::new("-")));
         assert!(!a.asks_for(Format::Html));
         // Not offered: clap refuses it, naming the flag.
         let err = parse(&["--html", "p.html"]).unwrap_err();
@@ -362,7 +373,7 @@ mod tests {
     fn every_offered_flag_has_its_one_help_and_value_name() {
         let cmd = OutputArgs::<Toy>::augment_args(clap::Command::new("toy"));
         let args: Vec<_> = cmd.get_arguments().collect();
-        assert_eq!(args.len(), 1);
+        assert_eq!(args.len(), 2);
         for (arg, format) in args.into_iter().zip(Toy::FORMATS) {
             assert_eq!(arg.get_long(), Some(format.id()));
             assert_eq!(format.flag(), format!("--{}", format.id()));
@@ -373,5 +384,38 @@ mod tests {
             );
             assert_eq!(arg.get_help().unwrap().to_string(), format.help());
         }
+    }
+
+    #[test]
+    fn resolving_checks_the_files_and_every_output_is_finished_despite_a_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("r.json").display().to_string();
+        let junit = dir.path().join("r.xml").display().to_string();
+        let resolved = parse(&["--json", &json, "--junit", &junit])
+            .unwrap()
+            .resolve(&[], &[])
+            .unwrap();
+        let mut outputs = resolved.open(());
+        let err = outputs.finish(&Toy).unwrap_err();
+        assert_eq!(err.to_string(), "json failed");
+        // The JUnit output was written after the JSON one failed.
+        assert_eq!(*LOG.with(Log::clone).borrow(), ["json", "junit"]);
+        // A file that cannot be written is refused before any work,
+        // naming its flag.
+        let missing = dir.path().join("no/such/r.xml").display().to_string();
+        let err = parse(&["--junit", &missing])
+            .unwrap()
+            .resolve(&[], &[])
+            .err()
+            .unwrap();
+        assert!(err.to_string().starts_with("--junit "), "{err}");
+        assert!(err.to_string().contains("does not exist"), "{err}");
+        // Two outputs on one file.
+        let err = parse(&["--json", &json, "--junit", &json])
+            .unwrap()
+            .resolve(&[], &[])
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("--json"), "{err}");
     }
 }

@@ -39,10 +39,13 @@ fn blocks(report: &serde_json::Value) -> u64 {
 fn the_strong_bot_passes_against_the_random_bot() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("compare.json");
+    let junit = dir.path().join("compare.xml");
     dojo()
         .args(["compare", "cardjitsu", &sensei(), "random-py"])
         .args(["--sprt", SPRT, "--games", "400", "--jobs", "2", "--json"])
         .arg(&json)
+        .arg("--junit")
+        .arg(&junit)
         .assert()
         .code(0)
         .stdout(contains("verdict: H1 accepted"))
@@ -66,16 +69,32 @@ fn the_strong_bot_passes_against_the_random_bot() {
     let n = blocks(&report);
     eprintln!("sensei vs random-py: H1 after {n} pairs");
     assert!(n < 200);
+    // A passed test case: no verdict element.
+    let starts = crate::junit::well_formed(&std::fs::read_to_string(&junit).unwrap());
+    let suite = crate::junit::element(&starts, "testsuite").unwrap();
+    assert!(
+        suite.contains("failures=\"0\" errors=\"0\" skipped=\"0\""),
+        "{suite}"
+    );
+    for verdict in ["failure", "error", "skipped"] {
+        assert!(
+            crate::junit::element(&starts, verdict).is_none(),
+            "{starts:?}"
+        );
+    }
 }
 
 #[test]
 fn the_random_bot_fails_against_the_strong_bot() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("compare.json");
+    let junit = dir.path().join("compare.xml");
     dojo()
         .args(["compare", "cardjitsu", "random-py", &sensei()])
         .args(["--sprt", SPRT, "--games", "400", "--jobs", "2", "--json"])
         .arg(&json)
+        .arg("--junit")
+        .arg(&junit)
         .assert()
         .code(1)
         .stdout(contains("verdict: H0 accepted"))
@@ -86,6 +105,26 @@ fn the_random_bot_fails_against_the_strong_bot() {
     assert!(llr <= report["bounds"]["lower"].as_f64().unwrap());
     let n = blocks(&report);
     eprintln!("random-py vs sensei: H0 after {n} pairs");
+    // A CI system shows it as a failed test.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let starts = crate::junit::well_formed(&xml);
+    let suite = crate::junit::element(&starts, "testsuite").unwrap();
+    assert!(suite.contains("tests=\"1\" failures=\"1\""), "{suite}");
+    let failure = crate::junit::element(&starts, "failure").unwrap();
+    assert!(failure.contains("type=\"H0\""), "{failure}");
+    assert!(
+        failure.contains("message=\"NEW is worse: H0 accepted"),
+        "{failure}"
+    );
+    let case = crate::junit::element(&starts, "testcase").unwrap();
+    assert!(
+        case.contains("name=\"NEW random-py is not worse than BASE sensei\""),
+        "{case}"
+    );
+    assert!(
+        xml.contains("<property name=\"new\" value=\"random-py\"/>"),
+        "{xml}"
+    );
 }
 
 /// Two copies of a deterministic bot mirror every seat-swapped pair, so

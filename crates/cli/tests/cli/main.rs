@@ -29,6 +29,7 @@ mod errors;
 mod fresh_boxes;
 mod gauntlet_sprt;
 mod html;
+mod junit;
 mod late;
 mod league;
 mod league_bots;
