@@ -694,7 +694,11 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
             return Err(e.into());
         }
     };
-    let league = League { dir: out, report };
+    let league = League {
+        dir: out,
+        report,
+        read: None,
+    };
     outputs.finish(&league)?;
     Ok(exit_code(&league.report))
 }
@@ -775,6 +779,7 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
         .finish(&League {
             dir: a.out.clone(),
             report,
+            read: None,
         })?;
     if complete || a.partial {
         return Ok(ExitCode::SUCCESS);

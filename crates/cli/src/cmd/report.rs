@@ -12,13 +12,17 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let outputs = a
         .output
         .resolve(&[], &[Named::league("DIR", Some(&a.dir))])?;
-    let (_, _, report) = read_league(&a.dir)?;
+    let (settings, games, report) = read_league(&a.dir)?;
     outputs
         .open(Setup {
             dir: a.dir.clone(),
             pages: Pages::Given,
             terminal: Terminal::standings(),
         })
-        .finish(&League { dir: a.dir, report })?;
+        .finish(&League {
+            dir: a.dir,
+            report,
+            read: Some((settings, games)),
+        })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -131,3 +131,26 @@ impl<Rec: MatchRecord> Output<Played<Rec>> for ReplayPage {
         super::replay::write_page(&self.path, &p.record, &self.source)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type CardJitsu = Played<dojo_games::CardJitsuRecord>;
+
+    #[test]
+    fn a_match_has_its_terminal_and_one_output_per_file_and_its_page_names_the_record() {
+        let mut files = Files::default();
+        assert_eq!(CardJitsu::outputs(&files, ()).len(), 1);
+        files.0.insert(Format::Html, PathBuf::from("g.html"));
+        assert_eq!(CardJitsu::outputs(&files, ()).len(), 2);
+        files.0.insert(Format::Json, PathBuf::from("g.json"));
+        assert_eq!(CardJitsu::outputs(&files, ()).len(), 3);
+        // The page says where the record was saved, or that it was not.
+        assert_eq!(
+            record_source(files.path(Format::Json)),
+            RecordSource::File("g.json".into())
+        );
+        assert_eq!(record_source(None), RecordSource::Unsaved);
+    }
+}

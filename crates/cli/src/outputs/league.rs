@@ -18,6 +18,10 @@ use crate::progress::LeagueProgress;
 pub struct League {
     pub dir: PathBuf,
     pub report: Report,
+    /// The league's settings and games, when the command has read them
+    /// with the report (`dojo report`): its page is then made from them,
+    /// not read again.
+    pub read: Option<(dojo_league::Settings, Vec<GameLine>)>,
 }
 
 /// What a league's outputs need to know before it runs.
@@ -211,14 +215,27 @@ impl Output<League> for ReportPages {
         self.live.as_mut().map(|l| l as &mut dyn Progress)
     }
 
-    fn finish(&mut self, _: &League) -> Result<()> {
+    fn finish(&mut self, league: &League) -> Result<()> {
         // The live pages stop first: no live page may land after a final
         // one.
         drop(self.live.take());
         match &self.pages {
             Pages::Given => {
                 if let Some(path) = &self.given {
-                    write_page(&self.dir, path, None)?;
+                    match &league.read {
+                        Some((settings, games)) => {
+                            let status = status_now(&self.dir)?;
+                            let page = crate::html::report(
+                                &league.report,
+                                settings,
+                                games,
+                                &self.dir,
+                                status,
+                            )?;
+                            crate::html::write(path, &page)?;
+                        }
+                        None => write_page(&self.dir, path, None)?,
+                    }
                     // The page is the league's from now on: a resume or
                     // merge of the league writes it again.
                     remember_page(&self.dir, path)?;
@@ -285,11 +302,21 @@ pub fn write_page(dir: &Path, path: &Path, status: Option<PageStatus>) -> Result
     let (settings, games, report) = read_league(dir)?;
     let status = match status {
         Some(status) => status,
-        None if store::is_running(dir)? => PageStatus::now(PageState::Running, None),
-        None => PageStatus::now(PageState::Final, None),
+        None => status_now(dir)?,
     };
     let page = crate::html::report(&report, &settings, &games, dir, status)?;
     crate::html::write(path, &page)
+}
+
+/// How current a page of the league in `dir` is, as the directory is
+/// now: a league running on it has played the games so far; otherwise
+/// it is final.
+fn status_now(dir: &Path) -> Result<PageStatus> {
+    Ok(if store::is_running(dir)? {
+        PageStatus::now(PageState::Running, None)
+    } else {
+        PageStatus::now(PageState::Final, None)
+    })
 }
 
 /// Adds `page` to the pages of the league in `dir` (`Origin::pages`), so

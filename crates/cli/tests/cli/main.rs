@@ -38,6 +38,7 @@ mod match_cardjitsu;
 mod match_royale;
 mod new_bot;
 mod options;
+mod output_flags;
 mod play;
 mod replay;
 mod replay_bots;
