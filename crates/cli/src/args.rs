@@ -7,10 +7,12 @@ use clap::{Args, Parser, Subcommand};
 use dojo_games::Game;
 
 pub use crate::flags::{
-    ControlArgs, DEFAULT_SERIES_SEED, FaultsArg, GameOptionsArgs, GameSeedArg, ReplayArgs,
-    RulesArg, SeriesSeedArg, game_parser,
+    BoardsArg, ControlArgs, DEFAULT_SERIES_SEED, FaultsArg, GameSeedArg, ReplayArgs, SeriesSeedArg,
+    game_parser,
 };
 use crate::games::MatchCommand;
+use crate::games::cardjitsu::options::RulesFlag;
+pub use crate::games::options::GameOptionsArgs;
 use crate::outputs::OutputArgs;
 use crate::outputs::compare::Compared;
 use crate::outputs::league::League;
@@ -109,9 +111,9 @@ pub struct CheckArgs {
     /// royale-random-py).
     #[arg(long, value_name = "BOT", num_args = 1..)]
     pub against: Vec<String>,
-    /// The first game's seed; each later game takes the next.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub seed: u64,
+    // The first game's seed; each later game takes the next.
+    #[command(flatten)]
+    pub seed: SeriesSeedArg,
     /// The time controls and limits to check against (default: a
     /// league's defaults).
     #[command(flatten)]
@@ -187,9 +189,8 @@ pub struct LeagueArgs {
     pub faults: FaultsArg,
     #[command(flatten)]
     pub play: GameOptionsArgs,
-    /// Royale boards to rotate through; default: every board under boards/ that is not already won.
-    #[arg(long, value_name = "FILE", num_args = 1..)]
-    pub board: Vec<PathBuf>,
+    #[command(flatten)]
+    pub board: BoardsArg,
     /// Continue an interrupted league in DIR, playing only the missing
     /// games, with its stored settings: a flag that would change them is
     /// refused (--anchor is applied: it only changes the report).
@@ -293,10 +294,8 @@ pub struct PlayCardJitsuArgs {
     pub opponent: Option<String>,
     #[command(flatten)]
     pub seed: GameSeedArg,
-    /// Which rules to play by: `tournament` (power cards, Reverse, the
-    /// championship deck) or `classic` (the older variant).
-    #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
-    pub rules: RulesArg,
+    #[command(flatten)]
+    pub rules: RulesFlag,
     #[command(flatten)]
     pub controls: ControlArgs,
     /// Show the game in the classic challenge's exact format (bare card
@@ -358,9 +357,8 @@ pub struct CompareArgs {
     pub third: Option<String>,
     #[command(flatten)]
     pub faults: FaultsArg,
-    /// Royale boards to rotate through; default: every board under boards/ that is not already won.
-    #[arg(long, value_name = "FILE", num_args = 1..)]
-    pub board: Vec<PathBuf>,
+    #[command(flatten)]
+    pub board: BoardsArg,
     /// Print a line to stderr for every pair (royale: block) counted, instead of a progress line.
     #[arg(long, short)]
     pub verbose: bool,

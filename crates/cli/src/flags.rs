@@ -7,9 +7,8 @@
 
 use std::path::PathBuf;
 
+use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{Args, ValueEnum};
-use dojo_engine::cardjitsu::Ruleset;
 use dojo_games::Game;
 use dojo_runner::RunOptions;
 
@@ -41,12 +40,19 @@ impl GameSeedArg {
     }
 }
 
-/// `--seed N` of a series of games (`league`, `compare`).
+/// `--seed N` of a series of games (`league`, `compare`, `check`).
 #[derive(Debug, Clone, Copy, Default, Args)]
 pub struct SeriesSeedArg {
     /// The seed every game's seed derives from [default: 1].
     #[arg(id = "seed", long = "seed", value_name = "N")]
     pub given: Option<u64>,
+}
+
+impl SeriesSeedArg {
+    /// The seed given, or [`DEFAULT_SERIES_SEED`].
+    pub fn value(&self) -> u64 {
+        self.given.unwrap_or(DEFAULT_SERIES_SEED)
+    }
 }
 
 /// `--faults POLICY` (`league`, `compare`).
@@ -148,41 +154,27 @@ impl clap::Args for ControlArgs {
     }
 }
 
-/// How each game is played, as `dojo match` takes it: for leagues and
-/// comparisons. Flags of the other game are refused.
-#[derive(Debug, Clone, Args)]
-pub struct GameOptionsArgs {
-    /// CardJitsu: which rules to play by [default: tournament].
-    #[arg(long, value_enum)]
-    pub rules: Option<RulesArg>,
-    /// CardJitsu: the deck seat 1 draws from: `championship` (the
-    /// tournament rules' default), `standard` (the classic rules' default)
-    /// or a .dcfg file (see docs/decks.md).
-    #[arg(long, value_name = "DECK")]
-    pub deck1: Option<PathBuf>,
-    /// CardJitsu: the deck seat 2 draws from (as --deck1).
-    #[arg(long, value_name = "DECK")]
-    pub deck2: Option<PathBuf>,
-    /// Rounds after which an undecided game is a draw; default: CardJitsu
-    /// 500, royale 10 * (width + height).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_rounds: Option<u32>,
-    /// Royale: whole rounds without any tile changing after which the game is a draw; default: width + height.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub stall_rounds: Option<u32>,
+/// `--board FILE...`: the boards a series of games rotates through
+/// (`league`, `compare`; `dojo match royale` plays on one, its own
+/// `--board`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct BoardsArg {
+    /// Royale boards to rotate through; default: every board under
+    /// boards/ that is not already won.
+    #[arg(id = "board", long = "board", value_name = "FILE", num_args = 1..)]
+    pub given: Vec<PathBuf>,
 }
 
-impl GameOptionsArgs {
-    /// Each flag's name and whether it was given (checked against the
-    /// game's `GameCli::game_flags`).
-    pub fn given(&self) -> [(&'static str, bool); 5] {
-        [
-            ("--rules", self.rules.is_some()),
-            ("--deck1", self.deck1.is_some()),
-            ("--deck2", self.deck2.is_some()),
-            ("--max-rounds", self.max_rounds.is_some()),
-            ("--stall-rounds", self.stall_rounds.is_some()),
-        ]
+impl BoardsArg {
+    /// The boards given, as a series stores them; empty when none was.
+    pub fn names(&self) -> Vec<String> {
+        self.given.iter().map(|p| p.display().to_string()).collect()
+    }
+
+    /// The board files, as inputs no output may overwrite
+    /// (`crate::outpaths::check`).
+    pub fn inputs(&self) -> impl Iterator<Item = Option<crate::outpaths::Named<'_>>> {
+        (self.given.iter()).map(|b| crate::outpaths::Named::file("--board", Some(b)))
     }
 }
 
@@ -222,23 +214,6 @@ pub struct ReplayArgs {
     pub output: crate::outputs::OutputArgs<crate::outputs::replay::Shown>,
     #[command(flatten)]
     pub controls: ControlArgs,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RulesArg {
-    /// CardJitsu Bot Championship rules: power cards and Reverse.
-    Tournament,
-    /// The older Card-Jitsu variant: no power cards, no Reverse.
-    Classic,
-}
-
-impl From<RulesArg> for Ruleset {
-    fn from(rules: RulesArg) -> Ruleset {
-        match rules {
-            RulesArg::Tournament => Ruleset::Tournament,
-            RulesArg::Classic => Ruleset::Classic,
-        }
-    }
 }
 
 /// The GAME argument of `dojo league` and `dojo compare`: one of the

@@ -81,7 +81,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     let mut tally = MoveTally::default();
     let mut first_answers: Vec<u64> = Vec::new();
     let mut first: Option<Played> = None;
-    let mut seed = a.seed;
+    let mut seed = a.seed.value();
     for (variant, flags) in &variants {
         let mut played = 0;
         let mut faulty = Vec::new();

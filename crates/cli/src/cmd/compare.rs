@@ -42,7 +42,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let shape = game.shape();
     let default_third = game.extra_seat_bot();
     let third_seat = shape.seats() > 2;
-    if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.is_empty()) {
+    if (!third_seat && a.third.is_some()) || (!shape.board && !a.board.given.is_empty()) {
         bail!("--third and --board only apply to royale");
     }
     let play = super::play_options(game, &a.play, &dojo_league::PlayOptions::default())?;
@@ -50,16 +50,16 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let options = crate::games::cli(game).executor_options(&play)?;
     let boards = if !shape.board {
         Vec::new()
-    } else if a.board.is_empty() {
+    } else if a.board.given.is_empty() {
         crate::home::default_boards()?
     } else {
-        a.board.iter().map(|p| p.display().to_string()).collect()
+        a.board.names()
     };
     let settings = CompareSettings {
         game,
         sprt: a.sprt,
         games: a.games,
-        seed: a.seed.given.unwrap_or(crate::args::DEFAULT_SERIES_SEED),
+        seed: a.seed.value(),
         boards,
         faults: a.faults.given.unwrap_or_default(),
     };

@@ -209,7 +209,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         );
     };
     let game_cli = games::cli(game);
-    if !game_cli.boards() && !a.board.is_empty() {
+    if !game_cli.boards() && !a.board.given.is_empty() {
         bail!(
             "--board only applies to {}, not {game}",
             games::board_games().join(" or ")
@@ -234,7 +234,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
     let mut settings = Settings {
         bots,
         gauntlet,
-        boards: if game_cli.boards() && a.board.is_empty() {
+        boards: if game_cli.boards() && a.board.given.is_empty() {
             crate::home::default_boards()?
         } else {
             Vec::new()
@@ -290,8 +290,8 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
     if let Some(seed) = a.seed.given {
         settings.seed = seed;
     }
-    if !a.board.is_empty() {
-        settings.boards = a.board.iter().map(|p| p.display().to_string()).collect();
+    if !a.board.given.is_empty() {
+        settings.boards = a.board.names();
     }
     if let Some(arg) = &a.anchor {
         let (name, elo) = parse_anchor(arg)?;
@@ -489,10 +489,9 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     let game = crate::games::cli(settings.game);
     // A stored option the game does not take (a hand-edited league.json)
     // would be silently ignored.
-    if let Some((flag, _)) = settings
-        .play
-        .iter()
-        .find(|(flag, _)| !game.game_flags().contains(&format!("--{flag}").as_str()))
+    let takes = crate::games::options::flags(Some(settings.game));
+    if let Some((flag, _)) =
+        (settings.play.iter()).find(|(flag, _)| !takes.contains(&format!("--{flag}")))
     {
         bail!(
             "the league's game options (league.json \"play\") have --{flag}, which {} does not take",

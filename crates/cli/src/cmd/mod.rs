@@ -14,7 +14,7 @@ pub mod rules;
 use anyhow::{Context, Result, bail};
 use dojo_league::{Game, PlayOptions};
 
-use crate::args::{ControlArgs, GameOptionsArgs};
+use crate::args::{BoardsArg, ControlArgs, GameOptionsArgs};
 use crate::games;
 
 /// Descriptors kept free beside the games in flight: the league's own
@@ -228,33 +228,28 @@ pub fn control_conflicts(given: &ControlArgs, settings: &dojo_league::Settings) 
         .collect()
 }
 
-/// The files the game flags read (decks, boards), as inputs no output
-/// may overwrite (`crate::outpaths::check`).
+/// The files the game option flags and `--board` read (decks, boards),
+/// as inputs no output may overwrite (`crate::outpaths::check`).
 pub fn game_inputs<'a>(
     play: &'a GameOptionsArgs,
-    boards: &'a [std::path::PathBuf],
+    boards: &'a BoardsArg,
 ) -> Vec<Option<crate::outpaths::Named<'a>>> {
-    use crate::outpaths::Named;
-    let mut inputs = vec![
-        Named::file("--deck1", play.deck1.as_deref()),
-        Named::file("--deck2", play.deck2.as_deref()),
-    ];
-    inputs.extend(boards.iter().map(|b| Named::file("--board", Some(b))));
+    let mut inputs = play.inputs();
+    inputs.extend(boards.inputs());
     inputs
 }
 
-/// The stored form of the game flags for `game`: refuses flags the game
-/// does not take (they would be silently ignored, `GameCli::game_flags`),
-/// then asks the game for the stored form over `base` (`GameCli::play_options`) and
+/// The stored form of the game option flags for `game`: refuses the flags
+/// given that `game` does not take (another game's: they would be
+/// silently ignored), naming them and the games they apply to, then asks
+/// the game for the stored form over `base` (`GameCli::play_options`) and
 /// checks it resolves (`GameCli::executor_options`: a deck that does not
 /// parse is refused here).
 pub fn play_options(game: Game, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
-    let takes = games::cli(game).game_flags();
-    let not_here: Vec<&str> = a
-        .given()
-        .into_iter()
-        .filter(|(flag, given)| *given && !takes.contains(flag))
-        .map(|(flag, _)| flag)
+    let takes = games::options::flags(Some(game));
+    let not_here: Vec<String> = (a.given().iter())
+        .filter(|flag| !takes.contains(flag))
+        .cloned()
         .collect();
     if !not_here.is_empty() {
         let verb = if not_here.len() == 1 {

@@ -16,14 +16,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use dojo_engine::cardjitsu::Ruleset;
 use dojo_games::classic::{self, Display, Ending, play_game, with_bot};
 
 use crate::args::PlayCardJitsuArgs;
 use crate::bots;
 
 pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
-    let rules = Ruleset::from(a.rules);
+    let rules = a.rules.rules();
     let seed = a.seed.given.unwrap_or_else(bots::fresh_seed);
     let stdin = io::stdin();
     // A terminal already shows what the person typed.

@@ -1,8 +1,10 @@
 //! Each game's part of the command line, reached through one registry.
 //!
 //! A game's CLI pieces live in its own module: the flags of its
-//! `dojo match GAME` subcommand and how that runs, its transcript, which of
-//! the shared game flags it takes and its league defaults. [`CLIS`] is
+//! `dojo match GAME` subcommand and how that runs, its option flags (its
+//! `options.rs`, the one place they are declared: [`options`] has the
+//! ones every game takes and their union for `dojo league` and `dojo
+//! compare`), its transcript and its league defaults. [`CLIS`] is
 //! the registry: one entry per game of [`Game::ALL`], in its order (the
 //! test `every_game_has_its_command_line` checks they agree, so a game
 //! added there fails `cargo test` until it has its module:
@@ -11,6 +13,7 @@
 //! on a game themselves.
 
 pub mod cardjitsu;
+pub mod options;
 pub mod royale;
 
 use std::path::Path;
@@ -21,7 +24,7 @@ use clap::{ArgMatches, FromArgMatches, Subcommand};
 use dojo_games::{Game, GameOptions, Saved};
 use dojo_league::PlayOptions;
 
-use crate::flags::GameOptionsArgs;
+use crate::games::options::GameOptionsArgs;
 use crate::render::ReplayText;
 use crate::starter::Starter;
 
@@ -33,27 +36,36 @@ pub trait GameCli: Sync {
     fn match_command(&self) -> clap::Command;
     /// The flags of `dojo match GAME`, as parsed, ready to run.
     fn match_args(&self, matches: &mut ArgMatches) -> Result<Box<dyn MatchArgs>, clap::Error>;
-    /// Which of the shared game flags of `dojo league` and `dojo compare`
-    /// ([`crate::flags::GameOptionsArgs`]) apply to this game; the others
-    /// are refused, naming the games they apply to.
-    fn game_flags(&self) -> &'static [&'static str];
+    /// The game's own option flags (its group in `games/GAME/options.rs`)
+    /// added to `cmd`: the flags its `dojo match` flattens beside
+    /// [`options::CommonArgs`], and its part of the commands that play
+    /// any game ([`GameOptionsArgs`]). A game without options of its own
+    /// adds none.
+    fn options(&self, cmd: clap::Command) -> clap::Command {
+        cmd
+    }
+    /// The default of `--max-rounds` for this game, as its help says it
+    /// (`500`).
+    fn max_rounds_default(&self) -> String;
     /// Whether its games are played on a board (`--board`): the game's
     /// own answer (`Shape::board`), not the command line's.
     fn boards(&self) -> bool {
         self.game().shape().board
     }
     /// The stored form (`league.json`'s `play`): `base` with the values
-    /// of those of its [`Self::game_flags`] that were given (only those
-    /// were). A game without options of its own keeps `base`.
+    /// of the game's option flags that were given (only those were: the
+    /// common ones and its own, [`GameOptionsArgs::own`]; the others are
+    /// refused before). A game without options of its own stores the
+    /// common ones.
     fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
-        let _ = a;
-        Ok(base.clone())
+        let mut play = base.clone();
+        a.common.store(&mut play);
+        Ok(play)
     }
-    /// The game's options for a league's or comparison's games, from the
-    /// stored `play` (the values of the flags of [`Self::game_flags`]),
-    /// read and checked now (a bad deck is an error before any game); its
-    /// `GameDef::play` reads them back. A game without options of its own
-    /// keeps the default: its own defaults.
+    /// The game's options for its games, from the stored `play` (the
+    /// values of its option flags), read and checked now (a bad deck is an
+    /// error before any game); its `GameDef::play` reads them back. A game
+    /// without options of its own keeps the default: its own defaults.
     fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
         let _ = play;
         Ok(GameOptions::default())
@@ -116,6 +128,15 @@ fn match_command<A: clap::Args>(game: Game, about: &'static str) -> clap::Comman
     A::augment_args(clap::Command::new(game.name()))
         .about(about)
         .long_about(None)
+        // The common `--max-rounds`, with this game's default (changed
+        // in place: `mut_arg` would move it last, and its heading with it).
+        .mut_args(|arg| {
+            if arg.get_id() == "max_rounds" {
+                arg.help(options::max_rounds_help(Some(game)))
+            } else {
+                arg
+            }
+        })
 }
 
 /// Parses the flags `A` of `dojo match GAME`.
@@ -177,11 +198,11 @@ impl Subcommand for MatchCommand {
     }
 }
 
-/// The games, other than `not`, that take any of `flags` (shared game flags).
-pub fn games_taking(flags: &[&str], not: Game) -> Vec<&'static str> {
+/// The games, other than `not`, that take any of `flags` (option flags).
+pub fn games_taking(flags: &[String], not: Game) -> Vec<&'static str> {
     Game::ALL
         .into_iter()
-        .filter(|&g| g != not && flags.iter().any(|f| cli(g).game_flags().contains(f)))
+        .filter(|&g| g != not && flags.iter().any(|f| options::flags(Some(g)).contains(f)))
         .map(Game::name)
         .collect()
 }
@@ -235,7 +256,8 @@ mod tests {
         for (game, game_cli) in Game::ALL.into_iter().zip(CLIS) {
             assert_eq!(game_cli.game(), game);
             assert_eq!(game_cli.match_command().get_name(), game.name());
-            assert!(!game_cli.game_flags().is_empty(), "{game}");
+            assert!(options::flags(Some(game)).contains(&"--max-rounds".to_owned()));
+            assert!(!game_cli.max_rounds_default().is_empty(), "{game}");
             assert!(game_cli.league_games(3) >= 1, "{game}");
         }
     }

@@ -1,22 +1,24 @@
 //! CardJitsu on the command line: `dojo match cardjitsu` (one game between
-//! two bots), its decks and rules flags, its transcript and its league
-//! defaults.
+//! two bots), its transcript and its league defaults; its option flags
+//! (rules, decks) are declared in `options.rs`.
 
+pub mod options;
 pub mod transcript;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{ArgMatches, Args};
-use dojo_engine::cardjitsu::{self, Deck, Ruleset};
-use dojo_games::cardjitsu::decks;
-use dojo_games::{CardJitsuOptions, CardJitsuSetup, Game, GameOptions, Saved, play_cardjitsu};
+use dojo_engine::cardjitsu::{self, Ruleset};
+use dojo_games::{CardJitsuSetup, Game, GameOptions, Saved, play_cardjitsu};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
+use self::options::CardJitsuArgs;
 use crate::bots;
-use crate::flags::{ControlArgs, GameOptionsArgs, RulesArg};
+use crate::flags::ControlArgs;
+use crate::games::options::{CommonArgs, GameOptionsArgs};
 use crate::outputs::game::Played;
 use crate::render::ReplayText;
 use crate::starter::Starter;
@@ -38,39 +40,20 @@ impl super::GameCli for CardJitsuCli {
         super::match_args::<MatchArgs>(m)
     }
 
-    fn game_flags(&self) -> &'static [&'static str] {
-        &["--rules", "--deck1", "--deck2", "--max-rounds"]
+    fn options(&self, cmd: clap::Command) -> clap::Command {
+        CardJitsuArgs::augment_args(cmd)
+    }
+
+    fn max_rounds_default(&self) -> String {
+        cardjitsu::DEFAULT_MAX_ROUNDS.to_string()
     }
 
     fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
-        let mut play = base.clone();
-        if let Some(rules) = a.rules.map(Ruleset::from) {
-            play.set(
-                "rules",
-                (rules != Ruleset::default()).then(|| rules.to_string()),
-            );
-        }
-        for (flag, path) in [("deck1", &a.deck1), ("deck2", &a.deck2)] {
-            if let Some(path) = path {
-                play.set(flag, Some(deck_name(path)?));
-            }
-        }
-        // A deck that is the rules' own default is left out, as every
-        // default is: `--deck1 championship` is the same league as none.
-        let rules: Ruleset = super::stored(&play, "rules")?.unwrap_or_default();
-        for flag in ["deck1", "deck2"] {
-            if play.get(flag).is_some_and(|d| decks::is_default(d, rules)) {
-                play.set(flag, None);
-            }
-        }
-        if let Some(n) = a.max_rounds {
-            play.set("max-rounds", Some(n.to_string()));
-        }
-        Ok(play)
+        a.own::<CardJitsuArgs>()?.store(&a.common, base)
     }
 
     fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
-        Ok(GameOptions::new(options(play)?))
+        Ok(GameOptions::new(options::resolve(play)?))
     }
 
     fn league_games(&self, _boards: usize) -> u64 {
@@ -124,21 +107,6 @@ pub struct MatchArgs {
     pub bot2: String,
     #[command(flatten)]
     pub seed: crate::flags::GameSeedArg,
-    /// Which rules to play by.
-    #[arg(long, value_enum, default_value_t = RulesArg::Tournament)]
-    pub rules: RulesArg,
-    /// The deck seat 1 draws from: `championship` (the tournament rules'
-    /// default: the championship's 30 cards, dealt without replacement),
-    /// `standard` (the classic rules' default: 198 cards, drawn with
-    /// replacement) or a .dcfg file.
-    #[arg(long, value_name = "DECK")]
-    pub deck1: Option<PathBuf>,
-    /// The deck seat 2 draws from (as --deck1).
-    #[arg(long, value_name = "DECK")]
-    pub deck2: Option<PathBuf>,
-    /// Rounds after which an undecided game is a draw.
-    #[arg(long, default_value_t = 500, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_rounds: u32,
     #[command(flatten)]
     pub controls: ControlArgs,
     /// `--json`: the game record; `--html`: the game's replay page.
@@ -150,32 +118,12 @@ pub struct MatchArgs {
     /// Print only the result, not the round-by-round transcript.
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-/// The name a `--deckN` value is recorded under ([`decks::name_of`]).
-fn deck_name(given: &Path) -> Result<String> {
-    decks::name_of(given).with_context(|| format!("cannot resolve {}", given.display()))
-}
-
-/// The rules, decks (read and checked now) and round limit a league or
-/// comparison stores in `play`, with the decks' names for the records.
-fn options(play: &PlayOptions) -> Result<CardJitsuOptions> {
-    let rules: Ruleset = super::stored(play, "rules")?.unwrap_or_default();
-    let defaults = decks::default_names(rules);
-    let deck_names = [0, 1].map(|seat| {
-        play.get(&format!("deck{}", seat + 1))
-            .unwrap_or(&defaults[seat])
-            .to_owned()
-    });
-    let settings = cardjitsu::Settings {
-        rules,
-        max_rounds: super::stored(play, "max-rounds")?.unwrap_or(cardjitsu::DEFAULT_MAX_ROUNDS),
-        decks: [decks::load(&deck_names[0])?, decks::load(&deck_names[1])?],
-    };
-    Ok(CardJitsuOptions {
-        settings,
-        deck_names,
-    })
+    // The game's options last: their help headings carry over to the
+    // flags declared after them.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub options: CardJitsuArgs,
 }
 
 impl crate::outputs::game::MatchRecord for dojo_games::CardJitsuRecord {
@@ -198,39 +146,23 @@ impl super::MatchArgs for MatchArgs {
     }
 }
 
-/// The deck a seat of `dojo match` draws from, and its recorded name: the
-/// one given, or the rules' default.
-fn deck(given: Option<&Path>, rules: Ruleset) -> Result<(Deck, String)> {
-    let name = match given {
-        Some(given) => deck_name(given)?,
-        None => rules.default_deck().to_owned(),
-    };
-    Ok((decks::load(&name)?, name))
-}
-
 fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     use crate::outpaths::Named;
-    let outputs = a.output.resolve(
-        &[],
-        &[
-            Named::file("--deck1", a.deck1.as_deref()),
-            Named::file("--deck2", a.deck2.as_deref()),
-        ],
-    )?;
-    let rules = Ruleset::from(a.rules);
-    let (deck1, name1) = deck(a.deck1.as_deref(), rules)?;
-    let (deck2, name2) = deck(a.deck2.as_deref(), rules)?;
+    let inputs = a
+        .options
+        .inputs()
+        .map(|(flag, path)| Named::file(flag, path));
+    let outputs = a.output.resolve(&[], &inputs)?;
+    // The same resolution as a league's: the flags' stored form, read.
+    let play = a.options.store(&a.common, &PlayOptions::default())?;
+    let resolved = options::resolve(&play)?;
     let loaded = bots::load(&[a.bot1, a.bot2], bots_dir, Game::CARDJITSU.name())?;
     let seed = a.seed.or_announced_fresh();
     bots::on_ctrl_c(false);
     let setup = CardJitsuSetup {
         seed,
-        settings: cardjitsu::Settings {
-            rules,
-            max_rounds: a.max_rounds,
-            decks: [deck1, deck2],
-        },
-        deck_names: [name1, name2],
+        settings: resolved.settings,
+        deck_names: resolved.deck_names,
     };
     // Stderr always kept: a faulty seat's stderr is shown below (and
     // left out of `--json` unless `--keep-stderr` asks for it).

@@ -1,7 +1,8 @@
 //! Rock-paper-scissors royale on the command line: `dojo match royale`
 //! (one game between three teams of bots on a board), its transcript and
-//! its league defaults.
+//! its league defaults; its option flags are declared in `options.rs`.
 
+pub mod options;
 pub mod transcript;
 
 use std::io::IsTerminal;
@@ -12,13 +13,15 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::{ArgMatches, Args};
-use dojo_engine::royale::{self, Royale, Team};
+use dojo_engine::royale::{Royale, Team};
 use dojo_games::{Game, GameOptions, RoyaleSetup, Saved, play_royale};
 use dojo_league::PlayOptions;
 use dojo_runner::RunOptions;
 
+use self::options::RoyaleArgs;
 use crate::bots;
-use crate::flags::{ControlArgs, GameOptionsArgs};
+use crate::flags::ControlArgs;
+use crate::games::options::{CommonArgs, GameOptionsArgs};
 use crate::outputs::game::Played;
 use crate::render::ReplayText;
 use crate::starter::Starter;
@@ -43,25 +46,20 @@ impl super::GameCli for RoyaleCli {
         super::match_args::<MatchArgs>(m)
     }
 
-    fn game_flags(&self) -> &'static [&'static str] {
-        &["--max-rounds", "--stall-rounds"]
+    fn options(&self, cmd: clap::Command) -> clap::Command {
+        RoyaleArgs::augment_args(cmd)
+    }
+
+    fn max_rounds_default(&self) -> String {
+        options::MAX_ROUNDS_DEFAULT.to_owned()
     }
 
     fn play_options(&self, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
-        let mut play = base.clone();
-        for (flag, n) in [
-            ("max-rounds", a.max_rounds),
-            ("stall-rounds", a.stall_rounds),
-        ] {
-            if let Some(n) = n {
-                play.set(flag, Some(n.to_string()));
-            }
-        }
-        Ok(play)
+        Ok(a.own::<RoyaleArgs>()?.store(&a.common, base))
     }
 
     fn executor_options(&self, play: &PlayOptions) -> Result<GameOptions> {
-        Ok(GameOptions::new(settings(play)?))
+        Ok(GameOptions::new(options::resolve(play)?))
     }
 
     /// Each trio plays every board once in each team rotation.
@@ -172,12 +170,6 @@ pub struct MatchArgs {
     pub scissors: Vec<String>,
     #[command(flatten)]
     pub seed: crate::flags::GameSeedArg,
-    /// Rounds after which an undecided game is a draw; default: 10 * (width + height).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_rounds: Option<u32>,
-    /// Whole rounds without any tile changing after which the game is a draw; default: width + height.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub stall_rounds: Option<u32>,
     #[command(flatten)]
     pub controls: ControlArgs,
     /// `--json`: the game record; `--html`: the game's replay page.
@@ -196,14 +188,12 @@ pub struct MatchArgs {
     /// `match cardjitsu -q` leaves out its transcript).
     #[arg(long, short, conflicts_with = "watch")]
     pub quiet: bool,
-}
-
-/// The round limits a league or comparison stores in `play`.
-fn settings(play: &PlayOptions) -> Result<royale::Settings> {
-    Ok(royale::Settings {
-        max_rounds: super::stored(play, "max-rounds")?,
-        stall_rounds: super::stored(play, "stall-rounds")?,
-    })
+    // The game's options last: their help headings carry over to the
+    // flags declared after them.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    pub options: RoyaleArgs,
 }
 
 impl super::MatchArgs for MatchArgs {
@@ -245,10 +235,8 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         seed,
         board,
         board_file: a.board.display().to_string(),
-        settings: royale::Settings {
-            max_rounds: a.max_rounds,
-            stall_rounds: a.stall_rounds,
-        },
+        // The same resolution as a league's: the flags' stored form, read.
+        settings: options::resolve(&a.options.store(&a.common, &PlayOptions::default()))?,
     };
     let ansi = std::io::stdout().is_terminal();
     let delay = Duration::from_millis(a.delay_ms);
