@@ -215,6 +215,8 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
             games::board_games().join(" or ")
         );
     }
+    // Before the bots are looked at: a folder of them is built.
+    super::refuse_other_games_flags(game, &a.play)?;
     let (mut bots, mut resolved, excluded) = league_bots(game, &a.bots, bots_dir)?;
     let gauntlet = match &a.gauntlet {
         None => None,

@@ -239,30 +239,38 @@ pub fn game_inputs<'a>(
     inputs
 }
 
-/// The stored form of the game option flags for `game`: refuses the flags
-/// given that `game` does not take (another game's: they would be
-/// silently ignored), naming them and the games they apply to, then asks
-/// the game for the stored form over `base` (`GameCli::play_options`) and
-/// checks it resolves (`GameCli::executor_options`: a deck that does not
-/// parse is refused here).
-pub fn play_options(game: Game, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
+/// Refuses the game option flags given that `game` does not take
+/// (another game's: they would be silently ignored), naming them and the
+/// games they apply to. Cheap: a league checks it before its bots are
+/// looked at or built.
+pub fn refuse_other_games_flags(game: Game, a: &GameOptionsArgs) -> Result<()> {
     let takes = games::options::flags(Some(game));
     let not_here: Vec<String> = (a.given().iter())
         .filter(|flag| !takes.contains(flag))
         .cloned()
         .collect();
-    if !not_here.is_empty() {
-        let verb = if not_here.len() == 1 {
-            "applies"
-        } else {
-            "apply"
-        };
-        bail!(
-            "{} only {verb} to {}, not {game}",
-            not_here.join(", "),
-            games::games_taking(&not_here, game).join(" or ")
-        );
+    if not_here.is_empty() {
+        return Ok(());
     }
+    let verb = if not_here.len() == 1 {
+        "applies"
+    } else {
+        "apply"
+    };
+    bail!(
+        "{} only {verb} to {}, not {game}",
+        not_here.join(", "),
+        games::games_taking(&not_here, game).join(" or ")
+    )
+}
+
+/// The stored form of the game option flags for `game`: refuses the flags
+/// `game` does not take ([`refuse_other_games_flags`]), then asks the game
+/// for the stored form over `base` (`GameCli::play_options`) and checks it
+/// resolves (`GameCli::executor_options`: a deck that does not parse is
+/// refused here).
+pub fn play_options(game: Game, a: &GameOptionsArgs, base: &PlayOptions) -> Result<PlayOptions> {
+    refuse_other_games_flags(game, a)?;
     let play = games::cli(game).play_options(a, base)?;
     // Resolve the game's options now: a bad deck is an error before any
     // game.

@@ -27,6 +27,7 @@ mod distributed;
 mod edges;
 mod errors;
 mod fresh_boxes;
+mod game_options;
 mod gauntlet_sprt;
 mod html;
 mod junit;
