@@ -18,7 +18,8 @@ pub const DEFAULT_SERIES_SEED: u64 = 1;
 // The flags several commands share, each declared once here and
 // flattened into every command that takes it, so that its name, value
 // name and help cannot drift apart between commands. The output flags
-// (`--json`, `--html`, `--junit`) are `crate::outputs::OutputArgs`.
+// (`--json`, `--html`, `--junit`) are `crate::outputs::OutputArgs`; each
+// game's options are its group in `crate::games` (`GAME/options.rs`).
 
 /// `--seed N` of one game (`match`, `play`).
 #[derive(Debug, Clone, Copy, Default, Args)]
