@@ -32,13 +32,15 @@
 //!
 //! `cargo bench -p dojo-league --bench speed -- [--json FILE] [--games N]
 //! [--reps N] [--no-memory] [--sandbox off|auto]
-//! [--only per-move|per-turn|round-trip|league|width] [--jobs N] [--bots N]`.
+//! [--only per-move|per-turn|round-trip|league|width] [--jobs N] [--bots N]
+//! [--think MS]`.
 //! `--no-memory` skips the memory run (about 21,000 games); `--only width`
 //! runs the width figures (7 to 9) alone; `--sandbox`
 //! measures one mode only; `--only` runs nothing but the runner's side of
 //! one figure, `--games` times (for `perf` or `strace`: no baseline, no
 //! ratio); `--only league` plays one league of `--games` games at
-//! `--jobs N` (default 1) between `--bots N` bots (default 2).
+//! `--jobs N` (default 1) between `--bots N` bots (default 2), which
+//! think `--think MS` milliseconds a move (default 0; figure 7's: 20).
 //! Every figure prints its goal and whether this run met it. Numbers only:
 //! nothing here fails on a slow machine.
 
@@ -71,6 +73,9 @@ struct Args {
     jobs: usize,
     /// `--only league`'s bots (figure 9 has 40).
     bots: usize,
+    /// `--only league`'s bots think this many milliseconds a move
+    /// (figure 7's have [`THINK_MS`]); 0: they answer at once.
+    think_ms: u32,
 }
 
 fn args() -> Args {
@@ -83,6 +88,7 @@ fn args() -> Args {
         only: None,
         jobs: 1,
         bots: 2,
+        think_ms: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -101,6 +107,9 @@ fn args() -> Args {
             "--only" => a.only = it.next(),
             "--jobs" => a.jobs = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.jobs),
             "--bots" => a.bots = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.bots),
+            "--think" => {
+                a.think_ms = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.think_ms);
+            }
             // cargo passes --bench; anything else is not ours.
             _ => {}
         }
@@ -305,15 +314,21 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
         "league" => {
             let dir = tempfile::tempdir().expect("temp dir");
             for &mode in &a.sandboxes {
-                let echo = &persistent.command[0];
-                let run = league_of(echo, a.bots, a.games, a.jobs, mode, dir.path());
+                let mut echo = persistent.command[0].clone();
+                if a.think_ms > 0 {
+                    echo = format!("{echo} sleep {}", a.think_ms);
+                }
+                let run = league_of(&echo, a.bots, a.games, a.jobs, mode, dir.path());
                 println!(
-                    "league of {} bots --jobs {} [sandbox {}]: {} games, {:.1} games/s",
+                    "league of {} bots --jobs {} [sandbox {}]: {} games in {:.2} s, {:.1} games/s ({} failed, {} timeouts)",
                     a.bots,
                     a.jobs,
                     sandbox_name(mode),
                     run.games,
-                    run.games as f64 / run.secs
+                    run.secs,
+                    run.games as f64 / run.secs,
+                    run.failed,
+                    run.timeouts
                 );
             }
             return;

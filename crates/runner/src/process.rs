@@ -461,15 +461,76 @@ fn read_once(source: &mut impl Read, buf: &mut [u8]) -> Option<usize> {
     }
 }
 
-/// A read buffer for [`BotProcess::on_ready`], allocated once per game.
-pub(crate) fn read_buffer() -> Vec<u8> {
-    vec![0u8; READ_CHUNK]
+/// A read buffer for [`BotProcess::on_ready`]: the last one this thread
+/// gave back, or a new one. A game takes one for all its pipes and gives
+/// it back when it ends, so a worker allocates (and zeroes) its 64 KiB
+/// once, not once per game: sixteen pages written per game, each a
+/// copy-on-write fault with a TLB shootdown while a box is being forked.
+pub(crate) fn read_buffer() -> ReadBuffer {
+    let kept = KEPT_BUFFER.take();
+    ReadBuffer(if kept.len() == READ_CHUNK {
+        kept
+    } else {
+        vec![0u8; READ_CHUNK]
+    })
+}
+
+thread_local! {
+    /// The read buffer the thread's last game gave back (empty: none).
+    static KEPT_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A read buffer, given back to its thread when dropped (see
+/// [`read_buffer`]). What it holds is whatever the last read left: only
+/// the bytes a read returns are ever looked at.
+pub(crate) struct ReadBuffer(Vec<u8>);
+
+impl std::ops::Deref for ReadBuffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ReadBuffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
+}
+
+impl Drop for ReadBuffer {
+    fn drop(&mut self) {
+        // A thread that is ending drops it instead.
+        let buf = std::mem::take(&mut self.0);
+        let _ = KEPT_BUFFER.try_with(|kept| kept.set(buf));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    /// A thread's games share one read buffer: the next game takes the
+    /// one the last gave back, and two at once on a thread (a game inside
+    /// a build's, say) each have their own.
+    #[test]
+    fn a_read_buffer_is_given_back_and_taken_again_by_its_thread() {
+        std::thread::spawn(|| {
+            let first = read_buffer();
+            assert_eq!(first.len(), READ_CHUNK);
+            let at = first.as_ptr();
+            let second = read_buffer();
+            assert_ne!(second.as_ptr(), at, "one in use is not handed out");
+            drop(second);
+            drop(first);
+            let again = read_buffer();
+            assert_eq!(again.as_ptr(), at, "the last one given back is reused");
+            assert_eq!(again.len(), READ_CHUNK);
+        })
+        .join()
+        .expect("the thread");
+    }
 
     fn spawn(script: &str) -> BotProcess {
         let command = ["sh".to_string(), "-c".to_string(), script.to_string()];

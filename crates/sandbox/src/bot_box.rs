@@ -77,6 +77,9 @@ pub struct BotBox {
     base_env: Vec<(String, String)>,
     /// A start was sent and its answer not yet read ([`Self::begin_start`]).
     starting: bool,
+    /// A [`init::RENEW`] was sent and its answer not yet read
+    /// ([`Self::begin_reset`]).
+    renewing: bool,
     /// The init has started a process: a start it refuses later means
     /// something in the box broke it (see [`Self::has_worked`]).
     worked: bool,
@@ -138,7 +141,7 @@ impl BotBox {
         // The init's pid may be unknown (a dojo in a PID namespace of its
         // own with the host's /proc): the box works without it, only the
         // bot's pid as dojo sees it is then unknown (0).
-        let made = Self {
+        let mut made = Self {
             key,
             thread: std::thread::current().id(),
             ctl: ours,
@@ -147,6 +150,7 @@ impl BotBox {
             scratch,
             base_env,
             starting: false,
+            renewing: false,
             worked: false,
             init_children: None,
             fresh_scratch,
@@ -160,9 +164,12 @@ impl BotBox {
     }
 
     /// Has the init ready the emptied box for a game as a new box
-    /// ([`init::RENEW`]), and waits for its answer.
-    fn renew(&self) -> std::io::Result<()> {
-        send(&self.ctl, init::RENEW, &[], &[])?;
+    /// ([`init::RENEW`]), unless [`Self::begin_reset`] asked already,
+    /// and waits for its answer.
+    fn renew(&mut self) -> std::io::Result<()> {
+        if !std::mem::take(&mut self.renewing) {
+            send(&self.ctl, init::RENEW, &[], &[])?;
+        }
         match answer(&self.ctl, &[init::RENEWED, init::FAILED])? {
             (init::RENEWED, _, _) => Ok(()),
             (_, _, errno) => Err(std::io::Error::from_raw_os_error(errno)),
@@ -176,8 +183,9 @@ impl BotBox {
         if self.broken.load(Ordering::Relaxed) {
             return false;
         }
-        if self.starting {
-            // The answer to the start is what would be readable.
+        if self.starting || self.renewing {
+            // The answer to the start or renewal is what would be
+            // readable (an init that is gone shows when it is read).
             return true;
         }
         let mut fds = [PollFd::new(&self.ctl, PollFlags::IN)];
@@ -197,6 +205,25 @@ impl BotBox {
     /// player's box is then made anew: see `play::procs`).
     pub fn has_worked(&self) -> bool {
         self.worked
+    }
+
+    /// Sends the init the first half of [`Self::reset`] without waiting
+    /// for its answer, so that the boxes of a game's seats are readied at
+    /// once, each by its own init, by one thread (they were readied on a
+    /// thread each, one thread made and ended a game). The init takes it
+    /// after anything sent before (the [`init::KILL`] of the last process:
+    /// its answer is read first); [`give_back`] or [`Self::reset`] reads
+    /// the answer. Nothing is sent to a broken box or one starting a
+    /// process (finish the start first).
+    pub fn begin_reset(&mut self) {
+        if self.renewing || self.starting || self.broken.load(Ordering::Relaxed) {
+            return;
+        }
+        if send(&self.ctl, init::RENEW, &[], &[]).is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+            return;
+        }
+        self.renewing = true;
     }
 
     /// Readies the box for another game (the processes are gone
@@ -240,7 +267,7 @@ impl BotBox {
     /// seats start their bots at the same time. [`Self::finish_start`]
     /// must follow before anything else is asked of the box.
     pub fn begin_start(&mut self, env: &[(String, String)]) -> std::io::Result<Starting> {
-        if !self.usable() || self.starting {
+        if !self.usable() || self.starting || self.renewing {
             return Err(std::io::Error::other("the box is broken"));
         }
         let mut all = self.base_env.clone();

@@ -125,7 +125,7 @@ pub(crate) struct Pipes<'a> {
     peaks: Vec<Option<u64>>,
     draining: Vec<Draining>,
     /// One read buffer for every pipe of the game.
-    buf: Vec<u8>,
+    buf: crate::process::ReadBuffer,
 }
 
 impl<'a> Pipes<'a> {
@@ -384,8 +384,10 @@ impl Drop for Pipes<'_> {
     /// The processes go first (each empties its box); the boxes are kept
     /// for the next game of the same bot, readied for it (a new scratch
     /// filesystem, the PID counter set back) at once rather than one
-    /// after the other: readying is mostly waiting on the kernel. Under
-    /// `fresh_boxes` they are torn down instead (in parallel too).
+    /// after the other: readying is mostly waiting on the kernel, in each
+    /// box's init, so every init is asked before any answer is awaited
+    /// (no thread: one was made and ended for every game). Under
+    /// `fresh_boxes` they are torn down instead (in parallel).
     fn drop(&mut self) {
         let mut boxes = Vec::new();
         for seat in 0..self.processes.len() {
@@ -393,22 +395,21 @@ impl Drop for Pipes<'_> {
             self.drop_unasked(seat);
             boxes.extend(self.boxes[seat].take());
         }
-        let fresh = self.opts.controls.fresh_boxes;
-        let done = move |seat_box| {
-            if fresh {
-                drop(seat_box);
-            } else {
+        if !self.opts.controls.fresh_boxes {
+            for seat_box in &mut boxes {
+                seat_box.begin_reset();
+            }
+            for seat_box in boxes {
                 dojo_sandbox::bot_box::give_back(seat_box);
             }
-        };
+            return;
+        }
         let last = boxes.pop();
         std::thread::scope(|s| {
             for seat_box in boxes {
-                s.spawn(move || done(seat_box));
+                s.spawn(move || drop(seat_box));
             }
-            if let Some(seat_box) = last {
-                done(seat_box);
-            }
+            drop(last);
         });
     }
 }
@@ -585,6 +586,21 @@ impl Processes for Pipes<'_> {
         for process in self.processes.iter_mut().flatten() {
             process.begin_finish();
         }
+        // And its init readies it for the next game right after emptying
+        // it, without waiting for dojo to read the first answer and ask
+        // (one wake-up of the init and of this thread less per box and
+        // game); the `Drop` reads the answer. Not a box with a start sent
+        // ahead and never finished (the `Drop` finishes it first), nor one
+        // torn down after the game.
+        if !self.opts.controls.fresh_boxes {
+            for (seat_box, starting) in self.boxes.iter_mut().zip(&self.starting) {
+                if let Some(seat_box) = seat_box
+                    && starting.is_none()
+                {
+                    seat_box.begin_reset();
+                }
+            }
+        }
         for seat in 0..self.processes.len() {
             self.retire(seat);
         }
@@ -685,6 +701,82 @@ mod tests {
             timeout: std::time::Duration::from_secs(10),
             ..crate::Controls::default()
         })
+    }
+
+    /// Two seats, `self.0` rounds in which only seat 0 is asked: seat 1's
+    /// bot is started with seat 0's (its start sent ahead) and never
+    /// asked for, so the game's end finishes its start.
+    struct SeatZeroOnly(usize);
+
+    impl Referee for SeatZeroOnly {
+        type Move = u8;
+        fn seats(&self) -> usize {
+            2
+        }
+        fn greeting(&self, _seat: usize) -> Vec<String> {
+            Vec::new()
+        }
+        fn prompts(&self) -> Vec<Prompt> {
+            if self.0 == 0 {
+                return Vec::new();
+            }
+            vec![Prompt {
+                seat: 0,
+                lines: vec!["go".to_string()],
+            }]
+        }
+        fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<u8> {
+            match lines.last().map(|l| l.parse::<u8>()) {
+                Some(Ok(n)) => Reply::Complete(n),
+                _ => Reply::Invalid("not a number".to_string()),
+            }
+        }
+        fn apply(&mut self, _answers: Vec<Answer<u8>>) -> Vec<Notice> {
+            self.0 -= 1;
+            Vec::new()
+        }
+        fn farewell(&self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    /// At a game's end each box's init is asked to empty it and, right
+    /// behind, to ready it for the next game, and only then are the
+    /// answers read, in order: the boxes are kept and the next games of
+    /// the same bots on the thread start in them, also after a game in
+    /// which a seat's start was sent ahead and never asked for. Had an
+    /// answer been taken for another's, the box would have counted as
+    /// broken and been made anew (another init).
+    #[test]
+    fn boxes_are_readied_at_the_games_end_and_reused_whole() {
+        let opts = generous();
+        let limits = crate::Limits::from(&opts.controls);
+        if !dojo_sandbox::bot_box::wanted(&dojo_sandbox::plan::plan(opts.controls.sandbox, &limits))
+        {
+            eprintln!("skipped: no boxes here");
+            return;
+        }
+        let tmp = tempfile::tempdir().expect("a bot directory");
+        let dir = tmp.path().canonicalize().expect("its real path");
+        let seats = [seat("ready-a", &dir), seat("ready-b", &dir)];
+        let inits = || {
+            let mut inits = dojo_sandbox::bot_box::idle_inits_of_this_thread();
+            inits.sort_unstable();
+            inits
+        };
+        play(&mut TwoRounds(0), &seats, &opts).expect("the first game is played");
+        let kept = inits();
+        assert_eq!(kept.len(), 2, "each seat's box is kept");
+        play(&mut TwoRounds(0), &seats, &opts).expect("the second game is played");
+        assert_eq!(inits(), kept, "the same boxes, readied");
+        let mut one_seat = SeatZeroOnly(2);
+        let run = play(&mut one_seat, &seats, &opts).expect("the one-seat game is played");
+        assert_eq!(one_seat.0, 0);
+        assert_eq!(run.seats[1].spawns, 0, "{:?}", run.seats[1]);
+        assert_eq!(inits(), kept, "the unasked seat's box too");
+        let run = play(&mut TwoRounds(0), &seats, &opts).expect("the last game is played");
+        assert!(run.seats.iter().all(|s| s.faults.total() == 0), "{run:?}");
+        assert_eq!(inits(), kept);
     }
 
     /// Plays a game of two fresh bots (`a` and `b` in a new directory) on
