@@ -28,7 +28,14 @@
 //! C string, every step decided), then made in the forked child by
 //! `enter` (in `sys::root`, with the crate's other raw calls) with
 //! async-signal-safe system calls only. A box makes it
-//! once, for all its processes and games.
+//! once, for all its processes and games. What every root of a dojo
+//! process holds alike (the system directories, the toolchains at their
+//! real paths) is resolved once per process ([`SystemPart`]). The child
+//! makes every directory, file and link first, then binds the read-only
+//! parts and seals them all with one recursive `mount_setattr` over the
+//! root (read-only, no set-uid, no devices), and mounts what must stay
+//! otherwise after that: the devices, the private `/proc`, the scratch
+//! directory.
 
 use std::collections::BTreeSet;
 use std::ffi::CString;
