@@ -30,7 +30,7 @@
 //! async-signal-safe system calls only. A box makes it
 //! once, for all its processes and games. What every root of a dojo
 //! process holds alike (the system directories, the toolchains at their
-//! real paths) is resolved once per process ([`SystemPart`]). The child
+//! real paths) is resolved once per process (`SystemPart`). The child
 //! makes every directory, file and link first, then binds the read-only
 //! parts and seals them all with one recursive `mount_setattr` over the
 //! root (read-only, no set-uid, no devices), and mounts what must stay
@@ -205,7 +205,7 @@ impl MinimalRoot {
     /// The root for a bot that may reach `reach`; `private_proc`: mount a
     /// `/proc` of its PID namespace (else the host's is bound, read-only).
     /// What every root holds alike is resolved once per process
-    /// ([`SystemPart::get`]).
+    /// (`SystemPart::get`).
     pub fn new(reach: &crate::confine::Reach<'_>, private_proc: bool) -> std::io::Result<Self> {
         Self::with_system(reach, private_proc, SystemPart::get())
     }

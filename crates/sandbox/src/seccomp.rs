@@ -26,7 +26,7 @@
 //!
 //! Each filter finds the call's number by a binary search rather than
 //! seccompiler's comparison with every listed call in turn
-//! ([`Spec::dispatched`]): the kernel's emulation of a filter for every
+//! (`Spec::dispatched`): the kernel's emulation of a filter for every
 //! call number at its attaching, which a box's init pays for the two
 //! large filters, runs about 14,000 instructions instead of 270,000.
 
