@@ -17,12 +17,14 @@
 //!   dojo's files; no TCP `bind`/`connect`; no signals to, and no abstract
 //!   Unix sockets of, processes outside its own sandbox.
 
-use std::os::fd::OwnedFd;
+use std::ops::Not;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, Scope, path_beneath_rules,
+    ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
+    Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetError, Scope,
+    path_beneath_rules,
 };
 
 /// The newest ABI this crate version knows; older kernels get what they
@@ -225,17 +227,76 @@ pub fn hidden_paths(command: &[String], dir: &Path, manifest: bool) -> Vec<PathB
     hidden
 }
 
+/// One rule of [`system_rules`]: the path opened (`O_PATH`), and the
+/// rights it gives there (a file's: those a file can have).
+#[derive(Debug)]
+struct SystemRule {
+    #[cfg(test)]
+    path: PathBuf,
+    fd: PathFd,
+    access: BitFlags<AccessFs>,
+}
+
 /// What every ruleset allows, bot's and build's alike: reading the
-/// system, the kernel's views and the toolchains, and the safe devices.
-fn with_system(created: RulesetCreated) -> Result<RulesetCreated, ConfineError> {
+/// system, the kernel's views and the toolchains, and the safe devices;
+/// a path that cannot be opened is left out (as `path_beneath_rules`
+/// leaves it out).
+fn resolve_system_rules() -> Vec<SystemRule> {
     let read = AccessFs::from_read(WANTED);
     let all = AccessFs::from_all(WANTED);
-    Ok(created
-        .add_rules(path_beneath_rules(SYSTEM_DIRS, read))?
-        .add_rules(path_beneath_rules(KERNEL_DIRS, read))?
-        .add_rules(path_beneath_rules(toolchains(), read))?
-        .add_rules(path_beneath_rules(DEVICES_READ, read))?
-        .add_rules(path_beneath_rules(DEVICES_RW, all))?)
+    let file_rights = AccessFs::from_file(WANTED);
+    let paths = SYSTEM_DIRS
+        .iter()
+        .chain(KERNEL_DIRS)
+        .map(|p| (PathBuf::from(p), read))
+        .chain(toolchains().iter().map(|p| (p.clone(), read)))
+        .chain(DEVICES_READ.iter().map(|p| (PathBuf::from(p), read)))
+        .chain(DEVICES_RW.iter().map(|p| (PathBuf::from(p), all)));
+    paths
+        .filter_map(|(path, access)| {
+            let fd = PathFd::new(&path).ok()?;
+            // As `path_beneath_rules`: a file gets a file's rights only
+            // (the kernel refuses directory rights on a file).
+            let is_file = rustix::fs::fstat(&fd).is_ok_and(|st| {
+                rustix::fs::FileType::from_raw_mode(st.st_mode)
+                    .is_dir()
+                    .not()
+            });
+            let access = if is_file {
+                access & file_rights
+            } else {
+                access
+            };
+            Some(SystemRule {
+                #[cfg(test)]
+                path,
+                fd,
+                access,
+            })
+        })
+        .collect()
+}
+
+/// [`resolve_system_rules`], once per process: the paths are the same for
+/// every ruleset (the toolchains are dojo's, read once by [`toolchains`]),
+/// and opening and `stat`ing each again (about 55 paths, four system calls
+/// each) for every box and every build was most of a ruleset's making.
+/// The descriptors are close-on-exec, and the forked waiters and inits
+/// close every descriptor they do not need. Landlock's rules name inodes,
+/// not paths, so a rule made from a descriptor opened earlier is the rule
+/// the path would give (unless the path was replaced since, which the
+/// toolchains' list, read once, does not follow either).
+fn system_rules() -> &'static [SystemRule] {
+    static RULES: std::sync::OnceLock<Vec<SystemRule>> = std::sync::OnceLock::new();
+    RULES.get_or_init(resolve_system_rules)
+}
+
+/// Adds [`system_rules`] to `created`.
+fn with_system(created: RulesetCreated) -> Result<RulesetCreated, ConfineError> {
+    let rules = system_rules()
+        .iter()
+        .map(|rule| Ok::<_, RulesetError>(PathBeneath::new(rule.fd.as_fd(), rule.access)));
+    Ok(created.add_rules(rules)?)
 }
 
 /// The Landlock rights of a bot in its scratch directory (every right
@@ -383,6 +444,43 @@ mod tests {
             [tmp.path().join("./bot")]
         );
         assert!(command_files(&words("python3 missing.py"), here, false).is_empty());
+    }
+
+    /// A rule as the test compares it: path, rights, and the inode
+    /// opened.
+    fn shown(rule: &SystemRule) -> (PathBuf, BitFlags<AccessFs>, (u64, u64)) {
+        let st = rustix::fs::fstat(&rule.fd).expect("fstat of a rule's descriptor");
+        (rule.path.clone(), rule.access, (st.st_dev, st.st_ino))
+    }
+
+    #[test]
+    fn the_cached_system_rules_are_those_resolved_anew() {
+        let cached: Vec<_> = system_rules().iter().map(shown).collect();
+        let fresh: Vec<_> = resolve_system_rules().iter().map(shown).collect();
+        assert_eq!(cached, fresh);
+        // The same paths `path_beneath_rules` opens, each with the rights
+        // it gives: a directory's, or a file's for a file.
+        let read = AccessFs::from_read(WANTED);
+        let rule = |p: &str| cached.iter().find(|(path, ..)| path == Path::new(p));
+        if let Some((_, access, _)) = rule("/usr") {
+            assert_eq!(*access, read);
+        }
+        let null = rule("/dev/null").expect("/dev/null is opened");
+        assert_eq!(
+            null.1,
+            AccessFs::from_all(WANTED) & AccessFs::from_file(WANTED)
+        );
+        assert!(rule("/nonexistent").is_none());
+        let expected = SYSTEM_DIRS
+            .iter()
+            .chain(KERNEL_DIRS)
+            .chain(DEVICES_READ)
+            .chain(DEVICES_RW)
+            .map(PathBuf::from)
+            .chain(toolchains().iter().cloned())
+            .filter(|p| PathFd::new(p).is_ok())
+            .count();
+        assert_eq!(cached.len(), expected);
     }
 
     #[test]

@@ -7,7 +7,11 @@ use std::ffi::CString;
 /// How a directory or file is bound into the root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Bind {
-    /// Read-only, no set-uid, no devices (recursively).
+    /// Read-only, no set-uid, no devices (recursively), by the one
+    /// [`Step::SealRoot`] that follows every such bind: no call of its own.
+    Sealed,
+    /// Read-only, no set-uid, no devices (recursively), by a call of its
+    /// own: a read-only bind made after the seal (inside a writable one).
     ReadOnly,
     /// Writable, no set-uid, no devices (the scratch directory).
     Writable,
@@ -34,8 +38,13 @@ pub(crate) enum Step {
     Tmpfs { at: CString, options: CString },
     /// A `/proc` of the process's PID namespace.
     Proc(CString),
-    /// A tmpfs made read-only once filled (`/dev`).
-    Seal(CString),
+    /// The whole root made read-only, no set-uid and no devices,
+    /// recursively, in one call (`mount_setattr` with `AT_RECURSIVE`):
+    /// its own tmpfs, `/dev`'s and every [`Bind::Sealed`] bind made before
+    /// it, with the mounts below them. What must stay otherwise (the
+    /// devices, the private `/proc`, the scratch directory) is mounted
+    /// after it, on mount points made before it.
+    SealRoot,
 }
 
 /// A bot's root, decided: what `enter` makes in the child.
@@ -78,15 +87,12 @@ fn last_error() -> std::io::Error {
     std::io::Error::last_os_error()
 }
 
-/// Sets `attrs` on the mount at `at` (and those below it if `recursive`).
-/// Where the kernel has no `mount_setattr` (before 5.12), a remount of
-/// the top mount only: inside a user namespace that fails when the mount
-/// has flags the remount would clear (the probe then reports the layer
-/// missing). Async-signal-safe.
+/// `mount_setattr(2)`: `attrs` set on the mount at `at` (and on those
+/// below it if `recursive`), with no fallback. Async-signal-safe.
 ///
 /// # Safety
 /// In a forked child before exec; `at` NUL-terminated.
-unsafe fn set_attrs(at: &CString, attrs: u64, recursive: bool) -> std::io::Result<()> {
+unsafe fn mount_setattr(at: &CString, attrs: u64, recursive: bool) -> std::io::Result<()> {
     let attr = MountAttr {
         attr_set: attrs,
         attr_clr: 0,
@@ -104,10 +110,23 @@ unsafe fn set_attrs(at: &CString, attrs: u64, recursive: bool) -> std::io::Resul
             std::mem::size_of::<MountAttr>(),
         )
     };
-    if rc == 0 {
-        return Ok(());
-    }
-    let error = last_error();
+    if rc == 0 { Ok(()) } else { Err(last_error()) }
+}
+
+/// Sets `attrs` on the mount at `at` (and those below it if `recursive`).
+/// Where the kernel has no `mount_setattr` (before 5.12), a remount of
+/// the top mount only: inside a user namespace that fails when the mount
+/// has flags the remount would clear (the probe then reports the layer
+/// missing). Async-signal-safe.
+///
+/// # Safety
+/// In a forked child before exec; `at` NUL-terminated.
+unsafe fn set_attrs(at: &CString, attrs: u64, recursive: bool) -> std::io::Result<()> {
+    // SAFETY: as this function.
+    let error = match unsafe { mount_setattr(at, attrs, recursive) } {
+        Ok(()) => return Ok(()),
+        Err(error) => error,
+    };
     if error.raw_os_error() != Some(libc::ENOSYS) {
         return Err(error);
     }
@@ -130,6 +149,39 @@ unsafe fn set_attrs(at: &CString, attrs: u64, recursive: bool) -> std::io::Resul
         }
     }
     Ok(())
+}
+
+/// [`Step::SealRoot`]: the root (its own tmpfs, which holds only mount
+/// points, `/dev`'s tmpfs and every sealed bind, with the mounts below
+/// them) read-only, no set-uid, no devices, in one recursive call. Where
+/// the kernel has no `mount_setattr` (before 5.12), whose fallback in
+/// [`set_attrs`] remounts one mount only, each of them separately, as
+/// before the seal was one call. Async-signal-safe.
+///
+/// # Safety
+/// As [`set_attrs`].
+unsafe fn seal_root(root: &MinimalRoot) -> std::io::Result<()> {
+    let sealed = ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV;
+    // SAFETY: as this function.
+    unsafe {
+        match mount_setattr(&root.stage, sealed, true) {
+            Err(e) if e.raw_os_error() == Some(libc::ENOSYS) => {}
+            done => return done,
+        }
+        for step in &root.steps {
+            match step {
+                Step::Bind {
+                    at,
+                    how: Bind::Sealed,
+                    ..
+                } => set_attrs(at, sealed, true)?,
+                Step::Tmpfs { at, .. } => set_attrs(at, ATTR_RDONLY, false)?,
+                Step::SealRoot => break,
+                _ => {}
+            }
+        }
+        set_attrs(&root.stage, sealed, false)
+    }
 }
 
 /// Makes `root` and moves into it: this process's `/` becomes the new
@@ -163,6 +215,7 @@ pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()>
         ))?;
         for step in &root.steps {
             match step {
+                Step::SealRoot => seal_root(root)?,
                 Step::Dir(at) => {
                     if libc::mkdir(at.as_ptr(), 0o755) == -1
                         && *libc::__errno_location() != libc::EEXIST
@@ -189,6 +242,7 @@ pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()>
                         std::ptr::null(),
                     ))?;
                     match how {
+                        Bind::Sealed => {}
                         Bind::ReadOnly => {
                             set_attrs(at, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, true)?
                         }
@@ -210,11 +264,8 @@ pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()>
                     libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
                     std::ptr::null(),
                 ))?,
-                Step::Seal(at) => set_attrs(at, ATTR_RDONLY, false)?,
             }
         }
-        // The root's own tmpfs holds only mount points: read-only too.
-        set_attrs(&root.stage, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, false)?;
         // pivot_root(".", "."): the host's root ends up stacked on the
         // new one, and is detached (with everything below it).
         check(libc::chdir(root.stage.as_ptr()))?;
