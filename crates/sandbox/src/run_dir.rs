@@ -102,13 +102,23 @@ const LOCKLESS_AGE: std::time::Duration = std::time::Duration::from_secs(10);
 /// (named after a pid that no longer runs). Done once per process before its first
 /// scratch directory; `dojo doctor` calls it too and says what it found.
 pub fn remove_leftovers() -> Leftovers {
-    // One at a time in this process: a second call would find a directory
-    // the first is removing locked (by the first, for its removal), take
-    // it for a live dojo's, and return while it is still there.
+    Leftovers {
+        scratch: remove_dead_run_dirs(&std::env::temp_dir()),
+        groups: crate::cgroup::remove_stale(),
+    }
+}
+
+/// The dead dojos' run directories in `tmp`, removed. A dojo removing
+/// one holds its lock meanwhile, so a second call at the same time would
+/// take it for a live dojo's and return while it is still there: in this
+/// process, calls are made one at a time. (Another dojo process sweeping
+/// at the same moment can still be mid-removal when this returns; it
+/// finishes what it started.)
+fn remove_dead_run_dirs(tmp: &std::path::Path) -> Vec<std::path::PathBuf> {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let mut found = Leftovers::default();
-    if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+    let mut removed = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(tmp) {
         for entry in entries.flatten() {
             let name = entry.file_name();
             if !name.to_string_lossy().starts_with(RUN_DIR_PREFIX) {
@@ -126,7 +136,7 @@ pub fn remove_leftovers() -> Leftovers {
                         .and_then(|m| m.modified())
                         .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > LOCKLESS_AGE));
                     if old && std::fs::remove_dir_all(&path).is_ok() {
-                        found.scratch.push(path);
+                        removed.push(path);
                     }
                     continue;
                 }
@@ -136,12 +146,11 @@ pub fn remove_leftovers() -> Leftovers {
                 rustix::fs::flock(&lock, rustix::fs::FlockOperation::NonBlockingLockExclusive)
                     .is_ok();
             if free && std::fs::remove_dir_all(&path).is_ok() {
-                found.scratch.push(path);
+                removed.push(path);
             }
         }
     }
-    found.groups = crate::cgroup::remove_stale();
-    found
+    removed
 }
 
 /// A bot's scratch directory, removed with everything in it when dropped.
@@ -180,8 +189,12 @@ mod tests {
     /// hostile suite's check of leftovers failed so beside other tests).
     #[test]
     fn leftovers_are_gone_when_the_call_returns_whoever_else_removes_them() {
+        // A temporary directory of the test's own: the machine's is swept
+        // by every dojo on it, and another process's sweep in progress is
+        // not this process's to wait for.
+        let tmp = tempfile::tempdir().expect("a temporary directory");
         for round in 0..20 {
-            let dead = std::env::temp_dir().join(format!(
+            let dead = tmp.path().join(format!(
                 "{RUN_DIR_PREFIX}{}-race{round}",
                 u32::MAX - std::process::id()
             ));
@@ -190,8 +203,9 @@ mod tests {
             for i in 0..300 {
                 std::fs::write(dead.join(format!("bot/{i}")), "left").expect("write");
             }
-            let other = std::thread::spawn(remove_leftovers);
-            let found = remove_leftovers();
+            let swept = tmp.path().to_path_buf();
+            let other = std::thread::spawn(move || remove_dead_run_dirs(&swept));
+            let found = remove_dead_run_dirs(tmp.path());
             let theirs = other.join().expect("the other call");
             assert!(!dead.exists(), "round {round}: {found:?} {theirs:?}");
         }
