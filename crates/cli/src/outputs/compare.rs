@@ -1,5 +1,6 @@
 //! `dojo compare`'s result and its outputs: the summary and progress on
-//! the terminal, `--json`, `--html` (and `--junit`, [`super::junit`]).
+//! the terminal, `--json`, `--html` and `--junit` (its suite here, its
+//! XML by [`super::junit`]).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ use dojo_runner::BotSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use super::junit::{AsJunit, Case, Junit, Suite, Verdict, VerdictKind};
 use super::{Files, Format, Output, Run};
 
 /// A comparison's result: who played and how, and the library's report.
@@ -51,7 +53,7 @@ impl Run for Compared {
             outputs.push(match format {
                 Format::Json => Box::new(Json(path)),
                 Format::Html => Box::new(Page(path)),
-                Format::Junit => Box::new(super::junit::Junit::new(path)),
+                Format::Junit => Box::new(Junit::new(path)),
             });
         }
         outputs
@@ -265,6 +267,95 @@ fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> 
     let page = view::compare_view(report, who, view::shell_line(&argv));
     let title = format!("dojo compare: {} vs {}", run.new.name, run.base.name);
     crate::html::write(path, &crate::html::compare(&title, &page)?)
+}
+
+/// `--junit`: the comparison is one test case, "NEW is not worse than
+/// BASE": it passes when NEW passes (H1), fails when NEW is worse (H0),
+/// is skipped when the test was inconclusive at the game limit, and is an
+/// error when there is no verdict (a broken bot, an interruption). The
+/// terminal's summary is its text, the settings and figures the suite's
+/// properties.
+impl AsJunit for Compared {
+    fn suite(&self) -> Suite {
+        let r = &self.report;
+        let game = r.settings.game.name();
+        let (new, base) = (&self.run.new.name, &self.run.base.name);
+        let elo = |e: f64| signed(e, 1);
+        let mut properties: Vec<(String, String)> = vec![
+            ("new".into(), new.clone()),
+            ("base".into(), base.clone()),
+            ("sprt".into(), r.settings.sprt.to_string()),
+            ("seed".into(), r.settings.seed.to_string()),
+            ("games_played".into(), r.games_played.to_string()),
+            ("llr".into(), format!("{:.3}", r.llr)),
+            (
+                "elo".into(),
+                format!("{} [{}, {}]", elo(r.elo.elo), elo(r.elo.lo), elo(r.elo.hi)),
+            ),
+            ("verdict".into(), format!("{:?}", r.verdict).to_lowercase()),
+        ];
+        if let Some(third) = &self.run.third {
+            properties.insert(2, ("third".into(), third.name.clone()));
+        }
+        Suite {
+            name: format!("dojo compare {game}"),
+            properties,
+            cases: vec![Case {
+                classname: format!("dojo.compare.{game}"),
+                name: format!("NEW {new} is not worse than BASE {base}"),
+                verdict: junit_verdict(r),
+                system_out: summary(r),
+            }],
+        }
+    }
+}
+
+/// Why the comparison's test case did not pass, if it did not.
+fn junit_verdict(r: &CompareReport) -> Option<Verdict> {
+    let p = &r.settings.sprt;
+    let (kind, reason, message) = match r.verdict {
+        Conclusion::H1 => return None,
+        Conclusion::H0 => (
+            VerdictKind::Failure,
+            "H0",
+            format!(
+                "NEW is worse: H0 accepted (the data favour {} Elo over {}; Elo difference {})",
+                p.elo0,
+                p.elo1,
+                signed(r.elo.elo, 1)
+            ),
+        ),
+        Conclusion::Inconclusive => (
+            VerdictKind::Skipped,
+            "inconclusive",
+            format!(
+                "inconclusive: the game limit ({}) was reached before the test decided",
+                u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
+            ),
+        ),
+        Conclusion::Cancelled => (
+            VerdictKind::Error,
+            "interrupted",
+            "no verdict: the comparison was interrupted".to_owned(),
+        ),
+        Conclusion::Broken => (
+            VerdictKind::Error,
+            "broken",
+            match &r.broken {
+                Some(b) => format!(
+                    "no verdict: {} is broken: {}",
+                    b.role.to_uppercase(),
+                    b.reason
+                ),
+                None => "no verdict: a bot is broken".to_owned(),
+            },
+        ),
+    };
+    Some(Verdict {
+        kind,
+        reason,
+        message,
+    })
 }
 
 /// `x` with a sign and `decimals` decimals, never as "-0.0" (a tiny

@@ -1,26 +1,78 @@
-//! `--junit FILE`: a comparison as a JUnit XML report, the format CI
-//! systems (GitHub Actions' test reporters, GitLab, Jenkins) read to show
-//! test results. The comparison is one test case, named after NEW and
-//! BASE: it passes when NEW passes (H1), fails when NEW is worse (H0), is
-//! skipped when the test was inconclusive at the game limit, and is an
-//! error when there is no verdict (a broken bot, an interruption). The
-//! terminal's summary goes into its `system-out`, the settings and
-//! figures into the suite's properties.
+//! `--junit FILE`: a result as a JUnit XML report, the format CI systems
+//! (GitHub Actions' test reporters, GitLab, Jenkins) read to show test
+//! results. This module writes the XML of a [`Suite`] and knows no kind of
+//! run: a run that has a JUnit form says what its suite is
+//! ([`AsJunit`], beside the run: a comparison is one test case, named
+//! after NEW and BASE, that passes when NEW passes, fails when NEW is
+//! worse, is skipped when inconclusive and is an error when there is no
+//! verdict; see `outputs/compare.rs`).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
-use dojo_league::compare::Conclusion;
 
-use super::Output;
-use super::compare::{Compared, summary};
+use super::{Output, Run};
 
-/// `--junit`: the comparison's JUnit report to this file.
+/// A run's JUnit form: one test suite.
+pub trait AsJunit {
+    fn suite(&self) -> Suite;
+}
+
+/// One test suite: its name, its properties (settings and figures, in
+/// order) and its test cases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suite {
+    pub name: String,
+    pub properties: Vec<(String, String)>,
+    pub cases: Vec<Case>,
+}
+
+/// One test case: passed unless it has a verdict element; `system_out`
+/// is the text a reader sees beside it (and inside its verdict element).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub classname: String,
+    pub name: String,
+    pub verdict: Option<Verdict>,
+    pub system_out: String,
+}
+
+/// Why a test case did not pass.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub kind: VerdictKind,
+    /// The element's `type` attribute: a short machine-readable reason.
+    pub reason: &'static str,
+    pub message: String,
+}
+
+/// JUnit's three ways not to pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerdictKind {
+    /// The test ran and its assertion failed.
+    Failure,
+    /// The test could not run to a verdict.
+    Error,
+    /// The test ran but decided nothing.
+    Skipped,
+}
+
+impl VerdictKind {
+    fn tag(self) -> &'static str {
+        match self {
+            VerdictKind::Failure => "failure",
+            VerdictKind::Error => "error",
+            VerdictKind::Skipped => "skipped",
+        }
+    }
+}
+
+/// `--junit`: the run's JUnit report to this file.
 pub struct Junit {
     path: PathBuf,
-    /// When the comparison started (the test case's time).
+    /// When the run started (the suite's and each case's time).
     started: Instant,
 }
 
@@ -34,12 +86,12 @@ impl Junit {
     }
 }
 
-impl Output<Compared> for Junit {
-    fn finish(&mut self, result: &Compared) -> Result<()> {
-        let xml = report(result, self.started.elapsed().as_secs_f64());
+impl<R: Run + AsJunit> Output<R> for Junit {
+    fn finish(&mut self, result: &R) -> Result<()> {
+        let xml = xml(&result.suite(), self.started.elapsed().as_secs_f64());
         match crate::output::write_file(&self.path, xml.as_bytes()) {
             // A reader of `--junit -` that went away is no error, and
-            // must not change the verdict's status.
+            // must not change the run's exit status.
             Err(e) if crate::output::is_broken_pipe(&e) => Ok(()),
             written => {
                 written?;
@@ -50,120 +102,56 @@ impl Output<Compared> for Junit {
     }
 }
 
-/// What the test case's verdict element is, if any: its tag, `type` and
-/// message.
-fn outcome(result: &Compared) -> Option<(&'static str, &'static str, String)> {
-    let r = &result.report;
-    let p = &r.settings.sprt;
-    match r.verdict {
-        Conclusion::H1 => None,
-        Conclusion::H0 => Some((
-            "failure",
-            "H0",
-            format!(
-                "NEW is worse: H0 accepted (the data favour {} Elo over {}; Elo difference {})",
-                p.elo0,
-                p.elo1,
-                super::compare::signed(r.elo.elo, 1)
-            ),
-        )),
-        Conclusion::Inconclusive => Some((
-            "skipped",
-            "inconclusive",
-            format!(
-                "inconclusive: the game limit ({}) was reached before the test decided",
-                u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
-            ),
-        )),
-        Conclusion::Cancelled => Some((
-            "error",
-            "interrupted",
-            "no verdict: the comparison was interrupted".to_owned(),
-        )),
-        Conclusion::Broken => Some((
-            "error",
-            "broken",
-            match &r.broken {
-                Some(b) => format!(
-                    "no verdict: {} is broken: {}",
-                    b.role.to_uppercase(),
-                    b.reason
-                ),
-                None => "no verdict: a bot is broken".to_owned(),
-            },
-        )),
-    }
-}
-
-/// The whole report.
-fn report(result: &Compared, secs: f64) -> String {
-    let r = &result.report;
-    let game = r.settings.game.name();
-    let (new, base) = (&result.run.new.name, &result.run.base.name);
-    let verdict = outcome(result);
-    let count = |tag: &str| u8::from(verdict.as_ref().is_some_and(|(t, _, _)| *t == tag));
-    let (failures, errors, skipped) = (count("failure"), count("error"), count("skipped"));
-    let time = format!("{secs:.3}");
-    let suite = format!("dojo compare {game}");
+/// The whole report: `suite` inside a `testsuites` of its own, every case
+/// timed `secs`.
+pub fn xml(suite: &Suite, secs: f64) -> String {
+    let count = |kind: VerdictKind| {
+        (suite.cases.iter())
+            .filter(|c| c.verdict.as_ref().is_some_and(|v| v.kind == kind))
+            .count()
+    };
+    let counts = format!(
+        "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{secs:.3}\"",
+        suite.cases.len(),
+        count(VerdictKind::Failure),
+        count(VerdictKind::Error),
+        count(VerdictKind::Skipped),
+    );
+    let name = escape(&suite.name);
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        xml,
-        "<testsuites name=\"{}\" tests=\"1\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time}\">",
-        escape(&suite)
-    );
-    let _ = writeln!(
-        xml,
-        "  <testsuite name=\"{}\" tests=\"1\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{time}\">",
-        escape(&suite)
-    );
+    let _ = writeln!(xml, "<testsuites name=\"{name}\" {counts}>");
+    let _ = writeln!(xml, "  <testsuite name=\"{name}\" {counts}>");
     xml.push_str("    <properties>\n");
-    let mut properties: Vec<(&str, String)> = vec![
-        ("new", new.clone()),
-        ("base", base.clone()),
-        ("sprt", r.settings.sprt.to_string()),
-        ("seed", r.settings.seed.to_string()),
-        ("games_played", r.games_played.to_string()),
-        ("llr", format!("{:.3}", r.llr)),
-        (
-            "elo",
-            format!(
-                "{} [{}, {}]",
-                super::compare::signed(r.elo.elo, 1),
-                super::compare::signed(r.elo.lo, 1),
-                super::compare::signed(r.elo.hi, 1)
-            ),
-        ),
-        ("verdict", format!("{:?}", r.verdict).to_lowercase()),
-    ];
-    if let Some(third) = &result.run.third {
-        properties.insert(2, ("third", third.name.clone()));
-    }
-    for (name, value) in properties {
+    for (name, value) in &suite.properties {
         let _ = writeln!(
             xml,
             "      <property name=\"{}\" value=\"{}\"/>",
             escape(name),
-            escape(&value)
+            escape(value)
         );
     }
     xml.push_str("    </properties>\n");
-    let _ = writeln!(
-        xml,
-        "    <testcase classname=\"dojo.compare.{}\" name=\"{}\" time=\"{time}\">",
-        escape(game),
-        escape(&format!("NEW {new} is not worse than BASE {base}"))
-    );
-    let text = summary(r);
-    if let Some((tag, kind, message)) = &verdict {
+    for case in &suite.cases {
         let _ = writeln!(
             xml,
-            "      <{tag} type=\"{kind}\" message=\"{}\">{}</{tag}>",
-            escape(message),
-            escape(&text)
+            "    <testcase classname=\"{}\" name=\"{}\" time=\"{secs:.3}\">",
+            escape(&case.classname),
+            escape(&case.name)
         );
+        let text = escape(&case.system_out);
+        if let Some(v) = &case.verdict {
+            let tag = v.kind.tag();
+            let _ = writeln!(
+                xml,
+                "      <{tag} type=\"{}\" message=\"{}\">{text}</{tag}>",
+                escape(v.reason),
+                escape(&v.message)
+            );
+        }
+        let _ = writeln!(xml, "      <system-out>{text}</system-out>");
+        xml.push_str("    </testcase>\n");
     }
-    let _ = writeln!(xml, "      <system-out>{}</system-out>", escape(&text));
-    xml.push_str("    </testcase>\n  </testsuite>\n</testsuites>\n");
+    xml.push_str("  </testsuite>\n</testsuites>\n");
     xml
 }
 
@@ -199,5 +187,56 @@ mod tests {
             "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;\u{FFFD}\u{FFFD}[0m\tx\n"
         );
         assert_eq!(escape("ünïcode ✓"), "ünïcode ✓");
+    }
+
+    fn case(name: &str, verdict: Option<VerdictKind>) -> Case {
+        Case {
+            classname: "dojo.t".into(),
+            name: name.into(),
+            verdict: verdict.map(|kind| Verdict {
+                kind,
+                reason: "why",
+                message: "said <here>".into(),
+            }),
+            system_out: "text & more".into(),
+        }
+    }
+
+    #[test]
+    fn a_suite_counts_its_cases_by_verdict_and_writes_each_verdict_element() {
+        let suite = Suite {
+            name: "s".into(),
+            properties: vec![("seed".into(), "7".into())],
+            cases: vec![
+                case("passes", None),
+                case("fails", Some(VerdictKind::Failure)),
+                case("skips", Some(VerdictKind::Skipped)),
+                case("breaks", Some(VerdictKind::Error)),
+                case("fails too", Some(VerdictKind::Failure)),
+            ],
+        };
+        let xml = xml(&suite, 1.5);
+        assert!(
+            xml.contains(
+                r#"<testsuite name="s" tests="5" failures="2" errors="1" skipped="1" time="1.500">"#
+            ),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<property name="seed" value="7"/>"#),
+            "{xml}"
+        );
+        assert_eq!(xml.matches("<testcase ").count(), 5);
+        assert_eq!(xml.matches("<failure ").count(), 2);
+        assert!(
+            xml.contains(
+                r#"<error type="why" message="said &lt;here&gt;">text &amp; more</error>"#
+            )
+        );
+        // The passing case has its text and no verdict element.
+        let passing =
+            &xml[xml.find(r#"name="passes""#).unwrap()..xml.find(r#"name="fails""#).unwrap()];
+        assert!(!passing.contains("type="), "{passing}");
+        assert!(passing.contains("<system-out>text &amp; more</system-out>"));
     }
 }
