@@ -211,7 +211,7 @@ impl BotBox {
     /// for its answer, so that the boxes of a game's seats are readied at
     /// once, each by its own init, by one thread (they were readied on a
     /// thread each, one thread made and ended a game). The init takes it
-    /// after anything sent before (the [`init::KILL`] of the last process:
+    /// after anything sent before (the `init::KILL` of the last process:
     /// its answer is read first); [`give_back`] or [`Self::reset`] reads
     /// the answer. Nothing is sent to a broken box or one starting a
     /// process (finish the start first).
