@@ -18,7 +18,7 @@
 //!   Unix sockets of, processes outside its own sandbox.
 
 use std::ops::Not;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
 use landlock::{
@@ -227,13 +227,11 @@ pub fn hidden_paths(command: &[String], dir: &Path, manifest: bool) -> Vec<PathB
     hidden
 }
 
-/// One rule of [`system_rules`]: the path opened (`O_PATH`), and the
-/// rights it gives there (a file's: those a file can have).
+/// One rule of [`system_rules`]: the path, and the rights it gives there
+/// (a file's: those a file can have).
 #[derive(Debug)]
 struct SystemRule {
-    #[cfg(test)]
     path: PathBuf,
-    fd: PathFd,
     access: BitFlags<AccessFs>,
 }
 
@@ -267,25 +265,19 @@ fn resolve_system_rules() -> Vec<SystemRule> {
             } else {
                 access
             };
-            Some(SystemRule {
-                #[cfg(test)]
-                path,
-                fd,
-                access,
-            })
+            Some(SystemRule { path, access })
         })
         .collect()
 }
 
 /// [`resolve_system_rules`], once per process: the paths are the same for
 /// every ruleset (the toolchains are dojo's, read once by [`toolchains`]),
-/// and opening and `stat`ing each again (about 55 paths, four system calls
-/// each) for every box and every build was most of a ruleset's making.
-/// The descriptors are close-on-exec, and the forked waiters and inits
-/// close every descriptor they do not need. Landlock's rules name inodes,
-/// not paths, so a rule made from a descriptor opened earlier is the rule
-/// the path would give (unless the path was replaced since, which the
-/// toolchains' list, read once, does not follow either).
+/// and resolving and `stat`ing each again (about 55 paths) for every box
+/// and every build was most of a ruleset's making. Only the paths and
+/// rights are kept: each ruleset opens the paths again (`O_PATH`), as
+/// descriptors kept for the process's life would take about 55 of the
+/// open files a low `ulimit -n` leaves for games (with 64, none would be
+/// left for even one game).
 fn system_rules() -> &'static [SystemRule] {
     static RULES: std::sync::OnceLock<Vec<SystemRule>> = std::sync::OnceLock::new();
     RULES.get_or_init(resolve_system_rules)
@@ -295,7 +287,10 @@ fn system_rules() -> &'static [SystemRule] {
 fn with_system(created: RulesetCreated) -> Result<RulesetCreated, ConfineError> {
     let rules = system_rules()
         .iter()
-        .map(|rule| Ok::<_, RulesetError>(PathBeneath::new(rule.fd.as_fd(), rule.access)));
+        // A path gone since it was resolved is left out, as
+        // `path_beneath_rules` leaves out one it cannot open.
+        .filter_map(|rule| PathFd::new(&rule.path).ok().map(|fd| (fd, rule.access)))
+        .map(|(fd, access)| Ok::<_, RulesetError>(PathBeneath::new(fd, access)));
     Ok(created.add_rules(rules)?)
 }
 
@@ -449,7 +444,7 @@ mod tests {
     /// A rule as the test compares it: path, rights, and the inode
     /// opened.
     fn shown(rule: &SystemRule) -> (PathBuf, BitFlags<AccessFs>, (u64, u64)) {
-        let st = rustix::fs::fstat(&rule.fd).expect("fstat of a rule's descriptor");
+        let st = rustix::fs::stat(&rule.path).expect("stat of a rule's path");
         (rule.path.clone(), rule.access, (st.st_dev, st.st_ino))
     }
 
