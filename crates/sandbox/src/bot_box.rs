@@ -78,9 +78,7 @@ pub struct BotBox {
     /// A start was sent and its answer not yet read ([`Self::begin_start`]).
     starting: bool,
     /// A [`init::RENEW`] was sent and its answer not yet read
-    /// ([`Self::begin_reset`]): a box given back idle keeps it unread
-    /// ([`give_back`]), and the next start, sent right behind it, reads
-    /// it first ([`Self::finish_start`]).
+    /// ([`Self::begin_reset`]).
     renewing: bool,
     /// The init has started a process: a start it refuses later means
     /// something in the box broke it (see [`Self::has_worked`]).
@@ -214,8 +212,8 @@ impl BotBox {
     /// once, each by its own init, by one thread (they were readied on a
     /// thread each, one thread made and ended a game). The init takes it
     /// after anything sent before (the [`init::KILL`] of the last process:
-    /// its answer is read first); [`Self::reset`], or after [`give_back`]
-    /// the box's next start, reads the answer. Nothing is sent to a broken box or one starting a
+    /// its answer is read first); [`give_back`] or [`Self::reset`] reads
+    /// the answer. Nothing is sent to a broken box or one starting a
     /// process (finish the start first).
     pub fn begin_reset(&mut self) {
         if self.renewing || self.starting || self.broken.load(Ordering::Relaxed) {
@@ -267,13 +265,9 @@ impl BotBox {
     /// The first half of [`Self::start`]: sends the start to the init
     /// without waiting for its answer, so that the boxes of a game's
     /// seats start their bots at the same time. [`Self::finish_start`]
-    /// must follow before anything else is asked of the box. A renewal
-    /// still unanswered ([`give_back`] leaves it so) is not waited for:
-    /// the init takes the start after it, and refuses it if the renewal
-    /// failed, so the game's thread never waits for a box to be readied
-    /// and then asks it to start, a round trip with the init per box.
+    /// must follow before anything else is asked of the box.
     pub fn begin_start(&mut self, env: &[(String, String)]) -> std::io::Result<Starting> {
-        if !self.usable() || self.starting {
+        if !self.usable() || self.starting || self.renewing {
             return Err(std::io::Error::other("the box is broken"));
         }
         let mut all = self.base_env.clone();
@@ -304,22 +298,6 @@ impl BotBox {
     /// [`Self::begin_start`], and the process.
     pub fn finish_start(&mut self, starting: Starting) -> std::io::Result<Occupant> {
         self.starting = false;
-        // The renewal the start was sent behind: a box that could not be
-        // readied for the game is thrown away (the init refused the start).
-        if std::mem::take(&mut self.renewing) {
-            let renewed = match answer(&self.ctl, &[init::RENEWED, init::FAILED]) {
-                Ok((init::RENEWED, _, _)) => Ok(()),
-                Ok((_, _, errno)) => Err(std::io::Error::from_raw_os_error(errno)),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = renewed {
-                self.broken.store(true, Ordering::Relaxed);
-                return Err(std::io::Error::new(
-                    e.kind(),
-                    format!("cannot ready the box for a game: {e}"),
-                ));
-            }
-        }
         let answer = answer(&self.ctl, &[init::STARTED, init::FAILED]);
         let pid_in_box = match answer {
             Ok((init::STARTED, pid, _)) => {
@@ -634,14 +612,8 @@ pub fn take_idle(key: &str) -> Option<BotBox> {
 
 /// Keeps `b` for a later game once its processes are gone, if it can be
 /// readied for one; else it is dropped (and everything in it killed).
-/// A box whose renewal was sent ([`BotBox::begin_reset`]) and that needs
-/// nothing more of dojo (a new scratch filesystem: nothing to empty) is
-/// kept with the answer unread: the init readies it while this thread
-/// goes on to record the game and set up the next, and the next start
-/// reads the answer ([`BotBox::finish_start`]).
 pub fn give_back(mut b: BotBox) {
-    let readying = b.renewing && b.fresh_scratch && !b.broken.load(Ordering::Relaxed);
-    if !readying && !b.reset() {
+    if !b.reset() {
         return;
     }
     // Idle boxes are dropped (their groups and scratch directories
@@ -700,23 +672,16 @@ pub fn drop_idle() -> usize {
     idle.len()
 }
 
-/// The pids of the inits of this thread's idle boxes, each readied (the
-/// answer to a renewal left unread by [`give_back`] read first: a box is
-/// broken after its renewal, not during it), for tests that break a box
-/// from outside as a bot that reached its init would (the runner's tests
-/// of its boxes).
+/// The pids of the inits of this thread's idle boxes, for tests that
+/// break a box from outside as a bot that reached its init would (the
+/// runner's tests of its boxes).
 #[doc(hidden)]
 pub fn idle_inits_of_this_thread() -> Vec<i32> {
     let thread = std::thread::current().id();
-    let mut idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
-    idle.iter_mut()
+    let idle = IDLE.lock().unwrap_or_else(|p| p.into_inner());
+    idle.iter()
         .filter(|b| b.thread == thread)
-        .filter_map(|b| {
-            if b.renewing && b.renew().is_err() {
-                b.broken.store(true, Ordering::Relaxed);
-            }
-            b.guard.init_pid
-        })
+        .filter_map(|b| b.guard.init_pid)
         .collect()
 }
 

@@ -39,8 +39,6 @@
 //!    scratch filesystem (or the scratch directory emptied). [`give_back`]
 //!    resets a box and keeps it for the next game of the same bot on the
 //!    same thread, where [`take_idle`] finds it; `--fresh-boxes` skips both.
-//!    A renewal sent by [`BotBox::begin_reset`] may be left unanswered in
-//!    a box given back: its next start is sent behind it and reads it.
 //! 5. **Tear down.** Dropping the [`BotBox`] kills everything in it (the
 //!    waiter's process group and the init's PID namespace), removes its
 //!    groups and its scratch directory. When dojo dies, however it dies,

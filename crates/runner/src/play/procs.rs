@@ -386,11 +386,8 @@ impl Drop for Pipes<'_> {
     /// filesystem, the PID counter set back) at once rather than one
     /// after the other: readying is mostly waiting on the kernel, in each
     /// box's init, so every init is asked before any answer is awaited
-    /// (no thread: one was made and ended for every game), and the
-    /// answer is read by the box's next start, sent right behind it
-    /// (`give_back`): the inits ready the boxes while this thread
-    /// records the game and sets up the next. Under `fresh_boxes` they
-    /// are torn down instead (in parallel).
+    /// (no thread: one was made and ended for every game). Under
+    /// `fresh_boxes` they are torn down instead (in parallel).
     fn drop(&mut self) {
         let mut boxes = Vec::new();
         for seat in 0..self.processes.len() {

@@ -30,10 +30,7 @@
 //!   box would be (`renew`): a new tmpfs over the scratch directory
 //!   (where the box has a minimal root), a new IPC namespace and its PID
 //!   counter set back; it answers [`RENEWED`], or [`FAILED`] with the
-//!   errno of the step that failed, and then refuses every [`START`]
-//!   (with that errno) until a renewal succeeds: dojo sends a game's
-//!   first start right behind the renewal, without waiting for its
-//!   answer;
+//!   errno of the step that failed;
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
 //!
@@ -323,7 +320,6 @@ pub unsafe fn run(ctl: i32, program: &Program, plan: &super::Containment) -> ! {
         }
         let mut current: i32 = 0;
         let mut mounted = false;
-        let mut readiness = Readiness::default();
         // Zeroed once: it was for every message (32 KiB, 1% of a wide
         // league's profile), and only the bytes a message brings are read.
         let mut buf = [0u8; MESSAGE + ENV_BYTES];
@@ -392,7 +388,6 @@ pub unsafe fn run(ctl: i32, program: &Program, plan: &super::Containment) -> ! {
                 cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
             }
             let reply = match buf[0] {
-                START if readiness.refused() => message(FAILED, 0, readiness.failed),
                 START if current == 0 && passed.iter().all(|&fd| fd >= 0) => {
                     let env = &buf[MESSAGE.min(n as usize)..n as usize];
                     match start(program, passed, env, plan) {
@@ -411,7 +406,10 @@ pub unsafe fn run(ctl: i32, program: &Program, plan: &super::Containment) -> ! {
                 }
                 RENEW => {
                     kill_all(&mut current);
-                    readiness.renewed(renew(program.scratch.as_ref(), &mut mounted))
+                    match renew(program.scratch.as_ref(), &mut mounted) {
+                        Ok(()) => message(RENEWED, 0, 0),
+                        Err(e) => message(FAILED, 0, e),
+                    }
                 }
                 _ => message(FAILED, 0, libc::EINVAL),
             };
@@ -800,58 +798,9 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
     }
 }
 
-/// Whether the box was readied for its game: dojo may send a start
-/// right behind a [`RENEW`] without waiting for its answer
-/// (`BotBox::begin_start`), and no bot may start in a box whose renewal
-/// failed (its last game's scratch files, IPC namespace or PID counter
-/// may be there still).
-#[derive(Debug, Default)]
-struct Readiness {
-    /// The errno of the last renewal if it failed.
-    failed: i32,
-}
-
-impl Readiness {
-    /// Notes how a renewal went; the answer to it.
-    fn renewed(&mut self, result: Result<(), i32>) -> [u8; MESSAGE] {
-        match result {
-            Ok(()) => {
-                self.failed = 0;
-                message(RENEWED, 0, 0)
-            }
-            Err(e) => {
-                self.failed = e;
-                message(FAILED, 0, e)
-            }
-        }
-    }
-
-    /// Whether a start is refused (with [`Self::failed`]'s errno).
-    fn refused(&self) -> bool {
-        self.failed != 0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_start_behind_a_failed_renewal_is_refused_until_one_succeeds() {
-        let mut readiness = Readiness::default();
-        assert!(!readiness.refused(), "a new box's first renewal");
-        assert_eq!(readiness.renewed(Ok(())), message(RENEWED, 0, 0));
-        assert!(!readiness.refused());
-        assert_eq!(
-            readiness.renewed(Err(libc::EBUSY)),
-            message(FAILED, 0, libc::EBUSY)
-        );
-        assert!(readiness.refused(), "every start after it");
-        assert_eq!(readiness.failed, libc::EBUSY);
-        assert!(readiness.refused());
-        readiness.renewed(Ok(()));
-        assert!(!readiness.refused());
-    }
 
     #[test]
     fn the_command_line_and_environment_are_found_in_a_stat_line() {
