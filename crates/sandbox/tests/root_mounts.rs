@@ -6,12 +6,11 @@
 //! one of them, the mounts below the bound system directories included,
 //! and that what is mounted after it kept its own attributes.
 
-use std::io::Read;
-use std::os::fd::AsFd;
-use std::path::Path;
-use std::time::{Duration, Instant};
+mod support;
 
-use dojo_sandbox::plan::{Limits, SandboxMode};
+use std::path::Path;
+
+use support::{TestBox, minimal_root_box, read_all};
 
 /// One line of `mountinfo`: the mount point and its per-mount options.
 struct Mount {
@@ -39,75 +38,20 @@ fn parse(mountinfo: &str) -> Vec<Mount> {
         .collect()
 }
 
-/// Everything the program writes to stdout (a non-blocking pipe) until
-/// it closes it; a generous limit, as the bot only prints a file.
-fn read_all(stdout: &mut std::process::ChildStdout) -> String {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let mut out = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match stdout.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                assert!(!left.is_zero(), "no end of the output: {out:?}");
-                let fd = stdout.as_fd();
-                let mut fds = [rustix::event::PollFd::new(
-                    &fd,
-                    rustix::event::PollFlags::IN,
-                )];
-                let timeout = rustix::event::Timespec::try_from(left).unwrap();
-                rustix::event::poll(&mut fds, Some(&timeout)).expect("poll");
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => panic!("reading the bot's output: {e}"),
-        }
-    }
-    String::from_utf8(out).expect("mountinfo is text")
-}
-
 #[test]
 fn every_mount_of_a_boxs_root_is_read_only_but_its_scratch_proc_and_devices() {
-    let layer = dojo_sandbox::plan::probe()
-        .iter()
-        .find(|l| l.name == "minimal-root")
-        .expect("a known layer");
-    if !layer.available {
-        eprintln!("skipped: no minimal root here: {}", layer.detail);
+    let Some(TestBox {
+        mut made,
+        bot,
+        scratch: scratch_path,
+        scratch_made: path,
+        ..
+    }) = minimal_root_box("mounts", |_| {
+        vec!["cat".to_string(), "/proc/self/mountinfo".to_string()]
+    })
+    else {
         return;
-    }
-    let limits = Limits {
-        memory_bytes: Some(dojo_sandbox::plan::DEFAULT_MEMORY_MIB << 20),
-        processes: Some(dojo_sandbox::plan::DEFAULT_PROCESSES),
-        ..Limits::default()
     };
-    let mut containment = dojo_sandbox::plan::plan(SandboxMode::Auto, &limits);
-    if !dojo_sandbox::bot_box::wanted(&containment) || !containment.minimal_root {
-        eprintln!("skipped: no boxes with a minimal root here");
-        return;
-    }
-    let bots = tempfile::tempdir().expect("a temporary directory");
-    let bot = std::fs::canonicalize(bots.path()).unwrap().join("reader");
-    std::fs::create_dir(&bot).unwrap();
-    let own_user = dojo_sandbox::plan::seat_users(SandboxMode::Auto);
-    let scratch = dojo_sandbox::plan::scratch_dir("mounts", own_user).expect("scratch");
-    containment.seat_id = scratch.seat_id();
-    let scratch_path = std::fs::canonicalize(scratch.path()).unwrap();
-    let path = scratch.path().to_path_buf();
-    let command = ["cat".to_string(), "/proc/self/mountinfo".to_string()];
-    let launch = dojo_sandbox::Launch {
-        command: &command,
-        dir: &bot,
-        scratch: Some(&path),
-        env: &[],
-        containment,
-        extra_read: &[],
-        manifest: false,
-        clean_env: true,
-        cpu: None,
-    };
-    let mut made = dojo_sandbox::BotBox::create("mounts".into(), &launch, scratch).expect("a box");
     let mut occupant = made.start(&[]).expect("cat starts");
     let text = read_all(&mut occupant.stdout);
     let mounts = parse(&text);
