@@ -696,6 +696,20 @@ mod tests {
         }))
     }
 
+    /// Whether seats get boxes with `opts` on this machine; if not, says
+    /// the test is skipped.
+    fn boxes_here(opts: &RunOptions) -> bool {
+        let limits = crate::Limits::from(&opts.controls);
+        let wanted = dojo_sandbox::bot_box::wanted(&dojo_sandbox::plan::plan(
+            opts.controls.sandbox,
+            &limits,
+        ));
+        if !wanted {
+            eprintln!("skipped: no boxes here");
+        }
+        wanted
+    }
+
     fn generous() -> RunOptions {
         RunOptions::from(crate::Controls {
             timeout: std::time::Duration::from_secs(10),
@@ -750,10 +764,7 @@ mod tests {
     #[test]
     fn boxes_are_readied_at_the_games_end_and_reused_whole() {
         let opts = generous();
-        let limits = crate::Limits::from(&opts.controls);
-        if !dojo_sandbox::bot_box::wanted(&dojo_sandbox::plan::plan(opts.controls.sandbox, &limits))
-        {
-            eprintln!("skipped: no boxes here");
+        if !boxes_here(&opts) {
             return;
         }
         let tmp = tempfile::tempdir().expect("a bot directory");
@@ -786,11 +797,7 @@ mod tests {
     /// `None` where there are no boxes.
     fn broken_boxes() -> Option<(tempfile::TempDir, [Seat; 2])> {
         let opts = generous();
-        if !dojo_sandbox::bot_box::wanted(&dojo_sandbox::plan::plan(
-            opts.controls.sandbox,
-            &crate::Limits::from(&opts.controls),
-        )) {
-            eprintln!("skipped: no boxes here");
+        if !boxes_here(&opts) {
             return None;
         }
         let tmp = tempfile::tempdir().expect("a bot directory");
@@ -835,10 +842,7 @@ mod tests {
     #[test]
     fn with_fresh_boxes_no_box_is_taken_or_kept() {
         let opts = generous();
-        let limits = crate::Limits::from(&opts.controls);
-        if !dojo_sandbox::bot_box::wanted(&dojo_sandbox::plan::plan(opts.controls.sandbox, &limits))
-        {
-            eprintln!("skipped: no boxes here");
+        if !boxes_here(&opts) {
             return;
         }
         let tmp = tempfile::tempdir().expect("a bot directory");
