@@ -134,8 +134,7 @@ impl BotBox {
             _ => None,
         };
         let fresh_scratch = mount.is_some();
-        let program = init::Program::new(launch.command, &base_env, mount)?;
-        let started = crate::spawn::start_contained(launch, Some((theirs.as_raw_fd(), program)))?;
+        let guard = fork_box(launch, &theirs, &base_env, mount)?;
         drop(theirs);
         rustix::io::ioctl_fionbio(&ours, true)?;
         // The init's pid may be unknown (a dojo in a PID namespace of its
@@ -146,7 +145,7 @@ impl BotBox {
             thread: std::thread::current().id(),
             ctl: ours,
             broken: Arc::new(AtomicBool::new(false)),
-            guard: started.guard,
+            guard,
             scratch,
             base_env,
             starting: false,
@@ -350,6 +349,26 @@ impl BotBox {
             exit_fd: self.ctl.try_clone()?,
             occupancy,
         })
+    }
+}
+
+/// Forks the box's waiter and init, through the box maker
+/// ([`crate::box_maker`]) where there is one, else from dojo.
+fn fork_box(
+    launch: &Launch<'_>,
+    init_end: &OwnedFd,
+    base_env: &[(String, String)],
+    mount: Option<init::ScratchMount>,
+) -> std::io::Result<GroupGuard> {
+    let cgroup = crate::cgroup::BotGroup::create(launch.containment.group_limits)?;
+    match crate::box_maker::make(launch, init_end, base_env, mount.as_ref(), cgroup) {
+        Some(made) => made,
+        None => {
+            let program = init::Program::new(launch.command, base_env, mount)?;
+            let started =
+                crate::spawn::start_contained(launch, Some((init_end.as_raw_fd(), program)))?;
+            Ok(started.guard)
+        }
     }
 }
 

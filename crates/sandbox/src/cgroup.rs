@@ -496,6 +496,11 @@ impl BotGroup {
         fds
     }
 
+    /// The same descriptors, to send to the box maker.
+    pub(crate) fn join_fds_borrowed(&self) -> Vec<std::os::fd::BorrowedFd<'_>> {
+        self.procs.iter().map(std::os::fd::AsFd::as_fd).collect()
+    }
+
     /// Starts counting anew for the next bot process of a box: its CPU
     /// time and limit, and the limits it runs into.
     pub fn rebase(&self) {

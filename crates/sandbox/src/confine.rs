@@ -278,6 +278,14 @@ fn resolve_system_rules() -> Vec<SystemRule> {
 /// descriptors kept for the process's life would take about 55 of the
 /// open files a low `ulimit -n` leaves for games (with 64, none would be
 /// left for even one game).
+/// Fills this module's caches now (before the box maker is forked: see
+/// `crate::box_maker`).
+pub(crate) fn warm_caches() {
+    let _ = toolchains();
+    let _ = system_rules();
+    let _ = probe_abi();
+}
+
 fn system_rules() -> &'static [SystemRule] {
     static RULES: std::sync::OnceLock<Vec<SystemRule>> = std::sync::OnceLock::new();
     RULES.get_or_init(resolve_system_rules)

@@ -78,6 +78,7 @@
 //!    included.
 
 pub mod bot_box;
+pub mod box_maker;
 pub mod build_box;
 pub mod capacity;
 pub mod cgroup;

@@ -114,6 +114,12 @@ impl SystemPart {
     }
 }
 
+/// Fills the cache of what every root holds alike now (before the box
+/// maker is forked: see `crate::box_maker`).
+pub(crate) fn warm_caches() {
+    let _ = SystemPart::get();
+}
+
 /// The steps, gathered with what has been made so far: the making of
 /// directories, files, links and `/dev`'s tmpfs first (`steps`), then
 /// the read-only binds (`sealed`), sealed together by one

@@ -37,7 +37,7 @@ pub struct Launch<'a> {
 /// reaps the child, whatever state it is in.
 #[derive(Debug)]
 pub struct GroupGuard {
-    child: Child,
+    waiter: Waiter,
     pub pgid: i32,
     /// With a PID namespace, the child is the waiter and this is a pidfd
     /// of the bot (or of a box's init), init of the namespace: readable
@@ -49,6 +49,14 @@ pub struct GroupGuard {
     /// whatever is still in them is killed and they are removed last
     /// (shared with the processes of a box).
     pub cgroup: Option<std::sync::Arc<crate::cgroup::BotGroup>>,
+}
+
+/// The process a guard owns: dojo's child, or a box's waiter the box
+/// maker forked (its child, which it reaps), held by a pidfd.
+#[derive(Debug)]
+pub(crate) enum Waiter {
+    Child(Child),
+    Made(OwnedFd),
 }
 
 /// How long a drop waits for a killed namespace to be torn down (SIGKILL
@@ -64,8 +72,19 @@ impl Drop for GroupGuard {
             // The child itself too: it may have left its group (setpgid),
             // and then only a direct kill keeps the reap below from
             // blocking.
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+            match &mut self.waiter {
+                Waiter::Child(child) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                Waiter::Made(pidfd) => {
+                    // The maker reaps it; gone is enough here.
+                    let _ =
+                        rustix::process::pidfd_send_signal(&*pidfd, rustix::process::Signal::KILL);
+                    let mut fds = [PollFd::new(&*pidfd, PollFlags::IN)];
+                    let _ = rustix::event::poll(&mut fds, Some(&sys::timespec(TEARDOWN_WAIT)));
+                }
+            }
         }
         if let Some(init) = &self.init {
             // The bot left the group? SIGKILL through its pidfd (never a
@@ -99,6 +118,85 @@ pub fn start_contained(
     launch: &Launch<'_>,
     init: Option<(i32, crate::sys::init::Program)>,
 ) -> std::io::Result<Started> {
+    let cgroup = crate::cgroup::BotGroup::create(launch.containment.group_limits)?;
+    let joins = cgroup
+        .as_ref()
+        .map_or([-1; 3], crate::cgroup::BotGroup::join_fds);
+    let forked = fork_contained(launch, joins, init)?;
+    let Forked {
+        child,
+        init_pid,
+        stdin,
+        stdout,
+        stderr,
+    } = forked;
+    let pid = child.id() as i32;
+    // From here on the guard kills the group if anything below fails.
+    let guard = GroupGuard::new(
+        Waiter::Child(child),
+        pid,
+        init_pid.and_then(sys::pidfd),
+        init_pid,
+        cgroup,
+    );
+    for fd in [
+        stdin.as_ref().map(AsFd::as_fd),
+        stdout.as_ref().map(AsFd::as_fd),
+        stderr.as_ref().map(AsFd::as_fd),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        rustix::io::ioctl_fionbio(fd, true)?;
+    }
+    Ok(Started {
+        guard,
+        stdin,
+        stdout,
+        stderr,
+    })
+}
+
+impl GroupGuard {
+    /// Owns `waiter` (group `pgid`, tracked already), the init of its PID
+    /// namespace if it has one, and its groups.
+    pub(crate) fn new(
+        waiter: Waiter,
+        pgid: i32,
+        init: Option<OwnedFd>,
+        init_pid: Option<i32>,
+        cgroup: Option<crate::cgroup::BotGroup>,
+    ) -> Self {
+        Self {
+            waiter,
+            pgid,
+            init,
+            init_pid,
+            cgroup: cgroup.map(std::sync::Arc::new),
+        }
+    }
+}
+
+/// A child [`fork_contained`] forked, tracked (its group registered),
+/// with the pipes it kept, and the pid of its PID namespace's init.
+#[derive(Debug)]
+pub(crate) struct Forked {
+    pub child: Child,
+    pub init_pid: Option<i32>,
+    pub stdin: Option<ChildStdin>,
+    pub stdout: Option<ChildStdout>,
+    pub stderr: Option<ChildStderr>,
+}
+
+/// The fork of [`start_contained`], given the `cgroup.procs` descriptors
+/// of the child's groups to join (-1: none): everything else, the
+/// Landlock ruleset and the minimal root included, is made here. The box
+/// maker calls it for a box's init with descriptors dojo sent it.
+pub(crate) fn fork_contained(
+    launch: &Launch<'_>,
+    cgroup_fds: [i32; 3],
+    init: Option<(i32, crate::sys::init::Program)>,
+) -> std::io::Result<Forked> {
     let (program, args) = launch
         .command
         .split_first()
@@ -163,10 +261,7 @@ pub fn start_contained(
             containment.root = sys::RootRef(root);
         }
     }
-    let cgroup = crate::cgroup::BotGroup::create(containment.group_limits)?;
-    if let Some(group) = &cgroup {
-        containment.cgroup_fds = group.join_fds();
-    }
+    containment.cgroup_fds = cgroup_fds;
     containment.subreaper = crate::reaper::enable(crate::plan::layer_available("subreaper"));
     sys::contain(&mut command, containment, init);
     // No sweep between the fork and the tracking of the child (it is
@@ -181,31 +276,14 @@ pub fn start_contained(
     let stdin = child.stdin.take();
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
-    // From here on the guard kills the group if anything below fails.
     let init_pid = if launch.containment.unshare_flags & sys::NEW_PID != 0 {
         sys::only_child(pid)
     } else {
         None
     };
-    let guard = GroupGuard {
+    Ok(Forked {
         child,
-        pgid: pid,
-        init: init_pid.and_then(sys::pidfd),
         init_pid,
-        cgroup: cgroup.map(std::sync::Arc::new),
-    };
-    for fd in [
-        stdin.as_ref().map(AsFd::as_fd),
-        stdout.as_ref().map(AsFd::as_fd),
-        stderr.as_ref().map(AsFd::as_fd),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        rustix::io::ioctl_fionbio(fd, true)?;
-    }
-    Ok(Started {
-        guard,
         stdin,
         stdout,
         stderr,

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 /// What a bot's group limits, and whether it counts CPU time.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub struct GroupLimits {
     pub processes: Option<u64>,
     pub memory_bytes: Option<u64>,
@@ -219,7 +219,10 @@ pub fn timespec(d: std::time::Duration) -> rustix::event::Timespec {
 }
 
 /// What the forked child does before it runs the bot (see [`contain`]).
-#[derive(Debug, Clone, Copy)]
+/// Serialized as a box's request to the box maker (`crate::box_maker`),
+/// without what only has a meaning in this process: the filters (sent as
+/// whether there are any) and the root (built by the maker).
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub struct Containment {
     /// `CLONE_NEW*` flags to unshare (PID and network namespaces); 0 for none.
     pub unshare_flags: i32,
@@ -229,6 +232,7 @@ pub struct Containment {
     /// none. Its owner keeps it open until the spawn has returned.
     pub landlock_fd: i32,
     /// Seccomp filters to load, in order (empty: none).
+    #[serde(skip)]
     pub seccomp: &'static [seccompiler::BpfProgram],
     /// Build a Landlock ruleset for this process (the spawn fills
     /// `landlock_fd`).
@@ -264,6 +268,7 @@ pub struct Containment {
     pub minimal_root: bool,
     /// The minimal root to make and enter (see [`crate::root`]); its
     /// owner keeps it until the spawn has returned.
+    #[serde(skip)]
     pub root: RootRef,
 }
 
@@ -274,13 +279,19 @@ pub struct Containment {
 #[derive(Debug, Clone, Copy)]
 pub struct RootRef(pub *const root::MinimalRoot);
 
+impl Default for RootRef {
+    fn default() -> Self {
+        Self(std::ptr::null())
+    }
+}
+
 // SAFETY: only read, in the forked child, while the owner keeps it.
 unsafe impl Send for RootRef {}
 // SAFETY: as above.
 unsafe impl Sync for RootRef {}
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub struct IdMaps {
     uid: [u8; 32],
     uid_len: usize,
@@ -1075,6 +1086,101 @@ pub fn contain(
             libc::kill(libc::getpid(), signal);
             libc::_exit(128 + signal);
         });
+    }
+}
+
+/// Forks the box maker (`crate::box_maker`): a child of the calling
+/// thread, with PDEATHSIG on it, in a process group of its own (a
+/// terminal's Ctrl-C is dojo's to handle, and the maker dies with dojo),
+/// holding no descriptor of dojo's but `keep` (its end of the socket to
+/// dojo) and `/dev/null` as its standard streams, that runs `serve` and
+/// never returns. `held` is what the caller holds across the fork (the
+/// reaper's spawn lock, exclusively: no other thread between a fork and
+/// its tracking, no fenced file being closed), dropped in the child
+/// before `serve` and in the parent once the child has closed what it
+/// inherited, which it says with one byte, read on `ours` (dojo's end
+/// of the socket).
+/// The live groups' lock is held across the fork, so the child never
+/// inherits it locked by another thread. Returns the child's pid.
+#[cfg(target_os = "linux")]
+pub fn fork_server<Held>(
+    keep: std::os::fd::OwnedFd,
+    ours: &std::os::fd::OwnedFd,
+    held: Held,
+    serve: fn(std::os::fd::OwnedFd) -> !,
+) -> std::io::Result<i32> {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    let parent = rustix::process::getpid().as_raw_nonzero().get();
+    let groups = live_groups();
+    // SAFETY: the child runs only the code below and `serve`, on the one
+    // thread a fork leaves: the locks of this crate it uses are held by
+    // no other thread (the spawn lock by the caller, the live groups'
+    // here), and the allocator's are taken around the fork by the C
+    // library.
+    let pid = unsafe { libc::fork() };
+    if pid == -1 {
+        return Err(std::io::Error::last_os_error());
+    }
+    drop(groups);
+    if pid == 0 {
+        // SAFETY: raw calls on this process's own descriptors and
+        // attributes; `keep` is given up for the one at `fd`.
+        let keep = unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != parent {
+                libc::_exit(0);
+            }
+            libc::setpgid(0, 0);
+            // Above the standard streams, which become /dev/null.
+            let fd = libc::fcntl(keep.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 3);
+            if fd < 0 {
+                libc::_exit(1);
+            }
+            let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+            if null < 0 {
+                libc::_exit(1);
+            }
+            for stream in 0..3 {
+                libc::dup2(null, stream);
+            }
+            // Every other descriptor of dojo's.
+            let fd_u = fd as u32;
+            if fd_u > 3 {
+                libc::syscall(libc::SYS_close_range, 3u32, fd_u - 1, 0u32);
+            }
+            libc::syscall(libc::SYS_close_range, fd_u + 1, u32::MAX, 0u32);
+            std::mem::forget(keep);
+            if libc::write(fd, b"r".as_ptr().cast(), 1) != 1 {
+                libc::_exit(1);
+            }
+            OwnedFd::from_raw_fd(fd)
+        };
+        // The child's copy of what the caller held is its own to free.
+        drop(held);
+        serve(keep);
+    }
+    drop(keep);
+    // The child's word that it holds nothing of dojo's any more.
+    let mut byte = [0u8; 1];
+    let mut fds = [rustix::event::PollFd::new(
+        ours,
+        rustix::event::PollFlags::IN,
+    )];
+    let _ = rustix::event::poll(
+        &mut fds,
+        Some(&timespec(std::time::Duration::from_secs(10))),
+    );
+    let said = rustix::io::read(ours, &mut byte);
+    drop(held);
+    match said {
+        Ok(1) => Ok(pid),
+        _ => {
+            let _ = rustix::process::kill_process(
+                rustix::process::Pid::from_raw(pid).expect("a forked child's pid is positive"),
+                rustix::process::Signal::KILL,
+            );
+            Err(std::io::Error::other("the box maker did not start"))
+        }
     }
 }
 

@@ -79,6 +79,8 @@ pub fn minimal_root_box(name: &str, command: impl FnOnce(&Path) -> Vec<String>) 
 /// Everything the program writes to stdout (a non-blocking pipe) until
 /// it closes it, as text; a generous limit, as the tests' bots print a
 /// little and end.
+// Not every test binary that compiles this module reads a bot's output.
+#[allow(dead_code)]
 pub fn read_all(stdout: &mut std::process::ChildStdout) -> String {
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut out = Vec::new();
