@@ -58,9 +58,12 @@ pub struct BotBox {
     /// What the box was made for (the runner's key of a seat's bot and
     /// its conditions): a box is reused only for the same.
     key: String,
-    /// The thread that made it: its waiter has PDEATHSIG on that thread,
-    /// so only that thread reuses it (knowing it alive).
+    /// The thread that made it or last kept it idle. A box dojo forked
+    /// (`bound`: no box maker) has its waiter's PDEATHSIG on that thread,
+    /// so only that thread reuses it (knowing it alive); a box the maker
+    /// forked lives as long as dojo, and serves any thread.
     thread: std::thread::ThreadId,
+    bound: bool,
     /// dojo's end of the socket pair to the init (non-blocking).
     ctl: OwnedFd,
     /// Set when the init failed to answer: the box is replaced.
@@ -134,7 +137,7 @@ impl BotBox {
             _ => None,
         };
         let fresh_scratch = mount.is_some();
-        let guard = fork_box(launch, &theirs, &base_env, mount)?;
+        let (guard, bound) = fork_box(launch, &theirs, &base_env, mount)?;
         drop(theirs);
         rustix::io::ioctl_fionbio(&ours, true)?;
         // The init's pid may be unknown (a dojo in a PID namespace of its
@@ -143,6 +146,7 @@ impl BotBox {
         let mut made = Self {
             key,
             thread: std::thread::current().id(),
+            bound,
             ctl: ours,
             broken: Arc::new(AtomicBool::new(false)),
             guard,
@@ -353,21 +357,22 @@ impl BotBox {
 }
 
 /// Forks the box's waiter and init, through the box maker
-/// ([`crate::box_maker`]) where there is one, else from dojo.
+/// ([`crate::box_maker`]) where there is one, else from dojo; and whether
+/// the box is bound to this thread (forked by dojo).
 fn fork_box(
     launch: &Launch<'_>,
     init_end: &OwnedFd,
     base_env: &[(String, String)],
     mount: Option<init::ScratchMount>,
-) -> std::io::Result<GroupGuard> {
+) -> std::io::Result<(GroupGuard, bool)> {
     let cgroup = crate::cgroup::BotGroup::create(launch.containment.group_limits)?;
     match crate::box_maker::make(launch, init_end, base_env, mount.as_ref(), cgroup) {
-        Some(made) => made,
+        Some(made) => Ok((made?, false)),
         None => {
             let program = init::Program::new(launch.command, base_env, mount)?;
             let started =
                 crate::spawn::start_contained(launch, Some((init_end.as_raw_fd(), program)))?;
-            Ok(started.guard)
+            Ok((started.guard, true))
         }
     }
 }
@@ -402,6 +407,10 @@ impl crate::lifecycle::Pooled for BotBox {
 
     fn thread(&self) -> std::thread::ThreadId {
         self.thread
+    }
+
+    fn bound_to_thread(&self) -> bool {
+        self.bound
     }
 }
 
@@ -618,8 +627,9 @@ pub fn idle_cap() -> usize {
     IDLE_CAP.load(Ordering::Relaxed)
 }
 
-/// An idle box this thread made for `key`, if one is there and still
-/// works.
+/// An idle box made for `key` that this thread may use (any the box
+/// maker forked, or one this thread forked itself), if one is there and
+/// still works.
 pub fn take_idle(key: &str) -> Option<BotBox> {
     let thread = std::thread::current().id();
     let found = {
@@ -634,6 +644,10 @@ pub fn take_idle(key: &str) -> Option<BotBox> {
 pub fn give_back(mut b: BotBox) {
     if !b.reset() {
         return;
+    }
+    if !b.bound {
+        // Counted against this thread's bound from now on.
+        b.thread = std::thread::current().id();
     }
     // Idle boxes are dropped (their groups and scratch directories
     // removed) when dojo exits normally; after kill -9 their processes

@@ -21,9 +21,12 @@ pub trait Reusable {
 pub trait Pooled: Reusable {
     /// What it was made for: it is reused only for the same.
     fn key(&self) -> &str;
-    /// The thread that made it: its waiter dies with that thread, so only
-    /// that thread reuses it.
+    /// The thread that made it or last kept it idle.
     fn thread(&self) -> ThreadId;
+    /// Its waiter dies with the thread that made it (dojo forked it: see
+    /// `crate::box_maker`), so only that thread reuses it; else any
+    /// thread may.
+    fn bound_to_thread(&self) -> bool;
 }
 
 /// Whether a seat gets a box, or each of its processes is contained on
@@ -57,17 +60,18 @@ pub fn ensure<B: Reusable>(
     Ok(())
 }
 
-/// Takes out of `idle` a box made for `key` on `thread`, if one is there
-/// (the caller asks whether it still works, outside its lock).
+/// Takes out of `idle` a box made for `key` that `thread` may use (one
+/// not bound to another thread), if one is there (the caller asks whether
+/// it still works, outside its lock).
 pub fn take<B: Pooled>(idle: &mut Vec<B>, key: &str, thread: ThreadId) -> Option<B> {
     let at = idle
         .iter()
-        .position(|b| b.key() == key && b.thread() == thread)?;
+        .position(|b| b.key() == key && (!b.bound_to_thread() || b.thread() == thread))?;
     Some(idle.remove(at))
 }
 
 /// Keeps the readied box `b` in `idle` and returns the boxes to tear
-/// down: every one whose thread is in `ended` (its init died with the
+/// down: every one bound to a thread in `ended` (its init died with the
 /// thread), and the oldest of `b`'s thread once that thread keeps more
 /// than `cap`. Knowing which threads ended costs nothing; asking each
 /// idle box whether it still works is a system call, and with a box per
@@ -80,7 +84,7 @@ pub fn keep<B: Pooled>(idle: &mut Vec<B>, b: B, ended: &[ThreadId], cap: usize) 
     if !ended.is_empty() {
         let (live, gone): (Vec<_>, Vec<_>) = std::mem::take(idle)
             .into_iter()
-            .partition(|x| !ended.contains(&x.thread()));
+            .partition(|x| !(x.bound_to_thread() && ended.contains(&x.thread())));
         *idle = live;
         dead = gone;
     }
@@ -139,6 +143,7 @@ mod tests {
         worked: bool,
         key: &'static str,
         thread: ThreadId,
+        bound: bool,
     }
 
     impl Reusable for Fake {
@@ -157,6 +162,9 @@ mod tests {
         fn thread(&self) -> ThreadId {
             self.thread
         }
+        fn bound_to_thread(&self) -> bool {
+            self.bound
+        }
     }
 
     fn fake(id: u32, usable: bool) -> Fake {
@@ -166,6 +174,7 @@ mod tests {
             worked: true,
             key: "bot",
             thread: std::thread::current().id(),
+            bound: true,
         }
     }
 
@@ -276,6 +285,30 @@ mod tests {
         assert_eq!(take(&mut idle, "bot", here), None);
         assert_eq!(ids(&idle), [1, 2]);
         assert_eq!(take(&mut idle, "bot", elsewhere).map(|b| b.id), Some(2));
+    }
+
+    #[test]
+    fn a_box_bound_to_no_thread_serves_the_same_bot_on_any_thread() {
+        let elsewhere = other_thread();
+        let free = |id| Fake {
+            thread: elsewhere,
+            bound: false,
+            ..fake(id, true)
+        };
+        let mut idle = vec![
+            Fake {
+                key: "other",
+                ..free(1)
+            },
+            free(2),
+        ];
+        let here = std::thread::current().id();
+        assert_eq!(take(&mut idle, "bot", here).map(|b| b.id), Some(2));
+        assert_eq!(take(&mut idle, "bot", here), None);
+        // Its thread's end does not end it.
+        let mut idle = vec![free(3)];
+        assert!(keep(&mut idle, fake(4, true), &[elsewhere], 4).is_empty());
+        assert_eq!(ids(&idle), [3, 4]);
     }
 
     #[test]
