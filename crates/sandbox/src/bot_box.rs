@@ -1,6 +1,6 @@
 //! A box: a seat's namespaces, control groups, user and confinement, made
 //! once for a bot and kept for all its processes in a game and, emptied,
-//! for its next games on the same thread ([`take_idle`], [`give_back`]),
+//! for its next games ([`take_idle`], [`give_back`]),
 //! with a small init inside (`crate::sys::init`) that starts each process by
 //! clone + exec.
 //!
@@ -15,8 +15,10 @@
 //! IPC objects.
 //!
 //! What holds the box together on every exit path is what held a single
-//! process: the waiter dojo forked (in the process group dojo kills, with
-//! PDEATHSIG on dojo's thread) and the init (PDEATHSIG on the waiter):
+//! process: the waiter the box maker forked (`crate::box_maker`: in a
+//! process group dojo kills, with PDEATHSIG on the maker, whose own is on
+//! a thread of dojo's; or forked by dojo, with PDEATHSIG on dojo's
+//! thread) and the init (PDEATHSIG on the waiter):
 //! when either dies, the kernel kills everything in the box's PID
 //! namespace, `kill -9` of dojo included. A box whose init does not answer
 //! in time is marked broken and replaced.
@@ -596,8 +598,9 @@ fn answer(ctl: &OwnedFd, tags: &[u8]) -> std::io::Result<(u8, i32, i32)> {
 }
 
 /// Boxes between games, kept for the next game of the same bot under the
-/// same conditions on the same thread: the box of a league's bot is made
-/// once per worker, not once per game. Bounded per thread; each thread's
+/// same conditions (on the same thread, for a box dojo forked itself):
+/// the box of a league's bot is made once per worker at most, not once
+/// per game. Bounded per thread; each thread's
 /// oldest go first.
 static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
 

@@ -19,9 +19,11 @@
 //!    has ([`plan::probe`], shown by `dojo doctor`). A [`Launch`] adds the
 //!    command, its directory and its [`Scratch`] directory
 //!    ([`scratch_dir`]: HOME and TMPDIR, owned by the seat's user).
-//! 2. **Make.** [`BotBox::create`] forks the box's waiter and its init
-//!    into new namespaces, control groups, a minimal root, seccomp and
-//!    Landlock, once, and readies it as for a new game. Where boxes are not
+//! 2. **Make.** [`BotBox::create`] has the box's waiter and its init
+//!    forked into new namespaces, control groups, a minimal root, seccomp
+//!    and Landlock, once, and readies it as for a new game. The forks are
+//!    the [`box_maker`]'s (a small process of dojo's own), so that dojo,
+//!    many threads wide, is never forked for a box. Where boxes are not
 //!    [`bot_box::wanted`] (no PID namespace, `DOJO_BOX=0`), and for builds,
 //!    [`spawn_contained`] contains each process on its own instead.
 //! 3. **Start.** [`BotBox::start`] (or [`BotBox::begin_start`] then
@@ -37,8 +39,9 @@
 //! 4. **Reset.** Between games, [`BotBox::reset`] readies the emptied box
 //!    as a new one: a new IPC namespace, the PID counter set back, a new
 //!    scratch filesystem (or the scratch directory emptied). [`give_back`]
-//!    resets a box and keeps it for the next game of the same bot on the
-//!    same thread, where [`take_idle`] finds it; `--fresh-boxes` skips both.
+//!    resets a box and keeps it for the next game of the same bot (on any
+//!    thread, or on the same thread for a box dojo forked itself), where
+//!    [`take_idle`] finds it; `--fresh-boxes` skips both.
 //! 5. **Tear down.** Dropping the [`BotBox`] kills everything in it (the
 //!    waiter's process group and the init's PID namespace), removes its
 //!    groups and its scratch directory. When dojo dies, however it dies,
@@ -69,7 +72,8 @@
 //!    [`plan::plan`]).
 //! 5. [`spawn`]: one process contained on its own, and its guard;
 //!    [`build_box`]: what a confined build gets.
-//! 6. [`bot_box`]: a seat's reusable box, on [`lifecycle`] (no other
+//! 6. [`box_maker`]: who forks a box (on [`spawn`]);
+//!    [`bot_box`]: a seat's reusable box, on [`lifecycle`] (no other
 //!    module of the crate below it): the decisions over a box's life
 //!    (keep it, take an idle one, make one, replace one that refused a
 //!    start, which idle boxes to keep), unit-tested with a fake box.
