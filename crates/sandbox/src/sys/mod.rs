@@ -1040,7 +1040,10 @@ pub fn contain(
                 limit_files_and_confine(&plan)?;
                 return Ok(());
             }
-            // The waiter: holds nothing but the write end of `alive`.
+            // The waiter: holds nothing but the write end of `alive`, and
+            // says what it is in `ps` (not the name of the thread or box
+            // maker that forked it).
+            libc::prctl(libc::PR_SET_NAME, c"dojo-waiter".as_ptr());
             let keep = alive[1] as u32;
             if keep > 0 {
                 libc::syscall(libc::SYS_close_range, 0u32, keep - 1, 0u32);
