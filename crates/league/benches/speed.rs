@@ -456,6 +456,8 @@ fn league_of(
     // raised its open-files limit): a box kept per bot and worker when
     // there are more bots than seats, 3 otherwise.
     dojo_runner::keep_idle_boxes(if bots.len() > 2 { bots.len() } else { 0 });
+    // As `dojo league` does before its workers start.
+    dojo_runner::start_box_makers(sandbox);
     let started = Instant::now();
     let report = run_league(
         &settings,

@@ -54,6 +54,19 @@ pub fn wanted(containment: &crate::sys::Containment) -> bool {
     )
 }
 
+/// Starts the box makers ([`crate::box_maker`]) now if a run in `mode`
+/// gives its seats boxes: before the run's worker threads exist, while
+/// dojo is small. A maker is a copy of dojo as it was when forked, and
+/// every box it forks copies that: forked by the first box of a league
+/// 256 wide, it held the 256 workers' stacks, and each box's fork copied
+/// their mappings.
+pub fn start_box_makers(mode: crate::plan::SandboxMode) {
+    let containment = crate::plan::plan(mode, &crate::plan::Limits::default());
+    if wanted(&containment) {
+        crate::box_maker::start_makers();
+    }
+}
+
 /// One seat's box.
 #[derive(Debug)]
 pub struct BotBox {

@@ -33,8 +33,9 @@ const DESCRIPTORS_RESERVED: u64 = 16;
 /// within this process's limit, already raised to the hard limit) and
 /// tasks (processes and threads: `ulimit -u` without root, the kernel's
 /// `threads-max` and `pid_max`, the control groups' `pids.max`). Refuses
-/// when not even one game fits. Then claims the seat users the games need
-/// (as root: `docs/sandbox.md`), refusing when they cannot be had.
+/// when not even one game fits. Then starts the box makers (before any
+/// worker thread) and claims the seat users the games need (as root:
+/// `docs/sandbox.md`), refusing when they cannot be had.
 pub fn jobs_that_fit(
     jobs: usize,
     seats: usize,
@@ -61,6 +62,7 @@ pub fn jobs_that_fit(
     };
     let idle = dojo_runner::idle_boxes_per_game(seats, bots) as usize;
     dojo_runner::keep_idle_boxes((idle + more).min(bots));
+    dojo_runner::start_box_makers(sandbox);
     dojo_runner::reserve_seat_users(sandbox, fit, seats).with_context(|| {
         format!(
             "cannot have the {} seat users {} at once need (each bot runs as a user of its own as root; --sandbox off runs them as dojo's)",
