@@ -23,8 +23,6 @@
 //! namespace, `kill -9` of dojo included. A box whose init does not answer
 //! in time is marked broken and replaced.
 
-use std::io::IoSlice;
-use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::Arc;
@@ -130,13 +128,7 @@ impl BotBox {
         launch: &Launch<'_>,
         scratch: crate::run_dir::Scratch,
     ) -> std::io::Result<Self> {
-        use rustix::net::{AddressFamily, SocketFlags, SocketType, socketpair};
-        let (ours, theirs) = socketpair(
-            AddressFamily::UNIX,
-            SocketType::SEQPACKET,
-            SocketFlags::CLOEXEC,
-            None,
-        )?;
+        let (ours, theirs) = crate::socket::pair()?;
         let base_env = if launch.clean_env {
             crate::plan::base_env(launch.dir, launch.scratch)
         } else {
@@ -555,24 +547,16 @@ fn send(
     payload: &[u8],
     fds: &[std::os::fd::BorrowedFd<'_>],
 ) -> std::io::Result<()> {
-    use rustix::net::{SendAncillaryBuffer, SendAncillaryMessage, SendFlags, sendmsg};
+    use rustix::net::SendFlags;
     let mut message = init::message(tag, 0, 0).to_vec();
     message.extend_from_slice(payload);
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(3))];
-    let mut control = SendAncillaryBuffer::new(&mut space);
-    if !fds.is_empty() && !control.push(SendAncillaryMessage::ScmRights(fds)) {
-        return Err(std::io::Error::other("no room for the descriptors"));
-    }
-    let sent = sendmsg(
+    crate::socket::send(
         ctl,
-        &[IoSlice::new(&message)],
-        &mut control,
+        &message,
+        fds,
         SendFlags::DONTWAIT | SendFlags::NOSIGNAL,
-    )?;
-    if sent != message.len() {
-        return Err(std::io::Error::other("short message to the box's init"));
-    }
-    Ok(())
+        "the box's init",
+    )
 }
 
 /// One message from the init if one is there: `Ok(None)` if not, an
@@ -598,15 +582,12 @@ fn answer(ctl: &OwnedFd, tags: &[u8]) -> std::io::Result<(u8, i32, i32)> {
             }
             continue;
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if !crate::socket::readable_by(ctl, deadline) {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 "the box's init did not answer",
             ));
         }
-        let mut fds = [PollFd::new(ctl, PollFlags::IN)];
-        let _ = rustix::event::poll(&mut fds, Some(&crate::sys::timespec(left)));
     }
 }
 

@@ -24,19 +24,15 @@
 //! Where the maker cannot be started, or has failed, dojo forks boxes
 //! itself, as before (`DOJO_BOX_MAKER=0` asks for that).
 
-use std::io::IoSlice;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags};
-use rustix::net::{
-    RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
-    SendAncillaryMessage, SendFlags, recvmsg, sendmsg,
-};
+use rustix::net::{RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendFlags, recvmsg};
 use serde::{Deserialize, Serialize};
 
 use crate::spawn::{GroupGuard, Launch, Waiter};
@@ -152,18 +148,12 @@ fn maker() -> Option<(&'static Maker, std::sync::MutexGuard<'static, OwnedFd>)> 
 /// from caches of this process is cached: a cache another thread was
 /// filling at the fork would stay locked in the maker.
 fn start() -> std::io::Result<Maker> {
-    use rustix::net::{AddressFamily, SocketFlags, SocketType, socketpair};
     let _ = crate::seccomp::filters();
     let _ = crate::seccomp::pinned_filters();
     let _ = crate::reaper::enable(crate::plan::layer_available("subreaper"));
     crate::root::warm_caches();
     crate::confine::warm_caches();
-    let (ours, theirs) = socketpair(
-        AddressFamily::UNIX,
-        SocketType::SEQPACKET,
-        SocketFlags::CLOEXEC,
-        None,
-    )?;
+    let (ours, theirs) = crate::socket::pair()?;
     let (tx, rx) = std::sync::mpsc::channel();
     let ours_for_thread = ours.try_clone()?;
     std::thread::Builder::new()
@@ -290,50 +280,27 @@ fn ask(
     fds: &[BorrowedFd<'_>],
 ) -> std::io::Result<(Answer, Vec<OwnedFd>)> {
     send(socket, bytes, fds)?;
-    let deadline = Instant::now() + ANSWER_WAIT;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                "the box maker did not answer",
-            ));
-        }
-        let mut poll = [PollFd::new(socket, PollFlags::IN)];
-        match rustix::event::poll(&mut poll, Some(&sys::timespec(left))) {
-            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
-            Ok(_) => {}
-            Err(e) => return Err(e.into()),
-        }
-        let (bytes, fds) = receive(socket)?;
-        let answer = serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
-        return Ok((answer, fds));
+    if !crate::socket::readable_within(socket, ANSWER_WAIT) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            "the box maker did not answer",
+        ));
     }
+    let (bytes, fds) = receive(socket)?;
+    let answer = serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
+    Ok((answer, fds))
 }
 
-/// One message with up to four descriptors.
+/// One message with up to four descriptors, to or from the maker.
 fn send(socket: &OwnedFd, bytes: &[u8], fds: &[BorrowedFd<'_>]) -> std::io::Result<()> {
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(4))];
-    let mut control = SendAncillaryBuffer::new(&mut space);
-    if !fds.is_empty() && !control.push(SendAncillaryMessage::ScmRights(fds)) {
-        return Err(std::io::Error::other("no room for the descriptors"));
-    }
-    let sent = sendmsg(
-        socket,
-        &[IoSlice::new(bytes)],
-        &mut control,
-        SendFlags::NOSIGNAL,
-    )?;
-    if sent != bytes.len() {
-        return Err(std::io::Error::other("short message to the box maker"));
-    }
-    Ok(())
+    crate::socket::send(socket, bytes, fds, SendFlags::NOSIGNAL, "the box maker")
 }
 
 /// One message and its descriptors; an error once the other end is gone.
 fn receive(socket: &OwnedFd) -> std::io::Result<(Vec<u8>, Vec<OwnedFd>)> {
     let mut buf = vec![0u8; MOST_BYTES];
-    let mut space = [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(4))];
+    let mut space =
+        [MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(crate::socket::MOST_FDS))];
     let mut control = RecvAncillaryBuffer::new(&mut space);
     let got = recvmsg(
         socket,

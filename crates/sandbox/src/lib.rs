@@ -63,7 +63,8 @@
 //!    [`seccomp`] (the filters), [`confine`] (Landlock rules and what a bot
 //!    may read), [`cgroup`] (a process's control groups), [`cputime`] (CPU
 //!    clocks of a process tree), [`reaper`] (dojo as a subreaper, the
-//!    sweep, `kill_all_bots`) and above it [`fork_fence`].
+//!    sweep, `kill_all_bots`) and above it [`fork_fence`]; `socket`
+//!    (messages with descriptors to an init or a box maker).
 //! 3. Where a bot writes and sees: [`run_dir`] (the run directory, scratch
 //!    directories, leftovers of a killed dojo) and [`root`] (a minimal root,
 //!    decided before the fork).
@@ -96,6 +97,7 @@ pub mod root;
 pub mod run_dir;
 pub mod seat_users;
 pub mod seccomp;
+mod socket;
 pub mod spawn;
 pub mod sys;
 pub mod tenant;
