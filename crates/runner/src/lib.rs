@@ -55,9 +55,10 @@ pub use spec::{
     hidden_path_hint, load_any, load_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
-/// Drops every box kept between games for a later game on the same
-/// thread: once the threads that made them have ended (a smoke start's),
-/// they can serve no game and only hold processes and descriptors.
+/// Drops every box kept between games for a later game: after a smoke
+/// start, whose boxes would hold processes and descriptors the next
+/// batch needs (and a box dojo forked itself died with the thread that
+/// made it).
 pub fn drop_idle_boxes() {
     dojo_sandbox::bot_box::drop_idle();
 }

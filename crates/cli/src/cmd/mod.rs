@@ -329,8 +329,10 @@ pub fn smoke_failures<'a>(
                     .map(|f| (label.clone(), f))
             }));
         });
-        // The batch's threads have ended: the boxes they kept serve no
-        // later game, and their descriptors make room for the next.
+        // The batch's boxes go: their descriptors make room for the next
+        // batch (those the box maker forked could serve the league's
+        // games, but a folder of many bots would keep one box per bot
+        // open through the smoke start).
         dojo_runner::drop_idle_boxes();
     }
     // A stop (Ctrl-C, or a scheduler's SIGTERM to the whole job, which
