@@ -115,7 +115,7 @@ fn counts_read_as_words_and_a_typo_gets_a_suggestion() {
 
 /// `.ci/run` with `cargo` (and `id`, so no package is installed) replaced
 /// by stubs: each `cargo test` prints two `test result:` lines, the last
-/// one (`DOJO_BOX=0`) fails when `fail` is set. Returns the exit status
+/// run's (`DOJO_BOX_MAKER=0`) fails when `fail` is set. Returns the exit status
 /// and stdout.
 fn ci_run_with_stub_cargo(fail: bool) -> (Option<i32>, String) {
     use std::os::unix::fs::PermissionsExt;
@@ -138,7 +138,7 @@ fn ci_run_with_stub_cargo(fail: bool) -> (Option<i32>, String) {
          echo 'test slow_one ... ignored, long tier'\n\
          echo 'test debugging_aid ... ignored, does nothing unless asked'\n\
          echo 'test result: ok. 3 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n\
-         if [ \"${DOJO_BOX:-}\" = 0 ] && [ -n \"${STUB_FAIL:-}\" ]; then\n\
+         if [ \"${DOJO_BOX_MAKER:-}\" = 0 ] && [ -n \"${STUB_FAIL:-}\" ]; then\n\
          echo 'test result: FAILED. 10 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n\
          exit 101\nfi\n\
          echo 'test result: ok. 10 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s'\n",
@@ -162,24 +162,24 @@ fn ci_run_with_stub_cargo(fail: bool) -> (Option<i32>, String) {
 
 #[test]
 fn the_ci_script_ends_with_one_overall_line_and_keeps_a_failures_status() {
-    // Five cargo test runs of two binaries each (65 passed), each
+    // Six cargo test runs of two binaries each (78 passed), each
     // ignoring `slow_one` and `debugging_aid`, and the long tier, which
-    // runs `slow_one` and a test the fast tier does not build: 67 passed,
+    // runs `slow_one` and a test the fast tier does not build: 80 passed,
     // and one test ran in no tier.
     let (status, stdout) = ci_run_with_stub_cargo(false);
     assert_eq!(status, Some(0), "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("67 passed, 0 failed, 1 ignored"),
+        Some("80 passed, 0 failed, 1 ignored"),
         "{stdout}"
     );
     // cargo's own lines pass through.
-    assert_eq!(stdout.matches("test result: ok.").count(), 11, "{stdout}");
+    assert_eq!(stdout.matches("test result: ok.").count(), 13, "{stdout}");
     let (status, stdout) = ci_run_with_stub_cargo(true);
     assert_eq!(status, Some(101), "{stdout}");
     assert_eq!(
         stdout.lines().last(),
-        Some("67 passed, 1 failed, 1 ignored"),
+        Some("80 passed, 1 failed, 1 ignored"),
         "{stdout}"
     );
 }
