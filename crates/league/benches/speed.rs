@@ -93,28 +93,54 @@ fn args() -> Args {
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--json" => a.json = it.next().map(PathBuf::from),
-            "--games" => a.games = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.games),
-            "--reps" => a.reps = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.reps),
+            "--json" => a.json = Some(PathBuf::from(value(&arg, it.next()))),
+            "--games" => a.games = number(&arg, it.next()),
+            "--reps" => a.reps = number(&arg, it.next()),
             // The memory run is on by default; kept for old command lines.
             "--memory" => a.memory = true,
             "--no-memory" => a.memory = false,
-            "--sandbox" => {
-                if let Some(mode) = it.next().and_then(|m| m.parse().ok()) {
-                    a.sandboxes = vec![mode];
-                }
+            "--sandbox" => a.sandboxes = vec![number(&arg, it.next())],
+            "--only" => a.only = Some(value(&arg, it.next())),
+            "--jobs" => a.jobs = number(&arg, it.next()),
+            "--bots" => a.bots = number(&arg, it.next()),
+            "--think" => a.think_ms = number(&arg, it.next()),
+            // cargo bench passes it to every bench binary.
+            "--bench" => {}
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
             }
-            "--only" => a.only = it.next(),
-            "--jobs" => a.jobs = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.jobs),
-            "--bots" => a.bots = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.bots),
-            "--think" => {
-                a.think_ms = it.next().and_then(|n| n.parse().ok()).unwrap_or(a.think_ms);
-            }
-            // cargo passes --bench; anything else is not ours.
-            _ => {}
+            other => usage_error(&format!("unknown argument {other:?}")),
         }
     }
     a
+}
+
+/// What `--help` prints (docs/performance.md has the figures).
+const USAGE: &str = "speed bench: every figure, or one league or figure alone
+  --games N        games per league (400)          --reps N     repetitions (3)
+  --sandbox MODE   off, auto or strict (off and auto, interleaved)
+  --no-memory      skip the 21,000-game memory run --json FILE  the figures as JSON
+  --only WHAT      width (figures 7 to 9), league, per-move, per-turn or round-trip
+  --jobs N, --bots N, --think MS   --only league's workers, bots and thinking time";
+
+/// Exits with the usage and `why` (status 2), as an unknown or malformed
+/// argument would otherwise run a different bench than asked for.
+fn usage_error(why: &str) -> ! {
+    eprintln!("speed: {why}\n{USAGE}");
+    std::process::exit(2)
+}
+
+/// The value after `flag`.
+fn value(flag: &str, next: Option<String>) -> String {
+    next.unwrap_or_else(|| usage_error(&format!("{flag} needs a value")))
+}
+
+/// The value after `flag`, parsed.
+fn number<T: std::str::FromStr>(flag: &str, next: Option<String>) -> T {
+    let text = value(flag, next);
+    text.parse()
+        .unwrap_or_else(|_| usage_error(&format!("{flag}: {text:?} is not a valid value")))
 }
 
 fn root() -> PathBuf {
