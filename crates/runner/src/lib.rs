@@ -27,8 +27,8 @@ pub use dojo_sandbox::build_box::{
     BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
 };
 pub use dojo_sandbox::capacity::{
-    DESCRIPTORS_PER_IDLE_BOX, MOST_IDLE_PER_WORKER, TASKS_PER_GAME, TASKS_PER_SEAT, TASKS_RESERVED,
-    TaskLimit, TaskLimitKind, idle_boxes_per_game, keep_idle_boxes, reserve_seat_users,
+    DESCRIPTORS_PER_IDLE_BOX, TASKS_PER_GAME, TASKS_PER_SEAT, TASKS_RESERVED, TaskLimit,
+    TaskLimitKind, idle_boxes_per_game, idle_boxes_wanted, keep_idle_boxes, reserve_seat_users,
     seat_users_needed, tightest_task_limit,
 };
 pub use dojo_sandbox::fork_fence::FencedFile;

@@ -598,28 +598,28 @@ fn answer(ctl: &OwnedFd, tags: &[u8]) -> std::io::Result<(u8, i32, i32)> {
 /// oldest go first.
 static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
 
-/// Most idle boxes kept per thread (each holds two sleeping processes, a
-/// few namespaces, its groups, a few descriptors and a seat user): the
-/// boxes of a worker's last game, whatever its seats. The bound was 16
-/// for the whole process, so a league more than 8 games wide evicted
-/// nearly every box it gave back and made two new ones for each game:
-/// at `--jobs 256` a profile of bots that sleep through their moves put
-/// a third of dojo's time in the forks of those boxes.
+/// Idle boxes kept per worker at the least (each holds two sleeping
+/// processes, a few namespaces, its groups, a few descriptors and a seat
+/// user): the boxes of a worker's last game, whatever its seats. The
+/// bound was 16 for the whole process, so a league more than 8 games
+/// wide evicted nearly every box it gave back and made two new ones for
+/// each game: at `--jobs 256` a profile of bots that sleep through their
+/// moves put a third of dojo's time in the forks of those boxes.
 pub const IDLE_PER_THREAD: usize = 3;
 
-/// The bound in force: [`IDLE_PER_THREAD`], or more for a league of more
-/// bots than seats where the machine's limits leave room
-/// ([`crate::capacity::keep_idle_boxes`]).
+/// The bound on idle boxes in force, for the whole process: what
+/// [`crate::capacity::keep_idle_boxes`] set (`dojo league` and `compare`
+/// set it from their `--jobs`, bots and limits), or, for a program that
+/// sets none, room for 8 workers' boxes.
 static IDLE_CAP: std::sync::atomic::AtomicUsize =
-    std::sync::atomic::AtomicUsize::new(IDLE_PER_THREAD);
+    std::sync::atomic::AtomicUsize::new(8 * IDLE_PER_THREAD);
 
-/// Sets the bound on idle boxes per thread (never below
-/// [`IDLE_PER_THREAD`]).
+/// Sets the bound on idle boxes (never below [`IDLE_PER_THREAD`]).
 pub fn set_idle_cap(boxes: usize) {
     IDLE_CAP.store(boxes.max(IDLE_PER_THREAD), Ordering::Relaxed);
 }
 
-/// The bound on idle boxes per thread in force.
+/// The bound on idle boxes in force.
 pub fn idle_cap() -> usize {
     IDLE_CAP.load(Ordering::Relaxed)
 }
@@ -643,7 +643,7 @@ pub fn give_back(mut b: BotBox) {
         return;
     }
     if !b.bound {
-        // Counted against this thread's bound from now on.
+        // Kept idle by this thread now (no other use: any thread takes it).
         b.thread = std::thread::current().id();
     }
     // Idle boxes are dropped (their groups and scratch directories

@@ -168,25 +168,40 @@ pub fn idle_boxes_per_game(seats: usize, bots: usize) -> u64 {
     }
 }
 
-/// Most boxes a worker keeps idle, however much room the limits leave.
-pub const MOST_IDLE_PER_WORKER: usize = 64;
+/// Idle boxes a run of `games` at once, of `seats` bots each among
+/// `bots`, keeps for the whole process, where the limits leave room for
+/// `room` more than the games' own (3 per worker, counted in each game's
+/// descriptors and tasks when there are more bots than seats):
+/// - 3 per worker ([`crate::bot_box::IDLE_PER_THREAD`]): the boxes of its
+///   last game, for its next;
+/// - with more bots than seats, up to two per bot: one for each bot's
+///   next game, and one more for the games where two workers play the
+///   same bot at once. Boxes the box makers forked serve any worker, so
+///   this is counted for the process, not per worker: a bound of 64 per
+///   worker made a league of 80 bots on 2 workers evict, in round-robin
+///   order, the box each next game wanted (1,424 boxes for 6,320 games).
+pub fn idle_boxes_wanted(games: usize, seats: usize, bots: usize, room: usize) -> usize {
+    let base = games.saturating_mul(crate::bot_box::IDLE_PER_THREAD);
+    if bots <= seats {
+        return base;
+    }
+    base.max(bots.saturating_mul(2))
+        .min(base.saturating_add(room))
+}
 
-/// Lets each worker keep up to `boxes` idle between games (at least 3, at
-/// most [`MOST_IDLE_PER_WORKER`]); returns the bound now in force. A
-/// league of more bots than seats sets it from the room its games in
-/// flight leave under the limits: with one box kept per bot, a worker's
-/// next games find their bots' boxes made, where 3 made a league of 40
-/// bots make two boxes for nearly every game.
+/// Lets the process keep up to `boxes` idle between games (at least
+/// [`crate::bot_box::IDLE_PER_THREAD`]; [`idle_boxes_wanted`] says how
+/// many); returns the bound now in force.
 pub fn keep_idle_boxes(boxes: usize) -> usize {
-    crate::bot_box::set_idle_cap(boxes.min(MOST_IDLE_PER_WORKER));
+    crate::bot_box::set_idle_cap(boxes);
     crate::bot_box::idle_cap()
 }
 
 /// Seat users a run of `games` at once, of `seats` bots each, may hold:
-/// one per box in a game, and one per box a worker keeps idle between
+/// one per box in a game, and one per box the process keeps idle between
 /// games (the bound in force: [`keep_idle_boxes`]).
 pub fn seat_users_needed(games: usize, seats: usize) -> usize {
-    games * (seats + crate::bot_box::idle_cap())
+    games * seats + crate::bot_box::idle_cap()
 }
 
 /// Before a run of `games` at once with `seats` bots each under `mode`:
@@ -208,6 +223,21 @@ pub fn reserve_seat_users(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn idle_boxes_are_three_per_worker_and_with_more_bots_two_per_bot_where_there_is_room() {
+        // Every bot in every game: the boxes of each worker's last game.
+        assert_eq!(idle_boxes_wanted(2, 2, 2, usize::MAX), 6);
+        assert_eq!(idle_boxes_wanted(256, 2, 2, usize::MAX), 768);
+        // 80 bots on 2 workers: two per bot for the process (it was at
+        // most 64 per worker, and those evicted what the next game
+        // wanted), as far as the room goes.
+        assert_eq!(idle_boxes_wanted(2, 2, 80, usize::MAX), 160);
+        assert_eq!(idle_boxes_wanted(2, 2, 80, 10), 16);
+        assert_eq!(idle_boxes_wanted(2, 2, 80, 0), 6);
+        // Wide: the workers' own boxes already cover the bots.
+        assert_eq!(idle_boxes_wanted(64, 2, 80, usize::MAX), 192);
+    }
 
     #[test]
     fn the_machine_always_limits_tasks_and_counts_this_process() {

@@ -50,18 +50,16 @@ pub fn jobs_that_fit(
         _ => files.within(jobs, seats),
     }?;
     // More bots than seats: what room the games leave goes to keeping
-    // more boxes idle per worker (up to one per bot), so a worker's next
-    // games find their bots' boxes made.
-    let idle_room = |room: u64, per_box: u64| room / (fit as u64 * per_box).max(1);
-    let more = if bots > seats {
-        let files = idle_room(files.left(fit), dojo_runner::DESCRIPTORS_PER_IDLE_BOX);
-        let tasks = tasks.map_or(u64::MAX, |t| idle_room(t.left(fit), 2));
+    // more boxes idle (up to two per bot), so the next games find their
+    // bots' boxes made.
+    let room = if bots > seats {
+        let files = files.left(fit) / dojo_runner::DESCRIPTORS_PER_IDLE_BOX;
+        let tasks = tasks.map_or(u64::MAX, |t| t.left(fit) / 2);
         usize::try_from(files.min(tasks)).unwrap_or(usize::MAX)
     } else {
         0
     };
-    let idle = dojo_runner::idle_boxes_per_game(seats, bots) as usize;
-    dojo_runner::keep_idle_boxes((idle + more).min(bots));
+    dojo_runner::keep_idle_boxes(dojo_runner::idle_boxes_wanted(fit, seats, bots, room));
     dojo_runner::start_box_makers(sandbox);
     dojo_runner::reserve_seat_users(sandbox, fit, seats).with_context(|| {
         format!(
