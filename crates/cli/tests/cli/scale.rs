@@ -188,27 +188,10 @@ fn a_wide_leagues_workers_keep_their_boxes_for_their_next_games() {
     // start.
     let tmp = tempfile::tempdir().unwrap();
     let script = group_naming_bot(tmp.path());
-    let league = tmp.path().join("l");
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
-    cmd.current_dir(root()).args(["league", "cardjitsu"]);
-    for name in ["a", "b"] {
-        cmd.arg(format!("{name}=sh {}", script.display()));
-    }
-    let out = cmd
-        .args(["--games", "512", "--jobs", "256"])
-        .args(GENEROUS)
-        .arg("--out")
-        .arg(&league)
-        .output()
-        .unwrap();
-    all_played_cleanly(&out, &league, 512);
-    let report = dojo_testkit::json::read_json(&league.join("report.json"));
-    let layers = report["timing"]["containment"]["layers"].to_string();
-    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
-        eprintln!("skipped: no PID namespaces or control groups");
+    let args = ["--games", "512", "--jobs", "256"];
+    let Some(boxes) = boxes_of_league(&script, &["a", "b"], &args, 512, tmp.path()) else {
         return;
-    }
-    let boxes = boxes_named(&league, &["a", "b"]);
+    };
     assert!(
         (2..=512).contains(&boxes),
         "{boxes} boxes made for 1,024 bot starts at 256 games wide (at most 2 per worker)"
@@ -286,6 +269,39 @@ fn naming_bot(dir: &Path, think: &str) -> PathBuf {
     script
 }
 
+/// Plays a league in `dir` of `names`, each running the group-naming
+/// `bot`, with `args`, and checks it played `games` cleanly: the boxes its
+/// bots ran in ([`boxes_named`]), or `None` (the reason printed) without
+/// PID namespaces or control groups.
+fn boxes_of_league(
+    bot: &Path,
+    names: &[&str],
+    args: &[&str],
+    games: u64,
+    dir: &Path,
+) -> Option<usize> {
+    let league = dir.join("l");
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in names {
+        cmd.arg(format!("{name}=sh {}", bot.display()));
+    }
+    let out = cmd
+        .args(args)
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    let report = all_played_cleanly(&out, &league, games);
+    let layers = report["timing"]["containment"]["layers"].to_string();
+    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
+        eprintln!("skipped: no PID namespaces or control groups");
+        return None;
+    }
+    Some(boxes_named(&league, names))
+}
+
 /// The boxes a league's bots ran in: the distinct control groups they
 /// named in their stderr logs (see [`group_naming_bot`]).
 fn boxes_named(league: &Path, bots: &[&str]) -> usize {
@@ -312,28 +328,12 @@ fn a_league_of_70_bots_on_2_workers_makes_about_two_boxes_per_bot() {
     // worker's 3, and the smoke start's box of each bot.
     let tmp = tempfile::tempdir().unwrap();
     let script = quick_group_naming_bot(tmp.path());
-    let league = tmp.path().join("l");
     let names: Vec<String> = (0..70).map(|i| format!("b{i}")).collect();
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
-    cmd.current_dir(root()).args(["league", "cardjitsu"]);
-    for name in &names {
-        cmd.arg(format!("{name}=sh {}", script.display()));
-    }
-    let out = cmd
-        .args(["--games", "1", "--jobs", "2"])
-        .args(GENEROUS)
-        .arg("--out")
-        .arg(&league)
-        .output()
-        .unwrap();
-    let report = all_played_cleanly(&out, &league, 70 * 69);
-    let layers = report["timing"]["containment"]["layers"].to_string();
-    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
-        eprintln!("skipped: no PID namespaces or control groups");
-        return;
-    }
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let boxes = boxes_named(&league, &names);
+    let args = ["--games", "1", "--jobs", "2"];
+    let Some(boxes) = boxes_of_league(&script, &names, &args, 70 * 69, tmp.path()) else {
+        return;
+    };
     assert!(
         boxes <= 2 * 70 + 3 * 2 + 70,
         "{boxes} boxes made for 70 bots on 2 workers"
@@ -348,25 +348,10 @@ fn a_league_of_more_bots_than_seats_keeps_a_box_per_bot_where_there_is_room() {
     // boxes made first serve all 60 games.
     let tmp = tempfile::tempdir().unwrap();
     let script = group_naming_bot(tmp.path());
-    let league = tmp.path().join("l");
     let bots = ["a", "b", "c", "d", "e", "f"];
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
-    cmd.current_dir(root()).args(["league", "cardjitsu"]);
-    for name in bots {
-        cmd.arg(format!("{name}=sh {}", script.display()));
-    }
-    let out = cmd
-        .args(["--games", "4", "--jobs", "1"])
-        .args(GENEROUS)
-        .arg("--out")
-        .arg(&league)
-        .output()
-        .unwrap();
-    let report = all_played_cleanly(&out, &league, 60);
-    let layers = report["timing"]["containment"]["layers"].to_string();
-    if !layers.contains("pid-namespace") || !layers.contains("cgroup-") {
-        eprintln!("skipped: no PID namespaces or control groups");
+    let args = ["--games", "4", "--jobs", "1"];
+    let Some(boxes) = boxes_of_league(&script, &bots, &args, 60, tmp.path()) else {
         return;
-    }
-    assert_eq!(boxes_named(&league, &bots), 6, "one box per bot");
+    };
+    assert_eq!(boxes, 6, "one box per bot");
 }
