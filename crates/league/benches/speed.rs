@@ -680,6 +680,21 @@ struct Figure {
     note: String,
 }
 
+impl Figure {
+    /// A figure whose ratio is `value / baseline`, in games/s.
+    fn games_per_s(name: String, value: f64, baseline: f64, goal: Goal, note: String) -> Self {
+        Figure {
+            name,
+            value,
+            baseline,
+            unit: "games/s",
+            ratio: value / baseline,
+            goal,
+            note,
+        }
+    }
+}
+
 /// Per containment mode, the per-repetition measurements.
 #[derive(Default)]
 struct ModeRuns {
@@ -934,15 +949,13 @@ fn main() {
         j1.games, j1.secs, j64.games, j64.secs, j256.games, j256.secs, j256.failed, j256.timeouts
     );
     let rate = |r: &LeagueRun| r.games as f64 / r.secs;
-    figures.push(Figure {
-        name: format!("7 --jobs 64 vs --jobs 1, {THINK_MS} ms bots [sandbox auto]"),
-        value: rate(&j64),
-        baseline: rate(&j1),
-        unit: "games/s",
-        ratio: rate(&j64) / rate(&j1),
-        goal: Goal::AtLeast(56.0),
-        note: format!("{} and {} timeouts", j64.timeouts, j1.timeouts),
-    });
+    figures.push(Figure::games_per_s(
+        format!("7 --jobs 64 vs --jobs 1, {THINK_MS} ms bots [sandbox auto]"),
+        rate(&j64),
+        rate(&j1),
+        Goal::AtLeast(56.0),
+        format!("{} and {} timeouts", j64.timeouts, j1.timeouts),
+    ));
     let unplayed = 256 * 4 - j256.games;
     let bad = unplayed + j256.failed as u64 + j256.timeouts;
     figures.push(Figure {
@@ -978,15 +991,13 @@ fn main() {
             SandboxMode::Auto,
             dir.path(),
         );
-        figures.push(Figure {
-            name: format!("9 league of {bots} bots vs of 2 bots, same games [sandbox auto]"),
-            value: rate(&many),
-            baseline: rate(&two),
-            unit: "games/s",
-            ratio: rate(&many) / rate(&two),
-            goal: Goal::AtLeast(0.8),
-            note: format!("{} and {} games at --jobs {jobs}", many.games, two.games),
-        });
+        figures.push(Figure::games_per_s(
+            format!("9 league of {bots} bots vs of 2 bots, same games [sandbox auto]"),
+            rate(&many),
+            rate(&two),
+            Goal::AtLeast(0.8),
+            format!("{} and {} games at --jobs {jobs}", many.games, two.games),
+        ));
     }
     if a.memory && !width_only {
         // As measured by hand with `--sandbox off`: the league's own memory.
