@@ -643,7 +643,8 @@ pub fn give_back(mut b: BotBox) {
         return;
     }
     if !b.bound {
-        // Kept idle by this thread now (no other use: any thread takes it).
+        // Kept idle by this thread now (what `idle_inits_of_this_thread`
+        // reports); any thread may take it.
         b.thread = std::thread::current().id();
     }
     // Idle boxes are dropped (their groups and scratch directories

@@ -72,8 +72,8 @@ pub fn take<B: Pooled>(idle: &mut Vec<B>, key: &str, thread: ThreadId) -> Option
 
 /// Keeps the readied box `b` in `idle` (its newest) and returns the
 /// boxes to tear down: every one bound to a thread in `ended` (its init
-/// died with the thread), and the oldest once more than `cap` are kept,
-/// whichever thread kept it (the bound is the process's: a box the box
+/// died with the thread), and the oldest while more than `cap` are kept,
+/// whichever thread kept them (the bound is the process's: a box the box
 /// maker forked serves any thread, and one bound to a thread it outlived
 /// is gone anyway). Knowing which threads ended costs nothing; asking
 /// each idle box whether it still works is a system call, and with a box
@@ -91,9 +91,8 @@ pub fn keep<B: Pooled>(idle: &mut Vec<B>, b: B, ended: &[ThreadId], cap: usize) 
         dead = gone;
     }
     idle.push(b);
-    if idle.len() > cap {
-        dead.push(idle.remove(0));
-    }
+    let over = idle.len().saturating_sub(cap);
+    dead.extend(idle.drain(..over));
     dead
 }
 
@@ -330,12 +329,12 @@ mod tests {
     }
 
     #[test]
-    fn the_bound_is_the_processs_so_one_thread_may_keep_the_boxes_another_gave_back() {
-        // Two workers taking turns at the boxes of bots a, b and c (the
-        // box maker's, which serve either): within a bound of 3 for the
-        // process every box stays, where a bound per thread (the boxes a
-        // thread last kept) evicted the box the other thread was about
-        // to want.
+    fn the_bound_is_the_processs_whichever_thread_kept_the_boxes() {
+        // Boxes the box maker forked serve any worker, so the bound counts
+        // them all: over it the oldest goes, though another thread kept
+        // it and this one keeps only the box it gives back (a bound per
+        // thread kept all four, and with 64 per worker a league of 80
+        // bots evicted the box its next game wanted).
         let (here, elsewhere) = (std::thread::current().id(), other_thread());
         let free = |id, key, thread| Fake {
             key,
@@ -343,12 +342,17 @@ mod tests {
             bound: false,
             ..fake(id, true)
         };
-        let mut idle = vec![free(1, "a", elsewhere), free(2, "b", elsewhere)];
-        assert!(keep(&mut idle, free(3, "c", here), &[], 3).is_empty());
-        assert_eq!(take(&mut idle, "a", here).map(|b| b.id), Some(1));
-        assert!(keep(&mut idle, free(1, "a", here), &[], 3).is_empty());
-        assert_eq!(take(&mut idle, "b", here).map(|b| b.id), Some(2));
-        assert_eq!(ids(&idle), [3, 1]);
+        let mut idle = vec![
+            free(1, "a", elsewhere),
+            free(2, "b", elsewhere),
+            free(3, "c", elsewhere),
+        ];
+        assert_eq!(ids(&keep(&mut idle, free(4, "d", here), &[], 3)), [1]);
+        assert_eq!(ids(&idle), [2, 3, 4]);
+        // A thread may keep more than its share, and a bound lowered
+        // since is held at once.
+        assert_eq!(ids(&keep(&mut idle, free(5, "e", here), &[], 2)), [2, 3]);
+        assert_eq!(ids(&idle), [4, 5]);
     }
 
     #[test]
