@@ -134,8 +134,11 @@ pub fn run_league(
     })?;
 
     // The pending games are found by walking the schedule against the
-    // stored ids, not by copying it.
-    let pending = schedule.selected(shard).filter(|f| !done.contains(f.id));
+    // stored ids, not by copying it, in the order that lets the boxes kept
+    // idle serve them (`schedule/play_order.rs`).
+    let pending = schedule
+        .in_play_order(shard, options.jobs.max(1))
+        .filter(|f| !done.contains(f.id));
     let total = schedule.selected_len(shard);
     let containment = executor.containment();
     let provenance = Provenance::current(options.fingerprints.clone());

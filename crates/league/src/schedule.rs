@@ -14,6 +14,9 @@ use thiserror::Error;
 use crate::settings::{BadShard, Entrant, Game, Settings, Shard};
 use dojo_games::Shape;
 
+mod play_order;
+pub use play_order::{bots_in_play, bots_per_block};
+
 /// One scheduled game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fixture {

@@ -169,7 +169,9 @@ pub fn idle_boxes_per_game(seats: usize, bots: usize) -> u64 {
 }
 
 /// Idle boxes a run of `games` at once, of `seats` bots each among
-/// `bots`, keeps for the whole process, where the limits leave room for
+/// `bots` in play (a league's: the bots a stretch of it involves, which
+/// its play order keeps to a tile of blocks, `dojo_league::schedule::bots_in_play`),
+/// keeps for the whole process, where the limits leave room for
 /// `room` more than the games' own (3 per worker, counted in each game's
 /// descriptors and tasks when there are more bots than seats):
 /// - 3 per worker ([`crate::bot_box::IDLE_PER_THREAD`]): the boxes of its

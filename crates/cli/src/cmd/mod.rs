@@ -50,8 +50,8 @@ pub fn jobs_that_fit(
         _ => files.within(jobs, seats),
     }?;
     // More bots than seats: what room the games leave goes to keeping
-    // more boxes idle (up to two per bot), so the next games find their
-    // bots' boxes made.
+    // more boxes idle (up to two per bot in play), so the next games find
+    // their bots' boxes made.
     let room = if bots > seats {
         let files = files.left(fit) / dojo_runner::DESCRIPTORS_PER_IDLE_BOX;
         let tasks = tasks.map_or(u64::MAX, |t| t.left(fit) / 2);
@@ -59,7 +59,10 @@ pub fn jobs_that_fit(
     } else {
         0
     };
-    dojo_runner::keep_idle_boxes(dojo_runner::idle_boxes_wanted(fit, seats, bots, room));
+    // The bots a stretch of the league involves: its play order keeps
+    // to them (`dojo_league::schedule::bots_in_play`).
+    let in_play = dojo_league::schedule::bots_in_play(fit, seats, bots);
+    dojo_runner::keep_idle_boxes(dojo_runner::idle_boxes_wanted(fit, seats, in_play, room));
     dojo_runner::start_box_makers(sandbox);
     dojo_runner::reserve_seat_users(sandbox, fit, seats).with_context(|| {
         format!(

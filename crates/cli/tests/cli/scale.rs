@@ -324,9 +324,11 @@ fn a_league_of_70_bots_on_2_workers_makes_about_two_boxes_per_bot() {
     // Past the 64 idle boxes a worker once kept: each worker then evicted
     // its oldest, in round-robin order the box a next game wanted (325
     // boxes for 70 bots' 4,830 games, in the speed bench; 275 here). The
-    // bound is now the process's, up to two per bot (a bot plays at most
-    // two games at once on 2 workers, so no box is evicted): at most
-    // those, and each worker's 3. The smoke start's boxes are not in the
+    // bound is now the process's, two per bot in play (64 bots: the play
+    // order's tiles of blocks of 32, `schedule/play_order.rs`) and each
+    // worker's 3. With the play order's rounds a bot is mostly in one game
+    // at a time: 77 boxes (140 before it; 651 in id order with the bound
+    // of 64 bots in play). The smoke start's boxes are not in the
     // league's logs.
     let tmp = tempfile::tempdir().unwrap();
     let script = quick_group_naming_bot(tmp.path());
@@ -336,9 +338,33 @@ fn a_league_of_70_bots_on_2_workers_makes_about_two_boxes_per_bot() {
     let Some(boxes) = boxes_of_league(&script, &names, &args, 70 * 69, tmp.path()) else {
         return;
     };
+    eprintln!("{boxes} boxes made for 70 bots on 2 workers");
     assert!(
-        boxes <= 2 * 70 + 3 * 2,
+        boxes <= 70 * 5 / 2,
         "{boxes} boxes made for 70 bots on 2 workers"
+    );
+}
+
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_league_of_40_bots_16_games_wide_spreads_each_bots_games_over_time() {
+    // In id order the games of one bot come one after another: at 16
+    // games at once a bot was in up to 16 of them, each needing a box of
+    // its own, and the next bot's games then needed as many new ones
+    // (542 boxes for these 1,560 games). The play order's rounds put each
+    // bot in one game of a round (`schedule/play_order.rs`): 175.
+    let tmp = tempfile::tempdir().unwrap();
+    let script = quick_group_naming_bot(tmp.path());
+    let names: Vec<String> = (0..40).map(|i| format!("b{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let args = ["--games", "1", "--jobs", "16"];
+    let Some(boxes) = boxes_of_league(&script, &names, &args, 40 * 39, tmp.path()) else {
+        return;
+    };
+    eprintln!("{boxes} boxes made for 40 bots at 16 games wide");
+    assert!(
+        boxes <= 40 * 6,
+        "{boxes} boxes made for 40 bots at 16 games wide"
     );
 }
 
