@@ -330,19 +330,10 @@ fn a_league_of_70_bots_on_2_workers_makes_about_two_boxes_per_bot() {
     // at a time: 77 boxes (140 before it; 651 in id order with the bound
     // of 64 bots in play). The smoke start's boxes are not in the
     // league's logs.
-    let tmp = tempfile::tempdir().unwrap();
-    let script = quick_group_naming_bot(tmp.path());
-    let names: Vec<String> = (0..70).map(|i| format!("b{i}")).collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let args = ["--games", "1", "--jobs", "2"];
-    let Some(boxes) = boxes_of_league(&script, &names, &args, 70 * 69, tmp.path()) else {
+    let Some(boxes) = boxes_of_round_robin(70, 2) else {
         return;
     };
-    eprintln!("{boxes} boxes made for 70 bots on 2 workers");
-    assert!(
-        boxes <= 70 * 5 / 2,
-        "{boxes} boxes made for 70 bots on 2 workers"
-    );
+    assert!(boxes <= 70 * 5 / 2, "{boxes} boxes");
 }
 
 #[test]
@@ -353,19 +344,26 @@ fn a_league_of_40_bots_16_games_wide_spreads_each_bots_games_over_time() {
     // its own, and the next bot's games then needed as many new ones
     // (542 boxes for these 1,560 games). The play order's rounds put each
     // bot in one game of a round (`schedule/play_order.rs`): 175.
-    let tmp = tempfile::tempdir().unwrap();
-    let script = quick_group_naming_bot(tmp.path());
-    let names: Vec<String> = (0..40).map(|i| format!("b{i}")).collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let args = ["--games", "1", "--jobs", "16"];
-    let Some(boxes) = boxes_of_league(&script, &names, &args, 40 * 39, tmp.path()) else {
+    let Some(boxes) = boxes_of_round_robin(40, 16) else {
         return;
     };
-    eprintln!("{boxes} boxes made for 40 bots at 16 games wide");
-    assert!(
-        boxes <= 40 * 6,
-        "{boxes} boxes made for 40 bots at 16 games wide"
-    );
+    assert!(boxes <= 40 * 6, "{boxes} boxes");
+}
+
+/// The boxes made for a round robin of `bots` quick group-naming bots
+/// (one game per pairing and seat order) at `jobs` games at once, as
+/// [`boxes_of_league`] counts them, and printed.
+fn boxes_of_round_robin(bots: usize, jobs: usize) -> Option<usize> {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = quick_group_naming_bot(tmp.path());
+    let names: Vec<String> = (0..bots).map(|i| format!("b{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let jobs = jobs.to_string();
+    let args = ["--games", "1", "--jobs", &jobs];
+    let games = (bots * (bots - 1)) as u64;
+    let boxes = boxes_of_league(&script, &names, &args, games, tmp.path())?;
+    eprintln!("{boxes} boxes made for {bots} bots at {jobs} games at once");
+    Some(boxes)
 }
 
 #[test]

@@ -219,11 +219,7 @@ mod tests {
         let played: Vec<Fixture> = schedule.in_play_order(None, 2).collect();
         let first = &played[..16];
         assert!(first.iter().all(|f| f.leg == 0), "{first:?}");
-        let bots: BTreeSet<&str> = first
-            .iter()
-            .flat_map(|f| f.seats.iter().map(String::as_str))
-            .collect();
-        assert_eq!(bots.len(), 32, "{first:?}");
+        assert_eq!(bots_of(first).len(), 32, "{first:?}");
         assert!(played[16..32].iter().all(|f| f.leg == 1));
         assert_eq!(
             played[16..32].iter().map(|f| f.pair).collect::<Vec<_>>(),
@@ -233,24 +229,21 @@ mod tests {
         // block's pairings, and the first 16 games have 32 bots.
         let schedule = league(40, 2, Game::CARDJITSU);
         let played: Vec<Fixture> = schedule.in_play_order(None, 2).collect();
-        let first: BTreeSet<&str> = played[..16]
-            .iter()
-            .flat_map(|f| f.seats.iter().map(String::as_str))
-            .collect();
+        let first = bots_of(&played[..16]);
         assert_eq!(first.len(), 32);
-        let tile: BTreeSet<&str> = played[..32 * 31]
-            .iter()
-            .flat_map(|f| f.seats.iter().map(String::as_str))
-            .collect();
-        assert_eq!(tile, first);
+        assert_eq!(bots_of(&played[..32 * 31]), first);
         // At 64 games at once a block is 64 bots: 40 bots are one tile,
         // in rounds of 20 pairings.
         let played: Vec<Fixture> = schedule.in_play_order(None, 64).collect();
-        let first: BTreeSet<&str> = played[..20]
+        assert_eq!(bots_of(&played[..20]).len(), 40);
+    }
+
+    /// The bots that play in `games`.
+    fn bots_of(games: &[Fixture]) -> BTreeSet<&str> {
+        games
             .iter()
             .flat_map(|f| f.seats.iter().map(String::as_str))
-            .collect();
-        assert_eq!(first.len(), 40);
+            .collect()
     }
 
     /// Boxes made for `order` when a pool keeps at most `cap` idle, the
