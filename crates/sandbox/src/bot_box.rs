@@ -659,7 +659,7 @@ pub fn give_back(mut b: BotBox) {
         crate::lifecycle::keep(&mut idle, b, &ended, idle_cap())
     };
     // Killed outside the lock.
-    drop(evicted);
+    tear_down(evicted);
 }
 
 /// The threads that kept idle boxes and have ended since the last
@@ -693,14 +693,27 @@ extern "C" fn drop_idle_at_exit() {
         Ok(mut idle) => std::mem::take(&mut *idle),
         Err(_) => return,
     };
-    drop(idle);
+    tear_down(idle);
 }
 
 /// Drops every idle box: when seat users run out (each box holds one),
 /// and for `kill_all_bots`.
 pub fn drop_idle() -> usize {
     let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|p| p.into_inner()));
-    idle.len()
+    let count = idle.len();
+    tear_down(idle);
+    count
+}
+
+/// Drops `boxes`, every one's processes killed first: the kernel then
+/// tears their namespaces down side by side, and each drop finds its
+/// box's processes dead (the 768 idle boxes of a league at `--jobs 256`
+/// took 0.65 s one after another).
+fn tear_down(boxes: Vec<BotBox>) {
+    for b in &boxes {
+        b.guard.kill_now();
+    }
+    drop(boxes);
 }
 
 /// The pids of the inits of this thread's idle boxes, for tests that

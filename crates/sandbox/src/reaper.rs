@@ -13,8 +13,10 @@
 //!   CPU time counts for the bot) and no other game's sweep can touch it;
 //! - when the bot process ends, what it had adopted or started and left
 //!   behind is adopted by dojo, and [`sweep`] (run whenever a bot process
-//!   has been killed and reaped) kills each such process's whole tree and
-//!   reaps it.
+//!   without a PID namespace has been killed and reaped) kills each such
+//!   process's whole tree and reaps it. (From a PID namespace nothing
+//!   escapes: its init reaps the rest as it dies, and the guard reaps
+//!   the init itself if dojo adopted it: `crate::spawn::GroupGuard`.)
 //!
 //! What the sweep takes for an escapee: a child of dojo that the runner
 //! does not track (bots, their waiters and builds are tracked from their
