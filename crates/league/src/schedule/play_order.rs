@@ -165,6 +165,11 @@ mod tests {
     use std::collections::{BTreeSet, VecDeque};
 
     fn league(bots: usize, games: u64, game: Game) -> Schedule {
+        gauntlet(bots, games, game, None)
+    }
+
+    /// A round robin of `bots` (`bot000`, …), or a gauntlet of `focus`.
+    fn gauntlet(bots: usize, games: u64, game: Game, focus: Option<&str>) -> Schedule {
         let bots: Vec<Entrant> = (0..bots)
             .map(|i| Entrant {
                 name: format!("bot{i:03}"),
@@ -173,20 +178,25 @@ mod tests {
                 values: Default::default(),
             })
             .collect();
-        Schedule::new(game, &bots, games, 7, &[]).unwrap()
+        Schedule::with_gauntlet(game, &bots, games, 7, &[], focus).unwrap()
     }
 
     #[test]
     fn every_fixture_is_played_once_cycle_by_cycle_and_as_the_schedule_has_it() {
-        for (bots, games, game, jobs) in [
-            (2, 4, Game::CARDJITSU, 1),
-            (9, 2, Game::CARDJITSU, 2),
-            (70, 4, Game::CARDJITSU, 2),
-            (40, 1, Game::CARDJITSU, 64),
-            (7, 6, Game::ROYALE, 2),
-            (40, 6, Game::ROYALE, 4),
+        // (bots, games, game, games at once, a gauntlet's bot): fewer bots
+        // than royale's seats, one block and several, gauntlets.
+        for (bots, games, game, jobs, focus) in [
+            (2, 4, Game::CARDJITSU, 1, None),
+            (9, 2, Game::CARDJITSU, 2, None),
+            (70, 4, Game::CARDJITSU, 2, None),
+            (40, 1, Game::CARDJITSU, 64, None),
+            (70, 2, Game::CARDJITSU, 2, Some("bot040")),
+            (2, 6, Game::ROYALE, 2, None),
+            (7, 6, Game::ROYALE, 2, None),
+            (40, 6, Game::ROYALE, 4, None),
+            (40, 6, Game::ROYALE, 4, Some("bot007")),
         ] {
-            let schedule = league(bots, games, game);
+            let schedule = gauntlet(bots, games, game, focus);
             let played: Vec<Fixture> = schedule.in_play_order(None, jobs).collect();
             let per_cycle = schedule.len() / schedule.cycles();
             assert!(
