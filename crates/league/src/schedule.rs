@@ -389,12 +389,18 @@ impl Schedule {
 
     /// The bots of a group, by name, in member order.
     pub fn members(&self, group: u64) -> Vec<&str> {
-        let mut m: Vec<u16> = self.groups[group as usize].seatings[0].clone();
-        m.sort_unstable();
-        m.dedup();
-        m.iter()
+        self.member_indices(group as usize)
+            .iter()
             .map(|&b| self.names[usize::from(b)].as_str())
             .collect()
+    }
+
+    /// The bots of group `g`, as indices into the sorted names, ascending.
+    fn member_indices(&self, g: usize) -> Vec<u16> {
+        let mut m: Vec<u16> = self.groups[g].seatings[0].clone();
+        m.sort_unstable();
+        m.dedup();
+        m
     }
 
     /// The game played.

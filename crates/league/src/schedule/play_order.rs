@@ -25,10 +25,8 @@
 //! Nothing of a game depends on this order: its id, seats and seed are
 //! the schedule's, and a league's record is the same in any order.
 
-use super::Schedule;
+use super::{Fixture, Schedule};
 use crate::settings::Shard;
-
-use super::Fixture;
 
 /// The bots of one block: at least as many as games are played at once,
 /// so that a round of a tile (as many groups as a block has bots) spreads
@@ -47,8 +45,8 @@ pub fn bots_in_play(jobs: usize, seats: usize, bots: usize) -> usize {
 }
 
 /// A cycle's groups in play order, cut into rounds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Rounds {
+#[derive(Debug)]
+struct Rounds {
     /// Group indices, round after round.
     groups: Vec<u32>,
     /// Where each round starts in `groups`, and one more: its end.
@@ -59,22 +57,17 @@ impl Rounds {
     /// The rounds of `schedule`'s groups with blocks of `block` bots.
     fn new(schedule: &Schedule, block: usize) -> Rounds {
         let block = block.max(1);
-        let members: Vec<Vec<u16>> = schedule
-            .groups
-            .iter()
-            .map(|g| {
-                let mut m = g.seatings[0].clone();
-                m.sort_unstable();
-                m.dedup();
-                m
-            })
+        let members: Vec<Vec<u16>> = (0..schedule.groups.len())
+            .map(|g| schedule.member_indices(g))
             .collect();
-        let tile = |g: usize| -> Vec<usize> {
-            members[g].iter().map(|&b| usize::from(b) / block).collect()
-        };
+        // Each group's tile: the blocks of its members.
+        let tiles: Vec<Vec<usize>> = members
+            .iter()
+            .map(|m| m.iter().map(|&b| usize::from(b) / block).collect())
+            .collect();
         // Stable: within a tile, groups keep their order (lexicographic).
         let mut order: Vec<usize> = (0..members.len()).collect();
-        order.sort_by_cached_key(|&g| tile(g));
+        order.sort_by(|&a, &b| tiles[a].cmp(&tiles[b]));
         let mut rounds = Rounds {
             groups: Vec::with_capacity(order.len()),
             starts: vec![0],
@@ -82,8 +75,8 @@ impl Rounds {
         let mut busy = vec![false; schedule.names.len()];
         let mut at = 0;
         while at < order.len() {
-            let key = tile(order[at]);
-            let end = at + order[at..].partition_point(|&g| tile(g) == key);
+            let tile = &tiles[order[at]];
+            let end = at + order[at..].partition_point(|&g| &tiles[g] == tile);
             // Greedy rounds: each pass takes, in order, every group none
             // of whose bots the round has yet, and leaves the rest for the
             // next.
