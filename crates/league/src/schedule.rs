@@ -15,7 +15,7 @@ use crate::settings::{BadShard, Entrant, Game, Settings, Shard};
 use dojo_games::Shape;
 
 mod play_order;
-pub use play_order::{bots_in_play, bots_per_block};
+pub use play_order::bots_in_play;
 
 /// One scheduled game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,7 +32,7 @@ use crate::settings::Shard;
 /// so that a round of a tile (as many groups as a block has bots) spreads
 /// the games in flight over different bots; and at least 32, so that a
 /// league of up to 32 bots is a single tile, played in rounds.
-pub fn bots_per_block(jobs: usize) -> usize {
+fn bots_per_block(jobs: usize) -> usize {
     jobs.max(32)
 }
 
