@@ -191,7 +191,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     };
     let mut report = build_report(&settings, &origin, &lines, schedule.len(), info);
     // A gauntlet's tests, on the merged games (shards play without them).
-    crate::stop::add_to_report(&mut report, &settings, &schedule, &lines)?;
+    if let Some(rule) = crate::stop::over_stored_games(&settings, &schedule, &lines)? {
+        report.add_stop_rule(&rule);
+    }
     write_json_atomic(&out.join(REPORT_FILE), &report)?;
     merge_stderr_logs(dirs, out)?;
     Ok(report)

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::executor::SeatFaults;
 use crate::schedule::fnv1a64;
 use crate::settings::{FaultPolicy, Game, Origin, Raises, Settings};
+use crate::stop::{GauntletSprt, GauntletStop};
 use crate::store::GameLine;
 use crate::tally::LeagueTally;
 use dojo_stats::rating;
@@ -62,7 +63,7 @@ pub struct Report {
     pub timing: RunInfo,
     /// A gauntlet with a stop rule: each opponent's sequential test.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sprt: Option<crate::stop::GauntletSprt>,
+    pub sprt: Option<GauntletSprt>,
     /// The bots whose new version replaced the one that started
     /// (`--replace`): the standings count only the new version's games;
     /// the old one's stay in `games.jsonl`, marked retired.
@@ -72,6 +73,15 @@ pub struct Report {
     /// (`league.json`'s `origin.excluded`); absent when none was.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excluded: Vec<crate::Excluded>,
+}
+
+impl Report {
+    /// Puts a gauntlet's stop rule into the report: its tests, and
+    /// `complete` once they have all ended.
+    pub(crate) fn add_stop_rule(&mut self, rule: &GauntletStop) {
+        self.complete |= rule.finished();
+        self.sprt = Some(rule.report());
+    }
 }
 
 /// The time controls and limits of a league, every value explicit: the

@@ -197,7 +197,7 @@ pub fn run_league(
     info.wall_ms = started.elapsed().as_millis() as u64;
     let mut report = build_report_from(settings, &options.origin, &tally, total, info);
     if let Some(rule) = &stop_rule {
-        rule.finish_report(&mut report);
+        report.add_stop_rule(rule);
     }
     write_json_atomic(&store.dir().join(REPORT_FILE), &report)?;
     Ok(report)

@@ -26,7 +26,6 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::driver::Cutoffs;
-use crate::report::Report;
 use crate::schedule::Schedule;
 use crate::settings::Settings;
 use crate::sprt::{EloEstimate, SequentialTest, SprtParams, Verdict, naive_estimate};
@@ -171,32 +170,29 @@ pub fn check(settings: &Settings) -> Result<(), SprtSetupError> {
     Ok(())
 }
 
-/// Adds a league's stop rule to a report rebuilt from its directory
-/// (`dojo report`): the tests re-run over the stored games (as `--resume`
-/// counts them), and `complete` once they have all ended. Nothing for a
-/// league without one.
-pub fn add_to_report(
-    report: &mut Report,
+/// A league's stop rule re-run over its stored games (as `--resume`
+/// counts them), for a report rebuilt from its directory (`dojo report`,
+/// `dojo merge`): `None` for a league without one, or for a shard (a
+/// slice of the pairings' games decides nothing: the tests are run on the
+/// merged games).
+pub(crate) fn over_stored_games(
     settings: &Settings,
     schedule: &Schedule,
     games: &[GameLine],
-) -> Result<(), SprtSetupError> {
+) -> Result<Option<GauntletStop>, SprtSetupError> {
     let (Some(params), Some(new)) = (&settings.sprt, &settings.gauntlet) else {
-        return Ok(());
+        return Ok(None);
     };
     check(settings)?;
     if settings.shard.is_some() {
-        // A slice of the pairings' games decides nothing: the tests are
-        // run on the merged games (`dojo merge`).
-        return Ok(());
+        return Ok(None);
     }
     let mut rule = GauntletStop::new(schedule, new, *params)?;
     let cutoffs = Cutoffs::new(schedule.groups());
     for g in games {
         rule.add(g.pair, g.leg, &g.seats, &g.scores, &cutoffs);
     }
-    rule.finish_report(report);
-    Ok(())
+    Ok(Some(rule))
 }
 
 /// The running tests of a gauntlet: one per group (a pairing of NEW and
@@ -315,13 +311,6 @@ impl GauntletStop {
     /// Every pairing decided or played out.
     pub(crate) fn finished(&self) -> bool {
         self.groups.iter().all(|g| g.state() != TestState::Open)
-    }
-
-    /// Puts the tests into `report`, which is complete once they have all
-    /// ended.
-    pub(crate) fn finish_report(&self, report: &mut Report) {
-        report.complete |= self.finished();
-        report.sprt = Some(self.report());
     }
 
     /// The tests as the report shows them.

@@ -247,6 +247,8 @@ pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), Leag
     .map(|r| r.timing)
     .unwrap_or_default();
     let mut report = build_report(&settings, &league.origin, &games, scheduled, timing);
-    crate::stop::add_to_report(&mut report, &settings, &schedule, &games)?;
+    if let Some(rule) = crate::stop::over_stored_games(&settings, &schedule, &games)? {
+        report.add_stop_rule(&rule);
+    }
     Ok((settings, games, report))
 }

@@ -1,8 +1,10 @@
 //! Royale: its setup, one game played by bot processes, its record.
 //!
 //! A saved game again (checking, rerun, first difference) is [`replay`];
-//! what its replay page shows, [`view`].
+//! what its replay page shows, [`view`], with the board rebuilt turn
+//! by turn ([`rebuild`]).
 
+pub mod rebuild;
 pub mod replay;
 pub mod view;
 

@@ -1,13 +1,11 @@
-//! A saved royale game again: checking it on load, rebuilding its board
-//! turn by turn, the setup that plays it again (the recorded board file
+//! A saved royale game again: checking it on load, the setup that plays it again (the recorded board file
 //! when it still holds the recorded grid, else the grid stored in the
 //! record, [`rerun_board`]), and where a rerun parts from it (the first
 //! differing turn).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use dojo_engine::royale::{self, ActionRecord, Board, Effect, Pos, Team};
+use dojo_engine::royale::{self, Board, Team};
 use dojo_runner::{BotSpec, RunOptions};
 
 use super::{RoyaleRecord, RoyaleSetup, play_royale};
@@ -36,60 +34,6 @@ pub fn check(rec: &RoyaleRecord) -> Result<(), String> {
     royale::verify_record(&rec.play).map_err(|c| c.to_string())
 }
 
-/// A royale board being rebuilt from a record: the initial grid and start
-/// tiles, then each action's recorded effect.
-#[derive(Debug, Clone)]
-pub struct RoyaleReplay {
-    pub board: Board,
-    /// Each seat's position.
-    pub positions: Vec<Pos>,
-}
-
-impl RoyaleReplay {
-    /// The board before any turn.
-    pub fn new(rec: &RoyaleRecord) -> Result<RoyaleReplay, ReplayError> {
-        let board = Board::parse(&rec.play.board.join("\n"), "the record's board")
-            .map_err(ReplayError::game)?;
-        let mut positions = vec![Pos::new(0, 0); rec.play.players.len()];
-        for p in &rec.play.players {
-            if let Some(slot) = positions.get_mut(p.seat) {
-                *slot = p.start;
-            }
-        }
-        Ok(RoyaleReplay { board, positions })
-    }
-
-    /// Applies one turn's effect.
-    pub fn apply(&mut self, action: &ActionRecord) {
-        match action.effect {
-            Effect::None => {}
-            Effect::Moved { at } => {
-                if let Some(p) = self.positions.get_mut(action.seat) {
-                    *p = at;
-                }
-            }
-            Effect::Converted { at, to, .. } => {
-                self.board.set(at, to);
-            }
-        }
-    }
-}
-
-/// For each turn, the index of its seat's prompt (its how-manieth turn),
-/// which is where that seat's stderr for the turn is kept.
-pub fn prompt_indices(actions: &[ActionRecord]) -> Vec<usize> {
-    let mut seen: HashMap<usize, usize> = HashMap::new();
-    actions
-        .iter()
-        .map(|a| {
-            let n = seen.entry(a.seat).or_insert(0);
-            *n += 1;
-            *n - 1
-        })
-        .collect()
-}
-
-/// Each seat's team (in seat order) as the record gives it.
 /// What royale's replay finds wrong with a record beyond its shape (a
 /// [`ReplayError::Game`]).
 #[derive(Debug, thiserror::Error)]
@@ -99,6 +43,7 @@ pub enum RoyaleReplayError {
     NoTeam(usize),
 }
 
+/// Each seat's team (in seat order) as the record gives it.
 pub fn seat_teams(rec: &RoyaleRecord) -> Result<Vec<Team>, ReplayError> {
     (0..rec.seats.len())
         .map(|seat| {
@@ -230,7 +175,7 @@ impl SavedGame for RoyaleRecord {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use dojo_engine::royale::{Action, Dir, Royale};
+    use dojo_engine::royale::{Action, Dir, Effect, Royale};
 
     use super::*;
     use crate::formats::RECORD_VERSION;
@@ -267,30 +212,6 @@ pub(crate) mod tests {
             timing: Default::default(),
         };
         (rec, game)
-    }
-
-    #[test]
-    fn royale_replay_reaches_the_engines_board() {
-        let (rec, game) = record();
-        assert!(rec.play.actions.len() > 6);
-        let mut state = RoyaleReplay::new(&rec).unwrap();
-        for action in &rec.play.actions {
-            state.apply(action);
-        }
-        assert_eq!(state.board.to_lines(), game.board().to_lines());
-        assert_eq!(state.positions, game.positions());
-    }
-
-    #[test]
-    fn prompt_indices_count_each_seats_turns() {
-        let (rec, _) = record();
-        let indices = prompt_indices(&rec.play.actions);
-        let seats = rec.play.players.len();
-        for (i, a) in rec.play.actions.iter().enumerate() {
-            let before = rec.play.actions[..i].iter().filter(|b| b.seat == a.seat);
-            assert_eq!(indices[i], before.count());
-        }
-        assert_eq!(indices[..seats].iter().sum::<usize>(), 0);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use dojo_engine::royale::{Effect, Tile};
 use serde::Serialize;
 
 use super::RoyaleRecord;
-use super::replay::{RoyaleReplay, prompt_indices};
+use super::rebuild::{RoyaleReplay, prompt_indices};
 use crate::replay::ReplayError;
 use crate::view::{Commands, RecordSource};
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 use dojo_engine::royale::{Board, EndReason, Pos, Team, Tile, TileCounts};
 use dojo_games::RoyaleRecord;
-use dojo_games::royale::replay::{RoyaleReplay, prompt_indices};
+use dojo_games::royale::rebuild::{RoyaleReplay, prompt_indices};
 
 use crate::flags::ReplayArgs;
 use crate::render::{ReplayText, no_stderr_note, stderr_beside};
