@@ -986,6 +986,63 @@ fn without_a_sandbox_the_manifest_reader_does_read_the_file() {
     );
 }
 
+/// A file of the system only root may read (`/etc/shadow`'s password
+/// hashes), if this machine has one: a bot is never given a capability
+/// that reads past file modes, so its seat user reads no such file,
+/// although Landlock and the minimal root let every bot read `/etc`.
+fn root_only_system_file() -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let file = PathBuf::from("/etc/shadow");
+    let meta = std::fs::metadata(&file).ok()?;
+    (meta.uid() == 0 && meta.mode() & 0o004 == 0).then_some(file)
+}
+
+#[test]
+fn a_seat_user_cannot_read_a_root_only_file_of_the_system() {
+    if !have("seat-user") {
+        return;
+    }
+    let Some(file) = root_only_system_file() else {
+        eprintln!("skipped: no root-only /etc/shadow here");
+        return;
+    };
+    // manifest_reader.py answers 1 if it read the file it is given.
+    let spec = bot("hostile", "manifest_reader.py", &[file.to_str().unwrap()]);
+    let (referee, run) = versus(spec, &options(), 2);
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Permission denied"), "{stderr}");
+}
+
+#[test]
+fn without_a_seat_user_a_bot_of_roots_reads_that_file() {
+    // The counterpart of the test above: as root without seat users the
+    // bot runs as root's uid (with no capability), which owns the file.
+    if !rustix::process::geteuid().is_root()
+        || !in_a_process_without(
+            "without_a_seat_user_a_bot_of_roots_reads_that_file",
+            "seat-user",
+        )
+    {
+        return;
+    }
+    let Some(file) = root_only_system_file() else {
+        eprintln!("skipped: no root-only /etc/shadow here");
+        return;
+    };
+    let spec = bot("hostile", "manifest_reader.py", &[file.to_str().unwrap()]);
+    let (referee, run) = versus(spec, &options(), 1);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
 #[test]
 fn without_a_memory_flag_the_default_cap_still_stops_a_hog() {
     if !have("cgroup-memory") {

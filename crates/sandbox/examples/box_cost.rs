@@ -67,7 +67,6 @@ fn main() {
     };
     let mut containment = dojo_sandbox::plan::plan(SandboxMode::Auto, &limits);
     containment.group_limits.account_cpu = dojo_sandbox::plan::layer_available("cgroup-cpu");
-    containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
     if !dojo_sandbox::bot_box::wanted(&containment) {
         eprintln!("no boxes on this machine (no PID namespace, or DOJO_BOX=0)");
         std::process::exit(1);

@@ -203,7 +203,6 @@ impl Pipes<'_> {
         containment.group_limits.account_cpu =
             (opts.controls.time == super::options::TimeMode::Cpu || boxed)
                 && dojo_sandbox::plan::layer_available("cgroup-cpu");
-        containment.seat_reads_all = containment.confine_fs && !containment.seccomp.is_empty();
         let key = boxed.then(|| {
             format!(
                 "{:?} {:?} {:?} {:?} {} {} {:?}",

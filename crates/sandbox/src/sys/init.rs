@@ -741,8 +741,8 @@ struct Child {
     argv: *const *const c_char,
     envp: *const *const c_char,
     fds: [i32; 3],
-    /// The seat's user to become (0: none), whether to keep
-    /// CAP_DAC_READ_SEARCH, and the confinement to take on (see [`run`]).
+    /// The seat's user to become (0: none) and the confinement to take on
+    /// (see [`run`]).
     plan: *const super::Containment,
     error: i32,
 }
@@ -771,11 +771,7 @@ extern "C" fn exec_child(arg: *mut libc::c_void) -> libc::c_int {
         // it can reach nothing of the init's.
         let plan = &*(*child).plan;
         if plan.seat_id != 0
-            && super::seat_credentials(
-                plan.seat_id,
-                plan.seat_reads_all,
-                super::init_capabilities(plan),
-            ) == -1
+            && super::seat_credentials(plan.seat_id, super::init_capabilities(plan)) == -1
         {
             fail(child);
         }

@@ -257,12 +257,6 @@ pub struct Containment {
     /// As root: the uid and gid (equal) the bot runs as, one of the seat's
     /// own that owns nothing but its scratch directory; 0 for none.
     pub seat_id: u32,
-    /// With `seat_id`: keep CAP_DAC_READ_SEARCH (ambient, so the bot's
-    /// programs have it) to read its own directory whatever its modes and
-    /// those of the directories above it. Only with Landlock, which then
-    /// bounds what it reads, and seccomp, which denies
-    /// `open_by_handle_at` (the capability's way past Landlock).
-    pub seat_reads_all: bool,
     /// Give the bot a minimal root (needs `NEW_NS` in the flags; the
     /// spawn builds it and fills `root`).
     pub minimal_root: bool,
@@ -360,7 +354,6 @@ impl Default for Containment {
             },
             subreaper: false,
             seat_id: 0,
-            seat_reads_all: false,
             minimal_root: false,
             root: RootRef(std::ptr::null()),
         }
@@ -559,7 +552,6 @@ unsafe fn capset_sets(effective: u32, permitted: u32, inheritable: u32) -> libc:
 }
 
 /// Capability numbers (`linux/capability.h`).
-const CAP_DAC_READ_SEARCH: u32 = 2;
 const CAP_KILL: u32 = 5;
 const CAP_SETGID: u32 = 6;
 const CAP_SETUID: u32 = 7;
@@ -578,7 +570,7 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
     // values.
     unsafe {
         let parent = libc::getppid();
-        if seat_credentials(plan.seat_id, plan.seat_reads_all, ALL_CAPABILITIES) == -1 {
+        if seat_credentials(plan.seat_id, ALL_CAPABILITIES) == -1 {
             return Err(std::io::Error::last_os_error());
         }
         if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
@@ -593,26 +585,22 @@ unsafe fn become_seat_user(plan: &Containment) -> std::io::Result<()> {
 }
 
 /// As root: become the user and group `id`, with no supplementary
-/// groups, keeping at most CAP_DAC_READ_SEARCH (with `reads_all`: see
-/// [`Containment::seat_reads_all`]). The bounding set is emptied first
-/// (that needs CAP_SETPCAP, which the caller still has). Raw system
-/// calls only, no allocation: also run by a box's init's child between
-/// its `clone` and its `exec` (see `init`). -1 (errno set) on
-/// failure.
+/// groups and no capability. The bounding set is emptied first (that
+/// needs CAP_SETPCAP, which the caller still has). No capability is kept
+/// for the bot: CAP_DAC_READ_SEARCH (once kept so a bot read its own
+/// directory whatever its modes) reads every file Landlock lets a bot
+/// name, `/etc/shadow` among them, whatever its mode. Raw system calls
+/// only, no allocation: also run by a box's init's child between its
+/// `clone` and its `exec` (see `init`). -1 (errno set) on failure.
 ///
 /// # Safety
 /// In a forked or cloned child before exec.
 #[cfg(target_os = "linux")]
-pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool, present: u64) -> i32 {
-    // SAFETY: prctl, setgroups, setres[ug]id and capset on plain values.
+pub(crate) unsafe fn seat_credentials(id: u32, present: u64) -> i32 {
+    // SAFETY: prctl, setgroups and setres[ug]id on plain values.
     unsafe {
         for cap in (0..64).filter(|cap| present & (1 << cap) != 0) {
-            if !(reads_all && cap == CAP_DAC_READ_SEARCH as i32) {
-                libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
-            }
-        }
-        if reads_all && libc::prctl(libc::PR_SET_KEEPCAPS, 1, 0, 0, 0) == -1 {
-            return -1;
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
         }
         // The raw calls: the C library's wrappers would signal every
         // thread they believe the process has, and a box's init's child
@@ -621,18 +609,6 @@ pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool, present: u64) ->
         if libc::syscall(libc::SYS_setgroups, 0, none) == -1
             || libc::syscall(libc::SYS_setresgid, id, id, id) == -1
             || libc::syscall(libc::SYS_setresuid, id, id, id) == -1
-        {
-            return -1;
-        }
-        if reads_all
-            && (capset(1 << CAP_DAC_READ_SEARCH) == -1
-                || libc::prctl(
-                    libc::PR_CAP_AMBIENT,
-                    libc::PR_CAP_AMBIENT_RAISE,
-                    CAP_DAC_READ_SEARCH as libc::c_ulong,
-                    0,
-                    0,
-                ) == -1)
         {
             return -1;
         }
@@ -648,17 +624,14 @@ pub(crate) unsafe fn seat_credentials(id: u32, reads_all: bool, present: u64) ->
 /// stays root, so that no bot of the box (each runs as the seat's user,
 /// see [`seat_credentials`]) may signal, `prlimit`, renice or trace it,
 /// and keeps CAP_KILL (to empty the box of the seat user's processes),
-/// CAP_SETUID and CAP_SETGID (to make each bot the seat user), and
-/// CAP_DAC_READ_SEARCH, permitted but not effective, for a bot that keeps
-/// it (`plan.seat_reads_all`). Everything else leaves its bounding and
-/// permitted sets. Only async-signal-safe calls.
+/// and CAP_SETUID and CAP_SETGID (to make each bot the seat user).
+/// Everything else leaves its bounding and permitted sets. Only async-signal-safe calls.
 ///
 /// # Safety
 /// As [`confine_self`]: called in the forked child before exec.
 #[cfg(target_os = "linux")]
 unsafe fn keep_init_capabilities(plan: &Containment) -> std::io::Result<()> {
     let kept = init_capabilities(plan) as u32;
-    let work = kept & !(1 << CAP_DAC_READ_SEARCH);
     // SAFETY: prctl and capset on plain values.
     unsafe {
         for cap in 0..64u32 {
@@ -666,7 +639,7 @@ unsafe fn keep_init_capabilities(plan: &Containment) -> std::io::Result<()> {
                 libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
             }
         }
-        if capset_sets(work, kept, 0) == -1 {
+        if capset_sets(kept, kept, 0) == -1 {
             return Err(std::io::Error::last_os_error());
         }
     }
@@ -682,9 +655,6 @@ pub(crate) fn init_capabilities(plan: &Containment) -> u64 {
     let mut kept = (1 << CAP_SYS_ADMIN) | (1 << CAP_SETPCAP);
     if plan.seat_id != 0 {
         kept |= (1 << CAP_KILL) | (1 << CAP_SETUID) | (1 << CAP_SETGID);
-    }
-    if plan.seat_reads_all {
-        kept |= 1 << CAP_DAC_READ_SEARCH;
     }
     kept
 }
