@@ -543,7 +543,7 @@ mod tests {
                 dir: std::path::Path::new("/"),
                 scratch: None,
                 extra_read: &[],
-                manifest: false,
+                manifest: None,
                 env: &[],
                 containment: dojo_sandbox::plan::plan(
                     dojo_sandbox::plan::SandboxMode::Auto,

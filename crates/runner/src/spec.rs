@@ -80,14 +80,20 @@ pub enum SpecError {
     NoManifest { dir: PathBuf, reason: String },
     /// A `bot.toml` whose command runs a program outside the bot's own
     /// directory and build cache (another bot's binary, a file of the
-    /// host): its box would have to show that file to it.
+    /// host), named or reached through a link of its own (`through`): its
+    /// box would have to show that file to it.
     #[error(
-        "{}: its command runs {}, outside the bot's directory and its build cache ($DOJO_CACHE); \
+        "{}: its command runs {}{}, outside the bot's directory and its build cache ($DOJO_CACHE); \
          a bot runs its own files, or a program on PATH named without a `/` (`python3`)",
         file.display(),
-        program.display()
+        program.display(),
+        through.as_ref().map(|l| format!(" (through the link {})", l.display())).unwrap_or_default()
     )]
-    OutsideProgram { file: PathBuf, program: PathBuf },
+    OutsideProgram {
+        file: PathBuf,
+        program: PathBuf,
+        through: Option<PathBuf>,
+    },
 }
 
 fn show_paths(paths: &[PathBuf]) -> String {
@@ -430,7 +436,7 @@ pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<St
     if sandbox == crate::SandboxMode::Off || bot.dir.join(MANIFEST_FILE).is_file() {
         return None;
     }
-    let hidden = dojo_sandbox::confine::hidden_paths(&bot.command, &bot.dir, false);
+    let hidden = dojo_sandbox::confine::hidden_paths(&bot.command, &bot.dir, None);
     let first = hidden.first()?;
     let shown: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
     let ext = first.extension().and_then(|x| x.to_str());
@@ -472,8 +478,12 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
     let dir = absolute(dir);
     let cache = bot_cache(&dir);
     let command = anchor_program(expand_cache(manifest.command.0, &cache), &dir);
-    if let Some(program) = outside_program(&command, &dir, &cache) {
-        return Err(SpecError::OutsideProgram { file, program });
+    if let Some((program, through)) = outside_program(&command, &dir, &cache) {
+        return Err(SpecError::OutsideProgram {
+            file,
+            program,
+            through,
+        });
     }
     let name = match manifest.name {
         Some(name) => name,
@@ -507,8 +517,17 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
 /// word of COMMAND as well. A box shows a bot the program it runs, so
 /// such a manifest could read another bot's binary through its own
 /// command: refused when the manifest is read. `..` is resolved by the
-/// words, not by following links, so `./../other/bot` is outside too.
-fn outside_program(command: &[String], dir: &Path, cache: &Path) -> Option<PathBuf> {
+/// words, not by following links, so `./../other/bot` is outside too; and
+/// a program that is there is followed through its links too, so a link
+/// of the bot's own to another bot's binary is outside (the box would not
+/// show it: [`dojo_sandbox::confine::lies_in_its_own`]).
+/// The second value is the link it was named by, for one reached through
+/// a link.
+fn outside_program(
+    command: &[String],
+    dir: &Path,
+    cache: &Path,
+) -> Option<(PathBuf, Option<PathBuf>)> {
     let first = command.first()?;
     let mut programs = vec![first.clone()];
     if Path::new(first).file_name() == Some("env".as_ref()) {
@@ -524,12 +543,18 @@ fn outside_program(command: &[String], dir: &Path, cache: &Path) -> Option<PathB
         .into_iter()
         .filter(|p| p.contains('/'))
         .map(|p| normal(&dir.join(p)))
-        .find(|p| {
-            !p.starts_with(dir)
+        .find_map(|p| {
+            let named_outside = !p.starts_with(dir)
                 && !p.starts_with(cache)
                 && !dojo_sandbox::confine::SYSTEM_DIRS
                     .iter()
-                    .any(|system| p.starts_with(system))
+                    .any(|system| p.starts_with(system));
+            if named_outside {
+                return Some((p, None));
+            }
+            // Named inside, but a link out: the file it leads to.
+            let real = p.canonicalize().ok()?;
+            (!dojo_sandbox::confine::lies_in_its_own(&real, dir, cache)).then_some((real, Some(p)))
         })
 }
 
@@ -641,6 +666,17 @@ impl OutputTail {
 }
 
 impl BotSpec {
+    /// For a bot loaded from its `bot.toml`: its build cache, the one
+    /// place outside its directory and the system a manifest's command may
+    /// name (what [`dojo_sandbox::Launch::manifest`] holds). `None` for a
+    /// bot given by the organiser's command line.
+    pub fn manifest_cache(&self) -> Option<PathBuf> {
+        self.dir
+            .join(MANIFEST_FILE)
+            .is_file()
+            .then(|| bot_cache(&self.dir))
+    }
+
     /// Whether the bot declares `game` (or declares no games at all).
     pub fn plays(&self, game: &str) -> bool {
         self.games.is_empty() || self.games.iter().any(|g| g == game)
@@ -688,6 +724,7 @@ impl BotSpec {
                 command: command.clone(),
                 message,
             })?;
+        let manifest_cache = self.manifest_cache();
         let mut process = BotProcess::spawn(
             0,
             0,
@@ -697,7 +734,7 @@ impl BotSpec {
                 dir: &self.dir,
                 scratch: Some(confined.scratch()),
                 extra_read: &[],
-                manifest: self.dir.join(MANIFEST_FILE).is_file(),
+                manifest: manifest_cache.as_deref(),
                 env: &confined.env,
                 containment: confined.containment,
                 clean_env: true,
@@ -902,7 +939,7 @@ mod tests {
         let refused = |command: &str| {
             write_bot(tmp.path(), "thief", &format!("command = {command}\n"));
             match resolve("thief", tmp.path()) {
-                Err(SpecError::OutsideProgram { file, program }) => {
+                Err(SpecError::OutsideProgram { file, program, .. }) => {
                     assert!(file.ends_with("thief/bot.toml"), "{}", file.display());
                     Some(program)
                 }
@@ -918,7 +955,20 @@ mod tests {
             Some(other_bot.clone())
         );
         assert_eq!(refused(r#""../other/bot""#), Some(other_bot.clone()));
-        assert_eq!(refused(r#""./../other/bot""#), Some(other_bot));
+        assert_eq!(refused(r#""./../other/bot""#), Some(other_bot.clone()));
+        // A link of the bot's own to that binary, named as its program
+        // or behind `env -S`: the box would bind its target.
+        let thief = tmp.path().join("thief");
+        std::os::unix::fs::symlink("../other/bot", thief.join("stolen")).unwrap();
+        assert_eq!(refused(r#""./stolen""#), Some(other_bot.clone()));
+        assert_eq!(
+            refused(r#"["env", "-Spython3 bot.py", "./stolen"]"#),
+            Some(other_bot.clone())
+        );
+        // A link that stays inside is the bot's own file.
+        std::fs::write(thief.join("real"), "#!/bin/sh\n").unwrap();
+        std::os::unix::fs::symlink("real", thief.join("alias")).unwrap();
+        assert_eq!(refused(r#""./alias""#), None);
         assert_eq!(
             refused(r#""/root/secret-tool""#),
             Some(PathBuf::from("/root/secret-tool"))

@@ -98,7 +98,7 @@ fn main() {
                 env: &[],
                 containment,
                 extra_read: &[],
-                manifest: false,
+                manifest: None,
                 clean_env: true,
                 cpu: None,
             };

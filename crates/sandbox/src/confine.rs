@@ -143,8 +143,13 @@ pub fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
 /// runs. A manifest's words are a stranger's: a `bot.toml` naming
 /// `../victim/secret.txt` as its script gets nothing outside its directory
 /// (which it reads anyway): `manifest` says the bot was loaded from one
-/// (its directory holds `bot.toml`). Read-only for the bot.
-pub fn command_files(command: &[String], dir: &Path, manifest: bool) -> Vec<PathBuf> {
+/// (its directory holds `bot.toml`), and names its build cache. A
+/// manifest's file counts only where it lies, links followed, in `dir`,
+/// that cache or the system ([`lies_in_its_own`]): a link of the bot's
+/// own (`./stolen -> ../victim/bot`, or one its build made in its cache)
+/// would otherwise be bound into its box at the real path and opened to
+/// Landlock. Read-only for the bot.
+pub fn command_files(command: &[String], dir: &Path, manifest: Option<&Path>) -> Vec<PathBuf> {
     let is_env = command
         .first()
         .is_some_and(|p| Path::new(p).file_name() == Some("env".as_ref()));
@@ -156,7 +161,10 @@ pub fn command_files(command: &[String], dir: &Path, manifest: bool) -> Vec<Path
             .cloned()
             .collect();
         let mut files = command_files(&rest, dir, manifest);
-        files.extend(program_path(command, dir));
+        files.extend(
+            program_path(command, dir)
+                .filter(|env| manifest.is_none_or(|cache| lies_in_its_own(env, dir, cache))),
+        );
         return files;
     }
     if let Some(program) = program_path(command, dir) {
@@ -164,13 +172,14 @@ pub fn command_files(command: &[String], dir: &Path, manifest: bool) -> Vec<Path
             use std::os::unix::fs::PermissionsExt;
             m.is_file() && m.permissions().mode() & 0o111 != 0
         });
-        return if executable {
+        let own = manifest.is_none_or(|cache| lies_in_its_own(&program, dir, cache));
+        return if executable && own {
             vec![program]
         } else {
             Vec::new()
         };
     }
-    if manifest {
+    if manifest.is_some() {
         return Vec::new();
     }
     command
@@ -184,6 +193,21 @@ pub fn command_files(command: &[String], dir: &Path, manifest: bool) -> Vec<Path
         .collect()
 }
 
+/// Whether `file`, every link on its path followed, lies in a bot's
+/// directory `dir`, its build cache `cache` or a system directory: the
+/// only places a file its manifest names may be. A file that does not
+/// exist lies nowhere.
+pub fn lies_in_its_own(file: &Path, dir: &Path, cache: &Path) -> bool {
+    let Ok(real) = file.canonicalize() else {
+        return false;
+    };
+    let real_of = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    [dir, cache]
+        .into_iter()
+        .chain(SYSTEM_DIRS.iter().map(Path::new))
+        .any(|place| real.starts_with(real_of(place)))
+}
+
 /// The paths `command` names, run by a bot in `dir` (absolute), that
 /// exist on the host but that the bot cannot see: every word, and every
 /// word of a word holding spaces (a shell's `-c` script), that is an
@@ -191,7 +215,7 @@ pub fn command_files(command: &[String], dir: &Path, manifest: bool) -> Vec<Path
 /// the system, the kernel's views, the toolchains and the devices a bot
 /// gets. Such a bot crashes with "no such file" of a file that is there.
 /// `manifest` as for [`command_files`].
-pub fn hidden_paths(command: &[String], dir: &Path, manifest: bool) -> Vec<PathBuf> {
+pub fn hidden_paths(command: &[String], dir: &Path, manifest: Option<&Path>) -> Vec<PathBuf> {
     let mut seen: Vec<PathBuf> = command_files(command, dir, manifest);
     seen.push(dir.to_path_buf());
     seen.extend(
@@ -380,18 +404,18 @@ mod tests {
         let shown = script.display().to_string();
         let in_shell = format!("python3 {shown}");
         assert_eq!(
-            hidden_paths(&words(&["sh", "-c", &in_shell]), cwd.path(), false),
+            hidden_paths(&words(&["sh", "-c", &in_shell]), cwd.path(), None),
             [script]
         );
         // The interpreter's script: its directory is shown to the bot.
-        assert!(hidden_paths(&words(&["python3", &shown]), cwd.path(), false).is_empty());
+        assert!(hidden_paths(&words(&["python3", &shown]), cwd.path(), None).is_empty());
         // Under the bot's directory, in the system, or not there at all.
-        assert!(hidden_paths(&words(&["sh", "-c", &in_shell]), scripts.path(), false).is_empty());
+        assert!(hidden_paths(&words(&["sh", "-c", &in_shell]), scripts.path(), None).is_empty());
         assert!(
             hidden_paths(
                 &words(&["sh", "-c", "/usr/bin/env python3 x"]),
                 cwd.path(),
-                false
+                None
             )
             .is_empty()
         );
@@ -399,7 +423,7 @@ mod tests {
             hidden_paths(
                 &words(&["sh", "-c", "python3 /nonexistent/b.py"]),
                 cwd.path(),
-                false
+                None
             )
             .is_empty()
         );
@@ -431,7 +455,7 @@ mod tests {
             format!("env VAR=1 python3 {script}"),
             format!("/usr/bin/env -i A=1 B=2 python3 {script}"),
         ] {
-            let files = command_files(&words(&command), here, false);
+            let files = command_files(&words(&command), here, None);
             assert!(
                 files.contains(&tmp.path().to_path_buf()),
                 "{command}: {files:?}"
@@ -443,10 +467,48 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(
-            command_files(&words("env VAR=1 ./bot"), tmp.path(), false),
+            command_files(&words("env VAR=1 ./bot"), tmp.path(), None),
             [tmp.path().join("./bot")]
         );
-        assert!(command_files(&words("python3 missing.py"), here, false).is_empty());
+        assert!(command_files(&words("python3 missing.py"), here, None).is_empty());
+    }
+
+    /// A manifest's program counts only where its links lead into its
+    /// own directory, its build cache or the system: a link to another
+    /// bot's binary (in its directory, or one a build made in its cache)
+    /// is not bound into its box or opened to Landlock.
+    #[test]
+    fn a_manifests_link_out_of_its_own_places_is_not_its_program() {
+        use std::os::unix::fs::{PermissionsExt, symlink};
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (dir, cache, other) = (root.join("bot"), root.join("cache"), root.join("other"));
+        for d in [&dir, &cache, &other] {
+            std::fs::create_dir(d).unwrap();
+        }
+        for file in [other.join("bot"), dir.join("own"), cache.join("built")] {
+            std::fs::write(&file, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        symlink(other.join("bot"), dir.join("stolen")).unwrap();
+        symlink("../other/bot", cache.join("copied")).unwrap();
+        symlink("own", dir.join("alias")).unwrap();
+        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let files = |command: &[&str], manifest| command_files(&words(command), &dir, manifest);
+        let manifest = Some(cache.as_path());
+        assert!(files(&["./stolen"], manifest).is_empty());
+        assert!(files(&["env", "-Spython3 bot.py", "./stolen"], manifest).is_empty());
+        let copied = cache.join("copied");
+        assert!(files(&[copied.to_str().unwrap()], manifest).is_empty());
+        assert_eq!(files(&["./alias"], manifest), [dir.join("./alias")]);
+        let built = cache.join("built");
+        assert_eq!(files(&[built.to_str().unwrap()], manifest), [built]);
+        // The organiser's own words are taken as they are.
+        assert_eq!(files(&["./stolen"], None), [dir.join("./stolen")]);
+        assert!(lies_in_its_own(&dir.join("own"), &dir, &cache));
+        assert!(lies_in_its_own(Path::new("/bin/sh"), &dir, &cache));
+        assert!(!lies_in_its_own(&dir.join("stolen"), &dir, &cache));
+        assert!(!lies_in_its_own(&dir.join("missing"), &dir, &cache));
     }
 
     /// A rule as the test compares it: path, rights, and the inode

@@ -25,9 +25,13 @@ pub struct Launch<'a> {
     pub containment: sys::Containment,
     /// Paths outside the system and its own directory the bot may read.
     pub extra_read: &'a [std::path::PathBuf],
-    /// The bot was loaded from a manifest in `dir`: its command's words
-    /// are a stranger's (see [`crate::confine::command_files`]).
-    pub manifest: bool,
+    /// The bot was loaded from a manifest in `dir`, and this is its build
+    /// cache (`$DOJO_CACHE`): its command's words are a stranger's, and
+    /// the files they name count only where they lie, links followed, in
+    /// `dir`, this cache or the system (see
+    /// [`crate::confine::command_files`]). `None`: the organiser's own
+    /// words (a bot given on the command line), or no bot at all.
+    pub manifest: Option<&'a Path>,
     /// Start from an empty environment (bots and builds); false keeps dojo's.
     pub clean_env: bool,
     /// Run the process (and all it starts) on this CPU only.

@@ -175,7 +175,7 @@ mod tests {
             env: &[],
             containment: crate::plan(crate::SandboxMode::Auto, &crate::Limits::default()),
             extra_read: &[],
-            manifest: false,
+            manifest: None,
             clean_env: true,
             cpu: None,
         };

@@ -14,7 +14,6 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::options::{RunOptions, Seat};
 use crate::process::{BotProcess, Source, Tagged};
-use crate::spec::MANIFEST_FILE;
 use crate::stderr_log::CappedLog;
 use dojo_sandbox::lifecycle::Refusal;
 use dojo_sandbox::spawn::Launch;
@@ -171,12 +170,13 @@ impl Pipes<'_> {
         };
         containment.seat_id = scratch.seat_id();
         let path = scratch.path().to_path_buf();
+        let manifest_cache = spec.bot.manifest_cache();
         let launch = Launch {
             command: &spec.bot.command,
             dir: &spec.bot.dir,
             scratch: Some(&path),
             extra_read: &[],
-            manifest: spec.bot.dir.join(MANIFEST_FILE).is_file(),
+            manifest: manifest_cache.as_deref(),
             env: &spec.env,
             containment,
             clean_env: true,
@@ -354,6 +354,7 @@ impl Pipes<'_> {
             containment.seat_id = self.scratch[seat]
                 .as_ref()
                 .map_or(0, dojo_sandbox::plan::Scratch::seat_id);
+            let manifest_cache = spec.bot.manifest_cache();
             BotProcess::spawn(
                 seat,
                 generation,
@@ -365,7 +366,7 @@ impl Pipes<'_> {
                         .as_ref()
                         .map(dojo_sandbox::plan::Scratch::path),
                     extra_read: &[],
-                    manifest: spec.bot.dir.join(MANIFEST_FILE).is_file(),
+                    manifest: manifest_cache.as_deref(),
                     env: &spec.env,
                     containment,
                     clean_env: true,

@@ -62,7 +62,7 @@ pub fn minimal_root_box(name: &str, command: impl FnOnce(&Path) -> Vec<String>) 
         env: &[],
         containment,
         extra_read: &[],
-        manifest: false,
+        manifest: None,
         clean_env: true,
         cpu: None,
     };
