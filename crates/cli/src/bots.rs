@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use anyhow::{Result, bail};
 use dojo_runner::{BotSpec, BuildNetwork};
 
+use crate::render::untrusted;
+
 /// Resolves `specs` (see `dojo --help` for the forms) for `game` and runs
 /// each distinct bot's build step once, in order. Equal specs share one
 /// bot. A bot whose manifest lists its games must list `game`.
@@ -67,7 +69,7 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
         errln!(
             "note: {} has no bot.toml: running `{}` there",
             bot.dir.display(),
-            bot.command.join(" ")
+            untrusted::line(&bot.command.join(" "))
         );
     }
     Ok(bot)
@@ -108,7 +110,7 @@ pub fn build(bot: &BotSpec) -> Result<()> {
     errln!(
         "building {} ({}){}",
         bot.name,
-        cmd.join(" "),
+        untrusted::line(&cmd.join(" ")),
         if network == BuildNetwork::Off {
             ", without the network"
         } else {
@@ -228,7 +230,7 @@ pub fn hidden_path_hints<'a>(
         }
         told.push(&bot.name);
         if let Some(hint) = dojo_runner::hidden_path_hint(bot, sandbox) {
-            errln!("hint: {hint}");
+            errln!("hint: {}", untrusted::line(&hint));
         }
     }
 }

@@ -61,7 +61,9 @@ fn main() -> ExitCode {
         // The reader of stdout went away (`| head`): nothing to report.
         Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            errln!("error: {}", error_chain(&err));
+            // A bot's build output, its bot.toml's values: an error may
+            // quote what a bot's author wrote.
+            errln!("error: {}", render::untrusted::lines(&error_chain(&err)));
             exit::code(exit::ERROR)
         }
     };

@@ -34,6 +34,8 @@ use anyhow::Result;
 use dojo_league::{EntryStatus, Excluded, Game};
 use dojo_runner::{BotSpec, EntryProblem};
 
+use crate::render::untrusted;
+
 /// Lines kept of a failed build's stdout, and of its stderr.
 const BUILD_LINES: usize = 20;
 
@@ -154,7 +156,11 @@ pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excl
             continue;
         };
         if !e.reason.is_empty() {
-            errln!("note: {}: {}", e.dir, e.reason);
+            errln!(
+                "note: {}: {}",
+                untrusted::line(&e.dir),
+                untrusted::line(&e.reason)
+            );
         }
         if !bot.plays(game.name()) {
             let (reason, details) = wrong_game(&bot, game);
@@ -208,7 +214,7 @@ fn print_other_games(other_games: &[String], game: Game) {
     };
     let line = format!(
         "not for {game}: {} ({whose} other games)",
-        other_games.join(", ")
+        untrusted::line(&other_games.join(", "))
     );
     if dim_stderr() {
         errln!("\x1b[2m{line}\x1b[0m");
@@ -403,7 +409,9 @@ pub fn entries(n: usize) -> String {
 
 /// Prints the entries a league does not play, one line each (the
 /// directory, its bot's name when another, the status and why) with their
-/// details indented below, to stderr.
+/// details indented below, to stderr. Directory names, reasons and details
+/// hold what the submitter wrote (a build's output, its stderr, its
+/// `bot.toml`): their control characters are escaped.
 pub fn print_excluded(excluded: &[Excluded], bots_dir: &Path) {
     if excluded.is_empty() {
         return;
@@ -415,10 +423,11 @@ pub fn print_excluded(excluded: &[Excluded], bots_dir: &Path) {
         if excluded.len() == 1 { "is" } else { "are" }
     );
     let label = |e: &Excluded| {
+        let dir = untrusted::line(&e.dir);
         if e.name == e.dir {
-            e.dir.clone()
+            dir.into_owned()
         } else {
-            format!("{} ({})", e.dir, e.name)
+            format!("{dir} ({})", untrusted::line(&e.name))
         }
     };
     let width = excluded.iter().map(|e| label(e).len()).max().unwrap_or(0);
@@ -427,10 +436,10 @@ pub fn print_excluded(excluded: &[Excluded], bots_dir: &Path) {
             "  {:<width$}  {:<18}  {}",
             label(e),
             e.status.label(),
-            e.reason
+            untrusted::line(&e.reason)
         );
         for line in &e.details {
-            errln!("  {:<width$}  | {line}", "");
+            errln!("  {:<width$}  | {}", "", untrusted::line(line));
         }
     }
 }

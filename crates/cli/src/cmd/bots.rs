@@ -1,11 +1,16 @@
 //! `dojo bots`: every entry of the bots directory, with its status
-//! (`submissions.rs`).
+//! (`submissions.rs`). What an entry's submitter wrote (its directory's
+//! name, its `bot.toml`'s `games` and `description`, the errors quoting
+//! it) is shown with its control characters escaped
+//! ([`crate::render::untrusted`]).
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use dojo_league::EntryStatus;
+
+use crate::render::untrusted;
 
 pub fn run(bots_dir: &Path) -> Result<ExitCode> {
     if let Some(hint) = crate::home::hint(bots_dir) {
@@ -50,13 +55,13 @@ pub fn run(bots_dir: &Path) -> Result<ExitCode> {
         };
         outln!(
             "{:<20} {:<14} {:<18} {}",
-            shown,
+            untrusted::line(&shown),
             e.status.label(),
-            games,
-            about
+            untrusted::line(&games),
+            untrusted::line(&about)
         );
         for line in &e.details {
-            outln!("{:<20} | {line}", "");
+            outln!("{:<20} | {}", "", untrusted::line(line));
         }
     }
     let not_ok = entries
@@ -70,13 +75,16 @@ pub fn run(bots_dir: &Path) -> Result<ExitCode> {
         );
     }
     if !files.is_empty() {
-        outln!("not entries (a bot is a directory): {}", files.join(", "));
+        outln!(
+            "not entries (a bot is a directory): {}",
+            untrusted::line(&files.join(", "))
+        );
     }
     if !ignored.is_empty() {
         outln!(
             "not entries ({} lists them): {}",
             dojo_runner::IGNORE_FILE,
-            ignored.join(", ")
+            untrusted::line(&ignored.join(", "))
         );
     }
     Ok(ExitCode::SUCCESS)

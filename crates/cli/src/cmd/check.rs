@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use crate::args::CheckArgs;
 use crate::render::standings::ms;
-use crate::render::{SeatLimits, count, seat_limits};
+use crate::render::{SeatLimits, count, seat_limits, untrusted};
 
 /// Games of one rule set against one opponent: one per seat.
 struct Played {
@@ -149,8 +149,11 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
             for (i, (label, lines)) in faulty.iter().enumerate() {
                 outln!("        {label}:");
                 let shown = if i == 0 { lines.len() } else { 1 };
+                // The match's own lines, the bot's stderr among them
+                // (escaped by that `dojo match` already, and again here
+                // for what a match that did not play wrote).
                 for line in &lines[..shown.min(lines.len())] {
-                    outln!("          {line}");
+                    outln!("          {}", untrusted::line(line));
                 }
             }
         }
@@ -294,9 +297,10 @@ fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) 
                 })
                 .unwrap_or_default();
             format!(
-                "note  not deterministic: {} played again differently ({why}); fine for a bot \
+                "note  not deterministic: {} played again differently ({}); fine for a bot \
                  that is random on purpose, but a rerun cannot then reproduce a game",
-                game.label
+                game.label,
+                untrusted::line(&why)
             )
         }
         _ => format!(

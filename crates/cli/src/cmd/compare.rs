@@ -25,7 +25,10 @@ pub fn run(bots_dir: &Path, a: CompareArgs) -> ExitCode {
     match compare(bots_dir, a) {
         Ok(code) => code,
         Err(err) => {
-            errln!("error: {err:#}");
+            errln!(
+                "error: {}",
+                crate::render::untrusted::lines(&format!("{err:#}"))
+            );
             ExitCode::from(EXIT_ERROR)
         }
     }

@@ -351,10 +351,15 @@ pub fn smoke_failures<'a>(
     failures
 }
 
-/// Prints each smoke start failure with the head of the bot's stderr.
+/// Prints each smoke start failure with the head of the bot's stderr
+/// (control characters escaped: the bot wrote it).
 pub fn print_smoke_failures(failures: &[(String, dojo_games::smoke::SmokeFailure)]) {
+    use crate::render::untrusted;
     for (label, f) in failures {
-        errln!("bot {label} failed its smoke start: it {}", f.problem);
+        errln!(
+            "bot {label} failed its smoke start: it {}",
+            untrusted::line(&f.problem)
+        );
         if !f.played {
             // It never ran: there is no stderr to speak of.
         } else if f.stderr_head.is_empty() {
@@ -362,7 +367,7 @@ pub fn print_smoke_failures(failures: &[(String, dojo_games::smoke::SmokeFailure
         } else {
             errln!("  head of its stderr:");
             for line in f.stderr_head.lines() {
-                errln!("  | {line}");
+                errln!("  | {}", untrusted::line(line));
             }
         }
     }

@@ -148,7 +148,7 @@ impl Output<League> for Terminal {
                 report
                     .excluded
                     .iter()
-                    .map(|e| format!("{} ({})", e.dir, e.status))
+                    .map(|e| format!("{} ({})", crate::render::untrusted::line(&e.dir), e.status))
                     .collect::<Vec<_>>()
                     .join(", ")
             );

@@ -4,9 +4,11 @@
 //! from a record) lives with the game's part of the command line,
 //! `crate::games::GAME::transcript`, which implements [`ReplayText`] for
 //! its record; [`crate::games::replay_text`] is the one place that picks it, through
-//! the games' registry.
+//! the games' registry. Text a bot controls goes through [`untrusted`]
+//! on its way to the terminal.
 
 pub mod standings;
+pub mod untrusted;
 
 use std::fmt::Write as _;
 
@@ -36,7 +38,7 @@ pub fn stderr_beside(stderr: &[Vec<String>], seat: usize, prompt: usize, label: 
     let mut out = String::new();
     if let Some(text) = stderr.get(seat).and_then(|s| s.get(prompt)) {
         for line in text.lines() {
-            let _ = writeln!(out, "  {label} stderr| {line}");
+            let _ = writeln!(out, "  {label} stderr| {}", untrusted::line(line));
         }
     }
     out
@@ -165,7 +167,7 @@ pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
             } else {
                 "  stderr, what it wrote last:".to_owned()
             });
-            lines.extend(tail.iter().map(|l| format!("    | {l}")));
+            lines.extend(tail.iter().map(|l| format!("    | {}", untrusted::line(l))));
         }
     }
     lines

@@ -121,7 +121,7 @@ fn first_fault_lines(out: &mut String, bot: &str, f: &dojo_league::report::Stand
     } else {
         let _ = writeln!(out, "  stderr, the last lines it wrote in that game:");
         for line in &f.stderr_tail {
-            let _ = writeln!(out, "    | {line}");
+            let _ = writeln!(out, "    | {}", super::untrusted::line(line));
         }
     }
 }

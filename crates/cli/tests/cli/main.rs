@@ -49,3 +49,4 @@ mod scale;
 mod slurm;
 mod small_things;
 mod submissions;
+mod terminal_text;
