@@ -4,8 +4,10 @@
 Arguments: CANARIES (files outside its directory, joined by ":": another
 bot's program, what another bot built in its cache),
 PORT (a listener on 127.0.0.1), VARIABLE (a name in dojo's environment,
-such as SECRET_TOKEN). It tries to append to the canary, read the
-variable and connect to the port, and also writes what an honest build
+such as SECRET_TOKEN). It tries to append to the canary, to change its
+metadata (its mode and times, set to what they are: Landlock does not
+cover them, and a chmod to 000 would stop that bot), read the variable
+and connect to the port, and also writes what an honest build
 writes: a file in its own directory and one in $DOJO_CACHE. It then
 writes one line per thing it reached to reached.txt in its directory
 (the working directory) and exits 0, so the test reads what it got."""
@@ -23,6 +25,15 @@ for canary in canaries.split(":"):
             reached.append("canary")
     except OSError as e:
         print(f"canary {canary}: {e}", file=sys.stderr)
+for canary in canaries.split(":"):
+    try:
+        st = os.stat(canary)
+        os.chmod(canary, st.st_mode & 0o7777)
+        os.utime(canary, ns=(st.st_atime_ns, st.st_mtime_ns))
+        if "metadata" not in reached:
+            reached.append("metadata")
+    except OSError as e:
+        print(f"chmod {canary}: {e}", file=sys.stderr)
 if os.environ.get(variable):
     reached.append("secret")
 try:

@@ -1798,7 +1798,14 @@ fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
     assert!(status.success());
     assert_eq!(
         reached(&bot),
-        ["canary", "secret", "network", "own-directory", "cache"]
+        [
+            "canary",
+            "metadata",
+            "secret",
+            "network",
+            "own-directory",
+            "cache"
+        ]
     );
     assert!(
         listener.accept().is_ok(),
@@ -1827,6 +1834,32 @@ fn a_build_writes_only_its_own_places_and_sees_none_of_dojos_environment() {
         assert_eq!(std::fs::read_to_string(&canary).unwrap(), "original\n");
         assert_eq!(std::fs::read_to_string(&built).unwrap(), "original\n");
     }
+    // Its mode and times: the host's mounts are read-only to a build.
+    if have("minimal-root") {
+        assert!(!got.contains(&"metadata".to_owned()), "{got:?}");
+    }
+    let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
+}
+
+/// The counterpart of the metadata check above: without the sealed host
+/// (the `minimal-root` layer off) Landlock alone keeps the build from
+/// writing the neighbour's program but not from changing its mode and
+/// times, which it owns as dojo's user.
+#[test]
+fn without_the_sealed_host_a_build_changes_a_neighbours_metadata() {
+    if !in_a_process_without(
+        "without_the_sealed_host_a_build_changes_a_neighbours_metadata",
+        "minimal-root",
+    ) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (bot, _, built) = attacking_build(tmp.path(), port, DOJOS_VARIABLE);
+    bot.build().expect("the build runs");
+    let got = reached(&bot);
+    assert!(got.contains(&"metadata".to_owned()), "{got:?}");
     let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
 }
 

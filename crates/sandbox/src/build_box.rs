@@ -12,6 +12,10 @@
 //!   scratch directory and the download caches of cargo's home; it reads
 //!   the system, the toolchains, those, and (the one read gap) the Cargo
 //!   workspace its directory lies in, if any;
+//! - where the `minimal-root` layer is on, the host's mounts read-only
+//!   but those places (as dojo's user, root as root, it owns the host's
+//!   files, and Landlock does not cover their modes, times or owners:
+//!   `chmod` of `/etc/shadow` or of a neighbour's program meets `EROFS`);
 //! - the bot processes' seccomp filter;
 //! - control groups with build-sized limits ([`BUILD_PROCESSES`],
 //!   [`BUILD_MEMORY_MIB`]);
@@ -106,6 +110,8 @@ pub struct BuildBox {
     pub env: Vec<(String, String)>,
     scratch: crate::plan::Scratch,
     _ruleset: Option<std::os::fd::OwnedFd>,
+    /// What `containment.sealed_host` points to (boxed, so it stays put).
+    _sealed: Option<Box<crate::sys::root::SealedHost>>,
 }
 
 impl BuildBox {
@@ -164,7 +170,9 @@ pub fn prepare(
     };
     // The ruleset is made here, not by the spawn (which makes a bot's);
     // and no minimal root: a build writes into its cache and reads its
-    // workspace, which a bot's root does not hold.
+    // workspace, which a bot's root does not hold. Where the layer is on,
+    // the host is sealed instead (below).
+    let seal = containment.minimal_root && containment.unshare_flags & sys::NEW_NS != 0;
     containment.confine_fs = false;
     containment.minimal_root = false;
     std::fs::create_dir_all(cache)
@@ -172,8 +180,18 @@ pub fn prepare(
     let scratch = crate::plan::scratch_dir(&format!("build-{bot}"), false)
         .map_err(|e| format!("cannot make its build scratch directory: {e}"))?;
     let env = environment(dir, scratch.path(), cache);
+    let reach = reach(dir, scratch.path(), cache, &env);
+    // In its mount namespace every mount is read-only but where it
+    // writes: as dojo's user (root, as root) it owns the host's files, and
+    // Landlock does not cover their modes, times or owners.
+    let sealed = seal
+        .then(|| crate::sys::root::SealedHost::new(&reach.write, dir).map(Box::new))
+        .transpose()
+        .map_err(|e| format!("cannot seal the host for its build: {e}"))?;
+    if let Some(host) = &sealed {
+        containment.sealed_host = sys::ForChild(&**host);
+    }
     let ruleset = if layer_available("landlock") {
-        let reach = reach(dir, scratch.path(), cache, &env);
         let made = crate::confine::build_ruleset(&crate::confine::BuildReach {
             read: &reach.read,
             write: &reach.write,
@@ -192,6 +210,7 @@ pub fn prepare(
         env,
         scratch,
         _ruleset: ruleset,
+        _sealed: sealed,
     })
 }
 

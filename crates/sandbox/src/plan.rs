@@ -289,7 +289,7 @@ fn minimal_root_layer(user: bool) -> Layer {
             unshare_flags: sys::NEW_PID | sys::NEW_NS,
             private_proc: true,
             minimal_root: true,
-            root: sys::RootRef(&root),
+            root: sys::ForChild(&root),
             ..Containment::default()
         };
         if user {

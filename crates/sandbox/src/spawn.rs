@@ -304,7 +304,7 @@ pub(crate) fn fork_contained(
                 &reach,
                 containment.private_proc,
             )?);
-            containment.root = sys::RootRef(root);
+            containment.root = sys::ForChild(root);
         }
     }
     containment.cgroup_fds = cgroup_fds;

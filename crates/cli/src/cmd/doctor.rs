@@ -16,7 +16,9 @@ pub fn run() -> ExitCode {
     // --sandbox), but the network only with --build-network off.
     outln!(
         "builds (a bot.toml's `build`): confined by the namespaces, private /proc, Landlock, \
-         seccomp and cgroups marked yes above (not a seat user), with the network unless \
+         seccomp and cgroups marked yes above (not a seat user; with minimal-root, every mount \
+         of the host read-only but the build's directory, cache and scratch directory and \
+         cargo's download caches), with the network unless \
          --build-network off, which here {}",
         match dojo_runner::build_network_off_by() {
             Some(by) => format!("uses {by}"),

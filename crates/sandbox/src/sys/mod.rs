@@ -263,26 +263,50 @@ pub struct Containment {
     /// The minimal root to make and enter (see [`crate::root`]); its
     /// owner keeps it until the spawn has returned.
     #[serde(skip)]
-    pub root: RootRef,
+    pub root: ForChild<root::MinimalRoot>,
+    /// Without a minimal root (a build): the host's mounts made read-only
+    /// but the places it writes (needs `NEW_NS` in the flags); its owner
+    /// keeps it until the spawn has returned.
+    #[serde(skip)]
+    pub sealed_host: ForChild<root::SealedHost>,
 }
 
-/// A [`root::MinimalRoot`] for the forked child (null: none). A
-/// plain pointer so that [`Containment`] stays a copied value: the spawn
-/// that sets it owns the root until the fork is done, and the child
-/// reads its own copy of that memory.
-#[derive(Debug, Clone, Copy)]
-pub struct RootRef(pub *const root::MinimalRoot);
+/// A value for the forked child to read (null: none): a [`root::MinimalRoot`]
+/// or a [`root::SealedHost`]. A plain pointer so that [`Containment`]
+/// stays a copied value: the spawn that sets it owns the value until the
+/// fork is done, and the child reads its own copy of that memory.
+#[derive(Debug)]
+pub struct ForChild<T>(pub *const T);
 
-impl Default for RootRef {
+impl<T> ForChild<T> {
+    /// The value, if one was given.
+    ///
+    /// # Safety
+    /// The owner keeps the value until the fork is done.
+    unsafe fn get(&self) -> Option<&T> {
+        // SAFETY: as this function.
+        unsafe { self.0.as_ref() }
+    }
+}
+
+impl<T> Clone for ForChild<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ForChild<T> {}
+
+impl<T> Default for ForChild<T> {
     fn default() -> Self {
         Self(std::ptr::null())
     }
 }
 
 // SAFETY: only read, in the forked child, while the owner keeps it.
-unsafe impl Send for RootRef {}
+unsafe impl<T> Send for ForChild<T> {}
 // SAFETY: as above.
-unsafe impl Sync for RootRef {}
+unsafe impl<T> Sync for ForChild<T> {}
 
 /// `uid_map` and `gid_map` contents for an unprivileged user namespace.
 #[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
@@ -355,7 +379,8 @@ impl Default for Containment {
             subreaper: false,
             seat_id: 0,
             minimal_root: false,
-            root: RootRef(std::ptr::null()),
+            root: ForChild::default(),
+            sealed_host: ForChild::default(),
         }
     }
 }
@@ -974,10 +999,15 @@ pub fn contain(
                 // user first (a change of user clears PDEATHSIG), then
                 // PDEATHSIG and the check that the waiter is still there.
                 libc::close(alive[1]);
-                if !plan.root.0.is_null() {
-                    root::enter(&*plan.root.0, plan.landlock_fd)?;
-                } else if plan.private_proc {
-                    private_proc(&plan)?;
+                if let Some(minimal) = plan.root.get() {
+                    root::enter(minimal, plan.landlock_fd)?;
+                } else {
+                    if let Some(host) = plan.sealed_host.get() {
+                        root::seal_host(host)?;
+                    }
+                    if plan.private_proc {
+                        private_proc(&plan)?;
+                    }
                 }
                 if init.is_some() {
                     // A box's init stays out of its bots' reach: each bot

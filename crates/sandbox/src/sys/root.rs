@@ -93,9 +93,25 @@ fn last_error() -> std::io::Error {
 /// # Safety
 /// In a forked child before exec; `at` NUL-terminated.
 unsafe fn mount_setattr(at: &CString, attrs: u64, recursive: bool) -> std::io::Result<()> {
+    // SAFETY: as this function.
+    unsafe { change_mount_attrs(at, attrs, 0, recursive) }
+}
+
+/// `mount_setattr(2)`: `set` set and `clear` cleared on the mount at `at`
+/// (and on those below it if `recursive`), with no fallback.
+/// Async-signal-safe.
+///
+/// # Safety
+/// As [`mount_setattr`].
+unsafe fn change_mount_attrs(
+    at: &CString,
+    set: u64,
+    clear: u64,
+    recursive: bool,
+) -> std::io::Result<()> {
     let attr = MountAttr {
-        attr_set: attrs,
-        attr_clr: 0,
+        attr_set: set,
+        attr_clr: clear,
         propagation: 0,
         userns_fd: 0,
     };
@@ -279,6 +295,85 @@ pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()>
             super::landlock_allow(landlock_fd, c"/proc", super::LANDLOCK_READ)?;
             super::landlock_allow(landlock_fd, &root.scratch_parent, root.scratch_access)?;
         }
+    }
+    Ok(())
+}
+
+/// A build's view of the host: every mount read-only but the places it
+/// writes (its directory, its cache, its scratch directory, cargo's
+/// download caches), in a mount namespace of its own. A build runs as
+/// dojo's user (root, as root), which owns every file of the host: Landlock
+/// keeps its writes to those places, but not a `chmod`, `chown`, `utime`
+/// or extended attribute of any other file it can name (metadata, not
+/// content). A read-only mount refuses those (`EROFS`).
+#[derive(Debug)]
+pub struct SealedHost {
+    /// The places it writes, bound onto themselves before the seal and
+    /// made writable again after it.
+    pub(crate) writable: Vec<CString>,
+    /// The working directory, entered again once sealed: the one entered
+    /// before is the read-only mount's, under the bind.
+    pub(crate) cwd: CString,
+}
+
+impl SealedHost {
+    /// A sealed host with `writable` left writable (paths that exist),
+    /// working in `cwd`.
+    pub fn new(
+        writable: &[std::path::PathBuf],
+        cwd: &std::path::Path,
+    ) -> std::io::Result<SealedHost> {
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = |p: &std::path::Path| {
+            CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other)
+        };
+        let writable = writable
+            .iter()
+            .map(|p| c_path(p))
+            .collect::<std::io::Result<_>>()?;
+        Ok(SealedHost {
+            writable,
+            cwd: c_path(cwd)?,
+        })
+    }
+}
+
+/// Seals the host as `host` says, in this process's own mount namespace:
+/// mounts made private (nothing here reaches the host's), each writable
+/// place bound onto itself, every mount made read-only in one recursive
+/// call, and the writable binds (with what is mounted below them)
+/// writable again; then its working directory entered anew (through the
+/// bind). Needs `mount_setattr` (Linux 5.12). Only
+/// async-signal-safe calls, no allocation.
+///
+/// # Safety
+/// In a forked child before exec, in a mount namespace of its own.
+pub unsafe fn seal_host(host: &SealedHost) -> std::io::Result<()> {
+    let none = std::ptr::null::<libc::c_char>();
+    let check = |rc: libc::c_int| if rc == -1 { Err(last_error()) } else { Ok(()) };
+    // SAFETY: raw system calls on NUL-terminated strings `host` owns.
+    unsafe {
+        check(libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ))?;
+        for at in &host.writable {
+            check(libc::mount(
+                at.as_ptr(),
+                at.as_ptr(),
+                none,
+                libc::MS_BIND | libc::MS_REC,
+                std::ptr::null(),
+            ))?;
+        }
+        change_mount_attrs(&CString::from(c"/"), ATTR_RDONLY, 0, true)?;
+        for at in &host.writable {
+            change_mount_attrs(at, 0, ATTR_RDONLY, true)?;
+        }
+        check(libc::chdir(host.cwd.as_ptr()))?;
     }
     Ok(())
 }
