@@ -5,7 +5,8 @@ deal (its opponent's hand in the seat-swapped twin game) into the next.
 
 At start it looks for the notes a previous game of its own would have
 left on its scratch directory (HOME): an extended attribute, a file, the
-directory's mode and its modification time; and it notes the System V
+directory's mode and its modification time; and in its network
+namespace's counters (sends that found no route, in /proc/net/snmp); and it notes the System V
 and PID counters as it finds them (its own pid, the ids of two fresh
 shared memory segments). It reports the notes and its pid on stderr in
 one line (`notes\t...`), the segments' ids in another (`ipc\t...`), then leaves each note and moves the counters on (forks
@@ -16,6 +17,7 @@ its notes."""
 import ctypes
 import ctypes.util
 import os
+import socket
 import sys
 
 libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
@@ -41,6 +43,20 @@ if int(st.st_mtime) == MARK_TIME:
     found.append("mtime")
 
 
+def no_routes():
+    """Ip OutNoRoutes of this network namespace (0 if unreadable)."""
+    try:
+        with open("/proc/net/snmp") as f:
+            lines = [line.split() for line in f if line.startswith("Ip:")]
+        return int(dict(zip(lines[0][1:], lines[1][1:]))["OutNoRoutes"])
+    except (OSError, IndexError, KeyError, ValueError):
+        return 0
+
+
+if no_routes() > 0:
+    found.append("netns")
+
+
 def segment():
     return libc.shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600)
 
@@ -63,6 +79,17 @@ except OSError as e:
     left.append(f"xattr:{e.errno}")
 with open(os.path.join(home, "note.txt"), "w") as f:
     f.write("the deal\n")
+try:
+    # No interface is up: each send finds no route, and counts.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _ in range(3):
+            try:
+                s.sendto(b"the deal", ("127.0.0.1", 9))
+            except OSError:
+                pass
+    left.append("netns")
+except OSError as e:
+    left.append(f"netns:{e.errno}")
 for _ in range(5):
     pid = os.fork()
     if pid == 0:

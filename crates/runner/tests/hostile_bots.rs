@@ -1986,6 +1986,33 @@ fn a_bot_finds_no_note_of_its_last_game_in_its_reused_box() {
 }
 
 #[test]
+fn without_seccomp_the_network_counters_carry_a_note_to_the_next_game() {
+    // The counterpart of the network note above: a box keeps its network
+    // namespace from game to game, and only seccomp (no socket for a bot)
+    // keeps a bot from moving its counters.
+    if !in_a_process_without(
+        "without_seccomp_the_network_counters_carry_a_note_to_the_next_game",
+        "seccomp",
+    ) {
+        return;
+    }
+    if !have("pid-namespace") || !have("network-namespace") {
+        return;
+    }
+    let keeper = bot("hostile", "note_keeper.py", &[]);
+    let (_, first) = versus(keeper.clone(), &options(), 1);
+    assert!(
+        notes_line(&first.seats[1].stderr).starts_with("notes\tnone\t"),
+        "{}",
+        first.seats[1].stderr
+    );
+    let (referee, second) = versus(keeper, &options(), 1);
+    let line = notes_line(&second.seats[1].stderr);
+    assert!(line.starts_with("notes\tnetns\t"), "{line}");
+    assert_eq!(referee.history[0][1], Answer::Move(1));
+}
+
+#[test]
 fn a_games_record_is_the_same_in_a_reused_box_and_a_fresh_one() {
     let reused = note_keepers(3, false);
     let fresh = note_keepers(3, true);

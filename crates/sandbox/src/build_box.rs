@@ -16,7 +16,8 @@
 //!   but those places (as dojo's user, root as root, it owns the host's
 //!   files, and Landlock does not cover their modes, times or owners:
 //!   `chmod` of `/etc/shadow` or of a neighbour's program meets `EROFS`);
-//! - the bot processes' seccomp filter;
+//! - the bot processes' seccomp filter, but for Internet sockets, which
+//!   a build may open ([`crate::seccomp::build_filters`]);
 //! - control groups with build-sized limits ([`BUILD_PROCESSES`],
 //!   [`BUILD_MEMORY_MIB`]);
 //! - the network unless `--build-network off`, which gives it a network
@@ -173,6 +174,9 @@ pub fn prepare(
     // workspace, which a bot's root does not hold. Where the layer is on,
     // the host is sealed instead (below).
     let seal = containment.minimal_root && containment.unshare_flags & sys::NEW_NS != 0;
+    if !containment.seccomp.is_empty() {
+        containment.seccomp = crate::seccomp::build_filters().unwrap_or_default();
+    }
     containment.confine_fs = false;
     containment.minimal_root = false;
     std::fs::create_dir_all(cache)

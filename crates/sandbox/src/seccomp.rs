@@ -406,10 +406,26 @@ const DENIED: &[i64] = &[
     libc::SYS_io_uring_register,
 ];
 
-/// Socket families no bot gets: Unix sockets (a pathname socket of the
-/// host, such as a container daemon's, is reachable by `connect` whatever
-/// Landlock allows), the host's virtual-machine sockets, netlink (the
-/// kernel's configuration interface) and raw packets.
+/// Which sockets a process may open with `socket`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sockets {
+    /// None (a bot). Its network namespace has no interface up, so an
+    /// Internet socket serves it nothing, but it moves the namespace's
+    /// counters (`/proc/net/snmp`: a `sendto` that finds no route counts
+    /// in `OutNoRoutes`), which a box keeps from one game to the next: a
+    /// note to its next game that no renewal clears (a network namespace
+    /// costs about 0.4 ms to make, too much to make per game).
+    None,
+    /// Internet sockets, but not the [`DENIED_FAMILIES`] nor raw ones (a
+    /// build, which fetches its dependencies).
+    Internet,
+}
+
+/// Socket families no build gets (and no bot, which gets none): Unix
+/// sockets (a pathname socket of the host, such as a container daemon's,
+/// is reachable by `connect` whatever Landlock allows), the host's
+/// virtual-machine sockets, netlink (the kernel's configuration
+/// interface) and raw packets.
 const DENIED_FAMILIES: &[i32] = &[
     libc::AF_UNIX,
     libc::AF_VSOCK,
@@ -455,28 +471,42 @@ const READYING: &[i64] = &[libc::SYS_mount, libc::SYS_umount2, libc::SYS_unshare
 
 pub use crate::sys::loaded_by_init;
 
-/// The compiled filters, in the order to load them: the allowlist (every
-/// other call ENOSYS; `clone3` among those, as its flags sit in memory,
-/// out of a filter's reach, and C libraries then fall back to `clone`,
-/// whose flags the EPERM filter checks), then the EPERM list, then the
-/// `READYING` calls' EPERM. `None` where the architecture is not
+/// The bots' compiled filters, in the order to load them: the allowlist
+/// (every other call ENOSYS; `clone3` among those, as its flags sit in
+/// memory, out of a filter's reach, and C libraries then fall back to
+/// `clone`, whose flags the EPERM filter checks), then the EPERM list,
+/// then the `READYING` calls' EPERM. `None` where the architecture is not
 /// supported.
 pub fn filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
-    FILTERS.get_or_init(|| build(&[]).ok()).as_deref()
+    FILTERS
+        .get_or_init(|| build(&[], Sockets::None).ok())
+        .as_deref()
 }
 
 /// [`filters`] for a pinned bot: `sched_setaffinity` fails with EPERM too.
 pub fn pinned_filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
     FILTERS
-        .get_or_init(|| build(DENIED_WHEN_PINNED).ok())
+        .get_or_init(|| build(DENIED_WHEN_PINNED, Sockets::None).ok())
         .as_deref()
 }
 
-fn build(also_denied: &[i64]) -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
+/// [`filters`] for a build: Internet sockets are allowed (it fetches its
+/// dependencies, unless `--build-network off` takes the network away).
+pub fn build_filters() -> Option<&'static [BpfProgram]> {
+    static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
+    FILTERS
+        .get_or_init(|| build(&[], Sockets::Internet).ok())
+        .as_deref()
+}
+
+fn build(
+    also_denied: &[i64],
+    sockets: Sockets,
+) -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)?;
-    build_specs(also_denied)?
+    build_specs(also_denied, sockets)?
         .iter()
         .map(|spec| spec.dispatched(arch))
         .collect()
@@ -484,7 +514,10 @@ fn build(also_denied: &[i64]) -> Result<Vec<BpfProgram>, seccompiler::BackendErr
 
 /// The three filters' calls and actions, in the order to load them (see
 /// [`filters`]).
-fn build_specs(also_denied: &[i64]) -> Result<Vec<Spec>, seccompiler::BackendError> {
+fn build_specs(
+    also_denied: &[i64],
+    sockets: Sockets,
+) -> Result<Vec<Spec>, seccompiler::BackendError> {
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED
         .iter()
         .chain(also_denied)
@@ -518,7 +551,45 @@ fn build_specs(also_denied: &[i64]) -> Result<Vec<Spec>, seccompiler::BackendErr
         SeccompCmpOp::MaskedEq(0xf),
         libc::SOCK_RAW as u64,
     )?])?);
+    if sockets == Sockets::None {
+        // No rule: every `socket` fails.
+        socket_rules.clear();
+    }
     denied.insert(libc::SYS_socket, socket_rules);
+    // The page cache's ways to tell or clear whether a file's page is
+    // cached, which host state keeps from one game to the next whatever
+    // the box (a bot's own read-only file, or a system file two bots
+    // read): a read that fails rather than wait for the disk
+    // (`preadv2`'s `RWF_NOWAIT`, its sixth argument), and eviction
+    // (`fadvise64`'s `POSIX_FADV_DONTNEED`, its fourth; `madvise`'s
+    // `MADV_COLD` and `MADV_PAGEOUT`, its third). All are advice or a
+    // choice not to wait: an honest program does without them.
+    const RWF_NOWAIT: u64 = 0x8;
+    for call in [libc::SYS_preadv2, libc::SYS_pwritev2] {
+        denied.insert(
+            call,
+            vec![SeccompRule::new(vec![arg(
+                5,
+                SeccompCmpOp::MaskedEq(RWF_NOWAIT),
+                RWF_NOWAIT,
+            )?])?],
+        );
+    }
+    denied.insert(
+        libc::SYS_fadvise64,
+        vec![SeccompRule::new(vec![arg(
+            3,
+            SeccompCmpOp::Eq,
+            libc::POSIX_FADV_DONTNEED as u64,
+        )?])?],
+    );
+    denied.insert(
+        libc::SYS_madvise,
+        [libc::MADV_COLD, libc::MADV_PAGEOUT]
+            .into_iter()
+            .map(|advice| SeccompRule::new(vec![arg(2, SeccompCmpOp::Eq, advice as u64)?]))
+            .collect::<Result<Vec<_>, _>>()?,
+    );
     // A connected pair stays allowed (pipes between a bot's own
     // processes), but not a datagram one: it could `sendto` a host socket.
     denied.insert(
@@ -831,8 +902,23 @@ mod tests {
     /// ways: the flags, families and types the rules name, around them,
     /// and the extremes.
     fn argument_values() -> Vec<u64> {
-        let mut values: Vec<u64> =
-            vec![0, 1, 2, 3, 4, 5, 10, 16, 17, u64::from(u32::MAX), u64::MAX];
+        let mut values: Vec<u64> = vec![
+            0,
+            1,
+            2,
+            3,
+            4,
+            5,
+            8,
+            9,
+            10,
+            16,
+            17,
+            20,
+            21,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ];
         values.push(1 << 32 | 1);
         for flag in NAMESPACE_FLAGS {
             let flag = *flag as u32 as u64;
@@ -854,7 +940,7 @@ mod tests {
 
     fn specs(also_denied: &[i64]) -> Vec<Spec> {
         // As `build` makes them: the same code, with the specs kept.
-        build_specs(also_denied).expect("the specs build")
+        build_specs(also_denied, Sockets::None).expect("the specs build")
     }
 
     #[test]
@@ -869,8 +955,12 @@ mod tests {
             linear[1].k
         };
         let values = argument_values();
-        for also in [&[][..], DENIED_WHEN_PINNED] {
-            for spec in specs(also) {
+        for (also, sockets) in [
+            (&[][..], Sockets::None),
+            (DENIED_WHEN_PINNED, Sockets::None),
+            (&[][..], Sockets::Internet),
+        ] {
+            for spec in build_specs(also, sockets).unwrap() {
                 let linear = spec.linear(arch).unwrap();
                 let dispatched = spec.dispatched(arch).unwrap();
                 assert!(dispatched.len() < 4096);
@@ -903,6 +993,8 @@ mod tests {
                         for &b in &values {
                             check(call as u32, native, [a, b, 0, 0, 0, 0]);
                         }
+                        // The rules on later arguments (advice, flags).
+                        check(call as u32, native, [0, 0, a, a, 0, a]);
                     }
                 }
             }
