@@ -66,6 +66,12 @@ for i in ids:
     if i >= 0:
         libc.shmctl(i, IPC_RMID, None)
 print(f"notes\t{','.join(found) or 'none'}\tpid {os.getpid()}", file=sys.stderr, flush=True)
+# Not a note, but what a bot could play by: its control groups' names
+# (their paths name dojo's pid and the box's number, which differ between
+# a fresh box and a reused one, unless a cgroup namespace hides them).
+with open("/proc/self/cgroup") as f:
+    groups = "|".join(sorted({line.strip().split(":", 2)[2] for line in f}))
+print(f"cgroup\t{groups}", file=sys.stderr, flush=True)
 # Not a note it plays by: a reused box's System V ids go on from where
 # the last game left them (see docs/sandbox.md).
 print(f"ipc\tshm {ids[0]} {ids[1]}", file=sys.stderr, flush=True)

@@ -1986,6 +1986,23 @@ fn a_bot_finds_no_note_of_its_last_game_in_its_reused_box() {
 }
 
 #[test]
+fn a_boxed_bots_control_groups_show_no_name() {
+    // Their names hold dojo's pid and the box's number: a deterministic
+    // bot that played by them would play differently in a fresh box and
+    // a reused one. The box's cgroup namespace shows each as `/`.
+    if !have("pid-namespace") {
+        return;
+    }
+    let (_, run) = versus(bot("hostile", "note_keeper.py", &[]), &options(), 1);
+    let stderr = &run.seats[1].stderr;
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("cgroup\t"))
+        .unwrap_or_else(|| panic!("no cgroup line: {stderr}"));
+    assert_eq!(line, "cgroup\t/", "{stderr}");
+}
+
+#[test]
 fn without_seccomp_the_network_counters_carry_a_note_to_the_next_game() {
     // The counterpart of the network note above: a box keeps its network
     // namespace from game to game, and only seccomp (no socket for a bot)

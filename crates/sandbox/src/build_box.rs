@@ -150,7 +150,8 @@ pub fn prepare(
     let mut containment = crate::plan::plan(SandboxMode::Auto, &build_limits());
     // The bot processes' namespaces, but the network's only when asked:
     // `plan` adds it wherever it can be made.
-    let keep = sys::NEW_PID | sys::NEW_USER | sys::NEW_IPC | sys::NEW_UTS | sys::NEW_NS;
+    let keep =
+        sys::NEW_PID | sys::NEW_USER | sys::NEW_IPC | sys::NEW_UTS | sys::NEW_NS | sys::NEW_CGROUP;
     let net_namespace = containment.unshare_flags & sys::NEW_NET != 0;
     containment.unshare_flags &= keep;
     let deny_tcp = match network {

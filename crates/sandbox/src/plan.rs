@@ -494,9 +494,9 @@ fn seccomp_layer() -> Layer {
             available: true,
             detail: "only the calls bots need are allowed, any other answers ENOSYS; \
                      ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings, new \
-                     namespaces, inotify, io_uring, AIO contexts (io_setup), and Unix, vsock, \
-                     netlink, packet and raw sockets fail with EPERM; with --pin, \
-                     sched_setaffinity too"
+                     namespaces, inotify, io_uring, AIO contexts (io_setup), every socket \
+                     (a build may open Internet ones), and the page cache's no-wait reads \
+                     and evictions fail with EPERM; with --pin, sched_setaffinity too"
                 .to_string(),
         },
         Err(e) => Layer {
@@ -628,7 +628,11 @@ pub fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
     if mode != SandboxMode::Off {
         for layer in probe() {
             match layer.name.as_str() {
-                "pid-namespace" if layer.available => flags |= sys::NEW_PID,
+                // With a cgroup namespace too, made after the bot joined its
+                // groups: its /proc/self/cgroup shows `/`, not the group's
+                // name (dojo's pid and the box's number, which differ
+                // between a fresh box and a reused one).
+                "pid-namespace" if layer.available => flags |= sys::NEW_PID | sys::NEW_CGROUP,
                 "private-proc" if layer.available => private_proc = true,
                 "minimal-root" if layer.available => minimal_root = true,
                 "network-namespace" if layer.available => flags |= sys::NEW_NET,

@@ -884,6 +884,7 @@ pub const NEW_USER: i32 = libc::CLONE_NEWUSER;
 pub const NEW_NS: i32 = libc::CLONE_NEWNS;
 pub const NEW_IPC: i32 = libc::CLONE_NEWIPC;
 pub const NEW_UTS: i32 = libc::CLONE_NEWUTS;
+pub const NEW_CGROUP: i32 = libc::CLONE_NEWCGROUP;
 
 /// Makes this process non-dumpable: its `/proc/PID` entries (environment,
 /// memory, descriptors) then need CAP_SYS_PTRACE, which bots lack (see
