@@ -420,17 +420,7 @@ fn private_proc(plan: &Containment) -> std::io::Result<()> {
     // SAFETY: raw system calls on NUL-terminated literals and a stack
     // value.
     unsafe {
-        let none = std::ptr::null::<libc::c_char>();
-        if libc::mount(
-            none,
-            c"/".as_ptr(),
-            none,
-            libc::MS_REC | libc::MS_PRIVATE,
-            std::ptr::null(),
-        ) == -1
-        {
-            return Err(std::io::Error::last_os_error());
-        }
+        root::mounts_private()?;
         let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
         if libc::mount(
             c"proc".as_ptr(),

@@ -200,6 +200,27 @@ unsafe fn seal_root(root: &MinimalRoot) -> std::io::Result<()> {
     }
 }
 
+/// Makes every mount of this process's own mount namespace private, so
+/// that nothing mounted or changed in it afterwards reaches the host's.
+/// Async-signal-safe.
+///
+/// # Safety
+/// In a forked child before exec, in a mount namespace of its own.
+pub(crate) unsafe fn mounts_private() -> std::io::Result<()> {
+    let none = std::ptr::null::<libc::c_char>();
+    // SAFETY: mount on a NUL-terminated literal.
+    let rc = unsafe {
+        libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        )
+    };
+    if rc == -1 { Err(last_error()) } else { Ok(()) }
+}
+
 /// Makes `root` and moves into it: this process's `/` becomes the new
 /// tmpfs, the host's root is detached, and the working directory is the
 /// bot's. With Landlock (`landlock_fd`), the root's directories may be
@@ -214,14 +235,7 @@ pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()>
     let check = |rc: libc::c_int| if rc == -1 { Err(last_error()) } else { Ok(()) };
     // SAFETY: raw system calls on NUL-terminated strings `root` owns.
     unsafe {
-        // Nothing done here reaches the host's mounts.
-        check(libc::mount(
-            none,
-            c"/".as_ptr(),
-            none,
-            libc::MS_REC | libc::MS_PRIVATE,
-            std::ptr::null(),
-        ))?;
+        mounts_private()?;
         check(libc::mount(
             c"tmpfs".as_ptr(),
             root.stage.as_ptr(),
@@ -353,13 +367,7 @@ pub unsafe fn seal_host(host: &SealedHost) -> std::io::Result<()> {
     let check = |rc: libc::c_int| if rc == -1 { Err(last_error()) } else { Ok(()) };
     // SAFETY: raw system calls on NUL-terminated strings `host` owns.
     unsafe {
-        check(libc::mount(
-            none,
-            c"/".as_ptr(),
-            none,
-            libc::MS_REC | libc::MS_PRIVATE,
-            std::ptr::null(),
-        ))?;
+        mounts_private()?;
         for at in &host.writable {
             check(libc::mount(
                 at.as_ptr(),
