@@ -12,7 +12,11 @@
 //!   block for ever; a FIFO with a reader is held open from here on, so
 //!   the reader waits for the output rather than seeing an empty one);
 //! - an output naming the same file as another output (stdout twice
-//!   included) or as an input, or one of a league directory's own files.
+//!   included) or as an input, or one of a league directory's own files;
+//! - an out directory (`--out` of `dojo league` and `dojo merge`) that is
+//!   a file, or a directory holding anything but no `league.json`
+//!   ([`league_dir`]): a league is written into a new or empty directory
+//!   or a league's, never beside someone's files.
 //!
 //! Paths are compared after canonicalising what exists (a missing file by
 //! its directory's canonical path). A character device (`/dev/null`) may be
@@ -210,15 +214,62 @@ fn hold_fifo(out: &Named<'_>, at: &Path) -> Result<()> {
     }
 }
 
-/// Refuses an out directory that exists and is not a directory.
+/// Refuses an out directory that exists and is not one a league may be
+/// written into: a file, or a directory that holds something but no
+/// `league.json` (a folder of submissions, someone's notes). A new or
+/// empty directory takes a new league; one holding `league.json` is a
+/// league's, whose command decides what to do with it (`dojo league`
+/// continues the same league and refuses another one, `dojo merge` adds
+/// to an earlier merge of the same league).
 fn league_dir(out: &Named<'_>) -> Result<()> {
-    if out.path.exists() && !out.path.is_dir() {
+    if !out.path.exists() {
+        return Ok(());
+    }
+    if !out.path.is_dir() {
         bail!(
             "{}: is a file; expected a directory (a new one, or an existing league's)",
             out.shown()
         );
     }
-    Ok(())
+    if out.path.join(dojo_league::store::LEAGUE_FILE).exists() {
+        return Ok(());
+    }
+    let mut names = std::fs::read_dir(out.path)
+        .and_then(|dir| {
+            dir.map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect::<std::io::Result<Vec<String>>>()
+        })
+        .with_context(|| format!("{}: cannot be read", out.shown()))?;
+    names.retain(|name| !leftover(name));
+    if names.is_empty() {
+        return Ok(());
+    }
+    names.sort();
+    let names = names.iter().map(|n| format!("{n:?}")).collect();
+    bail!(
+        "{}: the directory holds {} but no league.json, so it is no league's; expected a new or empty directory, or a league's (one holding league.json, which `dojo league --resume DIR` continues)",
+        out.shown(),
+        listed(names, 3)
+    );
+}
+
+/// What a dojo killed while it made an out directory may have left in
+/// it before its `league.json`: the file that was to become it
+/// (`store::write_atomic`), or this check's own probe. Running the same
+/// command again continues.
+fn leftover(name: &str) -> bool {
+    name == format!(".{}.tmp", dojo_league::store::LEAGUE_FILE) || name.starts_with(".dojo-check-")
+}
+
+/// `names` joined, the first `shown` of them and how many more.
+fn listed(mut names: Vec<String>, shown: usize) -> String {
+    let more = names.len().saturating_sub(shown);
+    names.truncate(shown);
+    let mut text = names.join(", ");
+    if more > 0 {
+        text += &format!(" and {more} more");
+    }
+    text
 }
 
 /// Where a path leads, for comparing two of them.
@@ -380,6 +431,45 @@ mod tests {
         assert!(league_file(Path::new("/l"), dir).is_some());
         assert_eq!(league_file(Path::new("/l/page.html"), dir), None);
         assert_eq!(league_file(Path::new("/m/report.json"), dir), None);
+    }
+
+    #[test]
+    fn an_out_directory_is_new_empty_or_a_leagues() {
+        let tmp = tempfile::tempdir().unwrap();
+        let check = |path: &Path| {
+            league_dir(&Named {
+                flag: "--out",
+                path,
+                kind: Kind::League,
+            })
+        };
+        check(&tmp.path().join("new")).unwrap();
+        let dir = tmp.path().join("dir");
+        std::fs::create_dir(&dir).unwrap();
+        check(&dir).unwrap();
+        // What a dojo killed before its league.json leaves: run again, it
+        // continues.
+        std::fs::write(dir.join(".league.json.tmp"), "{").unwrap();
+        check(&dir).unwrap();
+        // Someone's files: refused, naming them.
+        for name in ["notes.txt", "b", "c", "d", "e"] {
+            std::fs::write(dir.join(name), "mine").unwrap();
+        }
+        let err = check(&dir).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "--out {}: the directory holds \"b\", \"c\", \"d\" and 2 more but no league.json",
+                dir.display()
+            )),
+            "{err}"
+        );
+        assert!(err.contains("expected a new or empty directory, or a league's"));
+        // A league's: its command decides (the same league continues).
+        std::fs::write(dir.join("league.json"), "{}").unwrap();
+        check(&dir).unwrap();
+        let file = dir.join("notes.txt");
+        let err = check(&file).unwrap_err().to_string();
+        assert!(err.contains("is a file; expected a directory"), "{err}");
     }
 
     #[test]

@@ -94,8 +94,8 @@ fn parse_line<'a>(
 /// `games` file, read a line at a time (each up to
 /// [`dojo_runner::input::RECORD_CAP`]), and how many games it holds. A
 /// last line without its newline is a write cut short by a crash, not a
-/// finished game; any other line that is not a stored game is an error
-/// naming it.
+/// finished game; any other line that is not a stored game, or a second
+/// line of a game, is an error naming it.
 fn find_line(
     games: &Path,
     mut reader: impl std::io::BufRead,
@@ -103,6 +103,7 @@ fn find_line(
 ) -> Result<(Option<(usize, String)>, usize), ReplayError> {
     let mut found = None;
     let mut count = 0;
+    let mut ids = store::StoredIds::default();
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
@@ -127,6 +128,11 @@ fn find_line(
         let parts = parse_line(games, number, line)?;
         if parts.retired.is_some() {
             continue;
+        }
+        // Which of two copies would be the game? Neither: refused.
+        if !ids.insert(parts.id) {
+            let err = store::stored_twice(games, number, parts.id, line.as_bytes());
+            return Err(ReplayError::Store(Box::new(err)));
         }
         count += 1;
         if parts.id == id && found.is_none() {

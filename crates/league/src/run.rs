@@ -121,15 +121,14 @@ pub fn run_league(
     let mut leader = Leader::default();
     let mut stored_games = 0u64;
     let store = Store::open_each(&options.out, settings, |line| {
-        if check_stored(&options.out, &schedule, shard, &done, &line)? {
-            done.insert(line.id);
-            leader.add(&line);
-            tally.add(&line);
-            if let Some(rule) = &mut stop_rule {
-                rule.add(line.pair, line.leg, &line.seats, &line.scores, &cutoffs);
-            }
-            stored_games += 1;
+        check_stored(&options.out, &schedule, shard, &line)?;
+        done.insert(line.id);
+        leader.add(&line);
+        tally.add(&line);
+        if let Some(rule) = &mut stop_rule {
+            rule.add(line.pair, line.leg, &line.seats, &line.scores, &cutoffs);
         }
+        stored_games += 1;
         Ok::<(), LeagueError>(())
     })?;
 
@@ -283,46 +282,20 @@ impl Sink for Writer<'_> {
 }
 
 /// Checks a stored game belongs to this directory's fixtures (those of
-/// `shard`). Returns whether it is new: a game stored again identically
-/// (`done` holds its id) is not counted twice; stored again with a
-/// different result, it is an error (the first copy is read back from
-/// `dir` to compare).
+/// `shard`). A game stored twice never gets here: reading `games.jsonl`
+/// refuses its second line ([`crate::store::StoreError::StoredTwice`]).
 fn check_stored(
     dir: &std::path::Path,
     schedule: &Schedule,
     shard: Option<crate::settings::Shard>,
-    done: &IdSet,
     line: &GameLine,
-) -> Result<bool, LeagueError> {
-    let foreign = |problem| LeagueError::Foreign {
-        path: dir.join(crate::store::GAMES_FILE),
-        id: line.id,
-        problem,
-    };
-    let fixture = schedule
-        .selects(shard, line.id)
-        .then(|| schedule.fixture(line.id))
-        .flatten();
-    match fixture {
-        None => return Err(foreign("is not in this league's schedule")),
-        Some(f) if !line.matches(&f) => {
-            // The one way dojo itself leaves such a line: an `--add` killed
-            // between rewriting games.jsonl and league.json (`crate::late`).
-            return Err(foreign(
-                "does not match its scheduled seats or seed (if an --add or --replace was interrupted, run it again)",
-            ));
-        }
-        Some(_) => {}
-    }
-    if !done.contains(line.id) {
-        return Ok(true);
-    }
-    match crate::store::find_game(dir, schedule.game(), line.id)? {
-        Some(first) if !line.same_game(&first) => {
-            Err(foreign("is stored twice with different results"))
-        }
-        _ => Ok(false),
-    }
+) -> Result<(), LeagueError> {
+    line.fits(schedule, shard)
+        .map_err(|problem| LeagueError::Foreign {
+            path: dir.join(crate::store::GAMES_FILE),
+            id: line.id,
+            problem,
+        })
 }
 
 /// A set of game ids, a bit each (ids are below the schedule's length).

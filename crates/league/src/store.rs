@@ -129,6 +129,28 @@ impl GameLine {
             && self.seed == fixture.seed
     }
 
+    /// Whether this line is a game of the directory's fixtures (those of
+    /// `shard` in `schedule`): `Err` says why not, after "game ID".
+    pub fn fits(
+        &self,
+        schedule: &crate::schedule::Schedule,
+        shard: Option<Shard>,
+    ) -> Result<(), &'static str> {
+        let fixture = schedule
+            .selects(shard, self.id)
+            .then(|| schedule.fixture(self.id))
+            .flatten();
+        match fixture {
+            None => Err("is not in this league's schedule"),
+            // The one way dojo itself leaves such a line: an `--add` killed
+            // between rewriting games.jsonl and league.json (`crate::late`).
+            Some(f) if !self.matches(&f) => Err(
+                "does not match its scheduled seats or seed (if an --add or --replace was interrupted, run it again)",
+            ),
+            Some(_) => Ok(()),
+        }
+    }
+
     /// Checks the line is a result a game of `game` can have: its number
     /// of seats, a team per seat or none, one score and one fault record
     /// per seat, scores that are one side winning or a draw (the game's
@@ -213,6 +235,23 @@ pub enum StoreError {
         path.display(), fields.join(", ")
     )]
     OtherLeague { path: PathBuf, fields: Vec<String> },
+    /// A second line of a league game already stored (a retired game's
+    /// line aside): each game is stored once, so a copy would count twice.
+    #[error(
+        "{}:{line}: game {id} is stored a second time (first on line {first}, {}); a league stores each game once: remove one of the two lines (copies of one league's games are joined with `dojo merge`)",
+        path.display(),
+        if *same { "the same game" } else { "with another result" }
+    )]
+    StoredTwice {
+        path: PathBuf,
+        id: u64,
+        /// The line of its first copy.
+        first: usize,
+        /// The line of the second.
+        line: usize,
+        /// Whether both copies hold the same game ([`GameLine::same_game`]).
+        same: bool,
+    },
     #[error("{}: has games but no league.json; refusing to reuse it", path.display())]
     NoLeague { path: PathBuf },
     #[error(
@@ -659,7 +698,9 @@ pub fn record_provenance(
 /// game of `game` ([`GameLine::check`]). A torn last line (no
 /// trailing newline, or not a valid game line) is cut off the file when
 /// `repair` is set, and is an error otherwise. Any other bad line is an
-/// error: it is never silently dropped.
+/// error: it is never silently dropped. So is a second line of a league
+/// game ([`StoredIds`]: a retired game's line aside), which would count
+/// the game twice.
 pub fn read_games(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameLine>, StoreError> {
     read_games_with(dir, game, Tail::repairing(repair))
 }
@@ -731,19 +772,88 @@ pub fn read_every_line(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameL
     Ok(lines)
 }
 
-/// The first stored line of game `id` in `dir/games.jsonl`, reading up to
-/// it (a resumed league checks a game stored twice against its first copy
-/// this way instead of keeping every game).
-pub fn find_game(dir: &Path, game: Game, id: u64) -> Result<Option<GameLine>, StoreError> {
-    let mut found = None;
-    scan_games(dir, game, Tail::Refuse, |line| {
-        if line.id == id && line.retired.is_none() {
-            found = Some(line);
-            return Ok::<_, StoreError>(ControlFlow::Break(()));
+/// The ids of the league games met so far in one reading of a
+/// `games.jsonl`, a bit each (in blocks of 64 ids, so a stray huge id
+/// costs a block, not a bitmap up to it). A league stores each game once:
+/// a second line of an id is an error ([`stored_twice`]). Retired lines
+/// ([`GameLine::retired`]) are no league game and are not noted: a
+/// replaced bot's old game and the game that replaced it share an id.
+#[derive(Debug, Default)]
+pub struct StoredIds {
+    blocks: std::collections::BTreeMap<u64, u64>,
+}
+
+impl StoredIds {
+    /// Notes `id`; false if it was noted before.
+    pub fn insert(&mut self, id: u64) -> bool {
+        let block = self.blocks.entry(id / 64).or_default();
+        let bit = 1 << (id % 64);
+        let new = *block & bit == 0;
+        *block |= bit;
+        new
+    }
+}
+
+/// The error for line `line` of the games file `path`, `text`, a league
+/// game whose id `id` an earlier line already holds: it names both lines
+/// (the file is read again up to the first copy) and says whether the
+/// two are the same game.
+pub fn stored_twice(path: &Path, line: usize, id: u64, text: &[u8]) -> StoreError {
+    match first_copy(path, id) {
+        Ok(Some((first, copy))) if first < line => StoreError::StoredTwice {
+            path: path.to_owned(),
+            id,
+            first,
+            line,
+            same: serde_json::from_slice::<GameLine>(text).is_ok_and(|l| l.same_game(&copy)),
+        },
+        Ok(_) => StoreError::Malformed {
+            path: path.to_owned(),
+            line,
+            message: format!("game {id} is stored a second time (the file changed while read)"),
+        },
+        Err(e) => e,
+    }
+}
+
+/// The first league line (retired ones left out) of game `id` in the
+/// games file `path`: its number and the line.
+fn first_copy(path: &Path, id: u64) -> Result<Option<(usize, GameLine)>, StoreError> {
+    /// What a line is looked at for, without reading its record.
+    #[derive(Deserialize)]
+    struct Head {
+        id: u64,
+        #[serde(default)]
+        retired: Option<serde::de::IgnoredAny>,
+    }
+    let mut reader = BufReader::new(File::open(path).map_err(io_err(path))?);
+    let mut text = Vec::new();
+    for number in 1.. {
+        text.clear();
+        let read = dojo_runner::input::read_line_capped(
+            &mut reader,
+            &mut text,
+            dojo_runner::input::RECORD_CAP,
+            "a game line",
+        )
+        .map_err(io_err(path))?;
+        if read == 0 {
+            break;
         }
-        Ok(ControlFlow::Continue(()))
-    })?;
-    Ok(found)
+        let Ok(head) = serde_json::from_slice::<Head>(&text) else {
+            continue;
+        };
+        if head.id == id && head.retired.is_none() {
+            let line =
+                serde_json::from_slice::<GameLine>(&text).map_err(|e| StoreError::Malformed {
+                    path: path.to_owned(),
+                    line: number,
+                    message: format!("expected a game line (JSON object): {e}"),
+                })?;
+            return Ok(Some((number, line)));
+        }
+    }
+    Ok(None)
 }
 
 fn scan_games<E: From<StoreError>>(
@@ -763,6 +873,7 @@ fn scan_games<E: From<StoreError>>(
     // Byte offset of the line being read, where a torn tail is cut.
     let mut start = 0u64;
     let mut number = 0;
+    let mut ids = StoredIds::default();
     loop {
         text.clear();
         let read = dojo_runner::input::read_line_capped(
@@ -802,6 +913,9 @@ fn scan_games<E: From<StoreError>>(
                         message: format!("not a possible game result: {problem}"),
                     }
                     .into());
+                }
+                if line.retired.is_none() && !ids.insert(line.id) {
+                    return Err(stored_twice(&path, number, line.id, &text).into());
                 }
                 if visit(line)?.is_break() {
                     return Ok(());
@@ -1228,6 +1342,73 @@ mod tests {
         assert!(line(0).same_game(&other));
         other.scores = vec![0.0, 1.0];
         assert!(!line(0).same_game(&other));
+    }
+
+    #[test]
+    fn a_game_stored_twice_is_refused_but_a_retired_line_shares_its_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let json = |l: &GameLine| serde_json::to_string(l).unwrap() + "\n";
+        let retired = GameLine {
+            retired: Some(Retired {
+                replaced: vec!["a".into()],
+                fingerprints: Default::default(),
+            }),
+            ..line(1)
+        };
+        // A replaced bot's old game, then the game that replaced it.
+        let text = json(&retired) + &json(&line(0)) + &json(&retired) + &json(&line(1));
+        fs::write(&path, &text).unwrap();
+        let ids = |games: Vec<GameLine>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(read_games(dir.path(), Game::CARDJITSU, false).unwrap()),
+            [0, 1]
+        );
+        assert_eq!(
+            read_every_line(dir.path(), Game::CARDJITSU, false)
+                .unwrap()
+                .len(),
+            4
+        );
+        // The game of id 1 again, its timing aside the same game.
+        let again = GameLine {
+            timing: serde_json::json!({"ms": 5}),
+            ..line(1)
+        };
+        fs::write(&path, text + &json(&again)).unwrap();
+        for repair in [false, true] {
+            let err = read_games(dir.path(), Game::CARDJITSU, repair).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    StoreError::StoredTwice {
+                        id: 1,
+                        first: 4,
+                        line: 5,
+                        same: true,
+                        ..
+                    }
+                ),
+                "{err}"
+            );
+        }
+        assert!(matches!(
+            read_games_so_far(dir.path(), Game::CARDJITSU),
+            Err(StoreError::StoredTwice { line: 5, .. })
+        ));
+        assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 5);
+    }
+
+    #[test]
+    fn stored_ids_take_a_bit_each_and_a_stray_huge_id_one_block() {
+        let mut ids = StoredIds::default();
+        for id in 0..128 {
+            assert!(ids.insert(id));
+        }
+        assert!(!ids.insert(70));
+        assert!(ids.insert(u64::MAX));
+        assert!(!ids.insert(u64::MAX));
+        assert_eq!(ids.blocks.len(), 3);
     }
 
     #[test]

@@ -218,6 +218,13 @@ pub enum LeagueReadError {
     Schedule(#[from] ScheduleError),
     #[error(transparent)]
     Sprt(#[from] crate::stop::SprtSetupError),
+    /// A stored game that is none of the directory's fixtures.
+    #[error("{}: game {id} {problem}", path.display())]
+    Foreign {
+        path: std::path::PathBuf,
+        id: u64,
+        problem: &'static str,
+    },
 }
 
 /// A league directory read for its report: its settings, its games sorted
@@ -225,7 +232,9 @@ pub enum LeagueReadError {
 /// league` uses, so it equals `report.json` apart from `timing`, which is
 /// taken from `report.json` when there is one). A directory a league is
 /// running on ([`store::is_running`]) gives the games stored so far: the
-/// line being written is left out ([`store::read_games_so_far`]).
+/// line being written is left out ([`store::read_games_so_far`]). A game
+/// that is none of the directory's fixtures, or one stored twice, is an
+/// error.
 pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), LeagueReadError> {
     let league = store::load_league(dir)?;
     let settings = league.settings;
@@ -237,6 +246,16 @@ pub fn read_league(dir: &Path) -> Result<(Settings, Vec<GameLine>, Report), Leag
     games.sort_by_key(|g| g.id);
     let schedule = Schedule::build(&settings)?;
     let scheduled = schedule.selected_len(settings.shard);
+    // Each a fixture of the directory, and (the reading refused a game
+    // stored twice) each once: never more games played than scheduled.
+    for game in &games {
+        game.fits(&schedule, settings.shard)
+            .map_err(|problem| LeagueReadError::Foreign {
+                path: dir.join(store::GAMES_FILE),
+                id: game.id,
+                problem,
+            })?;
+    }
     let timing = dojo_runner::input::read_capped(
         &dir.join(store::REPORT_FILE),
         dojo_runner::input::LEAGUE_FILE_CAP,

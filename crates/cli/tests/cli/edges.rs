@@ -1045,6 +1045,56 @@ fn an_out_directory_that_is_a_file_is_refused_naming_the_flag() {
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "mine");
 }
 
+#[test]
+fn an_out_directory_holding_files_but_no_league_is_refused_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A folder of submissions given as --out by mistake.
+    let folder = tmp.path().join("submissions");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("notes.txt"), "hi\n").unwrap();
+    let folder = folder.display().to_string();
+    let said = format!(
+        "--out {folder}: the directory holds \"notes.txt\" but no league.json, so it is no league's; expected a new or empty directory, or a league's"
+    );
+    let league = tmp.path().join("league");
+    random_league(&league, 2, &[]);
+    let cases: [&[&str]; 3] = [
+        &[
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+        ],
+        &[
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "--gauntlet",
+            "random-py",
+        ],
+        &["merge", league.to_str().unwrap()],
+    ];
+    for args in cases {
+        let args: Vec<&str> = args.iter().copied().chain(["--out", &folder]).collect();
+        refused(&args, &said);
+    }
+    let names: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["notes.txt"], "nothing written beside it");
+    // An empty directory takes a new league, or a merge.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    random_league(&empty, 2, &[]);
+    let merged = tmp.path().join("merged");
+    std::fs::create_dir(&merged).unwrap();
+    stdout_ok(dojo().arg("merge").arg(&league).arg("--out").arg(&merged));
+    assert!(merged.join("games.jsonl").exists());
+}
+
 /// `dojo league` of the two random bots, 10 games, `--jobs 8`, into `out`,
 /// under `ulimit -n files`.
 fn league_under_ulimit(files: u32, out: &Path) -> std::process::Output {

@@ -499,6 +499,59 @@ fn resume_of_a_directory_that_is_no_league_says_so() {
     }
 }
 
+/// A line of `games.jsonl` copied by hand: the same game twice. Every
+/// command that reads the directory refuses it, naming the file, both
+/// lines and the game, where resume once took it for one game and the
+/// report for two (more games played than scheduled).
+#[test]
+fn a_game_stored_twice_is_refused_by_every_command_that_reads_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("league");
+    dojo_testkit::cli::random_league(&league, 4, &[]);
+    let copy = tmp.path().join("copy");
+    dojo_testkit::paths::copy_files(&league, &copy);
+    let path = copy.join("games.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let first = text.lines().next().unwrap();
+    let id = serde_json::from_str::<Value>(first).unwrap()["id"].clone();
+    let with_copy = format!("{text}{first}\n");
+    std::fs::write(&path, &with_copy).unwrap();
+    let said = format!(
+        "{}:5: game {id} is stored a second time (first on line 1, the same game)",
+        path.display()
+    );
+    let copy_arg = copy.to_str().unwrap();
+    let merged = tmp.path().join("merged");
+    let game = id.to_string();
+    let commands: [&[&str]; 4] = [
+        &["league", "--resume", copy_arg],
+        &["report", copy_arg],
+        &["replay", copy_arg, "--game", &game],
+        &["merge", copy_arg, "--out", merged.to_str().unwrap()],
+    ];
+    for args in commands {
+        dojo()
+            .args(args)
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(said.as_str()));
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), with_copy);
+    assert!(!merged.exists());
+    // The same games in two directories (a shard played twice) are what
+    // merge joins: once each.
+    let again = tmp.path().join("again");
+    dojo_testkit::paths::copy_files(&league, &again);
+    stdout_ok(
+        dojo()
+            .arg("merge")
+            .args([&league, &again])
+            .arg("--out")
+            .arg(&merged),
+    );
+    assert_eq!(ids(&merged).len(), 4);
+}
+
 /// A bot that crashes on every other move forfeits every game under the
 /// default fault policy: it ranks last with no win, however its random
 /// fallback cards would have fared, and the report says which policy

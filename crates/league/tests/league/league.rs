@@ -121,45 +121,123 @@ fn resume_after_a_torn_line_matches_an_uninterrupted_run() {
 }
 
 #[test]
-fn a_game_stored_twice_counts_once_and_a_conflicting_copy_is_refused() {
+fn a_game_stored_twice_is_refused_by_every_reader_naming_both_lines() {
     let s = settings(Game::CARDJITSU, &NAMES, 2);
     let tmp = tempfile::tempdir().unwrap();
     let first = run(&s, tmp.path(), 1, &FakeGame::default());
     let path = tmp.path().join(GAMES_FILE);
     let text = fs::read_to_string(&path).unwrap();
+    let lines = text.lines().count();
     let third = text.lines().nth(2).unwrap().to_owned();
-
-    // The same game again, further down (a merge of overlapping shards by
-    // hand): counted once, so the report is unchanged.
-    fs::write(&path, format!("{text}{third}\n")).unwrap();
-    let again = run(&s, tmp.path(), 1, &FakeGame::default());
-    assert_eq!(again.standings, first.standings);
-    assert_eq!(again.games_played, first.games_played);
-
-    // A copy with another result: the resumed league names the game.
-    let mut line: serde_json::Value = serde_json::from_str(&third).unwrap();
-    let scores = line["scores"].as_array().unwrap().clone();
-    line["scores"] = serde_json::Value::Array(scores.into_iter().rev().collect());
-    fs::write(&path, format!("{text}{line}\n")).unwrap();
+    let mut copy: serde_json::Value = serde_json::from_str(&third).unwrap();
+    let id = copy["id"].as_u64().unwrap();
     let opts = LeagueRun {
         out: tmp.path().to_owned(),
         jobs: 1,
         fingerprints: Default::default(),
         origin: Default::default(),
     };
-    let err = run_league(
-        &s,
-        &opts,
-        &FakeGame::default(),
-        &mut NoProgress,
-        &AtomicBool::new(false),
-    )
-    .unwrap_err();
-    let id = line["id"].as_u64().unwrap();
-    assert!(
-        matches!(err, LeagueError::Foreign { id: i, problem, .. }
-            if i == id && problem.contains("twice with different results")),
-        "{err}"
+    let resume = || {
+        run_league(
+            &s,
+            &opts,
+            &FakeGame::default(),
+            &mut NoProgress,
+            &AtomicBool::new(false),
+        )
+    };
+    let stored_twice = |err: &StoreError, same: bool| {
+        let want = (id, 3, lines + 1, same);
+        assert!(
+            matches!(err, StoreError::StoredTwice { id, first, line, same, .. }
+                if (*id, *first, *line, *same) == want),
+            "{err}"
+        );
+        let said = err.to_string();
+        assert!(
+            said.starts_with(&format!(
+                "{}:{}: game {id} is stored a second time (first on line 3",
+                path.display(),
+                lines + 1
+            )),
+            "{said}"
+        );
+    };
+
+    // The same game again, further down (a line copied by hand): each
+    // reader refuses it, rather than count the game twice (a report of
+    // more games played than scheduled) or once here and twice there.
+    for (copy, same) in [(third.clone(), true), {
+        // A copy with another result.
+        let scores = copy["scores"].as_array().unwrap().clone();
+        copy["scores"] = serde_json::Value::Array(scores.into_iter().rev().collect());
+        (copy.to_string(), false)
+    }] {
+        let with_copy = format!("{text}{copy}\n");
+        fs::write(&path, &with_copy).unwrap();
+        match resume().unwrap_err() {
+            LeagueError::Store(e) => stored_twice(&e, same),
+            e => panic!("{e}"),
+        }
+        stored_twice(
+            &store::read_games(tmp.path(), Game::CARDJITSU, true).unwrap_err(),
+            same,
+        );
+        match dojo_league::view::read_league(tmp.path()).unwrap_err() {
+            dojo_league::view::LeagueReadError::Store(e) => stored_twice(&e, same),
+            e => panic!("{e}"),
+        }
+        let merged = tmp.path().join("merged");
+        match merge(&[tmp.path().to_owned()], &merged).unwrap_err() {
+            MergeError::Store(e) => stored_twice(&e, same),
+            e => panic!("{e}"),
+        }
+        assert!(!merged.exists());
+        let err = dojo_league::replay::load(tmp.path(), Some(id)).unwrap_err();
+        assert!(
+            err.to_string().contains(&format!(
+                ":{}: game {id} is stored a second time (first on line 3",
+                lines + 1
+            )),
+            "{err}"
+        );
+        // Nothing was repaired away: the file is as it was.
+        assert_eq!(fs::read_to_string(&path).unwrap(), with_copy);
+    }
+
+    // A retired copy (a replaced bot's old game, kept for the record) is
+    // no league game: the league reads as before.
+    let mut retired: serde_json::Value = serde_json::from_str(&third).unwrap();
+    retired["retired"] = serde_json::json!({"replaced": ["ant"]});
+    fs::write(&path, format!("{text}{retired}\n")).unwrap();
+    let again = resume().unwrap();
+    assert_eq!(again.standings, first.standings);
+    assert_eq!(again.games_played, first.games_played);
+    let (_, games, report) = dojo_league::view::read_league(tmp.path()).unwrap();
+    assert_eq!(games.len() as u64, report.games_played);
+    assert_eq!(report.games_played, report.games_scheduled);
+}
+
+/// `dojo report` counts what the directory plays, never more: a stored
+/// game that is none of its fixtures is refused, naming it.
+#[test]
+fn a_report_refuses_a_game_that_is_not_one_of_the_leagues() {
+    let s = settings(Game::CARDJITSU, &NAMES, 2);
+    let tmp = tempfile::tempdir().unwrap();
+    let report = run(&s, tmp.path(), 1, &FakeGame::default());
+    let path = tmp.path().join(GAMES_FILE);
+    let text = fs::read_to_string(&path).unwrap();
+    let mut line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let beyond = report.games_scheduled;
+    line["id"] = beyond.into();
+    fs::write(&path, format!("{text}{line}\n")).unwrap();
+    let err = dojo_league::view::read_league(tmp.path()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: game {beyond} is not in this league's schedule",
+            path.display()
+        )
     );
 }
 
