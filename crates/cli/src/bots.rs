@@ -62,9 +62,10 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
             Some(hint) => anyhow::Error::new(err).context(hint),
             None => anyhow::Error::from(err),
         })?;
-    let inline = spec
-        .split_once('=')
-        .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
+    let inline = dojo_runner::named_dir(spec).is_none()
+        && spec
+            .split_once('=')
+            .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
     if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).exists() {
         errln!(
             "note: {} has no bot.toml: running `{}` there",

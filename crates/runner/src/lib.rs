@@ -52,7 +52,7 @@ pub use play::{
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
-    hidden_path_hint, load_any, load_dir, resolve,
+    hidden_path_hint, load_any, load_dir, named_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 /// Drops every box kept between games for a later game: after a smoke

@@ -129,6 +129,37 @@ fn a_cardjitsu_league_writes_games_and_report() {
     assert!(stdout.contains(&format!("report: {}", out.join("report.json").display())));
 }
 
+/// A bot given as `NAME=DIR` is stored with its absolute directory, so
+/// the league resumes from any directory, as a bot given by its path is.
+#[test]
+fn a_named_bot_directory_is_stored_by_its_absolute_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    league(
+        &[
+            "cardjitsu",
+            "mine=./bots/random-py",
+            "random-sh",
+            "--games",
+            "2",
+        ],
+        &out,
+    );
+    let stored = read_json(&out.join("league.json"));
+    let mine = stored["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "mine")
+        .unwrap_or_else(|| panic!("no bot mine: {stored}"));
+    let absolute = std::fs::canonicalize(root().join("bots/random-py")).unwrap();
+    assert_eq!(
+        mine["command"].as_str().unwrap(),
+        format!("mine={}", absolute.display()),
+        "{stored}"
+    );
+}
+
 #[test]
 fn jobs_do_not_change_the_report() {
     let dir = tempfile::tempdir().unwrap();
