@@ -44,7 +44,7 @@ pub use folder::{
 };
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{
-    MAX_NAME_BYTES, ManifestError, ManifestProblem, Mode, check_name, is_valid_name,
+    MAX_NAME_BYTES, ManifestError, ManifestProblem, ManifestTeam, Mode, check_name, is_valid_name,
 };
 pub use play::{
     FaultCounts, LimitHits, MatchRun, ProcessLimit, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES,

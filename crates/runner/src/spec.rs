@@ -24,10 +24,10 @@ pub struct BotSpec {
     pub mode: Mode,
     /// Games it declares it plays; empty means not declared.
     pub games: Vec<String>,
-    /// The team the manifest declares, as written; the runner knows no
-    /// game, so it is checked where a game uses it
-    /// (`dojo_games::royale::fixed_team`).
-    pub team: Option<String>,
+    /// The team the manifest declares, as written and where; the runner
+    /// knows no game, so it is checked where a game uses it
+    /// (`dojo_games::fixed_role`, `dojo_games::check_team`).
+    pub team: Option<crate::ManifestTeam>,
     /// Free text from the manifest.
     pub description: Option<String>,
     /// The manifest's `[limits]` and `[time]`: values that replace the
@@ -930,7 +930,7 @@ mod tests {
         assert_eq!(bot.name, "new");
         assert_eq!(bot.dir, std::fs::canonicalize(&dir).unwrap());
         assert_eq!(bot.command, ["python3", "bot.py"]);
-        assert_eq!(bot.team.as_deref(), Some("P"));
+        assert_eq!(bot.team.map(|t| t.name).as_deref(), Some("P"));
         // Quoted like a shell word; a directory without a bot.toml runs
         // its obvious script, and names nothing.
         let solo = tmp.path().join("solo dir");

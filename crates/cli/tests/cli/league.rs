@@ -380,8 +380,9 @@ fn a_royale_bots_manifest_team_fixes_its_seat_and_a_bad_one_names_its_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     let want = format!(
-        "{}: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\"",
-        manifest.display()
+        "{}:{}:1: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\"",
+        manifest.display(),
+        toml.lines().count() + 1
     );
     assert!(err.contains(&want), "{err}");
     // Scissors: the bot plays only the third seat, and league.json keeps
