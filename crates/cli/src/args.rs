@@ -22,7 +22,8 @@ use crate::starter::Lang;
 ///
 /// Bots are executables in any language that play over stdin/stdout, one
 /// line per message. A BOT argument is a directory holding a `bot.toml`, the
-/// name of a bot under `bots/`, or `NAME=COMMAND` for a command run as is.
+/// name of a bot under `bots/`, `NAME=COMMAND` for a command run as is, or
+/// `NAME=DIR` for the bot in the directory DIR under the name NAME.
 #[derive(Debug, Parser)]
 #[command(name = "dojo", version, about, long_about, after_help = crate::exit::HELP)]
 pub struct Cli {
@@ -104,7 +105,7 @@ pub struct CheckArgs {
     #[arg(value_parser = game_parser())]
     pub game: Game,
     /// The bot: a directory with a bot.toml, a name under the bots
-    /// directory, or NAME=COMMAND.
+    /// directory, NAME=COMMAND, or NAME=DIR.
     pub bot: String,
     /// The bots to play it against; default: the game's bundled bots that
     /// need no build (CardJitsu: random-py, random-sh; royale:

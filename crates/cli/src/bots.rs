@@ -55,16 +55,20 @@ fn say_own_values(bot: &BotSpec) {
 /// [`dojo_runner::resolve`], with a hint when the bots directory itself
 /// is missing (an installed dojo run outside a checkout), saying so when
 /// a directory without a `bot.toml` is run from its single obvious
-/// script.
+/// script; a `team` that no game the bot may play has is refused
+/// ([`dojo_games::check_team`]).
 pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
     let bot =
         dojo_runner::resolve(spec, bots_dir).map_err(|err| match crate::home::hint(bots_dir) {
             Some(hint) => anyhow::Error::new(err).context(hint),
             None => anyhow::Error::from(err),
         })?;
-    let inline = spec
-        .split_once('=')
-        .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
+    // Its `team` is a manifest error if no game it may play has it.
+    dojo_games::check_team(&bot)?;
+    let inline = dojo_runner::named_dir(spec).is_none()
+        && spec
+            .split_once('=')
+            .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
     if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).exists() {
         errln!(
             "note: {} has no bot.toml: running `{}` there",

@@ -15,13 +15,19 @@ pub const NEGATIVE: u8 = 1;
 pub const INCONCLUSIVE: u8 = 2;
 /// Nothing was decided: a usage error (an unknown, missing or conflicting
 /// flag), bad input (a deck, board, malformed or corrupt record, league
-/// directory or bot spec), a bot that cannot be found, built or started,
-/// or a `compare` with no verdict because NEW or BASE is broken.
+/// directory or bot spec), a bot that cannot be found or built, a bot
+/// whose program cannot be run at all (`cannot start`: missing, not
+/// executable, refused for want of a process), a bot that fails its
+/// smoke start before a league or `compare`, or a `compare` with no
+/// verdict because NEW or BASE is broken. (`check` says what it found
+/// of each game in its report and exits 1 instead.)
 pub const ERROR: u8 = 3;
-/// `match` only: the game was played, but a bot faulted in it (crashed,
-/// could not start, timed out, answered with something that is not a
-/// move, or ran into a limit): a bot author running `dojo match` first
-/// notices, and a script can tell it from a sound game. Royale's
+/// `match` only: the game was played, but a bot faulted in it: its
+/// program ran, then crashed (also on every prompt without answering,
+/// which the match reports as `could not start`), timed out, answered
+/// with something that is not a move, or ran into a limit: a bot author
+/// running `dojo match` first notices, and a script can tell it from a
+/// sound game. Royale's
 /// illegal moves (well-formed, refused by the rules, played as a pass)
 /// are the game's business and do not count.
 pub const FAULTED: u8 = 4;
@@ -36,15 +42,18 @@ pub const HELP: &str = "Exit status (every command):
        league: some games failed and stay pending; merge: the league is
        incomplete, without --partial; play: the input ended before the
        game did; rules tichu: the play is illegal; check: the bot is not
-       ready, it faulted in a game)
+       ready, it faulted in a game or its program could not be run)
   2    compare: inconclusive at the game limit
   3    usage error, bad input (flag, deck, board, record, league directory,
-       bot spec), a bot that cannot be found, built or started, compare:
-       no verdict, NEW or BASE is broken, or an output that cannot be
-       written (a full disk; a closed pipe is quiet) or that is an input
-       or another output
-  4    match: a bot faulted (crashed or could not start, timed out, answered
-       with something that is not a move, or hit a limit); each faulty
+       bot spec), a bot that cannot be found or built, whose program
+       cannot be run at all (missing, not executable, no process left
+       under --limit-processes), or that fails its smoke start (league,
+       compare), compare: no verdict, NEW or BASE is broken, or an output
+       that cannot be written (a full disk; a closed pipe is quiet) or
+       that is an input or another output
+  4    match: a bot faulted: its program ran, then crashed (on every
+       prompt without answering: `could not start`), timed out, answered
+       with something that is not a move, or hit a limit; each faulty
        seat's reason and the last lines of its stderr are printed
   130  interrupted (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP (a league
        writes its report first and resumes with --resume)";

@@ -86,7 +86,15 @@ pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>, Vec<String>)> {
         .map(|e| {
             let name = e.name;
             let dir = e.dir_name;
-            let (status, reason, details, bot) = match e.outcome {
+            // A `team` no game it may play has: a manifest error, as a
+            // bad key is, though only the games know their teams.
+            let outcome = e
+                .outcome
+                .and_then(|loaded| match dojo_games::check_team(&loaded.bot) {
+                    Ok(()) => Ok(loaded),
+                    Err(err) => Err(EntryProblem::BadManifest(err.manifest_error())),
+                });
+            let (status, reason, details, bot) = match outcome {
                 Ok(loaded) => {
                     let note = loaded.script.map_or_else(String::new, |script| {
                         format!(
@@ -100,15 +108,7 @@ pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>, Vec<String>)> {
                 Err(EntryProblem::NoManifest(why)) => {
                     (EntryStatus::NoManifest, why, Vec::new(), None)
                 }
-                Err(EntryProblem::BadManifest(err)) => (
-                    EntryStatus::BadManifest,
-                    format!(
-                        "{} in its bot.toml",
-                        crate::output::count(err.problems.len(), "error")
-                    ),
-                    err.lines_as(dojo_runner::MANIFEST_FILE),
-                    None,
-                ),
+                Err(EntryProblem::BadManifest(err)) => bad_manifest(&err),
             };
             Entry {
                 dir,
@@ -121,6 +121,21 @@ pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>, Vec<String>)> {
         })
         .collect();
     Ok((entries, folder.files, folder.ignored))
+}
+
+/// A `bad manifest` entry: how many errors, and each with its line.
+fn bad_manifest(
+    err: &dojo_runner::ManifestError,
+) -> (EntryStatus, String, Vec<String>, Option<BotSpec>) {
+    (
+        EntryStatus::BadManifest,
+        format!(
+            "{} in its bot.toml",
+            crate::output::count(err.problems.len(), "error")
+        ),
+        err.lines_as(dojo_runner::MANIFEST_FILE),
+        None,
+    )
 }
 
 /// `command` as the bot author wrote it: a program in the bot's directory
@@ -168,11 +183,8 @@ pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excl
             continue;
         }
         if let Err(err) = dojo_games::fixed_role(&bot, game.shape()) {
-            e.fail(
-                EntryStatus::BadManifest,
-                "1 error in its bot.toml".to_owned(),
-                vec![err.to_string()],
-            );
+            let (status, reason, details, _) = bad_manifest(&err.manifest_error());
+            e.fail(status, reason, details);
             continue;
         }
         if let Err(err) = crate::bots::build(&bot) {

@@ -41,5 +41,5 @@ pub use moves::{MoveFigures, MoveTally, Quantiles};
 pub use outcome::{BadFaultPolicy, ExecError, FaultPolicy, GameResult, SeatFaults};
 pub use record::{SeatConduct, SeatInfo, Timing};
 pub use registry::Saved;
-pub use role::{BadFixedRole, Role, fixed_role, seat_roles};
+pub use role::{BadFixedRole, Role, check_team, fixed_role, seat_roles};
 pub use royale::{RoyaleError, RoyaleRecord, RoyaleSetup, play_royale};

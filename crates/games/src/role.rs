@@ -6,9 +6,10 @@
 
 use std::fmt;
 
-use dojo_runner::BotSpec;
+use dojo_runner::{BotSpec, ManifestError, ManifestProblem, ManifestTeam};
 use serde::{Deserialize, Serialize};
 
+use crate::game::Game;
 use crate::shape::Shape;
 
 /// One seat's role label, as its game spells it (royale: `"R"`). Written
@@ -52,17 +53,35 @@ pub fn seat_roles(shape: Shape) -> Vec<Role> {
 }
 
 /// A bot's manifest declares a `team` that is not one of its game's roles.
+/// Shown as the manifest's own errors are, `FILE:LINE:COLUMN: MESSAGE`
+/// ([`BadFixedRole::manifest_error`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{}: `team` {team:?} is not a team; expected {}",
-    manifest.display(),
-    one_of(expected)
-)]
+#[error("{}", self.manifest_error())]
 pub struct BadFixedRole {
     pub manifest: std::path::PathBuf,
-    pub team: String,
-    /// The game's roles.
-    pub expected: &'static [&'static str],
+    /// The `team` as written, and where.
+    pub team: ManifestTeam,
+    /// The roles of the game (or of the games the bot may play).
+    pub expected: Vec<&'static str>,
+}
+
+impl BadFixedRole {
+    /// The error as one of the manifest's own: its line and column, so a
+    /// folder's listing shows it as it shows a bad key.
+    pub fn manifest_error(&self) -> ManifestError {
+        ManifestError {
+            file: self.manifest.clone(),
+            problems: vec![ManifestProblem {
+                line: self.team.line,
+                column: self.team.column,
+                message: format!(
+                    "`team` {:?} is not a team; expected {}",
+                    self.team.name,
+                    one_of(&self.expected)
+                ),
+            }],
+        }
+    }
 }
 
 /// `"R", "P" or "S"`.
@@ -82,18 +101,46 @@ pub fn fixed_role(bot: &BotSpec, shape: Shape) -> Result<Option<Role>, BadFixedR
     if shape.roles.is_empty() {
         return Ok(None);
     }
-    let Some(team) = bot.team.as_deref() else {
+    let Some(team) = &bot.team else {
         return Ok(None);
     };
-    if shape.roles.contains(&team) {
-        Ok(Some(Role::from(team)))
+    if shape.roles.contains(&team.name.as_str()) {
+        Ok(Some(Role::from(team.name.as_str())))
     } else {
         Err(BadFixedRole {
             manifest: bot.dir.join(dojo_runner::MANIFEST_FILE),
-            team: team.to_owned(),
-            expected: shape.roles,
+            team: team.clone(),
+            expected: shape.roles.to_vec(),
         })
     }
+}
+
+/// Checks `bot`'s `team` without a game: against the roles of every game
+/// it may play (those its `games` lists, or every game when it lists
+/// none) that has roles, with [`fixed_role`]. What reads a manifest
+/// before a game is chosen (`dojo bots`, a bot named on the command line)
+/// refuses a team no such game has, as it refuses a bad key; a bot only
+/// for games without roles has no team to check.
+pub fn check_team(bot: &BotSpec) -> Result<(), BadFixedRole> {
+    let mut refused: Option<BadFixedRole> = None;
+    for game in Game::ALL.into_iter().filter(|g| bot.plays(g.name())) {
+        match fixed_role(bot, game.shape()) {
+            Ok(Some(_)) => return Ok(()),
+            Ok(None) => {}
+            Err(err) => {
+                let all = refused.get_or_insert_with(|| BadFixedRole {
+                    expected: Vec::new(),
+                    ..err.clone()
+                });
+                for role in err.expected {
+                    if !all.expected.contains(&role) {
+                        all.expected.push(role);
+                    }
+                }
+            }
+        }
+    }
+    refused.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
@@ -119,7 +166,11 @@ mod tests {
             build: None,
             mode: dojo_runner::Mode::Auto,
             games: Vec::new(),
-            team: team.map(str::to_owned),
+            team: team.map(|name| ManifestTeam {
+                name: name.to_owned(),
+                line: 3,
+                column: 1,
+            }),
             description: None,
             values: Default::default(),
         }
@@ -135,8 +186,28 @@ mod tests {
         let err = fixed_role(&bot(Some("Q")), TEAMS).unwrap_err().to_string();
         assert_eq!(
             err,
-            "/bots/x/bot.toml: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\""
+            "/bots/x/bot.toml:3:1: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\""
         );
+    }
+
+    /// Without a game: the roles of the games the bot may play, and none
+    /// for a bot only for games without roles.
+    #[test]
+    fn a_team_without_a_game_is_checked_against_the_games_the_bot_plays() {
+        assert_eq!(check_team(&bot(None)), Ok(()));
+        assert_eq!(check_team(&bot(Some("P"))), Ok(()));
+        let err = check_team(&bot(Some("X"))).unwrap_err();
+        assert_eq!(err.expected, ["R", "P", "S"]);
+        assert_eq!(
+            err.to_string(),
+            "/bots/x/bot.toml:3:1: `team` \"X\" is not a team; expected \"R\", \"P\" or \"S\""
+        );
+        let only = |games: &[&str]| BotSpec {
+            games: games.iter().map(|g| (*g).to_owned()).collect(),
+            ..bot(Some("X"))
+        };
+        assert!(check_team(&only(&["royale"])).is_err());
+        assert_eq!(check_team(&only(&["cardjitsu"])), Ok(()));
     }
 
     #[test]

@@ -31,11 +31,12 @@ pub struct SmokeFailure {
 /// the bot (the messages name it already), so without the `bot NAME: `
 /// a spawn error's text starts with.
 pub(crate) fn unplayed(err: RunError) -> String {
-    match err {
-        RunError::Spawn {
-            command, source, ..
-        } => format!("cannot start {command:?}: {source}"),
-        other => other.to_string(),
+    let text = err.to_string();
+    match &err {
+        RunError::Spawn { bot, .. } => text
+            .strip_prefix(&format!("bot {bot}: "))
+            .map_or_else(|| text.clone(), str::to_owned),
+        _ => text,
     }
 }
 

@@ -44,15 +44,15 @@ pub use folder::{
 };
 pub use lines::{CappedLines, DEFAULT_MAX_LINE_BYTES, LineBuffer, LineEvent};
 pub use manifest::{
-    MAX_NAME_BYTES, ManifestError, ManifestProblem, Mode, check_name, is_valid_name,
+    MAX_NAME_BYTES, ManifestError, ManifestProblem, ManifestTeam, Mode, check_name, is_valid_name,
 };
 pub use play::{
-    FaultCounts, LimitHits, MatchRun, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES, Seat, SeatRun,
-    TimeMode, play, play_with_observer,
+    FaultCounts, LimitHits, MatchRun, ProcessLimit, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES,
+    Seat, SeatRun, TimeMode, play, play_with_observer,
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
-    hidden_path_hint, load_any, load_dir, resolve,
+    hidden_path_hint, load_any, load_dir, named_dir, resolve,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 /// Drops every box kept between games for a later game: after a smoke

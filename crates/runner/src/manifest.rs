@@ -110,6 +110,17 @@ impl fmt::Display for ManifestError {
     }
 }
 
+/// A manifest's `team`, as written and where (its key's 1-based line and
+/// column): the runner knows no game, so it is checked against a game's
+/// roles above it (`dojo_games::fixed_role`), whose error names this
+/// place as the manifest's own errors do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestTeam {
+    pub name: String,
+    pub line: usize,
+    pub column: usize,
+}
+
 /// A command line as written in a manifest: one string split shell-like,
 /// or an array of words used as is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -156,7 +167,7 @@ pub(crate) struct Manifest {
     pub(crate) build: Option<CommandLine>,
     pub(crate) mode: Mode,
     pub(crate) games: Vec<String>,
-    pub(crate) team: Option<String>,
+    pub(crate) team: Option<ManifestTeam>,
     pub(crate) description: Option<String>,
     /// `[limits]` and `[time]`: the bot's own values (`bot_values.rs`).
     pub(crate) limits: crate::bot_values::LimitValues,
@@ -306,7 +317,13 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, Manife
             }
             "mode" => m.mode = problems.take(value).unwrap_or_default(),
             "games" => m.games = problems.take(value).unwrap_or_default(),
-            "team" => m.team = problems.take(value),
+            "team" => {
+                let (line, column) = line_col(text, key.span().start);
+                m.team =
+                    problems
+                        .take::<String>(value)
+                        .map(|name| ManifestTeam { name, line, column });
+            }
             "description" => m.description = problems.take(value),
             "limits" => m.limits = problems.section(value),
             "time" => m.time = problems.section(value),
@@ -364,7 +381,8 @@ description = "plays at random"
         assert_eq!(m.build.unwrap().0, ["make", "all"]);
         assert_eq!(m.mode, Mode::PerTurn);
         assert_eq!(m.games, ["cardjitsu", "royale"]);
-        assert_eq!(m.team.as_deref(), Some("P"));
+        let team = m.team.unwrap();
+        assert_eq!((team.name.as_str(), team.line, team.column), ("P", 7, 1));
     }
 
     #[test]
@@ -420,7 +438,7 @@ description = "plays at random"
         // `team` is a game's business (checked by dojo-games), not the
         // runner's: any text passes here.
         let team = parse("command = \"x\"\nteam = \"Q\"\n").unwrap();
-        assert_eq!(team.team.as_deref(), Some("Q"));
+        assert_eq!(team.team.map(|t| t.name).as_deref(), Some("Q"));
         let empty = parse("command = []\n").unwrap_err().to_string();
         assert!(empty.contains("`command` is empty"), "{empty}");
         let quotes = parse("command = \"python3 'bot.py\"\n")

@@ -24,10 +24,10 @@ pub struct BotSpec {
     pub mode: Mode,
     /// Games it declares it plays; empty means not declared.
     pub games: Vec<String>,
-    /// The team the manifest declares, as written; the runner knows no
-    /// game, so it is checked where a game uses it
-    /// (`dojo_games::royale::fixed_team`).
-    pub team: Option<String>,
+    /// The team the manifest declares, as written and where; the runner
+    /// knows no game, so it is checked where a game uses it
+    /// (`dojo_games::fixed_role`, `dojo_games::check_team`).
+    pub team: Option<crate::ManifestTeam>,
     /// Free text from the manifest.
     pub description: Option<String>,
     /// The manifest's `[limits]` and `[time]`: values that replace the
@@ -311,9 +311,13 @@ fn absolute(path: &Path) -> PathBuf {
 }
 
 /// Resolves a bot given on the command line: `NAME=COMMAND` (run in the
-/// current directory), a directory holding `bot.toml`, or a name under
+/// current directory), `NAME=DIR` (the bot in DIR, named NAME:
+/// [`named_dir`]), a directory holding `bot.toml`, or a name under
 /// `bots_dir`.
 pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
+    if let Some((name, dir)) = named_dir(spec) {
+        return load_named(&dir, Some(name)).map(|(bot, _)| bot);
+    }
     if let Some((name, command)) = spec.split_once('=')
         && is_valid_name(name)
     {
@@ -393,6 +397,23 @@ fn closest(spec: &str, names: &[String]) -> Option<String> {
         .map(|(_, n)| n.clone())
 }
 
+/// The NAME and directory of a `NAME=DIR` spec: a valid NAME and a
+/// command of one word that names a directory (relative to the current
+/// one). A directory is no program, so such a command could only fail to
+/// start: it means the bot in that directory (its `bot.toml`, or its
+/// single obvious script), under the name NAME (`dojo compare cardjitsu
+/// new=./bot-new base=./bot-old`).
+pub fn named_dir(spec: &str) -> Option<(&str, PathBuf)> {
+    let (name, command) = spec.split_once('=')?;
+    if !is_valid_name(name) {
+        return None;
+    }
+    match shlex::split(command)?.as_slice() {
+        [word] if Path::new(word).is_dir() => Some((name, PathBuf::from(word))),
+        _ => None,
+    }
+}
+
 fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
     let err = |message: &str| SpecError::Inline {
         spec: spec.to_string(),
@@ -456,6 +477,12 @@ pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<St
 
 /// Loads the bot whose `bot.toml` is in `dir`.
 pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
+    load_manifest(dir, None)
+}
+
+/// [`load_dir`], the bot named `given` when given (over its manifest's
+/// `name` and its directory's).
+fn load_manifest(dir: &Path, given: Option<&str>) -> Result<BotSpec, SpecError> {
     let file = dir.join(MANIFEST_FILE);
     // Only a regular file (or a link to one) is read: a directory would
     // fail with a bare "Is a directory", a device would be read up to the
@@ -485,7 +512,7 @@ pub fn load_dir(dir: &Path) -> Result<BotSpec, SpecError> {
             through,
         });
     }
-    let name = match manifest.name {
+    let name = match given.map(str::to_owned).or(manifest.name) {
         Some(name) => name,
         None => name_of_dir(
             &dir,
@@ -593,8 +620,13 @@ fn name_of_dir(dir: &Path, fix: &str) -> Result<String, SpecError> {
 /// the directory, run in mode `auto`, declaring no games. The second
 /// value is the file taken as the bot when there was no `bot.toml`.
 pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
+    load_named(dir, None)
+}
+
+/// [`load_any`], the bot named `given` when given.
+fn load_named(dir: &Path, given: Option<&str>) -> Result<(BotSpec, Option<String>), SpecError> {
     if has_manifest(dir) {
-        return Ok((load_dir(dir)?, None));
+        return Ok((load_manifest(dir, given)?, None));
     }
     let (command, script) =
         crate::script::obvious_script(dir).map_err(|reason| SpecError::NoManifest {
@@ -602,10 +634,13 @@ pub fn load_any(dir: &Path) -> Result<(BotSpec, Option<String>), SpecError> {
             reason,
         })?;
     let dir = absolute(dir);
-    let name = name_of_dir(
-        &dir,
-        "rename the directory, or give it a bot.toml with a `name`",
-    )?;
+    let name = match given {
+        Some(name) => name.to_owned(),
+        None => name_of_dir(
+            &dir,
+            "rename the directory, or give it a bot.toml with a `name`",
+        )?,
+    };
     Ok((BotSpec::bare(name, command, dir), Some(script)))
 }
 
@@ -877,6 +912,45 @@ mod tests {
         let expected = std::env::current_dir().unwrap().join("./bots/x/run");
         assert_eq!(bot.command[0], expected.to_string_lossy());
         assert_eq!(bot.command[1], "--flag");
+    }
+
+    /// `NAME=DIR` (the guide's `new=./bot-new base=./bot-old`) is the bot
+    /// in DIR under the name NAME, not DIR run as a program (which fails
+    /// with a bare "Permission denied").
+    #[test]
+    fn a_named_directory_is_the_bot_in_it_under_that_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = write_bot(
+            tmp.path(),
+            "bad name",
+            "name = \"my-bot\"\ncommand = \"python3 bot.py\"\nteam = \"P\"\n",
+        );
+        let spec = format!("new='{}'", dir.display());
+        let bot = resolve(&spec, Path::new("/nonexistent")).unwrap();
+        assert_eq!(bot.name, "new");
+        assert_eq!(bot.dir, std::fs::canonicalize(&dir).unwrap());
+        assert_eq!(bot.command, ["python3", "bot.py"]);
+        assert_eq!(bot.team.map(|t| t.name).as_deref(), Some("P"));
+        // Quoted like a shell word; a directory without a bot.toml runs
+        // its obvious script, and names nothing.
+        let solo = tmp.path().join("solo dir");
+        std::fs::create_dir(&solo).unwrap();
+        std::fs::write(solo.join("bot.sh"), "").unwrap();
+        let spec = format!("base='{}'", solo.display());
+        let bot = resolve(&spec, Path::new("/nonexistent")).unwrap();
+        assert_eq!(
+            (bot.name.as_str(), bot.command.as_slice()),
+            ("base", &["sh".to_owned(), "bot.sh".to_owned()][..])
+        );
+        // A directory with nothing to run says why, naming it.
+        let empty = tmp.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let err = resolve(&format!("b={}", empty.display()), Path::new("/x")).unwrap_err();
+        assert!(matches!(err, SpecError::NoManifest { .. }), "{err}");
+        // More than one word is a command, run as is.
+        let bot = resolve(&format!("c=sh {}", dir.display()), Path::new("/x")).unwrap();
+        assert_eq!(bot.command[0], "sh");
+        assert_eq!(named_dir(&format!("c=sh {}", dir.display())), None);
     }
 
     #[test]

@@ -320,10 +320,17 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
 }
 
 /// How a league stores the BOT argument `arg` that resolved to `bot`: a
-/// bot given as a directory path by its absolute directory, so the league
-/// resumes and replays from any directory; a name under the bots
-/// directory or an inline command as given.
+/// bot given as a directory path (or as `NAME=DIR`) by its absolute
+/// directory, so the league resumes and replays from any directory; a
+/// name under the bots directory or an inline command as given.
 fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
+    if let Some((name, _)) = dojo_runner::named_dir(arg) {
+        let dir = super::absolute(&bot.dir).to_string_lossy().into_owned();
+        return match shlex::try_quote(&dir) {
+            Ok(quoted) => format!("{name}={quoted}"),
+            Err(_) => format!("{name}={dir}"),
+        };
+    }
     let by_path = !arg.contains('=') && Path::new(arg).join(dojo_runner::MANIFEST_FILE).is_file();
     if by_path && !dojo_runner::is_valid_name(arg) {
         super::absolute(&bot.dir).display().to_string()

@@ -129,6 +129,37 @@ fn a_cardjitsu_league_writes_games_and_report() {
     assert!(stdout.contains(&format!("report: {}", out.join("report.json").display())));
 }
 
+/// A bot given as `NAME=DIR` is stored with its absolute directory, so
+/// the league resumes from any directory, as a bot given by its path is.
+#[test]
+fn a_named_bot_directory_is_stored_by_its_absolute_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    league(
+        &[
+            "cardjitsu",
+            "mine=./bots/random-py",
+            "random-sh",
+            "--games",
+            "2",
+        ],
+        &out,
+    );
+    let stored = read_json(&out.join("league.json"));
+    let mine = stored["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "mine")
+        .unwrap_or_else(|| panic!("no bot mine: {stored}"));
+    let absolute = std::fs::canonicalize(root().join("bots/random-py")).unwrap();
+    assert_eq!(
+        mine["command"].as_str().unwrap(),
+        format!("mine={}", absolute.display()),
+        "{stored}"
+    );
+}
+
 #[test]
 fn jobs_do_not_change_the_report() {
     let dir = tempfile::tempdir().unwrap();
@@ -349,8 +380,9 @@ fn a_royale_bots_manifest_team_fixes_its_seat_and_a_bad_one_names_its_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     let want = format!(
-        "{}: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\"",
-        manifest.display()
+        "{}:{}:1: `team` \"Q\" is not a team; expected \"R\", \"P\" or \"S\"",
+        manifest.display(),
+        toml.lines().count() + 1
     );
     assert!(err.contains(&want), "{err}");
     // Scissors: the bot plays only the third seat, and league.json keeps

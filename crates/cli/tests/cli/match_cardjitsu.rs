@@ -125,6 +125,43 @@ fn same_seed_gives_the_same_record_apart_from_timing() {
     assert_eq!(json_without_timing(&a), json_without_timing(&b));
 }
 
+/// `NAME=DIR` (the guide's `dojo compare cardjitsu new=./bot-new
+/// base=./bot-old`) plays the bot in DIR under the name NAME; DIR was run
+/// as a program and failed with "Permission denied".
+#[test]
+fn a_bot_directory_given_as_name_equals_dir_plays_under_that_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    play(
+        &[
+            "mine=./bots/random-py",
+            "base=bots/random-sh",
+            "--seed",
+            "3",
+            "-q",
+        ],
+        &json,
+    );
+    let record = read_json(&json);
+    assert_eq!(record["seats"][0]["bot"], "mine");
+    assert_eq!(record["seats"][1]["bot"], "base");
+    let dir_of = |seat: usize| record["seats"][seat]["dir"].as_str().unwrap().to_owned();
+    assert!(dir_of(0).ends_with("bots/random-py"), "{record}");
+    assert!(dir_of(1).ends_with("bots/random-sh"), "{record}");
+    // A directory with nothing to run is refused by name, exit 3.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = dojo()
+        .args(["match", "cardjitsu", "random-py"])
+        .arg(format!("mine={}", empty.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains(&empty.display().to_string()), "{err}");
+    assert!(!err.contains("Permission denied"), "{err}");
+}
+
 #[test]
 fn unseeded_match_prints_a_seed_that_replays_it() {
     let dir = tempfile::tempdir().unwrap();

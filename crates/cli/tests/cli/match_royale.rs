@@ -327,3 +327,76 @@ fn quiet_prints_only_the_result_as_cardjitsus_does() {
         assert!(full.contains(lines[1]), "the same result: {full}");
     }
 }
+
+/// A copy of the bundled royale bot named `name` in `parent`, its
+/// bot.toml ending with `team = "TEAM"` (on line `.1`).
+fn bot_of_team(parent: &Path, name: &str, team: &str) -> (std::path::PathBuf, usize) {
+    let bot = dojo_testkit::bots::copy_bundled(BOT, &parent.join(name));
+    let manifest = bot.join("bot.toml");
+    let toml = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("name = \"royale-random-py\"", &format!("name = \"{name}\""));
+    std::fs::write(&manifest, format!("{toml}team = \"{team}\"\n")).unwrap();
+    (bot, toml.lines().count() + 1)
+}
+
+/// A `team` royale lacks was checked by `dojo league` only: `dojo bots`
+/// listed the bot as ok and `dojo match` played it. It is a manifest
+/// error wherever the manifest is read, with its line and column.
+#[test]
+fn a_team_no_game_has_is_a_manifest_error_in_the_listing_and_in_a_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, line) = bot_of_team(dir.path(), "r1", "X");
+    let what = "`team` \"X\" is not a team; expected \"R\", \"P\" or \"S\"";
+    let listing = stdout_ok(dojo().arg("--bots-dir").arg(dir.path()).arg("bots"));
+    let row = listing.lines().find(|l| l.starts_with("r1 ")).unwrap();
+    assert!(row.contains("bad manifest"), "{listing}");
+    assert!(
+        listing.contains(&format!("| bot.toml:{line}:1: {what}")),
+        "{listing}"
+    );
+    let out = dojo()
+        .args(["match", "royale", "--board", "boards/arena.txt", "--rock"])
+        .arg(&bot)
+        .args(["--paper", BOT, "--scissors", BOT])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let want = format!("{}:{line}:1: {what}", bot.join("bot.toml").display());
+    assert!(err.contains(&want), "{err}");
+}
+
+/// A bot whose bot.toml fixes its team plays only that team in a league;
+/// given to another team's flag in a match, it is refused, with the flag
+/// to give it to.
+#[test]
+fn a_bot_given_to_another_team_than_its_own_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, line) = bot_of_team(dir.path(), "paper", "P");
+    let out = dojo()
+        .args(["match", "royale", "--board", "boards/arena.txt", "--rock"])
+        .arg(&bot)
+        .args(["--paper", BOT, "--scissors", BOT])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("bot paper is given to --rock")
+            && err.contains(&format!("bot.toml:{line}:1"))
+            && err.contains("give it to --paper"),
+        "{err}"
+    );
+    // On its own team it plays.
+    let json = dir.path().join("game.json");
+    stdout_ok(
+        dojo()
+            .args(["match", "royale", "--board", "boards/arena.txt", "--paper"])
+            .arg(&bot)
+            .args(["--rock", BOT, "--scissors", BOT, "--max-rounds", "2", "-q"])
+            .arg("--json")
+            .arg(&json),
+    );
+    assert_eq!(read_json(&json)["seats"][1]["bot"], "paper");
+}

@@ -24,6 +24,29 @@ fn doctor_lists_every_layer() {
     assert!(out.contains("--sandbox strict"), "{out}");
 }
 
+/// A bot that cannot start under `--limit-processes 1` was told only
+/// "Resource temporarily unavailable (os error 11)"; the message names
+/// the limit, as `--limit-memory-mib 1` names memory.
+#[test]
+fn a_start_refused_by_the_process_limit_names_the_flag() {
+    let doctor = stdout_ok(dojo().arg("doctor"));
+    if !doctor.contains("cgroup-pids        yes") {
+        eprintln!("skipped: needs process cgroups:\n{doctor}");
+        return;
+    }
+    let out = dojo()
+        .args(["match", "cardjitsu", "random-py", "random-sh"])
+        .args(["--limit-processes", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("cannot start") && err.contains("--limit-processes 1"),
+        "{err}"
+    );
+}
+
 #[test]
 fn an_unknown_sandbox_mode_is_refused() {
     let out = dojo()

@@ -107,6 +107,15 @@ fn a_toy_role_league_stores_its_roles_and_reads_them_back() {
     ));
 }
 
+/// A manifest's `team` as if written on its second line.
+fn team(name: &str) -> dojo_runner::ManifestTeam {
+    dojo_runner::ManifestTeam {
+        name: name.into(),
+        line: 2,
+        column: 1,
+    }
+}
+
 #[test]
 fn a_manifest_team_is_checked_against_the_toy_games_roles() {
     let mut bot = dojo_runner::BotSpec {
@@ -116,15 +125,15 @@ fn a_manifest_team_is_checked_against_the_toy_games_roles() {
         build: None,
         mode: dojo_runner::Mode::Auto,
         games: Vec::new(),
-        team: Some("W".into()),
+        team: Some(team("W")),
         description: None,
         values: Default::default(),
     };
     let shape = compass().shape();
     assert_eq!(fixed_role(&bot, shape), Ok(Some(Role::from("W"))));
-    bot.team = Some("R".into());
+    bot.team = Some(team("R"));
     assert_eq!(
         fixed_role(&bot, shape).unwrap_err().to_string(),
-        "/bots/x/bot.toml: `team` \"R\" is not a team; expected \"N\", \"E\", \"S\" or \"W\""
+        "/bots/x/bot.toml:2:1: `team` \"R\" is not a team; expected \"N\", \"E\", \"S\" or \"W\""
     );
 }

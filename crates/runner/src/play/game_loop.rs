@@ -12,7 +12,7 @@ use dojo_engine::protocol::{Answer, Fault, Prompt, Referee, Reply};
 
 use super::options::TimeMode;
 use super::options::{RunOptions, Seat};
-use super::outcome::{MatchRun, RunError};
+use super::outcome::{MatchRun, ProcessLimit, RunError};
 use super::procs::Processes;
 use super::seat::{Budget, Pending, SeatState};
 use crate::process::{Event, Tagged};
@@ -158,6 +158,7 @@ impl<'a, P: Processes> Game<'a, P> {
             .map_err(|source| RunError::Spawn {
                 bot: state.seat.bot.name.clone(),
                 command: state.seat.bot.command.clone(),
+                process_limit: ProcessLimit::behind(&source, &state.seat.bot, self.opts),
                 source,
             })?;
         state.started(pgid);

@@ -195,15 +195,61 @@ pub struct MatchRun {
     pub seats: Vec<SeatRun>,
 }
 
+/// The limit on a bot's processes, and who set it: the flag, or the
+/// bot's own `bot.toml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProcessLimit {
+    pub processes: u64,
+    pub by_manifest: bool,
+}
+
+impl ProcessLimit {
+    /// The limit in force for `bot` under `opts` when its start failed
+    /// with `err`: `Some` only for a start refused for want of a process
+    /// (`EAGAIN`, what a full `pids.max` gives `fork`; from a box, the
+    /// error comes back as its kind and text), whose likely cause is that
+    /// limit.
+    pub(crate) fn behind(
+        err: &std::io::Error,
+        bot: &crate::BotSpec,
+        opts: &super::RunOptions,
+    ) -> Option<ProcessLimit> {
+        (err.kind() == std::io::ErrorKind::WouldBlock).then(|| ProcessLimit {
+            processes: opts.for_bot(bot).processes,
+            by_manifest: bot.values.get("limits.processes").is_some(),
+        })
+    }
+}
+
+impl std::fmt::Display for ProcessLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.by_manifest {
+            write!(
+                f,
+                "`[limits] processes = {}` in its bot.toml",
+                self.processes
+            )
+        } else {
+            write!(f, "--limit-processes {}", self.processes)
+        }
+    }
+}
+
 /// Why a game could not be played to the end.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// A bot's command could not be started at all: a configuration error.
-    #[error("bot {bot}: cannot start {command:?}: {source}")]
+    #[error(
+        "bot {bot}: cannot start {command:?}{}: {source}",
+        process_limit.as_ref().map(|l| format!(" (the likely cause: its process limit, {l}, which counts every process and thread of the bot)")).unwrap_or_default()
+    )]
     Spawn {
         bot: String,
         command: Vec<String>,
         source: std::io::Error,
+        /// The limit on the bot's processes a start that failed for want
+        /// of a process (`EAGAIN`) ran into, as it was given.
+        process_limit: Option<ProcessLimit>,
     },
     /// The cancel flag was set.
     #[error("game cancelled")]
@@ -226,6 +272,43 @@ pub enum RunError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A start refused for want of a process names the process limit
+    /// (the flag, or the bot's own value), not only the bare `EAGAIN`.
+    #[test]
+    fn a_start_out_of_processes_names_the_process_limit() {
+        let mut bot = crate::resolve("b=python3 bot.py", std::path::Path::new("/x")).unwrap();
+        let opts = super::super::RunOptions::from(crate::Controls {
+            processes: 1,
+            ..Default::default()
+        });
+        // As a box hands it back: the kind and the text of the errno.
+        let eagain = || {
+            std::io::Error::new(
+                std::io::ErrorKind::WouldBlock,
+                "Resource temporarily unavailable (os error 11)",
+            )
+        };
+        let spawn = |bot: &crate::BotSpec, source: std::io::Error| RunError::Spawn {
+            bot: bot.name.clone(),
+            command: bot.command.clone(),
+            process_limit: ProcessLimit::behind(&source, bot, &opts),
+            source,
+        };
+        let text = spawn(&bot, eagain()).to_string();
+        assert!(text.contains("--limit-processes 1"), "{text}");
+        let raw = spawn(&bot, std::io::Error::from_raw_os_error(libc::EAGAIN)).to_string();
+        assert!(raw.contains("--limit-processes 1"), "{raw}");
+        bot.values.limits.processes = Some(2);
+        let own = spawn(&bot, eagain()).to_string();
+        assert!(
+            own.contains("`[limits] processes = 2` in its bot.toml"),
+            "{own}"
+        );
+        // Any other failure is said as it is.
+        let missing = spawn(&bot, std::io::Error::from_raw_os_error(libc::ENOENT)).to_string();
+        assert!(!missing.contains("limit"), "{missing}");
+    }
 
     #[test]
     fn each_limit_hit_is_counted_by_kind_and_summed() {

@@ -210,11 +210,12 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let board = crate::home::load_board(&a.board)?;
     let mut specs = Vec::new();
     let mut teams = Vec::new();
-    for (team, flag, names) in [
+    let flags = [
         (Team::Rock, "--rock", &a.rock),
         (Team::Paper, "--paper", &a.paper),
         (Team::Scissors, "--scissors", &a.scissors),
-    ] {
+    ];
+    for &(team, flag, names) in &flags {
         // An empty list item would otherwise be reported as `no bot ""`.
         if names.iter().any(|n| n.trim().is_empty()) {
             anyhow::bail!(
@@ -228,6 +229,35 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         }
     }
     let loaded = bots::load(&specs, bots_dir, Game::ROYALE.name())?;
+    // A bot whose bot.toml fixes its team plays only that team, as in a
+    // league: given to another team's flag, it is refused.
+    for (bot, &team) in loaded.iter().zip(&teams) {
+        let Some(own) = dojo_games::fixed_role(bot, Game::ROYALE.shape())? else {
+            continue;
+        };
+        if own != dojo_games::royale::role(team) {
+            let given = flags.iter().find(|(t, _, _)| *t == team).map(|f| f.1);
+            let wanted = flags
+                .iter()
+                .find(|(t, _, _)| dojo_games::royale::role(*t) == own)
+                .map(|f| f.1);
+            let place = bot.team.as_ref().map_or_else(String::new, |t| {
+                format!(
+                    " ({}:{}:{})",
+                    bot.dir.join(dojo_runner::MANIFEST_FILE).display(),
+                    t.line,
+                    t.column
+                )
+            });
+            anyhow::bail!(
+                "bot {} is given to {}, but its bot.toml says team = {:?}{place}, the only team a league plays it on; give it to {} or remove its `team`",
+                bot.name,
+                given.unwrap_or("a team"),
+                own.as_str(),
+                wanted.unwrap_or("that team's flag"),
+            );
+        }
+    }
     let seed = a.seed.or_announced_fresh();
     bots::on_ctrl_c(false);
     let players: Vec<_> = loaded.into_iter().zip(teams).collect();
