@@ -94,7 +94,8 @@ pub struct SeatFault<'a> {
     /// How the transcript names the seat (`player 1 (np-bot)`).
     pub label: String,
     pub conduct: &'a SeatConduct,
-    /// Prompts the seat was sent (its timing's latencies).
+    /// Prompts the seat answered (well or not) or let time out: its
+    /// timing's latencies, which a crash has none of.
     pub prompts: usize,
     /// The seat's first fault: the round it came in and its kind.
     pub first: Option<(u32, String)>,
@@ -109,7 +110,8 @@ pub struct SeatFault<'a> {
 pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
     let c = f.conduct;
     let faults = c.faults;
-    let why = if faults.crash > 0 && u64::try_from(f.prompts).is_ok_and(|p| faults.crash >= p) {
+    // Never a line for any prompt: each one met a crash.
+    let why = if faults.crash > 0 && f.prompts == 0 {
         format!(
             "could not start: it crashed on every one of its {} without answering",
             count(faults.crash, "prompt")
@@ -129,7 +131,11 @@ pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
         format!("faulted: {}", kinds.join(", "))
     };
     let mut lines = vec![match &f.first {
-        Some((round, kind)) => format!("{} {why} (the first, a {kind}, in round {round})", f.label),
+        Some((round, kind)) => format!(
+            "{} {why} (the first, {}, in round {round})",
+            f.label,
+            a_fault(kind)
+        ),
         None => format!("{} {why}", f.label),
     }];
     if faults.limit > 0 {
@@ -171,6 +177,15 @@ pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
         }
     }
     lines
+}
+
+/// A fault's kind (`FaultKind::word`) as a noun with its article.
+fn a_fault(word: &str) -> String {
+    match word {
+        "invalid" => "an invalid answer".to_owned(),
+        "limit" => "a limit hit".to_owned(),
+        other => format!("a {other}"),
+    }
 }
 
 /// The limits a seat played under, as [`move_lines`] shows them.
@@ -245,5 +260,50 @@ pub fn count(n: u64, noun: &str) -> String {
         format!("{n} {noun}es")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conduct(crash: u64, invalid: u64) -> SeatConduct {
+        let mut faults = dojo_runner::FaultCounts::default();
+        faults.crash = crash;
+        faults.invalid = invalid;
+        SeatConduct {
+            faults,
+            spawns: 1,
+            unsolicited: 0,
+            mode: dojo_runner::Mode::default(),
+        }
+    }
+
+    fn first_line(c: &SeatConduct, prompts: usize, first: (u32, &str)) -> String {
+        fault_forensics(&SeatFault {
+            label: "player 2 (b)".to_owned(),
+            conduct: c,
+            prompts,
+            first: Some((first.0, first.1.to_owned())),
+            stderr: &[],
+        })
+        .remove(0)
+    }
+
+    #[test]
+    fn a_seat_that_never_answered_could_not_start_and_one_that_did_faulted() {
+        assert_eq!(
+            first_line(&conduct(6, 0), 0, (1, "crash")),
+            "player 2 (b) could not start: it crashed on every one of its 6 prompts \
+             without answering (the first, a crash, in round 1)"
+        );
+        // An answer, however bad, and then crashes: it started.
+        assert_eq!(
+            first_line(&conduct(5, 1), 1, (1, "invalid")),
+            "player 2 (b) faulted: 5 crashes, 1 invalid answer \
+             (the first, an invalid answer, in round 1)"
+        );
+        // Two good answers, then crashes.
+        assert!(first_line(&conduct(4, 0), 2, (3, "crash")).contains("faulted: 4 crashes"));
     }
 }
