@@ -268,11 +268,12 @@ mod tests {
     use super::*;
 
     fn conduct(crash: u64, invalid: u64) -> SeatConduct {
-        let mut faults = dojo_runner::FaultCounts::default();
-        faults.crash = crash;
-        faults.invalid = invalid;
         SeatConduct {
-            faults,
+            faults: dojo_runner::FaultCounts {
+                crash,
+                invalid,
+                ..Default::default()
+            },
             spawns: 1,
             unsolicited: 0,
             mode: dojo_runner::Mode::default(),
