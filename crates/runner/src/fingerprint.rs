@@ -34,9 +34,15 @@ impl Fnv {
     }
 }
 
-/// Hashes the file at `path` into `h` if it is a regular file: its name as
-/// given, then its bytes (or only its size when larger than
-/// [`MAX_HASHED_BYTES`]).
+/// The kernel's views: their "regular files" say they are empty and are
+/// not (a bot.toml naming `/proc/self/pagemap` had dojo read its own
+/// page tables, terabytes of them, before the first game; `/proc/kmsg`
+/// never ends). No bot's file is there.
+const KERNEL_VIEWS: &[&str] = &["/proc", "/sys", "/dev"];
+
+/// Hashes the file at `path` into `h` if it is a regular file outside the
+/// kernel's views: its name as given, then its bytes (or only its size
+/// when larger than [`MAX_HASHED_BYTES`]), never more than that many.
 fn file(h: &mut Fnv, label: &str, path: &Path) {
     let Ok(meta) = std::fs::metadata(path) else {
         return;
@@ -44,14 +50,19 @@ fn file(h: &mut Fnv, label: &str, path: &Path) {
     if !meta.is_file() {
         return;
     }
+    let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if KERNEL_VIEWS.iter().any(|view| real.starts_with(view)) {
+        return;
+    }
     h.field(label.as_bytes());
     if meta.len() > MAX_HASHED_BYTES {
         h.field(&meta.len().to_le_bytes());
         return;
     }
-    let Ok(mut f) = std::fs::File::open(path) else {
+    let Ok(f) = std::fs::File::open(path) else {
         return;
     };
+    let mut f = f.take(MAX_HASHED_BYTES);
     let mut buf = vec![0; 64 * 1024];
     loop {
         match f.read(&mut buf) {
@@ -98,6 +109,20 @@ mod tests {
             description: None,
             values: Default::default(),
         }
+    }
+
+    /// A command naming a file of the kernel's (which says it is empty
+    /// and is not) is fingerprinted by its words alone, at once.
+    #[test]
+    fn a_kernel_file_a_command_names_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = bot(dir.path(), &["python3", "bot.py", "/proc/self/pagemap"]);
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(fingerprint(&b)));
+        let print = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the fingerprint is made without reading /proc/self/pagemap");
+        assert!(print.starts_with("fnv1a64:"), "{print}");
     }
 
     #[test]
