@@ -74,6 +74,15 @@ pub enum SpecError {
     /// missing manifest either.
     #[error("{}: {kind}, not a regular file; a bot's manifest is a file named bot.toml", file.display())]
     NotRegular { file: PathBuf, kind: &'static str },
+    /// A `bot.toml` that is a link out of the bot's directory: dojo (root,
+    /// as root) would read a file the submitter cannot, and quote it in
+    /// its errors and reports.
+    #[error(
+        "{}: a link to {}, outside the bot's directory; a bot's manifest is its own file",
+        file.display(),
+        target.display()
+    )]
+    ManifestOutside { file: PathBuf, target: PathBuf },
     /// A directory without a `bot.toml` and without a single obvious
     /// script to run ([`crate::script::obvious_script`]).
     #[error("{}: {reason}", dir.display())]
@@ -495,6 +504,11 @@ fn load_manifest(dir: &Path, given: Option<&str>) -> Result<BotSpec, SpecError> 
             });
         }
         _ => {}
+    }
+    if let (Ok(target), Ok(own)) = (file.canonicalize(), dir.canonicalize())
+        && !target.starts_with(&own)
+    {
+        return Err(SpecError::ManifestOutside { file, target });
     }
     let text = crate::input::read_text_capped(&file, crate::input::MANIFEST_CAP, "a bot.toml")
         .map_err(|source| SpecError::Read {
@@ -1003,6 +1017,26 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("available bots: one, two"), "{text}");
+    }
+
+    /// A `bot.toml` linked to a file outside its directory (one only root
+    /// may read) is not read, so none of it reaches an error or a report.
+    #[test]
+    fn a_manifest_linked_out_of_its_directory_is_not_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let secret = tmp.path().join("secret.toml");
+        std::fs::write(&secret, "name = \"the secret\"\n").unwrap();
+        let dir = tmp.path().join("thief");
+        std::fs::create_dir(&dir).unwrap();
+        std::os::unix::fs::symlink(&secret, dir.join(MANIFEST_FILE)).unwrap();
+        let err = load_dir(&dir).unwrap_err();
+        assert!(matches!(err, SpecError::ManifestOutside { .. }), "{err}");
+        assert!(!err.to_string().contains("the secret"), "{err}");
+        // A link within the directory is its own file.
+        std::fs::remove_file(dir.join(MANIFEST_FILE)).unwrap();
+        std::fs::write(dir.join("real.toml"), "command = \"./bot\"\n").unwrap();
+        std::os::unix::fs::symlink("real.toml", dir.join(MANIFEST_FILE)).unwrap();
+        assert!(load_dir(&dir).is_ok());
     }
 
     #[test]
