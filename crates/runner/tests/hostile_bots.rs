@@ -1985,6 +1985,46 @@ fn a_bot_finds_no_note_of_its_last_game_in_its_reused_box() {
     }
 }
 
+/// manifest_reader.py on the box's init's `/proc/1/status`: its context
+/// switches and (in `/proc/1/stat`) its start time grow with every game
+/// a reused box serves, which tells a bot whether its box is fresh.
+fn read_the_inits_status() -> (Cards, MatchRun) {
+    versus(
+        bot("hostile", "manifest_reader.py", &["/proc/1/status"]),
+        &options(),
+        1,
+    )
+}
+
+#[test]
+fn a_seat_user_does_not_see_its_boxs_init_in_proc() {
+    if !have("pid-namespace") || !have("private-proc") || !have("seat-user") {
+        return;
+    }
+    let (referee, run) = read_the_inits_status();
+    let stderr = &run.seats[1].stderr;
+    assert_eq!(referee.history[0][1], Answer::Move(0), "{stderr}");
+    assert!(stderr.contains("No such file"), "{stderr}");
+}
+
+#[test]
+fn without_a_seat_user_a_bot_sees_its_boxs_init() {
+    // The counterpart: `hidepid` hides another user's processes only.
+    if !in_a_process_without("without_a_seat_user_a_bot_sees_its_boxs_init", "seat-user")
+        || !have("pid-namespace")
+        || !have("private-proc")
+    {
+        return;
+    }
+    let (referee, run) = read_the_inits_status();
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(1),
+        "{}",
+        run.seats[1].stderr
+    );
+}
+
 #[test]
 fn a_boxed_bots_control_groups_show_no_name() {
     // Their names hold dojo's pid and the box's number: a deterministic

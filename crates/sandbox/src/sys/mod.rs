@@ -421,17 +421,7 @@ fn private_proc(plan: &Containment) -> std::io::Result<()> {
     // value.
     unsafe {
         root::mounts_private()?;
-        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-        if libc::mount(
-            c"proc".as_ptr(),
-            c"/proc".as_ptr(),
-            c"proc".as_ptr(),
-            flags,
-            std::ptr::null(),
-        ) == -1
-        {
-            return Err(std::io::Error::last_os_error());
-        }
+        root::mount_proc(c"/proc")?;
         if plan.landlock_fd >= 0 {
             landlock_allow(plan.landlock_fd, c"/proc", LANDLOCK_READ)?;
         }

@@ -221,6 +221,28 @@ pub(crate) unsafe fn mounts_private() -> std::io::Result<()> {
     if rc == -1 { Err(last_error()) } else { Ok(()) }
 }
 
+/// Mounts a `/proc` of this process's PID namespace at `at`, with
+/// `hidepid=2`: a process sees only the processes of its own user. A bot
+/// (a seat user, as root) then does not see its box's init, whose
+/// counters (`/proc/1/status`'s context switches, `/proc/1/stat`'s start
+/// time) tell a reused box from a fresh one. Async-signal-safe.
+///
+/// # Safety
+/// In a forked child before exec; `at` NUL-terminated.
+pub(crate) unsafe fn mount_proc(at: &std::ffi::CStr) -> std::io::Result<()> {
+    // SAFETY: mount on NUL-terminated strings.
+    let rc = unsafe {
+        libc::mount(
+            c"proc".as_ptr(),
+            at.as_ptr(),
+            c"proc".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            c"hidepid=2".as_ptr().cast(),
+        )
+    };
+    if rc == -1 { Err(last_error()) } else { Ok(()) }
+}
+
 /// Makes `root` and moves into it: this process's `/` becomes the new
 /// tmpfs, the host's root is detached, and the working directory is the
 /// bot's. With Landlock (`landlock_fd`), the root's directories may be
@@ -287,13 +309,7 @@ pub unsafe fn enter(root: &MinimalRoot, landlock_fd: i32) -> std::io::Result<()>
                     libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
                     options.as_ptr().cast(),
                 ))?,
-                Step::Proc(at) => check(libc::mount(
-                    c"proc".as_ptr(),
-                    at.as_ptr(),
-                    c"proc".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                    std::ptr::null(),
-                ))?,
+                Step::Proc(at) => mount_proc(at)?,
             }
         }
         // pivot_root(".", "."): the host's root ends up stacked on the
