@@ -125,12 +125,26 @@ pub enum ReplayError {
     /// The league's games could not be read (the league's store error).
     #[error(transparent)]
     Store(Box<dyn std::error::Error + Send + Sync>),
-    /// `games` (a league's games.jsonl) holds no game `id`.
-    #[error("{}: no game with id {id} ({count} stored{})", games.display(), if *count == 1 { " game" } else { " games" })]
+    /// `games` (a league's games.jsonl) holds no game `id`; `ids` are
+    /// those it holds.
+    #[error("{}: no game with id {id} ({ids})", games.display())]
     NoGame {
         games: PathBuf,
         id: u64,
-        count: usize,
+        ids: GameIds,
+    },
+    /// A file of a league's directory `dir` (its settings, games or
+    /// report: `what`) was given as a record; `ids` are the ids of its
+    /// stored games, when they could be read.
+    #[error(
+        "{} is {what}, not a game record: pick a game of the league directory {} by id{}",
+        path.display(), dir.display(), ids.map_or_else(String::new, |ids| format!(" ({ids})"))
+    )]
+    LeagueFile {
+        path: PathBuf,
+        what: &'static str,
+        dir: PathBuf,
+        ids: Option<GameIds>,
     },
     /// A file could not be read.
     #[error("cannot read {}", path.display())]
@@ -229,6 +243,47 @@ pub enum ReplayError {
     /// A record did not serialise to a JSON object.
     #[error("a record is not a JSON object")]
     NotAnObject,
+}
+
+/// The ids of a league's stored games, as an error tells them: how many,
+/// the lowest and the highest ("ids 0 to 9" when they are contiguous).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GameIds {
+    pub count: usize,
+    /// The lowest and highest id; `None` when there is no game.
+    pub span: Option<(u64, u64)>,
+}
+
+impl GameIds {
+    /// Notes a stored game's id (each id once).
+    pub fn insert(&mut self, id: u64) {
+        self.count += 1;
+        self.span = Some(
+            self.span
+                .map_or((id, id), |(lo, hi)| (lo.min(id), hi.max(id))),
+        );
+    }
+}
+
+impl fmt::Display for GameIds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.span {
+            None => write!(f, "no stored games"),
+            Some((lo, hi)) if lo == hi => write!(f, "the one stored game has id {lo}"),
+            // Each id is stored once, so as many games as the span is
+            // long are every id in it.
+            Some((lo, hi))
+                if u64::try_from(self.count).is_ok_and(|n| n.checked_sub(1) == Some(hi - lo)) =>
+            {
+                write!(f, "ids {lo} to {hi}")
+            }
+            Some((lo, hi)) => write!(
+                f,
+                "{} stored games, ids between {lo} and {hi} with gaps",
+                self.count
+            ),
+        }
+    }
 }
 
 /// Reads a record file: the JSON file `dojo match --json` wrote, or a line
@@ -605,6 +660,22 @@ mod tests {
     use crate::cardjitsu::replay::tests::record as cardjitsu;
     use crate::record::SeatConduct;
     use crate::royale::replay::tests::record as royale;
+
+    #[test]
+    fn stored_ids_are_told_as_a_range_and_gaps_are_said() {
+        let ids = |list: &[u64]| {
+            let mut ids = GameIds::default();
+            list.iter().for_each(|&id| ids.insert(id));
+            ids.to_string()
+        };
+        assert_eq!(ids(&[]), "no stored games");
+        assert_eq!(ids(&[3]), "the one stored game has id 3");
+        assert_eq!(ids(&[2, 0, 1, 3]), "ids 0 to 3");
+        assert_eq!(
+            ids(&[5, 1, 9]),
+            "3 stored games, ids between 1 and 9 with gaps"
+        );
+    }
 
     /// `n` seats of made-up bots with clean conduct.
     pub(crate) fn seats(n: usize) -> (Vec<SeatInfo>, Vec<SeatConduct>) {

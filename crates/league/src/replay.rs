@@ -1,7 +1,7 @@
 //! Replaying a saved game: everything is in `dojo_games::replay`; the league
 //! adds picking a game by id out of a league directory's `games.jsonl`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -17,7 +17,18 @@ use crate::store;
 /// the league directory `path`.
 pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
     let Some(id) = game else {
-        return load_file(path);
+        return load_file(path).map_err(|err| match league_file(path) {
+            Some((what, dir)) => {
+                let ids = stored_ids(&dir.join(store::GAMES_FILE)).ok();
+                ReplayError::LeagueFile {
+                    path: path.into(),
+                    what,
+                    dir,
+                    ids,
+                }
+            }
+            None => err,
+        });
     };
     if !path.is_dir() {
         return Err(ReplayError::NotALeague { path: path.into() });
@@ -32,12 +43,12 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(source) => return Err(read_error(source)),
     };
-    let (found, count) = match file {
-        Some(file) => find_line(&games, std::io::BufReader::new(file), id)?,
-        None => (None, 0),
+    let (found, ids) = match file {
+        Some(file) => find_line(&games, std::io::BufReader::new(file), Some(id))?,
+        None => (None, GameIds::default()),
     };
     let Some((number, line)) = found else {
-        return Err(ReplayError::NoGame { games, id, count });
+        return Err(ReplayError::NoGame { games, id, ids });
     };
     let parts = parse_line(&games, number, &line)?;
     parse_stored(
@@ -46,6 +57,38 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
         parts.record.get(),
         parts.timing.map_or("null", |t| t.get()),
     )
+}
+
+/// What `path` is when it is one of a league directory's own files (a
+/// directory holding `league.json`), and that directory: a record that
+/// did not load under one of those names was not meant as a record.
+fn league_file(path: &Path) -> Option<(&'static str, PathBuf)> {
+    let what = match path.file_name()?.to_str()? {
+        store::LEAGUE_FILE => "a league's settings (league.json)",
+        store::GAMES_FILE => "a league's games (games.jsonl, one line per game)",
+        store::REPORT_FILE => "a league's report (report.json)",
+        _ => return None,
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    dir.join(store::LEAGUE_FILE)
+        .is_file()
+        .then_some((what, dir))
+}
+
+/// The ids of the games stored in the league's `games` file (none when it
+/// does not exist).
+fn stored_ids(games: &Path) -> Result<GameIds, ReplayError> {
+    match std::fs::File::open(games) {
+        Ok(file) => Ok(find_line(games, std::io::BufReader::new(file), None)?.1),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(GameIds::default()),
+        Err(source) => Err(ReplayError::Read {
+            path: games.into(),
+            source,
+        }),
+    }
 }
 
 /// A `games.jsonl` line with its record and timing left as text: the
@@ -92,17 +135,17 @@ fn parse_line<'a>(
 
 /// The line (1-based number and text) of game `id` in the league's
 /// `games` file, read a line at a time (each up to
-/// [`dojo_runner::input::RECORD_CAP`]), and how many games it holds. A
+/// [`dojo_runner::input::RECORD_CAP`]), and the ids of the games it holds. A
 /// last line without its newline is a write cut short by a crash, not a
 /// finished game; any other line that is not a stored game, or a second
 /// line of a game, is an error naming it.
 fn find_line(
     games: &Path,
     mut reader: impl std::io::BufRead,
-    id: u64,
-) -> Result<(Option<(usize, String)>, usize), ReplayError> {
+    id: Option<u64>,
+) -> Result<(Option<(usize, String)>, GameIds), ReplayError> {
     let mut found = None;
-    let mut count = 0;
+    let mut stored = GameIds::default();
     let mut ids = store::StoredIds::default();
     let mut bytes = Vec::new();
     for number in 1.. {
@@ -134,12 +177,12 @@ fn find_line(
             let err = store::stored_twice(games, number, parts.id, line.as_bytes());
             return Err(ReplayError::Store(Box::new(err)));
         }
-        count += 1;
-        if parts.id == id && found.is_none() {
+        stored.insert(parts.id);
+        if Some(parts.id) == id && found.is_none() {
             found = Some((number, line.to_owned()));
         }
     }
-    Ok((found, count))
+    Ok((found, stored))
 }
 
 #[cfg(test)]
@@ -159,7 +202,7 @@ mod tests {
             load(dir.path(), Some(1)),
             Err(ReplayError::NoGame {
                 id: 1,
-                count: 0,
+                ids: GameIds { count: 0, .. },
                 ..
             })
         ));
@@ -187,7 +230,7 @@ mod tests {
             load(dir.path(), Some(3)),
             Err(ReplayError::NoGame {
                 id: 3,
-                count: 2,
+                ids: GameIds { count: 2, .. },
                 ..
             })
         ));

@@ -61,7 +61,8 @@ impl Output<Shown> for Text {
 }
 
 /// [`replay::load`], with the two directory mix-ups told in terms of the
-/// `--game` flag.
+/// `--game` flag, and a league's own file given as a record told with the
+/// commands that read it.
 fn load(path: &Path, game: Option<u64>) -> Result<Saved> {
     replay::load(path, game).map_err(|err| match err {
         ReplayError::NotALeague { path } => anyhow!(
@@ -71,6 +72,18 @@ fn load(path: &Path, game: Option<u64>) -> Result<Saved> {
         ReplayError::IsADirectory { path } => anyhow!(
             "{} is a directory: name a game of its games.jsonl with --game ID",
             path.display()
+        ),
+        ReplayError::LeagueFile {
+            path,
+            what,
+            dir,
+            ids,
+        } => anyhow!(
+            "{} is {what}, not a game record: replay one of the league's games with `dojo replay {} --game ID`{}, or show its standings with `dojo report {}`",
+            path.display(),
+            dir.display(),
+            ids.map_or_else(String::new, |ids| format!(" ({ids})")),
+            dir.display()
         ),
         other => other.into(),
     })

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use dojo_engine::protocol::Fault;
 use dojo_engine::royale::{Board, Royale, Settings, TurnFault};
 use dojo_games::RoyaleRecord;
-use dojo_testkit::cli::dojo;
 use dojo_testkit::cli::stdout_ok as stdout;
+use dojo_testkit::cli::{dojo, random_league, stderr_of};
 use dojo_testkit::paths::root;
 
 const SLOW_OK: [&str; 4] = ["--timeout-ms", "5000", "--startup-ms", "5000"];
@@ -112,6 +112,46 @@ fn game_id_picks_a_game_of_a_league_directory() {
         .args(["--game", "999"])
         .assert()
         .code(3);
+}
+
+/// A league's own files given as a record are named for what they are,
+/// with the commands that read them; an id the league does not hold is
+/// told with the ids it does.
+#[test]
+fn a_league_file_as_a_record_is_told_with_the_commands_to_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    random_league(&out, 2, &["--seed", "3", "--jobs", "1"]);
+    let dir = out.display();
+    for (file, what) in [
+        ("report.json", "a league's report (report.json)"),
+        ("league.json", "a league's settings (league.json)"),
+        (
+            "games.jsonl",
+            "a league's games (games.jsonl, one line per game)",
+        ),
+    ] {
+        let run = dojo().arg("replay").arg(out.join(file)).output().unwrap();
+        let err = stderr_of(&run);
+        assert_eq!(run.status.code(), Some(3), "{err}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "error: {dir}/{file} is {what}, not a game record: replay one of the league's games with `dojo replay {dir} --game ID` (ids 0 to 1), or show its standings with `dojo report {dir}`"
+            )
+        );
+    }
+    let run = dojo()
+        .arg("replay")
+        .arg(&out)
+        .args(["--game", "10"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(3));
+    assert_eq!(
+        stderr_of(&run).trim_end(),
+        format!("error: {dir}/games.jsonl: no game with id 10 (ids 0 to 1)")
+    );
 }
 
 /// The board as `dojo replay` prints it without colours.
