@@ -426,10 +426,9 @@ fn resumed_settings(
     bots_dir: Option<&Path>,
 ) -> Result<(Settings, Origin)> {
     // Say what is wrong with DIR rather than only which file is missing.
-    if !dir.join(store::LEAGUE_FILE).is_file() {
+    if let Some(problem) = crate::outputs::league::not_a_league(dir) {
         bail!(
-            "--resume {}: not a league out directory (it has no league.json); \
-             expected the --out directory of an earlier `dojo league`",
+            "--resume {}: {problem}; expected the --out directory of an earlier `dojo league`",
             dir.display()
         );
     }

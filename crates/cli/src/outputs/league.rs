@@ -279,14 +279,47 @@ fn write_pages(dir: &Path, pages: &[PathBuf], once: Option<&Path>) -> Result<()>
     Ok(())
 }
 
+/// What is wrong with `dir` as a league's out directory, in words (it does
+/// not exist, is a file, has no league.json); `None` when it holds a
+/// league.json.
+pub fn not_a_league(dir: &Path) -> Option<String> {
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("does not exist".into()),
+        Err(e) => Some(format!("cannot be read: {e}")),
+        Ok(meta) if !meta.is_dir() => {
+            let holder = dir
+                .parent()
+                .filter(|p| p.join(store::LEAGUE_FILE).is_file())
+                .map(|p| {
+                    if p.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        p
+                    }
+                });
+            Some(match holder {
+                Some(league) => format!(
+                    "is a file, not a league directory (it is in the league directory {})",
+                    league.display()
+                ),
+                None => "is a file, not a league directory".into(),
+            })
+        }
+        Ok(_) if !dir.join(store::LEAGUE_FILE).is_file() => {
+            Some("not a league out directory (it has no league.json)".into())
+        }
+        Ok(_) => None,
+    }
+}
+
 /// Reads the league in `dir` (refused, saying what is wrong, when it is
 /// none).
 pub fn read_league(
     dir: &Path,
 ) -> Result<(dojo_league::Settings, Vec<GameLine>, dojo_league::Report)> {
-    if !dir.join(store::LEAGUE_FILE).is_file() {
+    if let Some(problem) = not_a_league(dir) {
         anyhow::bail!(
-            "{}: not a league out directory (it has no league.json); expected the --out directory of a `dojo league`",
+            "{}: {problem}; expected the --out directory of a `dojo league`",
             dir.display()
         );
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use dojo_testkit::cli::{GENEROUS, debug_bot, dojo, stdout_ok};
+use dojo_testkit::cli::{GENEROUS, debug_bot, dojo, stderr_of, stdout_ok};
 use dojo_testkit::json::{games, json_without_timing, read_json};
 use dojo_testkit::paths::{data, root};
 use dojo_testkit::procs::marked_processes;
@@ -517,17 +517,43 @@ fn a_league_needs_a_game_or_resume() {
         .stderr(predicate::str::contains("--resume"));
 }
 
+/// `--resume` of what is no league says what it is instead: a directory
+/// without league.json, nothing at all, or a file (naming the league
+/// directory it is in, when it is one of a league's files).
 #[test]
 fn resume_of_a_directory_that_is_no_league_says_so() {
     let tmp = tempfile::tempdir().expect("temp dir");
-    for dir in [tmp.path().to_path_buf(), tmp.path().join("missing")] {
-        dojo()
+    let league = tmp.path().join("league");
+    std::fs::create_dir(&league).unwrap();
+    std::fs::write(league.join("league.json"), "{}").unwrap();
+    let stray = tmp.path().join("stray.txt");
+    std::fs::write(&stray, "").unwrap();
+    let of_league = format!(
+        "is a file, not a league directory (it is in the league directory {})",
+        league.display()
+    );
+    for (dir, problem) in [
+        (
+            tmp.path().to_path_buf(),
+            "not a league out directory (it has no league.json)",
+        ),
+        (tmp.path().join("missing"), "does not exist"),
+        (stray, "is a file, not a league directory"),
+        (league.join("league.json"), &of_league),
+    ] {
+        let out = dojo()
             .args(["league", "--resume"])
             .arg(&dir)
-            .assert()
-            .code(3)
-            .stderr(predicate::str::contains("not a league out directory"))
-            .stderr(predicate::str::contains(dir.display().to_string()));
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        assert_eq!(
+            stderr_of(&out).trim_end(),
+            format!(
+                "error: --resume {}: {problem}; expected the --out directory of an earlier `dojo league`",
+                dir.display()
+            )
+        );
     }
 }
 
