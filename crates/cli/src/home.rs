@@ -35,10 +35,15 @@ fn roots() -> Vec<(PathBuf, String)> {
     out
 }
 
+/// Whether the bots directory was given (`--bots-dir`), set once by
+/// [`bots_dir`]: [`hint`] then names it rather than the places searched.
+static GIVEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
 /// The bots directory: `given`, or the first of `./bots`, `$DOJO_HOME/bots`
 /// and the checkout's `bots/` that exists; `bots` when none does (a bot
 /// looked up there then fails with [`hint`]).
 pub fn bots_dir(given: Option<PathBuf>) -> PathBuf {
+    let _ = GIVEN.set(given.is_some());
     if let Some(dir) = given {
         return dir;
     }
@@ -53,10 +58,19 @@ pub fn bots_dir(given: Option<PathBuf>) -> PathBuf {
 }
 
 /// When `bots_dir` does not exist: where dojo looked and how to point it
-/// at bots, to add to the error of a failed lookup.
+/// at bots, to add to the error of a failed lookup; when it was given
+/// (`--bots-dir`), that it does not exist or is not a directory.
 pub fn hint(bots_dir: &Path) -> Option<String> {
     if bots_dir.is_dir() {
         return None;
+    }
+    if GIVEN.get() == Some(&true) {
+        let problem = match std::fs::metadata(bots_dir) {
+            Ok(_) => "is not a directory".to_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_owned(),
+            Err(e) => format!("cannot be read: {e}"),
+        };
+        return Some(format!("--bots-dir {}: {problem}", bots_dir.display()));
     }
     let tried: Vec<String> = roots()
         .iter()

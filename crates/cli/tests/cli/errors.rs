@@ -298,3 +298,42 @@ fn a_zero_move_timeout_is_a_usage_error() {
         .code(3)
         .stderr(predicate::str::contains("--timeout-ms"));
 }
+
+/// A `--bots-dir` that does not exist, or is a file, is named as given:
+/// not as a failed search of the default places, which the flag replaces.
+#[test]
+fn a_missing_bots_dir_given_is_named_not_the_default_places() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nonexist");
+    let file = tmp.path().join("file");
+    std::fs::write(&file, "").unwrap();
+    for (dir, problem) in [(&missing, "does not exist"), (&file, "is not a directory")] {
+        let out = dojo()
+            .arg("--bots-dir")
+            .arg(dir)
+            .arg("bots")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        assert_eq!(
+            stderr_of(&out).trim_end(),
+            format!("error: --bots-dir {}: {problem}", dir.display())
+        );
+    }
+    let out = dojo()
+        .arg("--bots-dir")
+        .arg(&missing)
+        .args(["match", "cardjitsu", "random-py", "random-sh"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "error: --bots-dir {}: does not exist: no bot \"random-py\"",
+            missing.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("looked in"), "{err}");
+}
