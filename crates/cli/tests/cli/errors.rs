@@ -337,3 +337,32 @@ fn a_missing_bots_dir_given_is_named_not_the_default_places() {
     );
     assert!(!err.contains("looked in"), "{err}");
 }
+
+/// A `--deckN` that is neither a file nor a named deck lists the named
+/// decks it could have been.
+#[test]
+fn a_missing_deck_file_lists_the_named_decks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--deck1",
+            "nosuch",
+        ])
+        .arg("--bots-dir")
+        .arg(dojo_testkit::paths::root().join("bots"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        stderr_of(&out).trim_end(),
+        format!(
+            "error: no deck file {}; a deck is a .dcfg file or a named deck: championship, standard",
+            tmp.path().join("nosuch").display()
+        )
+    );
+}

@@ -11,6 +11,12 @@ use thiserror::Error;
 /// Why the deck of a name could not be had.
 #[derive(Debug, Error)]
 pub enum DeckLoadError {
+    /// There is no deck file at `path` (and no named deck of that name).
+    #[error(
+        "no deck file {}; a deck is a .dcfg file or a named deck: {}",
+        path.display(), NAMED_DECKS.join(", ")
+    )]
+    NotFound { path: PathBuf },
     /// The deck file could not be read.
     #[error("cannot read deck file {}", path.display())]
     Read {
@@ -53,9 +59,14 @@ pub fn load(name: &str) -> Result<Deck, DeckLoadError> {
     }
     let path = Path::new(name);
     let bytes = dojo_runner::input::read_capped(path, dojo_runner::input::DECK_CAP, "a deck")
-        .map_err(|source| DeckLoadError::Read {
-            path: path.to_owned(),
-            source,
+        .map_err(|source| match source.kind() {
+            io::ErrorKind::NotFound => DeckLoadError::NotFound {
+                path: path.to_owned(),
+            },
+            _ => DeckLoadError::Read {
+                path: path.to_owned(),
+                source,
+            },
         })?;
     Ok(Deck::parse_dcfg_bytes(&bytes, name)?)
 }
@@ -96,6 +107,12 @@ mod tests {
         assert!(err.contains("not UTF-8"), "{err}");
         let gone = dir.path().join("gone.dcfg");
         let err = load(&gone.display().to_string()).unwrap_err().to_string();
-        assert_eq!(err, format!("cannot read deck file {}", gone.display()));
+        assert_eq!(
+            err,
+            format!(
+                "no deck file {}; a deck is a .dcfg file or a named deck: championship, standard",
+                gone.display()
+            )
+        );
     }
 }

@@ -114,6 +114,10 @@ pub fn recorded_deck(name: &str) -> Result<Deck, ReplayError> {
         DeckLoadError::Read { path, source } => {
             ReplayError::game(CardJitsuReplayError::DeckRead { path, source })
         }
+        DeckLoadError::NotFound { path } => ReplayError::game(CardJitsuReplayError::DeckRead {
+            path,
+            source: std::io::ErrorKind::NotFound.into(),
+        }),
         DeckLoadError::Deck(e) => ReplayError::game(e),
     })
 }
