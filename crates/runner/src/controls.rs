@@ -213,6 +213,11 @@ impl Control {
         match self.kind {
             Kind::Number { min } => match text.parse::<u64>() {
                 Ok(n) if n >= min => Ok(Value::Number(Some(n))),
+                Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(format!(
+                    "--{} {text}: too large: the largest value accepted is {}",
+                    self.flag,
+                    u64::MAX
+                )),
                 _ => Err(format!(
                     "--{} {text}: expected a whole number of at least {min}",
                     self.flag
@@ -680,6 +685,14 @@ mod tests {
         assert_eq!(
             timeout.parse("0").unwrap_err(),
             "--timeout-ms 0: expected a whole number of at least 1"
+        );
+        assert_eq!(
+            timeout.parse("99999999999999999999").unwrap_err(),
+            "--timeout-ms 99999999999999999999: too large: the largest value accepted is 18446744073709551615"
+        );
+        assert_eq!(
+            timeout.parse(&u64::MAX.to_string()),
+            Ok(Value::Number(Some(u64::MAX)))
         );
         let time = CONTROLS.iter().find(|c| c.flag == "time").unwrap();
         assert_eq!(

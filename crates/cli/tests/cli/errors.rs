@@ -71,6 +71,19 @@ fn usage_errors_exit_3_and_say_what_was_expected() {
             &["match", "cardjitsu", "a", "b", "--limit-files", "many"],
             &["--limit-files many: expected a whole number of at least 1"],
         ),
+        (
+            &[
+                "match",
+                "cardjitsu",
+                "a",
+                "b",
+                "--timeout-ms",
+                "99999999999999999999",
+            ],
+            &[
+                "--timeout-ms 99999999999999999999: too large: the largest value accepted is 18446744073709551615",
+            ],
+        ),
     ];
     for (args, expected) in cases {
         let out = dojo().args(*args).output().unwrap();
