@@ -63,6 +63,7 @@ fn bases() -> &'static [Base] {
             Controller::CpuShare,
         ]
         .into_iter()
+        .filter(|&c| c != Controller::CpuShare || !realtime())
         .filter_map(|c| find_base(c).filter(usable))
         .collect()
     })
@@ -72,6 +73,14 @@ fn bases() -> &'static [Base] {
 pub fn probe(controller: Controller) -> Result<PathBuf, String> {
     if let Some(base) = bases().iter().find(|b| b.controller == controller) {
         return Ok(base.dir.clone());
+    }
+    if controller == Controller::CpuShare && realtime() {
+        return Err(
+            "dojo runs under a realtime scheduling policy (SCHED_FIFO or \
+                    SCHED_RR), which its bots inherit and a new cpu group (with no \
+                    realtime runtime of its own) refuses to take in"
+                .to_string(),
+        );
     }
     Err(match find_base(controller) {
         None => format!(
@@ -85,6 +94,25 @@ pub fn probe(controller: Controller) -> Result<PathBuf, String> {
             base.dir.display()
         ),
     })
+}
+
+/// Whether this process runs under a realtime scheduling policy (the
+/// `policy` field of /proc/self/stat: 1 SCHED_FIFO, 2 SCHED_RR). Its bot
+/// processes would inherit it, and the kernel refuses a realtime task a
+/// place in a group of the cpu controller that has no realtime runtime (a
+/// new one has none): every start would fail with EINVAL.
+fn realtime() -> bool {
+    realtime_in(&std::fs::read_to_string("/proc/self/stat").unwrap_or_default())
+}
+
+/// Whether a `/proc/PID/stat` line shows a realtime policy.
+fn realtime_in(stat: &str) -> bool {
+    // The fields after the command's closing parenthesis start at the
+    // third; `policy` is the 41st.
+    let policy = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().nth(41 - 3));
+    matches!(policy, Some("1" | "2"))
 }
 
 /// dojo's cgroup directory for `controller`, from /proc/self/cgroup and
@@ -695,6 +723,36 @@ mod tests {
         // Not dojo's.
         assert_eq!(stale_owner("user.slice", 7), None);
         assert_eq!(stale_owner("dojo-nsx-1-2", 7), None);
+    }
+
+    #[test]
+    fn a_realtime_policy_is_read_from_proc_stat() {
+        // A command with a parenthesis and spaces of its own, then the
+        // fields from the third on, `policy` the 41st.
+        let line = |policy: u32| {
+            let mut fields: Vec<String> = (3..=52).map(|i| i.to_string()).collect();
+            fields[41 - 3] = policy.to_string();
+            format!("7 (a) b) {}", fields.join(" "))
+        };
+        assert!(!realtime_in(&line(0)), "SCHED_OTHER");
+        assert!(realtime_in(&line(1)), "SCHED_FIFO");
+        assert!(realtime_in(&line(2)), "SCHED_RR");
+        assert!(!realtime_in(&line(3)), "SCHED_BATCH");
+        assert!(!realtime_in(&line(5)), "SCHED_IDLE");
+        // And from the kernel, where this process may take a realtime
+        // policy (as root).
+        let Ok(chrt) = std::process::Command::new("chrt")
+            .args(["-f", "1", "cat", "/proc/self/stat"])
+            .output()
+        else {
+            return;
+        };
+        if !chrt.status.success() {
+            // No right to a realtime policy here (not root).
+            return;
+        }
+        let stat = String::from_utf8_lossy(&chrt.stdout);
+        assert!(realtime_in(&stat), "{stat}");
     }
 
     #[test]
