@@ -1140,6 +1140,86 @@ fn a_boxed_bots_cpu_time_under_wall_time_counts_its_hidden_workers() {
     }
 }
 
+/// Held by each test of session_spinner.py while it plays: its spinners
+/// would crowd the other test's thinker off their shared CPU.
+static SESSION_SPINNERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// thinker.py (100 ms of CPU a hand, seat 0) against session_spinner.py
+/// (120 children in sessions of their own, spinning while the thinker
+/// thinks; 30 s a move of its own, as its `bot.toml` may ask), both on the
+/// first CPU this process may use, under CPU time with 200 ms a move and a
+/// wall-clock backstop of 2 s: the thinker's slowest answer and its
+/// timeouts.
+fn thinker_beside_session_spinners(rounds: usize) -> (Duration, u64) {
+    let mut spinner = (*bot("hostile", "session_spinner.py", &["120", "5"])).clone();
+    spinner.values.time.timeout_ms = Some(30_000);
+    let seats = [
+        Seat::new(dojo_testkit::bots::script(
+            "hostile",
+            "thinker.py",
+            &["0.1"],
+            Mode::Persistent,
+        )),
+        Seat::new(Arc::new(spinner)),
+    ];
+    let opts = RunOptions {
+        controls: Controls {
+            time: dojo_runner::TimeMode::Cpu,
+            timeout: Duration::from_millis(200),
+            startup: Duration::from_millis(3000),
+            ..Controls::default()
+        },
+        wall_backstop: 10,
+        // One CPU: what the spinners take does not depend on the number
+        // of CPUs of the machine running the test.
+        pin_cpu: dojo_runner::allowed_cpus().first().copied(),
+        ..RunOptions::default()
+    };
+    let mut referee = Cards {
+        rounds,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, &opts).expect("the game is played");
+    let honest = &run.seats[0];
+    eprintln!(
+        "thinker: faults {:?}, wall µs {:?}, cpu µs {:?}",
+        honest.faults, honest.latencies_us, honest.cpu_us
+    );
+    let slowest = honest.latencies_us.iter().copied().max().unwrap_or(0);
+    (Duration::from_micros(slowest), honest.faults.timeout)
+}
+
+#[test]
+fn a_bot_in_many_sessions_gets_one_share_of_the_cpu() {
+    // Each setsid child would get an autogroup, and a share, of its own
+    // (see the counterpart below). The box's group of the cpu controller
+    // makes them one entity of the same weight as the thinker's box.
+    if !have("cgroup-cpu-share") {
+        return;
+    }
+    let _turn = SESSION_SPINNERS.lock().unwrap_or_else(|p| p.into_inner());
+    let (slowest, timeouts) = thinker_beside_session_spinners(3);
+    assert_eq!(timeouts, 0, "slowest answer {slowest:?}");
+    // Half a CPU is about 100 ms; the rest is room for a loaded machine.
+    assert!(slowest < Duration::from_millis(1500), "{slowest:?}");
+}
+
+#[test]
+fn without_the_cpu_share_the_session_spinners_make_the_thinker_time_out() {
+    // The counterpart of the test above: the attack works without the
+    // layer (two rounds: the spinners start spinning after the first
+    // answer, and each timeout costs the 2 s backstop).
+    let _turn = SESSION_SPINNERS.lock().unwrap_or_else(|p| p.into_inner());
+    if !in_a_process_without(
+        "without_the_cpu_share_the_session_spinners_make_the_thinker_time_out",
+        "cgroup-cpu-share",
+    ) {
+        return;
+    }
+    let (slowest, timeouts) = thinker_beside_session_spinners(2);
+    assert!(timeouts >= 1, "slowest answer {slowest:?}");
+}
+
 /// A pid no process has now: a child's that has been reaped.
 fn dead_pid() -> u32 {
     let mut child = std::process::Command::new("true").spawn().expect("true");

@@ -368,7 +368,7 @@ fn fork_box(bytes: &[u8], mut fds: Vec<OwnedFd>) -> (Answer, Vec<OwnedFd>) {
             Vec::new(),
         );
     }
-    let mut joins = [-1; 3];
+    let mut joins = [-1; crate::cgroup::MOST_GROUPS];
     for (slot, fd) in joins.iter_mut().zip(&fds[1..]) {
         *slot = fd.as_raw_fd();
     }

@@ -1,7 +1,8 @@
-//! One control group per bot process, for the limits that must hold for a
-//! process tree as a whole (processes/threads, memory), for knowing which
-//! limit a bot hit, and for killing everything in it at the end whatever
-//! namespace or session it escaped to.
+//! One control group per bot process (or box), for the limits that must
+//! hold for a process tree as a whole (processes/threads, memory), for
+//! its CPU time and its share of the CPU, for knowing which limit a bot
+//! hit, and for killing everything in it at the end whatever namespace or
+//! session it escaped to.
 //!
 //! Both cgroup versions are handled: v1 (a hierarchy per controller, e.g.
 //! `/sys/fs/cgroup/pids`) and v2 (one hierarchy, where dojo's own cgroup
@@ -22,6 +23,12 @@ pub enum Controller {
     /// CPU time of every process that was ever in the group, reaped or
     /// not (v1's `cpuacct.usage`; v2's `cpu.stat`, there in every group).
     Cpu,
+    /// The CPU controller proper: the group's processes are scheduled as
+    /// one entity with the default weight (v1 `cpu.shares`, v2
+    /// `cpu.weight`), so a bot gets one share of the CPU however many
+    /// processes or sessions it runs (each `setsid` would otherwise get an
+    /// autogroup, and a share, of its own).
+    CpuShare,
 }
 
 impl Controller {
@@ -30,6 +37,7 @@ impl Controller {
             Self::Pids => "pids",
             Self::Memory => "memory",
             Self::Cpu => "cpuacct",
+            Self::CpuShare => "cpu",
         }
     }
 }
@@ -48,10 +56,16 @@ struct Base {
 fn bases() -> &'static [Base] {
     static BASES: OnceLock<Vec<Base>> = OnceLock::new();
     BASES.get_or_init(|| {
-        [Controller::Pids, Controller::Memory, Controller::Cpu]
-            .into_iter()
-            .filter_map(|c| find_base(c).filter(usable))
-            .collect()
+        [
+            Controller::Pids,
+            Controller::Memory,
+            Controller::Cpu,
+            Controller::CpuShare,
+        ]
+        .into_iter()
+        .filter(|&c| c != Controller::CpuShare || !realtime())
+        .filter_map(|c| find_base(c).filter(usable))
+        .collect()
     })
 }
 
@@ -59,6 +73,14 @@ fn bases() -> &'static [Base] {
 pub fn probe(controller: Controller) -> Result<PathBuf, String> {
     if let Some(base) = bases().iter().find(|b| b.controller == controller) {
         return Ok(base.dir.clone());
+    }
+    if controller == Controller::CpuShare && realtime() {
+        return Err(
+            "dojo runs under a realtime scheduling policy (SCHED_FIFO or \
+                    SCHED_RR), which its bots inherit and a new cpu group (with no \
+                    realtime runtime of its own) refuses to take in"
+                .to_string(),
+        );
     }
     Err(match find_base(controller) {
         None => format!(
@@ -72,6 +94,25 @@ pub fn probe(controller: Controller) -> Result<PathBuf, String> {
             base.dir.display()
         ),
     })
+}
+
+/// Whether this process runs under a realtime scheduling policy (the
+/// `policy` field of /proc/self/stat: 1 SCHED_FIFO, 2 SCHED_RR). Its bot
+/// processes would inherit it, and the kernel refuses a realtime task a
+/// place in a group of the cpu controller that has no realtime runtime (a
+/// new one has none): every start would fail with EINVAL.
+fn realtime() -> bool {
+    realtime_in(&std::fs::read_to_string("/proc/self/stat").unwrap_or_default())
+}
+
+/// Whether a `/proc/PID/stat` line shows a realtime policy.
+fn realtime_in(stat: &str) -> bool {
+    // The fields after the command's closing parenthesis start at the
+    // third; `policy` is the 41st.
+    let policy = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().nth(41 - 3));
+    matches!(policy, Some("1" | "2"))
 }
 
 /// dojo's cgroup directory for `controller`, from /proc/self/cgroup and
@@ -114,7 +155,8 @@ fn find_base(controller: Controller) -> Option<Base> {
         let v2 = fstype == "cgroup2";
         if v2 && controller != Controller::Cpu {
             // The controller must be available to our cgroup's children
-            // (cpu.stat's usage is kept without the cpu controller).
+            // (cpu.stat's usage is kept without the cpu controller; the
+            // weight needs it).
             let enabled =
                 std::fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
             if !enabled.split_whitespace().any(|c| c == name) {
@@ -255,7 +297,7 @@ fn usable(base: &Base) -> bool {
     made && std::fs::remove_dir(&dir).is_ok()
 }
 
-pub use crate::sys::GroupLimits;
+pub use crate::sys::{GroupLimits, MOST_GROUPS};
 
 /// A bot process's groups (one per controller); removed on drop, after
 /// every process still in them has been killed.
@@ -427,6 +469,7 @@ impl BotGroup {
                 Controller::Cpu => {
                     (limits.account_cpu || limits.cpu_seconds.is_some()).then_some(0)
                 }
+                Controller::CpuShare => limits.cpu_share.then_some(0),
             };
             let Some(value) = value else { continue };
             let dir = base.dir.join(format!("{}{id}", group_prefix()));
@@ -455,11 +498,18 @@ impl BotGroup {
                 }
                 continue;
             }
+            if base.controller == Controller::CpuShare {
+                // A new group has the default weight: nothing to write.
+                if !made {
+                    group.procs.push(open_procs(&dir)?);
+                }
+                continue;
+            }
             let file = match (base.controller, base.v2) {
                 (Controller::Pids, _) => "pids.max",
                 (Controller::Memory, true) => "memory.max",
                 (Controller::Memory, false) => "memory.limit_in_bytes",
-                (Controller::Cpu, _) => unreachable!("handled above"),
+                (Controller::Cpu | Controller::CpuShare, _) => unreachable!("handled above"),
             };
             std::fs::write(dir.join(file), value.to_string())?;
             if base.controller == Controller::Memory {
@@ -488,8 +538,8 @@ impl BotGroup {
     }
 
     /// The `cgroup.procs` descriptors the child writes itself into.
-    pub fn join_fds(&self) -> [i32; 3] {
-        let mut fds = [-1; 3];
+    pub fn join_fds(&self) -> [i32; MOST_GROUPS] {
+        let mut fds = [-1; MOST_GROUPS];
         for (slot, fd) in fds.iter_mut().zip(&self.procs) {
             *slot = fd.as_raw_fd();
         }
@@ -577,7 +627,7 @@ impl BotGroup {
                         (Controller::Pids, _) => ("pids.events", "max", 0),
                         (Controller::Memory, true) => ("memory.events", "oom_kill", 1),
                         (Controller::Memory, false) => ("memory.oom_control", "oom_kill", 1),
-                        (Controller::Cpu, _) => return None,
+                        (Controller::Cpu | Controller::CpuShare, _) => return None,
                     };
                     let file = std::fs::File::open(dir.join(name)).ok()?;
                     Some(EventFile { slot, key, file })
@@ -673,6 +723,36 @@ mod tests {
         // Not dojo's.
         assert_eq!(stale_owner("user.slice", 7), None);
         assert_eq!(stale_owner("dojo-nsx-1-2", 7), None);
+    }
+
+    #[test]
+    fn a_realtime_policy_is_read_from_proc_stat() {
+        // A command with a parenthesis and spaces of its own, then the
+        // fields from the third on, `policy` the 41st.
+        let line = |policy: u32| {
+            let mut fields: Vec<String> = (3..=52).map(|i| i.to_string()).collect();
+            fields[41 - 3] = policy.to_string();
+            format!("7 (a) b) {}", fields.join(" "))
+        };
+        assert!(!realtime_in(&line(0)), "SCHED_OTHER");
+        assert!(realtime_in(&line(1)), "SCHED_FIFO");
+        assert!(realtime_in(&line(2)), "SCHED_RR");
+        assert!(!realtime_in(&line(3)), "SCHED_BATCH");
+        assert!(!realtime_in(&line(5)), "SCHED_IDLE");
+        // And from the kernel, where this process may take a realtime
+        // policy (as root).
+        let Ok(chrt) = std::process::Command::new("chrt")
+            .args(["-f", "1", "cat", "/proc/self/stat"])
+            .output()
+        else {
+            return;
+        };
+        if !chrt.status.success() {
+            // No right to a realtime policy here (not root).
+            return;
+        }
+        let stat = String::from_utf8_lossy(&chrt.stdout);
+        assert!(realtime_in(&stat), "{stat}");
     }
 
     #[test]

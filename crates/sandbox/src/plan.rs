@@ -176,6 +176,7 @@ fn probe_all() -> Vec<Layer> {
             cgroup_layer(crate::cgroup::Controller::Pids),
             cgroup_layer(crate::cgroup::Controller::Memory),
             cgroup_layer(crate::cgroup::Controller::Cpu),
+            cgroup_layer(crate::cgroup::Controller::CpuShare),
             landlock_layer(),
             landlock_network_layer(),
             seccomp_layer(),
@@ -384,6 +385,12 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
              CPU time counts them under --time wall too; --limit-cpu-s holds for the \
              whole tree",
         ),
+        crate::cgroup::Controller::CpuShare => (
+            "cgroup-cpu-share",
+            "each box (each bot process without one) is scheduled as one entity of the \
+             default weight, so it gets its share of the CPU however many processes or \
+             sessions (setsid) it runs: a bot cannot crowd its opponent out",
+        ),
     };
     match crate::cgroup::probe(controller) {
         Ok(dir) => Layer {
@@ -406,6 +413,12 @@ fn cgroup_layer(controller: crate::cgroup::Controller) -> Layer {
                     "{why}: --time cpu reads each bot's process tree in /proc, which misses \
                      descendants the kernel reaped without their parent waiting; \
                      --limit-cpu-s holds per process only"
+                ),
+                crate::cgroup::Controller::CpuShare => format!(
+                    "{why}: a bot's processes compete for the CPU one by one (each of its \
+                     sessions as an autogroup of its own), so one that starts many can starve \
+                     its opponent into timeouts, also under --time cpu (whose wall-clock \
+                     backstop still ends a move)"
                 ),
             },
         },
@@ -666,6 +679,8 @@ pub fn plan(mode: SandboxMode, limits: &Limits) -> Containment {
         account_cpu: false,
         // The tree's total, besides each process's RLIMIT_CPU.
         cpu_seconds: limits.cpu_seconds.filter(|_| layer_available("cgroup-cpu")),
+        // One share of the CPU for the whole tree, in every mode.
+        cpu_share: layer_available("cgroup-cpu-share"),
     };
     let values = [
         Some((sys::resource::CORE, 0)),

@@ -22,8 +22,9 @@ pub(crate) fn pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
     )?)
 }
 
-/// Most descriptors a message carries.
-pub(crate) const MOST_FDS: usize = 4;
+/// Most descriptors a message carries (a box's request: its init's end
+/// of a socket and the `cgroup.procs` of each of its groups).
+pub(crate) const MOST_FDS: usize = 1 + crate::sys::MOST_GROUPS;
 
 /// Sends `bytes` as one message with `fds` (at most [`MOST_FDS`]); `who`
 /// names the other end in the error of a short message.

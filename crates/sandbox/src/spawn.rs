@@ -165,9 +165,10 @@ pub fn start_contained(
     init: Option<(i32, crate::sys::init::Program)>,
 ) -> std::io::Result<Started> {
     let cgroup = crate::cgroup::BotGroup::create(launch.containment.group_limits)?;
-    let joins = cgroup
-        .as_ref()
-        .map_or([-1; 3], crate::cgroup::BotGroup::join_fds);
+    let joins = cgroup.as_ref().map_or(
+        [-1; crate::cgroup::MOST_GROUPS],
+        crate::cgroup::BotGroup::join_fds,
+    );
     let forked = fork_contained(launch, joins, init)?;
     let Forked {
         child,
@@ -240,7 +241,7 @@ pub(crate) struct Forked {
 /// maker calls it for a box's init with descriptors dojo sent it.
 pub(crate) fn fork_contained(
     launch: &Launch<'_>,
-    cgroup_fds: [i32; 3],
+    cgroup_fds: [i32; crate::cgroup::MOST_GROUPS],
     init: Option<(i32, crate::sys::init::Program)>,
 ) -> std::io::Result<Forked> {
     let (program, args) = launch

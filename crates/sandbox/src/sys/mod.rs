@@ -22,7 +22,16 @@ pub struct GroupLimits {
     /// Kill the whole tree once it has used this much CPU time
     /// (`--limit-cpu-s`, for every process it ran together).
     pub cpu_seconds: Option<u64>,
+    /// Schedule the whole tree as one entity of the default weight (the
+    /// CPU controller's group), whatever number of processes or sessions
+    /// it runs.
+    pub cpu_share: bool,
 }
+
+/// Most control groups a bot process joins: one per v1 hierarchy (pids,
+/// memory, cpuacct, cpu); fewer on v2 or where hierarchies are mounted
+/// together.
+pub const MOST_GROUPS: usize = 4;
 
 /// How many of the filters (the first ones) a box's init loads; its bots
 /// load the rest (see `crate::seccomp`).
@@ -242,7 +251,7 @@ pub struct Containment {
     pub private_proc: bool,
     /// `cgroup.procs` descriptors of the bot's control groups to join
     /// (-1: none); the owner keeps them open until the spawn returned.
-    pub cgroup_fds: [i32; 3],
+    pub cgroup_fds: [i32; MOST_GROUPS],
     /// Limits for the bot's control groups (the spawn makes them).
     pub group_limits: GroupLimits,
     /// With `CLONE_NEWUSER` in the flags: the lines for the new user
@@ -368,7 +377,7 @@ impl Default for Containment {
             seccomp: &[],
             confine_fs: false,
             private_proc: false,
-            cgroup_fds: [-1; 3],
+            cgroup_fds: [-1; MOST_GROUPS],
             group_limits: GroupLimits::default(),
             id_maps: IdMaps {
                 uid: [0; 32],
