@@ -175,7 +175,10 @@ fn bots_lists_the_bundled_bots_and_their_games() {
 #[test]
 fn an_io_error_names_the_file_and_is_said_once() {
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("no-deck.dcfg");
+    // A deck that is there but cannot be read (a missing one is told
+    // with the named decks instead: a_missing_deck_file_lists_the_named_decks).
+    let missing = dir.path().join("deck-dir.dcfg");
+    std::fs::create_dir(&missing).unwrap();
     let out = dojo()
         .args(["match", "cardjitsu", "random-py", "random-sh", "--deck1"])
         .arg(&missing)
