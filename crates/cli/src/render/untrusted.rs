@@ -27,7 +27,7 @@ pub fn line(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` printed as lines on purpose (an error message of several
-/// lines): as [`line`], but newlines kept.
+/// lines): as [`line()`], but newlines kept.
 pub fn lines(text: &str) -> Cow<'_, str> {
     escaped(text, true)
 }

@@ -281,7 +281,7 @@ pub struct Containment {
 }
 
 /// A value for the forked child to read (null: none): a [`root::MinimalRoot`]
-/// or a [`root::SealedHost`]. A plain pointer so that [`Containment`]
+/// or a `SealedHost` (a build's). A plain pointer so that [`Containment`]
 /// stays a copied value: the spawn that sets it owns the value until the
 /// fork is done, and the child reads its own copy of that memory.
 #[derive(Debug)]
