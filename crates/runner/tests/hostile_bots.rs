@@ -166,8 +166,10 @@ fn in_a_process_without(name: &str, layer: &str) -> bool {
 }
 
 /// Options with no namespace, no Landlock or seccomp and no memory cap.
-/// The process cap always holds (no flag lifts it): a test that needs no
-/// cgroup at all runs in a process without `cgroup-pids`.
+/// The process cap and the CPU share always hold (no flag lifts them): a
+/// test that needs no cgroup at all runs in a process without
+/// `cgroup-pids` and `cgroup-cpu-share` (either group kills what is left
+/// in it when the process ends).
 fn nothing_but_the_process_group() -> RunOptions {
     let mut opts = options();
     opts.controls.sandbox = SandboxMode::Off;
@@ -199,7 +201,7 @@ fn without_the_subreaper_escapers_do_survive() {
     // escaper does escape the process group), and cleans up after itself.
     if !in_a_process_without(
         "without_the_subreaper_escapers_do_survive",
-        "subreaper,cgroup-pids",
+        "subreaper,cgroup-pids,cgroup-cpu-share",
     ) {
         return;
     }
@@ -785,7 +787,7 @@ fn a_league_of_escapers_leaks_no_descriptor_and_no_process() {
     // once leaked two threads and two descriptors per game.
     if !in_a_process_without(
         "a_league_of_escapers_leaks_no_descriptor_and_no_process",
-        "cgroup-pids",
+        "cgroup-pids,cgroup-cpu-share",
     ) {
         return;
     }
