@@ -335,6 +335,15 @@ pub struct RunInfo {
     /// The bot containment this run's games had (`dojo doctor`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub containment: Option<dojo_runner::InForce>,
+    /// Bot boxes this run's games made: each serves later games of its
+    /// bot, so a league that reuses them well makes few (0: none, or no
+    /// boxes at all).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub boxes_made: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A game that could not be played.

@@ -101,6 +101,7 @@ pub fn run_league(
     cancel: &AtomicBool,
 ) -> Result<Report, LeagueError> {
     let started = Instant::now();
+    let boxes_before = dojo_runner::boxes_made();
     // The schedule computes each fixture from its id, and stored games are
     // summed as they are read or played (`LeagueTally`), never kept: what
     // grows with the games is a bit per game id and a label per pair.
@@ -194,6 +195,7 @@ pub fn run_league(
     info.failed.sort_by_key(|f| f.id);
     info.cancelled = cancel.load(Ordering::SeqCst) && stored_games < total && !stopped;
     info.wall_ms = started.elapsed().as_millis() as u64;
+    info.boxes_made = dojo_runner::boxes_made() - boxes_before;
     let mut report = build_report_from(settings, &options.origin, &tally, total, info);
     if let Some(rule) = &stop_rule {
         report.add_stop_rule(rule);

@@ -22,7 +22,7 @@ mod stderr_log;
 
 pub use bot_values::{BotValues, LimitValues, TimeValues};
 pub use controls::{CONTROLS, Conflict, Control, Controls, Given, Kind, Value, as_ms, mib_bytes};
-pub use dojo_sandbox::bot_box::start_box_makers;
+pub use dojo_sandbox::bot_box::{boxes_made, start_box_makers};
 pub use dojo_sandbox::build_box::{
     BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
 };

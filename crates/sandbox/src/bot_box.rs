@@ -170,6 +170,7 @@ impl BotBox {
         made.renew().map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot ready the box for a game: {e}"))
         })?;
+        MADE.fetch_add(1, Ordering::Relaxed);
         Ok(made)
     }
 
@@ -597,6 +598,16 @@ fn answer(ctl: &OwnedFd, tags: &[u8]) -> std::io::Result<(u8, i32, i32)> {
 /// per game. Bounded per thread; each thread's
 /// oldest go first.
 static IDLE: std::sync::Mutex<Vec<BotBox>> = std::sync::Mutex::new(Vec::new());
+
+/// Boxes this process has made (and readied for their first game).
+static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many boxes this process has made so far: what a league's report
+/// counts (a bot cannot tell its box's number, so this is where the reuse
+/// of boxes is seen from).
+pub fn boxes_made() -> u64 {
+    MADE.load(Ordering::Relaxed)
+}
 
 /// Idle boxes kept per worker at the least (each holds two sleeping
 /// processes, a few namespaces, its groups, a few descriptors and a seat

@@ -102,7 +102,7 @@ pub mod spawn;
 pub mod sys;
 pub mod tenant;
 
-pub use bot_box::{BotBox, Occupant, Starting, drop_idle, give_back, take_idle};
+pub use bot_box::{BotBox, Occupant, Starting, boxes_made, drop_idle, give_back, take_idle};
 pub use plan::{Limits, SandboxMode, plan};
 pub use run_dir::{Scratch, remove_leftovers, scratch_dir};
 pub use spawn::Launch;

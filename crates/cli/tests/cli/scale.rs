@@ -234,9 +234,9 @@ fn with_more_bots_than_seats_the_descriptor_check_counts_the_idle_boxes() {
     all_played_cleanly(&out, &league, 6);
 }
 
-/// A shell bot in `dir` that names its box's control group on stderr at
-/// each start (`dojo-nsNS-PID-N`: dojo never reuses a number) and thinks
-/// 20 ms a move.
+/// A shell bot in `dir` that thinks 20 ms a move. (It once named its
+/// box's control group, which a box's cgroup namespace now hides: a
+/// league's report counts the boxes it made, `timing.boxes_made`.)
 fn group_naming_bot(dir: &Path) -> PathBuf {
     naming_bot(dir, "sleep 0.02; ")
 }
@@ -254,8 +254,7 @@ fn naming_bot(dir: &Path, think: &str) -> PathBuf {
     std::fs::write(
         &script,
         format!(
-            "grep -m1 -o 'dojo-ns[0-9-]*' /proc/self/cgroup >&2\n\
-             while read -r line; do\n\
+            "while read -r line; do\n\
                case \"$line\" in\n\
                  'Player '*|'Draw!') exit 0 ;;\n\
                  *' vs. '*) ;;\n\
@@ -271,8 +270,8 @@ fn naming_bot(dir: &Path, think: &str) -> PathBuf {
 
 /// Plays a league in `dir` of `names`, each running the group-naming
 /// `bot`, with `args`, and checks it played `games` cleanly: the boxes its
-/// bots ran in ([`boxes_named`]), or `None` (the reason printed) without
-/// PID namespaces or control groups.
+/// games made (its report's `timing.boxes_made`), or `None` (the reason
+/// printed) without PID namespaces or control groups.
 fn boxes_of_league(
     bot: &Path,
     names: &[&str],
@@ -299,23 +298,8 @@ fn boxes_of_league(
         eprintln!("skipped: no PID namespaces or control groups");
         return None;
     }
-    Some(boxes_named(&league, names))
-}
-
-/// The boxes a league's bots ran in: the distinct control groups they
-/// named in their stderr logs (see [`group_naming_bot`]).
-fn boxes_named(league: &Path, bots: &[&str]) -> usize {
-    let mut groups = std::collections::BTreeSet::new();
-    for bot in bots {
-        let log =
-            std::fs::read_to_string(league.join("stderr").join(format!("{bot}.log"))).unwrap();
-        groups.extend(
-            log.lines()
-                .filter(|l| l.starts_with("dojo-ns"))
-                .map(str::to_owned),
-        );
-    }
-    groups.len()
+    let made = report["timing"]["boxes_made"].as_u64().unwrap_or(0);
+    Some(usize::try_from(made).unwrap())
 }
 
 #[test]
