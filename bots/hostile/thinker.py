@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """An honest bot that thinks: it spends SECONDS (default 0.1) of its own
 CPU time on every hand before answering with card 0. The fair-time test
-sets it beside cpu_burner.py."""
+sets it beside cpu_burner.py. With a second argument `exit` it exits after
+each answer (a per-turn bot), as a bot would that hoped to think on the
+start-up allowance of every new process."""
 import sys
 import time
 
@@ -14,6 +16,7 @@ def think(seconds):
 
 def main():
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 0.1
+    exits = sys.argv[2:3] == ["exit"]
     while True:
         line = sys.stdin.readline()
         if not line:
@@ -24,6 +27,8 @@ def main():
         if "," in line and " vs. " not in line:
             think(seconds)
             print(0, flush=True)
+            if exits:
+                return
 
 
 main()

@@ -70,7 +70,8 @@ pub struct TimeValues {
         deserialize_with = "at_least_one"
     )]
     pub timeout_ms: Option<u64>,
-    /// `--startup-ms`: extra time for a fresh process's first answer.
+    /// `--startup-ms`: extra time for a bot's first answer of a game (see
+    /// [`crate::Controls::startup`]).
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "any_whole"

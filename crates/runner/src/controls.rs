@@ -73,7 +73,10 @@ pub struct Controls {
     /// `--timeout-ms`: time per move, from the prompt to the whole answer.
     #[serde(rename = "timeout_ms", with = "millis")]
     pub timeout: Duration,
-    /// `--startup-ms`: extra time for a fresh process's first answer.
+    /// `--startup-ms`: extra time for a bot's first answer of a game, and
+    /// for the first answer of a process of a bot that stays alive started
+    /// again after a fault (a bot that exits after its moves pays for every
+    /// later start from its move time).
     #[serde(rename = "startup_ms", with = "millis")]
     pub startup: Duration,
     /// `--time`: what a move's time counts.
@@ -301,7 +304,7 @@ pub static CONTROLS: &[Control] = &[
     Control {
         flag: "startup-ms",
         value_name: "MS",
-        about: "Extra time for the first answer of a freshly started process.",
+        about: "Extra time for a bot's first answer of a game (and a staying bot's first after a restart).",
         kind: Kind::Number { min: 0 },
         bot_key: Some("time.startup_ms"),
         fixed: true,

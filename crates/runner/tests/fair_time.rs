@@ -92,3 +92,40 @@ fn under_wall_time_the_same_neighbour_makes_the_honest_bot_time_out() {
     assert!(run.seats[0].faults.timeout > 0, "{:?}", run.seats[0]);
     assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
 }
+
+/// A bot that exits after each move has the start-up allowance for its
+/// first process only: thinking 0.5 s of CPU on a 0.3 s move is in time on
+/// the first move (3 s to start) and a timeout on every later one, where
+/// its start is part of the move, the same as for a bot that stays.
+#[test]
+fn a_bot_that_exits_after_each_move_thinks_on_its_start_up_allowance_once() {
+    let per_turn =
+        dojo_testkit::bots::script("hostile", "thinker.py", &["0.5", "exit"], Mode::Auto);
+    let seats = [Seat::new(per_turn), Seat::new(bot("thinker.py", &["0.01"]))];
+    let opts = RunOptions {
+        controls: dojo_runner::Controls {
+            timeout: Duration::from_millis(300),
+            startup: Duration::from_millis(3000),
+            time: TimeMode::Cpu,
+            ..dojo_runner::Controls::default()
+        },
+        // CPU time and a generous backstop: a loaded machine changes
+        // nothing here.
+        wall_backstop: 40,
+        ..RunOptions::default()
+    };
+    let mut referee = Cards {
+        rounds: ROUNDS,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, &opts).expect("the game is played");
+    let seat = &run.seats[0];
+    let moves: Vec<bool> = referee
+        .history
+        .iter()
+        .map(|round| matches!(round[0], Answer::Move(_)))
+        .collect();
+    assert_eq!(moves, [true, false, false, false, false], "{seat:?}");
+    assert_eq!(seat.faults.timeout, ROUNDS as u64 - 1, "{seat:?}");
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}

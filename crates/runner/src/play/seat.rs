@@ -27,6 +27,12 @@ pub(crate) struct SeatState<'a> {
     pub(crate) exit: Option<ExitKind>,
     /// The last process was killed or died by fault.
     pub(crate) needs_restart: bool,
+    /// The current process's first answer gets the start-up allowance:
+    /// it is the seat's first process of the game, or a long-lived bot's
+    /// started again after a fault. Every later process of a bot that
+    /// exits after its moves gets the move time only: its start is part
+    /// of its move, as a long-lived bot pays for its start once a game.
+    pub(crate) startup_due: bool,
     pub(crate) saw_per_turn: bool,
     pub(crate) saw_reuse: bool,
     /// With `keep_stderr`: where each prompt's stderr starts.
@@ -55,6 +61,7 @@ impl<'a> SeatState<'a> {
             eof: false,
             exit: None,
             needs_restart: false,
+            startup_due: false,
             saw_per_turn: false,
             saw_reuse: false,
             cut: StderrCut::default(),
@@ -70,9 +77,12 @@ impl<'a> SeatState<'a> {
     pub(crate) fn started(&mut self, pgid: i32) {
         self.has_process = true;
         self.run.spawns += 1;
-        if std::mem::take(&mut self.needs_restart) {
+        let after_fault = std::mem::take(&mut self.needs_restart);
+        if after_fault {
             self.run.faults.restart += 1;
         }
+        let exits_after_moves = self.seat.bot.mode == Mode::PerTurn || self.saw_per_turn;
+        self.startup_due = self.run.spawns == 1 || (after_fault && !exits_after_moves);
         self.run.pgids.push(pgid);
         self.answered_in_life = 0;
         self.eof = false;
@@ -81,10 +91,11 @@ impl<'a> SeatState<'a> {
     }
 
     /// The time a prompt may take: the seat's move time (plus the start-up
-    /// allowance for a fresh process), plus what is left in the bank,
-    /// capped by what is left of the game budget.
+    /// allowance for the first answer of a process that is due one, see
+    /// `startup_due`), plus what is left in the bank, capped by what is
+    /// left of the game budget.
     pub(crate) fn budget(&self, fresh: bool) -> Budget {
-        let startup = if fresh {
+        let startup = if fresh && self.startup_due {
             self.controls.startup
         } else {
             Duration::ZERO
@@ -190,7 +201,7 @@ impl<'a> SeatState<'a> {
 /// The time one prompt may take.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Budget {
-    /// The start-up allowance included (fresh processes only).
+    /// The start-up allowance included (see `SeatState::startup_due`).
     pub(crate) startup: Duration,
     /// What the prompt may take without drawing on the bank.
     pub(crate) allowance: Duration,

@@ -10,6 +10,7 @@ use super::fake::{Call, Fake, Script};
 use super::{MatchRun, RunOptions, Seat, TimeMode, play_on};
 use crate::process::Event;
 use crate::spec::{BotSpec, Mode};
+use dojo_sandbox::sys::ExitKind;
 
 /// `rounds` rounds in which every seat picks a number 0..=9.
 struct Numbers {
@@ -357,4 +358,86 @@ fn a_bots_own_time_values_apply_to_its_seat_only() {
     assert_eq!(run.seats[0].faults.timeout, 0);
     // The other seat's timeouts were judged at the run's 1 s.
     assert_eq!(run.seats[1].latencies_us, [1_000_000, 1_000_000]);
+}
+
+/// A bot that takes `ms` to answer each prompt and then exits, as a bot
+/// that exits after each move does.
+fn answers_and_exits(ms: u64) -> Script {
+    answering(move |_, _| {
+        vec![
+            (ms, line("1")),
+            (ms, Event::Eof),
+            (ms, Event::Exited(ExitKind::Code(0))),
+        ]
+    })
+}
+
+fn with_startup(ms: u64) -> RunOptions {
+    let mut opts = options();
+    opts.controls.startup = Duration::from_millis(ms);
+    opts
+}
+
+#[test]
+fn a_bot_that_exits_after_each_move_gets_the_start_up_allowance_once_a_game() {
+    // 1 s a move and 2 s to start: 1.5 s is in time for the first move
+    // only; every later process's start is part of its move, also the
+    // one started again after the second move's timeout.
+    for mode in [Mode::PerTurn, Mode::Auto] {
+        let mut referee = Numbers::new(1, 3);
+        let fake = Fake::new(vec![answers_and_exits(1500)]);
+        let run = play_fake_with(&mut referee, fake, mode, &with_startup(2000));
+        assert_eq!(
+            referee.played(0),
+            [
+                Answer::Move(1),
+                Answer::Fault(Fault::Timeout),
+                Answer::Fault(Fault::Timeout)
+            ],
+            "{mode:?}"
+        );
+        assert_eq!(
+            run.seats[0].latencies_us,
+            [1_500_000, 1_000_000, 1_000_000],
+            "{mode:?}"
+        );
+    }
+}
+
+#[test]
+fn a_bot_that_exits_after_each_move_in_time_is_never_charged() {
+    let mut referee = Numbers::new(1, 4);
+    let fake = Fake::new(vec![answers_and_exits(900)]);
+    let run = play_fake_with(&mut referee, fake, Mode::Auto, &with_startup(2000));
+    assert_eq!(referee.played(0), vec![Answer::Move(1); 4]);
+    let seat = &run.seats[0];
+    assert_eq!((seat.spawns, seat.faults.restart), (4, 0));
+    assert_eq!(seat.mode, Mode::PerTurn, "seen to exit after its moves");
+}
+
+#[test]
+fn a_process_started_again_after_a_fault_gets_the_start_up_allowance() {
+    // The first process times out (3.5 s of 1 + 2 s) and is killed; the
+    // next one, started for round 1, gets the allowance again.
+    let script = answering(|generation, _| match generation {
+        1 => vec![(3500, line("1"))],
+        _ => vec![(2500, line("2"))],
+    });
+    let mut referee = Numbers::new(1, 3);
+    let run = play_fake_with(
+        &mut referee,
+        Fake::new(vec![script]),
+        Mode::Persistent,
+        &with_startup(2000),
+    );
+    assert_eq!(
+        referee.played(0),
+        [
+            Answer::Fault(Fault::Timeout),
+            Answer::Move(2),
+            Answer::Fault(Fault::Timeout)
+        ],
+        "the restarted process's first answer has 3 s, its second 1 s"
+    );
+    assert_eq!(run.seats[0].faults.restart, 1);
 }
