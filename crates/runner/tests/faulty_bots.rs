@@ -32,6 +32,13 @@ fn options() -> RunOptions {
     run_options(1500, 3000)
 }
 
+/// For a bot that exits after each move and must never time out: its
+/// every later start is part of its move time, so the move time is as
+/// generous as a start-up allowance.
+fn per_turn_options() -> RunOptions {
+    run_options(10_000, 10_000)
+}
+
 /// For bots that never answer in time: a short move timeout, and fewer
 /// rounds, to keep the suite fast; the startup allowance still lets a
 /// slow interpreter start. The opponent may time out on a loaded machine,
@@ -177,7 +184,7 @@ fn exit_immediately_crashes_every_prompt() {
 
 #[test]
 fn per_turn_bot_is_respawned_without_faults() {
-    let (referee, run) = versus("per_turn.py", Mode::Auto, &options());
+    let (referee, run) = versus("per_turn.py", Mode::Auto, &per_turn_options());
     assert_clean(&run.seats[0]);
     let seat = &run.seats[1];
     assert_clean(seat);
@@ -193,7 +200,7 @@ fn per_turn_bot_is_respawned_without_faults() {
 
 #[test]
 fn per_turn_mode_starts_fresh_every_prompt() {
-    let (_, run) = versus("random_ok.py", Mode::PerTurn, &options());
+    let (_, run) = versus("random_ok.py", Mode::PerTurn, &per_turn_options());
     let seat = &run.seats[1];
     assert_clean(seat);
     assert_eq!(seat.spawns, ROUNDS as u32);

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use dojo_testkit::cli::{dojo, stdout_ok};
+use dojo_testkit::cli::{dojo, generous_unless_timed, stdout_ok};
 use dojo_testkit::json::{json_without_timing, read_json};
 use dojo_testkit::paths::{data, root};
 use predicates::prelude::*;
@@ -15,11 +15,14 @@ const INLINE: &str = "r2=python3 bots/royale-random-py/bot.py";
 
 /// Runs a royale match on `board` (one bot per team unless `rock` says
 /// otherwise) that must succeed, writing the record to `json`; returns stdout.
+/// Generous times unless `extra` sets its own: the per-turn Python bot
+/// starts a process within every move's time.
 fn play(board: &str, rock: &str, extra: &[&str], json: &Path) -> String {
     stdout_ok(
         dojo()
             .args(["match", "royale", "--board", board, "--rock", rock])
             .args(["--paper", BOT, "--scissors", BOT])
+            .args(generous_unless_timed(extra))
             .args(extra)
             .arg("--json")
             .arg(json),

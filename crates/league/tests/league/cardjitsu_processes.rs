@@ -41,7 +41,9 @@ fn setup(max_rounds: u32) -> CardJitsuSetup {
 /// does not turn a slow answer into a timeout (it costs time only when a
 /// bot does time out).
 fn generous() -> RunOptions {
-    pid_recording_options(1500, 2500)
+    // A bot that exits after each move starts a process within its move
+    // time: 10 s covers a Python start on any machine.
+    pid_recording_options(10_000, 10_000)
 }
 
 /// For bots that time out: a short move timeout, but enough startup

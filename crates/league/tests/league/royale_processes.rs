@@ -103,7 +103,7 @@ fn setup(name: &str, board: Board, max_rounds: u32) -> RoyaleSetup {
 /// For games where every bot should answer: generous, so a loaded machine
 /// does not turn a slow answer into a timeout.
 fn generous() -> RunOptions {
-    pid_recording_options(1500, 2500)
+    pid_recording_options(10_000, 10_000)
 }
 
 /// For a bot that times out: short move timeout, enough startup allowance
