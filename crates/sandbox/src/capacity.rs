@@ -121,6 +121,69 @@ fn task_limits() -> Vec<TaskLimit> {
     limits
 }
 
+/// What bounds the memory the bots of this process may hold together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemoryLimitKind {
+    /// The machine: `MemAvailable` of `/proc/meminfo` (what can be had
+    /// without swapping, the page cache that can be dropped included).
+    Machine,
+    /// A control group's memory limit, this process's own or an
+    /// ancestor's (the file that sets it): its bots' groups are made
+    /// below it.
+    Cgroup(PathBuf),
+}
+
+impl std::fmt::Display for MemoryLimitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Machine => f.write_str("this machine (MemAvailable in /proc/meminfo)"),
+            Self::Cgroup(file) => write!(f, "{}", file.display()),
+        }
+    }
+}
+
+/// One bound on the bots' memory and how much of it is free now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryRoom {
+    pub kind: MemoryLimitKind,
+    /// Bytes that may still be charged under it.
+    pub free: u64,
+}
+
+/// The bound on memory with the least room now (the machine's available
+/// memory, the memory limits of this process's control groups), if any
+/// can be read.
+pub fn tightest_memory_room() -> Option<MemoryRoom> {
+    let machine = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| mem_available(&text))
+        .map(|free| MemoryRoom {
+            kind: MemoryLimitKind::Machine,
+            free,
+        });
+    let groups = crate::cgroup::memory_limits()
+        .into_iter()
+        .map(|(file, limit, usage)| MemoryRoom {
+            kind: MemoryLimitKind::Cgroup(file),
+            free: limit.saturating_sub(usage),
+        });
+    machine.into_iter().chain(groups).min_by_key(|r| r.free)
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in bytes.
+fn mem_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?;
+    let mut words = line.split_whitespace();
+    let n: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => n.checked_mul(1024),
+        None => Some(n),
+        Some(_) => None,
+    }
+}
+
 /// Tasks (threads) of every process whose real uid is `uid`: what the
 /// kernel counts against that user's `ulimit -u`.
 fn user_tasks(uid: u32) -> u64 {
@@ -225,6 +288,26 @@ pub fn reserve_seat_users(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn available_memory_is_read_from_meminfo_in_bytes() {
+        let meminfo = "MemTotal:       24567420 kB\nMemFree:         1000000 kB\n\
+                       MemAvailable:   20000000 kB\nBuffers:           1 kB\n";
+        assert_eq!(mem_available(meminfo), Some(20_000_000 * 1024));
+        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(mem_available("MemAvailable: lots kB\n"), None);
+    }
+
+    #[test]
+    fn the_tightest_memory_room_is_at_most_what_the_machine_has_free() {
+        let room = tightest_memory_room().expect("Linux has /proc/meminfo");
+        let machine = mem_available(&std::fs::read_to_string("/proc/meminfo").unwrap()).unwrap();
+        // Read a moment apart: the machine's figure moves a little.
+        assert!(
+            room.free <= machine + (64 << 20),
+            "{room:?} against {machine}"
+        );
+    }
 
     #[test]
     fn idle_boxes_are_three_per_worker_and_with_more_bots_two_per_bot_where_there_is_room() {

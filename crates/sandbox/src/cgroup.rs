@@ -197,6 +197,35 @@ pub fn pids_limits() -> Vec<(PathBuf, u64, u64)> {
     found
 }
 
+/// Each memory limit on dojo's own control group and its ancestors, with
+/// what is charged there now: `(limit file, limit, usage)` in bytes (v1
+/// `memory.limit_in_bytes` and `memory.usage_in_bytes`, v2 `memory.max`
+/// and `memory.current`; a v2 group without a limit, `max`, is left out).
+/// The bots' groups are made below dojo's, so each of these bounds what
+/// they may hold together.
+pub fn memory_limits() -> Vec<(PathBuf, u64, u64)> {
+    let mut found = Vec::new();
+    let Some(base) = find_base(Controller::Memory) else {
+        return found;
+    };
+    let (limit_file, usage_file) = if base.v2 {
+        ("memory.max", "memory.current")
+    } else {
+        ("memory.limit_in_bytes", "memory.usage_in_bytes")
+    };
+    let read =
+        |path: &Path| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    let mut at = Some(base.dir.as_path());
+    while let Some(dir) = at.filter(|d| d.join(usage_file).exists()) {
+        let limit = dir.join(limit_file);
+        if let (Some(max), Some(usage)) = (read(&limit), read(&dir.join(usage_file))) {
+            found.push((limit, max, usage));
+        }
+        at = dir.parent();
+    }
+    found
+}
+
 /// The start of the name of every group this dojo process makes:
 /// `dojo-nsNS-PID-`, with the id of the group after it. Groups are seen
 /// machine-wide but a PID only within its PID namespace, so the name

@@ -595,10 +595,12 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     // Refused here when not even one game fits the limits on open
     // descriptors and tasks, or its seat users cannot be had: the smoke
     // start is a game per bot.
+    let memory = super::memory_per_bot(&exec.run, exec.bots.values().map(AsRef::as_ref));
     super::jobs_that_fit(
         1,
         settings.game.shape().seats(),
         settings.bots.len(),
+        memory,
         exec.run.controls.sandbox,
     )?;
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
@@ -646,10 +648,13 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     } else {
         jobs
     };
+    // The bots left after the smoke start's exclusions.
+    let memory = super::memory_per_bot(&exec.run, exec.bots.values().map(AsRef::as_ref));
     let jobs = super::jobs_that_fit(
         jobs,
         settings.game.shape().seats(),
         settings.bots.len(),
+        memory,
         exec.run.controls.sandbox,
     )?;
     let format = match (&settings.gauntlet, &settings.sprt) {

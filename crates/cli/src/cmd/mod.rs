@@ -32,22 +32,31 @@ const DESCRIPTORS_RESERVED: u64 = 16;
 /// processes, [`dojo_runner::DESCRIPTORS_PER_SEAT`] descriptors each,
 /// within this process's limit, already raised to the hard limit) and
 /// tasks (processes and threads: `ulimit -u` without root, the kernel's
-/// `threads-max` and `pid_max`, the control groups' `pids.max`). Refuses
-/// when not even one game fits. Then starts the box makers (before any
-/// worker thread) and claims the seat users the games need (as root:
-/// `docs/sandbox.md`), refusing when they cannot be had.
+/// `threads-max` and `pid_max`, the control groups' `pids.max`) and
+/// memory (each bot's cap, `memory_per_bot`, within what the machine and
+/// this process's control groups have free: a bot that fills its cap must
+/// not make the kernel kill another game's bot). Refuses when not even one
+/// game fits. Then starts the box makers (before any worker thread) and
+/// claims the seat users the games need (as root: `docs/sandbox.md`),
+/// refusing when they cannot be had.
 pub fn jobs_that_fit(
     jobs: usize,
     seats: usize,
     bots: usize,
+    memory_per_bot: Option<u64>,
     sandbox: dojo_runner::SandboxMode,
 ) -> Result<usize> {
     let files = Room::now(seats, bots);
     let tasks = TaskRoom::now(seats);
-    // The tighter limit says why.
-    let fit = match &tasks {
-        Some(tasks) if tasks.fit < files.fit => tasks.within(jobs, seats),
-        _ => files.within(jobs, seats),
+    let memory = MemoryFit::now(seats, memory_per_bot);
+    // The tightest limit says why.
+    let task_fit = tasks.as_ref().map_or(usize::MAX, |t| t.fit);
+    let fit = match &memory {
+        Some(memory) if memory.fit < files.fit.min(task_fit) => memory.within(jobs, seats),
+        _ => match &tasks {
+            Some(tasks) if tasks.fit < files.fit => tasks.within(jobs, seats),
+            _ => files.within(jobs, seats),
+        },
     }?;
     // More bots than seats: what room the games leave goes to keeping
     // more boxes idle (up to two per bot in play), so the next games find
@@ -76,9 +85,95 @@ pub fn jobs_that_fit(
 
 /// How many games of `seats` bots fit at once now, at least one: the
 /// smoke start's batches.
-fn games_that_fit_now(seats: usize) -> usize {
+fn games_that_fit_now(seats: usize, memory_per_bot: Option<u64>) -> usize {
     let files = Room::now(seats, 0).fit;
-    TaskRoom::now(seats).map_or(files, |t| t.fit.min(files))
+    let tasks = TaskRoom::now(seats).map_or(files, |t| t.fit.min(files));
+    MemoryFit::now(seats, memory_per_bot).map_or(tasks, |m| m.fit.min(tasks))
+}
+
+/// The most memory any of `bots` may hold: the largest cap among them
+/// (each bot's own `[limits]` in place), in bytes; `None` where a bot has
+/// no cap or no memory group enforces one (then the bots' memory cannot
+/// be bounded, and games in flight are not sized by it).
+pub fn memory_per_bot<'a>(
+    run: &dojo_runner::RunOptions,
+    mut bots: impl Iterator<Item = &'a dojo_runner::BotSpec>,
+) -> Option<u64> {
+    let enforced = (dojo_runner::probe().iter()).any(|l| l.name == "cgroup-memory" && l.available);
+    if !enforced {
+        return None;
+    }
+    bots.try_fold(0, |most: u64, bot| {
+        let mib = run.for_bot(bot).memory_mib?;
+        Some(most.max(dojo_runner::mib_bytes(mib)))
+    })
+}
+
+/// Memory kept free beside the bots' caps: dojo itself, its boxes' inits
+/// and the page cache the bots' programs are read from.
+const MEMORY_RESERVED: u64 = 256 << 20;
+
+/// How many games fit at once when every bot may fill its memory cap,
+/// within the tightest bound on memory ([`dojo_runner::tightest_memory_room`]).
+struct MemoryFit {
+    fit: usize,
+    room: dojo_runner::MemoryRoom,
+    per_bot: u64,
+}
+
+impl MemoryFit {
+    /// `None` where the bots' memory is not bounded, or no bound on it can
+    /// be read.
+    fn now(seats: usize, per_bot: Option<u64>) -> Option<MemoryFit> {
+        let per_bot = per_bot?;
+        let room = dojo_runner::tightest_memory_room()?;
+        let per_game = (seats as u64 * per_bot).max(1);
+        let fit = room.free.saturating_sub(MEMORY_RESERVED) / per_game;
+        Some(MemoryFit {
+            fit: usize::try_from(fit).unwrap_or(usize::MAX),
+            room,
+            per_bot,
+        })
+    }
+
+    /// `jobs`, or what fits with a note; an error when nothing does.
+    fn within(&self, jobs: usize, seats: usize) -> Result<usize> {
+        let MemoryFit {
+            fit,
+            ref room,
+            per_bot,
+        } = *self;
+        if fit >= jobs {
+            return Ok(jobs);
+        }
+        let free = room.free.saturating_sub(MEMORY_RESERVED);
+        let what = format!(
+            "each bot may use up to {} (--limit-memory-mib, or its own [limits]) and {} has {} free, {} of which dojo keeps for itself; the caps of all bots in play must fit in the rest, so that a bot filling its cap never makes the kernel kill another bot",
+            mib(per_bot),
+            room.kind,
+            mib(room.free),
+            mib(MEMORY_RESERVED),
+        );
+        // The largest cap, in MiB, at which `games` fit.
+        let cap_for = |games: usize| (free / (seats as u64 * games as u64).max(1)) >> 20;
+        if fit == 0 {
+            bail!(
+                "too little memory for even one game of {seats} bots: {what}; lower --limit-memory-mib to {} or less",
+                cap_for(1)
+            );
+        }
+        errln!(
+            "note: playing {} at once, not {jobs}: {what}; lower --limit-memory-mib to {} or less to play {jobs} at once",
+            crate::output::count(fit, "game"),
+            cap_for(jobs)
+        );
+        Ok(fit)
+    }
+}
+
+/// Bytes as whole MiB, for messages.
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes >> 20)
 }
 
 /// How many games fit at once in this process's limit on open
@@ -307,11 +402,12 @@ pub fn smoke_failures<'a>(
     let mut failures = Vec::new();
     let mut rest = &bots[..];
     while !rest.is_empty() {
-        // As many at once as the limits on open descriptors and tasks take
-        // now (a folder of many bots under a low `ulimit -n` would
-        // otherwise fail them all with "Too many open files"), and at
-        // least one.
-        let at_once = games_that_fit_now(game.shape().seats()).clamp(1, rest.len());
+        // As many at once as the limits on open descriptors, tasks and
+        // memory take now (a folder of many bots under a low `ulimit -n`
+        // would otherwise fail them all with "Too many open files"), and
+        // at least one.
+        let memory = memory_per_bot(&exec.run, bots.iter().map(|(_, b)| b.as_ref()));
+        let at_once = games_that_fit_now(game.shape().seats(), memory).clamp(1, rest.len());
         let (batch, later) = rest.split_at(at_once);
         rest = later;
         std::thread::scope(|scope| {

@@ -40,10 +40,16 @@ fn sleepers_league(echo: &Path, ms: u32, games: u32, jobs: u32, out: &Path) -> C
     }
     cmd.args(["--games", &games.to_string(), "--jobs", &jobs.to_string()])
         .args(GENEROUS)
+        .args(SMALL_BOTS)
         .arg("--out")
         .arg(out);
     cmd
 }
+
+/// A memory cap these tests' bots (a C echo loop, a shell loop) never come
+/// near: at 1024 MiB, the default, 256 games of two bots at once would not
+/// fit the machine's memory and dojo would play fewer at once.
+const SMALL_BOTS: [&str; 2] = ["--limit-memory-mib", "16"];
 
 /// The league's report, after checking that it played every game with
 /// no failed game and no fault of any kind.
@@ -117,21 +123,7 @@ fn a_low_pids_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
         return;
     };
     let league = tmp.path().join("l");
-    let cmd = sleepers_league(&echo, 1, 20, 16, &league);
-    let argv: Vec<String> = std::iter::once(cmd.get_program())
-        .chain(cmd.get_args())
-        .map(|a| format!("'{}'", a.to_string_lossy()))
-        .collect();
-    let script = format!(
-        "echo $$ > '{}' && exec {}",
-        group.0.join("cgroup.procs").display(),
-        argv.join(" ")
-    );
-    let out = Command::new("sh")
-        .args(["-c", &script])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let out = in_group(&group, &sleepers_league(&echo, 1, 20, 16, &league));
     let err = stderr_of(&out);
     assert!(err.contains("games at once, not 16: "), "{err}");
     assert!(
@@ -141,26 +133,133 @@ fn a_low_pids_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
     all_played_cleanly(&out, &league, 20);
 }
 
+/// Runs `cmd` in the control group `group` (through `sh -c`, which moves
+/// itself there before it becomes the command).
+fn in_group(group: &Group, cmd: &Command) -> Output {
+    let argv: Vec<String> = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| format!("'{}'", a.to_string_lossy()))
+        .collect();
+    let script = format!(
+        "echo $$ > '{}' && exec {}",
+        group.0.join("cgroup.procs").display(),
+        argv.join(" ")
+    );
+    Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+/// `dojo league` of two sleeping bots capped at `cap_mib` each, 16 games
+/// at once, in a memory control group of 1 GiB.
+fn league_in_a_gib(cap_mib: u32, dir: &Path) -> Option<(Output, PathBuf)> {
+    let group = memory_group(1 << 30)?;
+    let Some(echo) = sleeping_bot(dir) else {
+        eprintln!("skipped: no C compiler (cc)");
+        return None;
+    };
+    let league = dir.join("l");
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root()).args(["league", "cardjitsu"]);
+    for name in ["a", "b"] {
+        cmd.arg(format!("{name}={} sleep 1", echo.display()));
+    }
+    cmd.args(["--games", "10", "--jobs", "16", "--limit-memory-mib"])
+        .arg(cap_mib.to_string())
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league);
+    Some((in_group(&group, &cmd), league))
+}
+
+#[test]
+fn more_bots_memory_than_the_memory_there_is_lowers_the_jobs_with_a_note() {
+    // 16 games of two bots that may each hold 100 MiB would be 3,200 MiB
+    // of caps in a group of 1 GiB: a bot filling its cap could get
+    // another game's bot killed by the group's OOM killer. dojo plays as
+    // many as fit (about 3) and says why.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some((out, league)) = league_in_a_gib(100, tmp.path()) else {
+        return;
+    };
+    let err = stderr_of(&out);
+    assert!(err.contains("games at once, not 16: "), "{err}");
+    assert!(err.contains("each bot may use up to 100 MiB"), "{err}");
+    assert!(
+        err.contains("memory.limit_in_bytes") || err.contains("memory.max"),
+        "names the group's limit: {err}"
+    );
+    all_played_cleanly(&out, &league, 10);
+}
+
+#[test]
+fn a_memory_cap_no_game_fits_is_refused_before_play() {
+    // Two bots of 1,024 MiB each do not fit a group of 1 GiB at all.
+    let tmp = tempfile::tempdir().unwrap();
+    let Some((out, league)) = league_in_a_gib(1024, tmp.path()) else {
+        return;
+    };
+    let err = stderr_of(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("too little memory for even one game of 2 bots"),
+        "{err}"
+    );
+    assert!(err.contains("lower --limit-memory-mib to "), "{err}");
+    assert!(!league.join("games.jsonl").exists(), "{err}");
+}
+
 /// A pids control group of its own with `pids.max` = `max`, removed when
 /// dropped; `None` (saying why) where none can be made (not root, no
 /// pids controller).
 fn pids_group(max: u32) -> Option<Group> {
     // cgroup v1's pids hierarchy, else the v2 root.
-    let base = ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"]
-        .into_iter()
-        .map(Path::new)
-        .find(|b| b.join("cgroup.procs").exists());
-    let Some(base) = base else {
+    limited_group(
+        &[
+            ("/sys/fs/cgroup/pids", "pids.max"),
+            ("/sys/fs/cgroup", "pids.max"),
+        ],
+        max.into(),
+    )
+}
+
+/// A memory control group of its own limited to `bytes`, removed when
+/// dropped; `None` (saying why) where none can be made.
+fn memory_group(bytes: u64) -> Option<Group> {
+    limited_group(
+        &[
+            ("/sys/fs/cgroup/memory", "memory.limit_in_bytes"),
+            ("/sys/fs/cgroup", "memory.max"),
+        ],
+        bytes,
+    )
+}
+
+/// A control group of its own under the first of `places` (a hierarchy
+/// and the file of the limit there) that exists, with the limit set to
+/// `value`.
+fn limited_group(places: &[(&str, &str)], value: u64) -> Option<Group> {
+    let place = places
+        .iter()
+        .map(|&(base, file)| (Path::new(base), file))
+        .find(|(b, _)| b.join("cgroup.procs").exists());
+    let Some((base, file)) = place else {
         eprintln!("skipped: no control group hierarchy");
         return None;
     };
-    let dir = base.join(format!("dojo-scale-test-{}", std::process::id()));
+    let controller = file.split('.').next().unwrap_or(file);
+    let dir = base.join(format!(
+        "dojo-scale-test-{}-{controller}",
+        std::process::id()
+    ));
     if std::fs::create_dir(&dir).is_err()
-        || std::fs::write(dir.join("pids.max"), max.to_string()).is_err()
+        || std::fs::write(dir.join(file), value.to_string()).is_err()
     {
         let _ = std::fs::remove_dir(&dir);
         eprintln!(
-            "skipped: cannot make a pids control group under {}",
+            "skipped: cannot make a control group with {file} under {}",
             base.display()
         );
         return None;
@@ -216,8 +315,9 @@ fn with_more_bots_than_seats_the_descriptor_check_counts_the_idle_boxes() {
         argv.push(format!("'{name}={} sleep 1'", echo.display()));
     }
     argv.push(format!(
-        "--games 2 --jobs 8 {} --out '{}'",
+        "--games 2 --jobs 8 {} {} --out '{}'",
         GENEROUS.join(" "),
+        SMALL_BOTS.join(" "),
         league.display()
     ));
     let out = Command::new("sh")
@@ -288,6 +388,7 @@ fn boxes_of_league(
     let out = cmd
         .args(args)
         .args(GENEROUS)
+        .args(SMALL_BOTS)
         .arg("--out")
         .arg(&league)
         .output()
