@@ -327,7 +327,8 @@ pub struct CompareArgs {
     /// The bot it is compared with.
     pub base: String,
     /// Most games to play (rounded up to whole blocks: seat-swapped pairs,
-    /// or royale's six team rotations).
+    /// or royale's six team rotations; two games when the third bot's
+    /// bot.toml fixes its team).
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with
@@ -353,7 +354,11 @@ pub struct CompareArgs {
     pub controls: ControlArgs,
     #[command(flatten)]
     pub play: GameOptionsArgs,
-    /// Royale: the bot on the third team; default: royale-random-py.
+    /// Royale: the bot on the third team; default: royale-random-py. A
+    /// bot.toml `team` is kept, as in a league: the third bot plays only
+    /// its team, NEW and BASE swap between the others. NEW and BASE may
+    /// not fix a team (a block would give one a team the other never
+    /// plays).
     #[arg(long, value_name = "BOT")]
     pub third: Option<String>,
     #[command(flatten)]
