@@ -203,9 +203,10 @@ pub struct LeagueArgs {
     /// --sprt, or several royale boards).
     #[arg(long, value_name = "BOT", num_args = 1..)]
     pub add: Vec<String>,
-    /// With --resume: BOT (a bot named NAME) is NAME's new version. NAME's
-    /// games are marked retired in games.jsonl (kept for the record,
-    /// counted nowhere) and played again by BOT, at the same seeds.
+    /// With --resume: BOT is NAME's new version and plays as NAME, whatever
+    /// its bot.toml or directory calls it (as NAME=DIR names the bot in
+    /// DIR). NAME's games are marked retired in games.jsonl (kept for the
+    /// record, counted nowhere) and played again by BOT, at the same seeds.
     #[arg(long, value_name = "NAME=BOT")]
     pub replace: Vec<String>,
     /// A gauntlet instead of a round robin: NEW plays each of the other bots
