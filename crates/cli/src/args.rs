@@ -203,9 +203,10 @@ pub struct LeagueArgs {
     /// --sprt, or several royale boards).
     #[arg(long, value_name = "BOT", num_args = 1..)]
     pub add: Vec<String>,
-    /// With --resume: BOT (a bot named NAME) is NAME's new version. NAME's
-    /// games are marked retired in games.jsonl (kept for the record,
-    /// counted nowhere) and played again by BOT, at the same seeds.
+    /// With --resume: BOT is NAME's new version and plays as NAME, whatever
+    /// its bot.toml or directory calls it (as NAME=DIR names the bot in
+    /// DIR). NAME's games are marked retired in games.jsonl (kept for the
+    /// record, counted nowhere) and played again by BOT, at the same seeds.
     #[arg(long, value_name = "NAME=BOT")]
     pub replace: Vec<String>,
     /// A gauntlet instead of a round robin: NEW plays each of the other bots
@@ -327,7 +328,8 @@ pub struct CompareArgs {
     /// The bot it is compared with.
     pub base: String,
     /// Most games to play (rounded up to whole blocks: seat-swapped pairs,
-    /// or royale's six team rotations).
+    /// or royale's six team rotations; two games when the third bot's
+    /// bot.toml fixes its team).
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with
@@ -353,7 +355,11 @@ pub struct CompareArgs {
     pub controls: ControlArgs,
     #[command(flatten)]
     pub play: GameOptionsArgs,
-    /// Royale: the bot on the third team; default: royale-random-py.
+    /// Royale: the bot on the third team; default: royale-random-py. A
+    /// bot.toml `team` is kept, as in a league: the third bot plays only
+    /// its team, NEW and BASE swap between the others. NEW and BASE may
+    /// not fix a team (a block would give one a team the other never
+    /// plays).
     #[arg(long, value_name = "BOT")]
     pub third: Option<String>,
     #[command(flatten)]

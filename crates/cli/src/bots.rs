@@ -52,6 +52,18 @@ fn say_own_values(bot: &BotSpec) {
     }
 }
 
+/// COMMAND of a spec `NAME=COMMAND` that runs a command (in the current
+/// directory); `None` for the other specs, `NAME=DIR` among them (the
+/// bot in DIR), as [`dojo_runner::resolve`] tells them apart.
+pub fn inline_command(spec: &str) -> Option<&str> {
+    if dojo_runner::named_dir(spec).is_some() {
+        return None;
+    }
+    spec.split_once('=')
+        .filter(|(name, _)| dojo_runner::is_valid_name(name))
+        .map(|(_, command)| command)
+}
+
 /// [`dojo_runner::resolve`], with a hint when the bots directory itself
 /// is missing (an installed dojo run outside a checkout), saying so when
 /// a directory without a `bot.toml` is run from its single obvious
@@ -65,10 +77,7 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
         })?;
     // Its `team` is a manifest error if no game it may play has it.
     dojo_games::check_team(&bot)?;
-    let inline = dojo_runner::named_dir(spec).is_none()
-        && spec
-            .split_once('=')
-            .is_some_and(|(name, _)| dojo_runner::is_valid_name(name));
+    let inline = inline_command(spec).is_some();
     if !inline && !bot.dir.join(dojo_runner::MANIFEST_FILE).exists() {
         errln!(
             "note: {} has no bot.toml: running `{}` there",

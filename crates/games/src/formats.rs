@@ -47,5 +47,7 @@ pub const REPORT_FORMAT_VERSION: u32 = 4;
 /// (`settings.faults`), each game's `faulty` seats, the faulty games of
 /// NEW and BASE (`faults.new_faulty_games`, `faults.base_faulty_games`),
 /// the verdict `broken` with `broken` saying why. Version 4: `figures`,
-/// NEW's and BASE's move times and memory peaks.
-pub const COMPARE_FORMAT_VERSION: u32 = 4;
+/// NEW's and BASE's move times and memory peaks. Version 5:
+/// `settings.teams`, the royale team the third bot's bot.toml fixes, whose
+/// blocks are then two games (`model.unit` `pair`).
+pub const COMPARE_FORMAT_VERSION: u32 = 5;

@@ -24,6 +24,15 @@
 //!   `6k..6k + 6`, seat `i` on team `R`, `P`, `S`: every assignment of the
 //!   three bots to the three teams, once each on the same board and seed.
 //!
+//! **Fixed teams.** A bot whose bot.toml fixes its royale team
+//! ([`CompareSettings::teams`]) is seated only on it, by the rule of a
+//! league's schedule: a block holds the orders that keep it there. Only
+//! the third bot may have one (a block is then two games, fixture ids
+//! `2k`, `2k + 1`: NEW and BASE swapped between the other two teams). A
+//! fixed team for NEW or BASE is refused ([`CompareError::Unfair`],
+//! [`CompareError::NoSeating`]): a block must be the same with NEW and
+//! BASE swapped, or a team's edge would count as theirs.
+//!
 //! **Scores.** In each game NEW scores `(1 + s_new - s_base) / 2` against
 //! BASE (`s` = seat score), the league's pairwise result: in CardJitsu this
 //! is NEW's score; in royale NEW's team winning counts 1, BASE's 0, and the
@@ -36,6 +45,7 @@
 //! already running are ignored). The verdict is therefore the same for any
 //! number of jobs when the bots are deterministic.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -84,6 +94,12 @@ pub struct CompareSettings {
     /// What a fault costs (the league's rule, `dojo_games::FaultPolicy`).
     #[serde(default)]
     pub faults: FaultPolicy,
+    /// The team a role's bot insists on (its bot.toml's `team`,
+    /// `dojo_games::fixed_role`), by role (`third`): that bot is seated
+    /// only there, as a league seats it. Only the third bot may have one
+    /// ([`CompareSettings::validate`]). Empty for a game without roles.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub teams: BTreeMap<String, Role>,
 }
 
 /// Why a comparison could not be run.
@@ -113,6 +129,39 @@ pub enum CompareError {
     Partnerships {
         /// The game's name.
         game: String,
+    },
+    /// A team given for a role the comparison does not have.
+    #[error("a team is given for `{role}`, which is not a role of a {game} comparison ({roles})")]
+    UnknownRole {
+        /// The role named.
+        role: String,
+        /// The game's name.
+        game: String,
+        /// The comparison's roles, listed.
+        roles: String,
+    },
+    /// No seating keeps every bot on its fixed team (royale: NEW and BASE
+    /// on one team, which seats one bot).
+    #[error(
+        "{fixed}: no {game} game seats every bot on its team, so NEW and BASE would never play each other"
+    )]
+    NoSeating {
+        /// The game's name.
+        game: String,
+        /// The fixed teams, in words ([`fixed_in_words`]).
+        fixed: String,
+    },
+    /// Fixed teams would seat NEW on a team BASE never plays, or the
+    /// reverse, so a team's edge would count as a difference between
+    /// the bots.
+    #[error(
+        "{fixed}: a block would play NEW on a team BASE never plays (or the reverse), so a team's edge would count as a difference between the bots; dojo compare needs NEW and BASE free to play every team (only the third bot's may be fixed); a league rates them on one scale (`dojo league {game} NEW BASE OTHERS...`)"
+    )]
+    Unfair {
+        /// The game's name.
+        game: String,
+        /// The fixed teams, in words ([`fixed_in_words`]).
+        fixed: String,
     },
     /// Invalid SPRT parameters.
     #[error(transparent)]
@@ -155,6 +204,7 @@ impl CompareSettings {
         if shape.board && self.boards.is_empty() {
             return Err(CompareError::NoBoards);
         }
+        self.check_teams()?;
         let games = self.games_per_block();
         if games > crate::sprt::MAX_GAMES_PER_BLOCK {
             return Err(CompareError::BlockTooLarge {
@@ -173,22 +223,84 @@ impl CompareSettings {
         &[NEW, BASE, THIRD][..seats.clamp(2, 3)]
     }
 
-    /// The comparison's schedule: one group of the roles, every block.
-    fn schedule(&self) -> Schedule {
+    /// The fixed team of each role, in the order of [`Self::roles`].
+    fn fixed(&self) -> Vec<Option<Role>> {
+        self.roles()
+            .iter()
+            .map(|role| self.teams.get(*role).cloned())
+            .collect()
+    }
+
+    /// The comparison's schedule over `blocks` blocks: one group of the
+    /// roles, every block.
+    fn schedule_of(&self, blocks: u64, boards: &[String]) -> Schedule {
         Schedule::comparison(
             self.game,
             self.roles(),
-            self.max_blocks(),
+            &self.fixed(),
+            blocks,
             self.seed,
-            &self.boards,
+            boards,
         )
     }
 
-    /// Games in one block: every distinct order of the seats' bots: 2 (a
-    /// seat-swapped pair) for CardJitsu, 6 (every team rotation) for
-    /// royale.
+    /// The comparison's schedule: one group of the roles, every block.
+    fn schedule(&self) -> Schedule {
+        self.schedule_of(self.max_blocks(), &self.boards)
+    }
+
+    /// Fixed teams keep a comparison fair only when a block is the same
+    /// with NEW and BASE swapped: each then plays every seat (and team)
+    /// the other plays, on the same board and seed. In royale that holds
+    /// when only the third bot's team is fixed (its block: NEW and BASE
+    /// swapped between the two other teams); with NEW's or BASE's fixed it
+    /// cannot (NEW would play its team, BASE never), and with both fixed
+    /// to one team no game seats them both.
+    fn check_teams(&self) -> Result<(), CompareError> {
+        if self.teams.is_empty() {
+            return Ok(());
+        }
+        let roles = self.roles();
+        if let Some(role) = self.teams.keys().find(|r| !roles.contains(&r.as_str())) {
+            return Err(CompareError::UnknownRole {
+                role: role.clone(),
+                game: self.game.name().to_owned(),
+                roles: roles.join(", "),
+            });
+        }
+        let block: Vec<Vec<String>> = self.schedule_of(1, &[]).iter().map(|f| f.seats).collect();
+        let fixed = fixed_in_words(&self.teams);
+        if block.is_empty() {
+            return Err(CompareError::NoSeating {
+                game: self.game.name().to_owned(),
+                fixed,
+            });
+        }
+        let swap = |role: &String| match role.as_str() {
+            NEW => BASE.to_owned(),
+            BASE => NEW.to_owned(),
+            _ => role.clone(),
+        };
+        let mirrored = block
+            .iter()
+            .all(|seats| block.contains(&seats.iter().map(swap).collect()));
+        if !mirrored {
+            return Err(CompareError::Unfair {
+                game: self.game.name().to_owned(),
+                fixed,
+            });
+        }
+        Ok(())
+    }
+
+    /// Games in one block: every distinct order of the seats' bots that
+    /// keeps each on its fixed team: 2 (a seat-swapped pair) for
+    /// CardJitsu, 6 (every team rotation) for royale, 2 for royale when
+    /// the third bot's team is fixed (NEW and BASE swapped between the
+    /// other two). 0 when no order keeps them ([`Self::validate`] refuses
+    /// that).
     pub fn games_per_block(&self) -> u32 {
-        let legs = Schedule::comparison(self.game, self.roles(), 1, self.seed, &[]).legs(0);
+        let legs = self.schedule_of(1, &[]).legs(0);
         u32::try_from(legs).unwrap_or(u32::MAX)
     }
 
@@ -208,13 +320,7 @@ impl CompareSettings {
     /// The games of block `block` (see the module documentation).
     pub fn block_fixtures(&self, block: u64) -> Vec<Fixture> {
         let g = u64::from(self.games_per_block());
-        let schedule = Schedule::comparison(
-            self.game,
-            self.roles(),
-            block.saturating_add(1),
-            self.seed,
-            &self.boards,
-        );
+        let schedule = self.schedule_of(block.saturating_add(1), &self.boards);
         (g * block..g * (block + 1))
             .filter_map(|id| schedule.fixture(id))
             .collect()
@@ -228,6 +334,26 @@ impl CompareSettings {
             Unit::Block
         }
     }
+}
+
+/// The fixed teams of a comparison in words, for its errors: `NEW is
+/// fixed to team P and BASE is not`, `NEW and BASE are both fixed to team
+/// P`, `NEW is fixed to team P and BASE to team R`, then the third bot's.
+pub fn fixed_in_words(teams: &BTreeMap<String, Role>) -> String {
+    let team = |role: &str| teams.get(role);
+    let mut words = match (team(NEW), team(BASE)) {
+        (None, None) => Vec::new(),
+        (Some(t), None) => vec![format!("NEW is fixed to team {t} and BASE is not")],
+        (None, Some(t)) => vec![format!("BASE is fixed to team {t} and NEW is not")],
+        (Some(a), Some(b)) if a == b => vec![format!("NEW and BASE are both fixed to team {a}")],
+        (Some(a), Some(b)) => vec![format!("NEW is fixed to team {a} and BASE to team {b}")],
+    };
+    words.extend(
+        (teams.iter())
+            .filter(|(role, _)| ![NEW, BASE].contains(&role.as_str()))
+            .map(|(role, t)| format!("{} is fixed to team {t}", role.to_uppercase())),
+    );
+    words.join("; ")
 }
 
 /// How a comparison ended (its `verdict`; a game's end is its own
@@ -821,6 +947,7 @@ mod tests {
             seed: 7,
             boards: vec!["a.txt".into(), "b.txt".into()],
             faults: FaultPolicy::default(),
+            teams: BTreeMap::new(),
         }
     }
 
@@ -931,6 +1058,85 @@ mod tests {
             assert_eq!(rotations.len(), 6, "all 3! assignments of bots to teams");
         }
         assert_ne!(s.block_seed(0), s.block_seed(1));
+    }
+
+    fn with_teams(teams: &[(&str, &str)]) -> CompareSettings {
+        let mut s = settings(Game::ROYALE, 20);
+        s.teams = (teams.iter())
+            .map(|&(role, team)| (role.to_owned(), Role::from(team)))
+            .collect();
+        s
+    }
+
+    #[test]
+    fn a_third_bot_with_a_fixed_team_is_seated_only_there() {
+        let s = with_teams(&[(THIRD, "P")]);
+        s.validate().unwrap();
+        assert_eq!((s.games_per_block(), s.unit()), (2, Unit::Pair));
+        assert_eq!(s.max_blocks(), 10);
+        for block in [0, 3] {
+            let games = s.block_fixtures(block);
+            let seats: Vec<&[String]> = games.iter().map(|f| f.seats.as_slice()).collect();
+            assert_eq!(seats, [[NEW, THIRD, BASE], [BASE, THIRD, NEW]]);
+            assert!(games.iter().all(|f| f.seed == s.block_seed(block)));
+            assert_eq!(games[0].board, games[1].board);
+        }
+        let r = run(&CompareSettings { games: 2000, ..s }, &Fake::new(1.0), 2);
+        assert_eq!(r.verdict, Conclusion::H1);
+        assert_eq!(r.games_played, 2 * r.blocks_played);
+        assert!(r.blocks.iter().all(|b| b.games[0].seats[1] == THIRD));
+        let json = serde_json::to_value(&r.settings).unwrap();
+        assert_eq!(json["teams"], serde_json::json!({"third": "P"}));
+        // No fixed team: the field is left out, and read back as none.
+        let json = serde_json::to_value(settings(Game::ROYALE, 6)).unwrap();
+        assert!(json.get("teams").is_none(), "{json}");
+        let back: CompareSettings = serde_json::from_value(json).unwrap();
+        assert!(back.teams.is_empty());
+    }
+
+    #[test]
+    fn new_or_base_with_a_fixed_team_is_refused() {
+        let exec = Fake::new(0.5);
+        let no = AtomicBool::new(false);
+        for (teams, said) in [
+            (vec![(NEW, "P")], "NEW is fixed to team P and BASE is not"),
+            (vec![(BASE, "S")], "BASE is fixed to team S and NEW is not"),
+            (
+                vec![(NEW, "P"), (BASE, "R"), (THIRD, "S")],
+                "NEW is fixed to team P and BASE to team R; THIRD is fixed to team S",
+            ),
+        ] {
+            let err = with_teams(&teams).validate().unwrap_err();
+            assert!(matches!(err, CompareError::Unfair { .. }), "{err}");
+            assert!(err.to_string().starts_with(said), "{err}");
+            assert!(err.to_string().contains("a team's edge"), "{err}");
+            let ran = run_compare(&with_teams(&teams), &exec, 1, &mut NoProgress, &no);
+            assert_eq!(ran.unwrap_err(), err);
+        }
+        for teams in [
+            vec![(NEW, "P"), (BASE, "P")],
+            vec![(NEW, "R"), (THIRD, "R")],
+        ] {
+            let err = with_teams(&teams).validate().unwrap_err();
+            assert!(matches!(err, CompareError::NoSeating { .. }), "{err}");
+            assert!(err.to_string().contains("never play each other"), "{err}");
+        }
+        let err = with_teams(&[(NEW, "P"), (BASE, "P")])
+            .validate()
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("NEW and BASE are both fixed to team P: "),
+            "{err}"
+        );
+        let err = with_teams(&[("fourth", "P")]).validate().unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "`fourth`, which is not a role of a royale comparison (new, base, third)"
+            ),
+            "{err}"
+        );
+        assert!(exec.played.lock().unwrap().is_empty());
     }
 
     #[test]

@@ -247,34 +247,17 @@ impl Schedule {
                 roles: shape.roles,
             });
         }
-        let roles = seat_roles(shape);
+        let fixed: Vec<Option<&Role>> = sorted.iter().map(|b| b.fixed_team.as_ref()).collect();
         let groups: Vec<Group> = member_sets(sorted.len(), shape.seats())
             .into_iter()
             .enumerate()
-            .map(|(index, members)| {
-                // A fixed role narrows the seatings, so a group with one
-                // tries every order of its members, not only rotations.
-                let fixed = |b: u16| {
-                    sorted[usize::from(b)]
-                        .fixed_team
-                        .as_ref()
-                        .filter(|_| !shape.roles.is_empty())
-                };
-                let every_order = members.iter().any(|&b| fixed(b).is_some());
-                Group {
-                    index: index as u64,
-                    hashes: members
-                        .iter()
-                        .map(|&b| fnv1a64(&sorted[usize::from(b)].name))
-                        .collect(),
-                    seatings: if shape.partnerships() {
-                        partnership_seatings(&members, shape.sides)
-                    } else {
-                        seatings(&members, every_order, |seat, b| {
-                            fixed(b).is_none_or(|team| roles.get(seat) == Some(team))
-                        })
-                    },
-                }
+            .map(|(index, members)| Group {
+                index: index as u64,
+                hashes: members
+                    .iter()
+                    .map(|&b| fnv1a64(&sorted[usize::from(b)].name))
+                    .collect(),
+                seatings: group_seatings(shape, &members, false, &fixed),
             })
             .filter(|g| !g.seatings.is_empty())
             .collect();
@@ -313,9 +296,16 @@ impl Schedule {
     /// rotation. A block is then one cycle: fixture ids `g·k .. g·k + g`
     /// (`g` = [`Schedule::legs`]: 2 for two seats, `3! = 6` for three),
     /// `pair` = `k`.
+    ///
+    /// `fixed[i]`, when given, is the role (royale's team) the bot of
+    /// `roles[i]` insists on: it is seated only there, by the rule a
+    /// league's groups follow, so a block holds only the orders that keep
+    /// it (royale with the third bot's team fixed: 2 games). With no order
+    /// left the schedule is empty ([`Schedule::legs`] 0).
     pub fn comparison(
         game: Game,
         roles: &[&str],
+        fixed: &[Option<Role>],
         blocks: u64,
         seed: u64,
         boards: &[String],
@@ -324,10 +314,13 @@ impl Schedule {
         let members: Vec<u16> = (0..game.shape().seats() as u16)
             .map(|seat| seat.min(last))
             .collect();
+        let fixed: Vec<Option<&Role>> = (0..roles.len())
+            .map(|i| fixed.get(i).and_then(Option::as_ref))
+            .collect();
         let group = Group {
             index: 0,
             hashes: vec![fnv1a64(game.name())],
-            seatings: seatings(&members, true, |_, _| true),
+            seatings: group_seatings(game.shape(), &members, true, &fixed),
         };
         Schedule::from_groups(
             game,
@@ -621,6 +614,36 @@ fn member_sets(bots: usize, seats: usize) -> Vec<Vec<u16>> {
     out
 }
 
+/// The seatings of a group of `members` (indices into `fixed`) in a game
+/// of `shape`: the cyclic rotations of its members (with `every_order`,
+/// every order; a game with partnerships: [`partnership_seatings`]). A
+/// bot whose role is fixed (`fixed[b]`, royale's `team` in its bot.toml)
+/// sits only in that role's seats; a group with one tries every order of
+/// its members, not only rotations, since a fixed role narrows them. A
+/// game without roles fixes none. The one rule for a league's groups and
+/// for `dojo compare`'s blocks.
+fn group_seatings(
+    shape: Shape,
+    members: &[u16],
+    every_order: bool,
+    fixed: &[Option<&Role>],
+) -> Vec<Vec<u16>> {
+    if shape.partnerships() {
+        return partnership_seatings(members, shape.sides);
+    }
+    let fixed = |b: u16| {
+        fixed
+            .get(usize::from(b))
+            .copied()
+            .flatten()
+            .filter(|_| !shape.roles.is_empty())
+    };
+    let every_order = every_order || members.iter().any(|&b| fixed(b).is_some());
+    seatings(members, every_order, |seat, b| {
+        fixed(b).is_none_or(|team| shape.roles.get(seat) == Some(&team.as_str()))
+    })
+}
+
 /// The seatings one seed of a group is played in: the cyclic rotations of
 /// `members` (seat `s` of rotation `r` gets member `(s + r) mod n`; with two
 /// seats, the seat-swapped pair), or with `every_order` every permutation
@@ -884,7 +907,7 @@ mod tests {
 
     #[test]
     fn a_comparison_is_one_group_of_roles_in_every_order() {
-        let s = Schedule::comparison(Game::CARDJITSU, &["new", "base"], 3, 7, &[]);
+        let s = Schedule::comparison(Game::CARDJITSU, &["new", "base"], &[], 3, 7, &[]);
         assert_eq!((s.groups(), s.legs(0), s.len()), (1, 2, 6));
         let f = s.fixtures();
         assert_eq!(f[2].seats, ["new", "base"]);
@@ -895,13 +918,45 @@ mod tests {
             derive_seed(7, &[fnv1a64("compare"), fnv1a64("cardjitsu"), 1])
         );
         let boards = ["a".to_string(), "b".to_string()];
-        let r = Schedule::comparison(Game::ROYALE, &["new", "base", "third"], 2, 7, &boards);
+        let roles = ["new", "base", "third"];
+        let r = Schedule::comparison(Game::ROYALE, &roles, &[], 2, 7, &boards);
         assert_eq!(r.legs(0), 6);
         assert_eq!(r.fixture(6).unwrap().board.as_deref(), Some("b"));
         assert_eq!(
             r.fixture(6).unwrap().teams,
             seat_roles(Game::ROYALE.shape())
         );
+    }
+
+    /// A fixed role keeps its bot on its team in a comparison's block by
+    /// the league's rule: the block is the orders of the others.
+    #[test]
+    fn a_comparison_seats_a_fixed_role_only_on_its_team() {
+        let roles = ["new", "base", "third"];
+        let paper = [None, None, Some(Role::from("P"))];
+        let r = Schedule::comparison(Game::ROYALE, &roles, &paper, 2, 7, &[]);
+        assert_eq!(r.legs(0), 2);
+        let seats: Vec<Vec<String>> = r.fixtures().into_iter().map(|f| f.seats).collect();
+        assert_eq!(seats[0], ["new", "third", "base"]);
+        assert_eq!(seats[1], ["base", "third", "new"]);
+        assert_eq!(seats[2..], seats[..2]);
+        // The same bots in a league: the same seatings.
+        let mut third = bot("third");
+        third.fixed_team = Some(Role::from("P"));
+        let league = Schedule::new(Game::ROYALE, &[bot("base"), bot("new"), third], 3, 7, &[]);
+        let league: Vec<Vec<String>> = league.unwrap().iter().map(|f| f.seats).collect();
+        let mut compared = seats[..2].to_vec();
+        compared.sort();
+        let mut played = league.clone();
+        played.sort();
+        assert_eq!(compared, played);
+        // No order keeps two bots on one team: an empty schedule.
+        let both = [Some(Role::from("R")), Some(Role::from("R"))];
+        let none = Schedule::comparison(Game::ROYALE, &roles, &both, 2, 7, &[]);
+        assert_eq!((none.legs(0), none.len()), (0, 0));
+        // A game without roles fixes none.
+        let cj = Schedule::comparison(Game::CARDJITSU, &roles[..2], &both, 1, 7, &[]);
+        assert_eq!(cj.legs(0), 2);
     }
 
     #[test]

@@ -58,13 +58,14 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     } else {
         a.board.names()
     };
-    let settings = CompareSettings {
+    let mut settings = CompareSettings {
         game,
         sprt: a.sprt,
         games: a.games,
         seed: a.seed.value(),
         boards,
         faults: a.faults.given.unwrap_or_default(),
+        teams: BTreeMap::new(),
     };
     settings.validate()?;
 
@@ -85,6 +86,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     for (role, bot) in [NEW, BASE, THIRD].into_iter().zip(&loaded) {
         by_role.insert(role.to_owned(), Arc::clone(bot));
     }
+    fix_teams(&mut settings, &by_role)?;
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
         boards.insert(name.clone(), crate::home::load_board_text(Path::new(name))?);
@@ -132,9 +134,10 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         memory,
         exec.run.controls.sandbox,
     )?;
-    let third_note = match loaded.get(2) {
-        Some(third) => format!(" (third: {})", third.name),
-        None => String::new(),
+    let third_note = match (loaded.get(2), settings.teams.get(THIRD)) {
+        (Some(third), Some(team)) => format!(" (third: {}, on team {team} only)", third.name),
+        (Some(third), None) => format!(" (third: {})", third.name),
+        (None, _) => String::new(),
     };
     errln!(
         "compare: {game}, NEW {} vs BASE {}{third_note}; sprt {}; at most {} games, seed {}, {}",
@@ -171,4 +174,41 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         Conclusion::Cancelled => crate::bots::interrupted_status(),
         Conclusion::Broken => crate::exit::ERROR,
     }))
+}
+
+/// Seats each bot whose bot.toml fixes its team only on that team, as a
+/// league does; refuses, naming the bots and their bot.toml lines, fixed
+/// teams that make the comparison unfair or impossible (NEW's or BASE's:
+/// `CompareSettings::validate`).
+fn fix_teams(settings: &mut CompareSettings, bots: &BTreeMap<String, Arc<BotSpec>>) -> Result<()> {
+    let mut fixed = Vec::new();
+    for (role, bot) in bots {
+        if let Some(team) = dojo_games::fixed_role(bot, settings.game.shape())? {
+            settings.teams.insert(role.clone(), team);
+            let place = bot.team.as_ref().map_or_else(String::new, |t| {
+                format!(
+                    " ({}:{}:{})",
+                    bot.dir.join(dojo_runner::MANIFEST_FILE).display(),
+                    t.line,
+                    t.column
+                )
+            });
+            fixed.push((role, bot, place));
+        }
+    }
+    settings.validate().map_err(|err| {
+        // NEW before BASE before the third bot, as the error lists them.
+        fixed.sort_by_key(|(role, _, _)| [NEW, BASE, THIRD].iter().position(|r| r == role));
+        let which: Vec<String> = (fixed.iter())
+            .map(|(role, bot, place)| {
+                format!(
+                    "{} {}'s bot.toml fixes its team: team = {:?}{place}",
+                    role.to_uppercase(),
+                    bot.name,
+                    settings.teams[*role].as_str()
+                )
+            })
+            .collect();
+        anyhow::Error::new(err).context(which.join("; "))
+    })
 }

@@ -116,22 +116,22 @@ fn gauntlet_bot(
 
 /// The late entries given beside `--resume`: each `--add BOT` and each
 /// `--replace NAME=BOT` resolved and stored like a new league's bot (a new
-/// version has the name it replaces, so it plays the seeds the old one
-/// played).
+/// version plays under the name it replaces, so it plays the seeds the
+/// old one played).
 fn late_entries(a: &LeagueArgs, bots_dir: &Path, game: Game) -> Result<(Late, Resolved)> {
     let mut late = Late::default();
     let mut resolved = Resolved::new();
-    let entrant = |arg: &str, bot: &dojo_runner::BotSpec| -> Result<dojo_league::Entrant> {
+    let entrant = |command: String, bot: &dojo_runner::BotSpec| -> Result<dojo_league::Entrant> {
         Ok(dojo_league::Entrant {
             name: bot.name.clone(),
-            command: stored_spec(arg, bot),
+            command,
             fixed_team: dojo_games::fixed_role(bot, game.shape())?,
             values: Default::default(),
         })
     };
     for arg in &a.add {
         let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--add {arg}"))?;
-        late.add.push(entrant(arg, &bot)?);
+        late.add.push(entrant(stored_spec(arg, &bot), &bot)?);
         resolved.insert(bot.name.clone(), bot);
     }
     for arg in &a.replace {
@@ -144,19 +144,37 @@ fn late_entries(a: &LeagueArgs, bots_dir: &Path, game: Game) -> Result<(Late, Re
             );
         };
         let bot = bots::resolve(spec, bots_dir).with_context(|| format!("--replace {arg}"))?;
-        // The name is the bot's identity in the league (its seeds, its
-        // games) and in the command that replays it, so a new version
-        // keeps it.
-        if bot.name != name {
-            bail!(
-                "--replace {arg}: {spec} is a bot named {}, not {name}; a new version keeps its bot's name (set name = \"{name}\" in its bot.toml)",
-                bot.name
-            );
-        }
-        late.replace.push(entrant(spec, &bot)?);
+        let (command, bot) = stand_in(name, spec, bot);
+        late.replace.push(entrant(command, &bot)?);
         resolved.insert(bot.name.clone(), bot);
     }
     Ok((late, resolved))
+}
+
+/// `bot`, resolved from `spec`, as the league's bot `name` it replaces,
+/// and the spec the league stores for it. The name is the bot's identity
+/// in the league (its seeds, its games) and in the command that replays
+/// it, and `--replace NAME=BOT` says which bot BOT is, so BOT plays as
+/// NAME whatever its bot.toml or directory calls it, as `NAME=DIR` names
+/// the bot in DIR. A bot already named NAME keeps its spec as given (a
+/// name under the bots directory stays one); another is stored as
+/// `NAME=DIR` (its directory), or, given as `OTHER=COMMAND`, as
+/// `NAME=COMMAND`: what a later `--resume` resolves to this bot under
+/// NAME.
+fn stand_in(
+    name: &str,
+    spec: &str,
+    mut bot: dojo_runner::BotSpec,
+) -> (String, dojo_runner::BotSpec) {
+    if bot.name == name {
+        return (stored_spec(spec, &bot), bot);
+    }
+    let command = match bots::inline_command(spec) {
+        Some(command) => format!("{name}={command}"),
+        None => named_dir_spec(name, &bot.dir),
+    };
+    bot.name = name.to_owned();
+    (command, bot)
 }
 
 /// `BOT` or `BOT=ELO`.
@@ -325,17 +343,23 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
 /// name under the bots directory or an inline command as given.
 fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
     if let Some((name, _)) = dojo_runner::named_dir(arg) {
-        let dir = super::absolute(&bot.dir).to_string_lossy().into_owned();
-        return match shlex::try_quote(&dir) {
-            Ok(quoted) => format!("{name}={quoted}"),
-            Err(_) => format!("{name}={dir}"),
-        };
+        return named_dir_spec(name, &bot.dir);
     }
     let by_path = !arg.contains('=') && Path::new(arg).join(dojo_runner::MANIFEST_FILE).is_file();
     if by_path && !dojo_runner::is_valid_name(arg) {
         super::absolute(&bot.dir).display().to_string()
     } else {
         arg.to_owned()
+    }
+}
+
+/// `NAME=DIR` for the bot in `dir` named `name`, DIR absolute and quoted
+/// as a shell word when it needs to be.
+fn named_dir_spec(name: &str, dir: &Path) -> String {
+    let dir = super::absolute(dir).to_string_lossy().into_owned();
+    match shlex::try_quote(&dir) {
+        Ok(quoted) => format!("{name}={quoted}"),
+        Err(_) => format!("{name}={dir}"),
     }
 }
 

@@ -54,7 +54,7 @@ fn the_strong_bot_passes_against_the_random_bot() {
     let report = read_json(&json);
     // The schema's version comes first.
     let text = std::fs::read_to_string(&json).unwrap();
-    assert!(text.starts_with("{\"version\":4,"), "{}", &text[..40]);
+    assert!(text.starts_with("{\"version\":5,"), "{}", &text[..40]);
     assert_eq!(report["verdict"], "h1");
     assert_eq!(report["model"]["unit"], "pair");
     assert_eq!(report["model"]["elo_model"], "logistic");
@@ -228,6 +228,128 @@ fn royale_compare_plays_blocks_of_every_team_rotation() {
         "{}",
         report["elo"]
     );
+}
+
+/// A copy of the bundled royale bot named `name` in `parent` whose
+/// bot.toml fixes its team.
+fn royale_bot_of_team(parent: &std::path::Path, name: &str, team: &str) -> std::path::PathBuf {
+    let bot = dojo_testkit::bots::copy_bundled("royale-random-py", &parent.join(name));
+    let manifest = bot.join("bot.toml");
+    let toml = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("name = \"royale-random-py\"", &format!("name = \"{name}\""));
+    std::fs::write(&manifest, format!("{toml}team = \"{team}\"\n")).unwrap();
+    bot
+}
+
+/// A third bot whose bot.toml fixes its team plays only that team, as in
+/// a league: a block is then the two games that swap NEW and BASE between
+/// the other teams, on one board and seed. It used to play every team.
+#[test]
+fn a_third_bot_with_a_fixed_team_plays_only_that_team() {
+    let dir = tempfile::tempdir().unwrap();
+    let paper = royale_bot_of_team(dir.path(), "paper", "P");
+    let json = dir.path().join("compare.json");
+    let out = dojo()
+        .args(["compare", "royale", "royale-random-py", "royale-random-py"])
+        .arg("--third")
+        .arg(&paper)
+        .args(["--board", "boards/arena.txt", "--games", "4", "--jobs", "2"])
+        .args(["--max-rounds", "3"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("games: 4 in 2 seat-swapped pairs"),
+        "{stdout}"
+    );
+    let report = read_json(&json);
+    assert_eq!(
+        report["settings"]["teams"],
+        serde_json::json!({"third": "P"})
+    );
+    assert_eq!(report["model"]["games_per_unit"], 2);
+    assert_eq!(blocks(&report), 2);
+    for block in report["blocks"].as_array().unwrap() {
+        let seats: Vec<&serde_json::Value> = block["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| &g["seats"])
+            .collect();
+        assert_eq!(
+            seats,
+            [
+                &serde_json::json!(["new", "third", "base"]),
+                &serde_json::json!(["base", "third", "new"])
+            ],
+            "{block}"
+        );
+        for g in block["games"].as_array().unwrap() {
+            assert_eq!(g["teams"], serde_json::json!(["R", "P", "S"]));
+        }
+    }
+}
+
+/// NEW or BASE with a fixed team cannot be compared fairly: a block would
+/// play NEW on a team BASE never plays (both on one team: they never
+/// meet). Refused before any game, naming the bot and its bot.toml.
+#[test]
+fn new_or_base_with_a_fixed_team_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let paper = royale_bot_of_team(dir.path(), "paper", "P");
+    let paper2 = royale_bot_of_team(dir.path(), "paper2", "P");
+    let rock = royale_bot_of_team(dir.path(), "rock", "R");
+    let line = std::fs::read_to_string(paper.join("bot.toml"))
+        .unwrap()
+        .lines()
+        .count();
+    let manifest = format!("{}:{line}:1", paper.join("bot.toml").display());
+    let cases = [
+        (
+            vec![paper.clone(), "royale-random-py".into()],
+            vec![
+                format!("NEW paper's bot.toml fixes its team: team = \"P\" ({manifest})"),
+                "NEW is fixed to team P and BASE is not".into(),
+                "a team's edge would count as a difference between the bots".into(),
+            ],
+        ),
+        (
+            vec!["royale-random-py".into(), paper.clone()],
+            vec!["BASE is fixed to team P and NEW is not".into()],
+        ),
+        (
+            vec![paper.clone(), rock],
+            vec!["NEW is fixed to team P and BASE to team R".into()],
+        ),
+        (
+            vec![paper, paper2],
+            vec![
+                "NEW and BASE are both fixed to team P: no royale game seats every bot on its team, so NEW and BASE would never play each other".into(),
+            ],
+        ),
+    ];
+    for (bots, expected) in cases {
+        let json = dir.path().join("compare.json");
+        let out = dojo()
+            .args(["compare", "royale"])
+            .args(&bots)
+            .args(["--board", "boards/arena.txt", "--games", "6", "--json"])
+            .arg(&json)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{bots:?}: {stderr}");
+        for text in expected {
+            assert!(stderr.contains(&text), "{bots:?}: {text:?} in {stderr}");
+        }
+        assert!(!json.exists(), "{bots:?}: no games, no report");
+    }
 }
 
 #[test]

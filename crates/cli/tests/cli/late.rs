@@ -183,6 +183,76 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
     assert_eq!(data["games"].as_array().unwrap().len(), 6);
 }
 
+/// `--replace NAME=BOT` says which bot BOT replaces: a new version whose
+/// bot.toml names it otherwise (`random-sh-v2`), or a bot found by
+/// another name, plays as NAME, at NAME's seeds, as `NAME=DIR` names the
+/// bot in DIR elsewhere; the league stores it so that a later `--resume`
+/// finds it under NAME again. It used to be refused.
+#[test]
+fn a_new_version_named_otherwise_plays_under_the_name_it_replaces() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("league");
+    let start = [
+        "league",
+        "cardjitsu",
+        "random-py",
+        "random-sh",
+        PY2,
+        "--games",
+        "2",
+    ];
+    stdout_ok(dojo().args(start).args(GENEROUS).arg("--out").arg(&dir));
+    let bot = new_version(tmp.path());
+    let manifest = bot.join("bot.toml");
+    let toml = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        toml.replace("name = \"random-sh\"", "name = \"random-sh-v2\""),
+    )
+    .unwrap();
+
+    let arg = format!("random-sh={}", bot.display());
+    let out = resume(&dir, &["--replace", &arg]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("--replace: 4 games retired"), "{err}");
+    let report = read_json(&dir.join("report.json"));
+    assert_eq!(report["timing"]["games_this_run"], 4);
+    assert_eq!(report["replaced"][0]["name"], "random-sh");
+    let names: Vec<&str> = (report["standings"].as_array().unwrap().iter())
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"random-sh") && !names.contains(&"random-sh-v2"),
+        "{names:?}"
+    );
+    let league = read_json(&dir.join("league.json"));
+    let stored = (league["bots"].as_array().unwrap().iter())
+        .find(|b| b["name"] == "random-sh")
+        .unwrap()["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(stored, format!("random-sh={}", bot.display()));
+    for g in current_games(&dir).values() {
+        let seats = g["seats"].as_array().unwrap();
+        assert!(!seats.iter().any(|s| s == "random-sh-v2"), "{g}");
+    }
+    // A plain resume finds the new version under its league name.
+    let again = resume(&dir, &[]);
+    assert!(again.status.success(), "{}", stderr_of(&again));
+    assert_eq!(read_json(&dir.join("report.json"))["games_played"], 6);
+
+    // A bot of the bots directory, by its own name, stands in as well.
+    let out = resume(&dir, &["--replace", "py2=random-py"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let report = read_json(&dir.join("report.json"));
+    assert_eq!(report["replaced"][1]["name"], "py2");
+    assert_eq!(report["timing"]["games_this_run"], 4);
+    let again = resume(&dir, &[]);
+    assert!(again.status.success(), "{}", stderr_of(&again));
+}
+
 #[test]
 fn late_entries_that_cannot_join_are_refused_and_change_nothing() {
     let tmp = tempfile::tempdir().unwrap();
@@ -202,12 +272,8 @@ fn late_entries_that_cannot_join_are_refused_and_change_nothing() {
             "--add random-py: the league already has a bot named random-py",
         ),
         (
-            vec!["--replace".into(), "nobody=random-py".into()],
-            "--replace nobody=random-py: random-py is a bot named random-py, not nobody",
-        ),
-        (
-            vec!["--replace".into(), format!("random-py={}", bot.display())],
-            "is a bot named random-sh, not random-py; a new version keeps its bot's name",
+            vec!["--replace".into(), format!("nobody={}", bot.display())],
+            "--replace nobody: the league has no bot named nobody (its bots: random-py, random-sh)",
         ),
         (
             vec!["--replace".into(), "random-sh".into()],

@@ -405,6 +405,7 @@ fn the_toy_game_resolves_by_name_and_cannot_take_a_shipped_name() {
         seed: 1,
         boards: Vec::new(),
         faults: Default::default(),
+        teams: Default::default(),
     };
     assert!(matches!(
         compare.validate(),
