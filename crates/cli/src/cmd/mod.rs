@@ -109,6 +109,19 @@ pub fn memory_per_bot<'a>(
     })
 }
 
+/// Refuses a single game (`dojo match`) whose bots' memory caps do not
+/// fit in the memory there is, as a league would ([`jobs_that_fit`]).
+pub fn one_game_fits_memory(
+    run: &dojo_runner::RunOptions,
+    bots: &[std::sync::Arc<dojo_runner::BotSpec>],
+) -> Result<()> {
+    let per_bot = memory_per_bot(run, bots.iter().map(AsRef::as_ref));
+    match MemoryFit::now(bots.len(), per_bot) {
+        Some(memory) => memory.within(1, bots.len()).map(drop),
+        None => Ok(()),
+    }
+}
+
 /// Memory kept free beside the bots' caps: dojo itself, its boxes' inits
 /// and the page cache the bots' programs are read from.
 const MEMORY_RESERVED: u64 = 256 << 20;

@@ -209,6 +209,21 @@ fn a_memory_cap_no_game_fits_is_refused_before_play() {
     );
     assert!(err.contains("lower --limit-memory-mib to "), "{err}");
     assert!(!league.join("games.jsonl").exists(), "{err}");
+    // And a match, the same.
+    let Some(group) = memory_group(1 << 30) else {
+        return;
+    };
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+    cmd.current_dir(root())
+        .args(["match", "cardjitsu", "random-sh", "random-sh"])
+        .args(["--limit-memory-mib", "1024"]);
+    let out = in_group(&group, &cmd);
+    let err = stderr_of(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("too little memory for even one game of 2 bots"),
+        "{err}"
+    );
 }
 
 /// A pids control group of its own with `pids.max` = `max`, removed when

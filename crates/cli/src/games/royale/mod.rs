@@ -289,9 +289,10 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         keep_stderr: true,
         ..a.controls.run_options()
     };
-    let limits: Vec<_> = players
+    let bots: Vec<_> = players.iter().map(|(b, _)| b.clone()).collect();
+    crate::cmd::one_game_fits_memory(&opts, &bots)?;
+    let limits: Vec<_> = bots
         .iter()
-        .map(|(b, _)| b)
         .map(|b| crate::render::seat_limits(b, &opts))
         .collect();
     let record = play_royale(&players, &setup, &opts, &mut watch)?;
