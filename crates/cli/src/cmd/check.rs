@@ -13,9 +13,10 @@
 //!
 //! Ready means: the bot was read, built and started, and in no game did it
 //! crash, time out, answer with something that is not a move, run into a
-//! limit or (royale) ask for an illegal move. Anything else is named with
-//! its evidence, and the exit status is 1. A rerun that differs is a note,
-//! not a problem: a bot may be random on purpose.
+//! limit or (royale) ask for an illegal move, and it played a move in at
+//! least one game (the one replayed for determinism). Anything else is
+//! named with its evidence, and the exit status is 1. A rerun that
+//! differs is a note, not a problem: a bot may be random on purpose.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -81,6 +82,8 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     let mut tally = MoveTally::default();
     let mut first_answers: Vec<u64> = Vec::new();
     let mut first: Option<Played> = None;
+    // Whether any game was played to its end (with its record to read).
+    let mut any_record = false;
     let mut seed = a.seed.value();
     for (variant, flags) in &variants {
         let mut played = 0;
@@ -124,7 +127,11 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
                     faulty.push((game.label.clone(), trouble));
                 }
                 let stop = game.record.is_none();
-                if first.is_none() && game.record.is_some() {
+                // The game replayed for determinism is the first in which
+                // the bot played a move: a bot that never answers leaves
+                // the same record every time, which says nothing.
+                any_record |= game.record.is_some();
+                if first.is_none() && game.record.as_ref().is_some_and(|r| answered(r, seat) > 0) {
                     first = Some(game);
                 }
                 if stop {
@@ -159,17 +166,27 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
         }
     }
 
+    // A bot that answered no prompt in any game did not play: a failed
+    // check of its own, whatever the faults counted above.
+    let silent = first.is_none() && any_record;
     match &first {
         Some(game) => outln!("  {}", determinism(&exe, bots_dir, game, &controls)),
+        None if silent => outln!(
+            "  FAIL  the bot did not play: in every game each of its prompts met a crash, \
+             a timeout or an invalid answer, so its determinism was not checked"
+        ),
         None => outln!("  note  no game was played to its end, so none was replayed"),
     }
     let startup_ms = dojo_runner::as_ms(opts.for_bot(&bot).startup);
     for line in times(&tally, &first_answers, &limits, startup_ms) {
         outln!("  {line}");
     }
-    if problems == 0 {
+    if problems == 0 && !silent {
         outln!("ready to submit");
         Ok(crate::exit::code(crate::exit::SUCCESS))
+    } else if problems == 0 {
+        outln!("not ready: the bot did not play a move (see above)");
+        Ok(crate::exit::code(crate::exit::NEGATIVE))
     } else {
         outln!(
             "not ready: {} with a fault (see above)",
@@ -247,6 +264,18 @@ fn trouble(game: &Played) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// Prompts the checked seat answered with a move in one record: its
+/// latencies (each a reply or a timeout; a crash has none) less its
+/// timeouts and invalid answers.
+fn answered(rec: &Value, seat: usize) -> u64 {
+    let latencies = rec["timing"]["latency_us"][seat]
+        .as_array()
+        .map_or(0, Vec::len) as u64;
+    let conduct = &rec["conduct"][seat];
+    let n = |key: &str| conduct[key].as_u64().unwrap_or(0);
+    latencies.saturating_sub(n("timeout") + n("invalid"))
 }
 
 /// Adds the checked seat's move times (its first answer to `first`) and

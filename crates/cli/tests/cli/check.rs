@@ -107,6 +107,40 @@ fn a_bot_that_answers_with_no_move_is_not_ready() {
     assert!(stdout.contains("FAIL  classic rules"), "{stdout}");
 }
 
+/// A bot that never answers leaves the same record each time a seed is
+/// played again: it did not play, which is no sign of determinism. One
+/// crashes at once, the other times out on every prompt (the deadlines
+/// short for that, which decide no result here: it never answers).
+#[test]
+fn a_bot_that_never_answers_did_not_play_and_is_not_called_deterministic() {
+    for (spec, deadlines) in [
+        (
+            "quitter=python3 bots/faulty/exit_immediately.py",
+            ["--timeout-ms", "20000", "--startup-ms", "20000"],
+        ),
+        (
+            "mute=python3 bots/faulty/silent.py",
+            ["--timeout-ms", "100", "--startup-ms", "100"],
+        ),
+    ] {
+        let out = dojo()
+            .args(["check", "cardjitsu", spec, "--against", "random-sh"])
+            .args(deadlines)
+            .output()
+            .unwrap();
+        let stdout = stdout_of(&out);
+        assert_eq!(out.status.code(), Some(1), "{spec}:\n{stdout}");
+        assert!(
+            !stdout.contains("deterministic:"),
+            "{spec} called deterministic:\n{stdout}"
+        );
+        assert!(
+            stdout.contains("  FAIL  the bot did not play: in every game each of its prompts met"),
+            "{spec}:\n{stdout}"
+        );
+    }
+}
+
 #[test]
 fn a_bot_for_another_game_is_refused_as_a_league_would() {
     dojo()
