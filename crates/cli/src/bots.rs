@@ -104,10 +104,11 @@ pub fn check_game(bot: &BotSpec, game: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs `bot`'s build step, if it has one, saying so on stderr: once per
-/// dojo run for each directory and build command (a folder's entries are
-/// built while they are checked, before the league's executor asks
-/// again). A failed build is tried again when asked again.
+/// Runs `bot`'s build step, if it has one ([`crate::build_step::run`]
+/// says on stderr what it did): once per dojo run for each directory and
+/// build command (a folder's entries are built while they are checked,
+/// before the league's executor asks again). A failed build is tried
+/// again when asked again.
 pub fn build(bot: &BotSpec) -> Result<()> {
     static BUILT: std::sync::Mutex<Vec<(std::path::PathBuf, Vec<String>)>> =
         std::sync::Mutex::new(Vec::new());
@@ -119,19 +120,7 @@ pub fn build(bot: &BotSpec) -> Result<()> {
     if built().contains(&key) {
         return Ok(());
     }
-    let network = build_network();
-    errln!(
-        "building {} ({}){}",
-        bot.name,
-        untrusted::line(&cmd.join(" ")),
-        if network == BuildNetwork::Off {
-            ", without the network"
-        } else {
-            ""
-        }
-    );
-    // The build error names the bot and its command already.
-    bot.build_with(network, dojo_runner::DEFAULT_BUILD_TIMEOUT)?;
+    crate::build_step::run(bot, cmd, build_network())?;
     built().push(key);
     Ok(())
 }

@@ -10,6 +10,7 @@ mod output;
 
 mod args;
 mod bots;
+mod build_step;
 mod cmd;
 mod exit;
 mod flags;

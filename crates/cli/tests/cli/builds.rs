@@ -3,7 +3,8 @@
 //! cannot change its neighbour's program, and with `--build-network off`
 //! reaches no listener on the host's loopback. The attack is
 //! `bots/hostile/build_attack.py`; run outside dojo it reaches all three
-//! (the first test shows it), so each check can fail.
+//! (the first test shows it), so each check can fail. And a build step,
+//! run on every `dojo match`, says it built only when it changed the bot.
 
 use std::path::{Path, PathBuf};
 
@@ -127,10 +128,11 @@ fn build_network_off_reaches_no_listener_or_refuses() {
     let (attacker, _) = folder(tmp.path(), listener.local_addr().unwrap().port());
     let out = match_with(&attacker, &["--build-network", "off"]);
     let stderr = stderr_of(&out);
-    assert!(stderr.contains("without the network"), "{stderr}");
     if !have("network-namespace") && !have("landlock-network") {
         assert!(!out.status.success());
         assert!(stderr.contains("--build-network off"), "{stderr}");
+        // The failed step is named with how it ran.
+        assert!(stderr.contains("without the network"), "{stderr}");
         return;
     }
     assert!(out.status.success(), "{stderr}");
@@ -166,4 +168,68 @@ fn doctor_says_how_builds_are_confined_and_how_the_network_is_cut() {
         .find(|l| l.starts_with("builds (a bot.toml's `build`)"))
         .unwrap_or_else(|| panic!("no builds line:\n{text}"));
     assert!(line.contains("--build-network off"), "{line}");
+}
+
+/// A CardJitsu bot whose build step copies its script into its build
+/// cache as its program: a build that does the same work every time, but
+/// changes the bot only when the script changed.
+fn copying_bot(root: &Path) -> PathBuf {
+    let bot = root.join("copier");
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(
+        bot.join("bot.sh"),
+        "#!/bin/sh\nwhile IFS= read -r line; do case \"$line\" in *,*) echo 0 ;; esac; done\n",
+    )
+    .unwrap();
+    std::fs::write(
+        bot.join("build.sh"),
+        "cp bot.sh \"$DOJO_CACHE/bot\" && chmod +x \"$DOJO_CACHE/bot\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        "command = \"$DOJO_CACHE/bot\"\n\
+         build = \"sh build.sh\"\n\
+         games = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    bot
+}
+
+/// `dojo match cardjitsu BOT random-sh`, which must succeed: its stderr.
+fn match_stderr(bot: &Path) -> String {
+    let out = dojo()
+        .args(["match", "cardjitsu", "-q"])
+        .arg(bot)
+        .arg("random-sh")
+        .args(GENEROUS)
+        .output()
+        .expect("dojo runs");
+    let stderr = stderr_of(&out);
+    assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+/// A build step runs on every `dojo match`, but only one that changed
+/// the bot says it built it: a second run with nothing changed claims no
+/// build, and a changed script is built (and said to be) again.
+#[test]
+fn only_a_build_that_changed_the_bot_says_it_built() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = copying_bot(tmp.path());
+    let cache = dojo_runner::bot_cache(&bot.canonicalize().unwrap());
+    let _ = std::fs::remove_dir_all(&cache);
+
+    let first = match_stderr(&bot);
+    let again = match_stderr(&bot);
+    let mut script = std::fs::read_to_string(bot.join("bot.sh")).unwrap();
+    script.push_str("# a change\n");
+    std::fs::write(bot.join("bot.sh"), script).unwrap();
+    let changed = match_stderr(&bot);
+    for claim in ["building", "built"] {
+        assert!(!again.contains(claim), "nothing changed, yet:\n{again}");
+    }
+    assert!(first.contains("built copier in "), "{first}");
+    assert!(changed.contains("built copier in "), "{changed}");
+    let _ = std::fs::remove_dir_all(&cache);
 }
