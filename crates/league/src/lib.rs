@@ -45,7 +45,7 @@ pub use excluded::{EntryStatus, Excluded};
 pub use executor::{BotExecutor, ExecError, Executor, GameResult, SeatFaults};
 pub use merge::{MergeError, merge};
 pub use report::Report;
-pub use run::{LeagueError, LeagueRun, NoProgress, Progress, run_league};
+pub use run::{LeagueError, LeagueRun, NoProgress, Progress, check_stored_games, run_league};
 pub use schedule::{Fixture, Schedule};
 pub use settings::{
     Entrant, FaultPolicy, Game, Origin, Override, PlayOptions, Provenance, RaiseRefused, Raises,

@@ -283,6 +283,18 @@ impl Sink for Writer<'_> {
     }
 }
 
+/// Checks the games stored in `dir` as a resume of the league `settings`
+/// reads them (each line a game of its fixtures, none stored twice),
+/// without changing the file (a torn last line is for the resume to cut):
+/// what `dojo league --resume` does before it builds or starts any bot,
+/// so a bad line stops it at once, naming the file and the line.
+pub fn check_stored_games(dir: &std::path::Path, settings: &Settings) -> Result<(), LeagueError> {
+    let schedule = Schedule::build(settings)?;
+    crate::store::for_each_game_untouched(dir, settings.game, |line| {
+        check_stored(dir, &schedule, settings.shard, &line)
+    })
+}
+
 /// Checks a stored game belongs to this directory's fixtures (those of
 /// `shard`). A game stored twice never gets here: reading `games.jsonl`
 /// refuses its second line ([`crate::store::StoreError::StoredTwice`]).

@@ -734,6 +734,9 @@ enum Tail {
     Cut,
     /// Left out, the file untouched: a running league is writing it.
     Skip,
+    /// Left for the store to cut when a resume opens it ([`Tail::Cut`]):
+    /// neither an error nor touched now.
+    Leave,
 }
 
 impl Tail {
@@ -741,6 +744,24 @@ impl Tail {
     fn repairing(repair: bool) -> Tail {
         if repair { Tail::Cut } else { Tail::Refuse }
     }
+}
+
+/// [`for_each_game`] as a resume will read the file once it holds the
+/// lock, without changing it now: a torn last line, which the resume cuts
+/// off then, is left out and left alone; every other line is checked as
+/// [`read_games`] checks it. What `dojo league --resume` reads before any
+/// bot is built or started ([`crate::run::check_stored_games`]).
+pub fn for_each_game_untouched<E: From<StoreError>>(
+    dir: &Path,
+    game: Game,
+    mut visit: impl FnMut(GameLine) -> Result<(), E>,
+) -> Result<(), E> {
+    scan_games(dir, game, Tail::Leave, |line| {
+        if line.retired.is_none() {
+            visit(line)?;
+        }
+        Ok(ControlFlow::Continue(()))
+    })
 }
 
 /// [`read_games`] one game at a time: `visit` gets each line as it is
@@ -936,7 +957,7 @@ fn scan_games<E: From<StoreError>>(
                         }
                         .into());
                     }
-                    Tail::Skip => {}
+                    Tail::Skip | Tail::Leave => {}
                 }
                 return Ok(());
             }
@@ -1280,6 +1301,47 @@ mod tests {
             "{err}"
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    }
+
+    /// What a resume reads before building anything: every line but a
+    /// torn last one, which it lets through for the store to cut and does
+    /// not touch; a bad line elsewhere and a game stored twice are errors.
+    #[test]
+    fn reading_untouched_passes_a_torn_tail_and_refuses_the_rest() {
+        let untouched =
+            |dir: &Path| for_each_game_untouched(dir, Game::CARDJITSU, |_| Ok::<_, StoreError>(()));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let whole = |ids: &[u64]| -> String {
+            ids.iter()
+                .map(|&id| serde_json::to_string(&line(id)).unwrap() + "\n")
+                .collect()
+        };
+        let torn = whole(&[0, 1]) + "{\"version\":1,\"id\":2,\"sea";
+        fs::write(&path, &torn).unwrap();
+        untouched(dir.path()).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), torn);
+
+        fs::write(&path, whole(&[0]) + "not json\n" + &whole(&[1])).unwrap();
+        let err = untouched(dir.path()).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Malformed { line: 2, .. }),
+            "{err}"
+        );
+
+        fs::write(&path, whole(&[0, 1, 0])).unwrap();
+        let err = untouched(dir.path()).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::StoredTwice {
+                    first: 1,
+                    line: 3,
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 
     #[test]

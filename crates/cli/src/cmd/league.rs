@@ -457,6 +457,9 @@ fn resumed_settings(
         );
     }
     let league = store::load_league(dir)?;
+    // Its games before anything is built or started (or its settings
+    // grown): a bad line is found in a moment, not after the builds.
+    dojo_league::check_stored_games(dir, &league.settings)?;
     let (stored, mut origin) = (league.settings, league.origin);
     let mut settings = stored.clone();
     apply_flags(&mut settings, a)?;

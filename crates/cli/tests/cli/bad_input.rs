@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 
-use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_of, stdout_ok};
+use dojo_testkit::cli::{GENEROUS, dojo, random_league, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
 use predicates::prelude::*;
@@ -237,6 +237,72 @@ fn impossible_game_lines_are_refused_with_file_and_line() {
             ))
             .stderr(predicate::str::contains(expected));
     }
+}
+
+/// A resumed league reads its stored games before anything else: a bad
+/// line, or one that is not a game of the league's schedule, stops it
+/// with the file and the line or game before any bot is built (the bot's
+/// build step leaves a marker) or started.
+#[test]
+fn a_bad_game_line_stops_a_resume_before_any_bot_is_built() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("marker");
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::copy(root().join("bots/faulty/random_ok.py"), bot.join("bot.py")).unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        "command = \"python3 bot.py\"\nbuild = \"touch built\"\ngames = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    let marker = bot.join("built");
+    let out = tmp.path().join("league");
+    stdout_ok(
+        dojo()
+            .args(["league", "cardjitsu"])
+            .arg(&bot)
+            .args(["random-sh", "--games", "2", "--out"])
+            .arg(&out)
+            .args(GENEROUS),
+    );
+    assert!(marker.exists(), "the build step leaves its marker");
+    let games = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games).unwrap();
+    // The first of the two lines: not a torn last line, which a resume
+    // cuts off.
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut other_seed: Value = serde_json::from_str(first).unwrap();
+    let id = other_seed["id"].clone();
+    other_seed["seed"] = "12345".into();
+    for (line, expected) in [
+        (
+            "{\"not a game\":1}".to_owned(),
+            format!("{}:1: expected a game line", games.display()),
+        ),
+        (
+            other_seed.to_string(),
+            format!(
+                "{}: game {id} does not match its scheduled seats or seed",
+                games.display()
+            ),
+        ),
+    ] {
+        std::fs::remove_file(&marker).unwrap_or_default();
+        std::fs::write(&games, format!("{line}\n{rest}")).unwrap();
+        let resumed = dojo()
+            .args(["league", "--resume"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = stderr_of(&resumed);
+        assert_eq!(resumed.status.code(), Some(3), "{stderr}");
+        assert!(stderr.contains(&expected), "no `{expected}` in:\n{stderr}");
+        assert!(!marker.exists(), "the bot was built:\n{stderr}");
+        assert!(
+            !stderr.contains("league: "),
+            "the league started:\n{stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dojo_runner::bot_cache(&bot.canonicalize().unwrap()));
 }
 
 #[test]
