@@ -3,12 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-use serde_json::value::RawValue;
-
 pub use dojo_games::replay::*;
-
-use dojo_games::formats::GAMES_FORMAT_VERSION;
 
 use crate::store;
 
@@ -19,7 +14,7 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
     let Some(id) = game else {
         return load_file(path).map_err(|err| match league_file(path) {
             Some((what, dir)) => {
-                let ids = stored_ids(&dir.join(store::GAMES_FILE)).ok();
+                let ids = find_game(&dir, None).ok().map(|(_, ids)| ids);
                 ReplayError::LeagueFile {
                     path: path.into(),
                     what,
@@ -34,28 +29,15 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
         return Err(ReplayError::NotALeague { path: path.into() });
     }
     let games = path.join(store::GAMES_FILE);
-    let read_error = |source| ReplayError::Read {
-        path: games.clone(),
-        source,
-    };
-    let file = match std::fs::File::open(&games) {
-        Ok(file) => Some(file),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(source) => return Err(read_error(source)),
-    };
-    let (found, ids) = match file {
-        Some(file) => find_line(&games, std::io::BufReader::new(file), Some(id))?,
-        None => (None, GameIds::default()),
-    };
+    let (found, ids) = find_game(path, Some(id))?;
     let Some((number, line)) = found else {
         return Err(ReplayError::NoGame { games, id, ids });
     };
-    let parts = parse_line(&games, number, &line)?;
     parse_stored(
         &games,
         number,
-        parts.record.get(),
-        parts.timing.map_or("null", |t| t.get()),
+        &line.record.to_string(),
+        &line.timing.to_string(),
     )
 }
 
@@ -78,111 +60,48 @@ fn league_file(path: &Path) -> Option<(&'static str, PathBuf)> {
         .then_some((what, dir))
 }
 
-/// The ids of the games stored in the league's `games` file (none when it
-/// does not exist).
-fn stored_ids(games: &Path) -> Result<GameIds, ReplayError> {
-    match std::fs::File::open(games) {
-        Ok(file) => Ok(find_line(games, std::io::BufReader::new(file), None)?.1),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(GameIds::default()),
-        Err(source) => Err(ReplayError::Read {
-            path: games.into(),
-            source,
-        }),
-    }
-}
-
-/// A `games.jsonl` line with its record and timing left as text: the
-/// record is read once, into its game's typed record, by
-/// [`parse_stored`].
-#[derive(Deserialize)]
-struct LineParts<'a> {
-    version: u32,
-    id: u64,
-    #[serde(borrow)]
-    record: &'a RawValue,
-    /// Optional: `timing` is the part of a game that is not deterministic.
-    #[serde(borrow, default)]
-    timing: Option<&'a RawValue>,
-    /// Set on a game of a replaced bot's old version (`store::Retired`):
-    /// kept for the record, not one of the league's games.
-    #[serde(borrow, default)]
-    retired: Option<&'a RawValue>,
-}
-
-/// `line` (number `number` of `games`) as a stored game's parts.
-fn parse_line<'a>(
-    games: &Path,
-    number: usize,
-    line: &'a str,
-) -> Result<LineParts<'a>, ReplayError> {
-    let parts = serde_json::from_str::<LineParts<'_>>(line).map_err(|e| ReplayError::BadLine {
-        path: games.into(),
-        line: number,
-        problem: format!("expected a game line (JSON object): {e}"),
-    })?;
-    if parts.version != GAMES_FORMAT_VERSION {
-        return Err(ReplayError::BadLine {
-            path: games.into(),
-            line: number,
-            problem: format!(
-                "game line version {} is not supported (expected {GAMES_FORMAT_VERSION})",
-                parts.version
-            ),
-        });
-    }
-    Ok(parts)
-}
-
-/// The line (1-based number and text) of game `id` in the league's
-/// `games` file, read a line at a time (each up to
-/// [`dojo_runner::input::RECORD_CAP`]), and the ids of the games it holds. A
-/// last line without its newline is a write cut short by a crash, not a
-/// finished game; any other line that is not a stored game, or a second
-/// line of a game, is an error naming it.
-fn find_line(
-    games: &Path,
-    mut reader: impl std::io::BufRead,
+/// The line (1-based number) and game `id` of the league directory
+/// `dir`'s `games.jsonl`, and the ids of the games it holds (none when
+/// the file does not exist), read by the league's one reader of the file
+/// ([`store::for_each_game_so_far`]): a last line without its newline is
+/// a write cut short, not a finished game; any other line that is not a
+/// stored game, or a second line of a game, is an error naming it. A
+/// line's result is not checked against a game: the record picked is
+/// checked as its game's ([`parse_stored`]).
+fn find_game(
+    dir: &Path,
     id: Option<u64>,
-) -> Result<(Option<(usize, String)>, GameIds), ReplayError> {
+) -> Result<(Option<(usize, store::GameLine)>, GameIds), ReplayError> {
     let mut found = None;
     let mut stored = GameIds::default();
-    let mut ids = store::StoredIds::default();
-    let mut bytes = Vec::new();
-    for number in 1.. {
-        bytes.clear();
-        dojo_runner::input::read_line_capped(
-            &mut reader,
-            &mut bytes,
-            dojo_runner::input::RECORD_CAP,
-            "a game line",
-        )
-        .map_err(|source| ReplayError::Read {
-            path: games.into(),
-            source,
-        })?;
-        if bytes.last() != Some(&b'\n') {
-            break;
+    store::for_each_game_so_far(dir, None, |number, line| {
+        stored.insert(line.id);
+        if Some(line.id) == id {
+            found = Some((number, line));
         }
-        let line = std::str::from_utf8(&bytes).map_err(|e| ReplayError::BadLine {
-            path: games.into(),
-            line: number,
-            problem: format!("not UTF-8 text: {e}"),
-        })?;
-        let parts = parse_line(games, number, line)?;
-        if parts.retired.is_some() {
-            continue;
-        }
-        // Which of two copies would be the game? Neither: refused.
-        if !ids.insert(parts.id) {
-            let err = store::stored_twice(games, number, parts.id, line.as_bytes());
-            return Err(ReplayError::Store(Box::new(err)));
-        }
-        stored.insert(parts.id);
-        if Some(parts.id) == id && found.is_none() {
-            found = Some((number, line.to_owned()));
-        }
-    }
+        Ok::<_, store::StoreError>(())
+    })
+    .map_err(replay_error)?;
     Ok((found, stored))
+}
+
+/// A reading error of `games.jsonl` as replay's own: a bad line by its
+/// number, an unreadable file as such, the rest (a game stored twice) as
+/// the store says it.
+fn replay_error(err: store::StoreError) -> ReplayError {
+    match err {
+        store::StoreError::Malformed {
+            path,
+            line,
+            message,
+        } => ReplayError::BadLine {
+            path,
+            line,
+            problem: message,
+        },
+        store::StoreError::Io { path, source } => ReplayError::Read { path, source },
+        other => ReplayError::Store(Box::new(other)),
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +172,34 @@ mod tests {
                 "{}: line 2: expected a game line",
                 games.display()
             )),
+            "{err}"
+        );
+    }
+
+    /// Replay reads `games.jsonl` as every reader of a league does: a line
+    /// that is not a whole game line (no `seats`) is refused, even though
+    /// its record alone would replay, and text that is not UTF-8 is named.
+    #[test]
+    fn a_line_that_is_not_a_whole_game_line_is_refused_by_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let games = dir.path().join(store::GAMES_FILE);
+        let whole = "{\"version\":1,\"id\":0,\"seats\":[],\"teams\":[],\"board\":null,\"pair\":0,\"leg\":0,\"seed\":\"1\",\"scores\":[],\"faults\":[],\"record\":{},\"timing\":{}}\n";
+        let no_seats = "{\"version\":1,\"id\":1,\"record\":{},\"timing\":{}}\n";
+        std::fs::write(&games, format!("{whole}{no_seats}")).unwrap();
+        let err = load(dir.path(), Some(1)).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!(
+                "{}: line 2: expected a game line (JSON object): missing field `seats`",
+                games.display()
+            )),
+            "{err}"
+        );
+        let mut bytes = whole.as_bytes().to_vec();
+        bytes.extend_from_slice(b"{\"version\":1,\"id\":1,\"seats\":[\"\xff\"]}\n");
+        std::fs::write(&games, bytes).unwrap();
+        let err = load(dir.path(), Some(0)).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("{}: line 2: not UTF-8 text", games.display())),
             "{err}"
         );
     }

@@ -716,7 +716,7 @@ pub fn read_games_so_far(dir: &Path, game: Game) -> Result<Vec<GameLine>, StoreE
 /// The league games (retired ones left out) of `dir/games.jsonl`.
 fn read_games_with(dir: &Path, game: Game, tail: Tail) -> Result<Vec<GameLine>, StoreError> {
     let mut lines = Vec::new();
-    scan_games(dir, game, tail, |line| {
+    scan_games(dir, Some(game), tail, |_, line| {
         if line.retired.is_none() {
             lines.push(line);
         }
@@ -756,9 +756,28 @@ pub fn for_each_game_untouched<E: From<StoreError>>(
     game: Game,
     mut visit: impl FnMut(GameLine) -> Result<(), E>,
 ) -> Result<(), E> {
-    scan_games(dir, game, Tail::Leave, |line| {
+    scan_games(dir, Some(game), Tail::Leave, |_, line| {
         if line.retired.is_none() {
             visit(line)?;
+        }
+        Ok(ControlFlow::Continue(()))
+    })
+}
+
+/// Every league game of `dir/games.jsonl` (retired ones left out) with
+/// its line number, read as [`read_games_so_far`] reads it (a last line
+/// without its newline is left out, the file untouched), each line
+/// checked as the result of a game of `game`, or, with `None`, not: what
+/// `dojo replay --game` reads, in a directory it only reads, checking
+/// the record it picks itself.
+pub fn for_each_game_so_far<E: From<StoreError>>(
+    dir: &Path,
+    game: Option<Game>,
+    mut visit: impl FnMut(usize, GameLine) -> Result<(), E>,
+) -> Result<(), E> {
+    scan_games(dir, game, Tail::Skip, |number, line| {
+        if line.retired.is_none() {
+            visit(number, line)?;
         }
         Ok(ControlFlow::Continue(()))
     })
@@ -773,7 +792,7 @@ pub fn for_each_game<E: From<StoreError>>(
     repair: bool,
     mut visit: impl FnMut(GameLine) -> Result<(), E>,
 ) -> Result<(), E> {
-    scan_games(dir, game, Tail::repairing(repair), |line| {
+    scan_games(dir, Some(game), Tail::repairing(repair), |_, line| {
         if line.retired.is_none() {
             visit(line)?;
         }
@@ -786,7 +805,7 @@ pub fn for_each_game<E: From<StoreError>>(
 /// bot's games. Otherwise as [`read_games`].
 pub fn read_every_line(dir: &Path, game: Game, repair: bool) -> Result<Vec<GameLine>, StoreError> {
     let mut lines = Vec::new();
-    scan_games(dir, game, Tail::repairing(repair), |line| {
+    scan_games(dir, Some(game), Tail::repairing(repair), |_, line| {
         lines.push(line);
         Ok::<_, StoreError>(ControlFlow::Continue(()))
     })?;
@@ -877,11 +896,15 @@ fn first_copy(path: &Path, id: u64) -> Result<Option<(usize, GameLine)>, StoreEr
     Ok(None)
 }
 
+/// The one reader of `dir/games.jsonl`: each line read capped, parsed as
+/// a [`GameLine`] of the supported version, checked as a result of `game`
+/// (unless `None`), no league game twice ([`StoredIds`]), a torn last
+/// line handled as `tail` says; `visit` gets each line with its number.
 fn scan_games<E: From<StoreError>>(
     dir: &Path,
-    game: Game,
+    game: Option<Game>,
     tail: Tail,
-    mut visit: impl FnMut(GameLine) -> Result<ControlFlow<()>, E>,
+    mut visit: impl FnMut(usize, GameLine) -> Result<ControlFlow<()>, E>,
 ) -> Result<(), E> {
     let path = dir.join(GAMES_FILE);
     let file = match File::open(&path) {
@@ -927,7 +950,7 @@ fn scan_games<E: From<StoreError>>(
                     }
                     .into());
                 }
-                if let Err(problem) = line.check(game) {
+                if let Some(Err(problem)) = game.map(|game| line.check(game)) {
                     return Err(StoreError::Malformed {
                         path,
                         line: number,
@@ -938,39 +961,48 @@ fn scan_games<E: From<StoreError>>(
                 if line.retired.is_none() && !ids.insert(line.id) {
                     return Err(stored_twice(&path, number, line.id, &text).into());
                 }
-                if visit(line)?.is_break() {
+                if visit(number, line)?.is_break() {
                     return Ok(());
                 }
                 start += read as u64;
             }
-            (_, Err(_)) | (false, Ok(_)) if is_last => {
+            // No newline (always the last line), or not a game line.
+            (_, parsed) if is_last => {
                 match tail {
                     Tail::Refuse => return Err(StoreError::Torn { path, line: number }.into()),
                     Tail::Cut => truncate(&path, start)?,
                     // A line the writer has finished ends with its
                     // newline: only the unfinished one is left out.
                     Tail::Skip if newline => {
-                        return Err(StoreError::Malformed {
-                            path,
-                            line: number,
-                            message: "expected a game line (JSON object)".to_owned(),
-                        }
-                        .into());
+                        return Err(not_a_game_line(path, number, &text, parsed.err()).into());
                     }
                     Tail::Skip | Tail::Leave => {}
                 }
                 return Ok(());
             }
-            (_, Err(e)) => {
-                return Err(StoreError::Malformed {
-                    path,
-                    line: number,
-                    message: format!("expected a game line (JSON object): {e}"),
-                }
-                .into());
-            }
-            (false, Ok(_)) => unreachable!("a line without a newline is the last"),
+            (_, parsed) => return Err(not_a_game_line(path, number, &text, parsed.err()).into()),
         }
+    }
+}
+
+/// The error for line `line` of the games file `path`, `text`, which
+/// did not parse as a game line (`error`): text that is not UTF-8 is
+/// named so (the parser's "invalid unicode code point" does not say it).
+fn not_a_game_line(
+    path: PathBuf,
+    line: usize,
+    text: &[u8],
+    error: Option<serde_json::Error>,
+) -> StoreError {
+    let message = match (std::str::from_utf8(text), error) {
+        (Err(e), _) => format!("not UTF-8 text: {e}"),
+        (Ok(_), Some(e)) => format!("expected a game line (JSON object): {e}"),
+        (Ok(_), None) => "expected a game line (JSON object)".to_owned(),
+    };
+    StoreError::Malformed {
+        path,
+        line,
+        message,
     }
 }
 
