@@ -46,7 +46,7 @@ fn honest_faults() -> FaultCounts {
         "honest: {:?}; hog: {:?}",
         run.seats[0].faults, run.seats[1].faults
     );
-    run.seats[0].faults.clone()
+    run.seats[0].faults
 }
 
 #[test]
