@@ -3,7 +3,11 @@
 //! and a comparison. The CLI serialises these into its pages, so the
 //! page's JavaScript only draws. A game's replay page (the record and what
 //! its game derives from it) is the game's own view in `dojo_games`
-//! (`Saved::view`), reached through the games registry.
+//! (`Saved::view`), reached through the games registry. The numbers the
+//! pages print or scale their charts by are worked out here too (the
+//! comparison's axes in [`axis`]), where they are tested.
+
+pub mod axis;
 
 use std::path::Path;
 
@@ -193,6 +197,11 @@ pub struct CompareView<'a, B: Serialize> {
     pub command: String,
     /// What a fault cost, in words (`FaultPolicy::describe`).
     pub fault_policy: String,
+    /// The LLR chart's value axis ([`axis::llr_axis`]).
+    pub llr_axis: axis::Axis,
+    /// The Elo chart's value axis, and the intervals it cuts
+    /// ([`axis::elo_axis`]).
+    pub elo_axis: axis::EloAxis,
 }
 
 /// The page data of a comparison.
@@ -206,6 +215,8 @@ pub fn compare_view<B: Serialize>(
         report,
         command,
         fault_policy: report.settings.faults.describe(),
+        llr_axis: axis::llr_axis(&report.bounds, &report.trace),
+        elo_axis: axis::elo_axis(&report.settings.sprt, &report.elo, &report.trace),
     }
 }
 
