@@ -5,9 +5,11 @@
 //! its game derives from it) is the game's own view in `dojo_games`
 //! (`Saved::view`), reached through the games registry. The numbers the
 //! pages print or scale their charts by are worked out here too (the
-//! comparison's axes in [`axis`]), where they are tested.
+//! head-to-head percentages in [`shares`], the comparison's axes in
+//! [`axis`]), where they are tested.
 
 pub mod axis;
+pub mod shares;
 
 use std::path::Path;
 
@@ -89,6 +91,11 @@ pub struct ReportView<'a> {
     pub names: Vec<String>,
     pub games: Vec<GameRow>,
     pub history: Vec<RatingPoint>,
+    /// Each of the report's `pairs` as the head-to-head cells show it:
+    /// `a`'s and `b`'s score in whole percent, adding up to 100
+    /// ([`shares::pair`]; the report keeps the exact
+    /// `score_a_pct`).
+    pub head_to_head: Vec<[u32; 2]>,
     /// Whether the league was still being played when the page was written.
     pub status: PageStatus,
 }
@@ -182,6 +189,11 @@ pub fn report_view<'a>(
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),
         history: rating_history(settings, games),
+        head_to_head: report
+            .pairs
+            .iter()
+            .map(|p| shares::pair(p.score_a_pct))
+            .collect(),
         status,
     }
 }
