@@ -3,7 +3,13 @@
 //! and a comparison. The CLI serialises these into its pages, so the
 //! page's JavaScript only draws. A game's replay page (the record and what
 //! its game derives from it) is the game's own view in `dojo_games`
-//! (`Saved::view`), reached through the games registry.
+//! (`Saved::view`), reached through the games registry. The numbers the
+//! pages print or scale their charts by are worked out here too (the
+//! head-to-head percentages in [`shares`], the comparison's axes in
+//! [`axis`]), where they are tested.
+
+pub mod axis;
+pub mod shares;
 
 use std::path::Path;
 
@@ -85,6 +91,11 @@ pub struct ReportView<'a> {
     pub names: Vec<String>,
     pub games: Vec<GameRow>,
     pub history: Vec<RatingPoint>,
+    /// Each of the report's `pairs` as the head-to-head cells show it:
+    /// `a`'s and `b`'s score in whole percent, adding up to 100
+    /// ([`shares::pair`]; the report keeps the exact
+    /// `score_a_pct`).
+    pub head_to_head: Vec<[u32; 2]>,
     /// Whether the league was still being played when the page was written.
     pub status: PageStatus,
 }
@@ -178,6 +189,11 @@ pub fn report_view<'a>(
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),
         history: rating_history(settings, games),
+        head_to_head: report
+            .pairs
+            .iter()
+            .map(|p| shares::pair(p.score_a_pct))
+            .collect(),
         status,
     }
 }
@@ -193,6 +209,11 @@ pub struct CompareView<'a, B: Serialize> {
     pub command: String,
     /// What a fault cost, in words (`FaultPolicy::describe`).
     pub fault_policy: String,
+    /// The LLR chart's value axis ([`axis::llr_axis`]).
+    pub llr_axis: axis::Axis,
+    /// The Elo chart's value axis, and the intervals it cuts
+    /// ([`axis::elo_axis`]).
+    pub elo_axis: axis::EloAxis,
 }
 
 /// The page data of a comparison.
@@ -206,6 +227,8 @@ pub fn compare_view<B: Serialize>(
         report,
         command,
         fault_policy: report.settings.faults.describe(),
+        llr_axis: axis::llr_axis(&report.bounds, &report.trace),
+        elo_axis: axis::elo_axis(&report.settings.sprt, &report.elo, &report.trace),
     }
 }
 

@@ -72,11 +72,14 @@ function thin(xs, ys, max) {
 }
 
 // A line chart: series [{name, colour, xs, ys, dash}], x from 0 to xMax.
-// Options: width, height, yMin, yMax, yLabel(v), xLabel(v), areas [{xs, lo, hi,
-// colour}], bands [{from, to, colour}],
-// hlines [{y, colour, label, below}], markers [{x, colour, title}], onPick(x)
-// (click or drag picks an x: the chart is a scrubber). Returns the SVG
-// element with setCursor(x).
+// Options: width, height, yMin, yMax, yLabel(v), xLabel(v), ticks [{value,
+// label}] (the value axis's ticks, as the page data gives them; else the
+// ends and the middle, labelled by yLabel), areas [{xs, lo, hi, colour}],
+// bands [{from, to, colour}], hlines [{y, colour, label, below}], markers
+// [{x, colour, title}], clips [{x, above, label, title}] (an arrow at the
+// top or bottom edge where what is drawn goes past the axis, with its
+// label), onPick(x) (click or drag picks an x: the chart is a scrubber).
+// Returns the SVG element with setCursor(x).
 function lineChart(o) {
   const W = o.width || 1000, H = o.height || 150, L = 60, R = 12, B = 22;
   const T = o.markers && o.markers.length ? 20 : 10;
@@ -100,9 +103,11 @@ function lineChart(o) {
     el.append(svg('rect', { x: L, width: W - L - R, y: Y(b.to), height: Math.max(0, Y(b.from) - Y(b.to)), fill: b.colour }));
   }
   const yl = o.yLabel || ((v) => fmt(Math.round(v)));
-  for (const v of [yMin, (yMin + yMax) / 2, yMax]) {
+  const ticks = o.ticks || [yMin, (yMin + yMax) / 2, yMax].map((v) => ({ value: v, label: yl(v) }));
+  for (const t of ticks) {
+    const v = t.value;
     el.append(svg('line', { class: 'axis', x1: L, x2: W - R, y1: Y(v), y2: Y(v), 'stroke-dasharray': v === yMin ? null : '3 4' }));
-    el.append(svg('text', { x: L - 6, y: Y(v) + 4, 'text-anchor': 'end' }, yl(v)));
+    el.append(svg('text', { class: 'tick', x: L - 6, y: Y(v) + 4, 'text-anchor': 'end' }, t.label));
   }
   const xl = o.xLabel || fmt;
   el.append(svg('text', { x: L, y: H - 6 }, xl(0)));
@@ -118,7 +123,15 @@ function lineChart(o) {
   for (const m of o.markers || []) {
     el.append(svg('path', { d: `M${X(m.x)},${T - 4} l-4,-8 h8 z`, fill: m.colour || '#c0392b' }, svg('title', {}, m.title || '')));
   }
-  const cursor = svg('line', { class: 'cursor', y1: T, y2: H - B, 'vector-effect': 'non-scaling-stroke', visibility: 'hidden' });
+  for (const c of o.clips || []) {
+    // Pointing out of the plot, its tip on the edge; the label beside it,
+    // on the side with room.
+    const x = X(c.x), edge = c.above ? T : H - B, dir = c.above ? 1 : -1, right = x < W / 2;
+    el.append(svg('g', { class: 'clip', fill: '#3d5a80' },
+      svg('path', { d: `M${x},${edge} l-5,${8 * dir} h10 z` }, svg('title', {}, c.title || '')),
+      c.label ? svg('text', { x: x + (right ? 8 : -8), y: edge + (c.above ? 9 : -2), 'text-anchor': right ? 'start' : 'end' }, c.label) : null));
+  }
+    const cursor = svg('line', { class: 'cursor', y1: T, y2: H - B, 'vector-effect': 'non-scaling-stroke', visibility: 'hidden' });
   el.append(cursor);
   el.setCursor = (x) => {
     cursor.setAttribute('x1', X(x));

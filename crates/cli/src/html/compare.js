@@ -26,34 +26,47 @@ PAGES.compare = (view, app) => {
   const xs = tr.map((t) => t.blocks);
   const last = Math.max(1, xs[xs.length - 1]);
   const llrs = tr.map((t) => t.llr);
-  const lo = Math.min(r.bounds.wald_lower, ...tr.map((t) => t.lower), ...llrs);
-  const hi = Math.max(r.bounds.wald_upper, ...tr.map((t) => t.upper), ...llrs);
-  const pad = (hi - lo) * 0.08;
+  const la = view.llr_axis;
   const llrChart = lineChart({
     series: [
       { name: 'LLR', colour: '#3d5a80', xs, ys: llrs, width: 2.2 },
       { name: 'upper bound (accept H1)', colour: '#2f7d5b', xs, ys: tr.map((t) => t.upper), dash: '6 4', width: 1.5 },
       { name: 'lower bound (accept H0)', colour: '#c0392b', xs, ys: tr.map((t) => t.lower), dash: '6 4', width: 1.5 },
     ],
-    xMax: last, yMin: lo - pad, yMax: hi + pad, height: 240, yLabel: (v) => v.toFixed(2), xLabel: (v) => `${fmt(v)} ${units}`,
+    xMax: last, yMin: la.min, yMax: la.max, ticks: la.ticks, height: 240, xLabel: (v) => `${fmt(v)} ${units}`,
     hlines: [
       { y: r.bounds.upper, colour: '#2f7d5b', label: `accept H1 (${r.bounds.upper.toFixed(2)})` },
       { y: r.bounds.lower, colour: '#c0392b', label: `accept H0 (${r.bounds.lower.toFixed(2)})`, below: true },
       { y: 0, colour: '#cfcabf' },
     ],
   });
-  // Early estimates are very wide; the chart is clipped to a readable range.
+  llrChart.id = 'llr-chart';
+  // The axis holds every interval but the widest early ones, which it
+  // cuts: each run of those gets an arrow at the edge, the furthest one
+  // per side its bound printed, here and in the hint below.
   const est = tr.filter((t) => t.elo);
-  const cap = Math.max(4 * Math.max(Math.abs(p.elo0), Math.abs(p.elo1), 10), Math.abs(r.elo.lo), Math.abs(r.elo.hi)) * 1.1;
-  const c = (v) => clamp(v, -cap, cap);
+  const ea = view.elo_axis, cut = ea.clipped;
+  const c = (v) => clamp(v, ea.axis.min, ea.axis.max);
   const exs = est.map((t) => t.blocks);
-  const eloLo = Math.min(...est.map((t) => c(t.elo.lo)), p.elo0, 0), eloHi = Math.max(...est.map((t) => c(t.elo.hi)), p.elo1, 0);
+  const unitAt = (k) => `${unit} ${fmt(k)}`;
+  const span = (x) => (x.from === x.to ? unitAt(x.from) : `${units} ${fmt(x.from)}–${fmt(x.to)}`);
+  const far = (x) => (x.bound == null ? (x.above ? Infinity : -Infinity) : x.bound);
+  const furthest = (above) => cut.filter((x) => x.above === above).reduce((a, x) => (!a || (above ? far(x) > far(a) : far(x) < far(a)) ? x : a), null);
+  const widest = [furthest(true), furthest(false)].filter(Boolean);
+  const bound = (x) => (x.bound == null ? (x.above ? '+∞' : '−∞') : signed(x.bound));
+  const clips = cut.map((x) => ({ x: x.at, above: x.above, label: widest.includes(x) ? bound(x) : null,
+    title: `the interval reaches ${bound(x)} at ${unitAt(x.at)}, past the axis over ${span(x)}` }));
+  const clipNote = widest.length
+    ? ` The axis cuts the widest intervals (arrows): ${widest.map((x) => `${x.above ? 'up' : 'down'} to ${bound(x)} at ${unitAt(x.at)}`).join(', ')}.`
+    : '';
   const eloChart = est.length ? lineChart({
     series: [{ name: 'Elo estimate (fixed sample)', colour: '#3d5a80', xs: exs, ys: est.map((t) => c(t.elo.elo)), width: 2.2 }],
     areas: [{ xs: exs, lo: est.map((t) => c(t.elo.lo)), hi: est.map((t) => c(t.elo.hi)), colour: 'rgba(61,90,128,0.16)' }],
-    xMax: last, yMin: eloLo, yMax: eloHi, width: 720, height: 240, yLabel: (v) => (v > 0 ? '+' : '') + v.toFixed(0), xLabel: (v) => `${fmt(v)} ${units}`,
+    clips,
+    xMax: last, yMin: ea.axis.min, yMax: ea.axis.max, ticks: ea.axis.ticks, width: 720, height: 240, xLabel: (v) => `${fmt(v)} ${units}`,
     hlines: [{ y: p.elo1, colour: '#2f7d5b', label: `elo1 ${p.elo1}` }, { y: p.elo0, colour: '#c0392b', label: `elo0 ${p.elo0}`, below: true }, { y: 0, colour: '#cfcabf' }],
   }) : h('p', { class: 'muted' }, 'No block was played.');
+  eloChart.id = 'elo-chart';
   const counts = r.outcomes.counts, most = Math.max(1, ...counts), n = counts.length - 1;
   const colour = (k) => { const t = k / n; return t < 0.5 ? `rgba(192,57,43,${1 - t * 1.6})` : t > 0.5 ? `rgba(47,125,91,${(t - 0.5) * 1.6 + 0.2})` : '#b8b2a6'; };
   const outcomes = h('div', { id: 'outcomes', style: 'display:flex;gap:10px;align-items:flex-end;height:170px;padding-top:10px' },
@@ -77,7 +90,7 @@ PAGES.compare = (view, app) => {
         `Dashed: the bounds in force after each ${unit} (Wald’s ${r.bounds.wald_lower.toFixed(2)} and ${r.bounds.wald_upper.toFixed(2)}${r.model.overshoot_correction ? ', moved inward by the overshoot correction' : ''}); the test stops when the line leaves the band.`)),
     h('div', { class: 'row' },
       h('div', { class: 'panel grow' }, h('h2', {}, 'Elo estimate (NEW − BASE) with 95% interval'), eloChart,
-        h('p', { class: 'hint', style: 'margin:4px 0 0' }, `Line: the fixed-sample estimate after each ${unit}. Final median-unbiased estimate ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}]; fixed-sample ${signed(r.elo_naive.elo)} [${signed(r.elo_naive.lo)}, ${signed(r.elo_naive.hi)}].`)),
+        h('p', { class: 'hint', style: 'margin:4px 0 0' }, `Line: the fixed-sample estimate after each ${unit}. Final median-unbiased estimate ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}]; fixed-sample ${signed(r.elo_naive.elo)} [${signed(r.elo_naive.lo)}, ${signed(r.elo_naive.hi)}].`, h('span', { id: 'elo-clipped' }, clipNote))),
       h('div', { class: 'panel', style: 'flex:0 1 380px' }, h('h2', {}, `${unit === 'pair' ? 'Pairs' : 'Blocks'} by NEW’s points (of ${r.outcomes.games_per_block})`), outcomes,
         h('p', { class: 'hint', style: 'margin:8px 0 0' }, `NEW scores ${fmt1(100 * r.new_score)}% per game.`))),
     h('div', { class: 'row' },

@@ -101,12 +101,14 @@ function sprtPanel(rep) {
 }
 
 // Score of the row bot against the column bot, coloured from red (0%) through white (50%) to green (100%).
-function heatPanel(rep, order) {
+// A cell shows its whole percent from the view's `head_to_head` (the two
+// cells of a pair add up to 100), its title the report's exact score.
+function heatPanel(rep, order, shown) {
   const cell = {};
-  for (const p of rep.pairs) {
-    cell[p.a + '\u0000' + p.b] = [p.score_a_pct, p.results];
-    cell[p.b + '\u0000' + p.a] = [100 - p.score_a_pct, p.results];
-  }
+  rep.pairs.forEach((p, i) => {
+    cell[p.a + '\u0000' + p.b] = [p.score_a_pct, p.results, shown[i][0]];
+    cell[p.b + '\u0000' + p.a] = [100 - p.score_a_pct, p.results, shown[i][1]];
+  });
   const mix = (a, b, t) => a.map((x, i) => Math.round(x + (b[i] - x) * t));
   const colour = (s) => {
     const t = Math.min(Math.abs(s - 50) / 50, 1);
@@ -120,7 +122,7 @@ function heatPanel(rep, order) {
         if (a === b) return h('td', { class: 'cell', style: 'background:#f0eee8' }, '');
         const c = cell[a + '\u0000' + b];
         if (!c) return h('td', { class: 'cell muted' }, '–');
-        return h('td', { class: 'cell', style: `background:${colour(c[0])};color:${Math.abs(c[0] - 50) > 30 ? '#fff' : 'inherit'}`, title: `${a} vs ${b}: ${fmt1(c[0])}% of ${c[1]} results` }, Math.round(c[0]) + '%');
+        return h('td', { class: 'cell', style: `background:${colour(c[0])};color:${Math.abs(c[0] - 50) > 30 ? '#fff' : 'inherit'}`, title: `${a} vs ${b}: ${fmt1(c[0])}% of ${c[1]} results` }, c[2] + '%');
       }))))));
 }
 
@@ -449,7 +451,7 @@ PAGES.report = (view, app) => {
     standingsPanel(rep, view),
     sprtPanel(rep),
     excludedPanel(rep),
-    h('div', { class: 'row' }, heatPanel(rep, order), historyPanel(view, colourOf)),
+    h('div', { class: 'row' }, heatPanel(rep, order, view.head_to_head), historyPanel(view, colourOf)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
     firstFaultsPanel(rep, block != null),
     movesPanel(rep, colourOf),
