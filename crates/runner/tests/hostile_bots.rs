@@ -139,18 +139,29 @@ fn a_seat_never_asked_leaves_nothing_behind() {
 /// in the child, where the test's body then runs; false in the parent,
 /// once the child has passed.
 fn in_a_process_without(name: &str, layer: &str) -> bool {
+    in_a_child_process(name, Some(layer), &[])
+}
+
+/// [`in_a_process_without`], with `layer` skipped in the child if given,
+/// and `env` set in the child's environment (which dojo reads, such as
+/// `CARGO_HOME`).
+fn in_a_child_process(name: &str, layer: Option<&str>, env: &[(&str, &std::path::Path)]) -> bool {
     const CHILD: &str = "DOJO_TEST_CHILD_PROCESS";
     if std::env::var_os(CHILD).is_some() {
         return true;
     }
-    let skip = match std::env::var("DOJO_SANDBOX_SKIP") {
-        Ok(s) if !s.trim().is_empty() => format!("{s},{layer}"),
-        _ => layer.to_string(),
-    };
-    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
+    let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"));
+    if let Some(layer) = layer {
+        let skip = match std::env::var("DOJO_SANDBOX_SKIP") {
+            Ok(s) if !s.trim().is_empty() => format!("{s},{layer}"),
+            _ => layer.to_string(),
+        };
+        child.env("DOJO_SANDBOX_SKIP", skip);
+    }
+    let out = child
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .envs(env.iter().copied())
         .env(CHILD, "1")
-        .env("DOJO_SANDBOX_SKIP", skip)
         .output()
         .expect("the test binary runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -1943,6 +1954,100 @@ fn without_the_sealed_host_a_build_changes_a_neighbours_metadata() {
     let got = reached(&bot);
     assert!(got.contains(&"metadata".to_owned()), "{got:?}");
     let _ = std::fs::remove_dir_all(built.parent().unwrap().parent().unwrap());
+}
+
+/// A submission whose `build` runs `bots/hostile/build_secrets.py`, in
+/// `root`, with this process's `CARGO_HOME` (set by the parent of a child
+/// process: a cargo home of the test's own) holding
+/// `registry/src/dojo-test/lib.rs`; returns what the build reached and
+/// that file's text afterwards.
+fn secrets_build(root: &std::path::Path) -> (Vec<String>, String) {
+    let cargo = PathBuf::from(std::env::var_os("CARGO_HOME").expect("set by the parent"));
+    let source = cargo.join("registry/src/dojo-test/lib.rs");
+    std::fs::create_dir_all(source.parent().unwrap()).unwrap();
+    std::fs::write(&source, "original\n").unwrap();
+    let bot_dir = root.join("secrets");
+    std::fs::create_dir_all(&bot_dir).unwrap();
+    std::fs::copy(
+        bots_dir().join("hostile/build_secrets.py"),
+        bot_dir.join("build_secrets.py"),
+    )
+    .unwrap();
+    std::fs::write(
+        bot_dir.join("bot.toml"),
+        "command = \"true\"\nbuild = [\"python3\", \"build_secrets.py\"]\n",
+    )
+    .unwrap();
+    let bot = dojo_runner::load_dir(&bot_dir).unwrap();
+    bot.build().expect("the build runs");
+    let _ = std::fs::remove_dir_all(dojo_runner::bot_cache(&bot.dir));
+    (reached(&bot), std::fs::read_to_string(&source).unwrap())
+}
+
+/// Runs the test `name` again in a child process (without `layer`, if
+/// given) whose `CARGO_HOME` is a directory of this one's; true in the
+/// child.
+fn with_a_cargo_home_of_its_own(name: &str, layer: Option<&str>) -> bool {
+    if std::env::var_os("DOJO_TEST_CHILD_PROCESS").is_some() {
+        return true;
+    }
+    let cargo = tempfile::tempdir().unwrap();
+    in_a_child_process(name, layer, &[("CARGO_HOME", cargo.path())])
+}
+
+/// Whether this process can read a non-empty `/etc/shadow` that others
+/// may not read: what a build running as dojo's user would reach.
+fn shadow_is_roots_only() -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let private =
+        std::fs::metadata("/etc/shadow").is_ok_and(|m| m.permissions().mode() & 0o004 == 0);
+    let readable = std::fs::read_to_string("/etc/shadow").is_ok_and(|t| !t.trim().is_empty());
+    if !(private && readable) {
+        eprintln!("note: no root-only /etc/shadow this process reads: its check proves nothing");
+    }
+    private && readable
+}
+
+/// A build runs as dojo's user, which as root owns the host's files: it
+/// read `/etc/shadow` by its owner's bits (its capabilities dropped), and
+/// it changed the sources in cargo's shared download cache that every
+/// later build compiles (the host's own too). In its sealed view what
+/// others may not read is hidden, and cargo's `registry` is an overlay of
+/// its own: its write works there (a build still downloads and unpacks)
+/// and never reaches the host's cache.
+#[test]
+fn a_build_reads_no_root_only_file_and_changes_no_shared_cargo_cache() {
+    let name = "a_build_reads_no_root_only_file_and_changes_no_shared_cargo_cache";
+    if !with_a_cargo_home_of_its_own(name, None) || !have("minimal-root") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    shadow_is_roots_only();
+    let (got, source) = secrets_build(tmp.path());
+    assert!(!got.contains(&"shadow".to_owned()), "{got:?}");
+    assert!(
+        got.contains(&"cargo-cache".to_owned()),
+        "its own view: {got:?}"
+    );
+    assert_eq!(source, "original\n", "the host's cargo cache is unchanged");
+}
+
+/// The counterpart: without the sealed host the same build reads
+/// `/etc/shadow` (as root) and changes the host's cargo cache.
+#[test]
+fn without_the_sealed_host_a_build_reads_shadow_and_changes_the_cargo_cache() {
+    let name = "without_the_sealed_host_a_build_reads_shadow_and_changes_the_cargo_cache";
+    if !with_a_cargo_home_of_its_own(name, Some("minimal-root")) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let shadow = shadow_is_roots_only();
+    let (got, source) = secrets_build(tmp.path());
+    if shadow {
+        assert!(got.contains(&"shadow".to_owned()), "{got:?}");
+    }
+    assert!(got.contains(&"cargo-cache".to_owned()), "{got:?}");
+    assert!(source.contains("changed by a build"), "{source}");
 }
 
 /// `--build-network off`: the build reaches no listener on the host's

@@ -16,6 +16,11 @@
 //!   but those places (as dojo's user, root as root, it owns the host's
 //!   files, and Landlock does not cover their modes, times or owners:
 //!   `chmod` of `/etc/shadow` or of a neighbour's program meets `EROFS`);
+//!   what others may not read under `/etc`, `/opt` and `/usr/local/etc`
+//!   hidden (it would read `/etc/shadow` by its owner's bits); and cargo's
+//!   `registry` and `git` seen through overlays of its own, the host's
+//!   read-only below them (a build that changed an unpacked crate there
+//!   changed what every later build compiles, the host's own included);
 //! - the bot processes' seccomp filter, but for Internet sockets, which
 //!   a build may open ([`crate::seccomp::build_filters`]);
 //! - control groups with build-sized limits ([`BUILD_PROCESSES`],
@@ -113,6 +118,21 @@ pub struct BuildBox {
     _ruleset: Option<std::os::fd::OwnedFd>,
     /// What `containment.sealed_host` points to (boxed, so it stays put).
     _sealed: Option<Box<crate::sys::root::SealedHost>>,
+    /// The work directories of its cargo overlays (see [`Drop`]).
+    overlay_works: Vec<PathBuf>,
+}
+
+impl Drop for BuildBox {
+    /// overlayfs leaves a `work` directory of mode 000 in each work
+    /// directory: opened to its owner again, so that the user who runs
+    /// dojo can remove a build cache without root.
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        for work in &self.overlay_works {
+            let inner = work.join("work");
+            let _ = std::fs::set_permissions(inner, std::fs::Permissions::from_mode(0o700));
+        }
+    }
 }
 
 impl BuildBox {
@@ -188,9 +208,29 @@ pub fn prepare(
     let reach = reach(dir, scratch.path(), cache, &env);
     // In its mount namespace every mount is read-only but where it
     // writes: as dojo's user (root, as root) it owns the host's files, and
-    // Landlock does not cover their modes, times or owners.
+    // Landlock does not cover their modes, times or owners. What others
+    // may not read is hidden (it would read it by its owner's bits), and
+    // cargo's download caches are its own overlays (a build that wrote
+    // into the shared ones changed the sources every later build
+    // compiles, the host's own included).
+    let overlays = if seal {
+        cargo_overlays(&reach.cargo_caches, cache)
+    } else {
+        Vec::new()
+    };
     let sealed = seal
-        .then(|| crate::sys::root::SealedHost::new(&reach.write, dir).map(Box::new))
+        .then(|| {
+            for o in &overlays {
+                std::fs::create_dir_all(&o.upper)?;
+                std::fs::create_dir_all(&o.work)?;
+            }
+            let writable: Vec<PathBuf> = (reach.write.iter())
+                .filter(|p| !reach.cargo_caches.contains(p))
+                .cloned()
+                .collect();
+            let hidden = crate::sys::root::unreadable_by_others(&HIDDEN_UNDER.map(Path::new));
+            crate::sys::root::SealedHost::new(&writable, dir, &hidden, &overlays).map(Box::new)
+        })
         .transpose()
         .map_err(|e| format!("cannot seal the host for its build: {e}"))?;
     if let Some(host) = &sealed {
@@ -216,6 +256,7 @@ pub fn prepare(
         scratch,
         _ruleset: ruleset,
         _sealed: sealed,
+        overlay_works: overlays.into_iter().map(|o| o.work).collect(),
     })
 }
 
@@ -254,6 +295,37 @@ fn environment(dir: &Path, scratch: &Path, cache: &Path) -> Vec<(String, String)
 struct Reach {
     read: Vec<PathBuf>,
     write: Vec<PathBuf>,
+    /// Of `write`: cargo's download caches (`registry`, `git`), which a
+    /// sealed build sees through overlays of its own.
+    cargo_caches: Vec<PathBuf>,
+}
+
+/// Where a sealed build's view hides what others may not read: the system
+/// directories that hold configuration and secrets. (`/usr` holds nearly
+/// none and takes seconds to walk; `/etc` takes milliseconds.)
+const HIDDEN_UNDER: [&str; 3] = ["/etc", "/opt", "/usr/local/etc"];
+
+/// Cargo's download caches that a build sees as overlays of its own: the
+/// host's, read-only, under directories in the bot's build cache, where
+/// what it downloads or unpacks (or changes) stays.
+const CARGO_OVERLAID: &[&str] = &["registry", "git"];
+
+/// The overlays over `caches` (cargo's `registry` and `git`) for the build
+/// whose cache is `cache`: upper and work directories under
+/// `cache/.cargo-home/NAME/`.
+fn cargo_overlays(caches: &[PathBuf], cache: &Path) -> Vec<crate::sys::root::Overlay> {
+    caches
+        .iter()
+        .filter_map(|lower| {
+            let name = lower.file_name()?;
+            let own = cache.join(".cargo-home").join(name);
+            Some(crate::sys::root::Overlay {
+                lower: lower.clone(),
+                upper: own.join("upper"),
+                work: own.join("work"),
+            })
+        })
+        .collect()
 }
 
 /// Cargo's download caches under `CARGO_HOME` (the crates and git
@@ -282,6 +354,7 @@ fn reach(dir: &Path, scratch: &Path, cache: &Path, env: &[(String, String)]) -> 
             cache.to_path_buf(),
             scratch.to_path_buf(),
         ],
+        cargo_caches: Vec::new(),
     };
     if let Some(cargo) = var("CARGO_HOME") {
         for entry in std::fs::read_dir(&cargo).into_iter().flatten().flatten() {
@@ -289,6 +362,9 @@ fn reach(dir: &Path, scratch: &Path, cache: &Path, env: &[(String, String)]) -> 
             let name = name.to_string_lossy();
             if CARGO_WRITES.contains(&name.as_ref()) {
                 reach.write.push(entry.path());
+                if CARGO_OVERLAID.contains(&name.as_ref()) && entry.path().is_dir() {
+                    reach.cargo_caches.push(entry.path());
+                }
             } else if !name.starts_with("credentials") {
                 reach.read.push(entry.path());
             }
@@ -378,6 +454,18 @@ mod tests {
         assert!(got.read.contains(&cargo.join("bin")));
         assert!(got.read.contains(&cargo.join("config.toml")));
         assert!(!got.read.iter().any(|p| p.ends_with("credentials.toml")));
+        // Its download caches, seen through overlays of its own where
+        // the host is sealed: their upper layers in the bot's cache.
+        let mut caches = got.cargo_caches.clone();
+        caches.sort();
+        assert_eq!(caches, [cargo.join("git"), cargo.join("registry")]);
+        let overlays = cargo_overlays(&caches, Path::new("/c"));
+        assert_eq!(overlays[1].lower, cargo.join("registry"));
+        assert_eq!(
+            overlays[1].upper,
+            Path::new("/c/.cargo-home/registry/upper")
+        );
+        assert_eq!(overlays[1].work, Path::new("/c/.cargo-home/registry/work"));
     }
 
     #[test]

@@ -993,7 +993,7 @@ pub fn contain(
                     root::enter(minimal, plan.landlock_fd)?;
                 } else {
                     if let Some(host) = plan.sealed_host.get() {
-                        root::seal_host(host)?;
+                        root::seal_host(host, plan.landlock_fd)?;
                     }
                     if plan.private_proc {
                         private_proc(&plan)?;

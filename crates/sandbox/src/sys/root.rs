@@ -344,41 +344,144 @@ pub struct SealedHost {
     /// The working directory, entered again once sealed: the one entered
     /// before is the read-only mount's, under the bind.
     pub(crate) cwd: CString,
+    /// Files hidden under `/dev/null`, and directories under an empty
+    /// read-only tmpfs: what others may not read (see [`Hidden`]).
+    pub(crate) hidden_files: Vec<CString>,
+    pub(crate) hidden_dirs: Vec<CString>,
+    /// Overlays mounted once sealed: where, and the mount's options (see
+    /// [`Overlay`]).
+    pub(crate) overlays: Vec<(CString, CString)>,
+    /// Landlock's rights in each overlay: a new mount, which the rules
+    /// made before it (naming the host's directory under it) do not cover.
+    pub(crate) overlay_access: u64,
+}
+
+/// What a sealed host hides: files and directories of the host that
+/// others may not read. As dojo's user (root, as root) the sealed process
+/// owns them and would read them by their owner's bits (`/etc/shadow`,
+/// private keys); hidden, it sees what a seat user would.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    pub files: Vec<std::path::PathBuf>,
+    pub dirs: Vec<std::path::PathBuf>,
+}
+
+/// A directory seen through an overlay: the host's `lower`, read-only,
+/// under the sealed process's own `upper` (with overlayfs's `work`
+/// directory beside it, on the same filesystem): what it writes there
+/// lands in `upper` only, and no other process sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overlay {
+    pub lower: std::path::PathBuf,
+    pub upper: std::path::PathBuf,
+    pub work: std::path::PathBuf,
 }
 
 impl SealedHost {
     /// A sealed host with `writable` left writable (paths that exist),
-    /// working in `cwd`.
+    /// working in `cwd`, with `hidden` hidden and `overlays` over their
+    /// lower directories. An overlay whose paths overlayfs's options
+    /// cannot carry (a comma, a colon or a backslash) is refused.
     pub fn new(
         writable: &[std::path::PathBuf],
         cwd: &std::path::Path,
+        hidden: &Hidden,
+        overlays: &[Overlay],
     ) -> std::io::Result<SealedHost> {
         use std::os::unix::ffi::OsStrExt;
         let c_path = |p: &std::path::Path| {
             CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other)
         };
-        let writable = writable
+        let c_paths = |ps: &[std::path::PathBuf]| {
+            ps.iter()
+                .map(|p| c_path(p))
+                .collect::<std::io::Result<Vec<_>>>()
+        };
+        let overlays = overlays
             .iter()
-            .map(|p| c_path(p))
+            .map(|o| {
+                let plain = |p: &std::path::Path| {
+                    let bytes = p.as_os_str().as_bytes();
+                    if bytes.iter().any(|b| matches!(b, b',' | b':' | b'\\')) {
+                        Err(std::io::Error::other(format!(
+                            "{}: a comma, colon or backslash in a path overlayfs cannot take",
+                            p.display()
+                        )))
+                    } else {
+                        Ok(p.display().to_string())
+                    }
+                };
+                let options = format!(
+                    "lowerdir={},upperdir={},workdir={}",
+                    plain(&o.lower)?,
+                    plain(&o.upper)?,
+                    plain(&o.work)?
+                );
+                Ok((
+                    c_path(&o.lower)?,
+                    CString::new(options).map_err(std::io::Error::other)?,
+                ))
+            })
             .collect::<std::io::Result<_>>()?;
         Ok(SealedHost {
-            writable,
+            writable: c_paths(writable)?,
             cwd: c_path(cwd)?,
+            hidden_files: c_paths(&hidden.files)?,
+            hidden_dirs: c_paths(&hidden.dirs)?,
+            overlays,
+            overlay_access: crate::confine::scratch_access(),
         })
     }
+}
+
+/// What under `roots` others may not read, found by walking each (without
+/// following links, and not into what it hides): the files and
+/// directories a sealed host hides ([`Hidden`]). Where a directory cannot
+/// be listed it is hidden whole.
+pub fn unreadable_by_others(roots: &[&std::path::Path]) -> Hidden {
+    use std::os::unix::fs::PermissionsExt;
+    let mut hidden = Hidden::default();
+    let mut stack: Vec<std::path::PathBuf> = roots.iter().map(|r| r.to_path_buf()).collect();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            let mode = meta.permissions().mode();
+            if meta.is_dir() {
+                // Others need to list and enter it.
+                if mode & 0o005 != 0o005 {
+                    hidden.dirs.push(entry.path());
+                } else {
+                    stack.push(entry.path());
+                }
+            } else if meta.is_file() && mode & 0o004 == 0 {
+                hidden.files.push(entry.path());
+            }
+        }
+    }
+    hidden.files.sort();
+    hidden.dirs.sort();
+    hidden
 }
 
 /// Seals the host as `host` says, in this process's own mount namespace:
 /// mounts made private (nothing here reaches the host's), each writable
 /// place bound onto itself, every mount made read-only in one recursive
 /// call, and the writable binds (with what is mounted below them)
-/// writable again; then its working directory entered anew (through the
-/// bind). Needs `mount_setattr` (Linux 5.12). Only
+/// writable again; what it hides hidden, its overlays mounted; then its
+/// working directory entered anew (through the bind). Needs `mount_setattr` (Linux 5.12). Only
 /// async-signal-safe calls, no allocation.
+///
+/// With `landlock_fd` (the ruleset the child is about to take on, or -1)
+/// each overlay gets the rights the build has in its writable places.
 ///
 /// # Safety
 /// In a forked child before exec, in a mount namespace of its own.
-pub unsafe fn seal_host(host: &SealedHost) -> std::io::Result<()> {
+pub unsafe fn seal_host(host: &SealedHost, landlock_fd: i32) -> std::io::Result<()> {
     let none = std::ptr::null::<libc::c_char>();
     let check = |rc: libc::c_int| if rc == -1 { Err(last_error()) } else { Ok(()) };
     // SAFETY: raw system calls on NUL-terminated strings `host` owns.
@@ -397,7 +500,93 @@ pub unsafe fn seal_host(host: &SealedHost) -> std::io::Result<()> {
         for at in &host.writable {
             change_mount_attrs(at, 0, ATTR_RDONLY, true)?;
         }
+        for at in &host.hidden_files {
+            check(libc::mount(
+                c"/dev/null".as_ptr(),
+                at.as_ptr(),
+                none,
+                libc::MS_BIND,
+                std::ptr::null(),
+            ))?;
+            change_mount_attrs(at, ATTR_RDONLY, 0, false)?;
+        }
+        for at in &host.hidden_dirs {
+            check(libc::mount(
+                c"tmpfs".as_ptr(),
+                at.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                c"size=4k,mode=0755".as_ptr().cast(),
+            ))?;
+        }
+        for (at, options) in &host.overlays {
+            check(libc::mount(
+                c"overlay".as_ptr(),
+                at.as_ptr(),
+                c"overlay".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                options.as_ptr().cast(),
+            ))?;
+            if landlock_fd >= 0 {
+                super::landlock_allow(landlock_fd, at, host.overlay_access)?;
+            }
+        }
         check(libc::chdir(host.cwd.as_ptr()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn what_others_may_not_read_is_found_and_not_walked_into() {
+        let tmp = tempfile::tempdir().unwrap();
+        let at = tmp.path();
+        let mode = |p: &std::path::Path, m: u32| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        };
+        std::fs::create_dir_all(at.join("open/deeper")).unwrap();
+        std::fs::create_dir_all(at.join("private/inside")).unwrap();
+        for (file, m) in [
+            ("open/shared.conf", 0o644),
+            ("open/shadow", 0o640),
+            ("open/deeper/key", 0o600),
+            ("private/inside/x", 0o644),
+        ] {
+            std::fs::write(at.join(file), "x").unwrap();
+            mode(&at.join(file), m);
+        }
+        mode(&at.join("private"), 0o700);
+        std::os::unix::fs::symlink("/etc/shadow", at.join("open/link")).unwrap();
+        let hidden = unreadable_by_others(&[at]);
+        assert_eq!(
+            hidden.files,
+            [at.join("open/deeper/key"), at.join("open/shadow")]
+        );
+        // Hidden whole, not walked into; a link is not followed.
+        assert_eq!(hidden.dirs, [at.join("private")]);
+    }
+
+    #[test]
+    fn an_overlay_path_overlayfs_cannot_take_is_refused() {
+        let overlay = |lower: &str| Overlay {
+            lower: lower.into(),
+            upper: "/c/upper".into(),
+            work: "/c/work".into(),
+        };
+        let host = SealedHost::new(&[], "/".as_ref(), &Hidden::default(), &[overlay("/r")])
+            .expect("a plain path");
+        assert_eq!(
+            host.overlays[0].1.to_str().unwrap(),
+            "lowerdir=/r,upperdir=/c/upper,workdir=/c/work"
+        );
+        for bad in ["/a,b", "/a:b", "/a\\b"] {
+            let err = SealedHost::new(&[], "/".as_ref(), &Hidden::default(), &[overlay(bad)])
+                .unwrap_err();
+            assert!(err.to_string().contains("overlayfs cannot take"), "{err}");
+        }
+    }
 }
