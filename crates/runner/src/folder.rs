@@ -58,7 +58,7 @@ pub struct Loaded {
 #[derive(Debug)]
 pub enum EntryProblem {
     /// The directory's name breaks the name rule ([`check_name`]), or the
-    /// bot's name is another entry's too.
+    /// bot's name is another entry's too ([`scan`] says which keeps it).
     BadName(String),
     /// Its `bot.toml` has errors (every one of them) or cannot be read.
     BadManifest(ManifestError),
@@ -69,10 +69,12 @@ pub enum EntryProblem {
 /// Every entry of `folder`, sorted by directory name, each loaded or with
 /// its problem. A directory's name is a bot's name (the league stores it,
 /// `--resume` and the recorded command look the bot up by it), so it must
-/// follow the name rule even when its `bot.toml` names the bot; two
-/// entries whose bots have the same name both get [`EntryProblem::BadName`]
-/// (neither is more right than the other). An error only when the folder
-/// cannot be read.
+/// follow the name rule even when its `bot.toml` names the bot. Of the
+/// entries that claim one name (a bot that loaded its bot's name, an entry
+/// that did not its directory's), the one whose directory has the name
+/// keeps it and the others get [`EntryProblem::BadName`]; when none has,
+/// all the bots claiming it do (neither is more right than the other). An
+/// error only when the folder cannot be read.
 pub fn scan(folder: &Path) -> Result<Folder, SpecError> {
     let read = std::fs::read_dir(folder).map_err(|source| SpecError::Read {
         file: folder.to_path_buf(),
@@ -212,27 +214,48 @@ pub fn missing_file(bot: &BotSpec) -> Option<String> {
     })
 }
 
-/// Entries whose bots share a name: each gets a [`EntryProblem::BadName`]
-/// naming the others.
+/// Entries that claim one name: the bots that loaded claim their bots'
+/// names, and an entry that did not load its directory's (it is listed,
+/// and recorded as left out, under it). On a clash the entry whose
+/// directory has the name keeps it: directory names are unique in a
+/// folder, and the organiser's `--resume`, the recorded command and `dojo
+/// match NAME` look a name up as a directory. The others get a
+/// [`EntryProblem::BadName`] naming it, so an entry cannot knock another
+/// out by taking its name. When no claimant's directory has the name,
+/// every bot claiming it gets one (neither is more right than the
+/// other). A directory's name counts for its own entry only: `bob/` may
+/// name its bot `carol` when `carol/`'s bot is named otherwise.
 fn mark_duplicates(entries: &mut [Entry]) {
     let mut by_name: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
     for (i, e) in entries.iter().enumerate() {
-        if let Ok(loaded) = &e.outcome {
-            by_name.entry(loaded.bot.name.clone()).or_default().push(i);
-        }
+        let claim = match &e.outcome {
+            Ok(loaded) => &loaded.bot.name,
+            Err(_) => &e.dir_name,
+        };
+        by_name.entry(claim.clone()).or_default().push(i);
     }
     for (name, at) in by_name.into_iter().filter(|(_, at)| at.len() > 1) {
+        let owner = at.iter().find(|&&i| entries[i].dir_name == name).copied();
         let dirs: Vec<String> = at.iter().map(|&i| entries[i].dir_name.clone()).collect();
-        for &i in &at {
-            let others: Vec<&str> = dirs
-                .iter()
-                .filter(|d| **d != entries[i].dir_name)
-                .map(String::as_str)
-                .collect();
-            entries[i].outcome = Err(EntryProblem::BadName(format!(
-                "its bot is named {name:?}, like the bot of {}; bot names must be unique (change `name` in a bot.toml, or rename a directory)",
-                others.join(", ")
-            )));
+        for &i in at.iter().filter(|&&i| Some(i) != owner) {
+            let why = match owner {
+                Some(o) => format!(
+                    "its bot.toml names it {name:?}, which is the name of the entry {}/ (that entry keeps it; change `name` in this bot.toml)",
+                    entries[o].dir_name
+                ),
+                None => {
+                    let others: Vec<&str> = dirs
+                        .iter()
+                        .filter(|d| **d != entries[i].dir_name)
+                        .map(String::as_str)
+                        .collect();
+                    format!(
+                        "its bot is named {name:?}, like the bot of {}, and no entry's directory is named {name}; bot names must be unique (change `name` in a bot.toml, or rename a directory)",
+                        others.join(", ")
+                    )
+                }
+            };
+            entries[i].outcome = Err(EntryProblem::BadName(why));
         }
     }
 }
@@ -259,6 +282,125 @@ mod tests {
         for (name, text) in files {
             std::fs::write(dir.join(name), text).unwrap();
         }
+    }
+
+    /// Each entry of the folder at `root` as `dir: ok NAME` or `dir: bad
+    /// name` (the other problems as `dir: other`).
+    fn outcomes(root: &Path) -> Vec<String> {
+        scan(root)
+            .unwrap()
+            .entries
+            .iter()
+            .map(|e| match &e.outcome {
+                Ok(l) => format!("{}: ok {}", e.dir_name, l.bot.name),
+                Err(EntryProblem::BadName(_)) => format!("{}: bad name", e.dir_name),
+                Err(_) => format!("{}: other", e.dir_name),
+            })
+            .collect()
+    }
+
+    /// The reason of the entry `dir` of the folder at `root`, which has a
+    /// bad name.
+    fn bad_name(root: &Path, dir: &str) -> String {
+        let folder = scan(root).unwrap();
+        let entry = folder.entries.iter().find(|e| e.dir_name == dir).unwrap();
+        match &entry.outcome {
+            Err(EntryProblem::BadName(why)) => why.clone(),
+            other => panic!("{dir}: {other:?}"),
+        }
+    }
+
+    /// An entry named as it is in `bot.toml` (`None`: after its
+    /// directory).
+    fn named(root: &Path, dir: &str, name: Option<&str>) {
+        let toml = match name {
+            Some(name) => format!("name = \"{name}\"\ncommand = \"python3 bot.py\"\n"),
+            None => "command = \"python3 bot.py\"\n".to_owned(),
+        };
+        write(&root.join(dir), &[("bot.toml", &toml), ("bot.py", "")]);
+    }
+
+    /// The name squat: an entry whose bot.toml takes the name of another
+    /// entry's directory does not knock that entry out with it.
+    #[test]
+    fn a_bot_named_after_another_entrys_directory_gives_way_to_that_entry() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        named(root, "alice", None);
+        named(root, "bob", None);
+        named(root, "mallory-x", Some("alice"));
+        // Named after its own directory in its bot.toml: the same claim.
+        named(root, "zed", Some("zed"));
+        named(root, "zed-copy", Some("zed"));
+        assert_eq!(
+            outcomes(root),
+            [
+                "alice: ok alice",
+                "bob: ok bob",
+                "mallory-x: bad name",
+                "zed: ok zed",
+                "zed-copy: bad name",
+            ]
+        );
+        let why = bad_name(root, "mallory-x");
+        assert!(
+            why.contains("its bot.toml names it \"alice\", which is the name of the entry alice/"),
+            "{why}"
+        );
+        assert!(bad_name(root, "zed-copy").contains("the entry zed/"));
+    }
+
+    /// An entry that does not load is still listed under its directory's
+    /// name: another entry's bot cannot take that name while it is out.
+    #[test]
+    fn an_entry_that_does_not_load_keeps_its_directorys_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(&root.join("alice"), &[("bot.toml", "comand = \"x\"\n")]);
+        write(&root.join("carol"), &[("a.py", ""), ("b.py", "")]);
+        named(root, "bob", None);
+        named(root, "mallory-x", Some("alice"));
+        named(root, "mallory-y", Some("carol"));
+        assert_eq!(
+            outcomes(root),
+            [
+                "alice: other",
+                "bob: ok bob",
+                "carol: other",
+                "mallory-x: bad name",
+                "mallory-y: bad name",
+            ]
+        );
+        assert!(bad_name(root, "mallory-y").contains("the entry carol/"));
+    }
+
+    /// A directory's name counts for its own entry only: `bob/` may name
+    /// its bot `carol` when `carol/`'s bot is named otherwise, and when no
+    /// entry of a clash is named after its directory, all of them are
+    /// left out (neither is more right than the other).
+    #[test]
+    fn a_directorys_name_counts_only_for_its_own_entry() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        named(root, "alice", None);
+        named(root, "bob", Some("carol"));
+        named(root, "carol", Some("alice"));
+        named(root, "twin-a", Some("twin"));
+        named(root, "twin-b", Some("twin"));
+        assert_eq!(
+            outcomes(root),
+            [
+                "alice: ok alice",
+                "bob: ok carol",
+                "carol: bad name",
+                "twin-a: bad name",
+                "twin-b: bad name",
+            ]
+        );
+        assert!(bad_name(root, "carol").contains("the entry alice/"));
+        let why = bad_name(root, "twin-a");
+        assert!(why.contains("like the bot of twin-b"), "{why}");
+        assert!(why.contains("no entry's directory is named twin"), "{why}");
     }
 
     #[test]

@@ -400,3 +400,92 @@ fn a_bot_for_another_game_in_the_folder_is_left_out_quietly() {
         "the page has an excluded list"
     );
 }
+
+/// The name squat: `mallory-x/`'s bot.toml names its bot `alice`, the name
+/// of the entry `alice/`. The honest `alice/` plays under its name (and is
+/// stored as its directory, which `--resume` finds again); only the entry
+/// that took another's name is left out, and says whose.
+#[test]
+fn a_bot_named_after_another_entry_cannot_knock_it_out_of_the_league() {
+    let tmp = tempfile::tempdir().unwrap();
+    let random =
+        std::fs::read_to_string(dojo_testkit::paths::bots_dir().join("random-py/bot.py")).unwrap();
+    for (dir, name) in [
+        ("alice", None),
+        ("bob", None),
+        ("mallory", None),
+        ("mallory-x", Some("alice")),
+    ] {
+        let dir = tmp.path().join(dir);
+        std::fs::create_dir(&dir).unwrap();
+        let name = name.map_or_else(String::new, |n| format!("name = \"{n}\"\n"));
+        std::fs::write(
+            dir.join("bot.toml"),
+            format!("{name}command = \"python3 bot.py\"\ngames = [\"cardjitsu\"]\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("bot.py"), &random).unwrap();
+    }
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("l");
+    let run = league(tmp.path(), &out, &[]);
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+
+    let report = read_json(&out.join("report.json"));
+    let mut played: Vec<&str> = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    played.sort_unstable();
+    assert_eq!(played, ["alice", "bob", "mallory"]);
+    let left_out = excluded(&report["excluded"]);
+    assert_eq!(
+        left_out.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["mallory-x"]
+    );
+    let (status, entry) = &left_out["mallory-x"];
+    assert_eq!(status, "bad-name");
+    assert_eq!(entry["name"], "alice");
+    let reason = entry["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("its bot.toml names it \"alice\", which is the name of the entry alice/"),
+        "{reason}"
+    );
+    // The table names both.
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("  mallory-x (alice) "))
+        .unwrap_or_else(|| panic!("mallory-x is not in the table:\n{err}"));
+    assert!(
+        line.contains("bad name") && line.contains("entry alice/"),
+        "{line}"
+    );
+    // The league's alice is the entry alice/.
+    let league_json = read_json(&out.join("league.json"));
+    let alice = league_json["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "alice")
+        .unwrap_or_else(|| panic!("no alice in {league_json}"));
+    assert_eq!(alice["command"], "alice");
+
+    // `dojo bots` says the same without playing.
+    let listing = dojo()
+        .arg("--bots-dir")
+        .arg(tmp.path())
+        .arg("bots")
+        .output()
+        .unwrap();
+    let text = stdout_of(&listing);
+    let line = |start: &str| {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?}:\n{text}"))
+    };
+    assert!(line("alice ").contains(" ok "), "{text}");
+    assert!(line("alice (mallory-x/) ").contains("bad name"), "{text}");
+}
