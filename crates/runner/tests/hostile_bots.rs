@@ -939,6 +939,148 @@ fn without_a_sandbox_the_kernel_and_the_host_socket_are_reached() {
     );
 }
 
+/// lock_channel.py's `probe` lines of `kind` (`lock`, `needs`): each
+/// line's fields after the kind.
+fn probed<'a>(stderr: &'a str, kind: &str) -> Vec<Vec<&'a str>> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix(kind)?.strip_prefix('\t'))
+        .map(|l| l.split('\t').collect())
+        .collect()
+}
+
+#[test]
+fn file_locks_leases_and_dnotify_fail_with_eperm_on_system_and_own_files() {
+    if !have("seccomp") {
+        return;
+    }
+    let (referee, run) = versus(bot("hostile", "lock_channel.py", &["probe"]), &options(), 1);
+    let stderr = &run.seats[1].stderr;
+    let locks = probed(stderr, "lock");
+    // flock, 6 lock commands, 2 lease ones, dnotify; on each file.
+    assert_eq!(locks.len(), 20, "{stderr}");
+    for line in &locks {
+        assert_eq!(line[2], "EPERM", "{line:?}: {stderr}");
+    }
+    assert_eq!(referee.history[0][1], Answer::Move(0), "{stderr}");
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}
+
+#[test]
+fn the_fcntl_commands_a_bot_needs_work_where_its_locks_fail() {
+    // The filter tells fcntl's commands apart: the same call that may not
+    // lock still sets flags, duplicates, sizes pipes and seals.
+    if !have("seccomp") {
+        return;
+    }
+    let (_, run) = versus(bot("hostile", "lock_channel.py", &["probe"]), &options(), 1);
+    let stderr = &run.seats[1].stderr;
+    let needs = probed(stderr, "needs");
+    let names: Vec<&str> = needs.iter().map(|l| l[0]).collect();
+    assert_eq!(
+        names,
+        [
+            "F_GETFL",
+            "F_SETFL O_NONBLOCK",
+            "F_SETFD FD_CLOEXEC",
+            "F_DUPFD",
+            "F_DUPFD_CLOEXEC",
+            "F_SETPIPE_SZ",
+            "F_ADD_SEALS"
+        ],
+        "{stderr}"
+    );
+    for line in &needs {
+        assert_eq!(line[1], "ok", "{line:?}: {stderr}");
+    }
+    let scratch_lock = probed(stderr, "lock")
+        .into_iter()
+        .find(|l| l[0] == "scratch" && l[1] == "F_SETLK");
+    assert_eq!(scratch_lock.map(|l| l[2]), Some("EPERM"), "{stderr}");
+}
+
+/// Two lock_channel.py bots (`channel`, files chosen by a tag of their
+/// own), a game of 3 rounds; per seat, per round, its secret and what it
+/// read of the other's (`None`: nothing).
+#[allow(clippy::type_complexity)]
+fn lock_talkers(opts: &RunOptions) -> (Cards, MatchRun, [Vec<(String, Option<String>)>; 2]) {
+    let tag = unique_tag("locks");
+    let talker = bot("hostile", "lock_channel.py", &["channel", &tag]);
+    let seats = [Seat::new(talker.clone()), Seat::new(talker)];
+    let mut referee = Cards {
+        rounds: 3,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, opts).expect("game runs");
+    let rounds = |stderr: &str| -> Vec<(String, Option<String>)> {
+        stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("round\t"))
+            .map(|l| {
+                let fields: Vec<&str> = l.split('\t').collect();
+                let mine = fields[1].trim_start_matches("mine ").to_string();
+                let theirs = fields[2].trim_start_matches("theirs ");
+                let theirs = (!theirs.starts_with('?')).then(|| theirs.to_string());
+                (mine, theirs)
+            })
+            .collect()
+    };
+    let seen = [rounds(&run.seats[0].stderr), rounds(&run.seats[1].stderr)];
+    (referee, run, seen)
+}
+
+#[test]
+fn bots_cannot_talk_through_locks_on_the_system_files_every_box_binds() {
+    if !have("seccomp") {
+        return;
+    }
+    let (referee, run, seen) = lock_talkers(&options());
+    for (seat, rounds) in seen.iter().enumerate() {
+        let stderr = &run.seats[seat].stderr;
+        assert_eq!(rounds.len(), 3, "{stderr}");
+        assert!(
+            rounds.iter().all(|(_, theirs)| theirs.is_none()),
+            "seat {seat} read: {stderr}"
+        );
+        assert!(stderr.contains("(flock: EPERM)"), "{stderr}");
+        assert!(referee.answers(seat).iter().all(|a| *a == Answer::Move(0)));
+    }
+}
+
+#[test]
+fn without_seccomp_bots_read_each_others_secrets_through_locks() {
+    // The counterpart of the test above: whatever else holds (boxes,
+    // minimal roots, seat users, Landlock), the locks carry every secret.
+    if !in_a_process_without(
+        "without_seccomp_bots_read_each_others_secrets_through_locks",
+        "seccomp",
+    ) {
+        return;
+    }
+    // Each bot waits for the other's secret: a loaded machine's startup
+    // gets time.
+    let (referee, run, seen) = lock_talkers(&dojo_testkit::bots::run_options(20_000, 20_000));
+    let stderr = format!("{} / {}", run.seats[0].stderr, run.seats[1].stderr);
+    assert_eq!(seen[0].len(), 3, "{stderr}");
+    assert_eq!(seen[1].len(), 3, "{stderr}");
+    for (me, other) in [(0, 1), (1, 0)] {
+        for (round, ((_, theirs), (secret, _))) in seen[me].iter().zip(&seen[other]).enumerate() {
+            assert_eq!(
+                theirs.as_deref(),
+                Some(secret.as_str()),
+                "round {}, seat {me}: {stderr}",
+                round + 1
+            );
+        }
+    }
+    assert!(
+        referee
+            .history
+            .iter()
+            .all(|r| r == &[Answer::Move(1), Answer::Move(1)])
+    );
+}
+
 /// `bots/sneaky/` (manifest_reader.py with a bot.toml naming
 /// `../victim/secret.txt` as its script) beside `bots/victim/secret.txt`.
 fn manifest_reader_layout() -> (tempfile::TempDir, Arc<BotSpec>) {

@@ -508,8 +508,10 @@ fn seccomp_layer() -> Layer {
             detail: "only the calls bots need are allowed, any other answers ENOSYS; \
                      ptrace, mount, kexec, bpf, modules, reboot, swap, perf, keyrings, new \
                      namespaces, inotify, io_uring, AIO contexts (io_setup), every socket \
-                     (a build may open Internet ones), and the page cache's no-wait reads \
-                     and evictions fail with EPERM; with --pin, sched_setaffinity too"
+                     (a build may open Internet ones), the page cache's no-wait reads \
+                     and evictions, and file locks, leases and dnotify (flock, fcntl's lock \
+                     commands; a build may lock) fail with EPERM; with --pin, \
+                     sched_setaffinity too"
                 .to_string(),
         },
         Err(e) => Layer {

@@ -49,7 +49,8 @@ use seccompiler::{
 /// unimplemented calls (`uselib`, `sysfs`, `_sysctl`, `modify_ldt`,
 /// `remap_file_pages`, `personality`), and secret memory. Some allowed
 /// calls are narrowed again by the EPERM filter below (`clone`, `socket`,
-/// `socketpair`, `sched_setaffinity` when pinned).
+/// `socketpair`, `sched_setaffinity` when pinned; for a bot, not a build,
+/// `flock` and `fcntl`'s lock commands: [`Locks`]).
 const ALLOWED: &[i64] = &[
     // Files and directories (the `*at` forms; the old ones below).
     libc::SYS_read,
@@ -445,6 +446,43 @@ const NAMESPACE_FLAGS: &[i32] = &[
     libc::CLONE_NEWCGROUP,
 ];
 
+/// Whether a process may lock files: a build may (cargo, package
+/// managers and compilers lock their caches and outputs), a bot may not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Locks {
+    /// `flock`, and `fcntl` with [`LOCK_COMMANDS`], fail with EPERM (a
+    /// bot). A lock belongs to the file's inode, and every box binds the
+    /// same host files read-only: two bots (of one game, of concurrent
+    /// games, of two dojo processes) that lock and probe the same system
+    /// files talk through them, whatever their boxes, Landlock or users
+    /// (a lock needs only a descriptor open for reading). A lock on a
+    /// file of the bot's own would be harmless, but the filter cannot tell
+    /// the files apart, so those fail too.
+    Denied,
+    /// Every lock (a build).
+    Allowed,
+}
+
+/// `fcntl` commands denied to a bot ([`Locks::Denied`]), as ranges of
+/// consecutive numbers (a rule each: three rules rather than nine, in a
+/// filter the kernel runs on every `fcntl`): record locks (`F_GETLK`,
+/// `F_SETLK`, `F_SETLKW`; `F_GETLK` tells whether another process holds
+/// one, as good as taking it), open file description locks
+/// (`F_OFD_GETLK`, `F_OFD_SETLK`, `F_OFD_SETLKW`), leases and dnotify
+/// (`F_SETLEASE`, `F_GETLEASE`, `F_NOTIFY`: a lease is broken by another
+/// process's open of the file, and tells its holder so; dnotify reports
+/// events other processes make in a directory, such as a system one
+/// every box binds). The 64-bit ABIs have no separate `F_*LK64`
+/// numbers (12 to 14 are the 32-bit ABIs', whose calls the architecture
+/// check kills; the 64-bit `fcntl` answers EINVAL to them). Every other
+/// command (descriptor and status flags, `F_DUPFD*`, pipe sizes, seals,
+/// owners and signals) stays allowed.
+const LOCK_COMMANDS: &[(i32, i32)] = &[
+    (libc::F_GETLK, libc::F_SETLKW),
+    (libc::F_OFD_GETLK, libc::F_OFD_SETLKW),
+    (libc::F_SETLEASE, libc::F_NOTIFY),
+];
+
 /// Denied as well for a bot pinned to one CPU (`--pin`), so that it cannot
 /// undo its pinning: it keeps the affinity it was started with, and so
 /// does everything it starts.
@@ -480,7 +518,7 @@ pub use crate::sys::loaded_by_init;
 pub fn filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
     FILTERS
-        .get_or_init(|| build(&[], Sockets::None).ok())
+        .get_or_init(|| build(&[], Sockets::None, Locks::Denied).ok())
         .as_deref()
 }
 
@@ -488,25 +526,27 @@ pub fn filters() -> Option<&'static [BpfProgram]> {
 pub fn pinned_filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
     FILTERS
-        .get_or_init(|| build(DENIED_WHEN_PINNED, Sockets::None).ok())
+        .get_or_init(|| build(DENIED_WHEN_PINNED, Sockets::None, Locks::Denied).ok())
         .as_deref()
 }
 
 /// [`filters`] for a build: Internet sockets are allowed (it fetches its
-/// dependencies, unless `--build-network off` takes the network away).
+/// dependencies, unless `--build-network off` takes the network away), and
+/// file locks (cargo locks its caches and target directory).
 pub fn build_filters() -> Option<&'static [BpfProgram]> {
     static FILTERS: OnceLock<Option<Vec<BpfProgram>>> = OnceLock::new();
     FILTERS
-        .get_or_init(|| build(&[], Sockets::Internet).ok())
+        .get_or_init(|| build(&[], Sockets::Internet, Locks::Allowed).ok())
         .as_deref()
 }
 
 fn build(
     also_denied: &[i64],
     sockets: Sockets,
+    locks: Locks,
 ) -> Result<Vec<BpfProgram>, seccompiler::BackendError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)?;
-    build_specs(also_denied, sockets)?
+    build_specs(also_denied, sockets, locks)?
         .iter()
         .map(|spec| spec.dispatched(arch))
         .collect()
@@ -517,6 +557,7 @@ fn build(
 fn build_specs(
     also_denied: &[i64],
     sockets: Sockets,
+    locks: Locks,
 ) -> Result<Vec<Spec>, seccompiler::BackendError> {
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED
         .iter()
@@ -600,6 +641,24 @@ fn build_specs(
             libc::SOCK_DGRAM as u64,
         )?])?],
     );
+    if locks == Locks::Denied {
+        // flock(fd, operation): every operation (no rule). fcntl(fd, cmd,
+        // arg): the lock commands; the kernel reads cmd as an unsigned
+        // int, so its low 32 bits.
+        denied.insert(libc::SYS_flock, Vec::new());
+        denied.insert(
+            libc::SYS_fcntl,
+            LOCK_COMMANDS
+                .iter()
+                .map(|&(first, last)| {
+                    SeccompRule::new(vec![
+                        arg(1, SeccompCmpOp::Ge, first as u64)?,
+                        arg(1, SeccompCmpOp::Le, last as u64)?,
+                    ])
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        );
+    }
     // The calls on PID 1 (their first argument is the pid); a call denied
     // whatever its arguments stays so (`sched_setaffinity` when pinned).
     for &call in DENIED_ON_PID_ONE {
@@ -701,8 +760,8 @@ impl Spec {
     /// allows whatever their arguments), and a box's init attaches two
     /// large ones: for call numbers 0 to 511, seccompiler's layout of
     /// the allowlist runs 207,822 instructions and that of the EPERM list
-    /// 61,570 (16% of a box's making in a profile), this one 7,081 and
-    /// 7,161. The decision for every call is the
+    /// 66,504 (16% of a box's making in a profile), this one 7,081 and
+    /// 7,350. The decision for every call is the
     /// same (the tests run both on every call number); the calls that
     /// have rules keep seccompiler's code for them.
     ///
@@ -710,9 +769,10 @@ impl Spec {
     /// (seccompiler's), then the search: a tree of `JGE` over the starts
     /// of the ranges of call numbers that get the same outcome, whose
     /// leaves return that outcome or jump to the call's block of rules;
-    /// then the blocks, each the call's own compiled chain (entered with
-    /// the call number it compares, so it never falls through to
-    /// another), ending in the default's return.
+    /// then the blocks, each the call's own compiled chain less its
+    /// opening comparison of the call number (a block is entered only with
+    /// its call's number: see [`without_opening`]), ending in the
+    /// default's return.
     fn dispatched(&self, arch: TargetArch) -> Result<BpfProgram, seccompiler::BackendError> {
         let matched = u32::from(self.matched.clone());
         let mismatch = u32::from(self.mismatch.clone());
@@ -728,7 +788,8 @@ impl Spec {
         program.pop();
         program.push(stmt(BPF_LD_W_ABS, 0));
         // Each call's block of rules: seccompiler's for a filter of that
-        // call alone, less the check and the load before it.
+        // call alone, less the check and the load before it and the
+        // opening comparison of the call number.
         let mut blocks: Vec<BpfProgram> = Vec::new();
         let mut ranges: Vec<(u32, Outcome)> = vec![(0, Outcome::Returns(mismatch))];
         for (&call, rules) in &self.calls {
@@ -746,7 +807,7 @@ impl Spec {
                     arch,
                 )?
                 .try_into()?;
-                blocks.push(alone[program.len()..].to_vec());
+                blocks.push(without_opening(&alone[program.len()..], number).to_vec());
                 Outcome::Rules(blocks.len() - 1)
             };
             ranges.push((number, outcome));
@@ -785,6 +846,31 @@ impl Spec {
             program.append(&mut block);
         }
         Ok(program)
+    }
+}
+
+/// A call's chain as seccompiler compiles it, less its opening when that
+/// has seccompiler's shape: `JEQ call` (on a match on to the next
+/// instruction, else to the one after), `JA 1` (the match: over the
+/// next), `JA` past the chain (the mismatch). The search enters a block
+/// only with its call's number, so the opening decides nothing, and
+/// every jump after it is forward, to an instruction after it: dropped,
+/// three instructions fewer for each call with rules (the EPERM filter is
+/// mostly such chains). Another shape is kept whole.
+fn without_opening(chain: &[sock_filter], number: u32) -> &[sock_filter] {
+    const BPF_JMP_JEQ_K: u16 = 0x15;
+    match chain {
+        [jeq, skip, past, rest @ ..]
+            if jeq.code == BPF_JMP_JEQ_K
+                && jeq.k == number
+                && (jeq.jt, jeq.jf) == (0, 1)
+                && skip.code == BPF_JMP_JA
+                && skip.k == 1
+                && past.code == BPF_JMP_JA =>
+        {
+            rest
+        }
+        _ => chain,
     }
 }
 
@@ -930,6 +1016,10 @@ mod tests {
         for kind in [libc::SOCK_RAW, libc::SOCK_DGRAM, libc::SOCK_STREAM] {
             values.extend([kind as u64, (kind | libc::SOCK_CLOEXEC) as u64]);
         }
+        for &(first, last) in LOCK_COMMANDS {
+            let (first, last) = (first as u64, last as u64);
+            values.extend([first - 1, first, last, last + 1, 1 << 32 | first]);
+        }
         values.extend([
             libc::SIGCHLD as u64,
             libc::AF_INET as u64,
@@ -940,7 +1030,7 @@ mod tests {
 
     fn specs(also_denied: &[i64]) -> Vec<Spec> {
         // As `build` makes them: the same code, with the specs kept.
-        build_specs(also_denied, Sockets::None).expect("the specs build")
+        build_specs(also_denied, Sockets::None, Locks::Denied).expect("the specs build")
     }
 
     #[test]
@@ -955,12 +1045,12 @@ mod tests {
             linear[1].k
         };
         let values = argument_values();
-        for (also, sockets) in [
-            (&[][..], Sockets::None),
-            (DENIED_WHEN_PINNED, Sockets::None),
-            (&[][..], Sockets::Internet),
+        for (also, sockets, locks) in [
+            (&[][..], Sockets::None, Locks::Denied),
+            (DENIED_WHEN_PINNED, Sockets::None, Locks::Denied),
+            (&[][..], Sockets::Internet, Locks::Allowed),
         ] {
-            for spec in build_specs(also, sockets).unwrap() {
+            for spec in build_specs(also, sockets, locks).unwrap() {
                 let linear = spec.linear(arch).unwrap();
                 let dispatched = spec.dispatched(arch).unwrap();
                 assert!(dispatched.len() < 4096);
@@ -1028,6 +1118,95 @@ mod tests {
         }
     }
 
+    /// What the kernel answers a call with `filters` loaded in this
+    /// order: the action of highest precedence (the lowest as a signed
+    /// number) among the filters' answers, the last loaded's on a tie.
+    fn kernel_answer(filters: &[BpfProgram], data: &[u8; 64]) -> u32 {
+        let action = |ret: u32| (ret & 0xffff_0000) as i32;
+        let mut answer = 0x7fff_0000; // SECCOMP_RET_ALLOW
+        for filter in filters.iter().rev() {
+            let ret = run(filter, data);
+            if action(ret) < action(answer) {
+                answer = ret;
+            }
+        }
+        answer
+    }
+
+    #[test]
+    fn a_bots_file_locks_fail_with_eperm_and_its_other_fcntl_commands_pass() {
+        let Ok(arch) = TargetArch::try_from(std::env::consts::ARCH) else {
+            eprintln!("skipped: seccomp filters not built for this architecture");
+            return;
+        };
+        let native = specs(&[])[2].linear(arch).unwrap()[1].k;
+        let (eperm, allow) = (0x0005_0000 | libc::EPERM as u32, 0x7fff_0000);
+        let call = |filters: &[BpfProgram], nr: i64, args: [u64; 6]| {
+            kernel_answer(filters, &seccomp_data(nr as u32, native, args))
+        };
+        let fcntl = |cmd: u64| [3, cmd, 0, 0, 0, 0];
+        let locks = [
+            libc::F_GETLK,
+            libc::F_SETLK,
+            libc::F_SETLKW,
+            libc::F_OFD_GETLK,
+            libc::F_OFD_SETLK,
+            libc::F_OFD_SETLKW,
+            libc::F_SETLEASE,
+            libc::F_GETLEASE,
+            libc::F_NOTIFY,
+        ];
+        let others = [
+            libc::F_DUPFD,
+            libc::F_DUPFD_CLOEXEC,
+            libc::F_GETFD,
+            libc::F_SETFD,
+            libc::F_GETFL,
+            libc::F_SETFL,
+            libc::F_SETOWN,
+            libc::F_GETOWN,
+            libc::F_SETPIPE_SZ,
+            libc::F_GETPIPE_SZ,
+            libc::F_ADD_SEALS,
+            libc::F_GET_SEALS,
+        ];
+        let operations = [libc::LOCK_SH, libc::LOCK_EX, libc::LOCK_UN];
+        for bot in [filters().unwrap(), pinned_filters().unwrap()] {
+            for op in operations {
+                for op in [op, op | libc::LOCK_NB] {
+                    let answer = call(bot, libc::SYS_flock, [3, op as u64, 0, 0, 0, 0]);
+                    assert_eq!(answer, eperm, "flock({op:#x})");
+                }
+            }
+            for cmd in locks {
+                let cmd = cmd as u64;
+                assert_eq!(call(bot, libc::SYS_fcntl, fcntl(cmd)), eperm, "fcntl {cmd}");
+                // The kernel reads only the low 32 bits of the command.
+                let high = fcntl(1 << 32 | cmd);
+                assert_eq!(
+                    call(bot, libc::SYS_fcntl, high),
+                    eperm,
+                    "fcntl {cmd} | 1 << 32"
+                );
+            }
+            // And the numbers next to the denied ones, commands or not.
+            for cmd in others.into_iter().chain([35, 39, 1023, 1027]) {
+                let answer = call(bot, libc::SYS_fcntl, fcntl(cmd as u64));
+                assert_eq!(answer, allow, "fcntl {cmd}");
+            }
+        }
+        // A build keeps every lock: cargo locks its caches.
+        let build = build_filters().unwrap();
+        for op in operations {
+            let answer = call(build, libc::SYS_flock, [3, op as u64, 0, 0, 0, 0]);
+            assert_eq!(answer, allow, "a build's flock({op:#x})");
+        }
+        for cmd in locks.into_iter().chain(others) {
+            let answer = call(build, libc::SYS_fcntl, fcntl(cmd as u64));
+            assert_eq!(answer, allow, "a build's fcntl {cmd}");
+        }
+    }
+
     #[test]
     fn the_filters_compile_for_this_architecture() {
         match std::env::consts::ARCH {
@@ -1061,6 +1240,9 @@ mod tests {
     /// source program), C, Rust and shell (dash, bash) bot make while
     /// playing, but `clone3` (ENOSYS: the C library falls back to
     /// `clone`): dropping one of them from the list breaks a language.
+    /// (`flock`, the JVM's on its performance-data file, stays allowed
+    /// for builds; a bot's fails with EPERM, and the JVM goes on without
+    /// that file, with a warning where it could make it: docs/sandbox.md.)
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_calls_bots_of_each_language_were_seen_making_are_allowed() {
