@@ -90,6 +90,19 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
 
 /// Refuses a bot whose manifest says it plays other games: it would only
 /// time out or answer nonsense. Bots that declare no games (inline ones)
+/// Where `bot`'s `bot.toml` fixes its team, for messages: ` (FILE:LINE:COL)`,
+/// or nothing when it fixes none.
+pub fn team_place(bot: &BotSpec) -> String {
+    bot.team.as_ref().map_or_else(String::new, |t| {
+        format!(
+            " ({}:{}:{})",
+            bot.dir.join(dojo_runner::MANIFEST_FILE).display(),
+            t.line,
+            t.column
+        )
+    })
+}
+
 /// are taken on trust.
 pub fn check_game(bot: &BotSpec, game: &str) -> Result<()> {
     if !bot.games.is_empty() && !bot.games.iter().any(|g| g == game) {

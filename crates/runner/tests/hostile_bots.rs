@@ -150,29 +150,17 @@ fn in_a_child_process(name: &str, layer: Option<&str>, env: &[(&str, &std::path:
     if std::env::var_os(CHILD).is_some() {
         return true;
     }
-    let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"));
-    if let Some(layer) = layer {
-        let skip = match std::env::var("DOJO_SANDBOX_SKIP") {
-            Ok(s) if !s.trim().is_empty() => format!("{s},{layer}"),
-            _ => layer.to_string(),
-        };
-        child.env("DOJO_SANDBOX_SKIP", skip);
+    let skip = layer.map(|layer| match std::env::var("DOJO_SANDBOX_SKIP") {
+        Ok(s) if !s.trim().is_empty() => format!("{s},{layer}"),
+        _ => layer.to_string(),
+    });
+    let mut vars: Vec<(&str, &std::ffi::OsStr)> =
+        env.iter().map(|(k, v)| (*k, v.as_os_str())).collect();
+    if let Some(skip) = &skip {
+        vars.push(("DOJO_SANDBOX_SKIP", skip.as_ref()));
     }
-    let out = child
-        .args([name, "--exact", "--nocapture", "--test-threads=1"])
-        .envs(env.iter().copied())
-        .env(CHILD, "1")
-        .output()
-        .expect("the test binary runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    // Skip reasons and failures of the child show in this test's output.
-    eprint!("{stderr}");
-    assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(
-        stdout.contains("1 passed"),
-        "the child ran no test: {stdout}"
-    );
+    vars.push((CHILD, "1".as_ref()));
+    dojo_testkit::child::rerun_in_child(name, &vars);
     false
 }
 

@@ -104,18 +104,16 @@ fn run_in_a_group_of_one_gib() {
         return;
     }
     let name = "games_whose_caps_overfill_the_memory_let_a_hog_get_an_honest_bot_killed";
-    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
-        .args([name, "--exact", "--nocapture", "--test-threads=1"])
-        .env(GROUP, &dir)
-        .output()
-        .expect("the test binary runs");
-    let _ = std::fs::remove_dir(&dir);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    eprint!("{stderr}");
-    assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(
-        stdout.contains("1 passed"),
-        "the child ran no test: {stdout}"
-    );
+    let group = Removed(dir);
+    dojo_testkit::child::rerun_in_child(name, &[(GROUP, group.0.as_os_str())]);
+}
+
+/// A control group removed when dropped (the child has left it by then:
+/// it exited), also when the child's test failed.
+struct Removed(PathBuf);
+
+impl Drop for Removed {
+    fn drop(&mut self) {
+        dojo_testkit::procs::remove_cgroup(&self.0);
+    }
 }

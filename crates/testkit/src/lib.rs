@@ -1,6 +1,7 @@
 //! What dojo's integration tests share, so no suite carries its own copy:
 //! where the workspace and its bots are ([`paths`]), runnable test bots
-//! ([`bots`]), processes seen through `/proc` ([`procs`]), a small referee
+//! ([`bots`]), processes seen through `/proc` ([`procs`]), one test run
+//! again in a child process ([`child`]), a small referee
 //! for runner tests ([`referee`]), the `dojo` binary ([`cli`]) and the
 //! JSON a league writes ([`json`]), a toy 4-seat partnership game
 //! defined only for tests ([`partners`]) and one whose seats have roles
@@ -11,6 +12,7 @@
 //! should not meet, with a message saying what was expected.
 
 pub mod bots;
+pub mod child;
 pub mod cli;
 pub mod docs;
 pub mod json;

@@ -82,3 +82,13 @@ pub fn tagged_gone_within(tag: &str, within: std::time::Duration) -> (bool, Vec<
     }
     (gone, left)
 }
+
+/// Removes the control group `dir` a test made, waiting up to 10 s for
+/// it to empty: the groups its processes' dojo made inside it and the
+/// kernel's last references to them go some time after those processes
+/// exit (`rmdir` says EBUSY until then). Leaves it if it never empties.
+pub fn remove_cgroup(dir: &std::path::Path) {
+    eventually(std::time::Duration::from_secs(10), || {
+        std::fs::remove_dir(dir).is_ok() || !dir.exists()
+    });
+}

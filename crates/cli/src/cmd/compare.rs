@@ -185,14 +185,7 @@ fn fix_teams(settings: &mut CompareSettings, bots: &BTreeMap<String, Arc<BotSpec
     for (role, bot) in bots {
         if let Some(team) = dojo_games::fixed_role(bot, settings.game.shape())? {
             settings.teams.insert(role.clone(), team);
-            let place = bot.team.as_ref().map_or_else(String::new, |t| {
-                format!(
-                    " ({}:{}:{})",
-                    bot.dir.join(dojo_runner::MANIFEST_FILE).display(),
-                    t.line,
-                    t.column
-                )
-            });
+            let place = crate::bots::team_place(bot);
             fixed.push((role, bot, place));
         }
     }

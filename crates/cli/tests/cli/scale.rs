@@ -286,7 +286,7 @@ struct Group(PathBuf);
 
 impl Drop for Group {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
+        dojo_testkit::procs::remove_cgroup(&self.0);
     }
 }
 

@@ -241,14 +241,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
                 .iter()
                 .find(|(t, _, _)| dojo_games::royale::role(*t) == own)
                 .map(|f| f.1);
-            let place = bot.team.as_ref().map_or_else(String::new, |t| {
-                format!(
-                    " ({}:{}:{})",
-                    bot.dir.join(dojo_runner::MANIFEST_FILE).display(),
-                    t.line,
-                    t.column
-                )
-            });
+            let place = crate::bots::team_place(bot);
             anyhow::bail!(
                 "bot {} is given to {}, but its bot.toml says team = {:?}{place}, the only team a league plays it on; give it to {} or remove its `team`",
                 bot.name,
