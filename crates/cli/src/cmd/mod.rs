@@ -413,13 +413,13 @@ pub fn smoke_failures<'a>(
     let board = exec.boards.values().next().map(String::as_str);
     let bots: Vec<_> = bots.into_iter().collect();
     let mut failures = Vec::new();
+    let memory = memory_per_bot(&exec.run, bots.iter().map(|(_, b)| b.as_ref()));
     let mut rest = &bots[..];
     while !rest.is_empty() {
         // As many at once as the limits on open descriptors, tasks and
         // memory take now (a folder of many bots under a low `ulimit -n`
         // would otherwise fail them all with "Too many open files"), and
         // at least one.
-        let memory = memory_per_bot(&exec.run, bots.iter().map(|(_, b)| b.as_ref()));
         let at_once = games_that_fit_now(game.shape().seats(), memory).clamp(1, rest.len());
         let (batch, later) = rest.split_at(at_once);
         rest = later;
