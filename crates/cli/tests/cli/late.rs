@@ -102,10 +102,9 @@ fn new_version(dir: &Path) -> std::path::PathBuf {
     bot
 }
 
-#[test]
-fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("league");
+/// A league of random-py, random-sh and py2, 2 games per pair, into `dir`:
+/// the league the `--replace` tests replace a bot of.
+fn three_bot_league(dir: &Path) {
     let start = [
         "league",
         "cardjitsu",
@@ -115,7 +114,14 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
         "--games",
         "2",
     ];
-    stdout_ok(dojo().args(start).args(GENEROUS).arg("--out").arg(&dir));
+    stdout_ok(dojo().args(start).args(GENEROUS).arg("--out").arg(dir));
+}
+
+#[test]
+fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("league");
+    three_bot_league(&dir);
     let before = read_json(&dir.join("league.json"));
     let old_print = before["provenance"]["fingerprints"]["random-sh"].clone();
     let old_games = current_games(&dir);
@@ -192,16 +198,7 @@ fn a_replaced_bot_plays_again_and_its_old_games_stay_marked() {
 fn a_new_version_named_otherwise_plays_under_the_name_it_replaces() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("league");
-    let start = [
-        "league",
-        "cardjitsu",
-        "random-py",
-        "random-sh",
-        PY2,
-        "--games",
-        "2",
-    ];
-    stdout_ok(dojo().args(start).args(GENEROUS).arg("--out").arg(&dir));
+    three_bot_league(&dir);
     let bot = new_version(tmp.path());
     let manifest = bot.join("bot.toml");
     let toml = std::fs::read_to_string(&manifest).unwrap();

@@ -122,13 +122,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
 
     // The played subset.
     let report = read_json(&out.join("report.json"));
-    let mut played: Vec<&str> = report["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
-    played.sort_unstable();
+    let played = played(&report);
     let ok: Vec<&str> = ENTRIES
         .iter()
         .filter(|(_, s)| *s == "ok")
@@ -433,13 +427,7 @@ fn a_bot_named_after_another_entry_cannot_knock_it_out_of_the_league() {
     assert_eq!(run.status.code(), Some(0), "{err}");
 
     let report = read_json(&out.join("report.json"));
-    let mut played: Vec<&str> = report["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
-    played.sort_unstable();
+    let played = played(&report);
     assert_eq!(played, ["alice", "bob", "mallory"]);
     let left_out = excluded(&report["excluded"]);
     assert_eq!(
@@ -488,4 +476,16 @@ fn a_bot_named_after_another_entry_cannot_knock_it_out_of_the_league() {
     };
     assert!(line("alice ").contains(" ok "), "{text}");
     assert!(line("alice (mallory-x/) ").contains("bad name"), "{text}");
+}
+
+/// The names of the bots a league's report ranks, sorted.
+fn played(report: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    names
 }
