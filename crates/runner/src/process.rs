@@ -59,6 +59,18 @@ pub(crate) enum Source {
     Exit,
 }
 
+/// What a process's end showed of the limits around it (see
+/// [`BotProcess::limits_hit`]).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct LimitsSeen {
+    /// The bot's own limits it ran into, by name: each a `limit` fault.
+    pub(crate) hit: Vec<&'static str>,
+    /// The OOM killer took one of its processes while it was under its
+    /// own memory cap: memory ran out for the machine (or a control group
+    /// above the bot's), which is not the bot's doing.
+    pub(crate) memory_elsewhere: bool,
+}
+
 /// A running bot process.
 #[derive(Debug)]
 pub(crate) struct BotProcess {
@@ -160,19 +172,24 @@ impl BotProcess {
 
     /// The limits this process (or anything it started) ran into, by name:
     /// `processes` and `memory` from its control groups, `cpu` and
-    /// `file-size` from the signal it died of. Asked once per process (an
-    /// empty list after that). A process whose stdout closed may not have
+    /// `file-size` from the signal it died of; and whether the OOM killer
+    /// took it though it was under its memory cap. Asked once per process
+    /// (nothing after that). A process whose stdout closed may not have
     /// ended yet: up to `wait` is spent waiting for its exit status.
-    pub(crate) fn limits_hit(&mut self, wait: std::time::Duration) -> Vec<&'static str> {
+    pub(crate) fn limits_hit(&mut self, wait: std::time::Duration) -> LimitsSeen {
+        let mut seen = LimitsSeen::default();
         if std::mem::replace(&mut self.limits_asked, true) {
-            return Vec::new();
+            return seen;
         }
-        let mut hits = Vec::new();
         for hit in self.tenant.group_hits() {
-            hits.push(match hit {
+            seen.hit.push(match hit {
                 dojo_sandbox::cgroup::Hit::Processes => "processes",
                 dojo_sandbox::cgroup::Hit::Memory => "memory",
                 dojo_sandbox::cgroup::Hit::Cpu => "cpu",
+                dojo_sandbox::cgroup::Hit::MemoryElsewhere => {
+                    seen.memory_elsewhere = true;
+                    continue;
+                }
             });
         }
         let mut exit = self.exit.or_else(|| self.ended());
@@ -185,11 +202,13 @@ impl BotProcess {
             exit = self.ended();
         }
         match exit {
-            Some(ExitKind::Signal(libc::SIGXCPU)) if !hits.contains(&"cpu") => hits.push("cpu"),
-            Some(ExitKind::Signal(libc::SIGXFSZ)) => hits.push("file-size"),
+            Some(ExitKind::Signal(libc::SIGXCPU)) if !seen.hit.contains(&"cpu") => {
+                seen.hit.push("cpu");
+            }
+            Some(ExitKind::Signal(libc::SIGXFSZ)) => seen.hit.push("file-size"),
             _ => {}
         }
-        hits
+        seen
     }
 
     /// The process group id (equal to the pid; 0 for a process of a box

@@ -301,7 +301,7 @@ pub fn remove_stale() -> Vec<PathBuf> {
                 dirs: vec![(base.controller, dir.clone(), base.v2)],
                 procs: Vec::new(),
                 cpu: None,
-                hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
+                hit_base: Default::default(),
                 events: OnceLock::new(),
                 peak: OnceLock::new(),
             };
@@ -337,10 +337,10 @@ pub struct BotGroup {
     procs: Vec<OwnedFd>,
     /// The group's CPU usage, and its limit.
     cpu: Option<std::sync::Arc<CpuCounter>>,
-    /// Each limit's count of hits (`pids.events`, the OOM kills) when
+    /// Each count [`Self::hit_counts`] reads (see [`Counter`]) when
     /// [`Self::rebase`] was last called: a box's group serves one bot
     /// process after another, and each is told only its own.
-    hit_base: [AtomicU64; 2],
+    hit_base: [AtomicU64; Counter::COUNT],
     /// The files [`Self::hit_counts`] reads, opened at its first call and
     /// kept: a box's group is read at every start and end of one of its
     /// processes, and opening the files each time (a path walk through
@@ -353,13 +353,36 @@ pub struct BotGroup {
     peak: OnceLock<Option<std::fs::File>>,
 }
 
-/// A file of a group that counts the hits of one limit.
+/// What [`BotGroup::hit_counts`] counts, by its place in the answer.
+#[derive(Debug, Clone, Copy)]
+enum Counter {
+    /// Starts refused at the process limit (`pids.events`, `max`).
+    ProcessLimit = 0,
+    /// Processes of the group the OOM killer took, whoever ran out of
+    /// memory: the group at its own limit, a group above it, or the
+    /// machine (`oom_kill` of v1's `memory.oom_control`, v2's
+    /// `memory.events`).
+    OomKills = 1,
+    /// Times the group's own memory limit was reached (v1's
+    /// `memory.failcnt` and `memory.memsw.failcnt`, the limit of memory
+    /// and swap together; v2's `oom` and `max` in `memory.events`): an
+    /// OOM kill without one, and with the group's high-water mark well
+    /// below its limit ([`BotGroup::peak_near_limit`]), is memory running
+    /// out above the group, not the bot's doing.
+    OwnMemoryLimit = 2,
+}
+
+impl Counter {
+    const COUNT: usize = 3;
+}
+
+/// A file of a group that holds one of the counts [`Counter`] names.
 #[derive(Debug)]
 struct EventFile {
-    /// Where its count goes in [`BotGroup::hit_counts`]'s answer.
-    slot: usize,
-    /// The line's key (`max`, `oom_kill`).
-    key: &'static str,
+    counter: Counter,
+    /// The line's key (`max`, `oom_kill`, `oom`); `None` for a file that
+    /// holds the number alone (`memory.failcnt`).
+    key: Option<&'static str>,
     file: std::fs::File,
 }
 
@@ -475,6 +498,30 @@ pub enum Hit {
     Memory,
     /// The tree's CPU time, all its processes together.
     Cpu,
+    /// A process of the group was killed by the OOM killer, but the
+    /// group never reached its own memory limit: memory ran out for the
+    /// machine, or for a control group above this one (other work, or
+    /// more bots' caps than there was memory). Not the bot's doing, so
+    /// never charged to it.
+    MemoryElsewhere,
+}
+
+/// How close to its memory limit a group's high-water mark may come
+/// and the limit still count as reached: a charge the kernel refuses at
+/// the limit leaves usage below it by that charge (up to a huge page),
+/// and a bot this close to its cap has spent it.
+fn limit_margin(limit: u64) -> u64 {
+    (limit / 64).max(4 << 20)
+}
+
+/// What an OOM kill in a group means: the group's own cap, if it was
+/// reached since the last look; else memory running out above it.
+fn memory_hit(oom_killed: bool, own_limit_reached: bool) -> Option<Hit> {
+    match (oom_killed, own_limit_reached) {
+        (false, _) => None,
+        (true, true) => Some(Hit::Memory),
+        (true, false) => Some(Hit::MemoryElsewhere),
+    }
 }
 
 impl BotGroup {
@@ -486,7 +533,7 @@ impl BotGroup {
             dirs: Vec::new(),
             procs: Vec::new(),
             cpu: None,
-            hit_base: [AtomicU64::new(0), AtomicU64::new(0)],
+            hit_base: Default::default(),
             events: OnceLock::new(),
             peak: OnceLock::new(),
         };
@@ -645,39 +692,52 @@ impl BotGroup {
         }
     }
 
-    /// How often the processes and the memory limit were hit so far.
-    fn hit_counts(&self) -> [u64; 2] {
+    /// The counts [`Counter`] names, so far.
+    fn hit_counts(&self) -> [u64; Counter::COUNT] {
         use std::os::unix::fs::FileExt;
         let files = self.events.get_or_init(|| {
-            self.dirs
-                .iter()
-                .filter_map(|(controller, dir, v2)| {
-                    let (name, key, slot) = match (controller, v2) {
-                        (Controller::Pids, _) => ("pids.events", "max", 0),
-                        (Controller::Memory, true) => ("memory.events", "oom_kill", 1),
-                        (Controller::Memory, false) => ("memory.oom_control", "oom_kill", 1),
-                        (Controller::Cpu | Controller::CpuShare, _) => return None,
-                    };
-                    let file = std::fs::File::open(dir.join(name)).ok()?;
-                    Some(EventFile { slot, key, file })
-                })
-                .collect()
+            let mut files = Vec::new();
+            for (controller, dir, v2) in &self.dirs {
+                let wanted: &[(&str, Option<&'static str>, Counter)] = match (controller, v2) {
+                    (Controller::Pids, _) => &[("pids.events", Some("max"), Counter::ProcessLimit)],
+                    (Controller::Memory, true) => &[
+                        ("memory.events", Some("oom_kill"), Counter::OomKills),
+                        ("memory.events", Some("oom"), Counter::OwnMemoryLimit),
+                        ("memory.events", Some("max"), Counter::OwnMemoryLimit),
+                    ],
+                    // With swap accounting, memory and swap together
+                    // meet their (equal) limit first: its count is apart.
+                    (Controller::Memory, false) => &[
+                        ("memory.oom_control", Some("oom_kill"), Counter::OomKills),
+                        ("memory.failcnt", None, Counter::OwnMemoryLimit),
+                        ("memory.memsw.failcnt", None, Counter::OwnMemoryLimit),
+                    ],
+                    (Controller::Cpu | Controller::CpuShare, _) => &[],
+                };
+                for &(name, key, counter) in wanted {
+                    if let Ok(file) = std::fs::File::open(dir.join(name)) {
+                        files.push(EventFile { counter, key, file });
+                    }
+                }
+            }
+            files
         });
-        let mut counts = [0; 2];
+        let mut counts = [0; Counter::COUNT];
         // Each file is a few short lines.
         let mut buf = [0u8; 1024];
         for event in files {
             let Ok(n) = event.file.read_at(&mut buf, 0) else {
                 continue;
             };
-            counts[event.slot] = std::str::from_utf8(&buf[..n])
-                .unwrap_or_default()
-                .lines()
-                .find_map(|line| {
+            let text = std::str::from_utf8(&buf[..n]).unwrap_or_default();
+            counts[event.counter as usize] += match event.key {
+                None => text.trim().parse().ok(),
+                Some(key) => text.lines().find_map(|line| {
                     let (k, v) = line.split_once(' ')?;
-                    (k == event.key).then(|| v.trim().parse::<u64>().unwrap_or(0))
-                })
-                .unwrap_or(0);
+                    (k == key).then(|| v.trim().parse::<u64>().unwrap_or(0))
+                }),
+            }
+            .unwrap_or(0);
         }
         counts
     }
@@ -694,12 +754,58 @@ impl BotGroup {
             hits.push(Hit::Cpu);
         }
         let counts = self.hit_counts();
-        for (i, hit) in [Hit::Processes, Hit::Memory].into_iter().enumerate() {
-            if counts[i] > self.hit_base[i].load(Ordering::Relaxed) {
-                hits.push(hit);
-            }
+        let rose = |counter: Counter| {
+            counts[counter as usize] > self.hit_base[counter as usize].load(Ordering::Relaxed)
+        };
+        if rose(Counter::ProcessLimit) {
+            hits.push(Hit::Processes);
         }
+        let oom_killed = rose(Counter::OomKills);
+        // Read only after a kill: a few more files, rarely.
+        let at_own_limit = oom_killed && (rose(Counter::OwnMemoryLimit) || self.peak_near_limit());
+        hits.extend(memory_hit(oom_killed, at_own_limit));
         hits
+    }
+
+    /// Whether the memory group's high-water mark came within
+    /// [`limit_margin`] of its limit (v1: of memory, or of memory and
+    /// swap together); also when either cannot be read. The kernel's own
+    /// counts of a limit reached are not enough: v1 counts no failure at
+    /// the limit of memory and swap together (seen on Linux 6.18), and
+    /// a bot must never pass its own OOM off as someone else's, so in
+    /// doubt the kill is its own.
+    fn peak_near_limit(&self) -> bool {
+        let Some((_, dir, v2)) = self.dirs.iter().find(|(c, _, _)| *c == Controller::Memory) else {
+            return true;
+        };
+        let pairs: &[(&str, &str)] = if *v2 {
+            &[("memory.peak", "memory.max")]
+        } else {
+            &[
+                ("memory.max_usage_in_bytes", "memory.limit_in_bytes"),
+                (
+                    "memory.memsw.max_usage_in_bytes",
+                    "memory.memsw.limit_in_bytes",
+                ),
+            ]
+        };
+        let read = |name: &str| -> Option<u64> {
+            std::fs::read_to_string(dir.join(name))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()
+        };
+        pairs.iter().enumerate().any(|(i, (peak, limit))| {
+            if i > 0 && !dir.join(limit).exists() {
+                // No swap accounting: memory's own pair decides.
+                return false;
+            }
+            match (read(peak), read(limit)) {
+                (Some(peak), Some(limit)) => peak.saturating_add(limit_margin(limit)) >= limit,
+                _ => true,
+            }
+        })
     }
 
     /// SIGKILLs every process in the groups until none is left (a process
@@ -738,6 +844,23 @@ impl Drop for BotGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An OOM kill is the bot's own only where its group reached its
+    /// own limit; one without is memory running out above it.
+    #[test]
+    fn an_oom_kill_is_charged_as_the_bots_memory_only_at_its_own_limit() {
+        assert_eq!(memory_hit(false, false), None);
+        // Reclaim at the cap that freed enough: no kill, no fault.
+        assert_eq!(memory_hit(false, true), None);
+        assert_eq!(memory_hit(true, true), Some(Hit::Memory));
+        assert_eq!(memory_hit(true, false), Some(Hit::MemoryElsewhere));
+    }
+
+    #[test]
+    fn a_high_water_mark_this_close_to_the_limit_counts_as_reaching_it() {
+        assert_eq!(limit_margin(16 << 20), 4 << 20);
+        assert_eq!(limit_margin(1 << 30), 16 << 20);
+    }
 
     #[test]
     fn a_group_is_judged_by_the_pid_of_its_own_namespace_only() {

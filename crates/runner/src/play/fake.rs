@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::procs::Processes;
-use crate::process::{Event, Tagged};
+use crate::process::{Event, LimitsSeen, Tagged};
 use crate::stderr_log::CappedLog;
 
 /// What a fake process does when it is sent lines: events to deliver
@@ -49,6 +49,9 @@ pub(crate) struct Fake {
     pub(crate) cpu_share: Vec<Option<f64>>,
     /// When each seat's current process started, on the fake clock.
     started_at: Vec<Duration>,
+    /// Per seat: what the limits of each generation's process show at its
+    /// end (none where not given).
+    pub(crate) limits: Vec<Vec<(u64, LimitsSeen)>>,
 }
 
 impl Fake {
@@ -67,6 +70,7 @@ impl Fake {
             sent: vec![Vec::new(); seats],
             cpu_share: vec![None; seats],
             started_at: vec![Duration::ZERO; seats],
+            limits: vec![Vec::new(); seats],
         }
     }
 }
@@ -161,5 +165,15 @@ impl Processes for Fake {
     fn cpu_time(&self, seat: usize) -> Option<Duration> {
         let share = self.cpu_share[seat]?;
         self.live[seat].then(|| (self.clock - self.started_at[seat]).mul_f64(share))
+    }
+
+    /// What was given for the current process, once.
+    fn limits_hit(&mut self, seat: usize, _wait: Duration) -> LimitsSeen {
+        let generation = self.generation[seat];
+        let given = &mut self.limits[seat];
+        match given.iter().position(|(g, _)| *g == generation) {
+            Some(i) => given.remove(i).1,
+            None => LimitsSeen::default(),
+        }
     }
 }

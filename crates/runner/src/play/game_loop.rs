@@ -86,6 +86,14 @@ impl<'a, P: Processes> Game<'a, P> {
                 pending.push(self.send_prompt(referee, prompt)?);
             }
             self.wait_answers(referee, &mut pending)?;
+            // A bot the OOM killer took for want of memory outside its cap
+            // did nothing wrong: its faults this round are not its own, so
+            // the game is not judged (it stays to be played again).
+            if let Some(state) = self.seats.iter().find(|s| s.killed_by_memory_elsewhere) {
+                return Err(RunError::MemoryElsewhere {
+                    bot: state.seat.bot.name.clone(),
+                });
+            }
             let answers = pending
                 .into_iter()
                 .map(|p| p.answer.unwrap_or(Answer::Fault(Fault::Timeout)))
@@ -197,10 +205,13 @@ impl<'a, P: Processes> Game<'a, P> {
         self.seats[seat].needs_restart = true;
     }
 
-    /// Charges the seat a `limit` fault if its process ran into one.
+    /// Charges the seat a `limit` fault if its process ran into one, and
+    /// notes an OOM kill that was not its doing.
     fn note_limits(&mut self, seat: usize, wait: Duration) {
-        let hits = self.procs.limits_hit(seat, wait);
-        self.seats[seat].run.note_limits(&hits);
+        let seen = self.procs.limits_hit(seat, wait);
+        let state = &mut self.seats[seat];
+        state.killed_by_memory_elsewhere |= seen.memory_elsewhere;
+        state.run.note_limits(&seen.hit);
     }
 
     fn retire(&mut self, seat: usize) {

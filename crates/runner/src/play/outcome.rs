@@ -254,6 +254,17 @@ pub enum RunError {
     /// The cancel flag was set.
     #[error("game cancelled")]
     Cancelled,
+    /// The kernel's OOM killer took a process of `bot` while the bot was
+    /// under its own memory cap: memory ran out for the machine or for a
+    /// control group above the bots' (other work on the machine, or more
+    /// caps in play than there was memory). Its fault would not be its
+    /// own, so the game is not judged; a league keeps it to play again.
+    #[error(
+        "bot {bot}: a process was killed by the kernel's OOM killer while under its memory cap \
+         (the machine, or a control group above the bots', ran out of memory): the game is not \
+         charged to it and was not finished"
+    )]
+    MemoryElsewhere { bot: String },
     /// The referee and the seat list disagree.
     #[error("the game has {expected} seats but {given} were given")]
     SeatCount { expected: usize, given: usize },

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::options::{RunOptions, Seat};
-use crate::process::{BotProcess, Source, Tagged};
+use crate::process::{BotProcess, LimitsSeen, Source, Tagged};
 use crate::stderr_log::CappedLog;
 use dojo_sandbox::lifecycle::Refusal;
 use dojo_sandbox::spawn::Launch;
@@ -77,8 +77,8 @@ pub(crate) trait Processes {
     /// The resource limits the seat's current process ran into, asked
     /// once per process; up to `wait` for a dying process's exit status
     /// (see [`BotProcess::limits_hit`]).
-    fn limits_hit(&mut self, _seat: usize, _wait: Duration) -> Vec<&'static str> {
-        Vec::new()
+    fn limits_hit(&mut self, _seat: usize, _wait: Duration) -> LimitsSeen {
+        LimitsSeen::default()
     }
 }
 
@@ -480,10 +480,10 @@ impl Processes for Pipes<'_> {
         }
     }
 
-    fn limits_hit(&mut self, seat: usize, wait: Duration) -> Vec<&'static str> {
+    fn limits_hit(&mut self, seat: usize, wait: Duration) -> LimitsSeen {
         match &mut self.processes[seat] {
             Some(process) => process.limits_hit(wait),
-            None => Vec::new(),
+            None => LimitsSeen::default(),
         }
     }
 

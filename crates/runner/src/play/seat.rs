@@ -47,6 +47,10 @@ pub(crate) struct SeatState<'a> {
     /// The run's controls with the bot's own values in their place
     /// ([`RunOptions::for_bot`]).
     pub(crate) controls: crate::Controls,
+    /// The OOM killer took one of the seat's processes while the bot was
+    /// under its memory cap: the game cannot be judged fairly and fails
+    /// (see [`RunError::MemoryElsewhere`](super::RunError::MemoryElsewhere)).
+    pub(crate) killed_by_memory_elsewhere: bool,
     pub(crate) run: SeatRun,
 }
 
@@ -69,6 +73,7 @@ impl<'a> SeatState<'a> {
             game_left: controls.game_budget,
             cpu_mark: Duration::ZERO,
             controls,
+            killed_by_memory_elsewhere: false,
             run: SeatRun::new(seat.bot.name.clone(), seat.bot.mode),
         }
     }

@@ -7,8 +7,8 @@ use std::time::Duration;
 use dojo_engine::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
 
 use super::fake::{Call, Fake, Script};
-use super::{MatchRun, RunOptions, Seat, TimeMode, play_on};
-use crate::process::Event;
+use super::{MatchRun, RunError, RunOptions, Seat, TimeMode, play_on};
+use crate::process::{Event, LimitsSeen};
 use crate::spec::{BotSpec, Mode};
 use dojo_sandbox::sys::ExitKind;
 
@@ -234,6 +234,60 @@ fn a_process_that_closes_stdout_without_answering_is_a_crash_at_once() {
     assert!(
         run.seats[0].latencies_us.len() == 1,
         "a crash has no latency"
+    );
+}
+
+/// A persistent bot whose first process dies of SIGKILL in round 1, its
+/// end showing `limits`.
+fn killed_in_round_one(limits: LimitsSeen) -> (Numbers, Result<MatchRun, RunError>) {
+    let script = answering(|generation, round| match (generation, round) {
+        (1, 1) => vec![(20, Event::Eof), (20, Event::Exited(ExitKind::Signal(9)))],
+        _ => vec![(10, line("4"))],
+    });
+    let mut fake = Fake::new(vec![script]);
+    fake.limits[0].push((1, limits));
+    let mut referee = Numbers::new(1, 3);
+    let seats = [seat(Mode::Persistent)];
+    let result = play_on(&mut referee, &seats, &options(), fake, &mut |_| {});
+    (referee, result)
+}
+
+#[test]
+fn an_oom_kill_at_the_bots_own_cap_is_its_memory_fault() {
+    let (referee, result) = killed_in_round_one(LimitsSeen {
+        hit: vec!["memory"],
+        memory_elsewhere: false,
+    });
+    let run = result.expect("the game is played");
+    assert_eq!(
+        referee.played(0),
+        [
+            Answer::Move(4),
+            Answer::Fault(Fault::Crash),
+            Answer::Move(4)
+        ]
+    );
+    assert_eq!(run.seats[0].faults.limit, 1);
+    assert_eq!(run.seats[0].faults.limits_hit.memory, 1);
+}
+
+/// Memory running out above the bot's cap is not the bot's doing: the
+/// round is not judged, and the game fails (a league plays it again)
+/// rather than charge the bot a crash it did not make.
+#[test]
+fn an_oom_kill_under_the_bots_own_cap_fails_the_game_instead_of_charging_it() {
+    let (referee, result) = killed_in_round_one(LimitsSeen {
+        hit: Vec::new(),
+        memory_elsewhere: true,
+    });
+    match result {
+        Err(RunError::MemoryElsewhere { bot }) => assert_eq!(bot, "fake"),
+        other => panic!("expected the game to fail, got {other:?}"),
+    }
+    assert_eq!(
+        referee.played(0),
+        [Answer::Move(4)],
+        "the round of the kill is not applied"
     );
 }
 
