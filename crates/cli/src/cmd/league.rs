@@ -675,6 +675,11 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     } else {
         jobs
     };
+    // No more at once than the league (or its shard) has games: more
+    // would only claim seat users and size the games by limits for
+    // nothing.
+    let games = dojo_league::Schedule::build(&settings)?.selected_len(settings.shard);
+    let jobs = jobs.min(usize::try_from(games).unwrap_or(usize::MAX).max(1));
     // The bots left after the smoke start's exclusions.
     let memory = super::memory_per_bot(&exec.run, exec.bots.values().map(AsRef::as_ref));
     let jobs = super::jobs_that_fit(

@@ -87,6 +87,28 @@ fn a_league_256_games_wide_of_sleeping_bots_plays_every_game_with_no_fault() {
 }
 
 #[test]
+fn a_league_of_few_games_plays_no_more_at_once_than_it_has() {
+    // At --jobs 64 the default memory caps (1,024 MiB a bot) would lower
+    // the jobs with a note on most machines: for 4 games, neither the
+    // note nor 64 jobs' seat users mean anything.
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("few");
+    let out = Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args(["league", "cardjitsu", "random-sh", "random-py"])
+        .args(["--games", "4", "--jobs", "64"])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(err.contains("with 2 bots, 4 jobs"), "{err}");
+    assert!(!err.contains("note: playing"), "{err}");
+    all_played_cleanly(&out, &league, 4);
+}
+
+#[test]
 #[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn two_leagues_at_once_each_past_one_block_of_seat_users_fail_no_game() {
     // Each league needs 2 x 140 seat users (and 3 x 140 for idle boxes):
