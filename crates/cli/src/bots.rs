@@ -16,6 +16,15 @@ use crate::render::untrusted;
 /// each distinct bot's build step once, in order. Equal specs share one
 /// bot. A bot whose manifest lists its games must list `game`.
 pub fn load(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<BotSpec>>> {
+    let bots = load_unbuilt(specs, bots_dir, game)?;
+    build_all(&bots)?;
+    Ok(bots)
+}
+
+/// [`load`] without the builds: what can be refused before anything is
+/// built ([`build_all`] builds them after), in the same order, a spec
+/// given twice loaded once.
+pub fn load_unbuilt(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<BotSpec>>> {
     let mut seen: HashMap<&str, Arc<BotSpec>> = HashMap::new();
     let mut out = Vec::with_capacity(specs.len());
     for spec in specs {
@@ -26,11 +35,20 @@ pub fn load(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec<Arc<Bot
         let bot = Arc::new(resolve(spec, bots_dir)?);
         check_game(&bot, game)?;
         say_own_values(&bot);
-        build(&bot)?;
         seen.insert(spec, Arc::clone(&bot));
         out.push(bot);
     }
     Ok(out)
+}
+
+/// Builds each of `bots` once, in order (a bot given twice is one).
+pub fn build_all(bots: &[Arc<BotSpec>]) -> Result<()> {
+    for (i, bot) in bots.iter().enumerate() {
+        if !bots[..i].iter().any(|b| Arc::ptr_eq(b, bot)) {
+            build(bot)?;
+        }
+    }
+    Ok(())
 }
 
 /// Says which of the flags' values a bot's manifest replaces for it

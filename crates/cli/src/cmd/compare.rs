@@ -81,12 +81,14 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     if third_seat {
         specs.push(third.clone());
     }
-    let loaded = bots::load(&specs, bots_dir, game.name())?;
+    let loaded = bots::load_unbuilt(&specs, bots_dir, game.name())?;
     let mut by_role: BTreeMap<String, Arc<BotSpec>> = BTreeMap::new();
     for (role, bot) in [NEW, BASE, THIRD].into_iter().zip(&loaded) {
         by_role.insert(role.to_owned(), Arc::clone(bot));
     }
+    // Refused before anything is built: a bot.toml's team is known now.
     fix_teams(&mut settings, &by_role)?;
+    bots::build_all(&loaded)?;
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
         boards.insert(name.clone(), crate::home::load_board_text(Path::new(name))?);

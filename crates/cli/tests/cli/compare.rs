@@ -298,13 +298,21 @@ fn a_third_bot_with_a_fixed_team_plays_only_that_team() {
 
 /// NEW or BASE with a fixed team cannot be compared fairly: a block would
 /// play NEW on a team BASE never plays (both on one team: they never
-/// meet). Refused before any game, naming the bot and its bot.toml.
+/// meet). Refused before any game or build, naming the bot and its
+/// bot.toml.
 #[test]
 fn new_or_base_with_a_fixed_team_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let paper = royale_bot_of_team(dir.path(), "paper", "P");
     let paper2 = royale_bot_of_team(dir.path(), "paper2", "P");
     let rock = royale_bot_of_team(dir.path(), "rock", "R");
+    // A build that fails: the refusal comes before any build.
+    let toml = std::fs::read_to_string(paper.join("bot.toml")).unwrap();
+    std::fs::write(
+        paper.join("bot.toml"),
+        format!("build = \"sh -c 'exit 7'\"\n{toml}"),
+    )
+    .unwrap();
     let line = std::fs::read_to_string(paper.join("bot.toml"))
         .unwrap()
         .lines()
@@ -349,6 +357,10 @@ fn new_or_base_with_a_fixed_team_is_refused() {
             assert!(stderr.contains(&text), "{bots:?}: {text:?} in {stderr}");
         }
         assert!(!json.exists(), "{bots:?}: no games, no report");
+        assert!(
+            !stderr.contains("build"),
+            "{bots:?}: nothing built: {stderr}"
+        );
     }
 }
 
