@@ -361,28 +361,20 @@ enum Counter {
     /// Processes of the group the OOM killer took, whoever ran out of
     /// memory: the group at its own limit, a group above it, or the
     /// machine (`oom_kill` of v1's `memory.oom_control`, v2's
-    /// `memory.events`).
+    /// `memory.events`); [`BotGroup::peak_near_limit`] tells which.
     OomKills = 1,
-    /// Times the group's own memory limit was reached (v1's
-    /// `memory.failcnt` and `memory.memsw.failcnt`, the limit of memory
-    /// and swap together; v2's `oom` and `max` in `memory.events`): an
-    /// OOM kill without one, and with the group's high-water mark well
-    /// below its limit ([`BotGroup::peak_near_limit`]), is memory running
-    /// out above the group, not the bot's doing.
-    OwnMemoryLimit = 2,
 }
 
 impl Counter {
-    const COUNT: usize = 3;
+    const COUNT: usize = 2;
 }
 
 /// A file of a group that holds one of the counts [`Counter`] names.
 #[derive(Debug)]
 struct EventFile {
     counter: Counter,
-    /// The line's key (`max`, `oom_kill`, `oom`); `None` for a file that
-    /// holds the number alone (`memory.failcnt`).
-    key: Option<&'static str>,
+    /// The line's key (`max`, `oom_kill`).
+    key: &'static str,
     file: std::fs::File,
 }
 
@@ -696,31 +688,23 @@ impl BotGroup {
     fn hit_counts(&self) -> [u64; Counter::COUNT] {
         use std::os::unix::fs::FileExt;
         let files = self.events.get_or_init(|| {
-            let mut files = Vec::new();
-            for (controller, dir, v2) in &self.dirs {
-                let wanted: &[(&str, Option<&'static str>, Counter)] = match (controller, v2) {
-                    (Controller::Pids, _) => &[("pids.events", Some("max"), Counter::ProcessLimit)],
-                    (Controller::Memory, true) => &[
-                        ("memory.events", Some("oom_kill"), Counter::OomKills),
-                        ("memory.events", Some("oom"), Counter::OwnMemoryLimit),
-                        ("memory.events", Some("max"), Counter::OwnMemoryLimit),
-                    ],
-                    // With swap accounting, memory and swap together
-                    // meet their (equal) limit first: its count is apart.
-                    (Controller::Memory, false) => &[
-                        ("memory.oom_control", Some("oom_kill"), Counter::OomKills),
-                        ("memory.failcnt", None, Counter::OwnMemoryLimit),
-                        ("memory.memsw.failcnt", None, Counter::OwnMemoryLimit),
-                    ],
-                    (Controller::Cpu | Controller::CpuShare, _) => &[],
-                };
-                for &(name, key, counter) in wanted {
-                    if let Ok(file) = std::fs::File::open(dir.join(name)) {
-                        files.push(EventFile { counter, key, file });
-                    }
-                }
-            }
-            files
+            self.dirs
+                .iter()
+                .filter_map(|(controller, dir, v2)| {
+                    let (name, key, counter) = match (controller, v2) {
+                        (Controller::Pids, _) => ("pids.events", "max", Counter::ProcessLimit),
+                        (Controller::Memory, true) => {
+                            ("memory.events", "oom_kill", Counter::OomKills)
+                        }
+                        (Controller::Memory, false) => {
+                            ("memory.oom_control", "oom_kill", Counter::OomKills)
+                        }
+                        (Controller::Cpu | Controller::CpuShare, _) => return None,
+                    };
+                    let file = std::fs::File::open(dir.join(name)).ok()?;
+                    Some(EventFile { counter, key, file })
+                })
+                .collect()
         });
         let mut counts = [0; Counter::COUNT];
         // Each file is a few short lines.
@@ -729,15 +713,14 @@ impl BotGroup {
             let Ok(n) = event.file.read_at(&mut buf, 0) else {
                 continue;
             };
-            let text = std::str::from_utf8(&buf[..n]).unwrap_or_default();
-            counts[event.counter as usize] += match event.key {
-                None => text.trim().parse().ok(),
-                Some(key) => text.lines().find_map(|line| {
+            counts[event.counter as usize] = std::str::from_utf8(&buf[..n])
+                .unwrap_or_default()
+                .lines()
+                .find_map(|line| {
                     let (k, v) = line.split_once(' ')?;
-                    (k == key).then(|| v.trim().parse::<u64>().unwrap_or(0))
-                }),
-            }
-            .unwrap_or(0);
+                    (k == event.key).then(|| v.trim().parse::<u64>().unwrap_or(0))
+                })
+                .unwrap_or(0);
         }
         counts
     }
@@ -762,18 +745,21 @@ impl BotGroup {
         }
         let oom_killed = rose(Counter::OomKills);
         // Read only after a kill: a few more files, rarely.
-        let at_own_limit = oom_killed && (rose(Counter::OwnMemoryLimit) || self.peak_near_limit());
+        let at_own_limit = oom_killed && self.peak_near_limit();
         hits.extend(memory_hit(oom_killed, at_own_limit));
         hits
     }
 
     /// Whether the memory group's high-water mark came within
     /// [`limit_margin`] of its limit (v1: of memory, or of memory and
-    /// swap together); also when either cannot be read. The kernel's own
-    /// counts of a limit reached are not enough: v1 counts no failure at
-    /// the limit of memory and swap together (seen on Linux 6.18), and
-    /// a bot must never pass its own OOM off as someone else's, so in
-    /// doubt the kill is its own.
+    /// swap together) since the last [`Self::rebase`] (or the group's
+    /// making, where the mark cannot be reset: more, never less); also
+    /// when either cannot be read. A charge the kernel refuses at the
+    /// limit leaves the mark that close to it. The kernel's own counts of
+    /// a limit reached do not do: v1 counts no failure at the limit of
+    /// memory and swap together (seen on Linux 6.18), which dojo sets.
+    /// In doubt the kill is the bot's own: a hog must never pass its OOM
+    /// off as memory running out elsewhere.
     fn peak_near_limit(&self) -> bool {
         let Some((_, dir, v2)) = self.dirs.iter().find(|(c, _, _)| *c == Controller::Memory) else {
             return true;
