@@ -52,6 +52,10 @@ pub trait Progress {
 
     /// A game's line was appended (and flushed) to `games.jsonl`.
     fn game_stored(&mut self, _line: &GameLine) {}
+
+    /// Opening the league cut the torn last line `line` of `games.jsonl`
+    /// (an interrupted write) off it, keeping its text in `kept`.
+    fn torn_line_cut(&mut self, _line: usize, _kept: &std::path::Path) {}
 }
 
 /// Progress that is not shown.
@@ -140,6 +144,9 @@ pub fn run_league(
         .in_play_order(shard, options.jobs.max(1))
         .filter(|f| !done.contains(f.id));
     let total = schedule.selected_len(shard);
+    if let Some(line) = store.torn_line() {
+        progress.torn_line_cut(line, &options.out.join(crate::store::TORN_FILE));
+    }
     let containment = executor.containment();
     let provenance = Provenance::current(options.fingerprints.clone());
     crate::store::record_provenance(&options.out, &provenance, containment.clone())?;

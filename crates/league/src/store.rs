@@ -35,6 +35,11 @@ pub use dojo_games::formats::GAMES_FORMAT_VERSION;
 /// File names inside a league directory.
 pub const LEAGUE_FILE: &str = "league.json";
 pub const GAMES_FILE: &str = "games.jsonl";
+
+/// Where a resume keeps the torn last lines it cut off `games.jsonl`,
+/// appended as they were (each followed by a newline): the file of
+/// results is repaired, and nothing once written is thrown away unseen.
+pub const TORN_FILE: &str = "games.jsonl.torn";
 pub const REPORT_FILE: &str = "report.json";
 
 /// `games.jsonl` is fsync'd at least once every this many stored games...
@@ -327,6 +332,9 @@ pub struct Store {
     unsynced_since: Option<Instant>,
     /// fsyncs of `games.jsonl` so far (for tests of the policy).
     syncs: u64,
+    /// The number of the torn last line opening the store cut off (kept
+    /// in [`TORN_FILE`]).
+    torn: Option<usize>,
 }
 
 impl Store {
@@ -386,7 +394,7 @@ impl Store {
         if !lock::try_exclusive(&games).map_err(io_err(&games_path))? {
             return Err(StoreError::InUse { path: games_path }.into());
         }
-        for_each_game(dir, settings.game, true, visit)?;
+        let torn = for_each_game(dir, settings.game, true, visit)?;
         Ok(Store {
             dir: dir.to_owned(),
             games_path,
@@ -394,7 +402,14 @@ impl Store {
             unsynced: 0,
             unsynced_since: None,
             syncs: 0,
+            torn,
         })
+    }
+
+    /// The number of the torn last line of `games.jsonl` (an interrupted
+    /// write) that opening the store cut off and kept in [`TORN_FILE`].
+    pub fn torn_line(&self) -> Option<usize> {
+        self.torn
     }
 
     /// The directory.
@@ -762,6 +777,7 @@ pub fn for_each_game_untouched<E: From<StoreError>>(
         }
         Ok(ControlFlow::Continue(()))
     })
+    .map(drop)
 }
 
 /// Every league game of `dir/games.jsonl` (retired ones left out) with
@@ -781,17 +797,19 @@ pub fn for_each_game_so_far<E: From<StoreError>>(
         }
         Ok(ControlFlow::Continue(()))
     })
+    .map(drop)
 }
 
 /// [`read_games`] one game at a time: `visit` gets each line as it is
 /// read, so the file is never held whole. Lines before a bad one have
-/// been visited when the error is returned.
+/// been visited when the error is returned. Returns the number of the
+/// torn last line `repair` cut off (and kept in [`TORN_FILE`]).
 pub fn for_each_game<E: From<StoreError>>(
     dir: &Path,
     game: Game,
     repair: bool,
     mut visit: impl FnMut(GameLine) -> Result<(), E>,
-) -> Result<(), E> {
+) -> Result<Option<usize>, E> {
     scan_games(dir, Some(game), Tail::repairing(repair), |_, line| {
         if line.retired.is_none() {
             visit(line)?;
@@ -900,16 +918,17 @@ fn first_copy(path: &Path, id: u64) -> Result<Option<(usize, GameLine)>, StoreEr
 /// a [`GameLine`] of the supported version, checked as a result of `game`
 /// (unless `None`), no league game twice ([`StoredIds`]), a torn last
 /// line handled as `tail` says; `visit` gets each line with its number.
+/// Returns the number of the torn line [`Tail::Cut`] cut off.
 fn scan_games<E: From<StoreError>>(
     dir: &Path,
     game: Option<Game>,
     tail: Tail,
     mut visit: impl FnMut(usize, GameLine) -> Result<ControlFlow<()>, E>,
-) -> Result<(), E> {
+) -> Result<Option<usize>, E> {
     let path = dir.join(GAMES_FILE);
     let file = match File::open(&path) {
         Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_err(&path)(e).into()),
     };
     let mut reader = BufReader::new(file);
@@ -928,7 +947,7 @@ fn scan_games<E: From<StoreError>>(
         )
         .map_err(io_err(&path))?;
         if read == 0 {
-            return Ok(());
+            return Ok(None);
         }
         number += 1;
         let newline = text.last() == Some(&b'\n');
@@ -962,7 +981,7 @@ fn scan_games<E: From<StoreError>>(
                     return Err(stored_twice(&path, number, line.id, &text).into());
                 }
                 if visit(number, line)?.is_break() {
-                    return Ok(());
+                    return Ok(None);
                 }
                 start += read as u64;
             }
@@ -970,7 +989,11 @@ fn scan_games<E: From<StoreError>>(
             (_, parsed) if is_last => {
                 match tail {
                     Tail::Refuse => return Err(StoreError::Torn { path, line: number }.into()),
-                    Tail::Cut => truncate(&path, start)?,
+                    Tail::Cut => {
+                        keep_torn(dir, &text)?;
+                        truncate(&path, start)?;
+                        return Ok(Some(number));
+                    }
                     // A line the writer has finished ends with its
                     // newline: only the unfinished one is left out.
                     Tail::Skip if newline => {
@@ -978,7 +1001,7 @@ fn scan_games<E: From<StoreError>>(
                     }
                     Tail::Skip | Tail::Leave => {}
                 }
-                return Ok(());
+                return Ok(None);
             }
             (_, parsed) => return Err(not_a_game_line(path, number, &text, parsed.err()).into()),
         }
@@ -1004,6 +1027,24 @@ fn not_a_game_line(
         line,
         message,
     }
+}
+
+/// Appends a torn line (`text`, a newline added) to [`TORN_FILE`],
+/// synced before the line is cut from `games.jsonl`.
+fn keep_torn(dir: &Path, text: &[u8]) -> Result<(), StoreError> {
+    let path = dir.join(TORN_FILE);
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(io_err(&path))?;
+    let mut bytes = text.to_vec();
+    if bytes.last() != Some(&b'\n') {
+        bytes.push(b'\n');
+    }
+    file.write_all(&bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(io_err(&path))
 }
 
 fn truncate(path: &Path, len: u64) -> Result<(), StoreError> {
@@ -1315,6 +1356,11 @@ mod tests {
             2
         );
         assert_eq!(fs::metadata(&path).unwrap().len(), good);
+        // What was cut is kept, not thrown away.
+        assert_eq!(
+            fs::read_to_string(dir.path().join(TORN_FILE)).unwrap(),
+            "{\"version\":1,\"id\":2,\"sea\n"
+        );
     }
 
     #[test]

@@ -128,6 +128,16 @@ impl Progress for super::Outputs<League> {
             l.game_stored(line);
         }
     }
+
+    /// Said whatever the progress shown: a line of the results file was
+    /// changed.
+    fn torn_line_cut(&mut self, line: usize, kept: &std::path::Path) {
+        errln!(
+            "note: line {line} of {} was torn (a write cut short when dojo was stopped): cut off and kept in {}; a game it held is played again",
+            dojo_league::store::GAMES_FILE,
+            kept.display()
+        );
+    }
 }
 
 impl Output<League> for Terminal {

@@ -131,6 +131,44 @@ fn a_cardjitsu_league_writes_games_and_report() {
 
 /// A bot given as `NAME=DIR` is stored with its absolute directory, so
 /// the league resumes from any directory, as a bot given by its path is.
+/// A last line a write cut short (no newline) is cut off by the resume,
+/// which says so, keeps its text in games.jsonl.torn and plays its game
+/// again. It used to be cut without a word.
+#[test]
+fn a_resume_says_it_cut_a_torn_line_and_keeps_its_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("torn");
+    league(
+        &["cardjitsu", "random-sh", "random-py", "--games", "2"],
+        &out,
+    );
+    let games_file = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games_file).unwrap();
+    let (first, second) = text.trim_end().split_once('\n').unwrap();
+    let torn = &second[..second.len() / 2];
+    std::fs::write(&games_file, format!("{first}\n{torn}")).unwrap();
+    let resumed = dojo()
+        .args(["league", "--resume"])
+        .arg(&out)
+        .args(GENEROUS)
+        .output()
+        .unwrap();
+    let err = stderr_of(&resumed);
+    assert!(resumed.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "note: line 2 of games.jsonl was torn (a write cut short when dojo was stopped): cut off and kept in {}",
+            out.join("games.jsonl.torn").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("games.jsonl.torn")).unwrap(),
+        format!("{torn}\n")
+    );
+    assert_eq!(ids(&out), [0, 1], "its game played again");
+}
+
 #[test]
 fn a_named_bot_directory_is_stored_by_its_absolute_directory() {
     let dir = tempfile::tempdir().unwrap();
