@@ -129,3 +129,42 @@ fn a_bot_that_exits_after_each_move_thinks_on_its_start_up_allowance_once() {
     assert_eq!(seat.faults.timeout, ROUNDS as u64 - 1, "{seat:?}");
     assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
 }
+
+/// A bot that reads a prompt, thinks, and exits 0 without answering is
+/// started again on the same move's clock: the CPU of both processes is
+/// the move's. split_thinker.py needs 0.8 s a hand against 0.6 s, and
+/// thinks 0.4 s of it in a process that then exits: before, the new
+/// process answered after 0.4 s (and its start) on a fresh clock, every
+/// hand in time.
+#[test]
+fn a_bot_that_exits_mid_move_to_be_started_again_thinks_on_one_clock() {
+    let splitter =
+        dojo_testkit::bots::script("hostile", "split_thinker.py", &["0.8", "0.4"], Mode::Auto);
+    let seats = [Seat::new(splitter), Seat::new(bot("thinker.py", &["0.01"]))];
+    let opts = RunOptions {
+        controls: dojo_runner::Controls {
+            timeout: Duration::from_millis(600),
+            startup: Duration::from_millis(3000),
+            time: TimeMode::Cpu,
+            ..dojo_runner::Controls::default()
+        },
+        // CPU time and a generous backstop: a loaded machine changes
+        // nothing here.
+        wall_backstop: 40,
+        ..RunOptions::default()
+    };
+    let mut referee = Cards {
+        rounds: ROUNDS,
+        ..Cards::default()
+    };
+    let run = play(&mut referee, &seats, &opts).expect("the game is played");
+    let seat = &run.seats[0];
+    let moves: Vec<bool> = referee
+        .history
+        .iter()
+        .map(|round| matches!(round[0], Answer::Move(_)))
+        .collect();
+    // The first hand on the start-up allowance; none after.
+    assert_eq!(moves, [true, false, false, false, false], "{seat:?}");
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+}

@@ -350,7 +350,7 @@ impl<'a, P: Processes> Game<'a, P> {
     /// deadline, or with CPU time, the earliest moment its budget could
     /// be spent (its processes using every CPU they may).
     fn next_look<M>(&self, p: &Pending<M>, now: Instant) -> Instant {
-        match (p.budget.time, p.cpu_used) {
+        match (p.budget.time, p.prompt_cpu()) {
             (TimeMode::Cpu, Some(used)) => {
                 let left = p.budget.total.saturating_sub(used) / self.cpu_rate;
                 p.deadline.min(now + left.max(CPU_CHECK_MIN))
@@ -449,17 +449,21 @@ impl<'a, P: Processes> Game<'a, P> {
                 }
                 if state.exited_per_turn() && state.seat.bot.mode != Mode::PerTurn {
                     // A per-turn bot that had not yet exited when the
-                    // prompt went out: start it again with a fresh clock.
+                    // prompt went out: start it again, on the prompt's
+                    // clock. Its start is part of its move (as for every
+                    // later process of a bot that exits after its moves),
+                    // and a bot that read the prompt, thought, and exited
+                    // to be started afresh gets no second move time: the
+                    // deadline stays, and the CPU its process spent since
+                    // its last answer is the move's.
                     state.saw_per_turn = true;
+                    let carried = self.cpu_since_mark(seat).or(p.cpu_used);
                     if !self.restart(referee, seat)? {
                         self.seats[seat].settle(p, Answer::Fault(Fault::Crash), None);
                         return Ok(());
                     }
-                    let now = self.procs.now();
                     p.reply.clear();
-                    p.sent = now;
-                    p.budget = self.seats[seat].budget(true);
-                    p.deadline = self.deadline(now, &p.budget);
+                    p.cpu_carried += carried.unwrap_or_default();
                     p.cpu_used = None;
                     self.procs.send(seat, &p.lines);
                 } else {

@@ -162,11 +162,11 @@ impl<'a> SeatState<'a> {
         }
         if let Some(latency) = latency {
             self.run.latencies_us.push(micros(latency));
-            self.run.cpu_us.push(pending.cpu_used.map(micros));
+            self.run.cpu_us.push(pending.prompt_cpu().map(micros));
             let budget = &pending.budget;
             let used = match budget.time {
                 TimeMode::Wall => latency,
-                TimeMode::Cpu => pending.cpu_used.unwrap_or(latency),
+                TimeMode::Cpu => pending.prompt_cpu().unwrap_or(latency),
             }
             .min(budget.total);
             let drawn = used.saturating_sub(budget.allowance);
@@ -225,8 +225,13 @@ pub(crate) struct Pending<M> {
     /// On the wall clock: the budget (wall time) or its backstop (CPU time).
     pub(crate) deadline: Instant,
     pub(crate) budget: Budget,
-    /// CPU used for this prompt so far, as last sampled.
+    /// CPU the seat's current process used for this prompt so far, as
+    /// last sampled.
     pub(crate) cpu_used: Option<Duration>,
+    /// CPU spent on this prompt by earlier processes of the seat, which
+    /// exited without answering it (see `Game::on_event`): counted with
+    /// `cpu_used`, so a move split over processes is one move.
+    pub(crate) cpu_carried: Duration,
     pub(crate) answer: Option<Answer<M>>,
 }
 
@@ -234,7 +239,14 @@ impl<M> Pending<M> {
     /// Whether the prompt counts CPU time and its bot has used more than
     /// its budget.
     pub(crate) fn over_cpu_budget(&self) -> bool {
-        self.budget.time == TimeMode::Cpu && self.cpu_used.is_some_and(|u| u > self.budget.total)
+        self.budget.time == TimeMode::Cpu
+            && self.prompt_cpu().is_some_and(|u| u > self.budget.total)
+    }
+
+    /// CPU spent on this prompt so far, by every process of the seat that
+    /// had it.
+    pub(crate) fn prompt_cpu(&self) -> Option<Duration> {
+        self.cpu_used.map(|used| used + self.cpu_carried)
     }
 
     /// A prompt just sent at `sent`, due by `deadline`.
@@ -247,6 +259,7 @@ impl<M> Pending<M> {
             deadline,
             budget: Budget::default(),
             cpu_used: None,
+            cpu_carried: Duration::ZERO,
             answer: None,
         }
     }

@@ -458,6 +458,36 @@ fn a_bot_that_exits_after_each_move_gets_the_start_up_allowance_once_a_game() {
     }
 }
 
+/// A bot that answers round 0, then on round 1 thinks for 600 ms, exits
+/// 0 without answering (as a bot that exits after its moves would, had it
+/// not read the prompt) and, started again, thinks 600 ms more and
+/// answers: 1.2 s for a move of 1 s.
+fn thinks_across_two_processes() -> Script {
+    answering(|generation, round| match (generation, round) {
+        (1, 1) => vec![(600, Event::Eof), (600, Event::Exited(ExitKind::Code(0)))],
+        (2, 1) => vec![(600, line("2"))],
+        _ => vec![(10, line("1"))],
+    })
+}
+
+#[test]
+fn a_bot_that_exits_mid_move_to_be_started_again_gets_no_second_move_time() {
+    for time in [TimeMode::Wall, TimeMode::Cpu] {
+        let mut opts = options();
+        opts.controls.time = time;
+        let mut fake = Fake::new(vec![thinks_across_two_processes()]);
+        fake.cpu_share = vec![Some(1.0)];
+        let mut referee = Numbers::new(1, 2);
+        let run = play_fake_with(&mut referee, fake, Mode::Auto, &opts);
+        assert_eq!(
+            referee.played(0),
+            [Answer::Move(1), Answer::Fault(Fault::Timeout)],
+            "{time:?}: the move's clock went on through the restart"
+        );
+        assert_eq!(run.seats[0].faults.timeout, 1, "{time:?}");
+    }
+}
+
 #[test]
 fn a_bot_that_exits_after_each_move_in_time_is_never_charged() {
     let mut referee = Numbers::new(1, 4);
