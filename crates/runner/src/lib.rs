@@ -27,10 +27,10 @@ pub use dojo_sandbox::build_box::{
     BUILD_MEMORY_MIB, BUILD_PROCESSES, BuildNetwork, TOOLCHAIN_VARS, build_network_off_by,
 };
 pub use dojo_sandbox::capacity::{
-    DESCRIPTORS_PER_IDLE_BOX, MemoryLimitKind, MemoryRoom, TASKS_PER_GAME, TASKS_PER_SEAT,
-    TASKS_RESERVED, TaskLimit, TaskLimitKind, idle_boxes_per_game, idle_boxes_wanted,
-    keep_idle_boxes, reserve_seat_users, seat_users_needed, tightest_memory_room,
-    tightest_task_limit,
+    DESCRIPTORS_PER_IDLE_BOX, FileTable, MemoryLimitKind, MemoryRoom, TASKS_PER_GAME,
+    TASKS_PER_SEAT, TASKS_RESERVED, TaskLimit, TaskLimitKind, file_table, idle_boxes_per_game,
+    idle_boxes_wanted, keep_idle_boxes, reserve_seat_users, seat_users_needed,
+    tightest_memory_room, tightest_task_limit,
 };
 pub use dojo_sandbox::fork_fence::FencedFile;
 pub use dojo_sandbox::plan::{

@@ -170,6 +170,27 @@ pub fn tightest_memory_room() -> Option<MemoryRoom> {
     machine.into_iter().chain(groups).min_by_key(|r| r.free)
 }
 
+/// The machine's table of open files (`fs.file-max`): a bot's processes
+/// may each hold `--limit-files` of them, and when the table is full no
+/// process without `CAP_SYS_ADMIN` opens a file, pipe or socket (ENFILE):
+/// not the bots of other games, not the machine's other programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileTable {
+    /// `fs.file-max`.
+    pub max: u64,
+    /// Open files on the whole machine now (the first field of
+    /// `fs.file-nr`).
+    pub open: u64,
+}
+
+/// The machine's open-file table now, if it can be read.
+pub fn file_table() -> Option<FileTable> {
+    let read = |name: &str| std::fs::read_to_string(format!("/proc/sys/fs/{name}")).ok();
+    let max = read("file-max")?.trim().parse().ok()?;
+    let open = read("file-nr")?.split_whitespace().next()?.parse().ok()?;
+    Some(FileTable { max, open })
+}
+
 /// `MemAvailable` of a `/proc/meminfo` text, in bytes.
 fn mem_available(meminfo: &str) -> Option<u64> {
     let line = meminfo
@@ -307,6 +328,12 @@ mod tests {
             room.free <= machine + (64 << 20),
             "{room:?} against {machine}"
         );
+    }
+
+    #[test]
+    fn the_file_table_counts_the_files_open_now_within_its_size() {
+        let table = file_table().expect("Linux has /proc/sys/fs");
+        assert!(table.open > 0 && table.open <= table.max, "{table:?}");
     }
 
     #[test]

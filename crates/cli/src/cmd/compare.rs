@@ -106,12 +106,12 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     // Every bot must start and answer before a verdict can mean anything;
     // not even one game fitting the limit on open descriptors is refused
     // first.
-    let memory = super::memory_per_bot(&exec.run, exec.bots.values().map(AsRef::as_ref));
-    super::jobs_that_fit(
+    let needs = super::fit::bot_needs(&exec.run, exec.bots.values().map(AsRef::as_ref));
+    super::fit::jobs_that_fit(
         1,
         shape.seats(),
         loaded.len(),
-        memory,
+        &needs,
         exec.run.controls.sandbox,
     )?;
     let roles = exec
@@ -129,11 +129,11 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let jobs = super::jobs_that_fit(
+    let jobs = super::fit::jobs_that_fit(
         jobs,
         shape.seats(),
         loaded.len(),
-        memory,
+        &needs,
         exec.run.controls.sandbox,
     )?;
     let third_note = match (loaded.get(2), settings.teams.get(THIRD)) {

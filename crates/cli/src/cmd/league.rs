@@ -622,12 +622,12 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     // Refused here when not even one game fits the limits on open
     // descriptors and tasks, or its seat users cannot be had: the smoke
     // start is a game per bot.
-    let memory = super::memory_per_bot(&exec.run, exec.bots.values().map(AsRef::as_ref));
-    super::jobs_that_fit(
+    let needs = super::fit::bot_needs(&exec.run, exec.bots.values().map(AsRef::as_ref));
+    super::fit::jobs_that_fit(
         1,
         settings.game.shape().seats(),
         settings.bots.len(),
-        memory,
+        &needs,
         exec.run.controls.sandbox,
     )?;
     let bots = exec.bots.iter().map(|(name, bot)| (name.clone(), bot));
@@ -681,12 +681,12 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     let games = dojo_league::Schedule::build(&settings)?.selected_len(settings.shard);
     let jobs = jobs.min(usize::try_from(games).unwrap_or(usize::MAX).max(1));
     // The bots left after the smoke start's exclusions.
-    let memory = super::memory_per_bot(&exec.run, exec.bots.values().map(AsRef::as_ref));
-    let jobs = super::jobs_that_fit(
+    let needs = super::fit::bot_needs(&exec.run, exec.bots.values().map(AsRef::as_ref));
+    let jobs = super::fit::jobs_that_fit(
         jobs,
         settings.game.shape().seats(),
         settings.bots.len(),
-        memory,
+        &needs,
         exec.run.controls.sandbox,
     )?;
     let format = match (&settings.gauntlet, &settings.sprt) {

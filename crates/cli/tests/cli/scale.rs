@@ -46,10 +46,18 @@ fn sleepers_league(echo: &Path, ms: u32, games: u32, jobs: u32, out: &Path) -> C
     cmd
 }
 
-/// A memory cap these tests' bots (a C echo loop, a shell loop) never come
-/// near: at 1024 MiB, the default, 256 games of two bots at once would not
-/// fit the machine's memory and dojo would play fewer at once.
-const SMALL_BOTS: [&str; 2] = ["--limit-memory-mib", "16"];
+/// Limits these tests' bots (a C echo loop, a shell loop) never come
+/// near: with the defaults (1,024 MiB, 256 processes of 1,024 open files),
+/// 256 games of two bots at once would fit neither the machine's memory
+/// nor its open-file table, and dojo would play fewer at once.
+const SMALL_BOTS: [&str; 6] = [
+    "--limit-memory-mib",
+    "16",
+    "--limit-processes",
+    "16",
+    "--limit-files",
+    "64",
+];
 
 /// The league's report, after checking that it played every game with
 /// no failed game and no fault of any kind.
@@ -106,6 +114,78 @@ fn a_league_of_few_games_plays_no_more_at_once_than_it_has() {
     assert!(err.contains("with 2 bots, 4 jobs"), "{err}");
     assert!(!err.contains("note: playing"), "{err}");
     all_played_cleanly(&out, &league, 4);
+}
+
+/// The machine's open-file table: (`fs.file-max`, files open now).
+fn file_table() -> (u64, u64) {
+    let read = |name: &str| std::fs::read_to_string(format!("/proc/sys/fs/{name}")).unwrap();
+    let max = read("file-max").trim().parse().unwrap();
+    let open = read("file-nr")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (max, open)
+}
+
+#[test]
+fn more_open_files_than_the_machines_table_holds_is_refused_or_lowers_the_jobs() {
+    // A bot of 256 processes may hold 256 times --limit-files open: a
+    // red-team bot's 250 children filled 255,000 of this machine's table
+    // of 2.4 million at once; ten such bots in flight would leave every
+    // other bot (and program without CAP_SYS_ADMIN) unable to open a file.
+    let (max, open) = file_table();
+    if max > 1 << 40 {
+        eprintln!("skipped: this machine's open-file table (fs.file-max {max}) is unbounded");
+        return;
+    }
+    // More than the whole table for one bot: refused before play.
+    let processes = (max / 1024 + 1).to_string();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+        ])
+        .args(["--limit-processes", &processes, "--limit-files", "1024"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("too few open files for even one game of 2 bots"),
+        "{err}"
+    );
+    assert!(err.contains("fs.file-max"), "{err}");
+    // The defaults (256 processes of 1,024 files): as many games as the
+    // table holds, with a note, when that is fewer than 8.
+    let fit = max.saturating_sub(open + (max / 10).max(1 << 16)) / (2 * 256 * 1024);
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("l");
+    let out = Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args(["league", "cardjitsu", "random-sh", "random-py"])
+        .args(["--games", "8", "--jobs", "8", "--limit-memory-mib", "64"])
+        .args(GENEROUS)
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    if fit < 8 {
+        assert!(
+            err.contains("at once, not 8: each bot may hold up to 262144 open files"),
+            "{err}"
+        );
+    } else {
+        assert!(err.contains("with 2 bots, 8 jobs"), "{err}");
+    }
+    all_played_cleanly(&out, &league, 8);
 }
 
 #[test]
@@ -188,8 +268,11 @@ fn league_in_a_gib(cap_mib: u32, dir: &Path) -> Option<(Output, PathBuf)> {
     for name in ["a", "b"] {
         cmd.arg(format!("{name}={} sleep 1", echo.display()));
     }
-    cmd.args(["--games", "10", "--jobs", "16", "--limit-memory-mib"])
+    cmd.args(["--games", "16", "--jobs", "16", "--limit-memory-mib"])
         .arg(cap_mib.to_string())
+        // Memory is the bound under test: the open-file table must not
+        // be tighter.
+        .args(["--limit-processes", "16", "--limit-files", "64"])
         .args(GENEROUS)
         .arg("--out")
         .arg(&league);
@@ -213,7 +296,7 @@ fn more_bots_memory_than_the_memory_there_is_lowers_the_jobs_with_a_note() {
         err.contains("memory.limit_in_bytes") || err.contains("memory.max"),
         "names the group's limit: {err}"
     );
-    all_played_cleanly(&out, &league, 10);
+    all_played_cleanly(&out, &league, 16);
 }
 
 #[test]

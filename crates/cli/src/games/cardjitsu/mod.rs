@@ -170,7 +170,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         keep_stderr: true,
         ..a.controls.run_options()
     };
-    crate::cmd::one_game_fits_memory(&opts, &loaded)?;
+    crate::cmd::fit::one_game_fits(&opts, &loaded)?;
     let limits: Vec<_> = loaded
         .iter()
         .map(|b| crate::render::seat_limits(b, &opts))

@@ -283,7 +283,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         ..a.controls.run_options()
     };
     let bots: Vec<_> = players.iter().map(|(b, _)| b.clone()).collect();
-    crate::cmd::one_game_fits_memory(&opts, &bots)?;
+    crate::cmd::fit::one_game_fits(&opts, &bots)?;
     let limits: Vec<_> = bots
         .iter()
         .map(|b| crate::render::seat_limits(b, &opts))
