@@ -51,7 +51,18 @@ pub struct SeatConduct {
     pub unsolicited: u32,
     /// Declared or detected process mode.
     pub mode: Mode,
+    /// Why its first invalid answer was not a move, as the referee said
+    /// it, quoting the answer (cut to
+    /// [`dojo_runner::INVALID_REASON_CAP_BYTES`]). Absent without invalid
+    /// answers, and in records from before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_invalid: Option<String>,
 }
+
+/// What is said of a bot whose answer was not a move: the usual cause is
+/// a log line written to stdout.
+pub const STDOUT_HINT: &str =
+    "a bot writes only its answers to stdout: logs and debug output go to stderr";
 
 /// What is said of a bot that timed out without ever writing a line: the
 /// usual cause is an answer left in its stdout buffer.
@@ -165,6 +176,7 @@ pub(crate) fn conduct_and_timing(
                 spawns: s.spawns,
                 unsolicited: s.unsolicited,
                 mode: s.mode,
+                first_invalid: s.first_invalid,
             }
         })
         .collect();
@@ -227,49 +239,74 @@ pub struct FirstFault {
     /// `null` when the record places it in no round (a limit hit only).
     pub round: Option<u32>,
     pub kind: FaultKind,
+    /// For an invalid answer: why it was not a move, quoting it
+    /// ([`SeatConduct::first_invalid`]). Absent otherwise, and in lines
+    /// from before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<String>,
     /// The last [`STDERR_TAIL_LINES`] lines the seat wrote to stderr in
-    /// the game ([`stderr_tail`]); empty when it wrote nothing.
+    /// the game up to the end of the fault's prompt ([`stderr_tail`]):
+    /// what came later (a restarted process's, another fault's) is not
+    /// this fault's. Empty when it wrote nothing.
     #[serde(default)]
     pub stderr_tail: Vec<String>,
 }
 
+/// A fault the record places: the round it came in (as the transcript
+/// numbers rounds), the seat's prompt it answered (counted from 0: the
+/// index of the seat's stderr entry), and its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlacedFault {
+    pub round: u32,
+    pub prompt: usize,
+    pub fault: dojo_engine::protocol::Fault,
+}
+
 impl FirstFault {
-    /// The first fault of a seat whose fault counts are `counts`, whose
-    /// faults the record places in rounds as `faults` (round, kind, in
-    /// game order) and which wrote `stderr` (prompt by prompt); `None`
-    /// for a seat without faults.
+    /// The first fault of a seat whose conduct is `conduct`, whose faults
+    /// the record places as `faults` (in game order) and which wrote
+    /// `stderr` (prompt by prompt); `None` for a seat without faults.
     pub fn of(
-        faults: impl IntoIterator<Item = (u32, dojo_engine::protocol::Fault)>,
-        counts: &FaultCounts,
+        faults: impl IntoIterator<Item = PlacedFault>,
+        conduct: &SeatConduct,
         stderr: &[String],
     ) -> Option<FirstFault> {
+        let counts = &conduct.faults;
         if counts.total() == 0 {
             return None;
         }
-        let mut first = None;
-        for (round, fault) in faults {
-            let kind = FaultKind::from(fault);
-            if kind == FaultKind::Crash {
-                first = Some((Some(round), kind));
+        let mut first: Option<PlacedFault> = None;
+        for placed in faults {
+            if FaultKind::from(placed.fault) == FaultKind::Crash {
+                first = Some(placed);
                 break;
             }
-            first.get_or_insert((Some(round), kind));
+            first.get_or_insert(placed);
         }
         // Counted but placed in no round: a limit hit without a crash, or
         // a crash after the last prompt was answered.
-        let (round, kind) = first.unwrap_or(if counts.crash > 0 {
-            (None, FaultKind::Crash)
-        } else if counts.timeout > 0 {
-            (None, FaultKind::Timeout)
-        } else if counts.invalid > 0 {
-            (None, FaultKind::Invalid)
-        } else {
-            (None, FaultKind::Limit)
-        });
+        let (round, kind, upto) = match first {
+            Some(p) => (Some(p.round), FaultKind::from(p.fault), p.prompt + 1),
+            None => {
+                let kind = if counts.crash > 0 {
+                    FaultKind::Crash
+                } else if counts.timeout > 0 {
+                    FaultKind::Timeout
+                } else if counts.invalid > 0 {
+                    FaultKind::Invalid
+                } else {
+                    FaultKind::Limit
+                };
+                (None, kind, stderr.len())
+            }
+        };
         Some(FirstFault {
             round,
             kind,
-            stderr_tail: stderr_tail(stderr),
+            invalid: (kind == FaultKind::Invalid)
+                .then(|| conduct.first_invalid.clone())
+                .flatten(),
+            stderr_tail: stderr_tail(&stderr[..upto.min(stderr.len())]),
         })
     }
 }
@@ -302,35 +339,65 @@ mod first_fault_tests {
     use super::*;
     use dojo_engine::protocol::Fault;
 
-    fn counts(timeout: u64, crash: u64, limit: u64) -> FaultCounts {
-        FaultCounts {
-            timeout,
-            crash,
-            limit,
-            ..FaultCounts::default()
+    fn conduct(timeout: u64, crash: u64, limit: u64) -> SeatConduct {
+        SeatConduct {
+            faults: FaultCounts {
+                timeout,
+                crash,
+                limit,
+                ..FaultCounts::default()
+            },
+            spawns: 1,
+            unsolicited: 0,
+            mode: Mode::Persistent,
+            first_invalid: None,
         }
     }
 
+    /// Faults placed one a round, round `r` on the seat's prompt `r - 1`.
+    fn placed(faults: &[(u32, Fault)]) -> Vec<PlacedFault> {
+        (faults.iter())
+            .map(|&(round, fault)| PlacedFault {
+                round,
+                prompt: round as usize - 1,
+                fault,
+            })
+            .collect()
+    }
+
     #[test]
-    fn a_crash_comes_before_an_earlier_timeout() {
-        let stderr = vec!["".to_owned(), "boom\n".to_owned(), "again\n".to_owned()];
-        let f = FirstFault::of(
-            [(1, Fault::Timeout), (3, Fault::Crash), (4, Fault::Crash)],
-            &counts(1, 2, 0),
-            &stderr,
-        )
-        .unwrap();
+    fn a_crash_comes_before_an_earlier_timeout_with_its_own_prompts_stderr() {
+        let stderr = ["", "", "boom\n", "again\n"].map(str::to_owned);
+        let faults = placed(&[(1, Fault::Timeout), (3, Fault::Crash), (4, Fault::Crash)]);
+        let f = FirstFault::of(faults, &conduct(1, 2, 0), &stderr).unwrap();
         assert_eq!((f.round, f.kind), (Some(3), FaultKind::Crash));
-        assert_eq!(f.stderr_tail, ["boom", "again"]);
-        let f = FirstFault::of([(2, Fault::Timeout)], &counts(1, 0, 0), &[]).unwrap();
+        // Not round 4's "again": a later crash's traceback is not the
+        // first crash's.
+        assert_eq!(f.stderr_tail, ["boom"]);
+        let f = FirstFault::of(placed(&[(2, Fault::Timeout)]), &conduct(1, 0, 0), &[]).unwrap();
         assert_eq!((f.round, f.kind), (Some(2), FaultKind::Timeout));
         assert!(f.stderr_tail.is_empty());
     }
 
     #[test]
+    fn an_invalid_answer_keeps_what_the_bot_answered() {
+        let mut c = conduct(0, 0, 0);
+        c.faults.invalid = 2;
+        c.first_invalid = Some("`debug` is not a card index".to_owned());
+        let f = FirstFault::of(placed(&[(2, Fault::Invalid), (5, Fault::Invalid)]), &c, &[]);
+        let f = f.unwrap();
+        assert_eq!((f.round, f.kind), (Some(2), FaultKind::Invalid));
+        assert_eq!(f.invalid.as_deref(), Some("`debug` is not a card index"));
+        // A crash first: no answer to show.
+        c.faults.crash = 1;
+        let f = FirstFault::of(placed(&[(2, Fault::Invalid), (3, Fault::Crash)]), &c, &[]);
+        assert_eq!(f.unwrap().invalid, None);
+    }
+
+    #[test]
     fn a_seat_without_faults_has_none_and_a_limit_hit_has_no_round() {
-        assert_eq!(FirstFault::of([], &counts(0, 0, 0), &[]), None);
-        let f = FirstFault::of([], &counts(0, 0, 1), &[]).unwrap();
+        assert_eq!(FirstFault::of([], &conduct(0, 0, 0), &[]), None);
+        let f = FirstFault::of([], &conduct(0, 0, 1), &[]).unwrap();
         assert_eq!((f.round, f.kind), (None, FaultKind::Limit));
     }
 

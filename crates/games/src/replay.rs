@@ -695,6 +695,7 @@ mod tests {
                 spawns: 1,
                 unsolicited: 0,
                 mode: Mode::Auto,
+                first_invalid: None,
             })
             .collect();
         (info, conduct)

@@ -73,7 +73,13 @@ fn problem(c: &SeatConduct, bot: &BotSpec, opts: &RunOptions) -> Option<String> 
             .unwrap_or_default();
         format!("exited or closed its output without answering its first prompt{hint}")
     } else if f.invalid > 0 {
-        "answered its first prompt with something that is not a move".to_owned()
+        match &c.first_invalid {
+            Some(reason) => format!(
+                "answered its first prompt with something that is not a move: {reason} ({})",
+                crate::record::STDOUT_HINT
+            ),
+            None => "answered its first prompt with something that is not a move".to_owned(),
+        }
     } else {
         return None;
     };

@@ -396,6 +396,12 @@ pub struct Broken {
     pub games: u64,
     /// Why, in words.
     pub reason: String,
+    /// Its first crash, else its first fault, in the counted games (the
+    /// game of lowest id): what a league's standings show of a faulty
+    /// bot, so the author sees why without playing again. Absent in
+    /// reports from before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_fault: Option<crate::report::StandingFault>,
 }
 
 /// One game of a block, as the report shows it.
@@ -526,6 +532,7 @@ impl RoleFaults {
                 role.to_uppercase(),
                 BROKEN_SHARE * 100.0
             ),
+            first_fault: None,
         })
     }
 }
@@ -621,6 +628,8 @@ struct Tally<'a> {
     faults: RoleFaults,
     /// NEW's and BASE's move times and memory peaks.
     moves: [dojo_games::MoveTally; 2],
+    /// NEW's and BASE's first faults in the counted games.
+    first_faults: [Option<crate::tally::FirstFaultAt>; 2],
     blocks: Vec<BlockRecord>,
     trace: Vec<TracePoint>,
     decided: Option<Conclusion>,
@@ -688,6 +697,18 @@ impl Tally<'_> {
             let new_score = dojo_stats::elo::pair_score(seat_score(NEW), seat_score(BASE));
             for (i, (seat, f)) in fixture.seats.iter().zip(&result.faults).enumerate() {
                 let faulty = u64::from(result.faulty.get(i).copied().unwrap_or(false));
+                let role = [NEW, BASE].iter().position(|r| r == seat);
+                if let (Some(role), Some(Some(fault))) = (role, result.first_faults.get(i)) {
+                    let at = crate::tally::FirstFaultAt {
+                        game: fixture.id,
+                        seat: i,
+                        fault: fault.clone(),
+                    };
+                    let first = &mut self.first_faults[role];
+                    if first.as_ref().is_none_or(|f| at.key() < f.key()) {
+                        *first = Some(at);
+                    }
+                }
                 match seat.as_str() {
                     NEW => {
                         self.faults.new.add(f);
@@ -763,7 +784,13 @@ impl Tally<'_> {
             (Some(_), _) => Conclusion::Broken,
             (None, outcome) => outcome,
         };
-        let broken = broken.filter(|_| outcome == Conclusion::Broken);
+        let broken = broken
+            .filter(|_| outcome == Conclusion::Broken)
+            .map(|mut b| {
+                let role = usize::from(b.role != NEW);
+                b.first_fault = self.first_faults[role].as_ref().map(|f| f.standing());
+                b
+            });
         CompareReport {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
@@ -823,6 +850,7 @@ pub fn run_compare(
         test: SequentialTest::new(settings.sprt, g),
         faults: RoleFaults::default(),
         moves: Default::default(),
+        first_faults: Default::default(),
         blocks: Vec::new(),
         trace: Vec::new(),
         decided: None,

@@ -295,7 +295,12 @@ pub struct StandingFault {
     /// The round it came in; `null` where the record places it in none.
     pub round: Option<u32>,
     pub kind: dojo_games::record::FaultKind,
-    /// The last lines (at most 12) the bot wrote to stderr in that game.
+    /// For an invalid answer: why it was not a move, quoting it. Absent
+    /// otherwise, and for games stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<String>,
+    /// The last lines (at most 12) the bot wrote to stderr in that game,
+    /// up to the end of the fault's prompt.
     pub stderr_tail: Vec<String>,
 }
 
@@ -472,12 +477,10 @@ pub fn build_report_from(
                 && t.faults.total() as f64 >= FLAG_FAULTS_PER_GAME * t.games as f64,
             moves: t.moves.moves(),
             peak_memory_mib: t.moves.peak_memory_mib(),
-            first_fault: t.first_fault.as_ref().map(|f| StandingFault {
-                game: f.game,
-                round: f.fault.round,
-                kind: f.fault.kind,
-                stderr_tail: f.fault.stderr_tail.clone(),
-            }),
+            first_fault: t
+                .first_fault
+                .as_ref()
+                .map(crate::tally::FirstFaultAt::standing),
         })
         .collect();
     standings.sort_by(|x, y| {

@@ -1476,6 +1476,7 @@ mod tests {
             Some(FirstFault {
                 round: Some(2),
                 kind: dojo_games::record::FaultKind::Crash,
+                invalid: None,
                 stderr_tail: vec!["boom".into()],
             }),
         ];

@@ -53,8 +53,19 @@ pub(crate) struct FirstFaultAt {
 impl FirstFaultAt {
     /// What comes first: a crash, then the lower game id, then the lower
     /// seat (a royale bot seated twice in one game).
-    fn key(&self) -> (bool, u64, usize) {
+    pub(crate) fn key(&self) -> (bool, u64, usize) {
         (self.fault.kind != FaultKind::Crash, self.game, self.seat)
+    }
+
+    /// As a report shows it.
+    pub(crate) fn standing(&self) -> crate::report::StandingFault {
+        crate::report::StandingFault {
+            game: self.game,
+            round: self.fault.round,
+            kind: self.fault.kind,
+            invalid: self.fault.invalid.clone(),
+            stderr_tail: self.fault.stderr_tail.clone(),
+        }
     }
 }
 
@@ -291,6 +302,7 @@ mod tests {
         g.first_faults[seat] = Some(FirstFault {
             round: Some(id as u32 + 1),
             kind,
+            invalid: None,
             stderr_tail: vec![text.to_owned()],
         });
         g

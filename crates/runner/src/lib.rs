@@ -48,8 +48,8 @@ pub use manifest::{
     MAX_NAME_BYTES, ManifestError, ManifestProblem, ManifestTeam, Mode, check_name, is_valid_name,
 };
 pub use play::{
-    FaultCounts, LimitHits, MatchRun, ProcessLimit, RunError, RunOptions, STDERR_ENTRY_CAP_BYTES,
-    Seat, SeatRun, TimeMode, play, play_with_observer,
+    FaultCounts, INVALID_REASON_CAP_BYTES, LimitHits, MatchRun, ProcessLimit, RunError, RunOptions,
+    STDERR_ENTRY_CAP_BYTES, Seat, SeatRun, TimeMode, play, play_with_observer,
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,

@@ -94,7 +94,12 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         boards.insert(name.clone(), crate::home::load_board_text(Path::new(name))?);
     }
     let cancel = bots::on_ctrl_c(true);
-    let mut run = crate::flags::warn_open_files(dojo_runner::RunOptions::from(controls));
+    // Stderr prompt by prompt: a broken bot's first fault shows what it
+    // wrote up to it, as a league's does.
+    let mut run = crate::flags::warn_open_files(dojo_runner::RunOptions {
+        keep_stderr: true,
+        ..dojo_runner::RunOptions::from(controls)
+    });
     run.cancel = Some(Arc::clone(&cancel));
     let exec = BotExecutor {
         bots: by_role,
@@ -121,8 +126,9 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let failed = super::smoke_start(game, roles, &exec);
     if !failed.is_empty() {
         bail!(
-            "{} cannot be started: no comparison is made (a bot that cannot answer would lose or win on its faults alone)",
-            failed.join(" and ")
+            "{} failed {} smoke start: no comparison is made (a bot that cannot answer would lose or win on its faults alone)",
+            failed.join(" and "),
+            if failed.len() == 1 { "its" } else { "their" }
         );
     }
     let jobs = a

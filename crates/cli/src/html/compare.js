@@ -77,6 +77,19 @@ PAGES.compare = (view, app) => {
   const faults = (f, faulty) => [...['timeout', 'crash', 'invalid', 'limit', 'restart'].filter((k) => f[k]).map((k) => `${f[k]} ${k}`),
     faulty ? `faulty in ${fmt(faulty)} of ${fmt(r.games_played)} games` : null].filter(Boolean).join(', ') || 'none';
   const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
+  // A broken bot's first crash (else fault), as a league's page shows it:
+  // its answer if invalid, and what it wrote to stderr up to it.
+  const brokenFault = (br) => {
+    const f = br && br.first_fault;
+    if (!f) return '';
+    const role = br.role.toUpperCase();
+    return h('div', { class: 'panel', id: 'broken-fault' },
+      h('h2', {}, `Why ${role} is broken: its first ${f.kind}, game ${f.game}${f.round != null ? `, round ${f.round}` : ''}`),
+      f.invalid ? h('div', {}, 'Its answer: ', h('code', {}, f.invalid), h('span', { class: 'hint' }, ' (a bot writes only its answers to stdout: logs go to stderr)')) : null,
+      f.stderr_tail.length
+        ? h('pre', { class: 'stderr' }, f.stderr_tail.join('\n'))
+        : h('div', { class: 'hint' }, 'It wrote nothing to stderr in that game.'));
+  };
   const [word, generic, cls] = VERDICT[r.verdict] || [r.verdict, '', 'draw'];
   const why = r.verdict === 'broken' && r.broken ? r.broken.reason : generic;
   app.append(
@@ -85,6 +98,7 @@ PAGES.compare = (view, app) => {
     h('div', { class: 'result', id: 'result' }, h('span', { class: `badge ${cls}`, id: 'verdict' }, word), ' ', why,
       h('span', { class: 'muted' }, ` · Elo ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}] · LLR `), h('span', { id: 'llr' }, r.llr.toFixed(3))),
     r.note ? h('p', { class: 'hint', id: 'note' }, `Note: ${NOTE[r.note] || r.note}.`) : '',
+    brokenFault(r.broken),
     h('div', { class: 'panel' }, h('h2', {}, `Log-likelihood ratio after each ${unit}`), llrChart,
       h('p', { class: 'hint', style: 'margin:4px 0 0' }, `H0: NEW − BASE = ${p.elo0} Elo, H1: = ${p.elo1} Elo (${p.model || 'logistic'}), α = ${p.alpha}, β = ${p.beta}. `,
         `Dashed: the bounds in force after each ${unit} (Wald’s ${r.bounds.wald_lower.toFixed(2)} and ${r.bounds.wald_upper.toFixed(2)}${r.model.overshoot_correction ? ', moved inward by the overshoot correction' : ''}); the test stops when the line leaves the band.`)),

@@ -164,12 +164,13 @@ function firstFaultsPanel(rep, linked) {
   const st = rep.standings.filter((s) => s.first_fault);
   if (!st.length) return null;
   return h('div', { class: 'panel', id: 'first-faults' }, h('h2', {}, 'First faults'),
-    h('p', { class: 'hint', style: 'margin:0 0 8px' }, 'Each faulty bot’s first crash (else its first fault), with the last lines it wrote to stderr in that game.'),
+    h('p', { class: 'hint', style: 'margin:0 0 8px' }, 'Each faulty bot’s first crash (else its first fault; for an invalid answer, what it answered), with the last lines it wrote to stderr in that game up to that fault.'),
     st.map((s) => {
       const f = s.first_fault;
       const game = linked ? h('a', { href: `#game-${f.game}` }, `game ${f.game}`) : `game ${f.game}`;
       return h('div', { class: 'first-fault', 'data-bot': s.name, style: 'margin:0 0 10px' },
         h('div', {}, h('b', { class: 'name' }, s.name), ': ', h('span', { class: 'badge fault' }, `first ${f.kind}`), ' ', game, f.round != null ? `, round ${f.round}` : ''),
+        f.invalid ? h('div', { class: 'invalid-answer' }, 'Its answer: ', h('code', {}, f.invalid), h('span', { class: 'hint' }, ' (a bot writes only its answers to stdout: logs go to stderr)')) : null,
         f.stderr_tail.length
           ? h('pre', { class: 'stderr' }, f.stderr_tail.join('\n'))
           : h('div', { class: 'hint' }, 'It wrote nothing to stderr in that game.'));

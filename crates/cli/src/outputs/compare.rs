@@ -496,6 +496,13 @@ pub(crate) fn summary(r: &CompareReport) -> String {
             None => "verdict: none, a bot is broken".to_owned(),
         },
     });
+    // Why, as a league shows a faulty bot: its first crash (else fault),
+    // its answer if invalid, and its stderr up to it.
+    if let Some(b) = &r.broken
+        && let Some(f) = &b.first_fault
+    {
+        crate::render::standings::first_fault_lines(&mut out, &b.role.to_uppercase(), f);
+    }
     out
 }
 

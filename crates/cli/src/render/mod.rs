@@ -130,7 +130,11 @@ pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
         }
         format!("faulted: {}", kinds.join(", "))
     };
+    // Named only where the seat had faults of more than one kind.
+    let kinds = [faults.crash, faults.timeout, faults.invalid, faults.limit];
+    let one_kind = kinds.iter().filter(|&&n| n > 0).count() == 1;
     let mut lines = vec![match &f.first {
+        Some((round, _)) if one_kind => format!("{} {why} (the first in round {round})", f.label),
         Some((round, kind)) => format!(
             "{} {why} (the first, {}, in round {round})",
             f.label,
@@ -138,6 +142,13 @@ pub fn fault_forensics(f: &SeatFault<'_>) -> Vec<String> {
         ),
         None => format!("{} {why}", f.label),
     }];
+    if let Some(reason) = &c.first_invalid {
+        lines.push(format!(
+            "  its first invalid answer: {}",
+            untrusted::line(reason)
+        ));
+        lines.push(format!("  ({})", dojo_games::record::STDOUT_HINT));
+    }
     if faults.limit > 0 {
         let hits = faults.limits_hit;
         let named: Vec<&str> = [
@@ -277,6 +288,7 @@ mod tests {
             spawns: 1,
             unsolicited: 0,
             mode: dojo_runner::Mode::default(),
+            first_invalid: None,
         }
     }
 

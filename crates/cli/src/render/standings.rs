@@ -114,8 +114,16 @@ pub fn table(report: &Report) -> String {
 
 /// A bot's first fault (`report.json`'s `first_fault`) as `dojo match`
 /// explains a faulty seat: where, and the end of its stderr in that game.
-fn first_fault_lines(out: &mut String, bot: &str, f: &dojo_league::report::StandingFault) {
+pub(crate) fn first_fault_lines(
+    out: &mut String,
+    bot: &str,
+    f: &dojo_league::report::StandingFault,
+) {
     let _ = writeln!(out, "\n{bot}: {}", first_fault_words(f));
+    if let Some(reason) = &f.invalid {
+        let _ = writeln!(out, "  its answer: {}", super::untrusted::line(reason));
+        let _ = writeln!(out, "  ({})", dojo_games::record::STDOUT_HINT);
+    }
     if f.stderr_tail.is_empty() {
         let _ = writeln!(out, "  stderr in that game: nothing");
     } else {

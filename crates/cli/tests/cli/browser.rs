@@ -255,6 +255,7 @@ fn conduct(seats: usize) -> Vec<SeatConduct> {
             spawns: 1,
             unsolicited: 0,
             mode: dojo_runner::Mode::Auto,
+            first_invalid: None,
         })
         .collect()
 }

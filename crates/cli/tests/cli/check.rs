@@ -73,7 +73,7 @@ fn a_crasher_is_not_ready_and_its_stderr_says_why() {
         stdout.contains("  FAIL  tournament rules: the bot faulted in 4 games of 4"),
         "{stdout}"
     );
-    assert!(stdout.contains("crash, in round 3)"), "{stdout}");
+    assert!(stdout.contains("crash (the first in round 3)"), "{stdout}");
     assert!(stdout.contains("| lost my cards"), "{stdout}");
     assert!(
         stdout.contains("not ready: 8 games with a fault"),

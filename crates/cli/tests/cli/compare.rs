@@ -424,8 +424,49 @@ fn a_new_bot_that_never_starts_is_refused_with_its_stderr() {
         .code(3)
         .stderr(contains("bot NEW (dead) failed its smoke start"))
         .stderr(contains("| Segmentation fault (core dumped)"))
-        .stderr(contains("NEW (dead) cannot be started"));
+        .stderr(contains("NEW (dead) failed its smoke start"));
     assert!(!json.exists(), "no verdict, no report");
+}
+
+/// A broken NEW's verdict comes with its evidence, as a league shows a
+/// faulty bot: its first crash (game, round) and what it wrote to stderr
+/// up to it, in the summary (so in JUnit's output too) and the JSON.
+/// It used to give the share of faulty games alone.
+#[test]
+fn a_broken_verdict_shows_the_bots_first_crash_and_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "half=python3 bots/faulty/crash_half.py",
+        ])
+        .args(["random-py", "--games", "2", "--jobs", "2"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("verdict: none, NEW is broken"), "{stdout}");
+    let report = read_json(&json);
+    let first = &report["broken"]["first_fault"];
+    assert_eq!(first["kind"], "crash", "{report}");
+    assert_eq!(first["round"], 2, "{report}");
+    assert_eq!(
+        first["stderr_tail"],
+        serde_json::json!(["crash_half: giving up"])
+    );
+    assert!(
+        stdout.contains(&format!(
+            "NEW: first crash: game {}, round 2",
+            first["game"]
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    | crash_half: giving up"), "{stdout}");
 }
 
 /// A NEW that crashes on every other move is faulty in every game: no

@@ -461,6 +461,62 @@ fn a_bot_answering_garbage_loses_turns_but_the_game_finishes() {
     assert!(stdout.contains("result: "));
 }
 
+/// What a bot answered that was not a move is shown (it used to be
+/// said only that the answer was invalid): in the match's fault lines,
+/// in its record, and in a league's first fault and its smoke start.
+#[test]
+fn a_bots_invalid_answer_is_shown_as_it_wrote_it() {
+    const GARBAGE: &str = "garb=python3 bots/faulty/garbage.py";
+    const WHY: &str =
+        "`I choose the fire card, obviously` is not a card index; expected one ASCII digit 0 to 4";
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("game.json");
+    let stdout = play_faulty(&[GARBAGE, "random-py", "--seed", "4"], &json);
+    assert!(
+        stdout.contains(&format!("  its first invalid answer: {WHY}")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("logs and debug output go to stderr"),
+        "{stdout}"
+    );
+    // One kind of fault: not named twice.
+    assert!(
+        stdout.contains("faulted: 9 invalid answers (the first in round 1)")
+            || stdout.contains("invalid answers (the first in round 1)"),
+        "{stdout}"
+    );
+    assert_eq!(read_json(&json)["conduct"][0]["first_invalid"], WHY);
+
+    // A league (its smoke start refuses the bot first, saying why).
+    let out = dir.path().join("league");
+    let refused = dojo()
+        .args(["league", "cardjitsu", GARBAGE, "random-py", "--games", "2"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr_of(&refused);
+    assert!(!refused.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("something that is not a move: {WHY}")),
+        "{err}"
+    );
+    let played = dojo()
+        .args(["league", "cardjitsu", GARBAGE, "random-py", "--games", "2"])
+        .args(["--allow-broken", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = dojo_testkit::cli::stdout_of(&played);
+    assert!(text.contains(&format!("  its answer: {WHY}")), "{text}");
+    let report = read_json(&out.join("report.json"));
+    let garb = (report["standings"].as_array().unwrap().iter())
+        .find(|s| s["name"] == "garb")
+        .unwrap();
+    assert_eq!(garb["first_fault"]["invalid"], WHY, "{garb}");
+}
+
 #[test]
 fn a_hanging_bot_times_out_and_is_restarted() {
     let dir = tempfile::tempdir().unwrap();
@@ -566,7 +622,7 @@ fn a_bot_crashing_midgame_is_named_with_its_first_crash_and_a_sound_match_exits_
         "{stdout}"
     );
     assert!(
-        stdout.contains(&format!("(the first, a crash, in round {first})")),
+        stdout.contains(&format!("(the first in round {first})")),
         "{stdout}"
     );
 

@@ -19,7 +19,9 @@ use crate::formats::RECORD_VERSION;
 use crate::game::{GameDef, Shape, SmokeRun};
 use crate::outcome::{ExecError, GameResult};
 use crate::parse::{RecordInput, RecordText};
-use crate::record::{SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info};
+use crate::record::{
+    PlacedFault, SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info,
+};
 use crate::registry::{NotARecord, Saved};
 
 /// A played CardJitsu game.
@@ -59,15 +61,16 @@ impl CardJitsuRecord {
             .collect()
     }
 
-    /// The faults of seat `seat` the rounds record, in order: (round, kind).
-    pub fn seat_faults(
-        &self,
-        seat: usize,
-    ) -> impl Iterator<Item = (u32, dojo_engine::protocol::Fault)> + '_ {
-        self.play
-            .rounds
-            .iter()
-            .filter_map(move |r| Some((r.round, r.faults.get(seat).copied().flatten()?)))
+    /// The faults of seat `seat` the rounds record, in order; every
+    /// round prompts both seats, so its prompt is the round's place.
+    pub fn seat_faults(&self, seat: usize) -> impl Iterator<Item = PlacedFault> + '_ {
+        (self.play.rounds.iter().enumerate()).filter_map(move |(prompt, r)| {
+            Some(PlacedFault {
+                round: r.round,
+                prompt,
+                fault: r.faults.get(seat).copied().flatten()?,
+            })
+        })
     }
 
     /// Per seat: its first fault with its stderr's tail
@@ -79,7 +82,7 @@ impl CardJitsuRecord {
 
 /// Per seat of `conduct`: its first fault, from its faults in the
 /// rounds (`placed`) and its `stderr`.
-pub(crate) fn first_faults<I: IntoIterator<Item = (u32, dojo_engine::protocol::Fault)>>(
+pub(crate) fn first_faults<I: IntoIterator<Item = PlacedFault>>(
     conduct: &[SeatConduct],
     stderr: &[Vec<String>],
     placed: impl Fn(usize) -> I,
@@ -90,7 +93,7 @@ pub(crate) fn first_faults<I: IntoIterator<Item = (u32, dojo_engine::protocol::F
         .map(|(seat, c)| {
             crate::record::FirstFault::of(
                 placed(seat),
-                &c.faults,
+                c,
                 stderr.get(seat).map_or(&[], Vec::as_slice),
             )
         })

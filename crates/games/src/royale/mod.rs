@@ -20,7 +20,9 @@ use crate::formats::RECORD_VERSION;
 use crate::game::{GameDef, Shape, SmokeRun};
 use crate::outcome::{ExecError, GameResult};
 use crate::parse::{RecordInput, RecordText};
-use crate::record::{SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info};
+use crate::record::{
+    PlacedFault, SeatConduct, SeatInfo, Timing, conduct_and_timing, seat_env, seat_info,
+};
 use crate::registry::{NotARecord, Saved};
 use crate::role::{Role, fixed_role};
 
@@ -58,27 +60,28 @@ impl RoyaleRecord {
             .collect()
     }
 
-    /// The faults of seat `seat` its actions record, in order: (round,
-    /// kind). Illegal moves are the rules' business, not a fault of the
-    /// bot's process, and are left out.
-    pub fn seat_faults(
-        &self,
-        seat: usize,
-    ) -> impl Iterator<Item = (u32, dojo_engine::protocol::Fault)> + '_ {
+    /// The faults of seat `seat` its actions record, in order (an action
+    /// of the seat's is an answer to its prompt: its place among them is
+    /// the prompt's). Illegal moves are the rules' business, not a fault
+    /// of the bot's process, and are left out.
+    pub fn seat_faults(&self, seat: usize) -> impl Iterator<Item = PlacedFault> + '_ {
         use dojo_engine::protocol::Fault;
         use dojo_engine::royale::TurnFault;
-        self.play
-            .actions
-            .iter()
+        (self.play.actions.iter())
             .filter(move |a| a.seat == seat)
-            .filter_map(|a| {
+            .enumerate()
+            .filter_map(|(prompt, a)| {
                 let fault = match a.fault? {
                     TurnFault::Timeout => Fault::Timeout,
                     TurnFault::Crash => Fault::Crash,
                     TurnFault::Invalid => Fault::Invalid,
                     TurnFault::Illegal => return None,
                 };
-                Some((a.round, fault))
+                Some(PlacedFault {
+                    round: a.round,
+                    prompt,
+                    fault,
+                })
             })
     }
 

@@ -173,6 +173,7 @@ fn seats(n: usize) -> (Vec<SeatInfo>, Vec<SeatConduct>) {
             spawns: 1,
             unsolicited: 0,
             mode: dojo_runner::Mode::Auto,
+            first_invalid: None,
         })
         .collect();
     (info, conduct)

@@ -430,10 +430,19 @@ impl<'a, P: Processes> Game<'a, P> {
                 match referee.parse_reply(seat, &p.reply) {
                     Reply::Incomplete => {}
                     Reply::Complete(m) => state.replied(p, Answer::Move(m), at),
-                    Reply::Invalid(_) => state.replied(p, Answer::Fault(Fault::Invalid), at),
+                    Reply::Invalid(reason) => {
+                        state.run.note_invalid(&reason);
+                        state.replied(p, Answer::Fault(Fault::Invalid), at);
+                    }
                 }
             }
-            Event::TooLong => state.replied(p, Answer::Fault(Fault::Invalid), at),
+            Event::TooLong => {
+                state.run.note_invalid(&format!(
+                    "a line longer than {} bytes",
+                    self.opts.max_line_bytes
+                ));
+                state.replied(p, Answer::Fault(Fault::Invalid), at);
+            }
             Event::Eof | Event::Exited(_) => {
                 match event {
                     Event::Exited(kind) => state.exit = Some(kind),

@@ -68,7 +68,9 @@ mod tests;
 use dojo_engine::protocol::Referee;
 
 pub use options::{RunOptions, Seat, TimeMode};
-pub use outcome::{FaultCounts, LimitHits, MatchRun, ProcessLimit, RunError, SeatRun};
+pub use outcome::{
+    FaultCounts, INVALID_REASON_CAP_BYTES, LimitHits, MatchRun, ProcessLimit, RunError, SeatRun,
+};
 pub use stderr_cut::STDERR_ENTRY_CAP_BYTES;
 
 use game_loop::Game;

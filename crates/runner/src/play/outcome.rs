@@ -137,6 +137,12 @@ pub struct SeatRun {
     /// memory group to tell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_peak_bytes: Option<u64>,
+    /// Why the seat's first invalid answer of the game was not a move, as
+    /// the referee said it (quoting the answer), cut to
+    /// [`INVALID_REASON_CAP_BYTES`]: what a bot author needs to see what
+    /// the bot wrote. `None` without invalid answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_invalid: Option<String>,
     /// The head of everything the seat's processes wrote to stderr.
     pub stderr: String,
     /// With [`RunOptions::keep_stderr`](crate::RunOptions::keep_stderr):
@@ -155,7 +161,24 @@ pub struct SeatRun {
     pub pgids: Vec<i32>,
 }
 
+/// The most of an invalid answer's reason kept ([`SeatRun::first_invalid`]):
+/// an answer can be a whole line of up to a mebibyte.
+pub const INVALID_REASON_CAP_BYTES: usize = 400;
+
 impl SeatRun {
+    /// Notes why an answer was invalid, if it is the seat's first.
+    pub(crate) fn note_invalid(&mut self, reason: &str) {
+        if self.first_invalid.is_some() {
+            return;
+        }
+        let mut cut = reason.len().min(INVALID_REASON_CAP_BYTES);
+        while !reason.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let ellipsis = if cut < reason.len() { "…" } else { "" };
+        self.first_invalid = Some(format!("{}{ellipsis}", &reason[..cut]));
+    }
+
     /// Charges a `limit` fault for a process that ran into `hits`.
     pub(crate) fn note_limits(&mut self, hits: &[&str]) {
         if hits.is_empty() {
@@ -182,6 +205,7 @@ impl SeatRun {
             latencies_us: Vec::new(),
             cpu_us: Vec::new(),
             memory_peak_bytes: None,
+            first_invalid: None,
             stderr: String::new(),
             stderr_by_prompt: Vec::new(),
             pgids: Vec::new(),

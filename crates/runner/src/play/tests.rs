@@ -291,6 +291,19 @@ fn an_oom_kill_under_the_bots_own_cap_fails_the_game_instead_of_charging_it() {
     );
 }
 
+#[test]
+fn the_first_invalid_answer_is_kept_with_the_referees_reason() {
+    let script = answering(|_, round| match round {
+        0 => vec![(10, line("4"))],
+        1 => vec![(10, line("debug: thinking"))],
+        _ => vec![(10, line("later"))],
+    });
+    let mut referee = Numbers::new(1, 3);
+    let run = play_fake(&mut referee, Fake::new(vec![script]), Mode::Persistent);
+    assert_eq!(run.seats[0].faults.invalid, 2);
+    assert_eq!(run.seats[0].first_invalid.as_deref(), Some("not a number"));
+}
+
 /// A script answering round `r` after `delays[r]` milliseconds.
 fn slow_by(delays: &'static [u64]) -> Script {
     answering(move |_, round| vec![(delays[round], line("1"))])

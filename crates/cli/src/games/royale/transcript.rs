@@ -144,10 +144,12 @@ pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
         .zip(&rec.conduct)
         .filter(|(_, c)| c.faults.total() > 0)
         .flat_map(|(s, c)| {
-            let first = rec.seat_faults(s.seat).next().map(|(round, f)| {
+            let first = rec.seat_faults(s.seat).next().map(|p| {
                 (
-                    round,
-                    dojo_games::record::FaultKind::from(f).word().to_owned(),
+                    p.round,
+                    dojo_games::record::FaultKind::from(p.fault)
+                        .word()
+                        .to_owned(),
                 )
             });
             let team = seat_team(s.team.as_ref());
