@@ -33,7 +33,7 @@ PAGES.compare = (view, app) => {
       { name: 'upper bound (accept H1)', colour: '#2f7d5b', xs, ys: tr.map((t) => t.upper), dash: '6 4', width: 1.5 },
       { name: 'lower bound (accept H0)', colour: '#c0392b', xs, ys: tr.map((t) => t.lower), dash: '6 4', width: 1.5 },
     ],
-    xMax: last, yMin: la.min, yMax: la.max, ticks: la.ticks, height: 240, xLabel: (v) => `${fmt(v)} ${units}`,
+    xMax: last, yMin: la.min, yMax: la.max, ticks: la.ticks, height: 240, xLabel: (v) => `${fmt(v)} ${v === 1 ? unit : units}`,
     hlines: [
       { y: r.bounds.upper, colour: '#2f7d5b', label: `accept H1 (${r.bounds.upper.toFixed(2)})` },
       { y: r.bounds.lower, colour: '#c0392b', label: `accept H0 (${r.bounds.lower.toFixed(2)})`, below: true },
@@ -63,7 +63,7 @@ PAGES.compare = (view, app) => {
     series: [{ name: 'Elo estimate (fixed sample)', colour: '#3d5a80', xs: exs, ys: est.map((t) => c(t.elo.elo)), width: 2.2 }],
     areas: [{ xs: exs, lo: est.map((t) => c(t.elo.lo)), hi: est.map((t) => c(t.elo.hi)), colour: 'rgba(61,90,128,0.16)' }],
     clips,
-    xMax: last, yMin: ea.axis.min, yMax: ea.axis.max, ticks: ea.axis.ticks, width: 720, height: 240, xLabel: (v) => `${fmt(v)} ${units}`,
+    xMax: last, yMin: ea.axis.min, yMax: ea.axis.max, ticks: ea.axis.ticks, width: 720, height: 240, xLabel: (v) => `${fmt(v)} ${v === 1 ? unit : units}`,
     hlines: [{ y: p.elo1, colour: '#2f7d5b', label: `elo1 ${p.elo1}` }, { y: p.elo0, colour: '#c0392b', label: `elo0 ${p.elo0}`, below: true }, { y: 0, colour: '#cfcabf' }],
   }) : h('p', { class: 'muted' }, 'No block was played.');
   eloChart.id = 'elo-chart';
@@ -94,7 +94,7 @@ PAGES.compare = (view, app) => {
   const why = r.verdict === 'broken' && r.broken ? r.broken.reason : generic;
   app.append(
     h('h1', {}, `${b.new.name} (NEW) vs ${b.base.name} (BASE)`),
-    h('p', { class: 'sub' }, `${r.settings.game} · ${fmt(r.games_played)} games in ${fmt(r.blocks_played)} ${unit === 'pair' ? 'seat-swapped pairs' : 'blocks of ' + r.model.games_per_unit} · seed ${r.settings.seed}`),
+    h('p', { class: 'sub' }, `${r.settings.game} · ${fmt(r.games_played)} games in ${fmt(r.blocks_played)} ${unit === 'pair' ? (r.blocks_played === 1 ? 'seat-swapped pair' : 'seat-swapped pairs') : (r.blocks_played === 1 ? 'block' : 'blocks') + ' of ' + r.model.games_per_unit} · seed ${r.settings.seed}`),
     h('div', { class: 'result', id: 'result' }, h('span', { class: `badge ${cls}`, id: 'verdict' }, word), ' ', why,
       h('span', { class: 'muted' }, ` · Elo ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}] · LLR `), h('span', { id: 'llr' }, r.llr.toFixed(3))),
     r.note ? h('p', { class: 'hint', id: 'note' }, `Note: ${NOTE[r.note] || r.note}.`) : '',

@@ -405,9 +405,12 @@ pub(crate) fn summary(r: &CompareReport) -> String {
     match r.model.unit {
         Unit::Pair => {
             line(format!(
-                "games: {} in {} seat-swapped pairs, NEW scores {:.1}%",
+                "games: {} in {}, NEW scores {:.1}%",
                 r.games_played,
-                r.blocks_played,
+                crate::output::count(
+                    usize::try_from(r.blocks_played).unwrap_or(usize::MAX),
+                    "seat-swapped pair"
+                ),
                 100.0 * r.new_score
             ));
             line(format!(

@@ -781,6 +781,49 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
     page.assert_clean();
 }
 
+/// A broken comparison's page says why: the broken bot's first crash and
+/// its stderr up to it, in a panel; and one pair is "1 pair" (it was
+/// "1 pairs" on the axes and in the heading).
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_broken_comparisons_page_shows_the_bots_first_crash() {
+    let Some(chrome) = browser_or_skip("a_broken_comparisons_page_shows_the_bots_first_crash")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("compare.html");
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "half=python3 bots/faulty/crash_half.py",
+        ])
+        .args(["random-py", "--games", "2"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = Opened::open(&chrome, &html);
+    let panel = page.text("#broken-fault");
+    assert!(panel.contains("first crash, game"), "{panel}");
+    assert!(panel.contains("crash_half: giving up"), "{panel}");
+    let text = page.text("main");
+    assert!(text.contains("in 1 seat-swapped pair "), "{text}");
+    assert!(
+        text.contains("1 pair") && !text.contains("1 pairs"),
+        "{text}"
+    );
+    page.assert_clean();
+}
+
 /// The value axis labels of the chart `chart`: round numbers evenly
 /// spaced (1, 2 or 5 times a power of ten), zero among them as "0" (not
 /// the "0.00" or "0.01" of a range's middle); their values.
