@@ -166,8 +166,9 @@ pub struct LeagueArgs {
     pub bots: Vec<String>,
     /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
     /// default 40) or per trio of bots (royale: rounded up to the three
-    /// team rotations; default: 3 per board, so each trio plays every board
-    /// in every team rotation).
+    /// team rotations, each on one board; default: 3 per board, so each
+    /// trio plays every board in every team rotation; fewer than it takes
+    /// for every trio to play every board is refused).
     #[arg(long, value_name = "N", value_parser = at_least_one_u64())]
     pub games: Option<u64>,
     /// Games played at once; default: the number of cores.
@@ -329,7 +330,8 @@ pub struct CompareArgs {
     pub base: String,
     /// Most games to play (rounded up to whole blocks: seat-swapped pairs,
     /// or royale's six team rotations; two games when the third bot's
-    /// bot.toml fixes its team).
+    /// bot.toml fixes its team). Royale plays each block on one board, in
+    /// turn: fewer blocks than boards is refused.
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with

@@ -266,6 +266,12 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         settings.games = game_cli.league_games(settings.boards.len());
     }
     dojo_league::stop::check(&settings)?;
+    // A board given (or found) must be played: a new league is refused
+    // rather than leave some out silently.
+    let schedule = dojo_league::Schedule::build(&settings)?;
+    schedule
+        .check_boards(settings.games)
+        .map_err(|e| super::boards_found(e, &a.board))?;
     let origin = Origin {
         bots_dir: Some(super::absolute(bots_dir)),
         allow_broken: a.allow_broken,

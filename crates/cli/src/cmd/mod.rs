@@ -41,6 +41,19 @@ pub fn game_inputs<'a>(
     inputs
 }
 
+/// `err` (a board error), saying where the boards came from when none
+/// was given: every playable board found (`crate::home::default_boards`),
+/// which `--board` narrows.
+pub fn boards_found(err: impl std::fmt::Display, given: &crate::args::BoardsArg) -> anyhow::Error {
+    if given.given.is_empty() {
+        anyhow::anyhow!(
+            "{err} (no --board was given, so the boards are every playable one found; choose some with --board FILE)"
+        )
+    } else {
+        anyhow::anyhow!("{err}")
+    }
+}
+
 /// Refuses the game option flags given that `game` does not take
 /// (another game's: they would be silently ignored), naming them and the
 /// games they apply to. Cheap: a league checks it before its bots are
