@@ -73,9 +73,18 @@ pub enum Command {
     #[command(subcommand)]
     Rules(RulesCommand),
     /// Check a bot before submitting it: read and built as a league takes
-    /// it, a few games against the bundled bots in every seat and rule set,
-    /// one replayed for determinism, its move times and memory against the
-    /// limits. Exit 0: ready; 1: a fault in some game, each named.
+    /// it, a few games against the bundled bots in every seat and rule set
+    /// (or on each board), one replayed for determinism, its move times and
+    /// memory against the limits. Exit 0: ready; 1: a fault in some game,
+    /// each named.
+    ///
+    /// Give it the contest's conditions as a league takes them: the time
+    /// controls and limits, the game options (`--rules` checks that rule
+    /// set only; decks, `--max-rounds`, `--stall-rounds` go into every
+    /// game) and royale's boards (`--board`, each played in every seat;
+    /// default: boards/arena.txt). Unless `--max-rounds` is given, royale
+    /// games stop sooner than a league's (its default below), as a
+    /// per-turn opponent makes them slow.
     Check(CheckArgs),
     /// Start a new bot: a directory with its bot.toml and a small, commented bot that plays legal moves.
     ///
@@ -100,6 +109,12 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("board", |arg| arg.help(
+        "Royale boards to check on, each in every seat; default: boards/arena.txt"
+    )),
+    mut_arg("max_rounds", |arg| arg.help(crate::games::options::check_max_rounds_help())),
+)]
 pub struct CheckArgs {
     /// The game the bot plays.
     #[arg(value_parser = game_parser())]
@@ -119,6 +134,11 @@ pub struct CheckArgs {
     /// league's defaults).
     #[command(flatten)]
     pub controls: ControlArgs,
+    /// The game options to check under, as a league takes them.
+    #[command(flatten)]
+    pub play: GameOptionsArgs,
+    #[command(flatten)]
+    pub board: BoardsArg,
 }
 
 /// `dojo new`: a starter bot from `crate::starter`'s templates, written

@@ -54,6 +54,18 @@ pub fn boards_found(err: impl std::fmt::Display, given: &crate::args::BoardsArg)
     }
 }
 
+/// Refuses `--board` for a game not played on boards (it would be
+/// ignored), naming the games that are.
+pub fn refuse_boards(game: Game, boards: &BoardsArg) -> Result<()> {
+    if !games::cli(game).boards() && !boards.given.is_empty() {
+        bail!(
+            "--board only applies to {}, not {game}",
+            games::board_games().join(" or ")
+        );
+    }
+    Ok(())
+}
+
 /// Refuses the game option flags given that `game` does not take
 /// (another game's: they would be silently ignored), naming them and the
 /// games they apply to. Cheap: a league checks it before its bots are
