@@ -73,9 +73,18 @@ pub enum Command {
     #[command(subcommand)]
     Rules(RulesCommand),
     /// Check a bot before submitting it: read and built as a league takes
-    /// it, a few games against the bundled bots in every seat and rule set,
-    /// one replayed for determinism, its move times and memory against the
-    /// limits. Exit 0: ready; 1: a fault in some game, each named.
+    /// it, a few games against the bundled bots in every seat and rule set
+    /// (or on each board), one replayed for determinism, its move times and
+    /// memory against the limits. Exit 0: ready; 1: a fault in some game,
+    /// each named.
+    ///
+    /// Give it the contest's conditions as a league takes them: the time
+    /// controls and limits, the game options (`--rules` checks that rule
+    /// set only; decks, `--max-rounds`, `--stall-rounds` go into every
+    /// game) and royale's boards (`--board`, each played in every seat;
+    /// default: boards/arena.txt). Unless `--max-rounds` is given, royale
+    /// games stop sooner than a league's (its default below), as a
+    /// per-turn opponent makes them slow.
     Check(CheckArgs),
     /// Start a new bot: a directory with its bot.toml and a small, commented bot that plays legal moves.
     ///
@@ -100,6 +109,12 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("board", |arg| arg.help(
+        "Royale boards to check on, each in every seat; default: boards/arena.txt"
+    )),
+    mut_arg("max_rounds", |arg| arg.help(crate::games::options::check_max_rounds_help())),
+)]
 pub struct CheckArgs {
     /// The game the bot plays.
     #[arg(value_parser = game_parser())]
@@ -119,6 +134,11 @@ pub struct CheckArgs {
     /// league's defaults).
     #[command(flatten)]
     pub controls: ControlArgs,
+    /// The game options to check under, as a league takes them.
+    #[command(flatten)]
+    pub play: GameOptionsArgs,
+    #[command(flatten)]
+    pub board: BoardsArg,
 }
 
 /// `dojo new`: a starter bot from `crate::starter`'s templates, written
@@ -166,8 +186,9 @@ pub struct LeagueArgs {
     pub bots: Vec<String>,
     /// Games per pairing (CardJitsu: rounded up to seat-swapped pairs;
     /// default 40) or per trio of bots (royale: rounded up to the three
-    /// team rotations; default: 3 per board, so each trio plays every board
-    /// in every team rotation).
+    /// team rotations, each on one board; default: 3 per board, so each
+    /// trio plays every board in every team rotation; fewer than it takes
+    /// for every trio to play every board is refused).
     #[arg(long, value_name = "N", value_parser = at_least_one_u64())]
     pub games: Option<u64>,
     /// Games played at once; default: the number of cores.
@@ -329,7 +350,8 @@ pub struct CompareArgs {
     pub base: String,
     /// Most games to play (rounded up to whole blocks: seat-swapped pairs,
     /// or royale's six team rotations; two games when the third bot's
-    /// bot.toml fixes its team).
+    /// bot.toml fixes its team). Royale plays each block on one board, in
+    /// turn: fewer blocks than boards is refused.
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with

@@ -23,6 +23,9 @@
 //! - Royale: six games on board `boards[k % boards.len()]`, fixture ids
 //!   `6k..6k + 6`, seat `i` on team `R`, `P`, `S`: every assignment of the
 //!   three bots to the three teams, once each on the same board and seed.
+//!   A game limit of fewer blocks than boards is refused
+//!   ([`CompareError::BoardsUnplayed`]): it would never reach the last
+//!   boards.
 //!
 //! **Fixed teams.** A bot whose bot.toml fixes its royale team
 //! ([`CompareSettings::teams`]) is seated only on it, by the rule of a
@@ -123,6 +126,23 @@ pub enum CompareError {
     /// A royale comparison without boards.
     #[error("a royale comparison needs at least one board")]
     NoBoards,
+    /// Fewer blocks than boards: a block is played on one board, so some
+    /// boards would never be played.
+    #[error(
+        "--games {games} is too few for {boards} boards: each block of {per_block} games is played on one board, so the comparison would play on only {played} of them; give --games {least} or more to play every board, or fewer boards"
+    )]
+    BoardsUnplayed {
+        /// The games asked for.
+        games: u64,
+        /// The boards given.
+        boards: usize,
+        /// Games per block.
+        per_block: u32,
+        /// Blocks, so boards, played at most.
+        played: u64,
+        /// The fewest games that play every board.
+        least: u64,
+    },
     /// A game played in partnerships: comparisons seat NEW and BASE in
     /// every order, which would make them partners.
     #[error("{game} is played in partnerships; dojo compare plays only games without them")]
@@ -214,7 +234,28 @@ impl CompareSettings {
             });
         }
         self.sprt.validate()?;
-        Ok(())
+        self.check_boards()
+    }
+
+    /// Refuses a game limit that would leave a board unplayed: block `k`
+    /// is played on board `k % boards`, so fewer blocks than boards never
+    /// reach the last ones. (The test may decide before every board is
+    /// played; the limit must not decide that.) Depends on the fixed
+    /// teams, which set the games of a block.
+    fn check_boards(&self) -> Result<(), CompareError> {
+        let boards = self.boards.len();
+        let played = self.max_blocks();
+        if !self.game.shape().board || played >= boards as u64 {
+            return Ok(());
+        }
+        let per_block = self.games_per_block();
+        Err(CompareError::BoardsUnplayed {
+            games: self.games,
+            boards,
+            per_block,
+            played,
+            least: u64::from(per_block).saturating_mul(boards as u64),
+        })
     }
 
     /// The roles: NEW, BASE, and THIRD for every further seat.

@@ -72,6 +72,20 @@ pub enum ScheduleError {
         game: Game,
         roles: &'static [&'static str],
     },
+    /// Fewer cycles than boards: each group plays one board per cycle,
+    /// so some would never play some boards (with one group, never at
+    /// all).
+    #[error(
+        "--games {games} is too few for {boards} boards: each {group} plays {per_cycle} games on a board (one in each rotation of the seats) before it moves to the next, so it would play on only {played} of them; give --games {least} or more to play every board, or fewer boards"
+    )]
+    BoardsUnplayed {
+        games: u64,
+        boards: usize,
+        group: &'static str,
+        per_cycle: u64,
+        played: u64,
+        least: u64,
+    },
     #[error(transparent)]
     BadShard(#[from] BadShard),
 }
@@ -151,6 +165,9 @@ pub struct Schedule {
     /// one more entry, the legs of a whole cycle.
     offsets: Vec<u64>,
     cycles: u64,
+    /// The games one cycle stands for, as `--games` counts them (a
+    /// cycle's seat rotations; a comparison's block).
+    cycle_games: u64,
 }
 
 impl Schedule {
@@ -277,15 +294,43 @@ impl Schedule {
         if groups.is_empty() {
             return Err(ScheduleError::Empty);
         }
-        Ok(Schedule::from_groups(
-            game,
-            sorted.iter().map(|b| b.name.clone()).collect(),
+        Ok(Schedule {
+            cycle_games: legs_per_cycle,
+            ..Schedule::from_groups(
+                game,
+                sorted.iter().map(|b| b.name.clone()).collect(),
+                boards,
+                seed,
+                fnv1a64(game.name()),
+                groups,
+                games.div_ceil(legs_per_cycle),
+            )
+        })
+    }
+
+    /// Refuses a schedule, asked for `games` per group, in which a group
+    /// would not play on every board: a group plays one board per cycle,
+    /// so with fewer cycles than boards it misses some (a league of three
+    /// royale bots, one trio, would never play them). Not part of
+    /// [`Schedule::build`]: a league stored before this was refused must
+    /// still resume, report and merge.
+    pub fn check_boards(&self, games: u64) -> Result<(), ScheduleError> {
+        let boards = self.boards.len();
+        if self.cycles >= boards as u64 {
+            return Ok(());
+        }
+        Err(ScheduleError::BoardsUnplayed {
+            games,
             boards,
-            seed,
-            fnv1a64(game.name()),
-            groups,
-            games.div_ceil(legs_per_cycle),
-        ))
+            group: match self.game.shape().seats() {
+                2 => "pairing of bots",
+                3 => "trio of bots",
+                _ => "group of bots",
+            },
+            per_cycle: self.cycle_games,
+            played: self.cycles,
+            least: self.cycle_games.saturating_mul(boards as u64),
+        })
     }
 
     /// The blocks of `dojo compare`: one group of the role names `roles`
@@ -364,6 +409,7 @@ impl Schedule {
             groups,
             offsets,
             cycles,
+            cycle_games: legs,
         }
     }
 

@@ -1,7 +1,9 @@
 //! `dojo check GAME BOT`: what a bot author runs before submitting. The
 //! bot is read and built as a league takes it, then plays a few games
 //! against the game's bundled bots, in every seat, under every rule set
-//! the game has (each game's [`crate::games::GameCli::check_variants`]),
+//! the game has or the one given, on each board given, with the game
+//! options given as a league takes them (each game's
+//! [`crate::games::GameCli::check_variants`]),
 //! one game is played again to see whether the bot is deterministic, and
 //! its move times and memory peak are set against the limits in force.
 //!
@@ -46,6 +48,15 @@ struct Played {
 
 pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     let cli = crate::games::cli(a.game);
+    // The contest's conditions, checked before the bot is built as a
+    // league checks them: another game's flag, a deck or a board that
+    // does not read is an error naming it, not a fault in every game.
+    super::refuse_boards(a.game, &a.board)?;
+    super::play_options(a.game, &a.play, &dojo_league::PlayOptions::default())?;
+    for board in &a.board.given {
+        crate::home::load_board(board)?;
+    }
+    let variants = cli.check_variants(&a.play, &a.board.names())?;
     let exe = std::env::current_exe().context("cannot find the dojo binary to run matches")?;
     // Read and built as a league takes it: a bad manifest, a failed build
     // or a bot for another game stops here with the usual message.
@@ -61,7 +72,6 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
         a.against.clone()
     };
     let seats = a.game.shape().seats();
-    let variants = cli.check_variants();
     let total = variants.len() * opponents.len() * seats;
     outln!(
         "checking {} ({}) for {}: {} against {}",

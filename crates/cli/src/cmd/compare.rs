@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use dojo_games::BotExecutor;
-use dojo_league::compare::{BASE, CompareSettings, Conclusion, NEW, THIRD, run_compare};
+use dojo_league::compare::{
+    BASE, CompareError, CompareSettings, Conclusion, NEW, THIRD, run_compare,
+};
 use dojo_runner::BotSpec;
 
 use crate::args::CompareArgs;
@@ -67,7 +69,8 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         faults: a.faults.given.unwrap_or_default(),
         teams: BTreeMap::new(),
     };
-    settings.validate()?;
+    // Checked once the bots' fixed teams are known (`fix_teams`, before
+    // any build): they set a block's games, which the boards need.
 
     let mut specs = vec![a.new.clone(), a.base.clone()];
     let third = match (a.third.clone(), default_third) {
@@ -87,7 +90,7 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         by_role.insert(role.to_owned(), Arc::clone(bot));
     }
     // Refused before anything is built: a bot.toml's team is known now.
-    fix_teams(&mut settings, &by_role)?;
+    fix_teams(&mut settings, &by_role, &a.board)?;
     bots::build_all(&loaded)?;
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
@@ -185,10 +188,16 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
 }
 
 /// Seats each bot whose bot.toml fixes its team only on that team, as a
-/// league does; refuses, naming the bots and their bot.toml lines, fixed
-/// teams that make the comparison unfair or impossible (NEW's or BASE's:
-/// `CompareSettings::validate`).
-fn fix_teams(settings: &mut CompareSettings, bots: &BTreeMap<String, Arc<BotSpec>>) -> Result<()> {
+/// league does, then checks the settings (`CompareSettings::validate`):
+/// fixed teams that make the comparison unfair or impossible (NEW's or
+/// BASE's) are refused naming the bots and their bot.toml lines; a game
+/// limit too low for the boards (a block's games depend on the teams) says
+/// where the boards came from.
+fn fix_teams(
+    settings: &mut CompareSettings,
+    bots: &BTreeMap<String, Arc<BotSpec>>,
+    boards: &crate::args::BoardsArg,
+) -> Result<()> {
     let mut fixed = Vec::new();
     for (role, bot) in bots {
         if let Some(team) = dojo_games::fixed_role(bot, settings.game.shape())? {
@@ -198,6 +207,17 @@ fn fix_teams(settings: &mut CompareSettings, bots: &BTreeMap<String, Arc<BotSpec
         }
     }
     settings.validate().map_err(|err| {
+        if !matches!(
+            err,
+            CompareError::UnknownRole { .. }
+                | CompareError::NoSeating { .. }
+                | CompareError::Unfair { .. }
+        ) {
+            return match err {
+                CompareError::BoardsUnplayed { .. } => super::boards_found(err, boards),
+                _ => anyhow::Error::new(err),
+            };
+        }
         // NEW before BASE before the third bot, as the error lists them.
         fixed.sort_by_key(|(role, _, _)| [NEW, BASE, THIRD].iter().position(|r| r == role));
         let which: Vec<String> = (fixed.iter())

@@ -227,12 +227,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         );
     };
     let game_cli = games::cli(game);
-    if !game_cli.boards() && !a.board.given.is_empty() {
-        bail!(
-            "--board only applies to {}, not {game}",
-            games::board_games().join(" or ")
-        );
-    }
+    super::refuse_boards(game, &a.board)?;
     // Before the bots are looked at: a folder of them is built.
     super::refuse_other_games_flags(game, &a.play)?;
     let (mut bots, mut resolved, excluded) = league_bots(game, &a.bots, bots_dir)?;
@@ -266,6 +261,12 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         settings.games = game_cli.league_games(settings.boards.len());
     }
     dojo_league::stop::check(&settings)?;
+    // A board given (or found) must be played: a new league is refused
+    // rather than leave some out silently.
+    let schedule = dojo_league::Schedule::build(&settings)?;
+    schedule
+        .check_boards(settings.games)
+        .map_err(|e| super::boards_found(e, &a.board))?;
     let origin = Origin {
         bots_dir: Some(super::absolute(bots_dir)),
         allow_broken: a.allow_broken,

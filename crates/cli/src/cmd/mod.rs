@@ -41,6 +41,31 @@ pub fn game_inputs<'a>(
     inputs
 }
 
+/// `err` (a board error), saying where the boards came from when none
+/// was given: every playable board found (`crate::home::default_boards`),
+/// which `--board` narrows.
+pub fn boards_found(err: impl std::fmt::Display, given: &crate::args::BoardsArg) -> anyhow::Error {
+    if given.given.is_empty() {
+        anyhow::anyhow!(
+            "{err} (no --board was given, so the boards are every playable one found; choose some with --board FILE)"
+        )
+    } else {
+        anyhow::anyhow!("{err}")
+    }
+}
+
+/// Refuses `--board` for a game not played on boards (it would be
+/// ignored), naming the games that are.
+pub fn refuse_boards(game: Game, boards: &BoardsArg) -> Result<()> {
+    if !games::cli(game).boards() && !boards.given.is_empty() {
+        bail!(
+            "--board only applies to {}, not {game}",
+            games::board_games().join(" or ")
+        );
+    }
+    Ok(())
+}
+
 /// Refuses the game option flags given that `game` does not take
 /// (another game's: they would be silently ignored), naming them and the
 /// games they apply to. Cheap: a league checks it before its bots are

@@ -76,8 +76,22 @@ pub trait GameCli: Sync {
     /// `ReplayText`); `None` for another game's.
     fn replay_text<'a>(&self, saved: &'a Saved) -> Option<&'a dyn ReplayText>;
     /// What `dojo check` plays a bot under: each of the game's rule sets
-    /// (or boards), named, as the `dojo match` flags that choose it.
-    fn check_variants(&self) -> Vec<(&'static str, Vec<String>)>;
+    /// (or boards), named, as the `dojo match` flags that choose it, under
+    /// the game option flags given (`options`, their other game's flags
+    /// refused before) and, for a game on boards, on each of `boards` (the
+    /// game's check board when none). An option that picks a rule set
+    /// (`--rules`) checks that one only; the others go into every game.
+    fn check_variants(
+        &self,
+        options: &GameOptionsArgs,
+        boards: &[String],
+    ) -> Result<Vec<(String, Vec<String>)>>;
+    /// The round limit of `dojo check`'s games when `--max-rounds` is not
+    /// given, where the game's own default would make a check slow;
+    /// `None`: the game's default.
+    fn check_max_rounds(&self) -> Option<u32> {
+        None
+    }
     /// The bundled bots `dojo check` plays a bot against (no build needed).
     fn check_opponents(&self) -> &'static [&'static str];
     /// The `dojo match` arguments that put `bot` in seat `seat` (0-based,
@@ -102,6 +116,15 @@ where
                 .map_err(|e| anyhow::anyhow!("the stored game option --{flag} {v}: {e}"))
         })
         .transpose()
+}
+
+/// The `dojo match` flags that play under the stored options `play`
+/// (each stored under its flag's name: `--max-rounds 40`), as a league's
+/// command (`dojo_league::command::league_argv`) passes them on.
+pub fn match_flags(play: &PlayOptions) -> Vec<String> {
+    (play.iter())
+        .flat_map(|(flag, value)| [format!("--{flag}"), value.to_owned()])
+        .collect()
 }
 
 /// The registry: the command line's part of each game of [`Game::ALL`],

@@ -60,12 +60,28 @@ impl CommonArgs {
 pub fn max_rounds_help(game: Option<Game>) -> String {
     let default = match game {
         Some(game) => super::cli(game).max_rounds_default(),
-        None => (Game::ALL.into_iter())
-            .map(|g| format!("{g} {}", super::cli(g).max_rounds_default()))
-            .collect::<Vec<_>>()
-            .join("; "),
+        None => every_default(|g| super::cli(g).max_rounds_default()),
     };
     format!("Rounds after which an undecided game is a draw [default: {default}]")
+}
+
+/// The help of `--max-rounds` in `dojo check`, whose games of a game
+/// with a check cap of its own (`GameCli::check_max_rounds`) stop there.
+pub fn check_max_rounds_help() -> String {
+    let default = every_default(|g| {
+        let cli = super::cli(g);
+        cli.check_max_rounds()
+            .map_or_else(|| cli.max_rounds_default(), |n| n.to_string())
+    });
+    format!("Rounds after which an undecided game is a draw [default: {default}]")
+}
+
+/// `cardjitsu 500; royale ...`: each game's default by `default`.
+fn every_default(default: impl Fn(Game) -> String) -> String {
+    (Game::ALL.into_iter())
+        .map(|g| format!("{g} {}", default(g)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Every game's option flags, for the commands that play any game: one

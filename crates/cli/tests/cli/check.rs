@@ -149,3 +149,100 @@ fn a_bot_for_another_game_is_refused_as_a_league_would() {
         .code(3)
         .stderr(predicates::str::contains("plays royale, not cardjitsu"));
 }
+
+/// The contest's game options are the check's: `--rules` checks that rule
+/// set alone, and `--max-rounds` ends every game there (capped at 3
+/// rounds, each of the 4 games is 3 rounds: 2 moves after the first).
+#[test]
+fn a_cardjitsu_check_plays_under_the_rules_and_limits_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(tmp.path(), "steady", "echo 0");
+    let (status, stdout) = check(
+        &bot,
+        &[
+            "--rules",
+            "classic",
+            "--max-rounds",
+            "3",
+            "--timeout-ms",
+            "20000",
+            "--startup-ms",
+            "20000",
+        ],
+    );
+    assert_eq!(status, Some(0), "{stdout}");
+    for line in [
+        "for cardjitsu: 4 games against random-py, random-sh",
+        "  ok    classic rules: 4 games without a fault",
+        "  ok    8 later moves: ",
+        "ready to submit",
+    ] {
+        assert!(stdout.contains(line), "no `{line}` in:\n{stdout}");
+    }
+    assert!(!stdout.contains("tournament rules"), "{stdout}");
+}
+
+/// Royale is checked on each board given, in every seat, with the round
+/// limit given (2 rounds: one move after the first in each game).
+#[test]
+fn a_royale_check_plays_on_each_board_given_under_its_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tiny = dojo_testkit::paths::data("tiny.txt");
+    let other = tmp.path().join("other.txt");
+    std::fs::copy(&tiny, &other).unwrap();
+    let other = other.display().to_string();
+    let passer = |name: &str| {
+        format!(r#"{name}=sh -c 'while read l && [ -n "$l" ]; do :; done; read x; read y; echo P'"#)
+    };
+    let out = dojo()
+        .args([
+            "check",
+            "royale",
+            &passer("mine"),
+            "--against",
+            &passer("them"),
+        ])
+        .args(["--board", &tiny, "--board", &other, "--max-rounds", "2"])
+        .args(["--timeout-ms", "20000", "--startup-ms", "20000"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for line in [
+        "for royale: 6 games against them".to_owned(),
+        format!("  ok    board {tiny}: 3 games without a fault"),
+        format!("  ok    board {other}: 3 games without a fault"),
+        "  ok    6 later moves: ".to_owned(),
+        "ready to submit".to_owned(),
+    ] {
+        assert!(stdout.contains(&line), "no `{line}` in:\n{stdout}");
+    }
+}
+
+/// A game option or board the game does not take, or a board that does
+/// not read, is refused before the bot is built, naming it, as a league
+/// refuses it.
+#[test]
+fn a_check_refuses_options_of_another_game_and_a_bad_board() {
+    for (args, expected) in [
+        (
+            &["cardjitsu", "random-py", "--board", "boards/arena.txt"][..],
+            "--board only applies to royale, not cardjitsu",
+        ),
+        (
+            &["royale", "general", "--rules", "classic"][..],
+            "--rules only applies to cardjitsu, not royale",
+        ),
+        (
+            &["royale", "general", "--board", "no/such/board.txt"][..],
+            "cannot read no/such/board.txt",
+        ),
+    ] {
+        dojo()
+            .arg("check")
+            .args(args)
+            .assert()
+            .code(3)
+            .stderr(predicates::str::contains(expected));
+    }
+}

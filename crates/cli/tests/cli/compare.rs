@@ -296,6 +296,58 @@ fn a_third_bot_with_a_fixed_team_plays_only_that_team() {
     }
 }
 
+/// Block `k` is played on board `k % boards`: a game limit of fewer
+/// blocks than boards would never play the last ones, so it is refused,
+/// naming the limit that plays every board. A block is six games, or two
+/// with the third bot's team fixed, which the limit is reckoned in.
+#[test]
+fn a_royale_game_limit_too_low_for_its_boards_is_refused_naming_the_games_needed() {
+    let dir = tempfile::tempdir().unwrap();
+    let paper = royale_bot_of_team(dir.path(), "paper", "P");
+    let paper = paper.display().to_string();
+    let tiny = dojo_testkit::paths::data("tiny.txt");
+    let boards = ["--board", "boards/arena.txt", "--board", &tiny];
+    let json = dir.path().join("compare.json");
+    for (third, games, least, per_block) in [
+        ("royale-random-py", "6", "12", "6"),
+        (paper.as_str(), "2", "4", "2"),
+    ] {
+        let out = dojo()
+            .args(["compare", "royale", "royale-random-py", "royale-random-py"])
+            .args(["--third", third, "--games", games, "--max-rounds", "3"])
+            .args(boards)
+            .args(GENEROUS)
+            .arg("--json")
+            .arg(&json)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{third}: {stderr}");
+        let expected = format!(
+            "--games {games} is too few for 2 boards: each block of {per_block} games is played on one board, so the comparison would play on only 1 of them; give --games {least} or more to play every board, or fewer boards"
+        );
+        assert!(stderr.contains(&expected), "{third}: {stderr}");
+        assert!(!json.exists(), "{third}: no games, no report");
+    }
+    // Two blocks of the fixed third bot's two games: both boards.
+    let out = dojo()
+        .args(["compare", "royale", "royale-random-py", "royale-random-py"])
+        .args(["--third", &paper, "--games", "4", "--max-rounds", "3"])
+        .args(boards)
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let report = read_json(&json);
+    let played: Vec<&str> = (report["blocks"].as_array().unwrap().iter())
+        .map(|b| b["board"].as_str().unwrap())
+        .collect();
+    assert_eq!(played, ["boards/arena.txt", tiny.as_str()]);
+}
+
 /// NEW or BASE with a fixed team cannot be compared fairly: a block would
 /// play NEW on a team BASE never plays (both on one team: they never
 /// meet). Refused before any game or build, naming the bot and its

@@ -503,6 +503,83 @@ fn a_royale_league_completes_and_ranks_its_bots() {
     }
 }
 
+/// A board given is played: with one trio of bots, each cycle of three
+/// games is on one board, so `--games` below three per board would leave
+/// a board unplayed. Such a league is refused, naming the --games that
+/// plays every board; with that many each board is played.
+#[test]
+fn a_royale_league_too_short_for_its_boards_is_refused_naming_the_games_needed() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = data("tiny.txt");
+    let other = dir.path().join("other.txt");
+    std::fs::copy(&tiny, &other).unwrap();
+    let other = other.display().to_string();
+    let (pass1, pass2, pass3) = (passer("pass1"), passer("pass2"), passer("pass3"));
+    let bots = ["royale", &pass1, &pass2, &pass3];
+    for games in ["2", "3"] {
+        let out = dir.path().join(format!("short-{games}"));
+        let o = dojo()
+            .arg("league")
+            .args(bots)
+            .args(["--board", &tiny, "--board", &other, "--games", games])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = stderr_of(&o);
+        assert_eq!(o.status.code(), Some(3), "--games {games}: {stderr}");
+        for text in [
+            format!("--games {games} is too few for 2 boards"),
+            "each trio of bots plays 3 games on a board".to_owned(),
+            "it would play on only 1 of them".to_owned(),
+            "give --games 6 or more to play every board, or fewer boards".to_owned(),
+        ] {
+            assert!(
+                stderr.contains(&text),
+                "--games {games}: no {text:?} in {stderr}"
+            );
+        }
+        assert!(!stderr.contains("no --board was given"), "{stderr}");
+        assert!(!out.join("games.jsonl").exists(), "--games {games}: played");
+    }
+    // No --board: every playable board under boards/ (several), which
+    // the message says, with how to choose fewer.
+    let o = dojo()
+        .arg("league")
+        .args(bots)
+        .args(["--games", "3", "--out"])
+        .arg(dir.path().join("found"))
+        .output()
+        .unwrap();
+    let stderr = stderr_of(&o);
+    assert_eq!(o.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("--games 3 is too few for "), "{stderr}");
+    assert!(
+        stderr.contains(
+            "(no --board was given, so the boards are every playable one found; choose some with --board FILE)"
+        ),
+        "{stderr}"
+    );
+    // Enough games: both boards are played, each in every team rotation.
+    let out = dir.path().join("enough");
+    league(
+        &[
+            &bots[..],
+            &["--board", &tiny, "--board", &other, "--games", "4"],
+        ]
+        .concat(),
+        &out,
+    );
+    let mut boards: Vec<String> = games(&out)
+        .iter()
+        .map(|g| g["board"].as_str().unwrap().to_owned())
+        .collect();
+    boards.sort();
+    let mut expected = [&other, &other, &other, &tiny, &tiny, &tiny].map(String::clone);
+    expected.sort();
+    assert_eq!(boards, expected);
+}
+
 /// The promise for the bundled bots: the strong Rust bot's rating
 /// interval lies wholly above both random bots' intervals.
 #[test]

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{ArgMatches, Args};
+use clap::{ArgMatches, Args, ValueEnum};
 use dojo_engine::cardjitsu::{self, Ruleset};
 use dojo_games::{CardJitsuSetup, Game, GameOptions, Saved, play_cardjitsu};
 use dojo_league::PlayOptions;
@@ -66,16 +66,31 @@ impl super::GameCli for CardJitsuCli {
             .map(|rec| rec as &dyn ReplayText)
     }
 
-    /// Both rule sets, each with its default deck.
-    fn check_variants(&self) -> Vec<(&'static str, Vec<String>)> {
-        Ruleset::ALL
+    /// Both rule sets, or the one `--rules` gives; the decks and round
+    /// limit given go into each (a deck given is kept under either rule
+    /// set, as the league given it would keep it; none: each rule set's
+    /// default).
+    fn check_variants(
+        &self,
+        options: &GameOptionsArgs,
+        _boards: &[String],
+    ) -> Result<Vec<(String, Vec<String>)>> {
+        let own = options.own::<CardJitsuArgs>()?;
+        let rule_sets = match own.rules.given {
+            Some(rules) => vec![rules],
+            None => options::RulesArg::value_variants().to_vec(),
+        };
+        rule_sets
             .into_iter()
-            .map(|r| {
-                let name = match r {
+            .map(|rules| {
+                let name = match Ruleset::from(rules) {
                     Ruleset::Tournament => "tournament rules",
                     Ruleset::Classic => "classic rules",
                 };
-                (name, vec!["--rules".to_owned(), r.to_string()])
+                let mut own = own.clone();
+                own.rules.given = Some(rules);
+                let play = own.store(&options.common, &PlayOptions::default())?;
+                Ok((name.to_owned(), super::match_flags(&play)))
             })
             .collect()
     }
@@ -199,4 +214,50 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         record,
     }
     .finish(&outputs, a.keep_stderr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{Cli, Command};
+    use crate::games::GameCli;
+    use clap::Parser;
+
+    /// The rule sets `dojo check cardjitsu BOT ARGS...` plays, with their
+    /// `dojo match` flags.
+    fn variants(args: &[&str]) -> Vec<(String, Vec<String>)> {
+        let cli = Cli::try_parse_from([&["dojo", "check", "cardjitsu", "bot"], args].concat());
+        let Command::Check(a) = cli.unwrap().command else {
+            panic!("not a check: {args:?}")
+        };
+        CardJitsuCli.check_variants(&a.play, &[]).unwrap()
+    }
+
+    /// A deck given is the contest's under either rule set: left out
+    /// where it is the rule set's default, passed on where it is not.
+    #[test]
+    fn a_check_keeps_the_deck_given_under_each_rule_set() {
+        let owned = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            variants(&["--deck1", "championship", "--max-rounds", "7"]),
+            [
+                ("tournament rules".to_owned(), owned(&["--max-rounds", "7"])),
+                (
+                    "classic rules".to_owned(),
+                    owned(&[
+                        "--deck1",
+                        "championship",
+                        "--max-rounds",
+                        "7",
+                        "--rules",
+                        "classic"
+                    ])
+                ),
+            ]
+        );
+        assert_eq!(
+            variants(&["--rules", "tournament"]),
+            [("tournament rules".to_owned(), vec![])]
+        );
+    }
 }

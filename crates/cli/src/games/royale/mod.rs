@@ -26,6 +26,9 @@ use crate::outputs::game::Played;
 use crate::render::ReplayText;
 use crate::starter::Starter;
 
+/// The board `dojo check` plays on when none is given.
+const CHECK_BOARD: &str = "boards/arena.txt";
+
 /// The game, as the registry (`crate::games::cli`) knows it.
 #[derive(Debug)]
 pub struct RoyaleCli;
@@ -73,19 +76,39 @@ impl super::GameCli for RoyaleCli {
             .map(|rec| rec as &dyn ReplayText)
     }
 
-    /// One rule set, on the bundled arena board (read from the binary
-    /// when no `boards/` is at hand); a round cap keeps a game of per-turn
-    /// bots short (the cap is a draw, not a fault).
-    fn check_variants(&self) -> Vec<(&'static str, Vec<String>)> {
-        vec![(
-            "the arena board",
-            vec![
-                "--board".to_owned(),
-                "boards/arena.txt".to_owned(),
-                "--max-rounds".to_owned(),
-                "40".to_owned(),
-            ],
-        )]
+    /// One rule set, on each board given, else on the bundled arena
+    /// board (read from the binary when no `boards/` is at hand); unless
+    /// `--max-rounds` is given, a round cap keeps a game of per-turn bots
+    /// short (the cap is a draw, not a fault).
+    fn check_variants(
+        &self,
+        options: &GameOptionsArgs,
+        boards: &[String],
+    ) -> Result<Vec<(String, Vec<String>)>> {
+        let mut common = options.common.clone();
+        common.max_rounds = common.max_rounds.or(self.check_max_rounds());
+        let play = options
+            .own::<RoyaleArgs>()?
+            .store(&common, &PlayOptions::default());
+        let arena = [CHECK_BOARD.to_owned()];
+        let boards = if boards.is_empty() {
+            &arena[..]
+        } else {
+            boards
+        };
+        Ok((boards.iter())
+            .map(|board| {
+                let mut flags = vec!["--board".to_owned(), board.clone()];
+                flags.extend(super::match_flags(&play));
+                (format!("board {board}"), flags)
+            })
+            .collect())
+    }
+
+    /// A game against per-turn Python bots costs a process start per
+    /// move: 40 rounds, not the board's `10 * (width + height)`.
+    fn check_max_rounds(&self) -> Option<u32> {
+        Some(40)
     }
 
     fn check_opponents(&self) -> &'static [&'static str] {
