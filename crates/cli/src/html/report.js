@@ -386,21 +386,40 @@ function eta(secs) {
 }
 // The league was still being played when the page was written.
 const playing = (view) => !!view.status && view.status.state !== 'final';
+// A live page older than this many of its reloads is no longer being
+// written: the league ended without its final page (its dojo was killed)
+// or has played no game for a while (the page is written as games end).
+const STALE_RELOADS = 10;
+// How long ago a live page was written, in ms, when that is long enough
+// to say so (against the reader's clock: a page is read where its league
+// runs, or on a machine with a clock close to it); else null.
+function staleFor(st) {
+  if (st.state !== 'live') return null;
+  const meta = document.querySelector('meta[http-equiv=refresh]');
+  const secs = (meta && parseInt(meta.content, 10)) || 3;
+  const age = Date.now() - st.updated_ms;
+  return age > STALE_RELOADS * secs * 1000 ? age : null;
+}
 function statusPanel(view) {
   const st = view.status, rep = view.report;
   if (!st) return null;
+  const stale = staleFor(st);
   const pct = rep.games_scheduled ? (100 * rep.games_played) / rep.games_scheduled : 100;
   const played = h('b', { id: 'status-played' }, fmt(rep.games_played));
   const of = [played, ` of ${fmt(rep.games_scheduled)} games played`];
   const bar = h('div', { class: 'progress', title: `${fmt1(pct)}%` }, h('span', { style: `width:${pct.toFixed(2)}%` }));
   const line = {
-    live: [h('span', { class: 'badge live' }, 'live'), ` updated ${clock(st.updated_ms)} · `, of, ` · ETA ${eta(st.eta_secs)}`],
+    live: stale === null
+      ? [h('span', { class: 'badge live' }, 'live'), ` updated ${clock(st.updated_ms)} · `, of, ` · ETA ${eta(st.eta_secs)}`]
+      : [h('span', { class: 'badge fault' }, `not updated for ${eta(stale / 1000)}`), ` last written ${stamp(st.updated_ms)} · `, of,
+        h('b', { id: 'status-stale' }, ' · the league may have stopped'),
+        h('span', { class: 'hint' }, ' (this page is written again as games end; a league whose dojo was stopped or killed goes on with --resume)')],
     running: [h('span', { class: 'badge draw' }, 'in progress'), ` read at ${stamp(st.updated_ms)} while the league runs · `, of,
       h('span', { class: 'hint' }, ' · this page is not updated (the league’s own --html page is; or run dojo report again)')],
     final: [h('span', { class: 'badge win' }, 'final'), ` written ${stamp(st.updated_ms)} · `, of,
       rep.complete ? null : h('span', { class: 'hint' }, rep.timing && rep.timing.cancelled ? ' · stopped before the end: resume with --resume' : ' · incomplete: resume with --resume')],
   }[st.state];
-  return h('div', { class: 'panel status', id: 'status', 'data-state': st.state }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
+  return h('div', { class: 'panel status', id: 'status', 'data-state': st.state, 'data-stale': stale !== null ? 'yes' : null }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
 }
 
 // A live page reloads itself (the refresh in its head), keeping where the
