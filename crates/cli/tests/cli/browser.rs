@@ -1601,7 +1601,7 @@ fn league_report_plots_each_bots_move_times_against_its_limit() {
     let page = Opened::open_until(&chrome, &page_file, "#move-times");
     // One row per bot, each with its moves drawn and its own limit.
     let rows = page.eval(
-        "[...document.querySelectorAll('#move-times .move-row')].map(g => [g.dataset.bot, g.querySelectorAll('circle').length, g.querySelectorAll('line.limit').length, g.lastChild.textContent])",
+        "[...document.querySelectorAll('#move-times .move-row')].map(g => [g.dataset.bot, g.querySelectorAll('circle').length, g.querySelectorAll('line.limit').length, g.querySelector('.move-max').textContent])",
     );
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2, "{rows:?}");
@@ -1651,4 +1651,76 @@ fn league_report_plots_each_bots_move_times_against_its_limit() {
         true
     );
     page.assert_clean();
+}
+
+/// A bot that starts slowly (its first answer each game past its move
+/// limit, within its start-up allowance): the page's move times hold its
+/// moves against the move limit, well under it and not marked, and say
+/// its first answers apart against the move limit plus the allowance.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn league_report_holds_a_slow_start_against_its_allowance_not_the_move_limit() {
+    use dojo_testkit::bots::{SLOW_START_LIMITS, SLOW_START_MS, slow_starter};
+    let Some(chrome) = browser_or_skip(
+        "league_report_holds_a_slow_start_against_its_allowance_not_the_move_limit",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bot = slow_starter(dir.path());
+    let (out, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "random-sh",
+            bot.to_str().unwrap(),
+            "--games",
+            "2",
+            "--timeout-ms",
+            "20000",
+            "--startup-ms",
+            "20000",
+        ],
+    );
+    let report = read_json(&out.join("report.json"));
+    let page = Opened::open_until(&chrome, &page_file, "#move-times");
+    let row = page.eval(
+        "(() => { const g = document.querySelector('#move-times .move-row[data-bot=\"slow-start\"]');
+                  const texts = [...g.querySelectorAll('text')];
+                  const m = texts.find(t => t.textContent.startsWith('max ')), s = texts.find(t => t.textContent.startsWith('first answers'));
+                  return { moves: m.textContent, marked: m.getAttribute('style') !== null,
+                           starts: s && s.textContent,
+                           tick: +g.querySelector('line.limit').getAttribute('x1'),
+                           slowest: Math.max(...[...g.querySelectorAll('line')].filter(l => !l.classList.contains('limit') && !l.classList.contains('cpu-max')).map(l => +l.getAttribute('x2'))) }; })()",
+    );
+    let moves = row["moves"].as_str().unwrap();
+    assert!(moves.contains("/ 1.00 s ("), "{row}");
+    assert_eq!(row["marked"], false, "far under its move limit: {row}");
+    // The slowest move drawn sits left of the move limit's tick.
+    assert!(
+        row["slowest"].as_f64().unwrap() < row["tick"].as_f64().unwrap(),
+        "{row}"
+    );
+    let (move_ms, startup_ms) = SLOW_START_LIMITS;
+    let allowed = (move_ms + startup_ms) as f64 / 1000.0;
+    let starts = row["starts"].as_str().unwrap_or_default();
+    assert!(
+        starts.starts_with("first answers: max ")
+            && starts.contains(&format!(" / {allowed:.2} s (")),
+        "{row}"
+    );
+    let s = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "slow-start")
+        .unwrap();
+    let shown = s["startup_answers"]["wall_ms"]["max"]
+        .as_f64()
+        .unwrap_or(0.0);
+    assert!(shown >= SLOW_START_MS as f64, "{s}");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-slow-start.png"));
+    }
 }
