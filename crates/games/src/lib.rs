@@ -37,7 +37,7 @@ pub use bots::{BotExecutor, GameOptions, Table};
 pub use cardjitsu::{CardJitsuOptions, CardJitsuRecord, CardJitsuSetup, play_cardjitsu};
 pub use formats::RECORD_VERSION;
 pub use game::{Game, GameDef, NameTaken, Shape, SmokeRun, UnknownGame};
-pub use moves::{MoveFigures, MoveTally, Quantiles};
+pub use moves::{MoveFigures, MoveTally, Quantiles, StartupFigures, startup_entries};
 pub use outcome::{BadFaultPolicy, ExecError, FaultPolicy, GameResult, SeatFaults};
 pub use record::{SeatConduct, SeatInfo, Timing};
 pub use registry::Saved;

@@ -3,6 +3,12 @@
 //! from the records' `timing` (`crate::record::Timing`). A league sums them
 //! per bot for `report.json`'s standings, `dojo match` per seat.
 //!
+//! Answers that had the start-up allowance (`timing.startup_answers`: the
+//! game's first, and a long-lived bot's first after a restart) are held
+//! against the move time plus that allowance, so they are tallied apart
+//! ([`MoveTally::startup_answers`]): among the moves, a start that took
+//! 1.7 s of its 3 s would read as a move past its 1 s limit.
+//!
 //! Quantiles come from a histogram, so the sums stay small however many
 //! moves are added (a league keeps them for the whole run): under 1 ms each
 //! microsecond is a bucket of its own, above it buckets are 1% wide, and a
@@ -32,6 +38,15 @@ pub struct MoveFigures {
     /// CPU time of the bot's process tree per move; `null` where it was
     /// never measured.
     pub cpu_ms: Option<Quantiles>,
+}
+
+/// A bot's answers that had the start-up allowance (the bot's start
+/// included): how many, and their wall times.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StartupFigures {
+    pub count: u64,
+    /// From prompt to answer (or timeout), the bot's start included.
+    pub wall_ms: Quantiles,
 }
 
 /// Microseconds below which each value is a bucket of its own.
@@ -103,27 +118,55 @@ impl Histogram {
 /// One bot's move times and memory peak, summed over the seats it held.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MoveTally {
+    /// The moves on the move time alone.
     wall: Histogram,
     cpu: Histogram,
+    /// The answers that had the start-up allowance.
+    startup: Histogram,
     memory_peak_bytes: Option<u64>,
+}
+
+/// The entries of a seat's `latency_us` that had the start-up allowance,
+/// as a record stores them (`timing.startup_answers`), or for a record
+/// from before it stored them (`None`): the seat's first entry, the one
+/// answer that always had it.
+pub fn startup_entries(stored: Option<&[u32]>) -> &[u32] {
+    stored.unwrap_or(&[0])
 }
 
 impl MoveTally {
     /// Adds one seat of one game: its moves' wall and CPU times (a
-    /// record's `latency_us` and `cpu_us` entries) and its memory peak.
-    pub fn add_seat(&mut self, latency_us: &[u64], cpu_us: &[Option<u64>], peak: Option<u64>) {
-        for &us in latency_us {
-            self.wall.add(us);
+    /// record's `latency_us` and `cpu_us` entries), which of them had the
+    /// start-up allowance (`startup_answers`, see [`startup_entries`])
+    /// and its memory peak.
+    pub fn add_seat(
+        &mut self,
+        latency_us: &[u64],
+        cpu_us: &[Option<u64>],
+        startup: &[u32],
+        peak: Option<u64>,
+    ) {
+        let had_startup = |k: usize| startup.iter().any(|&s| s as usize == k);
+        for (k, &us) in latency_us.iter().enumerate() {
+            if had_startup(k) {
+                self.startup.add(us);
+            } else {
+                self.wall.add(us);
+            }
         }
-        for us in cpu_us.iter().flatten() {
-            self.cpu.add(*us);
+        // A start's CPU time is mostly the runtime's own start-up: only
+        // the moves' count.
+        for (k, us) in cpu_us.iter().enumerate() {
+            if let Some(us) = us.filter(|_| !had_startup(k)) {
+                self.cpu.add(us);
+            }
         }
         self.memory_peak_bytes = self.memory_peak_bytes.max(peak);
     }
 
     /// Adds seat `seat` of a game whose `timing` is stored as JSON (a
-    /// `games.jsonl` line's); a timing without the seat (or `null`, or
-    /// from before a field existed) adds what it has.
+    /// `games.jsonl` line's, a record's); a timing without the seat (or
+    /// `null`, or from before a field existed) adds what it has.
     pub fn add_stored(&mut self, timing: &serde_json::Value, seat: usize) {
         let entry = |key: &str| timing.get(key).and_then(|v| v.get(seat));
         let latency: Vec<u64> = entry("latency_us")
@@ -139,15 +182,34 @@ impl MoveTally {
             .map(serde_json::Value::as_u64)
             .collect();
         let peak = entry("memory_peak_bytes").and_then(serde_json::Value::as_u64);
-        self.add_seat(&latency, &cpu, peak);
+        let startup: Option<Vec<u32>> = entry("startup_answers")
+            .and_then(serde_json::Value::as_array)
+            .map(|list| {
+                list.iter()
+                    .filter_map(serde_json::Value::as_u64)
+                    .filter_map(|k| u32::try_from(k).ok())
+                    .collect()
+            });
+        self.add_seat(&latency, &cpu, startup_entries(startup.as_deref()), peak);
     }
 
-    /// The figures of the moves added; `None` before any.
+    /// The figures of the moves added that had no start-up allowance
+    /// (held against the move time alone); `None` before any.
     pub fn moves(&self) -> Option<MoveFigures> {
         Some(MoveFigures {
             count: self.wall.count,
             wall_ms: self.wall.figures()?,
             cpu_ms: self.cpu.figures(),
+        })
+    }
+
+    /// The figures of the answers added that had the start-up allowance
+    /// (held against the move time plus the allowance); `None` before
+    /// any.
+    pub fn startup_answers(&self) -> Option<StartupFigures> {
+        Some(StartupFigures {
+            count: self.startup.count,
+            wall_ms: self.startup.figures()?,
         })
     }
 
@@ -167,7 +229,12 @@ mod tests {
     fn quantiles_are_never_below_the_truth_and_at_most_one_percent_above() {
         let mut t = MoveTally::default();
         let wall: Vec<u64> = (1..=1000).map(|i| i * 1000).collect();
-        t.add_seat(&wall, &[Some(5), None, Some(700)], Some(3 * 1024 * 1024));
+        t.add_seat(
+            &wall,
+            &[Some(5), None, Some(700)],
+            &[],
+            Some(3 * 1024 * 1024),
+        );
         let m = t.moves().unwrap();
         assert_eq!(m.count, 1000);
         assert!(m.wall_ms.p50 >= 500.0 && m.wall_ms.p50 <= 505.0, "{m:?}");
@@ -215,8 +282,40 @@ mod tests {
             0,
         );
         let m = t.moves().unwrap();
-        assert_eq!((m.count, m.wall_ms.max, m.cpu_ms), (3, 8.0, None));
+        // Without `startup_answers`, each seat's first entry had the
+        // allowance: 2 ms and 8 ms are start-ups, 6 ms the one move.
+        assert_eq!((m.count, m.wall_ms.max, m.cpu_ms), (1, 6.0, None));
+        let s = t.startup_answers().unwrap();
+        assert_eq!((s.count, s.wall_ms.max), (2, 8.0));
         assert_eq!(t.peak_memory_mib(), Some(1.0));
         assert_eq!(MoveTally::default().moves(), None);
+        assert_eq!(MoveTally::default().startup_answers(), None);
+    }
+
+    #[test]
+    fn answers_with_the_start_up_allowance_are_not_moves() {
+        // A first answer of 1.7 s and one after a restart of 1.2 s, each
+        // with the allowance; the moves took at most 0.3 s.
+        let mut t = MoveTally::default();
+        t.add_stored(
+            &serde_json::json!({
+                "latency_us": [[1_700_000, 300_000, 1_200_000, 100_000]],
+                "cpu_us": [[900_000, 250_000, 800_000, null]],
+                "startup_answers": [[0, 2]]
+            }),
+            0,
+        );
+        let m = t.moves().unwrap();
+        assert_eq!((m.count, m.wall_ms.max), (2, 300.0));
+        assert_eq!(m.cpu_ms.unwrap().max, 250.0);
+        let s = t.startup_answers().unwrap();
+        assert_eq!((s.count, s.wall_ms.max), (2, 1700.0));
+        // A seat with no answer that had it (`--startup-ms 0`): all moves.
+        let mut t = MoveTally::default();
+        t.add_stored(
+            &serde_json::json!({"latency_us": [[5000, 7000]], "startup_answers": [[]]}),
+            0,
+        );
+        assert_eq!((t.moves().unwrap().count, t.startup_answers()), (2, None));
     }
 }

@@ -100,6 +100,13 @@ pub struct Timing {
     /// records from before it existed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_peak_bytes: Vec<Option<u64>>,
+    /// Per seat: the entries of `latency_us` (their indices, in order)
+    /// whose prompt had the start-up allowance on top of the move time,
+    /// held against that longer limit. Absent in records from before it
+    /// existed, which [`crate::MoveTally`] reads as each seat's first
+    /// entry (the first answer of the game always has the allowance).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub startup_answers: Vec<Vec<u32>>,
 }
 
 /// Reads a record's `timing`, `null` as none (a stored line without its
@@ -161,6 +168,7 @@ pub(crate) fn conduct_and_timing(
         latency_us: Vec::new(),
         cpu_us: Vec::new(),
         memory_peak_bytes: Vec::new(),
+        startup_answers: Vec::new(),
     };
     let mut stderr = Vec::new();
     let conduct = run
@@ -170,6 +178,7 @@ pub(crate) fn conduct_and_timing(
             timing.latency_us.push(s.latencies_us);
             timing.cpu_us.push(s.cpu_us);
             timing.memory_peak_bytes.push(s.memory_peak_bytes);
+            timing.startup_answers.push(s.startup_answers);
             stderr.push(s.stderr_by_prompt);
             SeatConduct {
                 faults: s.faults,

@@ -585,6 +585,10 @@ pub struct BotFigures {
     /// `count`, `wall_ms` and `cpu_ms` (`{p50, p95, max}`); `null` before
     /// any move was timed.
     pub moves: Option<dojo_games::MoveFigures>,
+    /// The answers that had the start-up allowance, which `moves` leaves
+    /// out (as a league's standings give them); absent where none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_answers: Option<dojo_games::StartupFigures>,
     /// MiB; `null` where not measured.
     pub peak_memory_mib: Option<f64>,
 }
@@ -601,6 +605,7 @@ impl BotFigures {
     fn of(t: &dojo_games::MoveTally) -> BotFigures {
         BotFigures {
             moves: t.moves(),
+            startup_answers: t.startup_answers(),
             peak_memory_mib: t.peak_memory_mib(),
         }
     }

@@ -1,7 +1,8 @@
 //! The league report: a pure function of the settings and the stored
 //! games, so every way of playing the same games (any `--jobs`, resumed,
 //! sharded and merged) yields the same report apart from `timing` and
-//! the measured figures of each standing (`moves`, `peak_memory_mib`).
+//! the measured figures of each standing (`moves`, `startup_answers`,
+//! `peak_memory_mib`).
 
 use dojo_engine::rng::derive_seed;
 use serde::{Deserialize, Serialize};
@@ -275,6 +276,13 @@ pub struct Standing {
     /// reports before version 4.
     #[serde(default)]
     pub moves: Option<dojo_games::MoveFigures>,
+    /// The answers that had the start-up allowance (each game's first,
+    /// and a long-lived bot's first after a restart), which `moves`
+    /// leaves out: `count` and `wall_ms`, the bot's start included, held
+    /// against the move timeout plus the start-up allowance. Absent where
+    /// there were none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_answers: Option<dojo_games::StartupFigures>,
     /// The most memory the bot's processes used at once in any of its
     /// games (its box's memory group), in MiB; `null` where not measured.
     #[serde(default)]
@@ -476,6 +484,7 @@ pub fn build_report_from(
             flagged: t.games > 0
                 && t.faults.total() as f64 >= FLAG_FAULTS_PER_GAME * t.games as f64,
             moves: t.moves.moves(),
+            startup_answers: t.moves.startup_answers(),
             peak_memory_mib: t.moves.peak_memory_mib(),
             first_fault: t
                 .first_fault
@@ -783,9 +792,10 @@ mod tests {
         let mut timed = line(0, &["a", "b"], &[1.0, 0.0]);
         timed.timing = serde_json::json!({
             "wall_ms": 9.0,
-            "latency_us": [[1000, 3000], [500]],
-            "cpu_us": [[200, null], [100]],
+            "latency_us": [[1000, 3000, 700], [500]],
+            "cpu_us": [[200, null, 90], [100]],
             "memory_peak_bytes": [5242880, null],
+            "startup_answers": [[1], []],
         });
         // A game stored before move times counts for the results only.
         let untimed = line(1, &["b", "a"], &[0.0, 1.0]);
@@ -799,8 +809,11 @@ mod tests {
         let a = r.standings.iter().find(|s| s.name == "a").unwrap();
         let m = a.moves.unwrap();
         // The median is its bucket's upper end: at most 1% above.
-        assert_eq!((m.count, m.wall_ms.p50, m.wall_ms.max), (2, 1.01, 3.0));
+        assert_eq!((m.count, m.wall_ms.p50, m.wall_ms.max), (2, 0.7, 1.0));
         assert_eq!(m.cpu_ms.unwrap().max, 0.2);
+        // The answer that had the start-up allowance is apart.
+        let st = a.startup_answers.unwrap();
+        assert_eq!((st.count, st.wall_ms.max), (1, 3.0));
         assert_eq!(a.peak_memory_mib, Some(5.0));
         let b = r.standings.iter().find(|s| s.name == "b").unwrap();
         assert_eq!((b.moves.unwrap().count, b.peak_memory_mib), (1, None));

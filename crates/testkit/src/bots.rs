@@ -105,3 +105,42 @@ pub fn copy_bundled(name: &str, to: &Path) -> std::path::PathBuf {
     crate::paths::copy_files(&bots_dir().join(name), to);
     to.to_path_buf()
 }
+
+/// How long [`slow_starter`] sleeps before its first answer, in ms.
+pub const SLOW_START_MS: u64 = 2500;
+/// [`slow_starter`]'s move limit and start-up allowance, in ms: its start
+/// takes over half of the 4.5 s its first answer may take (and over its
+/// move limit), with 2 s to spare for a loaded machine.
+pub const SLOW_START_LIMITS: (u64, u64) = (1000, 3500);
+
+/// A CardJitsu bot in `dir/slow-start` (named `slow-start`) that starts
+/// slowly (it sleeps [`SLOW_START_MS`] before it reads anything) and then
+/// answers at once, with its own move limit and start-up allowance
+/// ([`SLOW_START_LIMITS`]) in its `bot.toml`: each game's first answer
+/// takes longer than its move limit, within its start-up allowance.
+pub fn slow_starter(dir: &Path) -> std::path::PathBuf {
+    let bot = dir.join("slow-start");
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(
+        bot.join("bot.py"),
+        format!(
+            "import sys, time\n\
+             time.sleep({})\n\
+             for line in sys.stdin:\n\
+             \x20   if ',' in line and ' vs. ' not in line:\n\
+             \x20       print(0, flush=True)\n",
+            SLOW_START_MS as f64 / 1000.0
+        ),
+    )
+    .unwrap();
+    let (move_ms, startup_ms) = SLOW_START_LIMITS;
+    std::fs::write(
+        bot.join("bot.toml"),
+        format!(
+            "name = \"slow-start\"\ncommand = \"python3 bot.py\"\ngames = [\"cardjitsu\"]\n\
+             [time]\ntimeout_ms = {move_ms}\nstartup_ms = {startup_ms}\n"
+        ),
+    )
+    .unwrap();
+    bot
+}

@@ -42,10 +42,10 @@ pub fn without_timing(mut value: Value) -> String {
     serde_json::to_string(&value).expect("serializable")
 }
 
-/// The keys of a report's standing that are measured (move times, memory
-/// peak), not derived from the games' results: they differ between two
-/// runs of the same games, like `timing`.
-pub const MEASURED_STANDING_KEYS: [&str; 2] = ["moves", "peak_memory_mib"];
+/// The keys of a report's standing that are measured (move times, first
+/// answers' times, memory peak), not derived from the games' results:
+/// they differ between two runs of the same games, like `timing`.
+pub const MEASURED_STANDING_KEYS: [&str; 3] = ["moves", "startup_answers", "peak_memory_mib"];
 
 /// Removes [`MEASURED_STANDING_KEYS`] from each of a report's standings
 /// (nothing else: a value without standings is left as it is).
@@ -78,7 +78,7 @@ pub fn report_sans_timing(dir: &Path) -> String {
 }
 
 /// `text` (pretty-printed JSON) without the measured keys of its
-/// standings: each `"moves"` or `"peak_memory_mib"` member, whatever
+/// standings: each member named in [`MEASURED_STANDING_KEYS`], whatever
 /// lines its value spans, is dropped together with the comma that
 /// joined it to its neighbours.
 fn cut_measurements(text: &str) -> String {
@@ -139,7 +139,8 @@ mod tests {
     #[test]
     fn measured_members_are_cut_with_their_commas_leaving_the_rest_byte_for_byte() {
         let report = serde_json::json!({"standings": [
-            {"name": "a", "moves": {"count": 3, "wall_ms": {"p50": 1.0}}, "peak_memory_mib": 2.5},
+            {"name": "a", "moves": {"count": 3, "wall_ms": {"p50": 1.0}},
+             "startup_answers": {"count": 1, "wall_ms": {"max": 9.0}}, "peak_memory_mib": 2.5},
             {"name": "b", "moves": null, "peak_memory_mib": null, "rank": 2},
         ]});
         let mut bare = report.clone();

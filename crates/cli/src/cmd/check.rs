@@ -86,11 +86,10 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     let tmp = tempfile::tempdir().context("cannot make a directory for the games' records")?;
     let controls = a.controls.controls().to_args();
     let mut problems = 0usize;
-    // Moves after each game's first, against the move limit; first answers
-    // (which include the bot's start, with its start-up allowance on top)
-    // apart.
+    // Moves against the move limit; first answers (which include the
+    // bot's start, with its start-up allowance on top) apart, as the
+    // records say which they were.
     let mut tally = MoveTally::default();
-    let mut first_answers: Vec<u64> = Vec::new();
     let mut first: Option<Played> = None;
     // Whether any game was played to its end (with its record to read).
     let mut any_record = false;
@@ -130,7 +129,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
                 seed += 1;
                 played += 1;
                 if let Some(rec) = &game.record {
-                    add_times(&mut tally, &mut first_answers, rec, seat);
+                    tally.add_stored(&rec["timing"], seat);
                 }
                 let trouble = trouble(&game);
                 if !trouble.is_empty() {
@@ -187,8 +186,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
         ),
         None => outln!("  note  no game was played to its end, so none was replayed"),
     }
-    let startup_ms = dojo_runner::as_ms(opts.for_bot(&bot).startup);
-    for line in times(&tally, &first_answers, &limits, startup_ms) {
+    for line in times(&tally, &limits) {
         outln!("  {line}");
     }
     if problems == 0 && !silent {
@@ -288,24 +286,6 @@ fn answered(rec: &Value, seat: usize) -> u64 {
     latencies.saturating_sub(n("timeout") + n("invalid"))
 }
 
-/// Adds the checked seat's move times (its first answer to `first`) and
-/// memory peak of one record.
-fn add_times(tally: &mut MoveTally, first: &mut Vec<u64>, rec: &Value, seat: usize) {
-    let timing = &rec["timing"];
-    let list = |key: &str| timing[key][seat].as_array().cloned().unwrap_or_default();
-    let wall: Vec<u64> = list("latency_us")
-        .iter()
-        .filter_map(Value::as_u64)
-        .collect();
-    let cpu: Vec<Option<u64>> = list("cpu_us").iter().map(Value::as_u64).collect();
-    first.extend(wall.first());
-    tally.add_seat(
-        wall.get(1..).unwrap_or_default(),
-        cpu.get(1..).unwrap_or_default(),
-        timing["memory_peak_bytes"][seat].as_u64(),
-    );
-}
-
 /// The first game played again from its record (`dojo replay --rerun`):
 /// the same record means a deterministic bot.
 fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) -> String {
@@ -352,7 +332,7 @@ fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) 
 /// The bot's move times and memory peak over every game, against the
 /// limits in force; a slowest move past half its limit is a warning (a
 /// slower or busier machine may time it out).
-fn times(tally: &MoveTally, first: &[u64], limits: &SeatLimits, startup_ms: u64) -> Vec<String> {
+fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
     let q = |q: &Quantiles| {
         format!(
             "p50 {}, p95 {}, slowest {}",
@@ -362,9 +342,9 @@ fn times(tally: &MoveTally, first: &[u64], limits: &SeatLimits, startup_ms: u64)
         )
     };
     let mut lines = Vec::new();
-    if let Some(&slowest) = first.iter().max() {
-        let slowest = slowest as f64 / 1000.0;
-        let allowed = (limits.move_ms + startup_ms) as f64;
+    if let Some(first) = tally.startup_answers() {
+        let slowest = first.wall_ms.max;
+        let allowed = (limits.move_ms + limits.startup_ms) as f64;
         lines.push(format!(
             "{}first answers (the bot's start included): slowest {} of the {} allowed ({:.0}%)",
             status(slowest / allowed),

@@ -190,11 +190,15 @@ function movesPanel(rep, colourOf) {
   const c = rep.conditions || {};
   const own = (name) => (c.bots || []).find((b) => b.name === name);
   const limitOf = (name) => { const b = own(name); return (b ? b.time : c.time || {}).timeout_ms; };
+  // Answers that had the start-up allowance are not among the moves: they
+  // are held against the move time plus the allowance, and said apart.
+  const startupOf = (name) => { const b = own(name); return (b ? b.time : c.time || {}).startup_ms; };
+  const starts = st.some((s) => s.startup_answers);
   const memLimitOf = (name) => { const b = own(name); return (b ? b.limits : c.limits || {}).memory_mib; };
   const values = st.flatMap((s) => [s.moves.wall_ms.p50, s.moves.wall_ms.max, limitOf(s.name)]).filter((v) => v > 0);
   const lo = Math.pow(10, Math.floor(Math.log10(Math.max(Math.min(...values), 0.001))));
   const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...values) * 1.05)));
-  const W = 1000, L = 150, R = 330, row = 26, T = 18, B = 24, H = T + row * st.length + B;
+  const W = 1000, L = 150, R = 330, row = starts ? 38 : 26, T = 18, B = 24, H = T + row * st.length + B;
   const X = (v) => L + (Math.log10(clamp(v, lo, hi) / lo) / Math.log10(hi / lo)) * (W - L - R);
   const msText = (v) => (v >= 1000 ? `${(v / 1000).toFixed(v >= 1e4 ? 0 : 2)} s` : v >= 10 ? `${Math.round(v)} ms` : v >= 1 ? `${v.toFixed(1)} ms` : `${v.toFixed(2)} ms`);
   const el = svg('svg', { class: 'chart', id: 'move-times', viewBox: `0 0 ${W} ${H}` });
@@ -205,9 +209,12 @@ function movesPanel(rep, colourOf) {
   st.forEach((s, i) => {
     const m = s.moves, y = T + row * i + row / 2, colour = colourOf(s.name), limit = limitOf(s.name);
     const share = limit ? m.wall_ms.max / limit : null;
+    const sa = s.startup_answers, allowed = limit != null && startupOf(s.name) != null ? limit + startupOf(s.name) : null;
+    const startShare = sa && allowed ? sa.wall_ms.max / allowed : null;
     const g = svg('g', { class: 'move-row', 'data-bot': s.name },
       svg('title', {}, `${s.name}: ${fmt(m.count)} moves; wall p50 ${msText(m.wall_ms.p50)}, p95 ${msText(m.wall_ms.p95)}, max ${msText(m.wall_ms.max)}` +
-        (m.cpu_ms ? `; CPU p50 ${msText(m.cpu_ms.p50)}, p95 ${msText(m.cpu_ms.p95)}, max ${msText(m.cpu_ms.max)}` : '') + (limit ? `; limit ${msText(limit)}` : '')),
+        (m.cpu_ms ? `; CPU p50 ${msText(m.cpu_ms.p50)}, p95 ${msText(m.cpu_ms.p95)}, max ${msText(m.cpu_ms.max)}` : '') + (limit ? `; limit ${msText(limit)}` : '') +
+        (sa ? `; ${fmt(sa.count)} first answers, its start included (not among the moves): max ${msText(sa.wall_ms.max)}` + (allowed ? ` of ${msText(allowed)} allowed` : '') : '')),
       svg('text', { x: L - 10, y: y + 4, 'text-anchor': 'end', style: 'font-size:12.5px;fill:var(--ink);font-weight:600' }, s.name),
       svg('line', { x1: X(m.wall_ms.p95), x2: X(m.wall_ms.max), y1: y, y2: y, stroke: colour, 'stroke-width': 1.5 }),
       svg('line', { x1: X(m.wall_ms.max), x2: X(m.wall_ms.max), y1: y - 5, y2: y + 5, stroke: colour, 'stroke-width': 1.5 }),
@@ -215,9 +222,11 @@ function movesPanel(rep, colourOf) {
       svg('circle', { cx: X(m.wall_ms.p50), cy: y, r: 4, fill: colour }),
       m.cpu_ms ? svg('line', { class: 'cpu-max', x1: X(m.cpu_ms.max), x2: X(m.cpu_ms.max), y1: y - 8, y2: y + 8, stroke: colour, 'stroke-width': 1, 'stroke-dasharray': '2 2' }) : null,
       limit ? svg('line', { class: 'limit', x1: X(limit), x2: X(limit), y1: y - 10, y2: y + 10, stroke: '#c0392b', 'stroke-width': 2, 'stroke-dasharray': '4 3' }) : null,
-      svg('text', { x: W - R + 12, y: y + 4, style: share != null && share >= 0.5 ? 'fill:#8e2419;font-weight:600' : null },
+      svg('text', { class: 'move-max', x: W - R + 12, y: y + (sa ? -2 : 4), style: share != null && share >= 0.5 ? 'fill:#8e2419;font-weight:600' : null },
         `max ${msText(m.wall_ms.max)}` + (limit ? ` / ${msText(limit)} (${Math.round(100 * share)}%)` : '') +
-        (s.peak_memory_mib != null ? ` · ${fmt1(s.peak_memory_mib)}${memLimitOf(s.name) ? ` / ${fmt(memLimitOf(s.name))}` : ''} MiB` : '')));
+        (s.peak_memory_mib != null ? ` · ${fmt1(s.peak_memory_mib)}${memLimitOf(s.name) ? ` / ${fmt(memLimitOf(s.name))}` : ''} MiB` : '')),
+      sa ? svg('text', { class: 'startup-max', x: W - R + 12, y: y + 12, style: `font-size:11px;${startShare != null && startShare >= 0.5 ? 'fill:#8e2419;font-weight:600' : 'fill:var(--muted)'}` },
+        `first answers: max ${msText(sa.wall_ms.max)}` + (allowed ? ` / ${msText(allowed)} (${Math.round(100 * startShare)}%)` : '')) : null);
     el.append(g);
   });
   return h('div', { class: 'panel', id: 'moves-per-bot' }, h('h2', {}, 'Move times against the limit (wall clock, log scale)'),
@@ -228,7 +237,7 @@ function movesPanel(rep, colourOf) {
       h('span', {}, h('i', { style: 'background:none;border-left:1px dashed #3d5a80;border-radius:0;width:2px' }), 'CPU time of the slowest'),
       h('span', {}, h('i', { style: 'background:none;border-left:2px dashed #c0392b;border-radius:0;width:2px' }), 'move time limit')),
     el,
-    h('p', { class: 'hint', style: 'margin:6px 0 0' }, 'Right: the slowest move against the limit, and the memory peak (the bot’s box, all its processes) against the memory limit, in MiB. Measured, so they differ between runs of the same games.'));
+    h('p', { class: 'hint', style: 'margin:6px 0 0' }, 'Right: the slowest move against the move limit; under it, the slowest first answer (of a game, or of a bot started again after a fault: its start included), against the move limit plus the start-up allowance; and the memory peak (the bot’s box, all its processes) against the memory limit, in MiB. Measured, so they differ between runs of the same games.'));
 }
 
 // Which limits a bot's processes ran into: `memory 2, cpu 1`.
@@ -387,21 +396,40 @@ function eta(secs) {
 }
 // The league was still being played when the page was written.
 const playing = (view) => !!view.status && view.status.state !== 'final';
+// A live page older than this many of its reloads is no longer being
+// written: the league ended without its final page (its dojo was killed)
+// or has played no game for a while (the page is written as games end).
+const STALE_RELOADS = 10;
+// How long ago a live page was written, in ms, when that is long enough
+// to say so (against the reader's clock: a page is read where its league
+// runs, or on a machine with a clock close to it); else null.
+function staleFor(st) {
+  if (st.state !== 'live') return null;
+  const meta = document.querySelector('meta[http-equiv=refresh]');
+  const secs = (meta && parseInt(meta.content, 10)) || 3;
+  const age = Date.now() - st.updated_ms;
+  return age > STALE_RELOADS * secs * 1000 ? age : null;
+}
 function statusPanel(view) {
   const st = view.status, rep = view.report;
   if (!st) return null;
+  const stale = staleFor(st);
   const pct = rep.games_scheduled ? (100 * rep.games_played) / rep.games_scheduled : 100;
   const played = h('b', { id: 'status-played' }, fmt(rep.games_played));
   const of = [played, ` of ${fmt(rep.games_scheduled)} games played`];
   const bar = h('div', { class: 'progress', title: `${fmt1(pct)}%` }, h('span', { style: `width:${pct.toFixed(2)}%` }));
   const line = {
-    live: [h('span', { class: 'badge live' }, 'live'), ` updated ${clock(st.updated_ms)} · `, of, ` · ETA ${eta(st.eta_secs)}`],
+    live: stale === null
+      ? [h('span', { class: 'badge live' }, 'live'), ` updated ${clock(st.updated_ms)} · `, of, ` · ETA ${eta(st.eta_secs)}`]
+      : [h('span', { class: 'badge fault' }, `not updated for ${eta(stale / 1000)}`), ` last written ${stamp(st.updated_ms)} · `, of,
+        h('b', { id: 'status-stale' }, ' · the league may have stopped'),
+        h('span', { class: 'hint' }, ' (this page is written again as games end; a league whose dojo was stopped or killed goes on with --resume)')],
     running: [h('span', { class: 'badge draw' }, 'in progress'), ` read at ${stamp(st.updated_ms)} while the league runs · `, of,
       h('span', { class: 'hint' }, ' · this page is not updated (the league’s own --html page is; or run dojo report again)')],
     final: [h('span', { class: 'badge win' }, 'final'), ` written ${stamp(st.updated_ms)} · `, of,
       rep.complete ? null : h('span', { class: 'hint' }, rep.timing && rep.timing.cancelled ? ' · stopped before the end: resume with --resume' : ' · incomplete: resume with --resume')],
   }[st.state];
-  return h('div', { class: 'panel status', id: 'status', 'data-state': st.state }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
+  return h('div', { class: 'panel status', id: 'status', 'data-state': st.state, 'data-stale': stale !== null ? 'yes' : null }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
 }
 
 // A live page reloads itself (the refresh in its head), keeping where the

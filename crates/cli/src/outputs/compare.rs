@@ -466,8 +466,20 @@ pub(crate) fn summary(r: &CompareReport) -> String {
                 .peak_memory_mib
                 .map(|mib| format!(", memory peak {mib:.1} MiB"))
                 .unwrap_or_default();
+            // Answers that had the start-up allowance, apart from the
+            // moves: they are held against a longer limit.
+            let startup = fig
+                .startup_answers
+                .map(|st| {
+                    format!(
+                        ", {} max {}",
+                        crate::render::count(st.count, "first answer"),
+                        ms(st.wall_ms.max)
+                    )
+                })
+                .unwrap_or_default();
             line(format!(
-                "times of {role}: {} moves, wall p50 {} p95 {} max {}{memory}",
+                "times of {role}: {} moves, wall p50 {} p95 {} max {}{startup}{memory}",
                 m.count,
                 ms(m.wall_ms.p50),
                 ms(m.wall_ms.p95),

@@ -203,6 +203,9 @@ fn a_fault(word: &str) -> String {
 #[derive(Debug, Clone, Copy)]
 pub struct SeatLimits {
     pub move_ms: u64,
+    /// The start-up allowance, on top of `move_ms` for the answers that
+    /// had it.
+    pub startup_ms: u64,
     pub memory_mib: Option<u64>,
 }
 
@@ -211,13 +214,15 @@ pub fn seat_limits(bot: &dojo_runner::BotSpec, opts: &dojo_runner::RunOptions) -
     let theirs = opts.for_bot(bot);
     SeatLimits {
         move_ms: dojo_runner::as_ms(theirs.timeout),
+        startup_ms: dojo_runner::as_ms(theirs.startup),
         memory_mib: theirs.memory_mib,
     }
 }
 
 /// One line per seat of a played game: its moves' wall and CPU times
-/// (p50, p95, max) against its move limit, and its memory peak against
-/// its memory limit: how close a bot runs to them.
+/// (p50, p95, max) against its move limit, its answers that had the
+/// start-up allowance against that longer limit, and its memory peak
+/// against its memory limit: how close a bot runs to them.
 pub fn move_lines(
     seats: &[SeatInfo],
     timing: &dojo_games::Timing,
@@ -233,23 +238,43 @@ pub fn move_lines(
         .enumerate()
         .filter_map(|(i, s)| {
             let mut t = dojo_games::MoveTally::default();
+            let stored = (!timing.startup_answers.is_empty())
+                .then(|| timing.startup_answers.get(i).map_or(&[][..], Vec::as_slice));
             t.add_seat(
                 timing.latency_us.get(i).map_or(&[], Vec::as_slice),
                 timing.cpu_us.get(i).map_or(&[], Vec::as_slice),
+                dojo_games::startup_entries(stored),
                 timing.memory_peak_bytes.get(i).copied().flatten(),
             );
-            let m = t.moves()?;
-            let limit = limits.get(i);
-            let mut line = format!(
-                "{}: {}, wall {}",
-                label(s),
-                count(m.count, "move"),
-                q(&m.wall_ms)
-            );
-            if let Some(l) = limit {
-                let _ = write!(line, " (limit {})", ms(l.move_ms as f64));
+            let (moves, startup) = (t.moves(), t.startup_answers());
+            if moves.is_none() && startup.is_none() {
+                return None;
             }
-            if let Some(cpu) = &m.cpu_ms {
+            let limit = limits.get(i);
+            let mut line = format!("{}: ", label(s));
+            match &moves {
+                Some(m) => {
+                    let _ = write!(line, "{}, wall {}", count(m.count, "move"), q(&m.wall_ms));
+                    if let Some(l) = limit {
+                        let _ = write!(line, " (limit {})", ms(l.move_ms as f64));
+                    }
+                }
+                None => line.push_str("0 moves"),
+            }
+            // Held against the move time plus the allowance, apart from
+            // the moves (see `dojo_games::MoveTally::startup_answers`).
+            if let Some(st) = &startup {
+                let _ = write!(
+                    line,
+                    ", {} max {}",
+                    count(st.count, "first answer"),
+                    ms(st.wall_ms.max)
+                );
+                if let Some(l) = limit {
+                    let _ = write!(line, " (limit {})", ms((l.move_ms + l.startup_ms) as f64));
+                }
+            }
+            if let Some(cpu) = moves.as_ref().and_then(|m| m.cpu_ms.as_ref()) {
                 let _ = write!(line, ", cpu {}", q(cpu));
             }
             if let Some(mib) = t.peak_memory_mib() {

@@ -60,6 +60,9 @@ pub fn table(report: &Report) -> String {
         );
     }
     for s in &report.standings {
+        slow_start_line(&mut out, report, s);
+    }
+    for s in &report.standings {
         if let Some(f) = &s.first_fault {
             first_fault_lines(&mut out, &s.name, f);
         }
@@ -153,8 +156,45 @@ pub fn move_limit_ms(report: &Report, bot: &str) -> u64 {
         .map_or(c.time.timeout_ms, |b| b.time.timeout_ms)
 }
 
+/// The start-up allowance `bot` played under, in ms (as
+/// [`move_limit_ms`]): its answers that had it were held against the move
+/// limit plus this.
+fn startup_ms(report: &Report, bot: &str) -> u64 {
+    let c = &report.conditions;
+    c.bots
+        .iter()
+        .find(|b| b.name == bot)
+        .map_or(c.time.startup_ms, |b| b.time.startup_ms)
+}
+
+/// Under the table, a bot whose slowest answer with its start (left out
+/// of the `slowest/limit` column, which holds moves against the move
+/// limit alone) took over half of what it was allowed, as `dojo check`
+/// warns: a slower or busier machine may time its start out.
+fn slow_start_line(out: &mut String, report: &Report, s: &dojo_league::report::Standing) {
+    let Some(st) = &s.startup_answers else {
+        return;
+    };
+    let allowed = (move_limit_ms(report, &s.name) + startup_ms(report, &s.name)) as f64;
+    if st.wall_ms.max * 2.0 <= allowed {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n{}: slowest first answer (its start included) {} of the {} allowed ({:.0}%; move {} + start-up {}); first answers are not in slowest/limit",
+        s.name,
+        ms(st.wall_ms.max),
+        ms(allowed),
+        100.0 * st.wall_ms.max / allowed,
+        ms(move_limit_ms(report, &s.name) as f64),
+        ms(startup_ms(report, &s.name) as f64),
+    );
+}
+
 /// A bot's slowest move against its limit, `412ms/1000ms` (`-` before any
-/// move was timed, as in a report from before move times).
+/// move was timed, as in a report from before move times). Answers that
+/// had the start-up allowance are not moves here (see
+/// `dojo_games::MoveTally::startup_answers`).
 pub fn slowest(moves: Option<&dojo_games::MoveFigures>, limit_ms: u64) -> String {
     match moves {
         Some(m) => format!("{}/{}", ms(m.wall_ms.max), ms(limit_ms as f64)),

@@ -1442,6 +1442,120 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
     }
 }
 
+/// `file` with its status's `updated_ms` moved `back_ms` into the past, as
+/// a page written that long ago reads.
+fn written_earlier(file: &Path, back_ms: u64) {
+    let html = std::fs::read_to_string(file).unwrap();
+    let at = written_at(file).expect("the page says when it was written");
+    let was = format!("\"updated_ms\":{at}");
+    assert_eq!(html.matches(&was).count(), 1, "one status in the page");
+    let now = format!("\"updated_ms\":{}", at - back_ms);
+    std::fs::write(file, html.replace(&was, &now)).unwrap();
+}
+
+/// The status panel of `page` (which may be reloading itself): its state,
+/// whether it says it is stale, and its text.
+fn status_of(page: &Opened) -> (String, bool, String) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let v = page.try_eval(
+            "(() => { const s = document.getElementById('status');
+                      return s && [s.dataset.state, s.dataset.stale === 'yes', s.textContent]; })()",
+        );
+        if let Some(Value::Array(v)) = v {
+            return (
+                v[0].as_str().unwrap().to_owned(),
+                v[1].as_bool().unwrap(),
+                v[2].as_str().unwrap().to_owned(),
+            );
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gave up waiting for the status panel"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A league whose dojo is killed leaves its live page behind: read soon
+/// after, it is live with its ETA; read minutes later (its written time
+/// moved back, which is what the reader's clock sees then), it says it is
+/// no longer updated and gives no ETA. A final page is never stale.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_live_page_left_by_a_killed_league_says_it_is_no_longer_updated() {
+    let Some(chrome) =
+        browser_or_skip("a_live_page_left_by_a_killed_league_says_it_is_no_longer_updated")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let page_file = dir.path().join("report.html");
+    let slow = "slow=sh -c 'sleep 0.4; exec python3 bots/random-py/bot.py'";
+    let mut league = std::process::Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args(["league", "cardjitsu", "random-py", slow, "--jobs", "1"])
+        .args(["--games", "40", "--out"])
+        .arg(&out)
+        .arg("--html")
+        .arg(&page_file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(300);
+    while written_at(&page_file).is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gave up waiting for the live page"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // SIGKILL: no final page is written.
+    league.kill().unwrap();
+    league.wait().unwrap();
+    let html = std::fs::read_to_string(&page_file).unwrap();
+    assert!(html.contains("\"state\":\"live\""), "the page left is live");
+
+    let fresh = dir.path().join("fresh.html");
+    std::fs::write(&fresh, &html).unwrap();
+    let page = Opened::open_until(&chrome, &fresh, "#status");
+    let (state, stale, text) = status_of(&page);
+    assert_eq!((state.as_str(), stale), ("live", false), "{text}");
+    assert!(text.contains("ETA"), "{text}");
+    page.assert_clean();
+    drop(page);
+
+    let old = dir.path().join("old.html");
+    std::fs::write(&old, &html).unwrap();
+    written_earlier(&old, 10 * 60 * 1000);
+    let page = Opened::open_until(&chrome, &old, "#status");
+    let (state, stale, text) = status_of(&page);
+    assert_eq!((state.as_str(), stale), ("live", true), "{text}");
+    assert!(
+        text.contains("not updated for 10m") && text.contains("the league may have stopped"),
+        "{text}"
+    );
+    assert!(!text.contains("ETA"), "{text}");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("league-stale.png"));
+    }
+    drop(page);
+
+    // The killed league's directory read afterwards: a final page, as old
+    // as it may be, says only when it was written.
+    let last = dir.path().join("final.html");
+    stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&last));
+    written_earlier(&last, 10 * 60 * 1000);
+    let page = Opened::open_until(&chrome, &last, "#status");
+    let (state, stale, text) = status_of(&page);
+    assert_eq!((state.as_str(), stale), ("final", false), "{text}");
+    assert!(!text.contains("not updated"), "{text}");
+    page.assert_clean();
+}
+
 /// A league of a folder of submissions: the page's Excluded panel lists
 /// every entry it did not play, with its status, why, and what shows it
 /// (each error of a bot.toml, the head of a smoke start's stderr).
@@ -1531,7 +1645,7 @@ fn league_report_plots_each_bots_move_times_against_its_limit() {
     let page = Opened::open_until(&chrome, &page_file, "#move-times");
     // One row per bot, each with its moves drawn and its own limit.
     let rows = page.eval(
-        "[...document.querySelectorAll('#move-times .move-row')].map(g => [g.dataset.bot, g.querySelectorAll('circle').length, g.querySelectorAll('line.limit').length, g.lastChild.textContent])",
+        "[...document.querySelectorAll('#move-times .move-row')].map(g => [g.dataset.bot, g.querySelectorAll('circle').length, g.querySelectorAll('line.limit').length, g.querySelector('.move-max').textContent])",
     );
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2, "{rows:?}");
@@ -1581,4 +1695,76 @@ fn league_report_plots_each_bots_move_times_against_its_limit() {
         true
     );
     page.assert_clean();
+}
+
+/// A bot that starts slowly (its first answer each game past its move
+/// limit, within its start-up allowance): the page's move times hold its
+/// moves against the move limit, well under it and not marked, and say
+/// its first answers apart against the move limit plus the allowance.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn league_report_holds_a_slow_start_against_its_allowance_not_the_move_limit() {
+    use dojo_testkit::bots::{SLOW_START_LIMITS, SLOW_START_MS, slow_starter};
+    let Some(chrome) = browser_or_skip(
+        "league_report_holds_a_slow_start_against_its_allowance_not_the_move_limit",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bot = slow_starter(dir.path());
+    let (out, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "random-sh",
+            bot.to_str().unwrap(),
+            "--games",
+            "2",
+            "--timeout-ms",
+            "20000",
+            "--startup-ms",
+            "20000",
+        ],
+    );
+    let report = read_json(&out.join("report.json"));
+    let page = Opened::open_until(&chrome, &page_file, "#move-times");
+    let row = page.eval(
+        "(() => { const g = document.querySelector('#move-times .move-row[data-bot=\"slow-start\"]');
+                  const texts = [...g.querySelectorAll('text')];
+                  const m = texts.find(t => t.textContent.startsWith('max ')), s = texts.find(t => t.textContent.startsWith('first answers'));
+                  return { moves: m.textContent, marked: m.getAttribute('style') !== null,
+                           starts: s && s.textContent,
+                           tick: +g.querySelector('line.limit').getAttribute('x1'),
+                           slowest: Math.max(...[...g.querySelectorAll('line')].filter(l => !l.classList.contains('limit') && !l.classList.contains('cpu-max')).map(l => +l.getAttribute('x2'))) }; })()",
+    );
+    let moves = row["moves"].as_str().unwrap();
+    assert!(moves.contains("/ 1.00 s ("), "{row}");
+    assert_eq!(row["marked"], false, "far under its move limit: {row}");
+    // The slowest move drawn sits left of the move limit's tick.
+    assert!(
+        row["slowest"].as_f64().unwrap() < row["tick"].as_f64().unwrap(),
+        "{row}"
+    );
+    let (move_ms, startup_ms) = SLOW_START_LIMITS;
+    let allowed = (move_ms + startup_ms) as f64 / 1000.0;
+    let starts = row["starts"].as_str().unwrap_or_default();
+    assert!(
+        starts.starts_with("first answers: max ")
+            && starts.contains(&format!(" / {allowed:.2} s (")),
+        "{row}"
+    );
+    let s = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "slow-start")
+        .unwrap();
+    let shown = s["startup_answers"]["wall_ms"]["max"]
+        .as_f64()
+        .unwrap_or(0.0);
+    assert!(shown >= SLOW_START_MS as f64, "{s}");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-slow-start.png"));
+    }
 }

@@ -976,8 +976,9 @@ fn the_report_measures_a_bots_move_times_and_memory() {
     assert_eq!(s["faults"]["timeout"], 0, "{s}");
     let moves = &s["moves"];
     let wall = |k: &str| moves["wall_ms"][k].as_f64().unwrap();
-    // Two games of at least three rounds.
-    assert!(moves["count"].as_u64().unwrap() >= 6, "{s}");
+    // Two games of at least three rounds, each game's first answer (with
+    // the start-up allowance) apart.
+    assert!(moves["count"].as_u64().unwrap() >= 4, "{s}");
     assert!(
         wall("p50") >= SLEEP_MS && wall("p50") < SLEEP_MS + 1000.0,
         "{s}"
@@ -995,4 +996,80 @@ fn the_report_measures_a_bots_move_times_and_memory() {
     // The table shows its slowest move against the limit.
     let row = stdout.lines().find(|l| l.contains(" sleeper ")).unwrap();
     assert!(row.contains("ms/20000ms"), "{row}");
+}
+
+/// A bot that starts slowly: each game's first answer takes longer than
+/// its move limit, within its start-up allowance. The table's
+/// `slowest/limit` holds its moves against the move limit alone and says
+/// its start apart, against what a start is allowed; `report.json` has
+/// the two apart. A `games.jsonl` from before the records said which
+/// answers had the allowance reads each game's first answer as the one.
+#[test]
+fn a_slow_start_is_held_against_its_allowance_not_the_move_limit() {
+    use dojo_testkit::bots::{SLOW_START_LIMITS, SLOW_START_MS, slow_starter};
+    let dir = tempfile::tempdir().unwrap();
+    let bot = slow_starter(dir.path());
+    let out = dir.path().join("league");
+    let stdout = league(
+        &[
+            &["cardjitsu", "random-sh", "--games", "2"][..],
+            &[bot.to_str().unwrap()],
+        ]
+        .concat(),
+        &out,
+    );
+    let (move_ms, startup_ms) = SLOW_START_LIMITS;
+    let report = read_json(&out.join("report.json"));
+    let s = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "slow-start")
+        .unwrap()
+        .clone();
+    assert_eq!(s["faults"]["timeout"], 0, "{s}");
+    let games = s["games"].as_u64().unwrap();
+    let starts = &s["startup_answers"];
+    assert_eq!(
+        starts["count"].as_u64(),
+        Some(games),
+        "one start a game: {s}"
+    );
+    let start_max = starts["wall_ms"]["max"].as_f64().unwrap();
+    assert!(start_max >= SLOW_START_MS as f64, "{s}");
+    let moves_max = s["moves"]["wall_ms"]["max"].as_f64().unwrap();
+    assert!(moves_max < move_ms as f64, "no start among the moves: {s}");
+
+    let row = stdout.lines().find(|l| l.contains(" slow-start ")).unwrap();
+    let slowest = row
+        .split_whitespace()
+        .find(|w| w.ends_with(&format!("ms/{move_ms}ms")))
+        .unwrap_or_else(|| panic!("no slowest/limit: {row}"));
+    let shown: f64 = slowest.split("ms/").next().unwrap().parse().unwrap();
+    assert!(shown < move_ms as f64, "{row}");
+    let allowed = move_ms + startup_ms;
+    let note = stdout
+        .lines()
+        .find(|l| l.starts_with("slow-start: slowest first answer (its start included) "))
+        .unwrap_or_else(|| panic!("no line for the slow start: {stdout}"));
+    assert!(
+        note.contains(&format!(" of the {allowed}ms allowed")),
+        "{note}"
+    );
+
+    // Stored before the records said which answers had the allowance.
+    let lines = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let old: String = lines
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            let timing = v["timing"].as_object_mut().unwrap();
+            assert!(timing.remove("startup_answers").is_some(), "{l}");
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(out.join("games.jsonl"), old).unwrap();
+    let again = stdout_ok(dojo().arg("report").arg(&out));
+    assert!(again.lines().any(|l| l == row), "{again}");
+    assert!(again.lines().any(|l| l == note), "{again}");
 }

@@ -131,6 +131,13 @@ pub struct SeatRun {
     /// could not be measured.
     #[serde(default)]
     pub cpu_us: Vec<Option<u64>>,
+    /// The entries of `latencies_us` whose prompt had the start-up
+    /// allowance on top of the move time (the first answer of the seat's
+    /// first process, and of a long-lived bot's process started again
+    /// after a fault), in order: they are held against a longer limit
+    /// than the other moves.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub startup_answers: Vec<u32>,
     /// The most memory any of the seat's processes used at once in the
     /// game (the process tree together, from its memory group: what the
     /// memory limit is held against), in bytes; `None` where there is no
@@ -204,6 +211,7 @@ impl SeatRun {
             mode,
             latencies_us: Vec::new(),
             cpu_us: Vec::new(),
+            startup_answers: Vec::new(),
             memory_peak_bytes: None,
             first_invalid: None,
             stderr: String::new(),

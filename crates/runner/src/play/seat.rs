@@ -161,9 +161,13 @@ impl<'a> SeatState<'a> {
             }
         }
         if let Some(latency) = latency {
+            let budget = &pending.budget;
+            if !budget.startup.is_zero() {
+                let entry = u32::try_from(self.run.latencies_us.len()).unwrap_or(u32::MAX);
+                self.run.startup_answers.push(entry);
+            }
             self.run.latencies_us.push(micros(latency));
             self.run.cpu_us.push(pending.prompt_cpu().map(micros));
-            let budget = &pending.budget;
             let used = match budget.time {
                 TimeMode::Wall => latency,
                 TimeMode::Cpu => pending.prompt_cpu().unwrap_or(latency),

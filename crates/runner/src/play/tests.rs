@@ -468,6 +468,7 @@ fn a_bot_that_exits_after_each_move_gets_the_start_up_allowance_once_a_game() {
             [1_500_000, 1_000_000, 1_000_000],
             "{mode:?}"
         );
+        assert_eq!(run.seats[0].startup_answers, [0], "{mode:?}");
     }
 }
 
@@ -537,4 +538,7 @@ fn a_process_started_again_after_a_fault_gets_the_start_up_allowance() {
         "the restarted process's first answer has 3 s, its second 1 s"
     );
     assert_eq!(run.seats[0].faults.restart, 1);
+    // The record says which answers had the allowance: a report holds
+    // them against it, not against the bare move time.
+    assert_eq!(run.seats[0].startup_answers, [0, 1]);
 }
