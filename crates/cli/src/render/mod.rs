@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(
             first_line(&conduct(6, 0), 0, (1, "crash")),
             "player 2 (b) could not start: it crashed on every one of its 6 prompts \
-             without answering (the first, a crash, in round 1)"
+             without answering (the first in round 1)"
         );
         // An answer, however bad, and then crashes: it started.
         assert_eq!(
