@@ -24,6 +24,12 @@ use dojo_league::view::{PageState, PageStatus};
 /// often a live page reloads itself in the browser.
 pub const PAGE_INTERVAL: Duration = Duration::from_secs(3);
 
+/// How long a running league's pages go unwritten at most while no game
+/// finishes (a slow royale game can take minutes): a live page older than
+/// ten reloads says its league may have stopped (`report.js`), so the
+/// pages are written again before that, with the ETA they last had.
+pub const PAGE_HEARTBEAT: Duration = Duration::from_secs(15);
+
 /// Between two writings of the pages, at least this many times as long as
 /// the last one took: a big league's pages (every game's replay packed)
 /// take seconds to write, and the bots need the cores more (at most a
@@ -67,7 +73,9 @@ impl LivePages {
         let shared = Arc::new(Shared::default());
         let writer = (!pages.is_empty()).then(|| {
             let shared = Arc::clone(&shared);
-            std::thread::spawn(move || write_while_running(&shared, &pages, &*write))
+            std::thread::spawn(move || {
+                write_while_running(&shared, &pages, &*write, PAGE_HEARTBEAT)
+            })
         });
         LivePages {
             shared,
@@ -116,21 +124,33 @@ impl Drop for LivePages {
     }
 }
 
-/// The writer thread: waits for news, writes every page, then lets at
-/// least [`PAGE_INTERVAL`] pass before the next writing.
-fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
+/// The writer thread: waits for news (or `heartbeat` without any, once
+/// the pages were written: they are written again as they were), writes
+/// every page, then lets at least [`PAGE_INTERVAL`] pass before the next
+/// writing.
+fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage, heartbeat: Duration) {
     let mut failing = vec![false; pages.len()];
     // When the last writing ended, and how long it took.
     let mut last: Option<(Instant, Duration)> = None;
+    // The ETA the pages were last written with.
+    let mut last_eta = None;
     loop {
         let eta = {
-            let mut asked = shared
-                .wake
-                .wait_while(
-                    shared.asked.lock().unwrap_or_else(PoisonError::into_inner),
-                    |a| a.news.is_none() && !a.stop,
-                )
-                .unwrap_or_else(PoisonError::into_inner);
+            let lock = shared.asked.lock().unwrap_or_else(PoisonError::into_inner);
+            let idle = |a: &mut Asked| a.news.is_none() && !a.stop;
+            let mut asked = match last {
+                None => {
+                    (shared.wake.wait_while(lock, idle)).unwrap_or_else(PoisonError::into_inner)
+                }
+                Some(_) => {
+                    (shared.wake.wait_timeout_while(lock, heartbeat, idle))
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
+            };
+            if asked.news.is_none() && !asked.stop {
+                asked.news = Some(last_eta);
+            }
             if let Some((at, took)) = last {
                 let pause = PAGE_INTERVAL.max(took * PAUSE_PER_WRITE);
                 let rest = pause.saturating_sub(at.elapsed());
@@ -148,6 +168,7 @@ fn write_while_running(shared: &Shared, pages: &[PathBuf], write: &WritePage) {
             };
             eta
         };
+        last_eta = eta;
         let writing = Instant::now();
         for (page, failing) in pages.iter().zip(&mut failing) {
             match write(page, PageStatus::now(PageState::Live, eta)) {
@@ -217,6 +238,41 @@ mod tests {
         assert!(live.finish(), "the league started");
         // Stopped within the interval that follows a page: no second one.
         assert!(writes.try_recv().is_err());
+    }
+
+    /// A game that takes longer than a live page's staleness (ten
+    /// reloads) must not make the page say its league may have stopped:
+    /// with no game finishing, the pages are written again, as they were.
+    #[test]
+    fn with_no_game_finishing_the_pages_are_written_again_as_they_were() {
+        let (wrote, writes) = mpsc::channel();
+        let write = move |_: &std::path::Path, status: PageStatus| {
+            let _ = wrote.send(status);
+            Ok(())
+        };
+        let shared = Arc::new(Shared::default());
+        let writer = {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || {
+                let heartbeat = Duration::from_millis(50);
+                write_while_running(&shared, &["p.html".into()], &write, heartbeat);
+            })
+        };
+        let tell = |news: Option<Option<u64>>, stop: bool| {
+            let mut asked = shared.asked.lock().unwrap();
+            asked.news = news;
+            asked.stop = stop;
+            shared.wake.notify_one();
+        };
+        tell(Some(Some(42)), false);
+        let deadline = Duration::from_secs(60);
+        let first = writes.recv_timeout(deadline).expect("the page");
+        // Nothing more is told: written again, with the same ETA.
+        let again = writes.recv_timeout(deadline).expect("written again");
+        assert_eq!((first.eta_secs, again.eta_secs), (Some(42), Some(42)));
+        assert!(again.updated_ms >= first.updated_ms);
+        tell(None, true);
+        writer.join().unwrap();
     }
 
     #[test]
