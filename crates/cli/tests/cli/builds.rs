@@ -276,3 +276,38 @@ fn a_failed_build_says_it_failed_first() {
     assert!(!stderr.contains("ran breaks"), "{stderr}");
     assert!(stderr.contains("oops"), "{stderr}");
 }
+
+/// A build that fails reading a file outside what a confined build may
+/// read (a path dependency outside the bot's directory, here a file `cat`
+/// reads) gets "Permission denied" from the confinement: the error then
+/// says what a build may read and how to give it the file.
+#[test]
+fn a_build_denied_a_file_outside_its_reach_is_told_what_a_build_may_read() {
+    if !have("landlock") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("engine");
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::write(outside.join("Cargo.toml"), "[package]\n").unwrap();
+    let read = format!("cat {}", outside.join("Cargo.toml").display());
+    let bot = failing_bot(&tmp.path().join("bots"), "reader", &read);
+    let stderr = failed_match(&bot);
+    assert!(stderr.contains("Permission denied"), "{stderr}");
+    let hint = stderr
+        .lines()
+        .find(|l| l.starts_with("hint: "))
+        .unwrap_or_else(|| panic!("no hint: {stderr}"));
+    for said in [
+        "a build runs confined",
+        "the bot's own directory",
+        "copy it into the bot's directory",
+        "git",
+        "docs/sandbox.md",
+    ] {
+        assert!(hint.contains(said), "{said:?} not in {hint}");
+    }
+    // A build that fails otherwise gets no such hint.
+    let bot = failing_bot(tmp.path(), "breaks", "sh -c 'exit 1'");
+    assert!(!failed_match(&bot).contains("hint:"));
+}
