@@ -461,6 +461,9 @@ fn resumed_settings(
     // grown): a bad line is found in a moment, not after the builds.
     dojo_league::check_stored_games(dir, &league.settings)?;
     let (stored, mut origin) = (league.settings, league.origin);
+    if let (Some(given), Some(was)) = (bots_dir, origin.bots_dir.as_deref()) {
+        other_bots_dir_holds_the_bots(dir, &stored, given, was)?;
+    }
     let mut settings = stored.clone();
     apply_flags(&mut settings, a)?;
     // A control that changes no record (`--fresh-boxes`) is applied and
@@ -501,6 +504,39 @@ fn resumed_settings(
     }
     origin.allow_broken |= a.allow_broken;
     Ok((settings, origin))
+}
+
+/// Refuses a `--bots-dir` given beside `--resume DIR` that is not the
+/// stored one (`was`) and lacks a bot the league plays, naming both
+/// directories: the league's bots were named in `was`, and a plain "no
+/// bot" would not say why they are looked for elsewhere. Another
+/// directory that holds them all (the league moved with its bots) is
+/// taken, as the stored origin says.
+fn other_bots_dir_holds_the_bots(
+    dir: &Path,
+    stored: &Settings,
+    given: &Path,
+    was: &Path,
+) -> Result<()> {
+    if super::absolute(given) == super::absolute(was) {
+        return Ok(());
+    }
+    let missing: Vec<&str> = (stored.bots.iter())
+        .filter(|b| dojo_runner::resolve(&b.command, given).is_err())
+        .map(|b| b.command.as_str())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let missing: Vec<String> = missing.iter().map(|m| format!("{m:?}")).collect();
+    bail!(
+        "--resume {}: --bots-dir {} conflicts with the stored league: the league's bots were found in {} (league.json's origin.bots_dir), and {} holds no bot {}; drop --bots-dir to find them there again, or give a bots directory that holds every bot of the league",
+        dir.display(),
+        given.display(),
+        was.display(),
+        given.display(),
+        missing.join(", ")
+    );
 }
 
 /// Resolves (unless `resolved` has it already), builds and loads
