@@ -456,6 +456,17 @@ pub fn named_dir(spec: &str) -> Option<(&str, PathBuf)> {
     }
 }
 
+/// The spec `NAME=DIR` of the bot in `dir` under the name `name`, DIR
+/// absolute and quoted as a shell word when it needs to be: what
+/// [`named_dir`] reads back, from any directory.
+pub fn named_dir_spec(name: &str, dir: &Path) -> String {
+    let dir = absolute(dir).to_string_lossy().into_owned();
+    match shlex::try_quote(&dir) {
+        Ok(quoted) => format!("{name}={quoted}"),
+        Err(_) => format!("{name}={dir}"),
+    }
+}
+
 fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
     let err = |message: &str| SpecError::Inline {
         spec: spec.to_string(),

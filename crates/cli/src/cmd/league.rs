@@ -171,7 +171,7 @@ fn stand_in(
     }
     let command = match bots::inline_command(spec) {
         Some(command) => format!("{name}={command}"),
-        None => named_dir_spec(name, &bot.dir),
+        None => dojo_runner::named_dir_spec(name, &bot.dir),
     };
     bot.name = name.to_owned();
     (command, bot)
@@ -343,23 +343,13 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
 /// name under the bots directory or an inline command as given.
 fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
     if let Some((name, _)) = dojo_runner::named_dir(arg) {
-        return named_dir_spec(name, &bot.dir);
+        return dojo_runner::named_dir_spec(name, &bot.dir);
     }
     let by_path = !arg.contains('=') && Path::new(arg).join(dojo_runner::MANIFEST_FILE).is_file();
     if by_path && !dojo_runner::is_valid_name(arg) {
         super::absolute(&bot.dir).display().to_string()
     } else {
         arg.to_owned()
-    }
-}
-
-/// `NAME=DIR` for the bot in `dir` named `name`, DIR absolute and quoted
-/// as a shell word when it needs to be.
-fn named_dir_spec(name: &str, dir: &Path) -> String {
-    let dir = super::absolute(dir).to_string_lossy().into_owned();
-    match shlex::try_quote(&dir) {
-        Ok(quoted) => format!("{name}={quoted}"),
-        Err(_) => format!("{name}={dir}"),
     }
 }
 
