@@ -9,7 +9,7 @@
 //! what will run. So the step is run silently; it is named while it runs
 //! only when it lasts long enough to be noticed (a first build, minutes
 //! long, must not look like a hang), and afterwards only when it changed
-//! the bot or failed.
+//! the bot or failed (then first of all that it failed).
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -61,10 +61,11 @@ pub fn run(bot: &BotSpec, command: &[String], network: BuildNetwork) -> Result<(
     let named = namer.is_ok_and(|t| t.join().unwrap_or(false));
     let secs = started.elapsed().as_secs_f64();
     if let Err(err) = outcome {
-        // The error names the bot and its command; this line says how the
-        // step was run (without the network, say).
+        // The error names the bot and its command and shows its output;
+        // this line says first that the step failed, and how it was run
+        // (without the network, say).
         if !named {
-            errln!("ran {}'s build step {how}", bot.name);
+            errln!("{}'s build step failed {how}", bot.name);
         }
         return Err(err.into());
     }

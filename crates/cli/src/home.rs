@@ -57,6 +57,18 @@ pub fn bots_dir(given: Option<PathBuf>) -> PathBuf {
         )
 }
 
+/// The bots directory dojo finds from any directory (when no `./bots` is
+/// there): `$DOJO_HOME/bots`, else the checkout's `bots/`, whichever
+/// exists first. A bot in it is named by its name alone in a command
+/// meant to run anywhere (`crate::rerun`).
+pub fn everywhere_bots_dir() -> Option<PathBuf> {
+    roots()
+        .into_iter()
+        .skip(1)
+        .map(|(root, _)| root.join("bots"))
+        .find(|dir| dir.is_dir())
+}
+
 /// When `bots_dir` does not exist: where dojo looked and how to point it
 /// at bots, to add to the error of a failed lookup; when it was given
 /// (`--bots-dir`), that it does not exist or is not a directory.

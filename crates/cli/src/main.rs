@@ -22,6 +22,7 @@ mod outpaths;
 mod outputs;
 mod progress;
 mod render;
+mod rerun;
 mod starter;
 mod submissions;
 

@@ -5,8 +5,10 @@
 //!
 //! [`check`] takes the command's outputs and inputs, each named by its
 //! flag ([`Named`]), and refuses with a usage error:
-//! - an output that cannot be written ([`writable`]): its directory is
-//!   missing or takes no file, it is a directory, a file another user owns
+//! - an output that cannot be written ([`writable`]): its directory
+//!   takes no file or cannot be made (a missing directory is made, as
+//!   `--out` makes a league's: `--html results/page.html` works in a
+//!   fresh directory), it is a directory, a file another user owns
 //!   in a sticky directory (it cannot be replaced), a `/proc` file or a
 //!   device that takes no write, a FIFO with no reader (the write would
 //!   block for ever; a FIFO with a reader is held open from here on, so
@@ -93,11 +95,23 @@ pub fn check(outputs: &[Option<Named<'_>>], inputs: &[Option<Named<'_>>]) -> Res
         .filter(|o| o.kind == Kind::League)
         .map(|o| canonical(o.path))
         .collect();
+    let mut to_make = Vec::new();
     for out in &outputs {
         match out.kind {
-            Kind::File => writable(out, &made)?,
+            Kind::File => to_make.extend(writable(out, &made)?),
             Kind::League => league_dir(out)?,
         }
+    }
+    // Made only once every output has passed, so a refused command
+    // leaves no empty directory behind.
+    for (out, dir) in to_make {
+        std::fs::create_dir_all(&dir).with_context(|| {
+            format!(
+                "{}: cannot make the directory {}",
+                out.shown(),
+                dir.display()
+            )
+        })?;
     }
     let files: Vec<Option<&Path>> = outputs
         .iter()
@@ -109,11 +123,14 @@ pub fn check(outputs: &[Option<Named<'_>>], inputs: &[Option<Named<'_>>]) -> Res
 }
 
 /// Refuses an output file that [`output::write_file`] could not write;
-/// its directory may be one of `made`, made before it is written.
-fn writable(out: &Named<'_>, made: &[PathBuf]) -> Result<()> {
+/// its directory may be one of `made`, made before it is written. A
+/// directory of its that is missing is handed back, with the output, to
+/// be made: its nearest existing ancestor must be a directory that takes
+/// a new entry.
+fn writable<'a>(out: &Named<'a>, made: &[PathBuf]) -> Result<Option<(Named<'a>, PathBuf)>> {
     let shown = out.shown();
     match output::target(out.path) {
-        Target::Stdout => Ok(()),
+        Target::Stdout => Ok(None),
         Target::Through(at) => {
             let meta =
                 std::fs::metadata(&at).with_context(|| format!("{shown}: cannot be read"))?;
@@ -121,7 +138,7 @@ fn writable(out: &Named<'_>, made: &[PathBuf]) -> Result<()> {
                 bail!("{shown}: is a directory; expected a file");
             }
             if meta.file_type().is_fifo() {
-                return hold_fifo(out, &at);
+                return hold_fifo(out, &at).map(|()| None);
             }
             // A device or a `/proc` file: opened for writing and given an
             // empty write, which a file that takes no write refuses
@@ -133,32 +150,69 @@ fn writable(out: &Named<'_>, made: &[PathBuf]) -> Result<()> {
             if let Err(e) = probe {
                 bail!("{shown}: cannot be written: {e}");
             }
-            Ok(())
+            Ok(None)
         }
         Target::File(file) => {
             let dir = output::parent(&file);
             if !dir.exists() && made.contains(&canonical(dir)) {
-                return Ok(());
+                return Ok(None);
             }
             if !dir.is_dir() {
-                bail!("{shown}: the directory {} does not exist", dir.display());
+                let base = missing_dir(out, dir)?;
+                probe_dir(out, &base)?;
+                return Ok(Some((*out, dir.to_owned())));
             }
-            let probe = dir.join(format!(".dojo-check-{}", std::process::id()));
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&probe)
-            {
-                Ok(_) => {
-                    let _ = std::fs::remove_file(&probe);
-                }
-                Err(e) => bail!("{shown}: cannot write in {}: {e}", dir.display()),
-            }
+            probe_dir(out, dir)?;
             if let Some(why) = not_replaceable(&file, dir) {
                 bail!("{shown}: cannot be replaced: {why}");
             }
+            Ok(None)
+        }
+    }
+}
+
+/// The nearest existing ancestor of `dir`, a missing directory of the
+/// output `out`; refused when that is no directory (a file where a
+/// directory of the path should be).
+fn missing_dir(out: &Named<'_>, dir: &Path) -> Result<PathBuf> {
+    use std::io::ErrorKind::{NotADirectory, NotFound};
+    let mut at = dir;
+    loop {
+        match std::fs::metadata(at) {
+            Ok(meta) if meta.is_dir() => return Ok(at.to_owned()),
+            Ok(_) => bail!(
+                "{}: cannot make the directory {}: {} is not a directory",
+                out.shown(),
+                dir.display(),
+                at.display()
+            ),
+            // Missing, or under a file (ENOTDIR): the ancestor tells.
+            Err(e) if !matches!(e.kind(), NotFound | NotADirectory) => bail!(
+                "{}: cannot make the directory {}: {}: {e}",
+                out.shown(),
+                dir.display(),
+                at.display()
+            ),
+            Err(_) => {}
+        }
+        at = output::parent(at);
+    }
+}
+
+/// Refuses `dir` when a new file cannot be made in it (tried with a file
+/// of its own, removed at once).
+fn probe_dir(out: &Named<'_>, dir: &Path) -> Result<()> {
+    let probe = dir.join(format!(".dojo-check-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
             Ok(())
         }
+        Err(e) => bail!("{}: cannot write in {}: {e}", out.shown(), dir.display()),
     }
 }
 

@@ -313,6 +313,7 @@ fn build_failure(err: &anyhow::Error) -> (String, Vec<String>) {
             details.extend(lines[skipped..].iter().map(|l| format!("  {l}")));
         }
     }
+    details.extend(build.hint().map(|h| format!("hint: {h}")));
     (reason, details)
 }
 

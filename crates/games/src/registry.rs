@@ -178,12 +178,16 @@ mod tests {
     fn a_replay_view_is_its_games_view_unchanged() {
         let rec = crate::cardjitsu::replay::tests::record(3);
         let source = crate::view::RecordSource::File("g.json".into());
-        let direct = serde_json::to_string(&crate::cardjitsu::view::view(&rec, &source)).unwrap();
-        let view = Saved::new(Box::new(rec.clone())).view(&source).unwrap();
+        let direct =
+            serde_json::to_string(&crate::cardjitsu::view::view(&rec, &source, &[])).unwrap();
+        let view = Saved::new(Box::new(rec.clone()))
+            .view(&source, &[])
+            .unwrap();
         assert_eq!(serde_json::to_string(&view).unwrap(), direct);
         let (royale, _) = crate::royale::replay::tests::record();
-        let direct = serde_json::to_string(&crate::royale::view::view(&royale, &source).unwrap());
-        let view = Saved::new(Box::new(royale)).view(&source).unwrap();
+        let direct =
+            serde_json::to_string(&crate::royale::view::view(&royale, &source, &[]).unwrap());
+        let view = Saved::new(Box::new(royale)).view(&source, &[]).unwrap();
         assert_eq!(serde_json::to_string(&view).unwrap(), direct.unwrap());
         #[derive(Serialize)]
         struct Page<'a> {

@@ -72,8 +72,9 @@ pub trait SavedGame: AsAny + fmt::Debug + Send + Sync + 'static {
     /// The replay page's title.
     fn title(&self) -> String;
     /// The replay page's data: the record and what the page shows beside
-    /// it.
-    fn view(&self, source: &RecordSource) -> Result<ReplayView, ReplayError>;
+    /// it; its commands name seat `i`'s bot by `bots[i]`
+    /// ([`crate::view::seat_bot`]).
+    fn view(&self, source: &RecordSource, bots: &[String]) -> Result<ReplayView, ReplayError>;
     /// The game made ready to play again: what the record names (decks, a
     /// board) read again now.
     fn rerun(&self) -> Result<Rerun, ReplayError>;

@@ -56,6 +56,13 @@ impl Commands {
     }
 }
 
+/// Seat `i`'s BOT word in a command that plays the game again: `bots[i]`
+/// (a spec that resolves from any directory, which the caller makes from
+/// where the bot was found), else the name the record gives it.
+pub fn seat_bot(bots: &[String], i: usize, seat: &crate::SeatInfo) -> String {
+    bots.get(i).cloned().unwrap_or_else(|| seat.bot.clone())
+}
+
 /// Shell words joined with the quoting a POSIX shell needs.
 pub fn shell_line(words: &[String]) -> String {
     words

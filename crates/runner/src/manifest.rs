@@ -244,6 +244,25 @@ impl Problems<'_> {
     }
 }
 
+/// `games`, a list of game names. A value that is no list (`games =
+/// "cardjitsu"`, the likeliest slip) is told with the list it should be,
+/// where serde would say only "expected a sequence".
+fn games<'i>(problems: &mut Problems<'_>, value: Spanned<DeValue<'i>>) -> Vec<String> {
+    let found = match value.get_ref() {
+        DeValue::Array(_) => return problems.take(value).unwrap_or_default(),
+        DeValue::String(name) => format!("string {:?}", name.as_ref()),
+        DeValue::Integer(_) | DeValue::Float(_) => "number".to_owned(),
+        DeValue::Boolean(b) => format!("boolean `{b}`"),
+        DeValue::Datetime(_) => "date".to_owned(),
+        DeValue::Table(_) => "table".to_owned(),
+    };
+    problems.at(
+        Some(value.span()),
+        format!("`games` is a list: invalid type: {found}, expected a list such as games = [\"cardjitsu\"]"),
+    );
+    Vec::new()
+}
+
 /// The message for an unknown key: the keys there are, and the closest
 /// one when it looks like a typo of it.
 fn unknown_key(key: &str) -> (String, Option<&'static str>) {
@@ -316,7 +335,7 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, Manife
                 }
             }
             "mode" => m.mode = problems.take(value).unwrap_or_default(),
-            "games" => m.games = problems.take(value).unwrap_or_default(),
+            "games" => m.games = games(&mut problems, value),
             "team" => {
                 let (line, column) = line_col(text, key.span().start);
                 m.team =
@@ -554,7 +573,7 @@ description = "plays at random"
             shown[2]
         );
         assert!(
-            shown[3].contains("a sequence") || shown[3].contains("array"),
+            shown[3].contains("expected a list such as games = [\"cardjitsu\"]"),
             "{}",
             shown[3]
         );
@@ -562,6 +581,28 @@ description = "plays at random"
         assert!(shown[5].contains("a whole number"), "{}", shown[5]);
         // The same file through `lines_as`, as a folder's table shows it.
         assert!(err.lines_as("bot.toml")[0].starts_with("bot.toml:1:1: "));
+    }
+
+    /// `games = "cardjitsu"`, one name without the brackets of a list:
+    /// told with its place and the list it should be, not serde's
+    /// "expected a sequence".
+    #[test]
+    fn a_single_game_without_brackets_is_told_to_be_a_list() {
+        let err = parse("command = \"x\"\ngames = \"cardjitsu\"\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bots/x/bot.toml:2:9: `games` is a list: invalid type: string \"cardjitsu\", \
+             expected a list such as games = [\"cardjitsu\"]"
+        );
+        let err = parse("command = \"x\"\ngames = 3\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("expected a list such as games = [\"cardjitsu\"]"),
+            "{err}"
+        );
+        // A list holding something else than names: serde says what.
+        let err = parse("command = \"x\"\ngames = [1]\n").unwrap_err();
+        assert!(err.to_string().contains("bot.toml:2:"), "{err}");
     }
 
     #[test]

@@ -128,8 +128,9 @@ pub enum BuildError {
         source: std::io::Error,
     },
     #[error(
-        "bot {bot}: build command {command:?} failed ({status}); {}",
-        show_output(stdout_tail, stderr_tail)
+        "bot {bot}: build command {command:?} failed ({status}); {}{}",
+        show_output(stdout_tail, stderr_tail),
+        denied_hint(stdout_tail, stderr_tail).map(|h| format!("\nhint: {h}")).unwrap_or_default()
     )]
     Failed {
         bot: String,
@@ -166,6 +167,20 @@ pub enum BuildError {
 }
 
 impl BuildError {
+    /// A failed build's hint when its output says "Permission denied"
+    /// (what a confined build may read, and how to give it a file from
+    /// elsewhere), as its message ends with it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            BuildError::Failed {
+                stdout_tail,
+                stderr_tail,
+                ..
+            } => denied_hint(stdout_tail, stderr_tail),
+            _ => None,
+        }
+    }
+
     /// The end of the build's stdout and of its stderr.
     pub fn output(&self) -> Option<(&str, &str)> {
         match self {
@@ -186,6 +201,24 @@ impl BuildError {
 
 fn show_output(stdout: &str, stderr: &str) -> String {
     format!("end of its stdout:\n{stdout}\nend of its stderr:\n{stderr}")
+}
+
+/// When a failed build's output says "Permission denied": what a build
+/// may read, and how to give it a file from elsewhere. The likeliest
+/// cause is the build's confinement, which nothing else in cargo's (or
+/// any tool's) message mentions: a path dependency outside the bot's
+/// directory (`dojo-engine = { path = "/checkout/crates/engine" }`).
+fn denied_hint(stdout: &str, stderr: &str) -> Option<String> {
+    const DENIED: &str = "Permission denied";
+    (stdout.contains(DENIED) || stderr.contains(DENIED)).then(|| {
+        format!(
+            "a build runs confined (docs/sandbox.md, \"confined builds\") and reads only {}; \
+             a file elsewhere, such as a path dependency outside the bot's directory, is denied: \
+             copy it into the bot's directory and point to the copy (for dojo-engine, see \
+             docs/guide.md, \"Rust bots\"), or make it a git or registry dependency",
+            dojo_sandbox::build_box::READS
+        )
+    })
 }
 
 /// `killed by signal 9 (SIGKILL)`: which signal says who ended a build
@@ -420,6 +453,17 @@ pub fn named_dir(spec: &str) -> Option<(&str, PathBuf)> {
     match shlex::split(command)?.as_slice() {
         [word] if Path::new(word).is_dir() => Some((name, PathBuf::from(word))),
         _ => None,
+    }
+}
+
+/// The spec `NAME=DIR` of the bot in `dir` under the name `name`, DIR
+/// absolute and quoted as a shell word when it needs to be: what
+/// [`named_dir`] reads back, from any directory.
+pub fn named_dir_spec(name: &str, dir: &Path) -> String {
+    let dir = absolute(dir).to_string_lossy().into_owned();
+    match shlex::try_quote(&dir) {
+        Ok(quoted) => format!("{name}={quoted}"),
+        Err(_) => format!("{name}={dir}"),
     }
 }
 

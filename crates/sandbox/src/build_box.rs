@@ -72,6 +72,14 @@ impl std::fmt::Display for BuildNetwork {
     }
 }
 
+/// What a confined build may read, in words for its users: a build's
+/// error quotes it when the build was denied a file
+/// (`dojo_runner::BuildError`). It must say what the Landlock rules and
+/// the sealed view above give a build.
+pub const READS: &str = "the system (what others may read), the toolchains on PATH and in \
+CARGO_HOME and RUSTUP_HOME, the bot's own directory and build cache, and the Cargo workspace \
+its directory lies in, if any";
+
 /// Processes and threads of a build's whole tree: `cargo` runs a `rustc`
 /// per core, each with its threads, and a linker.
 pub const BUILD_PROCESSES: u64 = 1024;

@@ -171,7 +171,7 @@ fn stand_in(
     }
     let command = match bots::inline_command(spec) {
         Some(command) => format!("{name}={command}"),
-        None => named_dir_spec(name, &bot.dir),
+        None => dojo_runner::named_dir_spec(name, &bot.dir),
     };
     bot.name = name.to_owned();
     (command, bot)
@@ -344,23 +344,13 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
 /// name under the bots directory or an inline command as given.
 fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
     if let Some((name, _)) = dojo_runner::named_dir(arg) {
-        return named_dir_spec(name, &bot.dir);
+        return dojo_runner::named_dir_spec(name, &bot.dir);
     }
     let by_path = !arg.contains('=') && Path::new(arg).join(dojo_runner::MANIFEST_FILE).is_file();
     if by_path && !dojo_runner::is_valid_name(arg) {
         super::absolute(&bot.dir).display().to_string()
     } else {
         arg.to_owned()
-    }
-}
-
-/// `NAME=DIR` for the bot in `dir` named `name`, DIR absolute and quoted
-/// as a shell word when it needs to be.
-fn named_dir_spec(name: &str, dir: &Path) -> String {
-    let dir = super::absolute(dir).to_string_lossy().into_owned();
-    match shlex::try_quote(&dir) {
-        Ok(quoted) => format!("{name}={quoted}"),
-        Err(_) => format!("{name}={dir}"),
     }
 }
 
@@ -462,6 +452,9 @@ fn resumed_settings(
     // grown): a bad line is found in a moment, not after the builds.
     dojo_league::check_stored_games(dir, &league.settings)?;
     let (stored, mut origin) = (league.settings, league.origin);
+    if let (Some(given), Some(was)) = (bots_dir, origin.bots_dir.as_deref()) {
+        other_bots_dir_holds_the_bots(dir, &stored, given, was)?;
+    }
     let mut settings = stored.clone();
     apply_flags(&mut settings, a)?;
     // A control that changes no record (`--fresh-boxes`) is applied and
@@ -502,6 +495,39 @@ fn resumed_settings(
     }
     origin.allow_broken |= a.allow_broken;
     Ok((settings, origin))
+}
+
+/// Refuses a `--bots-dir` given beside `--resume DIR` that is not the
+/// stored one (`was`) and lacks a bot the league plays, naming both
+/// directories: the league's bots were named in `was`, and a plain "no
+/// bot" would not say why they are looked for elsewhere. Another
+/// directory that holds them all (the league moved with its bots) is
+/// taken, as the stored origin says.
+fn other_bots_dir_holds_the_bots(
+    dir: &Path,
+    stored: &Settings,
+    given: &Path,
+    was: &Path,
+) -> Result<()> {
+    if super::absolute(given) == super::absolute(was) {
+        return Ok(());
+    }
+    let missing: Vec<&str> = (stored.bots.iter())
+        .filter(|b| dojo_runner::resolve(&b.command, given).is_err())
+        .map(|b| b.command.as_str())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let missing: Vec<String> = missing.iter().map(|m| format!("{m:?}")).collect();
+    bail!(
+        "--resume {}: --bots-dir {} conflicts with the stored league: the league's bots were found in {} (league.json's origin.bots_dir), and {} holds no bot {}; drop --bots-dir to find them there again, or give a bots directory that holds every bot of the league",
+        dir.display(),
+        given.display(),
+        was.display(),
+        given.display(),
+        missing.join(", ")
+    );
 }
 
 /// Resolves (unless `resolved` has it already), builds and loads

@@ -39,7 +39,8 @@ pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     if a.rerun && !page {
         return rerun(bots_dir, &saved, a);
     }
-    let record = a.record.display().to_string();
+    // Absolute: the page's commands work from any directory.
+    let record = crate::rerun::path_word(&a.record);
     let source = match a.game {
         Some(id) => RecordSource::League { dir: record, id },
         None => RecordSource::File(record),

@@ -103,17 +103,25 @@ fn page(title: &str, kind: &str, data: &impl Serialize, head: &str, extra: &str)
     Ok(fill(PAGE, &values))
 }
 
-/// The replay page of a saved game (of any kind).
+/// The replay page of a saved game (of any kind), its commands naming
+/// each seat's bot so that they work from any directory
+/// ([`crate::rerun`]).
 pub fn replay(rec: &dyn SavedGame, source: &RecordSource) -> Result<String> {
-    page(&rec.title(), "replay", &rec.view(source)?, "", "")
+    let bots = crate::rerun::SeatWords::default().of(rec.seats());
+    page(&rec.title(), "replay", &rec.view(source, &bots)?, "", "")
 }
 
 /// One game's replay data as the report embeds it: its view's JSON,
 /// gzip-compressed and base64-encoded, unpacked by the page only when the
 /// game is opened (so 10,000 games cost the report no parsing up front).
-fn packed_game(line: &GameLine, dir: &Path) -> Result<Option<String>> {
+fn packed_game(
+    line: &GameLine,
+    dir: &Path,
+    words: &crate::rerun::SeatWords,
+) -> Result<Option<String>> {
+    // Absolute, as the bots: the page's commands work from anywhere.
     let source = RecordSource::League {
-        dir: dir.display().to_string(),
+        dir: crate::rerun::path_word(dir),
         id: line.id,
     };
     // A game whose record cannot be read or shown is listed without its
@@ -122,7 +130,7 @@ fn packed_game(line: &GameLine, dir: &Path) -> Result<Option<String>> {
     let Ok(saved) = read_stored_values(&games, &line.record, &line.timing) else {
         return Ok(None);
     };
-    let Ok(view) = saved.view(&source) else {
+    let Ok(view) = saved.view(&source, &words.of(saved.seats())) else {
         return Ok(None);
     };
     let json = serde_json::to_vec(&view)?;
@@ -148,8 +156,8 @@ fn refresh(status: &PageStatus) -> String {
 
 /// The report page of a league: its report, every game listed, and each
 /// game's replay embedded (packed, see [`packed_game`]), with how current
-/// it is (`status`). `dir` is the league directory as the user named it
-/// (for the replay commands shown).
+/// it is (`status`). `dir` is the league directory (named absolute in
+/// the replay commands shown).
 pub fn report(
     report: &dojo_league::Report,
     settings: &dojo_league::Settings,
@@ -159,8 +167,9 @@ pub fn report(
 ) -> Result<String> {
     let data = view::report_view(report, settings, games, status);
     let mut packed = BTreeMap::new();
+    let words = crate::rerun::SeatWords::default();
     for line in games {
-        if let Some(text) = packed_game(line, dir)? {
+        if let Some(text) = packed_game(line, dir, &words)? {
             packed.insert(line.id, text);
         }
     }

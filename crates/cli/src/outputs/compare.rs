@@ -129,6 +129,12 @@ pub struct BotInfo {
 }
 
 impl BotInfo {
+    /// The bot as a command run from any directory names it
+    /// ([`crate::rerun::bot_word`]).
+    fn rerun_word(&self) -> String {
+        crate::rerun::bot_word(&self.name, Some(Path::new(&self.dir)), &self.command)
+    }
+
     pub fn new(spec: &str, bot: &BotSpec) -> BotInfo {
         BotInfo {
             spec: spec.to_owned(),
@@ -242,7 +248,8 @@ impl<'a> JsonReport<'a> {
 }
 
 /// The comparison's HTML page: who played and how, the library's report
-/// (with its trace), and the command line as run.
+/// (with its trace), and the command line as run, made to work from any
+/// directory ([`crate::rerun::command_line`]).
 fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> {
     #[derive(Serialize)]
     struct Who<'a> {
@@ -264,6 +271,13 @@ fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> 
     let argv: Vec<String> = std::iter::once("dojo".to_owned())
         .chain(std::env::args().skip(1))
         .collect();
+    let bots: Vec<(String, String)> = [Some(&run.new), Some(&run.base), run.third.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(|b| (b.spec.clone(), b.rerun_word()))
+        .collect();
+    let cli = <crate::args::Cli as clap::CommandFactory>::command();
+    let argv = crate::rerun::command_line(&cli, &argv, &bots);
     let page = view::compare_view(report, who, view::shell_line(&argv));
     let title = format!("dojo compare: {} vs {}", run.new.name, run.base.name);
     crate::html::write(path, &crate::html::compare(&title, &page)?)

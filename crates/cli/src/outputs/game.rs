@@ -84,8 +84,9 @@ impl<Rec: MatchRecord> Run for Played<Rec> {
 /// What a replay page of a game just played can say about its record:
 /// the `--json` file it was saved to, if any.
 fn record_source(json: Option<&Path>) -> RecordSource {
+    // Absolute: the page's commands work from any directory.
     json.map_or(RecordSource::Unsaved, |p| {
-        RecordSource::File(p.display().to_string())
+        RecordSource::File(crate::rerun::path_word(p))
     })
 }
 
@@ -146,10 +147,12 @@ mod tests {
         assert_eq!(CardJitsu::outputs(&files, ()).len(), 2);
         files.0.insert(Format::Json, PathBuf::from("g.json"));
         assert_eq!(CardJitsu::outputs(&files, ()).len(), 3);
-        // The page says where the record was saved, or that it was not.
+        // The page says where the record was saved (absolute), or that
+        // it was not.
+        let saved = crate::output::absolute(Path::new("g.json"));
         assert_eq!(
             record_source(files.path(Format::Json)),
-            RecordSource::File("g.json".into())
+            RecordSource::File(saved.display().to_string())
         );
         assert_eq!(record_source(None), RecordSource::Unsaved);
     }

@@ -150,7 +150,7 @@ impl Output<League> for Terminal {
         if let Some(progress) = &self.progress {
             progress.finish();
         }
-        out!("{}", crate::render::standings::table(report));
+        out!("{}", crate::render::standings::table(report, &league.dir));
         if self.progress.is_some() && !report.excluded.is_empty() {
             errln!(
                 "not played: {} of the bots folder ({}; report.json's `excluded` says why)",

@@ -402,14 +402,15 @@ mod tests {
         assert_eq!(*LOG.with(Log::clone).borrow(), ["json", "junit"]);
         // A file that cannot be written is refused before any work,
         // naming its flag.
-        let missing = dir.path().join("no/such/r.xml").display().to_string();
+        std::fs::write(dir.path().join("file"), "mine").unwrap();
+        let missing = dir.path().join("file/r.xml").display().to_string();
         let err = parse(&["--junit", &missing])
             .unwrap()
             .resolve(&[], &[])
             .err()
             .unwrap();
         assert!(err.to_string().starts_with("--junit "), "{err}");
-        assert!(err.to_string().contains("does not exist"), "{err}");
+        assert!(err.to_string().contains("is not a directory"), "{err}");
         // Two outputs on one file.
         let err = parse(&["--json", &json, "--junit", &json])
             .unwrap()

@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use dojo_league::Report;
 use dojo_league::stop::{GauntletSprt, TestState};
 
-pub fn table(report: &Report) -> String {
+/// The standings of the league in `dir`: an incomplete one ends with the
+/// command that finishes it, from any directory.
+pub fn table(report: &Report, dir: &std::path::Path) -> String {
     let mut out = String::new();
     let width = report
         .standings
@@ -106,13 +108,19 @@ pub fn table(report: &Report) -> String {
         t.drawn,
         report.games_scheduled,
         if report.complete {
-            ""
+            String::new()
         } else {
-            " (incomplete: --resume to finish)"
+            format!(" (incomplete: `{}` finishes it)", resume_command(dir))
         }
     );
     let _ = writeln!(out, "fault policy: {}", report.conditions.faults.describe());
     out
+}
+
+/// `dojo league --resume DIR`, DIR absolute and quoted for a shell.
+fn resume_command(dir: &std::path::Path) -> String {
+    let dir = crate::output::absolute(dir).display().to_string();
+    dojo_league::view::shell_line(&["dojo", "league", "--resume", &dir].map(String::from))
 }
 
 /// A bot's first fault (`report.json`'s `first_fault`) as `dojo match`

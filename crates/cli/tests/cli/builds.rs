@@ -233,3 +233,81 @@ fn only_a_build_that_changed_the_bot_says_it_built() {
     assert!(changed.contains("built copier in "), "{changed}");
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+/// A bot in `parent/NAME` whose build step is `build` and whose command
+/// never runs (the build fails first).
+fn failing_bot(parent: &Path, name: &str, build: &str) -> PathBuf {
+    let bot = parent.join(name);
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(bot.join("bot.sh"), "read line\n").unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        format!("name = \"{name}\"\ncommand = \"sh bot.sh\"\nbuild = {build:?}\n"),
+    )
+    .unwrap();
+    bot
+}
+
+/// `dojo match cardjitsu BOT random-py`, which must fail: its stderr.
+fn failed_match(bot: &Path) -> String {
+    let out = dojo()
+        .args(["match", "cardjitsu"])
+        .arg(bot)
+        .arg("random-py")
+        .output()
+        .expect("dojo runs");
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    stderr
+}
+
+/// A failed build's first line says it failed, with how it was run: not
+/// "ran NAME's build step", which reads as a success before the error.
+#[test]
+fn a_failed_build_says_it_failed_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = failing_bot(tmp.path(), "breaks", "sh -c 'echo oops >&2; exit 1'");
+    let stderr = failed_match(&bot);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first, "breaks's build step failed (sh -c echo oops >&2; exit 1)",
+        "{stderr}"
+    );
+    assert!(!stderr.contains("ran breaks"), "{stderr}");
+    assert!(stderr.contains("oops"), "{stderr}");
+}
+
+/// A build that fails reading a file outside what a confined build may
+/// read (a path dependency outside the bot's directory, here a file `cat`
+/// reads) gets "Permission denied" from the confinement: the error then
+/// says what a build may read and how to give it the file.
+#[test]
+fn a_build_denied_a_file_outside_its_reach_is_told_what_a_build_may_read() {
+    if !have("landlock") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("engine");
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::write(outside.join("Cargo.toml"), "[package]\n").unwrap();
+    let read = format!("cat {}", outside.join("Cargo.toml").display());
+    let bot = failing_bot(&tmp.path().join("bots"), "reader", &read);
+    let stderr = failed_match(&bot);
+    assert!(stderr.contains("Permission denied"), "{stderr}");
+    let hint = stderr
+        .lines()
+        .find(|l| l.starts_with("hint: "))
+        .unwrap_or_else(|| panic!("no hint: {stderr}"));
+    for said in [
+        "a build runs confined",
+        "the bot's own directory",
+        "copy it into the bot's directory",
+        "git",
+        "docs/sandbox.md",
+    ] {
+        assert!(hint.contains(said), "{said:?} not in {hint}");
+    }
+    // A build that fails otherwise gets no such hint.
+    let bot = failing_bot(tmp.path(), "breaks", "sh -c 'exit 1'");
+    assert!(!failed_match(&bot).contains("hint:"));
+}

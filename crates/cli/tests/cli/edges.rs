@@ -259,53 +259,55 @@ fn json_to_stdout_leaves_stdout_to_the_json() {
 
 #[test]
 fn an_output_path_that_cannot_be_written_is_refused_before_any_game() {
-    let tmp = tempfile::tempdir().unwrap();
+    // Not named `.tmp...`: no temporary output file may be named.
+    let tmp = tempfile::Builder::new().prefix("edges").tempdir().unwrap();
     let league = tmp.path().join("league");
-    let runs: [(&[&str], &str); 3] = [
+    // A regular file where a directory of the path should be: no
+    // directory can be made there, not even by root.
+    let file = tmp.path().join("file");
+    std::fs::write(&file, "mine").unwrap();
+    let under = |name: &str| file.join("sub").join(name).display().to_string();
+    let (c_json, c_html, g_json, l_html) = (
+        under("c.json"),
+        under("c.html"),
+        under("g.json"),
+        under("l.html"),
+    );
+    let compare = [
+        "compare",
+        "cardjitsu",
+        "random-sh",
+        "random-py",
+        "--games",
+        "2",
+    ];
+    let runs: [(Vec<&str>, String); 3] = [
         (
-            &[
-                "compare",
-                "cardjitsu",
-                "random-sh",
-                "random-py",
-                "--games",
-                "2",
-                "--json",
-                "/nonexistent/c.json",
-            ],
-            "--json /nonexistent/c.json",
+            [&compare[..], &["--json", &c_json]].concat(),
+            format!("--json {c_json}"),
         ),
         (
-            &[
-                "compare",
-                "cardjitsu",
-                "random-sh",
-                "random-py",
-                "--games",
-                "2",
-                "--html",
-                "/nonexistent/c.html",
-            ],
-            "--html /nonexistent/c.html",
+            [&compare[..], &["--html", &c_html]].concat(),
+            format!("--html {c_html}"),
         ),
         (
-            &[
+            vec![
                 "match",
                 "cardjitsu",
                 "random-sh",
                 "random-py",
                 "--json",
-                "/nonexistent/g.json",
+                &g_json,
             ],
-            "--json /nonexistent/g.json",
+            format!("--json {g_json}"),
         ),
     ];
     for (args, said) in runs {
-        let out = dojo().args(args).output().unwrap();
+        let out = dojo().args(&args).output().unwrap();
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
         assert!(
-            err.contains(said) && err.contains("does not exist"),
+            err.contains(&said) && err.contains(&format!("{} is not a directory", file.display())),
             "{err}"
         );
         assert!(!err.contains(".tmp"), "{err}");
@@ -321,13 +323,73 @@ fn an_output_path_that_cannot_be_written_is_refused_before_any_game() {
             "--games",
             "2",
         ])
-        .args(["--html", "/nonexistent/l.html", "--out"])
+        .args(["--html", &l_html, "--out"])
         .arg(&league)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-    assert!(stderr_of(&out).contains("--html /nonexistent/l.html"));
+    assert!(stderr_of(&out).contains(&format!("--html {l_html}")));
     assert!(!league.exists(), "no game is played");
+}
+
+/// An output file's missing directories are made, as `--out` makes a
+/// league's directory: `--html results/standings.html` (the README's
+/// command) works in a fresh directory. A refused command makes none.
+#[test]
+fn an_output_files_missing_directories_are_made() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--games",
+            "2",
+        ])
+        .args(["--html", "results/standings.html", "--out", "results/l"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let page = std::fs::read_to_string(tmp.path().join("results/standings.html")).unwrap();
+    assert!(
+        page.contains("<html"),
+        "a page: {}",
+        &page[..page.len().min(200)]
+    );
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args([
+            "match",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--seed",
+            "3",
+        ])
+        .args(["--json", "a/b/g.json", "--html", "c/g.html"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(tmp.path().join("a/b/g.json").is_file());
+    assert!(tmp.path().join("c/g.html").is_file());
+    // One output that cannot be written: the other's directory is not
+    // made either.
+    std::fs::write(tmp.path().join("file"), "mine").unwrap();
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args(["match", "cardjitsu", "random-sh", "random-py"])
+        .args(["--json", "d/g.json", "--html", "file/g.html"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("--html file/g.html: cannot make the directory file"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(!tmp.path().join("d").exists());
 }
 
 #[test]

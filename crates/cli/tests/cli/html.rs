@@ -225,3 +225,148 @@ fn a_leagues_page_on_stdout_is_written_once_and_not_remembered() {
     let again = stdout_ok(dojo().args(["league", "--resume"]).arg(&out));
     assert!(!again.contains("<html"), "{again:.200}");
 }
+
+/// A bot given by a relative path whose `bot.toml` names it otherwise
+/// than its directory (`./cbot`, name "highcard"): every command a page
+/// shows for playing again names it by `NAME=DIR`, DIR absolute, and
+/// names files absolute, so each one, run as shown from another
+/// directory, works (a bare `highcard` is no bot anywhere).
+#[test]
+fn the_commands_on_pages_work_from_any_directory_for_a_bot_given_by_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("work")).unwrap();
+    let work = tmp.path().join("work").canonicalize().unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let cbot = work.join("cbot");
+    std::fs::create_dir(&cbot).unwrap();
+    std::fs::copy(root().join("bots/random-py/bot.py"), cbot.join("bot.py")).unwrap();
+    std::fs::write(
+        cbot.join("bot.toml"),
+        "name = \"highcard\"\ncommand = \"python3 bot.py\"\ngames = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    let spec = format!("highcard={}", cbot.display());
+    // Runs `command` as shown, from `elsewhere`: it must not fail.
+    let run = |command: &str| {
+        let words = shlex::split(command).unwrap();
+        assert_eq!(words[0], "dojo", "{command}");
+        let out = dojo()
+            .current_dir(&elsewhere)
+            .args(&words[1..])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(matches!(out.status.code(), Some(0..=2)), "{command}: {err}");
+    };
+
+    // `dojo match --html`: the page's match and rerun commands.
+    stdout_ok(dojo().current_dir(&work).args([
+        "match",
+        "cardjitsu",
+        "./cbot",
+        "random-sh",
+        "--seed",
+        "3",
+        "-q",
+        "--json",
+        "g.json",
+        "--html",
+        "m.html",
+    ]));
+    let data = data_block(&std::fs::read_to_string(work.join("m.html")).unwrap());
+    let play = data["commands"]["match"].as_str().unwrap();
+    let words = shlex::split(play).unwrap();
+    assert_eq!(
+        words[..6],
+        ["dojo", "match", "cardjitsu", &spec, "random-sh", "--seed"],
+        "{play}"
+    );
+    let rerun = data["commands"]["rerun"].as_str().unwrap();
+    assert_eq!(
+        rerun,
+        format!("dojo replay {} --rerun", work.join("g.json").display())
+    );
+    run(play);
+    run(rerun);
+
+    // A league's page: each game's replay, packed.
+    stdout_ok(dojo().current_dir(&work).args([
+        "league",
+        "cardjitsu",
+        "./cbot",
+        "random-sh",
+        "--games",
+        "2",
+        "--out",
+        "l",
+        "--html",
+        "r.html",
+    ]));
+    let html = std::fs::read_to_string(work.join("r.html")).unwrap();
+    let open = "<script type=\"application/json\" id=\"dojo-games\">";
+    let start = html.find(open).unwrap() + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let packed: Value = serde_json::from_str(&html[start..end]).unwrap();
+    let (id, game) = packed.as_object().unwrap().iter().next().unwrap();
+    let game = {
+        use base64::Engine as _;
+        use std::io::Read as _;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(game.as_str().unwrap())
+            .unwrap();
+        let mut json = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut json)
+            .unwrap();
+        serde_json::from_str::<Value>(&json).unwrap()
+    };
+    let play = game["commands"]["match"].as_str().unwrap();
+    assert!(shlex::split(play).unwrap().contains(&spec), "{play}");
+    let rerun = game["commands"]["rerun"].as_str().unwrap();
+    assert_eq!(
+        rerun,
+        format!(
+            "dojo replay {} --game {id} --rerun",
+            work.join("l").display()
+        )
+    );
+    run(play);
+    run(rerun);
+
+    // The compare page's command: bots and files absolute.
+    let out = dojo()
+        .current_dir(&work)
+        .args([
+            "compare",
+            "cardjitsu",
+            "./cbot",
+            "random-sh",
+            "--games",
+            "2",
+            "--html",
+            "c.html",
+        ])
+        .output()
+        .unwrap();
+    assert!(matches!(out.status.code(), Some(0..=2)), "{out:?}");
+    let data = data_block(&std::fs::read_to_string(work.join("c.html")).unwrap());
+    let command = data["command"].as_str().unwrap();
+    let page = work.join("c.html").display().to_string();
+    assert_eq!(
+        shlex::split(command).unwrap(),
+        [
+            "dojo",
+            "compare",
+            "cardjitsu",
+            &spec,
+            "random-sh",
+            "--games",
+            "2",
+            "--html",
+            &page
+        ],
+        "{command}"
+    );
+    run(command);
+}

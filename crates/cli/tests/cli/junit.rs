@@ -196,7 +196,9 @@ fn an_inconclusive_comparison_is_a_skipped_test_case_written_where_asked() {
 #[test]
 fn a_junit_path_that_cannot_be_written_is_refused_before_any_game() {
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("no/such/dir/compare.xml");
+    // A file where its directory should be: no directory can be made.
+    std::fs::write(dir.path().join("file"), "mine").unwrap();
+    let missing = dir.path().join("file/dir/compare.xml");
     dojo()
         .args(["compare", "cardjitsu", "random-py", "random-py"])
         .arg("--junit")
@@ -204,7 +206,7 @@ fn a_junit_path_that_cannot_be_written_is_refused_before_any_game() {
         .assert()
         .code(3)
         .stderr(contains(format!("--junit {}", missing.display())))
-        .stderr(contains("does not exist"))
+        .stderr(contains("is not a directory"))
         .stderr(contains("compare:").not());
     let same = dir.path().join("r.out");
     dojo()

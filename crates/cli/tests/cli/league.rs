@@ -1073,3 +1073,33 @@ fn a_slow_start_is_held_against_its_allowance_not_the_move_limit() {
     assert!(again.lines().any(|l| l == row), "{again}");
     assert!(again.lines().any(|l| l == note), "{again}");
 }
+
+/// An incomplete league's standings end with the command that finishes
+/// it (not only "--resume"), its directory absolute: run as printed from
+/// another directory, it finishes the league.
+#[test]
+fn an_incomplete_league_names_the_command_that_finishes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("l");
+    dojo_testkit::cli::random_league(&out, 4, &[]);
+    // The first game kept only: as a league interrupted after it.
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let first = games.lines().next().unwrap();
+    std::fs::write(out.join("games.jsonl"), format!("{first}\n")).unwrap();
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let text = stdout_ok(dojo().current_dir(&elsewhere).args(["report", "../l"]));
+    let command = format!(
+        "dojo league --resume {}",
+        out.canonicalize().unwrap().display()
+    );
+    assert!(
+        text.contains(&format!("(incomplete: `{command}` finishes it)")),
+        "{text}"
+    );
+    let words: Vec<&str> = command.split_whitespace().collect();
+    stdout_ok(dojo().current_dir(&elsewhere).args(&words[1..]));
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["complete"], true, "{report}");
+    assert_eq!(report["games_played"], 4, "{report}");
+}

@@ -239,3 +239,72 @@ fn shards_of_an_sprt_gauntlet_merge_into_one_machines_verdicts() {
     );
     assert_eq!(merged["sprt"], one["sprt"]);
 }
+
+/// A league stores the bots directory its bots were named in: `--resume`
+/// with a `--bots-dir` that lacks one of them is refused before any game,
+/// naming both directories and the bot (not only "no bot"); one that
+/// holds them all (the league moved with its bots) is taken.
+#[test]
+fn a_resume_with_a_bots_dir_lacking_the_leagues_bots_names_both_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = dojo_testkit::paths::root();
+    let copy = |from: &str, to: &std::path::Path| {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(root.join("bots").join(from)).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    };
+    let (first, other, moved) = (
+        tmp.path().join("first"),
+        tmp.path().join("other"),
+        tmp.path().join("moved"),
+    );
+    for dir in [&first, &moved] {
+        copy("random-py", &dir.join("random-py"));
+        copy("random-sh", &dir.join("random-sh"));
+    }
+    copy("random-sh", &other.join("random-sh"));
+    let league = tmp.path().join("l");
+    let out = dojo()
+        .arg("--bots-dir")
+        .arg(&first)
+        .args([
+            "league",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "2",
+        ])
+        .arg("--out")
+        .arg(&league)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let resume = |bots_dir: &std::path::Path| {
+        dojo()
+            .arg("--bots-dir")
+            .arg(bots_dir)
+            .args(["league", "--resume"])
+            .arg(&league)
+            .args(["--games", "4"])
+            .output()
+            .unwrap()
+    };
+    let out = resume(&other);
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let first = first.canonicalize().unwrap();
+    for said in [
+        format!("--bots-dir {}", other.display()),
+        format!("{}", first.display()),
+        "random-py".to_owned(),
+    ] {
+        assert!(err.contains(&said), "{said:?} not in {err}");
+    }
+    assert!(!err.contains("grows"), "refused before it changes: {err}");
+    assert_eq!(read_json(&league.join("league.json"))["games"], 2);
+    let out = resume(&moved);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+}

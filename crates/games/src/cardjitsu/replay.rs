@@ -193,8 +193,8 @@ impl SavedGame for CardJitsuRecord {
         super::view::title(self)
     }
 
-    fn view(&self, source: &RecordSource) -> Result<ReplayView, ReplayError> {
-        ReplayView::new(&super::view::view(self, source))
+    fn view(&self, source: &RecordSource, bots: &[String]) -> Result<ReplayView, ReplayError> {
+        ReplayView::new(&super::view::view(self, source, bots))
     }
 
     fn rerun(&self) -> Result<Rerun, ReplayError> {

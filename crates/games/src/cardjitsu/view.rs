@@ -40,8 +40,13 @@ pub fn title(rec: &CardJitsuRecord) -> String {
     )
 }
 
-/// The page data of a CardJitsu record.
-pub fn view<'a>(rec: &'a CardJitsuRecord, source: &RecordSource) -> CardJitsuView<'a> {
+/// The page data of a CardJitsu record; its commands name seat `i`'s bot
+/// by `bots[i]` ([`crate::view::seat_bot`]).
+pub fn view<'a>(
+    rec: &'a CardJitsuRecord,
+    source: &RecordSource,
+    bots: &[String],
+) -> CardJitsuView<'a> {
     let mut piles = [Pile::default(), Pile::default()];
     let mut won: [Vec<PileCard>; 2] = [Vec::new(), Vec::new()];
     for (i, r) in rec.play.rounds.iter().enumerate() {
@@ -62,15 +67,15 @@ pub fn view<'a>(rec: &'a CardJitsuRecord, source: &RecordSource) -> CardJitsuVie
         .and_then(|seat| piles[seat].winning_positions().map(|p| (seat, p)));
     CardJitsuView {
         record: rec,
-        commands: commands(rec, source),
+        commands: commands(rec, source, bots),
         piles: won,
         triple,
     }
 }
 
-fn commands(rec: &CardJitsuRecord, source: &RecordSource) -> Commands {
+fn commands(rec: &CardJitsuRecord, source: &RecordSource, bots: &[String]) -> Commands {
     let mut play: Vec<String> = ["dojo", "match", "cardjitsu"].map(String::from).into();
-    play.extend(rec.seats.iter().map(|s| s.bot.clone()));
+    play.extend((rec.seats.iter().enumerate()).map(|(i, s)| crate::view::seat_bot(bots, i, s)));
     play.extend([
         "--seed".into(),
         rec.play.seed.to_string(),
@@ -124,7 +129,7 @@ mod tests {
             stderr: Vec::new(),
             timing: Timing::default(),
         };
-        let view = view(&rec, &RecordSource::File("g.json".into()));
+        let view = view(&rec, &RecordSource::File("g.json".into()), &[]);
         let outcome = rec.play.outcome.as_ref().unwrap();
         if let Some(cards) = outcome.winning_cards {
             let (seat, at) = view.triple.expect("a won game has a triple");

@@ -36,6 +36,7 @@ pub fn title(rec: &RoyaleRecord) -> String {
 pub fn view<'a>(
     rec: &'a RoyaleRecord,
     source: &RecordSource,
+    bots: &[String],
 ) -> Result<RoyaleView<'a>, ReplayError> {
     let state = RoyaleReplay::new(rec)?;
     let c = state.board.counts();
@@ -61,7 +62,7 @@ pub fn view<'a>(
     }
     Ok(RoyaleView {
         record: rec,
-        commands: commands(rec, source),
+        commands: commands(rec, source, bots),
         width: state.board.width(),
         height: state.board.height(),
         counts,
@@ -69,19 +70,17 @@ pub fn view<'a>(
     })
 }
 
-fn commands(rec: &RoyaleRecord, source: &RecordSource) -> Commands {
+fn commands(rec: &RoyaleRecord, source: &RecordSource, bots: &[String]) -> Commands {
     let mut play: Vec<String> = ["dojo", "match", "royale", "--board"]
         .map(String::from)
         .into();
     play.push(rec.board_file.clone());
     for (flag, team) in [("--rock", 'R'), ("--paper", 'P'), ("--scissors", 'S')] {
-        let bots: Vec<&str> = rec
-            .seats
-            .iter()
-            .filter(|s| s.team.as_ref().map(|t| t.to_string()) == Some(team.to_string()))
-            .map(|s| s.bot.as_str())
+        let on_team: Vec<String> = (rec.seats.iter().enumerate())
+            .filter(|(_, s)| s.team.as_ref().map(|t| t.to_string()) == Some(team.to_string()))
+            .map(|(i, s)| crate::view::seat_bot(bots, i, s))
             .collect();
-        play.extend([flag.to_owned(), bots.join(",")]);
+        play.extend([flag.to_owned(), on_team.join(",")]);
     }
     play.extend([
         "--seed".into(),
