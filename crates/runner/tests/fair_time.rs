@@ -97,14 +97,14 @@ fn under_wall_time_the_same_neighbour_makes_the_honest_bot_time_out() {
 /// first process only: thinking 0.5 s of CPU on a 0.3 s move is in time on
 /// the first move (3 s to start) and a timeout on every later one, where
 /// its start is part of the move, the same as for a bot that stays.
-#[test]
-fn a_bot_that_exits_after_each_move_thinks_on_its_start_up_allowance_once() {
-    let per_turn =
-        dojo_testkit::bots::script("hostile", "thinker.py", &["0.5", "exit"], Mode::Auto);
-    let seats = [Seat::new(per_turn), Seat::new(bot("thinker.py", &["0.01"]))];
+/// Which of `ROUNDS` hands `player` answered (in time, as a move) against a
+/// quick honest thinker, with `timeout_ms` a move, a start-up allowance
+/// of 3 s and CPU time (a loaded machine changes nothing), and the run.
+fn moves_against_a_quick_thinker(player: Arc<BotSpec>, timeout_ms: u64) -> (Vec<bool>, MatchRun) {
+    let seats = [Seat::new(player), Seat::new(bot("thinker.py", &["0.01"]))];
     let opts = RunOptions {
         controls: dojo_runner::Controls {
-            timeout: Duration::from_millis(300),
+            timeout: Duration::from_millis(timeout_ms),
             startup: Duration::from_millis(3000),
             time: TimeMode::Cpu,
             ..dojo_runner::Controls::default()
@@ -119,15 +119,21 @@ fn a_bot_that_exits_after_each_move_thinks_on_its_start_up_allowance_once() {
         ..Cards::default()
     };
     let run = play(&mut referee, &seats, &opts).expect("the game is played");
-    let seat = &run.seats[0];
-    let moves: Vec<bool> = referee
-        .history
-        .iter()
+    let moves = (referee.history.iter())
         .map(|round| matches!(round[0], Answer::Move(_)))
         .collect();
+    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    (moves, run)
+}
+
+#[test]
+fn a_bot_that_exits_after_each_move_thinks_on_its_start_up_allowance_once() {
+    let per_turn =
+        dojo_testkit::bots::script("hostile", "thinker.py", &["0.5", "exit"], Mode::Auto);
+    let (moves, run) = moves_against_a_quick_thinker(per_turn, 300);
+    let seat = &run.seats[0];
     assert_eq!(moves, [true, false, false, false, false], "{seat:?}");
     assert_eq!(seat.faults.timeout, ROUNDS as u64 - 1, "{seat:?}");
-    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
 }
 
 /// A bot that reads a prompt, thinks, and exits 0 without answering is
@@ -140,31 +146,12 @@ fn a_bot_that_exits_after_each_move_thinks_on_its_start_up_allowance_once() {
 fn a_bot_that_exits_mid_move_to_be_started_again_thinks_on_one_clock() {
     let splitter =
         dojo_testkit::bots::script("hostile", "split_thinker.py", &["0.8", "0.4"], Mode::Auto);
-    let seats = [Seat::new(splitter), Seat::new(bot("thinker.py", &["0.01"]))];
-    let opts = RunOptions {
-        controls: dojo_runner::Controls {
-            timeout: Duration::from_millis(600),
-            startup: Duration::from_millis(3000),
-            time: TimeMode::Cpu,
-            ..dojo_runner::Controls::default()
-        },
-        // CPU time and a generous backstop: a loaded machine changes
-        // nothing here.
-        wall_backstop: 40,
-        ..RunOptions::default()
-    };
-    let mut referee = Cards {
-        rounds: ROUNDS,
-        ..Cards::default()
-    };
-    let run = play(&mut referee, &seats, &opts).expect("the game is played");
-    let seat = &run.seats[0];
-    let moves: Vec<bool> = referee
-        .history
-        .iter()
-        .map(|round| matches!(round[0], Answer::Move(_)))
-        .collect();
+    let (moves, run) = moves_against_a_quick_thinker(splitter, 600);
     // The first hand on the start-up allowance; none after.
-    assert_eq!(moves, [true, false, false, false, false], "{seat:?}");
-    assert_eq!(run.seats[1].faults.total(), 0, "{:?}", run.seats[1]);
+    assert_eq!(
+        moves,
+        [true, false, false, false, false],
+        "{:?}",
+        run.seats[0]
+    );
 }
