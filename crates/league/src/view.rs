@@ -85,6 +85,11 @@ pub struct ReportView<'a> {
     pub sides: &'static [usize],
     /// `dojo league ...` that plays this league.
     pub command: String,
+    /// The command that finishes an incomplete league from any directory
+    /// (`dojo league --resume DIR`, DIR absolute); empty where the page's
+    /// writer did not say (the page then says `--resume` alone).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub resume: String,
     /// What a fault costs, in words (`FaultPolicy::describe`).
     pub fault_policy: String,
     /// Bot names in sorted order (the order of [`RatingPoint::elo`]).
@@ -185,6 +190,7 @@ pub fn report_view<'a>(
         title: settings.game.title(),
         sides: settings.game.shape().sides,
         command: shell_line(&report.command),
+        resume: String::new(),
         fault_policy: settings.faults.describe(),
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),

@@ -165,7 +165,8 @@ pub fn report(
     dir: &Path,
     status: PageStatus,
 ) -> Result<String> {
-    let data = view::report_view(report, settings, games, status);
+    let mut data = view::report_view(report, settings, games, status);
+    data.resume = crate::render::standings::resume_command(dir);
     let mut packed = BTreeMap::new();
     let words = crate::rerun::SeatWords::default();
     for line in games {

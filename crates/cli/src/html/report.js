@@ -7,6 +7,12 @@ const BOT_COLOURS = ['#3d5a80', '#d55e00', '#009e73', '#cc79a7', '#0072b2', '#e6
 const FAULT_KINDS = [['timeout', '#c0392b'], ['crash', '#7b2d26'], ['invalid', '#e67e22'], ['limit', '#6c3483'], ['restart', '#95a5a6']];
 const REASON = { triple: 'triple', round_cap: 'round cap', one_sign_left: 'one sign left', already_won: 'already won', no_signs: 'no signs', stalled: 'stalled' };
 
+// How the page says to finish an incomplete league: the command with
+// the league's directory where the writer gave it.
+function resumeWith(view) {
+  return view.resume ? `${view.resume} finishes it` : 'resume with --resume';
+}
+
 // Interval bars share one scale: from the lowest lower end to the highest upper end.
 function standingsPanel(rep, view) {
   const st = rep.standings;
@@ -296,7 +302,7 @@ function settingsPanel(view) {
       extra.flatMap(([k, v]) => v !== null && typeof v === 'object' && !Array.isArray(v)
         ? Object.entries(v).filter(([, x]) => x !== null).map(([kk, x]) => item(kk.replace(/_/g, ' '), Array.isArray(x) ? x.join(', ') : String(x)))
         : v === null ? [] : [item(k, typeof v === 'object' ? JSON.stringify(v) : String(v))]),
-      item('games', `${fmt(rep.games_played)} of ${fmt(rep.games_scheduled)} played${rep.complete || playing(view) ? '' : ' (incomplete: resume with --resume)'}`),
+      item('games', `${fmt(rep.games_played)} of ${fmt(rep.games_scheduled)} played${rep.complete || playing(view) ? '' : ` (incomplete: ${resumeWith(view)})`}`),
       item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn`),
       rep.timing && rep.timing.wall_ms ? item('last run', `${fmt(rep.timing.games_this_run)} games in ${fmt1(rep.timing.wall_ms / 1000)} s`) : null),
     h('h2', { style: 'margin-top:14px' }, 'Bots'),
@@ -427,7 +433,7 @@ function statusPanel(view) {
     running: [h('span', { class: 'badge draw' }, 'in progress'), ` read at ${stamp(st.updated_ms)} while the league runs · `, of,
       h('span', { class: 'hint' }, ' · this page is not updated (the league’s own --html page is; or run dojo report again)')],
     final: [h('span', { class: 'badge win' }, 'final'), ` written ${stamp(st.updated_ms)} · `, of,
-      rep.complete ? null : h('span', { class: 'hint' }, rep.timing && rep.timing.cancelled ? ' · stopped before the end: resume with --resume' : ' · incomplete: resume with --resume')],
+      rep.complete ? null : h('span', { class: 'hint' }, rep.timing && rep.timing.cancelled ? ` · stopped before the end: ${resumeWith(view)}` : ` · incomplete: ${resumeWith(view)}`)],
   }[st.state];
   return h('div', { class: 'panel status', id: 'status', 'data-state': st.state, 'data-stale': stale !== null ? 'yes' : null }, h('div', {}, line), st.state === 'final' && rep.complete ? null : bar);
 }
@@ -475,7 +481,7 @@ PAGES.report = (view, app) => {
   const games = () => { if (!packed) packed = JSON.parse(block.textContent); return packed; };
   const reportEl = h('div', { id: 'report' },
     h('h1', {}, `${view.title} league`),
-    h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} games${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)}${playing(view) ? '' : ' (incomplete)'}`} · seed ${rep.seed}`),
+    h('p', { class: 'sub' }, `${rep.standings.length} bots · ${fmt(rep.games_played)} ${rep.games_played === 1 ? 'game' : 'games'}${rep.complete ? '' : ` of ${fmt(rep.games_scheduled)}${playing(view) ? '' : ' (incomplete)'}`} · seed ${rep.seed}`),
     statusPanel(view),
     standingsPanel(rep, view),
     sprtPanel(rep),

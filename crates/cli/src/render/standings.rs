@@ -118,7 +118,7 @@ pub fn table(report: &Report, dir: &std::path::Path) -> String {
 }
 
 /// `dojo league --resume DIR`, DIR absolute and quoted for a shell.
-fn resume_command(dir: &std::path::Path) -> String {
+pub(crate) fn resume_command(dir: &std::path::Path) -> String {
     let dir = crate::output::absolute(dir).display().to_string();
     dojo_league::view::shell_line(&["dojo", "league", "--resume", &dir].map(String::from))
 }

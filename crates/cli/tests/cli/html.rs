@@ -147,6 +147,28 @@ fn report_prints_the_standings_and_writes_a_page_with_every_game() {
     );
 }
 
+/// An incomplete league's page says the command that finishes it, its
+/// directory absolute, as the text report does (it said "resume with
+/// --resume", naming no directory).
+#[test]
+fn an_incomplete_leagues_page_names_the_command_that_finishes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    random_league(&out, 4, &[]);
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let first = games.lines().next().unwrap();
+    std::fs::write(out.join("games.jsonl"), format!("{first}\n")).unwrap();
+    let page = tmp.path().join("report.html");
+    stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page));
+    let data = data_block(&std::fs::read_to_string(&page).unwrap());
+    let dir = out.canonicalize().unwrap();
+    assert_eq!(
+        data["resume"],
+        format!("dojo league --resume {}", dir.display()),
+        "{data}"
+    );
+}
+
 #[test]
 fn report_on_a_running_league_writes_the_games_so_far_marked_in_progress() {
     let tmp = tempfile::tempdir().unwrap();
