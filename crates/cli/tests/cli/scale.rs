@@ -370,8 +370,13 @@ fn limited_group(places: &[(&str, &str)], value: u64) -> Option<Group> {
         return None;
     };
     let controller = file.split('.').next().unwrap_or(file);
+    // A name of its own: tests run at once in one process, and one's
+    // group removed under another's league failed it ("Directory
+    // nonexistent"), or made it skip where its name was taken.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = base.join(format!(
-        "dojo-scale-test-{}-{controller}",
+        "dojo-scale-test-{}-{n}-{controller}",
         std::process::id()
     ));
     if std::fs::create_dir(&dir).is_err()
