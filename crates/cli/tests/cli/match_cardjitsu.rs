@@ -471,7 +471,14 @@ fn a_bots_invalid_answer_is_shown_as_it_wrote_it() {
         "`I choose the fire card, obviously` is not a card index; expected one ASCII digit 0 to 4";
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("game.json");
-    let stdout = play_faulty(&[GARBAGE, "random-py", "--seed", "4"], &json);
+    // Generous limits: a timeout on a busy machine would be a second kind
+    // of fault, and change the lines asserted.
+    let args = [
+        &[GARBAGE, "random-py", "--seed", "4"][..],
+        &dojo_testkit::cli::GENEROUS[..],
+    ]
+    .concat();
+    let stdout = play_faulty(&args, &json);
     assert!(
         stdout.contains(&format!("  its first invalid answer: {WHY}")),
         "{stdout}"
@@ -492,6 +499,7 @@ fn a_bots_invalid_answer_is_shown_as_it_wrote_it() {
     let out = dir.path().join("league");
     let refused = dojo()
         .args(["league", "cardjitsu", GARBAGE, "random-py", "--games", "2"])
+        .args(dojo_testkit::cli::GENEROUS)
         .arg("--out")
         .arg(&out)
         .output()
@@ -504,6 +512,7 @@ fn a_bots_invalid_answer_is_shown_as_it_wrote_it() {
     );
     let played = dojo()
         .args(["league", "cardjitsu", GARBAGE, "random-py", "--games", "2"])
+        .args(dojo_testkit::cli::GENEROUS)
         .args(["--allow-broken", "--out"])
         .arg(&out)
         .output()
