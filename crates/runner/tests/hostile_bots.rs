@@ -2306,6 +2306,38 @@ fn a_bot_finds_no_note_of_its_last_game_in_its_reused_box() {
     }
 }
 
+#[test]
+fn a_bot_that_spins_leaves_no_note_in_its_reused_boxs_scheduler() {
+    // A new process starts at its run queue's virtual runtime, which in a
+    // CPU group the box kept would grow with the CPU of its last game: a
+    // second of spinning read as about 1,000 ms in the next game. Each
+    // game's processes get a CPU group of their own.
+    if !boxes() || !have("cgroup-cpu-share") {
+        return;
+    }
+    let keeper = bot("hostile", "sched_note.py", &["1.0"]);
+    // Generous: the spin is on the start-up allowance.
+    let opts = dojo_testkit::bots::run_options(5_000, 30_000);
+    // Its two games on one thread reuse its box.
+    let (_, first) = versus(keeper.clone(), &opts, 1);
+    let (referee, second) = versus(keeper, &opts, 1);
+    let seen = |run: &MatchRun| -> f64 {
+        let stderr = &run.seats[1].stderr;
+        stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("vruntime\t"))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no vruntime line: {stderr}"))
+    };
+    assert!(seen(&first) >= 0.0, "{}", first.seats[1].stderr);
+    assert_eq!(
+        referee.history[0][1],
+        Answer::Move(0),
+        "the next game read {} ms",
+        seen(&second)
+    );
+}
+
 /// manifest_reader.py on the box's init's `/proc/1/status`: its context
 /// switches and (in `/proc/1/stat`) its start time grow with every game
 /// a reused box serves, which tells a bot whether its box is fresh.
@@ -2350,17 +2382,23 @@ fn without_a_seat_user_a_bot_sees_its_boxs_init() {
 fn a_boxed_bots_control_groups_show_no_name() {
     // Their names hold dojo's pid and the box's number: a deterministic
     // bot that played by them would play differently in a fresh box and
-    // a reused one. The box's cgroup namespace shows each as `/`.
+    // a reused one. The box's cgroup namespace shows each as `/`, in a
+    // reused box too (where the CPU controller has a hierarchy of its
+    // own, each game has a new group of it).
     if !have("pid-namespace") {
         return;
     }
-    let (_, run) = versus(bot("hostile", "note_keeper.py", &[]), &options(), 1);
-    let stderr = &run.seats[1].stderr;
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("cgroup\t"))
-        .unwrap_or_else(|| panic!("no cgroup line: {stderr}"));
-    assert_eq!(line, "cgroup\t/", "{stderr}");
+    // Two games: the second in the reused box.
+    let keeper = bot("hostile", "note_keeper.py", &[]);
+    for game in 0..2 {
+        let (_, run) = versus(keeper.clone(), &options(), 1);
+        let stderr = &run.seats[1].stderr;
+        let line = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("cgroup\t"))
+            .unwrap_or_else(|| panic!("no cgroup line: {stderr}"));
+        assert_eq!(line, "/", "game {game}: {stderr}");
+    }
 }
 
 #[test]

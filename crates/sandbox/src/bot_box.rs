@@ -179,12 +179,33 @@ impl BotBox {
     /// and waits for its answer.
     fn renew(&mut self) -> std::io::Result<()> {
         if !std::mem::take(&mut self.renewing) {
-            send(&self.ctl, init::RENEW, &[], &[])?;
+            self.send_renew()?;
         }
         match answer(&self.ctl, &[init::RENEWED, init::FAILED])? {
-            (init::RENEWED, _, _) => Ok(()),
-            (_, _, errno) => Err(std::io::Error::from_raw_os_error(errno)),
+            (init::RENEWED, _, _) => {}
+            (_, _, errno) => return Err(std::io::Error::from_raw_os_error(errno)),
         }
+        // The last game's processes are gone: so is the CPU group they
+        // ran in.
+        match &self.guard.cgroup {
+            Some(group) => group.remove_old_shares(),
+            None => Ok(()),
+        }
+    }
+
+    /// Sends the init [`init::RENEW`], having moved it into a new group
+    /// of the CPU controller first, so that the next game's processes
+    /// start on a run queue of their own (see
+    /// [`crate::cgroup::BotGroup::move_to_new_share`]); the init roots a
+    /// new cgroup namespace there as it renews the box, so a bot sees no
+    /// group's name.
+    fn send_renew(&self) -> std::io::Result<()> {
+        if let (Some(group), Some(init)) = (&self.guard.cgroup, self.guard.init_pid) {
+            // An init whose pid is unknown (see `create`) stays in the
+            // box's own group.
+            group.move_to_new_share(init)?;
+        }
+        send(&self.ctl, init::RENEW, &[], &[])
     }
 
     /// Whether the box still works: its init answered every request and
@@ -230,7 +251,7 @@ impl BotBox {
         if self.renewing || self.starting || self.broken.load(Ordering::Relaxed) {
             return;
         }
-        if send(&self.ctl, init::RENEW, &[], &[]).is_err() {
+        if self.send_renew().is_err() {
             self.broken.store(true, Ordering::Relaxed);
             return;
         }

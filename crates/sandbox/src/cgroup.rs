@@ -297,16 +297,15 @@ pub fn remove_stale() -> Vec<PathBuf> {
                 continue;
             }
             let dir = entry.path();
-            let group = BotGroup {
-                dirs: vec![(base.controller, dir.clone(), base.v2)],
-                procs: Vec::new(),
-                cpu: None,
-                hit_base: Default::default(),
-                events: OnceLock::new(),
-                peak: OnceLock::new(),
-            };
-            group.kill_all(std::time::Duration::from_secs(5));
-            std::mem::forget(group);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            // A box's inner CPU groups first (`Share`): a group with
+            // groups inside cannot be removed.
+            let inner = std::fs::read_dir(&dir).into_iter().flatten().flatten();
+            for group in inner.filter(|e| e.file_type().is_ok_and(|t| t.is_dir())) {
+                kill_in(&group.path(), deadline);
+                let _ = std::fs::remove_dir(group.path());
+            }
+            kill_in(&dir, deadline);
             if std::fs::remove_dir(&dir).is_ok() {
                 removed.push(dir);
             }
@@ -351,6 +350,36 @@ pub struct BotGroup {
     /// and kept: on v2 a reset holds only for reads through the
     /// descriptor that wrote it. `None` inside without a memory group.
     peak: OnceLock<Option<std::fs::File>>,
+    /// The group of the CPU controller proper where it has a hierarchy
+    /// of its own (v1), kept apart from `dirs`: a box's is made anew for
+    /// every game ([`Self::renew_share`]).
+    share: Option<Share>,
+}
+
+/// A v1 `cpu` group whose processes can be given a new run queue. The
+/// scheduler starts a new process at its run queue's virtual runtime,
+/// which a process reads in `/proc/self/sched` (`se.vruntime`): in a
+/// group that lives on, that grows with all the CPU the group's earlier
+/// processes used, a note one game of a box would leave the next. So a
+/// box's init (and every bot it starts) lives in a group inside the
+/// box's, a new one for every game ([`BotGroup::move_to_new_share`]): a
+/// new group's queue starts at zero. The box's own group stays one
+/// entity of the default weight (only its waiter is left in it, asleep).
+/// The init roots a new cgroup namespace in each, so a bot sees no name.
+#[derive(Debug)]
+struct Share {
+    /// The group the box's processes joined.
+    dir: PathBuf,
+    /// The inner groups not yet removed, the one in use last.
+    inner: std::sync::Mutex<Vec<PathBuf>>,
+    /// Inner groups made so far (their names: `g1`, `g2`, ...).
+    made: AtomicU64,
+}
+
+impl Share {
+    fn inner(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// What [`BotGroup::hit_counts`] counts, by its place in the answer.
@@ -528,6 +557,7 @@ impl BotGroup {
             hit_base: Default::default(),
             events: OnceLock::new(),
             peak: OnceLock::new(),
+            share: None,
         };
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         for base in bases() {
@@ -545,6 +575,19 @@ impl BotGroup {
             let made = group.dirs.iter().any(|(_, d, _)| *d == dir);
             if !made {
                 std::fs::create_dir(&dir)?;
+            }
+            if base.controller == Controller::CpuShare && !base.v2 && !made {
+                // A hierarchy of its own (not v1's `cpu,cpuacct` mounted
+                // together, whose group also counts the CPU time): the
+                // group can be replaced. A new group has the default
+                // weight: nothing to write.
+                group.procs.push(open_procs(&dir)?);
+                group.share = Some(Share {
+                    dir,
+                    inner: std::sync::Mutex::new(Vec::new()),
+                    made: AtomicU64::new(0),
+                });
+                continue;
             }
             group.dirs.push((base.controller, dir.clone(), base.v2));
             if base.controller == Controller::Cpu {
@@ -595,7 +638,64 @@ impl BotGroup {
                 group.procs.push(open_procs(&dir)?);
             }
         }
-        Ok((!group.dirs.is_empty()).then_some(group))
+        Ok((!group.dirs.is_empty() || group.share.is_some()).then_some(group))
+    }
+
+    /// Moves `pid` (a box's init, before its next game) into a new inner
+    /// group of the CPU controller, so that the processes it starts from
+    /// then on run on a queue of their own ([`Share`]). Nothing to do on
+    /// v2 and with v1's `cpu,cpuacct` mounted together (a known gap, see
+    /// `docs/sandbox.md`), or without the controller. The group it left
+    /// is removed by [`Self::remove_old_shares`], once its processes are
+    /// gone.
+    pub fn move_to_new_share(&self, pid: i32) -> std::io::Result<()> {
+        use std::io::Write;
+        let Some(share) = &self.share else {
+            return Ok(());
+        };
+        let n = share.made.fetch_add(1, Ordering::Relaxed) + 1;
+        let new = share.dir.join(format!("g{n}"));
+        std::fs::create_dir(&new)?;
+        let moved = std::fs::OpenOptions::new()
+            .write(true)
+            .open(new.join("cgroup.procs"))
+            .and_then(|mut procs| procs.write_all(pid.to_string().as_bytes()));
+        if let Err(e) = moved {
+            let _ = std::fs::remove_dir(&new);
+            return Err(e);
+        }
+        share.inner().push(new);
+        Ok(())
+    }
+
+    /// Removes the inner `cpu` groups but the one in use, killing first
+    /// whatever is left in them (nothing, once the init has emptied its
+    /// box); an error if one cannot be removed.
+    pub fn remove_old_shares(&self) -> std::io::Result<()> {
+        let Some(share) = &self.share else {
+            return Ok(());
+        };
+        let mut inner = share.inner();
+        let current = inner.pop();
+        let mut result = Ok(());
+        inner.retain(|dir| {
+            if std::fs::remove_dir(dir).is_ok() {
+                return false;
+            }
+            kill_in(
+                dir,
+                std::time::Instant::now() + std::time::Duration::from_secs(5),
+            );
+            match std::fs::remove_dir(dir) {
+                Ok(()) => false,
+                Err(e) => {
+                    result = Err(e);
+                    true
+                }
+            }
+        });
+        inner.extend(current);
+        result
     }
 
     /// CPU time used so far by every process that was ever in the group,
@@ -798,20 +898,41 @@ impl BotGroup {
     /// forking meanwhile is caught by the next round), within `wait`.
     pub fn kill_all(&self, wait: std::time::Duration) {
         let deadline = std::time::Instant::now() + wait;
-        for (_, dir, _) in &self.dirs {
-            loop {
-                let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-                let pids: Vec<i32> = procs.lines().filter_map(|l| l.parse().ok()).collect();
-                if pids.is_empty() || std::time::Instant::now() > deadline {
-                    break;
-                }
-                let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-                for pid in pids {
-                    crate::sys::kill_pid_in_group(pid, name.as_deref().unwrap_or_default());
-                }
-                std::thread::yield_now();
-            }
+        for dir in self.all_dirs() {
+            kill_in(&dir, deadline);
         }
+    }
+
+    /// Every group's directory, a box's inner `cpu` groups before the
+    /// one they are in (the order they are removed in).
+    fn all_dirs(&self) -> Vec<PathBuf> {
+        let share = self.share.iter().flat_map(|share| {
+            let mut dirs = share.inner().clone();
+            dirs.push(share.dir.clone());
+            dirs
+        });
+        self.dirs
+            .iter()
+            .map(|(_, dir, _)| dir.clone())
+            .chain(share)
+            .collect()
+    }
+}
+
+/// SIGKILLs every process in the group `dir` until none is left, or
+/// `deadline`.
+fn kill_in(dir: &Path, deadline: std::time::Instant) {
+    loop {
+        let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+        let pids: Vec<i32> = procs.lines().filter_map(|l| l.parse().ok()).collect();
+        if pids.is_empty() || std::time::Instant::now() > deadline {
+            break;
+        }
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+        for pid in pids {
+            crate::sys::kill_pid_in_group(pid, name.as_deref().unwrap_or_default());
+        }
+        std::thread::yield_now();
     }
 }
 
@@ -819,7 +940,7 @@ impl Drop for BotGroup {
     fn drop(&mut self) {
         self.procs.clear();
         self.kill_all(std::time::Duration::from_secs(5));
-        for (_, dir, _) in &self.dirs {
+        for dir in self.all_dirs() {
             // Fails only if a process is stuck in the kernel; the empty
             // group is then left behind (harmless, and named by pid).
             let _ = std::fs::remove_dir(dir);
@@ -902,5 +1023,64 @@ mod tests {
             Some(std::process::id())
         );
         assert_eq!(stale_owner(&name, pid_namespace() + 1), None);
+    }
+
+    /// A CPU group of its own hierarchy, where boxes have inner groups.
+    fn share_base() -> Option<&'static Base> {
+        let base = bases()
+            .iter()
+            .find(|b| b.controller == Controller::CpuShare && !b.v2);
+        if base.is_none() {
+            eprintln!("skipped: no cpu controller of its own hierarchy here");
+        }
+        base
+    }
+
+    #[test]
+    fn a_gone_dojos_box_group_is_removed_with_its_inner_groups() {
+        // What `kill -9` of dojo leaves of a box: its CPU group with the
+        // game's inner group in it, which must go first.
+        let Some(base) = share_base() else { return };
+        let mut gone = std::process::Command::new("true").spawn().expect("true");
+        gone.wait().expect("wait");
+        let dir = base
+            .dir
+            .join(format!("dojo-ns{}-{}-0", pid_namespace(), gone.id()));
+        std::fs::create_dir(&dir).expect("group");
+        std::fs::create_dir(dir.join("g3")).expect("inner group");
+        let removed = remove_stale();
+        assert!(removed.contains(&dir), "{removed:?}");
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn each_move_to_a_new_share_leaves_one_inner_group_and_the_drop_none() {
+        let Some(_) = share_base() else { return };
+        let limits = GroupLimits {
+            cpu_share: true,
+            ..GroupLimits::default()
+        };
+        let group = BotGroup::create(limits).expect("made").expect("a group");
+        let share = group.share.as_ref().expect("a cpu group");
+        let mut sleeper = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .expect("sleep");
+        let pid = i32::try_from(sleeper.id()).expect("pid");
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            group.move_to_new_share(pid).expect("moved");
+            group.remove_old_shares().expect("removed");
+            let inner = share.inner().clone();
+            assert_eq!(inner.len(), 1, "{inner:?}");
+            let procs = std::fs::read_to_string(inner[0].join("cgroup.procs")).expect("procs");
+            assert_eq!(procs.trim(), pid.to_string());
+            seen.push(inner[0].clone());
+        }
+        assert!(!seen[0].exists() && !seen[1].exists() && seen[2].exists());
+        let dir = share.dir.clone();
+        drop(group);
+        let _ = sleeper.wait();
+        assert!(!dir.exists(), "{dir:?} is left");
     }
 }

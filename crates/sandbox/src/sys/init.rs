@@ -28,9 +28,10 @@
 //! - dojo sends [`RENEW`] between games (and once when the box is made):
 //!   the init empties the box as for [`KILL`], then readies it as a new
 //!   box would be (`renew`): a new tmpfs over the scratch directory
-//!   (where the box has a minimal root), a new IPC namespace and its PID
-//!   counter set back; it answers [`RENEWED`], or [`FAILED`] with the
-//!   errno of the step that failed;
+//!   (where the box has a minimal root), a new IPC namespace, a new cgroup
+//!   namespace (rooted in the new CPU group dojo moved it into just
+//!   before: `cgroup::Share`) and its PID counter set back; it answers
+//!   [`RENEWED`], or [`FAILED`] with the errno of the step that failed;
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
 //!
@@ -560,6 +561,12 @@ unsafe fn renew(scratch: Option<&ScratchMount>, mounted: &mut bool) -> Result<()
         }
         if libc::unshare(libc::CLONE_NEWIPC) == -1 {
             remove_ipc();
+        }
+        // Rooted where dojo has just moved the init (a new group of the
+        // CPU controller for every game: `cgroup::Share`), so that a bot
+        // sees its groups as `/` in every game, whatever their names.
+        if libc::unshare(libc::CLONE_NEWCGROUP) == -1 {
+            return Err(errno());
         }
         let fd = libc::open(
             c"/proc/sys/kernel/ns_last_pid".as_ptr(),
