@@ -365,7 +365,8 @@ pub struct BotGroup {
 /// box's, a new one for every game ([`BotGroup::move_to_new_share`]): a
 /// new group's queue starts at zero. The box's own group stays one
 /// entity of the default weight (only its waiter is left in it, asleep).
-/// The init roots a new cgroup namespace in each, so a bot sees no name.
+/// The init roots a new cgroup namespace in it for each bot it starts,
+/// so a bot sees no name.
 #[derive(Debug)]
 struct Share {
     /// The group the box's processes joined.
@@ -668,15 +669,17 @@ impl BotGroup {
         Ok(())
     }
 
-    /// Removes the inner `cpu` groups but the one in use, killing first
+    /// Removes the inner `cpu` groups but the last `keep` (the one in use,
+    /// and the last game's, which may still be emptying), killing first
     /// whatever is left in them (nothing, once the init has emptied its
-    /// box); an error if one cannot be removed.
-    pub fn remove_old_shares(&self) -> std::io::Result<()> {
+    /// box of them); an error if one cannot be removed.
+    pub fn remove_old_shares(&self, keep: usize) -> std::io::Result<()> {
         let Some(share) = &self.share else {
             return Ok(());
         };
         let mut inner = share.inner();
-        let current = inner.pop();
+        let from = inner.len().saturating_sub(keep);
+        let kept = inner.split_off(from);
         let mut result = Ok(());
         inner.retain(|dir| {
             if std::fs::remove_dir(dir).is_ok() {
@@ -694,7 +697,7 @@ impl BotGroup {
                 }
             }
         });
-        inner.extend(current);
+        inner.extend(kept);
         result
     }
 
@@ -1070,7 +1073,7 @@ mod tests {
         let mut seen = Vec::new();
         for _ in 0..3 {
             group.move_to_new_share(pid).expect("moved");
-            group.remove_old_shares().expect("removed");
+            group.remove_old_shares(1).expect("removed");
             let inner = share.inner().clone();
             assert_eq!(inner.len(), 1, "{inner:?}");
             let procs = std::fs::read_to_string(inner[0].join("cgroup.procs")).expect("procs");

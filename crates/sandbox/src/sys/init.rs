@@ -28,10 +28,11 @@
 //! - dojo sends [`RENEW`] between games (and once when the box is made):
 //!   the init empties the box as for [`KILL`], then readies it as a new
 //!   box would be (`renew`): a new tmpfs over the scratch directory
-//!   (where the box has a minimal root), a new IPC namespace, a new cgroup
-//!   namespace (rooted in the new CPU group dojo moved it into just
-//!   before: `cgroup::Share`) and its PID counter set back; it answers
-//!   [`RENEWED`], or [`FAILED`] with the errno of the step that failed;
+//!   (where the box has a minimal root), a new IPC namespace and its PID
+//!   counter set back; it answers [`RENEWED`], or [`FAILED`] with the
+//!   errno of the step that failed (meanwhile dojo moves it into a new
+//!   group of the CPU controller: `cgroup::Share`; each start roots a new
+//!   cgroup namespace where the init then is);
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
 //!
@@ -562,12 +563,6 @@ unsafe fn renew(scratch: Option<&ScratchMount>, mounted: &mut bool) -> Result<()
         if libc::unshare(libc::CLONE_NEWIPC) == -1 {
             remove_ipc();
         }
-        // Rooted where dojo has just moved the init (a new group of the
-        // CPU controller for every game: `cgroup::Share`), so that a bot
-        // sees its groups as `/` in every game, whatever their names.
-        if libc::unshare(libc::CLONE_NEWCGROUP) == -1 {
-            return Err(errno());
-        }
         let fd = libc::open(
             c"/proc/sys/kernel/ns_last_pid".as_ptr(),
             libc::O_WRONLY | libc::O_CLOEXEC,
@@ -689,6 +684,16 @@ unsafe fn start(
             count += 1;
             begin = i + 1;
         }
+    }
+    // A cgroup namespace rooted where the init is now: dojo moves it into
+    // a new group of the CPU controller for every game (`cgroup::Share`),
+    // while it renews the box, so the bot, cloned into it, sees its
+    // groups as `/` in every game whatever their names. (A `clone` flag
+    // would do it in the same call, but the box's seccomp filters deny
+    // `clone` with namespace flags, the init's too.)
+    // SAFETY: a raw system call.
+    if unsafe { libc::unshare(libc::CLONE_NEWCGROUP) } == -1 {
+        return Err(errno());
     }
     let mut child = Child {
         path: program.path.as_ptr(),
