@@ -240,9 +240,17 @@ pub fn on_ctrl_c(graceful: bool) -> Arc<AtomicBool> {
     flag
 }
 
-/// A seed for a game the user did not seed: the clock mixed with the
-/// process id. Printed, so the game can be replayed.
+/// A seed for a game or league the user did not seed: the kernel's
+/// random numbers, which no bot can guess (a league's deals follow from
+/// its seed), or where they cannot be read the clock mixed with the
+/// process id. Printed or stored, so the games can be played again.
 pub fn fresh_seed() -> u64 {
+    use std::io::Read;
+    let mut bytes = [0u8; 8];
+    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if random.is_ok() {
+        return u64::from_le_bytes(bytes);
+    }
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

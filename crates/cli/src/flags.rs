@@ -12,7 +12,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use dojo_games::Game;
 use dojo_runner::RunOptions;
 
-/// The seed of a series of games (`league`, `compare`) when none is given.
+/// The seed of a series of games (`compare`, `check`) when none is given;
+/// a new league draws one at random (`cmd::league`).
 pub const DEFAULT_SERIES_SEED: u64 = 1;
 
 // The flags several commands share, each declared once here and
@@ -44,7 +45,8 @@ impl GameSeedArg {
 /// `--seed N` of a series of games (`league`, `compare`, `check`).
 #[derive(Debug, Clone, Copy, Default, Args)]
 pub struct SeriesSeedArg {
-    /// The seed every game's seed derives from [default: 1].
+    /// The seed every game's seed derives from [default: a new league's
+    /// is drawn at random and stored with it; compare's and check's is 1].
     #[arg(id = "seed", long = "seed", value_name = "N")]
     pub given: Option<u64>,
 }

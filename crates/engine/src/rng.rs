@@ -39,10 +39,72 @@ pub fn derive_seed(base: u64, path: &[u64]) -> u64 {
     })
 }
 
+/// The first stream of a bot's own seeds ([`bot_seed`]): far from the
+/// small stream ids games deal from.
+const BOT_STREAMS: u64 = 0x444f_4a4f_0000_0000;
+
+/// The seed a bot gets for one game (its `DOJO_SEED`): the first number
+/// of stream `BOT_STREAMS + seat` of the game's seed. It must be one-way:
+/// a bot that could work the game's seed back from it would deal the game
+/// again and know its opponent's hand (and, through [`derive_seed`],
+/// whose every step can be undone, the league's seed and every game's
+/// deal). Nothing short of trying every game seed finds one from it (a
+/// ChaCha8 key is not found from its output), so a contest's own seed
+/// must be one no bot can guess (`dojo league` draws one at random unless
+/// given one).
+pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
+    use rand::Rng;
+    stream(game_seed, BOT_STREAMS + seat as u64).next_u64()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::RngExt;
+
+    /// The inverse of [`mix64`]: what a bot would use to undo
+    /// [`derive_seed`].
+    fn unmix64(mut z: u64) -> u64 {
+        let inverse = |a: u64| {
+            // Newton's iteration for the inverse of an odd number mod 2^64.
+            (0..6).fold(a, |x, _| {
+                x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)))
+            })
+        };
+        let unshift = |z: u64, k: u32| (1..=64 / k).fold(z, |x, _| z ^ (x >> k));
+        z = unshift(z, 31);
+        z = z.wrapping_mul(inverse(0x94d0_49bb_1331_11eb));
+        z = unshift(z, 27);
+        z = z.wrapping_mul(inverse(0xbf58_476d_1ce4_e5b9));
+        unshift(z, 30)
+    }
+
+    #[test]
+    fn a_bots_seed_does_not_give_its_games_seed_back() {
+        // What a bot could do with a seed made by `derive_seed`: undo
+        // each step (its seat is known) and deal the game again.
+        let undo = |seen: u64, seat: u64| {
+            unmix64(unmix64(seen) ^ mix64(seat.wrapping_add(0x9e37_79b9_7f4a_7c15)))
+        };
+        let game = 0x0123_4567_89ab_cdef;
+        assert_eq!(unmix64(mix64(game)), game);
+        assert_eq!(undo(derive_seed(game, &[1]), 1), game);
+        for seat in 0..3 {
+            let seen = bot_seed(game, seat);
+            assert_ne!(undo(seen, seat as u64), game);
+            assert_ne!(seen, bot_seed(game + 1, seat));
+        }
+        assert_ne!(bot_seed(game, 0), bot_seed(game, 1));
+    }
+
+    #[test]
+    fn a_bots_seed_is_pinned() {
+        // Bots replay by it: if this fails, every stored game with a bot
+        // that draws from its seed would replay differently.
+        assert_eq!(bot_seed(42, 1), PINNED_BOT_SEED);
+    }
+
+    const PINNED_BOT_SEED: u64 = 16_972_743_501_151_315_211;
 
     #[test]
     fn streams_are_reproducible_and_distinct() {

@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use dojo_engine::rng::derive_seed;
 use dojo_runner::{BotSpec, FaultCounts, MatchRun, Mode};
 use serde::{Deserialize, Serialize};
 
@@ -116,14 +115,16 @@ pub(crate) fn optional_timing<'de, D: serde::Deserializer<'de>>(d: D) -> Result<
 }
 
 /// The environment every bot process gets: the game, its seat and a seed
-/// of its own (so a bot that wants randomness can still replay exactly).
+/// of its own (so a bot that wants randomness can still replay exactly),
+/// one-way from the game's seed ([`dojo_engine::rng::bot_seed`]: from a
+/// seed it could undo, a bot would deal the game again).
 pub(crate) fn seat_env(game: &str, seed: u64, seat: usize) -> Vec<(String, String)> {
     vec![
         ("DOJO_GAME".into(), game.into()),
         ("DOJO_SEAT".into(), (seat + 1).to_string()),
         (
             "DOJO_SEED".into(),
-            derive_seed(seed, &[seat as u64]).to_string(),
+            dojo_engine::rng::bot_seed(seed, seat).to_string(),
         ),
     ]
 }
@@ -419,5 +420,25 @@ mod first_fault_tests {
         assert_eq!(tail[0], "line 10");
         let last = tail.last().unwrap();
         assert!(last.ends_with('…') && last.len() <= STDERR_TAIL_LINE_BYTES + 3);
+    }
+}
+
+#[cfg(test)]
+mod seat_env_tests {
+    use super::*;
+
+    #[test]
+    fn a_seats_dojo_seed_is_its_one_way_bot_seed() {
+        for seat in 0..3 {
+            let env = seat_env("cardjitsu", 29, seat);
+            let seed = env
+                .iter()
+                .find(|(k, _)| k == "DOJO_SEED")
+                .expect("DOJO_SEED");
+            assert_eq!(seed.1, dojo_engine::rng::bot_seed(29, seat).to_string());
+            // Not the seed `derive_seed` gives, whose steps a bot can undo.
+            let undoable = dojo_engine::rng::derive_seed(29, &[seat as u64]);
+            assert_ne!(seed.1, undoable.to_string());
+        }
     }
 }

@@ -97,7 +97,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     let mut provenance: Option<(Option<Provenance>, &Path)> = None;
     for dir in &sources {
         let league = store::load_league(dir)?;
-        let theirs = league.settings.unsharded();
+        let mut theirs = league.settings.unsharded();
+        // Fresh boxes or reused ones change no record (docs/sandbox.md's
+        // rule), so shards may differ in them, as a resume may.
+        theirs.controls.fresh_boxes = settings.controls.fresh_boxes;
         if theirs != settings {
             return Err(MergeError::OtherLeague {
                 first: first.clone(),

@@ -50,6 +50,18 @@ pub fn generous_unless_timed(args: &[&str]) -> &'static [&'static str] {
     }
 }
 
+/// `--seed 1`, unless `args` give a seed or resume a league: a new league
+/// draws its seed at random, and the leagues the tests compare (one run
+/// against another, a resume, shards, a late entry against a league that
+/// had it from the start) must play the same games.
+pub fn seeded_unless_given(args: &[&str]) -> &'static [&'static str] {
+    if args.iter().any(|a| matches!(*a, "--seed" | "--resume")) {
+        &[]
+    } else {
+        &["--seed", "1"]
+    }
+}
+
 /// Plays a CardJitsu league of the two bundled random bots into `out`
 /// (`games` per pair, `extra` flags after it) and returns its stdout.
 pub fn random_league(out: &Path, games: u32, extra: &[&str]) -> String {
@@ -58,6 +70,7 @@ pub fn random_league(out: &Path, games: u32, extra: &[&str]) -> String {
             .args(["league", "cardjitsu", "random-py", "random-sh", "--games"])
             .arg(games.to_string())
             .args(generous_unless_timed(extra))
+            .args(seeded_unless_given(extra))
             .args(extra)
             .arg("--out")
             .arg(out),

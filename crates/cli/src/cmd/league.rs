@@ -257,6 +257,9 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         ..default_settings(game, a.controls.controls())
     };
     apply_flags(&mut settings, a)?;
+    if a.seed.given.is_none() {
+        settings.seed = drawn_seed(a)?;
+    }
     if a.games.is_none() {
         settings.games = game_cli.league_games(settings.boards.len());
     }
@@ -276,6 +279,20 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, origin, out, resolved))
+}
+
+/// A new league's seed when none is given: drawn at random, so that no
+/// bot can know the league's deals beforehand (every game's seed follows
+/// from the league's by a published rule, `docs/records.md`), and stored
+/// in `league.json` for `--resume`. Shards must all play one league, so
+/// each is given the seed.
+fn drawn_seed(a: &LeagueArgs) -> Result<u64> {
+    if let Some(shard) = &a.shard {
+        bail!(
+            "--shard {shard} needs --seed: every shard must play the same league, and a league without --seed draws its seed at random (pass one number, the same on every machine, and keep it from the bots)"
+        );
+    }
+    Ok(crate::bots::fresh_seed())
 }
 
 /// A league of `game` with no bots and every setting but the controls at
@@ -721,11 +738,13 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         (Some(new), None) => format!(" gauntlet of {new}"),
         (None, _) => String::new(),
     };
+    // The seed too: a new league's is drawn at random unless given.
     errln!(
-        "league: {}{format} with {}, {}, out {}",
+        "league: {}{format} with {}, {}, seed {}, out {}",
         settings.game,
         crate::output::count(settings.bots.len(), "bot"),
         crate::output::count(jobs, "job"),
+        settings.seed,
         out.display()
     );
     if !late.is_empty() {

@@ -65,7 +65,12 @@ fn the_strong_bot_passes_against_the_random_bot() {
     assert_eq!(report["settings"]["sprt"]["elo0"], -100.0);
     let llr = report["llr"].as_f64().unwrap();
     assert!(llr >= report["bounds"]["upper"].as_f64().unwrap());
-    assert!(report["elo"]["lo"].as_f64().unwrap() > 0.0);
+    // H1 says NEW is not 100 Elo worse; after the few pairs it takes,
+    // the interval may still reach below 0, so only the estimate must be
+    // above it (and the interval above elo0).
+    let elo = &report["elo"];
+    assert!(elo["elo"].as_f64().unwrap() > 0.0, "{elo}");
+    assert!(elo["lo"].as_f64().unwrap() > -100.0, "{elo}");
     let n = blocks(&report);
     eprintln!("sensei vs random-py: H1 after {n} pairs");
     assert!(n < 200);

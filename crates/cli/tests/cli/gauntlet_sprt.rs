@@ -78,7 +78,7 @@ fn each_pairing_stops_once_its_own_test_decides() {
             "--sprt",
             SPRT,
             "--games",
-            "24",
+            "48",
             "--seed",
             "1",
             "--jobs",
@@ -96,14 +96,14 @@ fn each_pairing_stops_once_its_own_test_decides() {
     assert_eq!(t.len(), 2, "{t:?}");
     let (_, state, pairs) = t.iter().find(|t| t.0 == "sensei").unwrap();
     assert_eq!(state, "h0", "{t:?}");
-    assert!(*pairs < 12, "stopped early: {pairs} pairs of 12");
+    assert!(*pairs < 24, "stopped early: {pairs} pairs of 24");
     // No game of a decided pairing starts after its deciding pair: at most
     // the driver's window (2 per job) was started and not yet counted.
     let played = games_with(&out, "sensei");
     assert!(played <= 2 * pairs + 4, "{played} games, {pairs} pairs");
     let (_, state, pairs) = t.iter().find(|t| t.0 == "random-sh").unwrap();
     assert_ne!(state, "open", "{t:?}");
-    assert!(*pairs <= 12);
+    assert!(*pairs <= 24);
     assert_eq!(report["sprt"]["new"], "random-py");
     assert_eq!(report["complete"], true);
     // The stop rule is part of the league.

@@ -47,6 +47,8 @@ fn an_added_bot_plays_only_its_games_and_the_report_equals_a_league_that_had_it(
         "random-sh",
         "--games",
         "4",
+        "--seed",
+        "1",
     ];
     stdout_ok(dojo().args(start).args(GENEROUS).arg("--out").arg(&late));
     assert_eq!(games(&late).len(), 4);
@@ -74,7 +76,7 @@ fn an_added_bot_plays_only_its_games_and_the_report_equals_a_league_that_had_it(
         dojo()
             .args(["league", "cardjitsu", PY2, "random-py", "random-sh"])
             .args(GENEROUS)
-            .args(["--games", "4", "--out"])
+            .args(["--games", "4", "--seed", "1", "--out"])
             .arg(&full),
     );
     assert_eq!(report_sans_timing(&late), report_sans_timing(&full));

@@ -24,6 +24,7 @@ fn league(args: &[&str], out: &Path) -> String {
         dojo()
             .arg("league")
             .args(dojo_testkit::cli::generous_unless_timed(args))
+            .args(dojo_testkit::cli::seeded_unless_given(args))
             .args(args)
             .arg("--out")
             .arg(out),
@@ -209,6 +210,50 @@ fn jobs_do_not_change_the_report() {
         json_without_timing(&one.join("report.json")),
         json_without_timing(&two.join("report.json"))
     );
+}
+
+/// A league's seed gives every game's deal, so a new league without
+/// `--seed` draws one no bot can guess, names it and keeps it; shards,
+/// which must play one league, need one given.
+#[test]
+fn a_new_leagues_seed_is_drawn_and_kept_and_shards_need_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seeds = Vec::new();
+    for name in ["a", "b"] {
+        let out = dir.path().join(name);
+        let run = dojo()
+            .args(["league", "cardjitsu", "random-sh", "random-py"])
+            .args(["--games", "2", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", stderr_of(&run));
+        let stored = read_json(&out.join("league.json"));
+        let seed = stored["seed"].as_str().unwrap().to_string();
+        assert!(
+            stderr_of(&run).contains(&format!(", seed {seed}, ")),
+            "{}",
+            stderr_of(&run)
+        );
+        seeds.push(seed);
+    }
+    assert_ne!(seeds[0], seeds[1]);
+    assert!(!seeds.contains(&"1".to_string()), "{seeds:?}");
+    let shard = dojo()
+        .args([
+            "league",
+            "cardjitsu",
+            "random-sh",
+            "random-py",
+            "--shard",
+            "1/2",
+        ])
+        .arg("--out")
+        .arg(dir.path().join("s"))
+        .output()
+        .unwrap();
+    assert_eq!(shard.status.code(), Some(3), "{}", stderr_of(&shard));
+    assert!(stderr_of(&shard).contains("--shard 1/2 needs --seed"));
 }
 
 #[test]

@@ -199,6 +199,8 @@ fn shards_of_an_sprt_gauntlet_merge_into_one_machines_verdicts() {
         "elo0=-400,elo1=-300,alpha=0.2,beta=0.2",
         "--games",
         "24",
+        "--seed",
+        "1",
         // The shards and the single run must not differ by a timeout.
         "--timeout-ms",
         "20000",

@@ -65,6 +65,8 @@ fn merge_refuses_an_output_that_is_also_an_input() {
                     "random-sh",
                     "--games",
                     "2",
+                    "--seed",
+                    "1",
                 ])
                 .args(["--shard", shard, "--out"])
                 .arg(dir),

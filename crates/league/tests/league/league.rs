@@ -587,6 +587,29 @@ fn merge_refuses_other_leagues_and_conflicting_results() {
 }
 
 #[test]
+fn shards_that_differ_only_in_fresh_boxes_merge() {
+    // Whether a box served one game or many changes no record (the rule
+    // docs/sandbox.md holds), so it is not a setting shards must share,
+    // as `--resume` already takes it.
+    let s = settings(Game::CARDJITSU, &NAMES[..3], 2);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut shards = Vec::new();
+    for i in 1..=2u64 {
+        let mut sharded = Settings {
+            shard: Some(Shard::new(i, 2).unwrap()),
+            ..s.clone()
+        };
+        sharded.controls.fresh_boxes = i == 1;
+        let dir = tmp.path().join(format!("shard-{i}"));
+        run(&sharded, &dir, 1, &FakeGame::default());
+        shards.push(dir);
+    }
+    let merged = merge(&shards, &tmp.path().join("all")).unwrap();
+    let whole = run(&s, &tmp.path().join("whole"), 1, &FakeGame::default());
+    assert_eq!(merged.standings, whole.standings);
+}
+
+#[test]
 fn merge_refuses_a_torn_shard() {
     let s = settings(Game::CARDJITSU, &NAMES[..3], 2);
     let tmp = tempfile::tempdir().unwrap();
