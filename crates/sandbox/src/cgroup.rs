@@ -644,7 +644,7 @@ impl BotGroup {
 
     /// Moves `pid` (a box's init, before its next game) into a new inner
     /// group of the CPU controller, so that the processes it starts from
-    /// then on run on a queue of their own ([`Share`]). Nothing to do on
+    /// then on run on a queue of their own (`Share`). Nothing to do on
     /// v2 and with v1's `cpu,cpuacct` mounted together (a known gap, see
     /// `docs/sandbox.md`), or without the controller. The group it left
     /// is removed by [`Self::remove_old_shares`], once its processes are

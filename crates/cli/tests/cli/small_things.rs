@@ -347,3 +347,35 @@ fn a_crash_on_a_script_the_sandbox_hid_says_so_and_how_to_run_it() {
         .unwrap();
     assert!(!stdout_of(&out).contains("crash"), "{}", stdout_of(&out));
 }
+
+/// random-sh's answers to eight hands under `seed`.
+fn random_sh_answers(seed: &str) -> String {
+    use std::io::Write;
+    let mut bot = std::process::Command::new("sh")
+        .arg(dojo_testkit::paths::root().join("bots/random-sh/bot.sh"))
+        .env("DOJO_SEED", seed)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = bot.stdin.take().unwrap();
+    stdin.write_all("1,2,3\n".repeat(8).as_bytes()).unwrap();
+    drop(stdin);
+    let out = bot.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_bundled_shell_bot_draws_from_all_of_its_seed() {
+    // DOJO_SEED uses all 64 bits; sh's arithmetic saturates above 2^63 - 1
+    // (dash), so every seed up there played one and the same game.
+    let high = ["18446744073709551615", "18446744073709551614", "9223372036854775808"];
+    let answers: Vec<String> = high.iter().map(|s| random_sh_answers(s)).collect();
+    assert_ne!(answers[0], answers[1], "{answers:?}");
+    assert_ne!(answers[1], answers[2], "{answers:?}");
+    // And small seeds, leading zeros among their last nine digits, still
+    // differ from each other.
+    assert_ne!(random_sh_answers("7"), random_sh_answers("12345"));
+    assert_ne!(random_sh_answers("1000000007"), random_sh_answers("1000000008"));
+}
