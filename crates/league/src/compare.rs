@@ -412,7 +412,8 @@ pub enum Conclusion {
     Cancelled,
     /// No verdict: NEW or BASE was faulty in so many games
     /// ([`BROKEN_SHARE`]) that the games measured its faults, not its
-    /// play; [`CompareReport::broken`] says which and how often.
+    /// play, or NEW faulted where BASE did not ([`TIMEOUT_EXCESS_SHARE`]);
+    /// [`CompareReport::broken`] says which and how often.
     Broken,
 }
 
@@ -430,7 +431,7 @@ pub const BROKEN_MIN_GAMES: u64 = 20;
 /// the comparison is refused as broken (1 point): timeouts depend on the
 /// machine's load, so a few are tolerated; crashes, invalid answers and
 /// limits hit are bugs, and any beyond BASE's refuse it
-/// ([`RoleFaults::beyond_base`]).
+/// (see [`Conclusion::Broken`]).
 pub const TIMEOUT_EXCESS_SHARE: f64 = 0.01;
 
 /// Why a comparison gave no verdict: a bot faulty in most of its games.
