@@ -238,6 +238,12 @@ mod tests {
         assert!(royale.check_scores(&[1.0, 1.0, 0.0]).is_err());
         assert!(royale.check_scores(&[0.0; 3]).is_err());
         assert!(royale.check_scores(&[1.0, 0.0]).is_err());
+        // Two sides drew, the third (faulty) lost; one side at 0.5 alone
+        // would be a win, not a draw.
+        assert!(royale.check_scores(&[0.0, 0.5, 0.5]).is_ok());
+        assert!(royale.check_scores(&[0.0, 0.0, 0.5]).is_err());
+        assert!(royale.check_scores(&[1.0, 0.5, 0.0]).is_err());
+        assert!(Game::CARDJITSU.shape().check_scores(&[0.5, 0.0]).is_err());
         let teams = Shape {
             sides: &[0, 1, 0, 1],
             roles: &[],
@@ -248,5 +254,7 @@ mod tests {
         assert!(teams.check_scores(&[0.5; 4]).is_ok());
         assert!(teams.check_scores(&[1.0, 0.0, 0.0, 0.0]).is_err());
         assert!(teams.check_scores(&[1.0, 1.0, 0.0, 0.0]).is_err());
+        assert!(teams.check_scores(&[0.5, 0.0, 0.5, 0.0]).is_err());
+        assert!(teams.check_scores(&[0.5, 0.5, 0.0, 0.5]).is_err());
     }
 }

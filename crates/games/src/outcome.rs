@@ -96,10 +96,11 @@ pub const DEFAULT_MAX_FAULT_SHARE: f64 = 0.1;
 /// on more than `max_share` of its prompts. Under [`FaultPolicy::Forfeit`]
 /// a faulty seat's side forfeits: when one side is left without a fault,
 /// it wins; when several are (royale), the board's result stands if one
-/// of them won it, else the game is a draw (a result is one side winning
-/// or a draw, so a faulty side's board win becomes a draw there); when
-/// every side is faulty, the game is a draw. Against a side without
-/// faults, a forfeit never raises a faulty seat's score above the board's.
+/// of them won it, else (a drawn board, or a faulty side's board win)
+/// they draw among themselves and every faulty side loses; when every
+/// side is faulty, the game is a draw. So beside a side without faults a
+/// faulty side always scores 0, as in CardJitsu: a fault never leaves it
+/// better off than the board would have without it.
 /// Under [`FaultPolicy::Fallback`] the
 /// board decides: every fault was already played as the game's default
 /// move (a random card, a pass).
@@ -182,7 +183,7 @@ impl FaultPolicy {
     pub fn describe(&self) -> String {
         match self {
             FaultPolicy::Forfeit { max_share } => format!(
-                "forfeit: a bot that crashes, cannot start, or faults on more than {}% of its moves loses the game (every side faulty: a draw)",
+                "forfeit: a bot that crashes, cannot start, or faults on more than {}% of its moves loses the game (every side faulty: a draw; in royale the sides without faults keep the board's win or draw among themselves)",
                 max_share * 100.0
             ),
             FaultPolicy::Fallback => "fallback: a fault is played as the game's default move (a random card, a pass) and the board decides".to_owned(),
@@ -212,6 +213,7 @@ impl FaultPolicy {
         }
         let n = shape.seats();
         let side_faulty = |side: usize| (0..n).any(|i| shape.sides[i] == side && faulty[i]);
+        let faulty_side = |seat: usize| side_faulty(shape.sides[seat]);
         let clean: Vec<usize> = (0..shape.side_count())
             .filter(|&s| !side_faulty(s))
             .collect();
@@ -222,9 +224,15 @@ impl FaultPolicy {
                 .collect()
         };
         match (clean.as_slice(), winner) {
+            ([], _) => vec![0.5; n],
             ([only], _) => won_by(*only),
             (_, Some(w)) if clean.contains(&w) => scores.to_vec(),
-            _ => vec![0.5; n],
+            // The board was drawn, or a faulty side won it: the sides
+            // without faults draw among themselves and the faulty ones
+            // lose, as a faulty CardJitsu side loses a drawn game.
+            _ => (0..n)
+                .map(|i| if faulty_side(i) { 0.0 } else { 0.5 })
+                .collect(),
         }
     }
 }
@@ -324,6 +332,25 @@ mod tests {
         assert_eq!(fallback.scores, [1.0, 0.0]);
     }
 
+    /// A royale side that crashes on a board two clean sides draw (or
+    /// that wins it) loses, and the clean sides draw: it used to draw
+    /// with them, so its crash cost it nothing.
+    #[test]
+    fn a_faulty_royale_side_loses_beside_two_clean_sides_that_drew() {
+        let p = FaultPolicy::default();
+        for faulty_seat in 0..3 {
+            let mut faulty = [false; 3];
+            faulty[faulty_seat] = true;
+            let mut expected = [0.5; 3];
+            expected[faulty_seat] = 0.0;
+            assert_eq!(p.apply(&THREE, &[0.5; 3], &faulty), expected);
+            let mut won = [0.0; 3];
+            won[faulty_seat] = 1.0;
+            assert_eq!(p.apply(&THREE, &won, &faulty), expected);
+            assert!(THREE.check_scores(&expected).is_ok());
+        }
+    }
+
     #[test]
     fn a_faulty_side_forfeits_and_never_gains() {
         let p = FaultPolicy::default();
@@ -340,14 +367,15 @@ mod tests {
             [1.0, 0.0]
         );
         // Royale: a clean winner keeps its win; a faulty winner's win
-        // becomes a draw; one clean side left wins.
+        // becomes a draw of the clean sides, the faulty side losing; one
+        // clean side left wins.
         assert_eq!(
             p.apply(&THREE, &[0.0, 1.0, 0.0], &[true, false, false]),
             [0.0, 1.0, 0.0]
         );
         assert_eq!(
             p.apply(&THREE, &[1.0, 0.0, 0.0], &[true, false, false]),
-            [0.5; 3]
+            [0.0, 0.5, 0.5]
         );
         assert_eq!(
             p.apply(&THREE, &[1.0, 0.0, 0.0], &[true, true, false]),
@@ -379,6 +407,10 @@ mod tests {
                         !faulty[i] || out[i] <= scores[i],
                         "{scores:?} {faulty:?} {out:?}"
                     );
+                    // Beside a clean side, a faulty side loses.
+                    if faulty[i] && faulty.contains(&false) {
+                        assert_eq!(out[i], 0.0, "{scores:?} {faulty:?} {out:?}");
+                    }
                 }
             }
         }

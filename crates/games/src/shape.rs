@@ -48,8 +48,11 @@ impl Shape {
     }
 
     /// Checks `scores` (one per seat) are a result a game of this shape
-    /// can have: one side won (its seats score 1, every other seat 0) or
-    /// the game was drawn (every seat 0.5). What is wrong, in words.
+    /// can have: one side won (its seats score 1, every other seat 0), the
+    /// game was drawn (every seat 0.5), or two or more sides drew and the
+    /// rest lost (their seats 0.5 and 0: the forfeit rule's result when
+    /// faulty sides lose beside clean ones that drew,
+    /// `FaultPolicy::apply`). What is wrong, in words.
     pub fn check_scores(&self, scores: &[f64]) -> Result<(), String> {
         let n = self.seats();
         if scores.len() != n {
@@ -68,13 +71,25 @@ impl Shape {
         if side_won {
             return Ok(());
         }
+        let side_score = |side: usize| {
+            let mut of_side = (0..n).filter(|&i| self.sides[i] == side).map(|i| scores[i]);
+            let first = of_side.next()?;
+            of_side.all(|s| s == first).then_some(first)
+        };
+        let by_side: Option<Vec<f64>> = (0..self.side_count()).map(side_score).collect();
+        if let Some(by_side) = by_side
+            && by_side.iter().all(|&s| s == 0.0 || s == 0.5)
+            && by_side.iter().filter(|&&s| s == 0.5).count() >= 2
+        {
+            return Ok(());
+        }
         let win = if self.partnerships() {
             "one side's seats 1, the rest 0"
         } else {
             "one 1, the rest 0"
         };
         Err(format!(
-            "scores {scores:?} are neither a win ({win}) nor a draw (all 0.5)"
+            "scores {scores:?} are neither a win ({win}), a draw (all 0.5) nor a draw of some sides (0.5, two sides or more) with the rest lost (0)"
         ))
     }
 }

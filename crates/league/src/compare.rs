@@ -412,7 +412,8 @@ pub enum Conclusion {
     Cancelled,
     /// No verdict: NEW or BASE was faulty in so many games
     /// ([`BROKEN_SHARE`]) that the games measured its faults, not its
-    /// play; [`CompareReport::broken`] says which and how often.
+    /// play, or NEW faulted where BASE did not ([`TIMEOUT_EXCESS_SHARE`]);
+    /// [`CompareReport::broken`] says which and how often.
     Broken,
 }
 
@@ -425,6 +426,13 @@ pub const BROKEN_SHARE: f64 = 0.5;
 /// Games counted before a comparison may be refused as broken ahead of
 /// its end (at the end, any number is enough).
 pub const BROKEN_MIN_GAMES: u64 = 20;
+
+/// The share of its moves NEW may time out on beyond BASE's share before
+/// the comparison is refused as broken (1 point): timeouts depend on the
+/// machine's load, so a few are tolerated; crashes, invalid answers and
+/// limits hit are bugs, and any beyond BASE's refuse it
+/// (see [`Conclusion::Broken`]).
+pub const TIMEOUT_EXCESS_SHARE: f64 = 0.01;
 
 /// Why a comparison gave no verdict: a bot faulty in most of its games.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -552,6 +560,13 @@ pub struct RoleFaults {
     /// Games in which BASE was faulty.
     #[serde(default)]
     pub base_faulty_games: u64,
+    /// Prompts sent to NEW's seats (what its timeouts are a share of).
+    /// Absent in reports from before it.
+    #[serde(default)]
+    pub new_prompts: u64,
+    /// Prompts sent to BASE's seats.
+    #[serde(default)]
+    pub base_prompts: u64,
 }
 
 impl RoleFaults {
@@ -575,6 +590,62 @@ impl RoleFaults {
             ),
             first_fault: None,
         })
+    }
+
+    /// NEW, when it faulted where BASE did not: it crashed, answered
+    /// invalidly or ran into a limit more often than BASE (bugs, whatever
+    /// they cost its score: a stronger NEW absorbs a forfeit now and then,
+    /// and a gate must not pass it), or timed out on more than
+    /// [`TIMEOUT_EXCESS_SHARE`] of its moves beyond BASE's share. Checked
+    /// when the test decides or ends, over the `games` counted.
+    fn beyond_base(&self, games: u64) -> Option<Broken> {
+        let (new, base) = (&self.new, &self.base);
+        let mut beyond = Vec::new();
+        for (what, n, b) in [
+            ("crashed", new.crash, base.crash),
+            ("answered invalidly", new.invalid, base.invalid),
+            ("ran into a limit", new.limit, base.limit),
+        ] {
+            if n > b {
+                beyond.push(format!("{what} {n} times (BASE {b})"));
+            }
+        }
+        let share = |timeouts: u64, prompts: u64| timeouts as f64 / prompts.max(1) as f64;
+        let (new_share, base_share) = (
+            share(new.timeout, self.new_prompts),
+            share(base.timeout, self.base_prompts),
+        );
+        if new_share > base_share + TIMEOUT_EXCESS_SHARE {
+            beyond.push(format!(
+                "timed out on {:.1}% of its moves (BASE {:.1}%; more than {} point above BASE's share)",
+                new_share * 100.0,
+                base_share * 100.0,
+                TIMEOUT_EXCESS_SHARE * 100.0
+            ));
+        }
+        if beyond.is_empty() {
+            return None;
+        }
+        Some(Broken {
+            role: NEW.to_owned(),
+            faulty_games: self.new_faulty_games,
+            games,
+            reason: format!(
+                "NEW faulted where BASE did not: it {} (faulty in {} of {games} games): a fault is a bug, whatever the score",
+                beyond.join(", "),
+                self.new_faulty_games
+            ),
+            first_fault: None,
+        })
+    }
+
+    /// Why the comparison gives no verdict, if it gives none: a bot
+    /// faulty in most of its games ([`Self::broken`]) or, once `decided`
+    /// (the test decided or ended), NEW faulting beyond BASE
+    /// ([`Self::beyond_base`]).
+    fn refusal(&self, games: u64, decided: bool) -> Option<Broken> {
+        self.broken(games)
+            .or_else(|| decided.then(|| self.beyond_base(games)).flatten())
     }
 }
 
@@ -755,13 +826,16 @@ impl Tally<'_> {
                         *first = Some(at);
                     }
                 }
+                let prompts = result.prompts.get(i).copied().unwrap_or(0);
                 match seat.as_str() {
                     NEW => {
+                        self.faults.new_prompts += prompts;
                         self.faults.new.add(f);
                         self.faults.new_faulty_games += faulty;
                         self.moves[0].add_stored(&result.timing, i);
                     }
                     BASE => {
+                        self.faults.base_prompts += prompts;
                         self.faults.base.add(f);
                         self.faults.base_faulty_games += faulty;
                         self.moves[1].add_stored(&result.timing, i);
@@ -787,7 +861,9 @@ impl Tally<'_> {
         };
         let counted = self.test.counts().blocks() * u64::from(self.settings.games_per_block());
         if (self.decided.is_some() || counted >= BROKEN_MIN_GAMES)
-            && self.faults.broken(counted).is_some()
+            && (self.faults)
+                .refusal(counted, self.decided.is_some())
+                .is_some()
         {
             self.decided = Some(Conclusion::Broken);
         }
@@ -822,9 +898,10 @@ impl Tally<'_> {
             }
         };
         let games_played = u64::from(g) * blocks;
-        // A bot faulty in most of its games leaves no verdict, however the
-        // test ended (the test's own stop included).
-        let broken = self.faults.broken(games_played);
+        // A bot faulty in most of its games, or a NEW that faulted where
+        // BASE did not, leaves no verdict, however the test ended (the
+        // test's own stop included).
+        let broken = self.faults.refusal(games_played, true);
         let outcome = match (&broken, outcome) {
             (_, Conclusion::Cancelled) => Conclusion::Cancelled,
             (Some(_), _) => Conclusion::Broken,
@@ -954,6 +1031,9 @@ mod tests {
         fail_pair: Option<u64>,
         /// Set `cancel_flag` once this many games have been played.
         cancel_after: Option<(u64, &'static AtomicBool)>,
+        /// `(k, faults)`: NEW's seat has `faults` more in every game whose
+        /// id is a multiple of `k`.
+        new_faults: Option<(u64, SeatFaults)>,
         played: Mutex<Vec<u64>>,
     }
 
@@ -963,6 +1043,7 @@ mod tests {
                 p_new,
                 fail_pair: None,
                 cancel_after: None,
+                new_faults: None,
                 played: Mutex::new(Vec::new()),
             }
         }
@@ -991,22 +1072,29 @@ mod tests {
             let new_wins = uniform < self.p_new;
             let winner = if new_wins { NEW } else { BASE };
             let n = fixture.seats.len();
+            let mut faults = vec![
+                SeatFaults {
+                    invalid: 1,
+                    ..SeatFaults::default()
+                };
+                n
+            ];
+            if let Some((k, extra)) = &self.new_faults
+                && fixture.id.is_multiple_of(*k)
+                && let Some(seat) = fixture.seats.iter().position(|s| s == NEW)
+            {
+                faults[seat].add(extra);
+            }
             Ok(GameResult {
                 first_faults: Vec::new(),
                 faulty: Vec::new(),
-                prompts: Vec::new(),
+                prompts: vec![10; n],
                 scores: fixture
                     .seats
                     .iter()
                     .map(|s| if s == winner { 1.0 } else { 0.0 })
                     .collect(),
-                faults: vec![
-                    SeatFaults {
-                        invalid: 1,
-                        ..SeatFaults::default()
-                    };
-                    n
-                ],
+                faults,
                 record: serde_json::Value::Null,
                 timing: serde_json::Value::Null,
             })
@@ -1048,6 +1136,49 @@ mod tests {
             assert_eq!(r.trace.len() as u64, r.blocks_played);
             assert_eq!(r.faults.new.invalid, r.games_played);
             assert_eq!(r.faults.base.invalid, r.games_played);
+        }
+    }
+
+    /// A NEW that wins every game but faults now and then where BASE
+    /// does not: a crash, an invalid answer or a limit in one game of
+    /// seven is no verdict (it passed before: the forfeits only lowered a
+    /// score it could spare), and so are timeouts beyond BASE's share by
+    /// more than the tolerated point; fewer pass.
+    #[test]
+    fn a_new_that_faults_where_base_does_not_gets_no_verdict() {
+        let fault = |f: fn(&mut SeatFaults)| {
+            let mut faults = SeatFaults::default();
+            f(&mut faults);
+            faults
+        };
+        let bugs = [
+            ("crashed", fault(|f| f.crash = 1)),
+            ("answered invalidly", fault(|f| f.invalid = 1)),
+            ("ran into a limit", fault(|f| f.limit = 1)),
+        ];
+        for game in [Game::CARDJITSU, Game::ROYALE] {
+            for (said, faults) in &bugs {
+                let mut exec = Fake::new(1.0);
+                exec.new_faults = Some((7, *faults));
+                let r = run(&settings(game, 2000), &exec, 2);
+                assert_eq!(r.verdict, Conclusion::Broken, "{game} {said}");
+                let broken = r.broken.expect("why");
+                assert_eq!(broken.role, "new");
+                assert!(broken.reason.contains(said), "{}", broken.reason);
+            }
+            // Timeouts: one in 10 moves of one game in 7 is about 1.4% of
+            // NEW's moves, beyond the point tolerated; one game in 20 is
+            // about 0.5%, within it.
+            let timeouts = fault(|f| f.timeout = 1);
+            let mut exec = Fake::new(1.0);
+            exec.new_faults = Some((7, timeouts));
+            let r = run(&settings(game, 2000), &exec, 2);
+            assert_eq!(r.verdict, Conclusion::Broken, "{game}");
+            assert!(r.broken.unwrap().reason.contains("timed out on 1."));
+            exec.new_faults = Some((20, timeouts));
+            let r = run(&settings(game, 2000), &exec, 2);
+            assert_eq!(r.verdict, Conclusion::H1, "{game}: {:?}", r.broken);
+            assert!(r.faults.new.timeout > 0);
         }
     }
 

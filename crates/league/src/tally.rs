@@ -279,6 +279,22 @@ mod tests {
         assert_eq!(t.ratings.groups(), 1);
     }
 
+    /// The forfeit rule's royale result beside two clean sides that drew:
+    /// the faulty side loses to each of them (the old pairwise formula,
+    /// `(1 + 0 - 0.5) / 2`, gave it a quarter of a point against each),
+    /// and they draw.
+    #[test]
+    fn a_faulty_side_beside_two_that_drew_loses_to_both() {
+        let mut t = LeagueTally::new(names(), Game::ROYALE);
+        assert!(t.add(&line(0, 0, &["a", "b", "c"], &[0.0, 0.5, 0.5])));
+        assert_eq!(t.pairs[&(0, 1)].score, 0.0);
+        assert_eq!(t.pairs[&(0, 2)].score, 0.0);
+        assert_eq!(t.pairs[&(1, 2)].score, 0.5);
+        let (a, b) = (&t.bots[0], &t.bots[1]);
+        assert_eq!((a.wins, a.draws, a.losses), (0, 0, 1));
+        assert_eq!((b.wins, b.draws, b.losses), (0, 1, 0));
+    }
+
     #[test]
     fn a_bot_on_two_teams_wins_the_game_when_either_team_wins() {
         let mut t = LeagueTally::new(names(), Game::ROYALE);

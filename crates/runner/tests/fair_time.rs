@@ -155,3 +155,25 @@ fn a_bot_that_exits_mid_move_to_be_started_again_thinks_on_one_clock() {
         run.seats[0]
     );
 }
+
+/// A timeout buys no time: time_banker.py lets its first hand time out on
+/// purpose and, started again, thinks 1 s of CPU on the next hand against
+/// a move time of 0.3 s. Its first process spent the whole start-up
+/// allowance on the timeout, so the second has the move time only: that
+/// hand times out too. Before, every process started again after a fault
+/// had the allowance anew, and the long move was in time.
+#[test]
+fn a_timeout_buys_the_next_move_no_start_up_allowance() {
+    let banker =
+        dojo_testkit::bots::script("hostile", "time_banker.py", &["1.0"], Mode::Persistent);
+    let (moves, run) = moves_against_a_quick_thinker(banker, 300);
+    let seat = &run.seats[0];
+    // Its second process's long move times out too; the third answers
+    // every hand left at once.
+    assert_eq!(moves, [false, false, true, true, true], "{seat:?}");
+    assert_eq!(
+        (seat.faults.timeout, seat.faults.restart),
+        (2, 2),
+        "{seat:?}"
+    );
+}

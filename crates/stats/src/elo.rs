@@ -37,11 +37,15 @@ pub fn elo_per_score(s: f64) -> f64 {
 }
 
 /// Pairwise score of seat `i` against seat `j` of one game, from their
-/// seat scores (1 win, 0.5 draw, 0 loss): 1 if `i` won, 0 if `j` won, 0.5
-/// otherwise (both lost, or a draw). A two-seat game's pairwise score is
-/// its seat score.
+/// seat scores (1 win, 0.5 draw, 0 loss): 1 if `i` scored more than `j`
+/// (it won, or drew where `j` lost), 0 if less, 0.5 otherwise (both lost,
+/// or a draw). A two-seat game's pairwise score is its seat score.
 pub fn pair_score(score_i: f64, score_j: f64) -> f64 {
-    ((1.0 + score_i - score_j) / 2.0).clamp(0.0, 1.0)
+    match score_i.partial_cmp(&score_j) {
+        Some(std::cmp::Ordering::Greater) => 1.0,
+        Some(std::cmp::Ordering::Less) => 0.0,
+        _ => 0.5,
+    }
 }
 
 #[cfg(test)]
@@ -82,5 +86,9 @@ mod tests {
         assert_eq!(pair_score(0.5, 0.5), 0.5);
         // Two losers of a three-seat game are even.
         assert_eq!(pair_score(0.0, 0.0), 0.5);
+        // Two sides that drew each beat a third that lost (a faulty royale
+        // side beside two clean ones): a win, not three quarters.
+        assert_eq!(pair_score(0.5, 0.0), 1.0);
+        assert_eq!(pair_score(0.0, 0.5), 0.0);
     }
 }

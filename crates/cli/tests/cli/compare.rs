@@ -526,6 +526,66 @@ fn a_broken_verdict_shows_the_bots_first_crash_and_its_stderr() {
     assert!(stdout.contains("    | crash_half: giving up"), "{stdout}");
 }
 
+/// A NEW much stronger than BASE that crashes in about one game in four
+/// (sensei relayed by crash_some.py) is refused as broken, exit 3, with
+/// its first crash as evidence, in the summary, the JSON and JUnit. It
+/// used to pass (exit 0): its forfeits only lowered a score it could
+/// spare, and only a bot faulty in more than half its games was broken.
+#[test]
+fn a_strong_new_bot_that_crashes_now_and_then_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let junit = dir.path().join("c.xml");
+    // A bot directory of its own holding both programs: a sandboxed bot
+    // sees only its own directory.
+    let crashy = dir.path().join("crashy");
+    std::fs::create_dir(&crashy).unwrap();
+    std::fs::copy(
+        debug_bot("dojo-bot-sensei", "sensei"),
+        crashy.join("sensei"),
+    )
+    .unwrap();
+    let relay = dojo_testkit::paths::bots_dir().join("faulty/crash_some.py");
+    std::fs::copy(relay, crashy.join("crash_some.py")).unwrap();
+    std::fs::write(
+        crashy.join("bot.toml"),
+        "name = \"crashy\"\ncommand = \"python3 crash_some.py sensei\"\ngames = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    let out = dojo()
+        .args(["compare", "cardjitsu"])
+        .arg(&crashy)
+        .args(["random-py", "--sprt", SPRT, "--games", "400", "--jobs", "2"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .arg("--junit")
+        .arg(&junit)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("verdict: none, NEW is broken"), "{stdout}");
+    assert!(
+        stdout.contains("NEW faulted where BASE did not"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("    | crash_some: the bug"), "{stdout}");
+    let report = read_json(&json);
+    assert_eq!(report["verdict"], "broken");
+    assert_eq!(report["broken"]["role"], "new");
+    assert_eq!(report["broken"]["first_fault"]["kind"], "crash");
+    assert_eq!(report["broken"]["first_fault"]["round"], 5);
+    assert_eq!(report["faults"]["base"]["crash"], 0);
+    let crashes = report["faults"]["new"]["crash"].as_u64().unwrap();
+    let games = report["games_played"].as_u64().unwrap();
+    assert!(crashes > 0 && 2 * crashes < games, "{crashes} in {games}");
+    assert!(report["faults"]["new_prompts"].as_u64().unwrap() > games);
+    let starts = crate::junit::well_formed(&std::fs::read_to_string(&junit).unwrap());
+    let error = crate::junit::element(&starts, "error").expect("an error case");
+    assert!(error.contains("type=\"broken\""), "{error}");
+}
+
 /// A NEW that crashes on every other move is faulty in every game: no
 /// verdict ("broken", exit 3), under the default forfeit rule and under
 /// the random fallback alike, and the JSON says why.

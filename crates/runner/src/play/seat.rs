@@ -33,6 +33,16 @@ pub(crate) struct SeatState<'a> {
     /// exits after its moves gets the move time only: its start is part
     /// of its move, as a long-lived bot pays for its start once a game.
     pub(crate) startup_due: bool,
+    /// What is left of the start-up allowance: it is once a game, so a
+    /// process started again after a fault gets only what the seat's
+    /// earlier first answers left unused (a fault buys no time).
+    pub(crate) startup_left: Duration,
+    /// The time (on the run's clock) the seat's first answered prompt
+    /// took, its start included: the most its start can cost. A process
+    /// started again after a fault gets no larger allowance than that,
+    /// so a bot cannot move an allowance its start did not need onto a
+    /// move of its choosing by faulting before it.
+    pub(crate) first_used: Option<Duration>,
     pub(crate) saw_per_turn: bool,
     pub(crate) saw_reuse: bool,
     /// With `keep_stderr`: where each prompt's stderr starts.
@@ -66,6 +76,8 @@ impl<'a> SeatState<'a> {
             exit: None,
             needs_restart: false,
             startup_due: false,
+            startup_left: controls.startup,
+            first_used: None,
             saw_per_turn: false,
             saw_reuse: false,
             cut: StderrCut::default(),
@@ -99,19 +111,33 @@ impl<'a> SeatState<'a> {
     /// allowance for the first answer of a process that is due one, see
     /// `startup_due`), plus what is left in the bank, capped by what is
     /// left of the game budget.
+    ///
+    /// Only the seat's first process has its allowance outside the game
+    /// budget: a process started again after a fault gets what is left of
+    /// the allowance (see `startup_left`, `first_used`) inside it, so a
+    /// spent budget stays spent.
     pub(crate) fn budget(&self, fresh: bool) -> Budget {
-        let startup = if fresh && self.startup_due {
-            self.controls.startup
+        let first_process = self.run.spawns <= 1;
+        let startup = match (fresh && self.startup_due, first_process) {
+            (false, _) => Duration::ZERO,
+            (true, true) => self.startup_left,
+            (true, false) => self
+                .startup_left
+                .min(self.first_used.unwrap_or(Duration::MAX)),
+        };
+        let uncounted = if first_process {
+            startup
         } else {
             Duration::ZERO
         };
         let allowance = self.controls.timeout + startup;
         let mut total = allowance + self.bank;
         if let Some(left) = self.game_left {
-            total = total.min(left + startup);
+            total = total.min(left + uncounted);
         }
         Budget {
             startup,
+            uncounted,
             allowance,
             total,
             time: self.controls.time,
@@ -176,7 +202,14 @@ impl<'a> SeatState<'a> {
             let drawn = used.saturating_sub(budget.allowance);
             self.bank = self.bank.saturating_sub(drawn);
             if let Some(left) = &mut self.game_left {
-                *left = left.saturating_sub(used.saturating_sub(budget.startup));
+                *left = left.saturating_sub(used.saturating_sub(budget.uncounted));
+            }
+            if !budget.startup.is_zero() {
+                // Whatever of the allowance the answer used is gone for
+                // the rest of the game, a timeout's included.
+                let spent = used.saturating_sub(self.controls.timeout);
+                self.startup_left = self.startup_left.saturating_sub(spent.min(budget.startup));
+                self.first_used.get_or_insert(used);
             }
         }
         if let Some(cpu) = pending.cpu_used {
@@ -212,6 +245,9 @@ impl<'a> SeatState<'a> {
 pub(crate) struct Budget {
     /// The start-up allowance included (see `SeatState::startup_due`).
     pub(crate) startup: Duration,
+    /// The part of `startup` not counted against the game budget: all of
+    /// it for the seat's first process, none after a fault.
+    pub(crate) uncounted: Duration,
     /// What the prompt may take without drawing on the bank.
     pub(crate) allowance: Duration,
     /// The most it may take, the bank and the game budget included.

@@ -513,32 +513,102 @@ fn a_bot_that_exits_after_each_move_in_time_is_never_charged() {
     assert_eq!(seat.mode, Mode::PerTurn, "seen to exit after its moves");
 }
 
+/// A long-lived bot whose first process answers round 0 after
+/// `first_ms` and crashes on round 1; started again, it answers each
+/// later round after `restarted_ms`.
+fn crashes_in_round_one(first_ms: u64, restarted_ms: u64) -> Script {
+    answering(move |generation, round| match (generation, round) {
+        (1, 0) => vec![(first_ms, line("1"))],
+        (1, _) => vec![(5, Event::Eof), (5, Event::Exited(ExitKind::Code(1)))],
+        _ => vec![(restarted_ms, line("2"))],
+    })
+}
+
 #[test]
-fn a_process_started_again_after_a_fault_gets_the_start_up_allowance() {
-    // The first process times out (3.5 s of 1 + 2 s) and is killed; the
-    // next one, started for round 1, gets the allowance again.
-    let script = answering(|generation, _| match generation {
-        1 => vec![(3500, line("1"))],
-        _ => vec![(2500, line("2"))],
+fn a_process_started_again_after_a_fault_gets_at_most_what_its_first_start_took() {
+    // 1 s a move and 2 s to start. The first answer took 300 ms, its start
+    // included: the process started again after the crash gets those
+    // 300 ms again (1.3 s in all) for its first answer, its second 1 s.
+    let mut referee = Numbers::new(1, 4);
+    let fake = Fake::new(vec![crashes_in_round_one(300, 1200)]);
+    let run = play_fake_with(&mut referee, fake, Mode::Persistent, &with_startup(2000));
+    assert_eq!(
+        referee.played(0),
+        [
+            Answer::Move(1),
+            Answer::Fault(Fault::Crash),
+            Answer::Move(2),
+            Answer::Fault(Fault::Timeout)
+        ],
+    );
+    assert_eq!(run.seats[0].faults.restart, 1);
+    // The record says which answers had an allowance: a report holds
+    // them against it, not against the bare move time (the crash has no
+    // time: the restarted process's answer is the second timed one).
+    assert_eq!(run.seats[0].startup_answers, [0, 1]);
+    // 1.4 s is more than the start it showed plus the move time.
+    let mut referee = Numbers::new(1, 3);
+    let fake = Fake::new(vec![crashes_in_round_one(300, 1400)]);
+    play_fake_with(&mut referee, fake, Mode::Persistent, &with_startup(2000));
+    assert_eq!(referee.played(0)[2], Answer::Fault(Fault::Timeout));
+}
+
+#[test]
+fn a_timeout_buys_the_next_move_no_start_up_allowance() {
+    // The first process thinks through round 0 and is killed at its
+    // deadline (3 s: it spent the whole allowance); the next one, started
+    // for round 1, gets the move time only, on either clock. Before, it
+    // had 3 s again: a bot could buy a long move with a deliberate
+    // timeout.
+    for time in [TimeMode::Wall, TimeMode::Cpu] {
+        let script = answering(|generation, _| match generation {
+            1 => Vec::new(),
+            _ => vec![(2500, line("2"))],
+        });
+        let mut opts = with_startup(2000);
+        opts.controls.time = time;
+        let mut fake = Fake::new(vec![script]);
+        fake.cpu_share = vec![Some(1.0)];
+        let mut referee = Numbers::new(1, 2);
+        let run = play_fake_with(&mut referee, fake, Mode::Persistent, &opts);
+        assert_eq!(
+            referee.played(0),
+            [Answer::Fault(Fault::Timeout), Answer::Fault(Fault::Timeout)],
+            "{time:?}"
+        );
+        assert_eq!(run.seats[0].faults.restart, 1, "{time:?}");
+        assert_eq!(run.seats[0].startup_answers, [0], "{time:?}");
+    }
+}
+
+#[test]
+fn a_spent_game_budget_stays_spent_after_a_timeout() {
+    // 1 s a move, 0.5 s to start, 1.2 s a game. The first move takes its
+    // start's 0.5 s and 0.6 s (the start is not counted); the second
+    // times out when the 0.6 s left are spent and its process is killed;
+    // the next process, whose first answer comes after 200 ms, has no
+    // budget left.
+    let mut opts = with_startup(500);
+    opts.controls.game_budget = Some(Duration::from_millis(1200));
+    let script = answering(|generation, round| match (generation, round) {
+        (1, 0) => vec![(1100, line("1"))],
+        (1, _) => vec![(900, line("1"))],
+        _ => vec![(200, line("2"))],
     });
     let mut referee = Numbers::new(1, 3);
     let run = play_fake_with(
         &mut referee,
         Fake::new(vec![script]),
         Mode::Persistent,
-        &with_startup(2000),
+        &opts,
     );
     assert_eq!(
         referee.played(0),
         [
+            Answer::Move(1),
             Answer::Fault(Fault::Timeout),
-            Answer::Move(2),
             Answer::Fault(Fault::Timeout)
         ],
-        "the restarted process's first answer has 3 s, its second 1 s"
     );
-    assert_eq!(run.seats[0].faults.restart, 1);
-    // The record says which answers had the allowance: a report holds
-    // them against it, not against the bare move time.
-    assert_eq!(run.seats[0].startup_answers, [0, 1]);
+    assert_eq!(run.seats[0].latencies_us[1], 600_000);
 }
