@@ -473,3 +473,116 @@ fn the_game_model_has_the_intended_mean() {
     assert_eq!(o.values().len(), 5);
     assert!((normalized_elo(&pentanomial(logistic_for_normalized(25.0))) - 25.0).abs() < 1e-6);
 }
+
+/// A league like a real one of copies: bots of a few kinds (several copies
+/// of each, of equal strength by construction), 5 seat-swapped pairs per
+/// matchup (`--games 10`), draws and a position bias. Copies of one kind
+/// mirror each other, as two copies of a bot that draws its moves from
+/// `DOJO_SEED` do: in a seat-swapped pair each plays the other's game move
+/// for move, so the pair always splits (one win each, or two draws) and
+/// says nothing about either. Measured: how often each bot's interval
+/// (relative to the mean of all bots) covers its true rating, and how often
+/// an interval against an anchor (relative to bot 0, a copy: the interval
+/// of a difference between two bots) covers the true difference.
+#[test]
+fn rating_intervals_cover_the_truth_in_a_league_of_copies() {
+    let leagues = 100;
+    let kinds: [usize; 4] = [4, 3, 3, 2];
+    let kind_of: Vec<usize> = kinds
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &n)| std::iter::repeat_n(k, n))
+        .collect();
+    let bots = kind_of.len();
+    let pairs_per_matchup = 5;
+    let resamples = 400;
+    let (mut covered, mut covered_diff, mut total, mut total_diff) =
+        (0usize, 0usize, 0usize, 0usize);
+    let mut master = rng::stream(8, 0);
+    for league in 0..leagues {
+        let strength: Vec<f64> = kinds
+            .iter()
+            .map(|_| 400.0 * (master.random::<f64>() - 0.5))
+            .collect();
+        let raw: Vec<f64> = kind_of.iter().map(|&k| strength[k]).collect();
+        let mean = raw.iter().sum::<f64>() / bots as f64;
+        let truth: Vec<f64> = raw.iter().map(|t| t - mean + 1500.0).collect();
+        let mut rng = rng::stream(9, league);
+        let mut results = Vec::new();
+        let mut group = 0;
+        for _ in 0..pairs_per_matchup {
+            for a in 0..bots {
+                for b in (a + 1)..bots {
+                    let (x, y) = if kind_of[a] == kind_of[b] {
+                        // Mirrored: the same game twice with the names
+                        // swapped (35% of games drawn, as below at 0 Elo).
+                        if rng.random::<f64>() < DRAW {
+                            (0.5, 0.5)
+                        } else {
+                            (1.0, 0.0)
+                        }
+                    } else {
+                        let cdf = cumulative(&pentanomial(truth[a] - truth[b]));
+                        match sample(&cdf, &mut rng) {
+                            0 => (0.0, 0.0),
+                            1 => (0.0, 0.5),
+                            2 if rng.random::<f64>() < 0.5 => (0.5, 0.5),
+                            2 => (1.0, 0.0),
+                            3 => (1.0, 0.5),
+                            _ => (1.0, 1.0),
+                        }
+                    };
+                    for score_a in [x, y] {
+                        results.push(PairResult {
+                            a,
+                            b,
+                            score_a,
+                            group,
+                        });
+                    }
+                    group += 1;
+                }
+            }
+        }
+        let free = rating::fit(
+            bots,
+            &results,
+            &RatingOptions {
+                anchor: None,
+                bootstrap: resamples,
+                seed: league,
+            },
+        );
+        covered += free
+            .iter()
+            .zip(&truth)
+            .filter(|(r, t)| r.lo <= **t && **t <= r.hi)
+            .count();
+        total += bots;
+        let anchored = rating::fit(
+            bots,
+            &results,
+            &RatingOptions {
+                anchor: Some((0, 1500.0)),
+                bootstrap: resamples,
+                seed: league,
+            },
+        );
+        for i in 1..bots {
+            let t = 1500.0 + truth[i] - truth[0];
+            covered_diff += usize::from(anchored[i].lo <= t && t <= anchored[i].hi);
+            total_diff += 1;
+        }
+    }
+    let (f, fd) = (
+        covered as f64 / total as f64,
+        covered_diff as f64 / total_diff as f64,
+    );
+    eprintln!(
+        "ratings: {leagues} leagues of {bots} bots in kinds of {kinds:?} (copies mirror), \
+         {pairs_per_matchup} pairs per matchup, {resamples} resamples: intervals cover {f:.3} \
+         ({total}), intervals against an anchor cover the difference {fd:.3} ({total_diff})"
+    );
+    assert!((0.90..=0.98).contains(&f), "per bot {f}");
+    assert!((0.90..=0.98).contains(&fd), "differences {fd}");
+}

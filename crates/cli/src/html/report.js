@@ -13,6 +13,15 @@ function resumeWith(view) {
   return view.resume ? `${view.resume} finishes it` : 'resume with --resume';
 }
 
+// A bot's faults by kind, spelled out, only the kinds it had ("3 timeout,
+// 1 restart"); "none" when it had none. A row of 32 "0 / 0 / 0 / 0 / 0"
+// said nothing until the reader had decoded the header's letters.
+function faultsText(faults) {
+  const had = FAULT_KINDS.filter(([k]) => faults[k]).map(([k]) => `${fmt(faults[k])} ${k}`);
+  return had.length ? had.join(', ') : 'none';
+}
+const FAULTS_TITLE = 'timeouts, crashes, invalid answers, limits hit, and restarts (a new process after a fault: a consequence, not a fault of its own)';
+
 // Interval bars share one scale: from the lowest lower end to the highest upper end.
 function standingsPanel(rep, view) {
   const st = rep.standings;
@@ -32,12 +41,12 @@ function standingsPanel(rep, view) {
     h('td', { class: 'num' }, fmt(s.games)),
     h('td', { class: 'num' }, `${s.wins} / ${s.draws} / ${s.losses}`),
     h('td', { class: 'num' }, fmt1(s.score_pct) + '%'),
-    h('td', { class: 'num' }, FAULT_KINDS.map(([k]) => s.faults[k] || 0).join(' / '))));
+    h('td', { class: 'num faults' }, faultsText(s.faults))));
   const flagged = st.filter((s) => s.flagged).map((s) => s.name);
   return h('div', { class: 'panel stand' }, h('h2', {}, 'Standings'),
     h('table', { id: 'standings' },
       h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Bot'), h('th', { class: 'num' }, 'Elo'), h('th', {}, `95% interval (${Math.round(lo)} to ${Math.round(hi)})`), h('th', { class: 'num' }, 'range'),
-        h('th', { class: 'num' }, 'Games'), h('th', { class: 'num' }, 'W / D / L'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: 'timeout / crash / invalid / limit / restart' }, 'Faults t/c/i/l/r')),
+        h('th', { class: 'num' }, 'Games'), h('th', { class: 'num' }, 'W / D / L'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: FAULTS_TITLE }, 'Faults')),
       rows),
     h('p', { class: 'hint', style: 'margin:8px 0 0' }, rep.game === 'royale'
       ? 'Royale: a win beats both other teams, the two losers draw; score baseline is about 33%. Bars: 95% bootstrap interval, tick: rating.'
@@ -109,7 +118,12 @@ function sprtPanel(rep) {
 // Score of the row bot against the column bot, coloured from red (0%) through white (50%) to green (100%).
 // A cell shows its whole percent from the view's `head_to_head` (the two
 // cells of a pair add up to 100), its title the report's exact score.
+// From WIDE_BOTS bots on, the table gets the page's whole width (half a
+// page holds about six columns of cells); from DENSE_BOTS on, its cells
+// shrink too, so that 32 columns fit without a scrollbar.
+const WIDE_BOTS = 7, DENSE_BOTS = 13;
 function heatPanel(rep, order, shown) {
+  const wide = order.length >= WIDE_BOTS, dense = order.length >= DENSE_BOTS;
   const cell = {};
   rep.pairs.forEach((p, i) => {
     cell[p.a + '\u0000' + p.b] = [p.score_a_pct, p.results, shown[i][0]];
@@ -121,8 +135,8 @@ function heatPanel(rep, order, shown) {
     const c = mix([250, 249, 245], s >= 50 ? [47, 125, 91] : [192, 57, 43], t * 0.85);
     return `rgb(${c.join(',')})`;
   };
-  return h('div', { class: 'panel grow heat' }, h('h2', {}, 'Head to head (row bot’s score against column bot)'),
-    h('div', { style: 'overflow-x:auto' }, h('table', { id: 'heat', style: 'width:auto' },
+  return h('div', { class: `panel heat${wide ? ' wide' : ' grow'}${dense ? ' dense' : ''}`, id: 'head-to-head' }, h('h2', {}, 'Head to head (row bot’s score against column bot)'),
+    h('div', { style: 'overflow-x:auto' }, h('table', { id: 'heat', style: wide ? 'width:100%' : 'width:auto' },
       h('tr', {}, h('th', {}), order.map((b) => h('th', { class: 'col' }, b))),
       order.map((a) => h('tr', {}, h('th', {}, a), order.map((b) => {
         if (a === b) return h('td', { class: 'cell', style: 'background:#f0eee8' }, '');
@@ -132,17 +146,48 @@ function heatPanel(rep, order, shown) {
       }))))));
 }
 
-function historyPanel(view, colourOf) {
+// Each bot's colour on the page (rating lines, move times). Every bot has
+// its own while the palette lasts. Past it colours would repeat (at 32
+// bots alice, ivan and spawner were one navy), and no reader tells 32
+// lines apart anyway: the TOP_LINES leading bots by rating keep a colour
+// each, the others are grey, and the chart's picker brings out any one.
+const TOP_LINES = 8, OTHERS = '#c3bfb5';
+function botColours(view, order) {
+  const many = view.names.length > BOT_COLOURS.length;
+  const colours = new Map(many
+    ? order.map((n, i) => [n, i < TOP_LINES ? BOT_COLOURS[i] : OTHERS])
+    : view.names.map((n, i) => [n, BOT_COLOURS[i]]));
+  return { many, colourOf: (n) => colours.get(n) || OTHERS };
+}
+
+function historyPanel(view, order, colours, wide) {
   const hist = view.history;
-  if (hist.length < 2) return h('div', { class: 'panel grow' }, h('h2', {}, 'Rating over games played'), h('p', { class: 'muted' }, 'Too few games for a history.'));
+  const cls = wide ? 'panel' : 'panel grow';
+  if (hist.length < 2) return h('div', { class: cls }, h('h2', {}, 'Rating over games played'), h('p', { class: 'muted' }, 'Too few games for a history.'));
+  const { many, colourOf } = colours;
   const xs = hist.map((p) => p.games);
-  const series = view.names.map((n, i) => ({ name: n, colour: colourOf(n), xs, ys: hist.map((p) => p.elo[i]) }));
+  const line = (n) => ({ name: n, colour: colourOf(n), xs, ys: hist.map((p) => p.elo[view.names.indexOf(n)]) });
+  // The grey lines first, so the coloured ones are drawn over them.
+  const series = [...order].reverse().map(line);
   let yMin = Infinity, yMax = -Infinity;
   for (const s of series) for (const y of s.ys) { yMin = Math.min(yMin, y); yMax = Math.max(yMax, y); }
   const pad = (yMax - yMin) * 0.08 || 10;
-  return h('div', { class: 'panel grow' }, h('h2', {}, 'Rating over games played (point estimates)'),
-    legend(view.names.map((n) => [n, colourOf(n)])),
-    lineChart({ series, xMax: xs[xs.length - 1], yMin: yMin - pad, yMax: yMax + pad, width: 620, height: 260, xLabel: (v) => `${fmt(v)} games` }));
+  const chart = (picked) => {
+    const shown = series.map((s) => (s.colour === OTHERS ? { ...s, width: 1 } : s));
+    if (picked) shown.push({ ...line(picked), colour: '#1d2127', width: 3 });
+    const el = lineChart({ series: shown, xMax: xs[xs.length - 1], yMin: yMin - pad, yMax: yMax + pad, width: wide ? 1200 : 620, height: wide ? 300 : 260, xLabel: (v) => `${fmt(v)} games` });
+    el.id = 'rating-history';
+    return el;
+  };
+  let drawn = chart(null);
+  const picker = many ? h('select', { id: 'history-pick', onchange: (ev) => { const next = chart(ev.target.value || null); drawn.replaceWith(next); drawn = next; } },
+    h('option', { value: '' }, 'bring out a bot…'), order.map((n) => h('option', { value: n }, n))) : null;
+  const keys = many
+    ? [...order.slice(0, TOP_LINES).map((n) => [n, colourOf(n)]), [`the other ${order.length - TOP_LINES}`, OTHERS]]
+    : view.names.map((n) => [n, colourOf(n)]);
+  return h('div', { class: cls, id: 'history' }, h('h2', {}, 'Rating over games played (point estimates)'),
+    h('div', { class: 'legend-row' }, legend(keys), picker),
+    drawn);
 }
 
 function faultsPanel(rep) {
@@ -268,6 +313,10 @@ function conditionsPanel(rep) {
     const own = b.own.includes(`${section}.${key}`);
     return h('td', { class: own ? 'num own' : 'num', title: own ? 'from the bot’s bot.toml' : 'the league’s' }, value(b[section][key], unit), own ? ' ✱' : '');
   };
+  // No bot.toml raises or lowers anything: one line instead of a table of
+  // identical rows (32 of them in a 32-bot league).
+  const shown = (b) => JSON.stringify([LIMIT_COLUMNS.map(([k]) => b.limits[k] ?? null), TIME_COLUMNS.map(([k]) => b.time[k] ?? null)]);
+  const same = c.bots.length > 0 && c.bots.every((b) => !b.own.length && shown(b) === shown(c.bots[0]));
   return h('div', { class: 'panel grow', id: 'conditions' }, h('h2', {}, 'Time controls and limits'),
     h('dl', { class: 'kv' },
       item('clock', t.mode === 'cpu' ? `CPU time of the bot’s process tree (wall-clock backstop ${t.wall_backstop ?? 4}×)` : 'wall-clock time'),
@@ -278,10 +327,14 @@ function conditionsPanel(rep) {
       item('pinning', t.pin ? 'each game on its own core' : 'off'),
       item('raises in bot.toml', { allow: 'allowed (printed at the start)', cap: 'capped at the league’s values', refuse: 'refused' }[c.raises] || c.raises),
       item('containment', ct ? `--sandbox ${ct.mode}: ${ct.layers.length ? ct.layers.join(', ') : 'no layers'}` : 'not recorded')),
-    h('div', { style: 'overflow-x:auto' }, h('table', { id: 'bot-limits' },
-      h('tr', {}, h('th', {}, 'Bot'), LIMIT_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l)), TIME_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l))),
-      c.bots.map((b) => h('tr', { 'data-bot': b.name }, h('td', { class: 'name' }, b.name),
-        LIMIT_COLUMNS.map((col) => cell(b, 'limits', col)), TIME_COLUMNS.map((col) => cell(b, 'time', col)))))),
+    same
+      ? h('p', { id: 'bot-limits-all', style: 'margin:10px 0 0' }, h('b', {}, 'every bot: '),
+        [...LIMIT_COLUMNS.map(([key, label, unit]) => `${label} ${value(c.bots[0].limits[key], unit)}`),
+          ...TIME_COLUMNS.map(([key, label, unit]) => `${label} ${value(c.bots[0].time[key], unit)}`)].join(' · '))
+      : h('div', { style: 'overflow-x:auto' }, h('table', { id: 'bot-limits' },
+        h('tr', {}, h('th', {}, 'Bot'), LIMIT_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l)), TIME_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l))),
+        c.bots.map((b) => h('tr', { 'data-bot': b.name }, h('td', { class: 'name' }, b.name),
+          LIMIT_COLUMNS.map((col) => cell(b, 'limits', col)), TIME_COLUMNS.map((col) => cell(b, 'time', col)))))),
     c.bots.some((b) => b.own.length) ? h('p', { class: 'hint', style: 'margin:8px 0 0' }, '✱ the bot’s own value, from its bot.toml.') : null);
 }
 
@@ -475,7 +528,7 @@ function liveReload(view) {
 PAGES.report = (view, app) => {
   const rep = view.report;
   const order = rep.standings.map((s) => s.name);
-  const colourOf = (n) => BOT_COLOURS[view.names.indexOf(n) % BOT_COLOURS.length];
+  const colours = botColours(view, order), colourOf = colours.colourOf;
   const block = document.getElementById('dojo-games');
   let packed = null;
   const games = () => { if (!packed) packed = JSON.parse(block.textContent); return packed; };
@@ -486,7 +539,9 @@ PAGES.report = (view, app) => {
     standingsPanel(rep, view),
     sprtPanel(rep),
     excludedPanel(rep),
-    h('div', { class: 'row' }, heatPanel(rep, order, view.head_to_head), historyPanel(view, colourOf)),
+    order.length >= WIDE_BOTS
+      ? [heatPanel(rep, order, view.head_to_head), historyPanel(view, order, colours, true)]
+      : h('div', { class: 'row' }, heatPanel(rep, order, view.head_to_head), historyPanel(view, order, colours, false)),
     h('div', { class: 'row' }, faultsPanel(rep), settingsPanel(view)),
     firstFaultsPanel(rep, block != null),
     movesPanel(rep, colourOf),

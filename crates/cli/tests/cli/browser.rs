@@ -935,6 +935,98 @@ fn league_head_to_head_cells_of_a_pair_add_up_to_100() {
 
 /// The checks above can fail: a page that logs an error and loads an image
 /// (from a closed port on this machine) is caught by both.
+/// A league of 16 bots (copies of random-sh under other names): the head
+/// to head gets the page's width and shows every column without a
+/// scrollbar, the rating lines never share a colour (the leaders keep one
+/// each, the others are grey, the picker brings one out), the limits that
+/// no bot changes are one line, and the faults are spelled out.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
+    let Some(chrome) =
+        browser_or_skip("a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bots = dir.path().join("bots");
+    let names: Vec<String> = (0..16).map(|i| format!("copy-{i:02}")).collect();
+    for name in &names {
+        let d = bots.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::copy(root().join("bots/random-sh/bot.sh"), d.join("bot.sh")).unwrap();
+        std::fs::write(
+            d.join("bot.toml"),
+            format!("name = \"{name}\"\ncommand = \"sh bot.sh\"\ngames = [\"cardjitsu\"]\n"),
+        )
+        .unwrap();
+    }
+    let out = dir.path().join("league");
+    let page_file = dir.path().join("report.html");
+    stdout_ok(
+        dojo()
+            .arg("--bots-dir")
+            .arg(&bots)
+            .args(["league", "cardjitsu", "--games", "2", "--out"])
+            .arg(&out)
+            .arg("--html")
+            .arg(&page_file),
+    );
+    let page = Opened::open_until(&chrome, &page_file, "#heat");
+    // As wide as the standings, every column inside it.
+    let layout = page.eval(
+        "(() => { const p = document.getElementById('head-to-head'), t = document.getElementById('heat');
+             return { panel: p.getBoundingClientRect().width,
+                      standings: document.querySelector('.panel.stand').getBoundingClientRect().width,
+                      table: t.getBoundingClientRect().right, inside: p.getBoundingClientRect().right,
+                      columns: t.rows[0].cells.length - 1, in_row: !!p.closest('.row') }; })()",
+    );
+    assert_eq!(layout["columns"], 16, "{layout}");
+    assert_eq!(layout["in_row"], false, "{layout}");
+    let f = |k: &str| layout[k].as_f64().unwrap();
+    assert!((f("panel") - f("standings")).abs() < 1.0, "{layout}");
+    assert!(f("table") <= f("inside"), "the table overflows: {layout}");
+    // Every coloured line has a colour of its own; the rest are grey.
+    let strokes: Vec<String> = serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('#rating-history polyline')].map(l => l.getAttribute('stroke'))",
+    ))
+    .unwrap();
+    assert_eq!(strokes.len(), 16);
+    let mut counts = std::collections::BTreeMap::new();
+    for s in &strokes {
+        *counts.entry(s.as_str()).or_insert(0) += 1;
+    }
+    let (grey, coloured): (Vec<_>, Vec<_>) = counts.iter().partition(|(_, n)| **n > 1);
+    assert_eq!(grey.len(), 1, "one grey for the others: {counts:?}");
+    assert_eq!(coloured.len(), 8, "the leaders' colours: {counts:?}");
+    // The picker brings out any bot's line, drawn last and bold.
+    let last = names.last().unwrap();
+    page.eval(&format!(
+        "(() => {{ const s = document.getElementById('history-pick'); s.value = {last:?}; s.dispatchEvent(new Event('change')); }})()"
+    ));
+    let picked = page.eval(
+        "(() => { const l = [...document.querySelectorAll('#rating-history polyline')].pop();
+             return [l.textContent, l.getAttribute('stroke-width')]; })()",
+    );
+    assert_eq!(picked, serde_json::json!([last, "3"]));
+    // No bot changes a limit: one line, not 16 equal rows.
+    assert_eq!(
+        page.eval("document.getElementById('bot-limits') === null"),
+        true
+    );
+    let every = page.text("#bot-limits-all");
+    assert!(every.starts_with("every bot: memory "), "{every}");
+    assert!(every.contains("move 1,000 ms"), "{every}");
+    // Faults spelled out.
+    let faults =
+        page.eval("[...document.querySelectorAll('#standings td.faults')].map(e => e.textContent)");
+    assert_eq!(faults, serde_json::json!(vec!["none"; 16]));
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-many-bots.png"));
+    }
+}
+
 #[test]
 #[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn the_harness_sees_console_errors_and_requests() {
@@ -1019,7 +1111,7 @@ fn league_report_shows_time_controls_each_bots_limits_and_the_limits_hit() {
     let page = Opened::open_until(&chrome, &page_file, "#bot-limits");
     let faults = page
         .eval("document.querySelector('#standings tr[data-bot=\"mine\"]').lastChild.textContent");
-    assert_eq!(faults, "0 / 0 / 0 / 1 / 0");
+    assert_eq!(faults, "1 limit");
     let hit = page
         .eval("[...document.querySelectorAll('.limits-hit')].map(e => e.textContent).join('|')");
     assert!(hit.as_str().unwrap().contains("limits: memory 1"), "{hit}");
