@@ -189,7 +189,7 @@ function royalePage(view, app) {
   app.append(
     h('h1', {}, `Royale on ${rec.board_file}`),
     h('p', { class: 'sub' }, `${W}×${H} board · seed ${rec.seed} · ${fmt(N)} turns in ${fmt(rec.outcome ? rec.outcome.rounds : rounds(N))} rounds · round cap ${fmt(rec.settings.max_rounds)}, stall limit ${fmt(rec.settings.stall_rounds)}`),
-    h('div', { class: 'result', id: 'result' }, h('span', { class: 'badge ' + cls }, cls === 'win' ? 'Win' : 'Draw'), ' ', result),
+    resultBlock(view, result, cls, null),
     h('div', { class: 'row' },
       h('div', { class: 'board-wrap' }, h('div', { style: 'position:relative' }, canvas, layer),
         legend([['Rock', TEAM_COLOUR.R], ['Paper', TEAM_COLOUR.P], ['Scissors', TEAM_COLOUR.S], ['wall', TILE_FILL[1]], ['empty', TILE_FILL[0]], ['player (ring: team)', '#fff', '#1d2127']])),

@@ -1227,6 +1227,35 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
         "[...document.querySelectorAll('#games tbody tr')].filter(r => r.children[3].textContent === 'forfeit (half)').length",
     );
     assert_eq!(shown.as_u64(), Some(forfeits as u64));
+    // Its replay gives the same result, the board's end below it.
+    let forfeited: Value = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|g| g["faulty"].as_array().is_some_and(|f| !f.is_empty()))
+        .unwrap();
+    let winner = (0..2)
+        .find(|&i| forfeited["scores"][i] == 1.0)
+        .map(|i| forfeited["seats"][i].as_str().unwrap().to_owned())
+        .expect("the other side won");
+    page.eval(&format!(
+        "(() => {{ location.hash = '#game-{}'; }})()",
+        forfeited["id"]
+    ));
+    page.tab
+        .wait_for_element("#replay-view #board-result")
+        .unwrap();
+    let result = page.text("#replay-view #result");
+    assert!(
+        result.starts_with(&format!("Win {winner} wins by forfeit: half (")),
+        "{result}"
+    );
+    let board = page.text("#replay-view #board-result");
+    assert!(board.starts_with("on the board: "), "{board}");
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("replay-forfeit.png"));
+    }
+    page.eval("(() => { location.hash = ''; })()");
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-faulty.png"));

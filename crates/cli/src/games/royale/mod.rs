@@ -322,7 +322,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     if a.quiet {
         text.push_str(&format!("result: {}\n", transcript::result(&record)));
     } else {
-        text.push_str(&transcript::summary(&record));
+        text.push_str(&transcript::summary(&record, None));
     }
     Played {
         label: |s| format!("seat {} ({})", s.seat, s.bot),

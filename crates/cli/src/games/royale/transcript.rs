@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use dojo_engine::royale::{Board, EndReason, Pos, Team, Tile, TileCounts};
 use dojo_games::RoyaleRecord;
 use dojo_games::royale::rebuild::{RoyaleReplay, prompt_indices};
+use dojo_league::verdict::Verdict;
 
 use crate::flags::ReplayArgs;
 use crate::render::{ReplayText, no_stderr_note, stderr_beside};
@@ -97,10 +98,10 @@ pub fn result(rec: &RoyaleRecord) -> String {
     }
 }
 
-/// The summary `dojo match royale` prints at the end.
-pub fn summary(rec: &RoyaleRecord) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "result: {}", result(rec));
+/// The summary `dojo match royale` prints at the end (and `dojo replay`,
+/// with the league's result first when a forfeit decided the game).
+pub fn summary(rec: &RoyaleRecord, forfeit: Option<&Verdict>) -> String {
+    let mut out = crate::render::result_lines(&result(rec), forfeit);
     if let Some(o) = &rec.play.outcome {
         let _ = writeln!(out, "rounds played: {}", o.rounds);
         let _ = writeln!(out, "final tiles: {}", counts(&o.counts));
@@ -219,7 +220,7 @@ fn replay_header(rec: &RoyaleRecord, state: &RoyaleReplay) -> String {
 impl ReplayText for RoyaleRecord {
     /// The boards: all of them after each turn, one (`--turn`), or
     /// animated (`--watch`).
-    fn show(&self, a: &ReplayArgs) -> Result<()> {
+    fn show(&self, a: &ReplayArgs, forfeit: Option<&Verdict>) -> Result<()> {
         let rec = self;
         let mut state = RoyaleReplay::new(rec)?;
         let actions = &rec.play.actions;
@@ -278,7 +279,7 @@ impl ReplayText for RoyaleRecord {
             out!("{}", show_state(&state, ansi));
         }
         outln!();
-        out!("{}", summary(rec));
+        out!("{}", summary(rec, forfeit));
         Ok(())
     }
 
