@@ -120,14 +120,14 @@ fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<BotSpec> {
         BotSource::BotsDir { command_changed } => {
             errln!(
                 "note: seat {}: the record does not say where {} was; using {}",
-                seat.seat,
+                seat.seat + 1,
                 seat.bot,
                 bot.dir.display()
             );
             if command_changed {
                 errln!(
                     "note: seat {}: {} now runs {:?} (recorded: {:?})",
-                    seat.seat,
+                    seat.seat + 1,
                     bot.name,
                     bot.command,
                     seat.command

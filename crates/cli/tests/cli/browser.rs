@@ -444,9 +444,25 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
     // The page opens before any turn; Right steps, End and Home jump.
     assert_eq!(page.turn(), 0);
     assert_board(&page, &seen[0], w, h);
+    // Seats are shown 1-based, as `DOJO_SEAT` gives them (the record's
+    // seat 0 is seat 1).
+    let order: Vec<String> = (rec.play.turn_order.iter())
+        .map(|s| (s + 1).to_string())
+        .collect();
+    let before = page.text("#action");
+    assert!(
+        before.contains(&format!("Seats play in the order {} ", order.join(", "))),
+        "{before}"
+    );
     page.key("ArrowRight");
     assert_eq!(page.turn(), 1);
     assert_board(&page, &seen[1], w, h);
+    let first = rec.play.actions[0].seat;
+    let action = page.text("#action");
+    assert!(
+        action.starts_with(&format!("seat {} · ", first + 1)),
+        "{action}"
+    );
     page.key("ArrowRight");
     page.key("ArrowLeft");
     page.key("ArrowRight");
@@ -460,6 +476,10 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
     let text = page.text("main");
     assert!(
         text.contains(&format!("seat {second} prompt {earlier} </script>")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("stderr of seat {} this turn", second + 1)),
         "{text}"
     );
     assert_board(&page, &seen[2], w, h);

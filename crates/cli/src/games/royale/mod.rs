@@ -325,7 +325,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         text.push_str(&transcript::summary(&record, None));
     }
     Played {
-        label: |s| format!("seat {} ({})", s.seat, s.bot),
+        label: |s| format!("seat {} ({})", s.seat + 1, s.bot),
         limits,
         forensics: transcript::forensics(&record),
         bots: players.iter().map(|(b, _)| Arc::clone(b)).collect(),

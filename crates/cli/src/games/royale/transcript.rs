@@ -120,7 +120,7 @@ pub fn summary(rec: &RoyaleRecord, forfeit: Option<&Verdict>) -> String {
         let _ = writeln!(
             out,
             "  seat {} {:<8} {:<20} faults: {} timeout, {} crash, {} invalid, {} illegal, {} restart",
-            seat.seat,
+            seat.seat + 1,
             team,
             seat.bot,
             c.faults.timeout,
@@ -155,7 +155,7 @@ pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
             });
             let team = seat_team(s.team.as_ref());
             crate::render::fault_forensics(&crate::render::SeatFault {
-                label: format!("seat {} {team} ({})", s.seat, s.bot),
+                label: format!("seat {} {team} ({})", s.seat + 1, s.bot),
                 conduct: c,
                 prompts: rec.timing.latency_us.get(s.seat).map_or(0, Vec::len),
                 first,
@@ -166,7 +166,8 @@ pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
 }
 
 /// One line about turn `index` (0-based) of `rec`: who played what, and
-/// what it did. E.g. `turn 4 (round 2): seat 1 Paper (bot) I L: converted (3,4) R -> P`.
+/// what it did (its seat shown 1-based, as `DOJO_SEAT`). E.g.
+/// `turn 4 (round 2): seat 2 Paper (bot) I L: converted (3,4) R -> P`.
 pub fn turn_line(rec: &RoyaleRecord, index: usize) -> String {
     let Some(a) = rec.play.actions.get(index) else {
         return format!("turn {}: not played", index + 1);
@@ -194,7 +195,7 @@ pub fn turn_line(rec: &RoyaleRecord, index: usize) -> String {
         "turn {} (round {}): seat {} {team} ({bot}) {}{fault}: {effect}",
         index + 1,
         a.round,
-        a.seat,
+        a.seat + 1,
         a.action
     )
 }
@@ -230,7 +231,7 @@ impl ReplayText for RoyaleRecord {
                 return String::new();
             }
             let seat = actions[i].seat;
-            stderr_beside(&rec.stderr, seat, prompts[i], &format!("seat {seat}"))
+            stderr_beside(&rec.stderr, seat, prompts[i], &format!("seat {}", seat + 1))
         };
         outln!("{}", replay_header(rec, &state));
         if let Some(n) = a.turn {
