@@ -139,7 +139,11 @@ function royalePage(view, app) {
     const c = view.counts[t];
     countsEl.replaceChildren(...['R', 'P', 'S'].map((k, j) => h('span', { class: 'team-' + k }, h('b', {}, fmt(c[j])), ' ', TEAM[k])));
     if (t === 0) {
-      actionEl.replaceChildren(h('span', { class: 'muted' }, 'Before any turn. Seats play in the order ' + rec.turn_order.map(no).join(', ') + ' every round.'));
+      // A game over before its first turn (a board holding one sign) has
+      // no order of play to speak of.
+      actionEl.replaceChildren(h('span', { class: 'muted' }, N === 0
+        ? 'No turn was played: the game was over before the first.'
+        : 'Before any turn. Seats play in the order ' + rec.turn_order.map(no).join(', ') + ' every round.'));
       stderrEl.replaceChildren();
       return;
     }
@@ -202,7 +206,8 @@ function royalePage(view, app) {
           faults.length ? h('ul', { class: 'faultlist', id: 'faults' }, faultItems) : h('p', { class: 'muted', style: 'margin:0' }, 'No turn was lost to a fault.')),
         h('div', { class: 'panel' }, h('h2', { id: 'illegal-title' }, `Illegal moves (${illegal.length})`),
           illegal.length ? h('ul', { class: 'faultlist', id: 'illegal' }, illegalItems) : h('p', { class: 'muted', style: 'margin:0' }, 'No move was illegal.')))),
-    h('div', { class: 'panel' }, h('h2', {}, 'Tiles per team (click or drag to jump; ▼ marks a fault or an illegal move)'), legend(['R', 'P', 'S'].map((k) => [TEAM[k], TEAM_COLOUR[k]])), countChart),
+    // Without a turn there is nothing to chart: the counts are the board's.
+    ...(N === 0 ? [] : [h('div', { class: 'panel' }, h('h2', {}, 'Tiles per team (click or drag to jump; ▼ marks a fault or an illegal move)'), legend(['R', 'P', 'S'].map((k) => [TEAM[k], TEAM_COLOUR[k]])), countChart)]),
     h('div', { class: 'panel' }, h('h2', {}, 'Answer time per turn'), legend(rec.players.map((p) => [`seat ${no(p.seat)} (${bot(p.seat)})`, TEAM_COLOUR[p.team]])), latChart),
     seatsPanel(view, (s) => h('span', { class: 'team-' + s.team }, h('span', { class: 'dot', style: `background:${TEAM_COLOUR[s.team]}` }), `${no(s.seat)} · ${TEAM[s.team] || '?'}`)));
   drawAll();

@@ -418,6 +418,46 @@ fn assert_board(
     );
 }
 
+/// A royale game over before its first turn (a board holding one sign)
+/// says so where a turn's action goes, with no order of play and no chart
+/// of tile counts over turns it does not have.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_royale_game_over_before_any_turn_says_so_without_a_chart() {
+    let Some(chrome) =
+        browser_or_skip("a_royale_game_over_before_any_turn_says_so_without_a_chart")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("won.html");
+    let bot = "royale-random-py";
+    stdout_ok(
+        dojo()
+            .args([
+                "match",
+                "royale",
+                "--board",
+                "boards/won.txt",
+                "--seed",
+                "1",
+            ])
+            .args(["--rock", bot, "--paper", bot, "--scissors", bot])
+            .arg("--html")
+            .arg(&html),
+    );
+    let page = Opened::open_until(&chrome, &html, "#action");
+    assert_eq!(page.turn(), 0);
+    assert_eq!(
+        page.text("#action"),
+        "No turn was played: the game was over before the first."
+    );
+    let text = page.text("main");
+    assert!(!text.contains("Tiles per team"), "{text}");
+    assert!(page.text("#result").contains("before any turn"));
+    page.assert_clean();
+}
+
 #[test]
 #[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
