@@ -73,7 +73,8 @@ pub enum Command {
     #[command(subcommand)]
     Rules(RulesCommand),
     /// Check a bot before submitting it: read and built as a league takes
-    /// it, a few games against the bundled bots in every seat and rule set
+    /// it, a few games against the bundled bots that need no build (or
+    /// --against) in every seat and rule set
     /// (or on each board), one replayed for determinism, its move times and
     /// memory against the limits. Exit 0: ready; 1: a fault in some game,
     /// each named.

@@ -69,6 +69,12 @@ pub fn code(code: u8) -> ExitCode {
 /// command does (a closed pipe, `| head -1`, is no error).
 pub fn on_usage_error(err: clap::Error) -> ! {
     use std::io::Write;
+    // A flag the command does not take, said as such (not as clap's tip
+    // to pass it as a value).
+    if let Some(message) = crate::usage::unknown_flag(&err) {
+        let _ = writeln!(std::io::stderr(), "error: {message}");
+        std::process::exit(i32::from(ERROR));
+    }
     if err.use_stderr() {
         let _ = err.print();
         std::process::exit(i32::from(ERROR));

@@ -25,6 +25,7 @@ mod render;
 mod rerun;
 mod starter;
 mod submissions;
+mod usage;
 
 use std::process::ExitCode;
 

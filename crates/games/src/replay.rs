@@ -204,8 +204,8 @@ pub enum ReplayError {
     Spec(#[from] SpecError),
     /// A version 1 record's bot is not under the bots directory.
     #[error(
-        "seat {seat}: no bot {bot:?} under {} (this record is from an older dojo and does not say where the bot was; point --bots-dir at the directory holding it)",
-        bots_dir.display()
+        "seat {}: no bot {bot:?} under {} (this record is from an older dojo and does not say where the bot was; point --bots-dir at the directory holding it)",
+        seat + 1, bots_dir.display()
     )]
     NoBot {
         seat: usize,
@@ -213,7 +213,7 @@ pub enum ReplayError {
         bots_dir: PathBuf,
     },
     /// The directory a seat's bot ran in is gone.
-    #[error("seat {seat}: bot {bot:?} is gone: {} no longer exists", dir.display())]
+    #[error("seat {}: bot {bot:?} is gone: {} no longer exists", seat + 1, dir.display())]
     BotGone {
         seat: usize,
         bot: String,
@@ -221,8 +221,8 @@ pub enum ReplayError {
     },
     /// A seat's bot has changed since the game was recorded.
     #[error(
-        "seat {seat}: bot {bot:?} in {} has changed since the game was recorded (fingerprint {recorded}, now {now}): a rerun would not test the bot that played",
-        dir.display()
+        "seat {}: bot {bot:?} in {} has changed since the game was recorded (fingerprint {recorded}, now {now}): a rerun would not test the bot that played",
+        seat + 1, dir.display()
     )]
     BotChanged {
         seat: usize,

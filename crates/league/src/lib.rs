@@ -21,6 +21,7 @@ pub mod stderr_logs;
 pub mod stop;
 pub mod store;
 pub mod tally;
+pub mod verdict;
 pub mod view;
 
 // Ratings and the SPRT moved to `dojo-stats`; re-exported so the old paths

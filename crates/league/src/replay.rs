@@ -25,20 +25,27 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
             None => err,
         });
     };
-    if !path.is_dir() {
-        return Err(ReplayError::NotALeague { path: path.into() });
+    load_game(path, id).map(|(saved, _)| saved)
+}
+
+/// The game with id `id` of the league directory `dir`: its record, and
+/// its stored line (the scores the league counted, its faulty seats).
+pub fn load_game(dir: &Path, id: u64) -> Result<(Saved, store::GameLine), ReplayError> {
+    if !dir.is_dir() {
+        return Err(ReplayError::NotALeague { path: dir.into() });
     }
-    let games = path.join(store::GAMES_FILE);
-    let (found, ids) = find_game(path, Some(id))?;
+    let games = dir.join(store::GAMES_FILE);
+    let (found, ids) = find_game(dir, Some(id))?;
     let Some((number, line)) = found else {
         return Err(ReplayError::NoGame { games, id, ids });
     };
-    parse_stored(
+    let saved = parse_stored(
         &games,
         number,
         &line.record.to_string(),
         &line.timing.to_string(),
-    )
+    )?;
+    Ok((saved, line))
 }
 
 /// What `path` is when it is one of a league directory's own files (a

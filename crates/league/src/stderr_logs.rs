@@ -82,7 +82,8 @@ impl StderrLogs {
         if size >= STDERR_LOG_CAP {
             return Ok(());
         }
-        let mut chunk = format!("--- game {id}, seat {seat} ---\n{text}");
+        // Seats are shown 1-based, as `DOJO_SEAT` gives them to the bot.
+        let mut chunk = format!("--- game {id}, seat {} ---\n{text}", seat + 1);
         if !chunk.ends_with('\n') {
             chunk.push('\n');
         }
@@ -133,7 +134,7 @@ mod tests {
         let mut logs = StderrLogs::new(dir.path());
         logs.add(&fixture(), &serde_json::json!([["oops\n", "again"], [""]]));
         let a = fs::read_to_string(dir.path().join("stderr/a_b.log")).unwrap();
-        assert_eq!(a, "--- game 7, seat 0 ---\noops\nagain\n");
+        assert_eq!(a, "--- game 7, seat 1 ---\noops\nagain\n");
         assert!(!dir.path().join("stderr/c.log").exists());
 
         let big = "x".repeat(STDERR_LOG_CAP as usize);

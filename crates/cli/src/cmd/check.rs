@@ -392,3 +392,28 @@ fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
 fn status(share: f64) -> String {
     format!("{:<6}", if share > 0.5 { "warn" } else { "ok" })
 }
+
+#[cfg(test)]
+mod tests {
+    use dojo_games::Game;
+
+    /// The guide's account of `dojo check` names the bots it plays by
+    /// default, each game's, so a reader knows the check is not against
+    /// every bundled bot (the Rust ones would need a build).
+    #[test]
+    fn the_guide_names_the_bots_check_plays() {
+        let guide = include_str!("../../../../docs/guide.md");
+        let start = guide
+            .find("Before submitting, run `dojo check")
+            .expect("the guide explains dojo check");
+        let paragraph = &guide[start..start + guide[start..].find("\n\n").unwrap()];
+        for game in Game::ALL {
+            for bot in crate::games::cli(game).check_opponents() {
+                assert!(
+                    paragraph.contains(&format!("`{bot}`")),
+                    "{game}: {bot} not named in: {paragraph}"
+                );
+            }
+        }
+    }
+}

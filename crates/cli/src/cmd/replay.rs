@@ -16,6 +16,7 @@ use std::sync::Arc;
 use anyhow::{Result, anyhow, bail};
 use dojo_games::SeatInfo;
 use dojo_league::replay::{self, BotSource, Difference, ReplayError, Saved};
+use dojo_league::verdict::{self, Verdict};
 use dojo_league::view::RecordSource;
 use dojo_runner::BotSpec;
 
@@ -32,7 +33,7 @@ pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
         None => Named::file("RECORD", Some(&a.record)),
     };
     let outputs = a.output.resolve(&[], &[record])?;
-    let saved = load(&a.record, a.game)?;
+    let (saved, forfeit) = load(&a.record, a.game)?;
     let page = a.output.asks_for(Format::Html);
     // A rerun plays the game again rather than show it (clap refuses it
     // beside --html).
@@ -47,7 +48,11 @@ pub fn run(bots_dir: &Path, a: &ReplayArgs) -> Result<ExitCode> {
     };
     // The page is written instead of the text.
     let text = (!page).then(|| Box::new(Text(a.clone())) as Box<dyn Output<Shown>>);
-    outputs.open(text).finish(&Shown { saved, source })?;
+    outputs.open(text).finish(&Shown {
+        saved,
+        source,
+        forfeit,
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -57,15 +62,31 @@ struct Text(ReplayArgs);
 
 impl Output<Shown> for Text {
     fn finish(&mut self, shown: &Shown) -> Result<()> {
-        crate::games::replay_text(&shown.saved).show(&self.0)
+        crate::games::replay_text(&shown.saved).show(&self.0, shown.forfeit.as_ref())
     }
 }
 
 /// [`replay::load`], with the two directory mix-ups told in terms of the
 /// `--game` flag, and a league's own file given as a record told with the
-/// commands that read it.
-fn load(path: &Path, game: Option<u64>) -> Result<Saved> {
-    replay::load(path, game).map_err(|err| match err {
+/// commands that read it; for a league's game, the result the league
+/// counted when a forfeit decided it (its record only knows the board's).
+fn load(path: &Path, game: Option<u64>) -> Result<(Saved, Option<Verdict>)> {
+    let Some(id) = game else {
+        return Ok((replay::load(path, None).map_err(load_error)?, None));
+    };
+    let (saved, line) = replay::load_game(path, id).map_err(load_error)?;
+    // Only a game with a faulty seat needs the league's fault policy.
+    if line.faulty.is_empty() {
+        return Ok((saved, None));
+    }
+    let settings = dojo_league::store::load_settings(path)?;
+    let forfeit = verdict::forfeit(&line, settings.game.shape(), &settings.faults);
+    Ok((saved, forfeit))
+}
+
+/// A loading error told in terms of the command line (see [`load`]).
+fn load_error(err: ReplayError) -> anyhow::Error {
+    match err {
         ReplayError::NotALeague { path } => anyhow!(
             "{}: --game expects a league directory (holding games.jsonl)",
             path.display()
@@ -87,7 +108,7 @@ fn load(path: &Path, game: Option<u64>) -> Result<Saved> {
             dir.display()
         ),
         other => other.into(),
-    })
+    }
 }
 
 /// The bot for a recorded seat ([`replay::seat_bot`]), with a note when
@@ -99,14 +120,14 @@ fn seat_bot(seat: &SeatInfo, bots_dir: &Path) -> Result<BotSpec> {
         BotSource::BotsDir { command_changed } => {
             errln!(
                 "note: seat {}: the record does not say where {} was; using {}",
-                seat.seat,
+                seat.seat + 1,
                 seat.bot,
                 bot.dir.display()
             );
             if command_changed {
                 errln!(
                     "note: seat {}: {} now runs {:?} (recorded: {:?})",
-                    seat.seat,
+                    seat.seat + 1,
                     bot.name,
                     bot.command,
                     seat.command

@@ -13,11 +13,13 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         .output
         .resolve(&[], &[Named::league("DIR", Some(&a.dir))])?;
     let (settings, games, report) = read_league(&a.dir)?;
+    // Asked as a resume asks it: a league holding the games file's lock.
+    let running = dojo_league::store::is_running(&a.dir)?;
     outputs
         .open(Setup {
             dir: a.dir.clone(),
             pages: Pages::Given,
-            terminal: Terminal::standings(),
+            terminal: Terminal::standings(running),
         })
         .finish(&League {
             dir: a.dir,

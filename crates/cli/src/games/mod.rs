@@ -250,7 +250,11 @@ pub fn replay_text(saved: &Saved) -> &dyn ReplayText {
 struct NoText;
 
 impl ReplayText for NoText {
-    fn show(&self, _: &crate::flags::ReplayArgs) -> Result<()> {
+    fn show(
+        &self,
+        _: &crate::flags::ReplayArgs,
+        _: Option<&dojo_league::verdict::Verdict>,
+    ) -> Result<()> {
         anyhow::bail!("dojo replay cannot show this record as text")
     }
 

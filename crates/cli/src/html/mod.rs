@@ -18,8 +18,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use base64::Engine as _;
+use dojo_games::registry::ReplayView;
 use dojo_games::replay::{SavedGame, read_stored_values};
 use dojo_league::store::{self, GameLine};
+use dojo_league::verdict::{self, Verdict};
 use dojo_league::view::{self, PageState, PageStatus, RecordSource};
 use serde::Serialize;
 
@@ -105,10 +107,31 @@ fn page(title: &str, kind: &str, data: &impl Serialize, head: &str, extra: &str)
 
 /// The replay page of a saved game (of any kind), its commands naming
 /// each seat's bot so that they work from any directory
-/// ([`crate::rerun`]).
-pub fn replay(rec: &dyn SavedGame, source: &RecordSource) -> Result<String> {
+/// ([`crate::rerun`]); `forfeit`, for a league game a forfeit decided,
+/// the result the league counted.
+pub fn replay(
+    rec: &dyn SavedGame,
+    source: &RecordSource,
+    forfeit: Option<&Verdict>,
+) -> Result<String> {
     let bots = crate::rerun::SeatWords::default().of(rec.seats());
-    page(&rec.title(), "replay", &rec.view(source, &bots)?, "", "")
+    let view = Counted {
+        view: rec.view(source, &bots)?,
+        forfeit,
+    };
+    page(&rec.title(), "replay", &view, "", "")
+}
+
+/// A replay page's data: its game's view, and beside it the result the
+/// league counted when a forfeit decided the game (the page shows it as
+/// the result and the board's end below it, as `forfeit.text`,
+/// `forfeit.win`).
+#[derive(Serialize)]
+struct Counted<'a> {
+    #[serde(flatten)]
+    view: ReplayView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forfeit: Option<&'a Verdict>,
 }
 
 /// One game's replay data as the report embeds it: its view's JSON,
@@ -116,6 +139,7 @@ pub fn replay(rec: &dyn SavedGame, source: &RecordSource) -> Result<String> {
 /// game is opened (so 10,000 games cost the report no parsing up front).
 fn packed_game(
     line: &GameLine,
+    settings: &dojo_league::Settings,
     dir: &Path,
     words: &crate::rerun::SeatWords,
 ) -> Result<Option<String>> {
@@ -133,7 +157,11 @@ fn packed_game(
     let Ok(view) = saved.view(&source, &words.of(saved.seats())) else {
         return Ok(None);
     };
-    let json = serde_json::to_vec(&view)?;
+    let forfeit = verdict::forfeit(line, settings.game.shape(), &settings.faults);
+    let json = serde_json::to_vec(&Counted {
+        view,
+        forfeit: forfeit.as_ref(),
+    })?;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(&json)?;
     Ok(Some(
@@ -170,7 +198,7 @@ pub fn report(
     let mut packed = BTreeMap::new();
     let words = crate::rerun::SeatWords::default();
     for line in games {
-        if let Some(text) = packed_game(line, dir, &words)? {
+        if let Some(text) = packed_game(line, settings, dir, &words)? {
             packed.insert(line.id, text);
         }
     }

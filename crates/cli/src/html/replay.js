@@ -106,6 +106,19 @@ function latencyChart(series, xMax, onPick, xName, width) {
   return chart;
 }
 
+// The game's result: the board's (`board`, a win or a draw as `cls`,
+// `extra` beside it), or for a league game a forfeit decided the result
+// the league counted (what its standings and games list say), with the
+// board's end below it.
+function resultBlock(view, board, cls, extra) {
+  const badge = (c) => h('span', { class: 'badge ' + c }, c === 'win' ? 'Win' : 'Draw');
+  const f = view.forfeit;
+  if (!f) return h('div', { class: 'result', id: 'result' }, badge(cls), ' ', board, extra);
+  return h('div', {},
+    h('div', { class: 'result', id: 'result' }, badge(f.win ? 'win' : 'draw'), ' ', f.text),
+    h('div', { class: 'hint', id: 'board-result', style: 'margin:-10px 0 16px' }, 'on the board: ', board, extra));
+}
+
 function stderrBlock(text) {
   return text ? h('pre', { class: 'stderr' }, text) : null;
 }

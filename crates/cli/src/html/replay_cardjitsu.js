@@ -96,7 +96,7 @@ function cardjitsuPage(view, app) {
   app.append(
     h('h1', {}, `CardJitsu · ${name(0)} vs ${name(1)}`),
     h('p', { class: 'sub' }, `${rec.rules} rules · seed ${rec.seed} · round cap ${fmt(rec.max_rounds)} · decks: ${rec.decks.join(', ')}`),
-    h('div', { class: 'result', id: 'result' }, h('span', { class: 'badge ' + cls }, cls === 'win' ? 'Win' : 'Draw'), ' ', result,
+    resultBlock(view, result, cls,
       o && o.winning_cards ? h('span', { id: 'triple', style: 'margin-left:10px' }, o.winning_cards.map((c) => card(c, 'small win'))) : null),
     h('div', { class: 'panel' }, step.el, strip, h('div', { class: 'hint' }, 'Rounds above: ', h('span', { style: `color:${PC[0]}` }, '■ player 1'), ' ', h('span', { style: `color:${PC[1]}` }, '■ player 2'), ' ', h('span', { style: 'color:#cfcabf' }, '■ stalemate'), ' · red dot: a fault')),
     h('div', { class: 'panel' }, roundEl, stderrEl),

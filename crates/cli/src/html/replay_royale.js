@@ -29,6 +29,9 @@ function royalePage(view, app) {
   const nSeats = rec.players.length;
   const team = (seat) => (rec.players.find((p) => p.seat === seat) || {}).team;
   const bot = (seat) => (rec.seats[seat] || {}).bot || '?';
+  // Seats are shown 1-based, as `DOJO_SEAT` gives them to the bot (the
+  // record's indices are 0-based).
+  const no = (seat) => seat + 1;
 
   // The board as tile codes, and each seat's position before every move
   // (so stepping back is as cheap as stepping forward).
@@ -130,13 +133,17 @@ function royalePage(view, app) {
     if (e.kind === 'moved') return `moved to (${e.at[0]}, ${e.at[1]})`;
     return `converted (${e.at[0]}, ${e.at[1]}) ${TEAM[e.from] || e.from} → ${TEAM[e.to] || e.to}`;
   };
-  const seatLabel = (seat) => h('span', { class: 'team-' + team(seat) }, h('span', { class: 'dot', style: `background:${TEAM_COLOUR[team(seat)]}` }), `seat ${seat} · ${TEAM[team(seat)]} · ${bot(seat)}`);
+  const seatLabel = (seat) => h('span', { class: 'team-' + team(seat) }, h('span', { class: 'dot', style: `background:${TEAM_COLOUR[team(seat)]}` }), `seat ${no(seat)} · ${TEAM[team(seat)]} · ${bot(seat)}`);
   const latency = (i) => (((rec.timing || {}).latency_us || [])[acts[i].seat] || [])[view.prompts[i]];
   const showSide = (t) => {
     const c = view.counts[t];
     countsEl.replaceChildren(...['R', 'P', 'S'].map((k, j) => h('span', { class: 'team-' + k }, h('b', {}, fmt(c[j])), ' ', TEAM[k])));
     if (t === 0) {
-      actionEl.replaceChildren(h('span', { class: 'muted' }, 'Before any turn. Seats play in the order ' + rec.turn_order.join(', ') + ' every round.'));
+      // A game over before its first turn (a board holding one sign) has
+      // no order of play to speak of.
+      actionEl.replaceChildren(h('span', { class: 'muted' }, N === 0
+        ? 'No turn was played: the game was over before the first.'
+        : 'Before any turn. Seats play in the order ' + rec.turn_order.map(no).join(', ') + ' every round.'));
       stderrEl.replaceChildren();
       return;
     }
@@ -148,7 +155,7 @@ function royalePage(view, app) {
         a.fault ? [' ', h('span', { class: 'badge fault' }, `${a.fault === 'illegal' ? 'illegal move' : a.fault}: played as a pass`)] : null,
         lat != null ? h('span', { class: 'muted' }, ` · answered in ${fmtUs(lat)}`) : null));
     const err = ((rec.stderr || [])[a.seat] || [])[view.prompts[t - 1]];
-    stderrEl.replaceChildren(...(err ? [h('div', { class: 'hint', style: 'margin-top:8px' }, `stderr of seat ${a.seat} this turn`), stderrBlock(err)] : []));
+    stderrEl.replaceChildren(...(err ? [h('div', { class: 'hint', style: 'margin-top:8px' }, `stderr of seat ${no(a.seat)} this turn`), stderrBlock(err)] : []));
   };
 
   // Charts: tiles per team over turns (a scrubber), latency per seat.
@@ -166,7 +173,7 @@ function royalePage(view, app) {
     xMax: N, height: 170, xLabel: (v) => `turn ${fmt(v)}`, onPick: pick, yMin: countFloor(view.counts),
     markers: faults.concat(illegal).map((t) => ({ x: t, title: `turn ${t}: ${acts[t - 1].fault === 'illegal' ? 'illegal move' : acts[t - 1].fault}` })),
   });
-  const latSeries = rec.players.map((p) => ({ name: `seat ${p.seat}`, colour: TEAM_COLOUR[p.team], xs: [], ys: [] }));
+  const latSeries = rec.players.map((p) => ({ name: `seat ${no(p.seat)}`, colour: TEAM_COLOUR[p.team], xs: [], ys: [] }));
   acts.forEach((a, i) => { const l = latency(i); if (l != null && latSeries[a.seat]) { latSeries[a.seat].xs.push(i + 1); latSeries[a.seat].ys.push(l); } });
   const latChart = latencyChart(latSeries, N, pick, 'turn');
 
@@ -183,13 +190,13 @@ function royalePage(view, app) {
   });
 
   const [result, cls] = royaleResult(rec);
-  const turnItems = (turns, what) => turns.map((t) => { const a = acts[t - 1]; return h('li', { onclick: () => step.set(t) }, `turn ${fmt(t)} · seat ${a.seat} (${bot(a.seat)}): ${what(a)} → pass`); });
+  const turnItems = (turns, what) => turns.map((t) => { const a = acts[t - 1]; return h('li', { onclick: () => step.set(t) }, `turn ${fmt(t)} · seat ${no(a.seat)} (${bot(a.seat)}): ${what(a)} → pass`); });
   const faultItems = turnItems(faults, (a) => a.fault);
   const illegalItems = turnItems(illegal, (a) => a.action);
   app.append(
     h('h1', {}, `Royale on ${rec.board_file}`),
     h('p', { class: 'sub' }, `${W}×${H} board · seed ${rec.seed} · ${fmt(N)} turns in ${fmt(rec.outcome ? rec.outcome.rounds : rounds(N))} rounds · round cap ${fmt(rec.settings.max_rounds)}, stall limit ${fmt(rec.settings.stall_rounds)}`),
-    h('div', { class: 'result', id: 'result' }, h('span', { class: 'badge ' + cls }, cls === 'win' ? 'Win' : 'Draw'), ' ', result),
+    resultBlock(view, result, cls, null),
     h('div', { class: 'row' },
       h('div', { class: 'board-wrap' }, h('div', { style: 'position:relative' }, canvas, layer),
         legend([['Rock', TEAM_COLOUR.R], ['Paper', TEAM_COLOUR.P], ['Scissors', TEAM_COLOUR.S], ['wall', TILE_FILL[1]], ['empty', TILE_FILL[0]], ['player (ring: team)', '#fff', '#1d2127']])),
@@ -199,9 +206,10 @@ function royalePage(view, app) {
           faults.length ? h('ul', { class: 'faultlist', id: 'faults' }, faultItems) : h('p', { class: 'muted', style: 'margin:0' }, 'No turn was lost to a fault.')),
         h('div', { class: 'panel' }, h('h2', { id: 'illegal-title' }, `Illegal moves (${illegal.length})`),
           illegal.length ? h('ul', { class: 'faultlist', id: 'illegal' }, illegalItems) : h('p', { class: 'muted', style: 'margin:0' }, 'No move was illegal.')))),
-    h('div', { class: 'panel' }, h('h2', {}, 'Tiles per team (click or drag to jump; ▼ marks a fault or an illegal move)'), legend(['R', 'P', 'S'].map((k) => [TEAM[k], TEAM_COLOUR[k]])), countChart),
-    h('div', { class: 'panel' }, h('h2', {}, 'Answer time per turn'), legend(rec.players.map((p) => [`seat ${p.seat} (${bot(p.seat)})`, TEAM_COLOUR[p.team]])), latChart),
-    seatsPanel(view, (s) => h('span', { class: 'team-' + s.team }, h('span', { class: 'dot', style: `background:${TEAM_COLOUR[s.team]}` }), `${s.seat} · ${TEAM[s.team] || '?'}`)));
+    // Without a turn there is nothing to chart: the counts are the board's.
+    ...(N === 0 ? [] : [h('div', { class: 'panel' }, h('h2', {}, 'Tiles per team (click or drag to jump; ▼ marks a fault or an illegal move)'), legend(['R', 'P', 'S'].map((k) => [TEAM[k], TEAM_COLOUR[k]])), countChart)]),
+    h('div', { class: 'panel' }, h('h2', {}, 'Answer time per turn'), legend(rec.players.map((p) => [`seat ${no(p.seat)} (${bot(p.seat)})`, TEAM_COLOUR[p.team]])), latChart),
+    seatsPanel(view, (s) => h('span', { class: 'team-' + s.team }, h('span', { class: 'dot', style: `background:${TEAM_COLOUR[s.team]}` }), `${no(s.seat)} · ${TEAM[s.team] || '?'}`)));
   drawAll();
   step.init();
   window.dojoReplay = { positions: () => pos.map((p) => p.slice()) };

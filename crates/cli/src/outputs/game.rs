@@ -129,7 +129,7 @@ struct ReplayPage {
 
 impl<Rec: MatchRecord> Output<Played<Rec>> for ReplayPage {
     fn finish(&mut self, p: &Played<Rec>) -> Result<()> {
-        super::replay::write_page(&self.path, &p.record, &self.source)
+        super::replay::write_page(&self.path, &p.record, &self.source, None)
     }
 }
 

@@ -54,14 +54,20 @@ pub struct Terminal {
     progress: Option<LeagueProgress>,
     /// Whether the report file's path is said.
     report_file: bool,
+    /// Whether another league is playing on the directory (`dojo report`
+    /// on a running league): an incomplete one is then said to be played,
+    /// not to be finished by a resume, which would be refused.
+    running: bool,
 }
 
 impl Terminal {
-    /// `dojo report`: the standings.
-    pub fn standings() -> Terminal {
+    /// `dojo report`: the standings, of a league `running` on its
+    /// directory now or not ([`store::is_running`]).
+    pub fn standings(running: bool) -> Terminal {
         Terminal {
             progress: None,
             report_file: false,
+            running,
         }
     }
 
@@ -70,6 +76,7 @@ impl Terminal {
         Terminal {
             progress: None,
             report_file: true,
+            running: false,
         }
     }
 
@@ -79,6 +86,7 @@ impl Terminal {
         Terminal {
             progress: Some(LeagueProgress::new(0, verbose)),
             report_file: true,
+            running: false,
         }
     }
 }
@@ -150,7 +158,10 @@ impl Output<League> for Terminal {
         if let Some(progress) = &self.progress {
             progress.finish();
         }
-        out!("{}", crate::render::standings::table(report, &league.dir));
+        out!(
+            "{}",
+            crate::render::standings::table(report, &league.dir, self.running)
+        );
         if self.progress.is_some() && !report.excluded.is_empty() {
             errln!(
                 "not played: {} of the bots folder ({}; report.json's `excluded` says why)",
@@ -453,7 +464,7 @@ mod tests {
         let setup = |pages| Setup {
             dir: dir.clone(),
             pages,
-            terminal: Terminal::standings(),
+            terminal: Terminal::standings(false),
         };
         let none = Files::default();
         assert_eq!(League::outputs(&none, setup(Pages::Given)).len(), 1);

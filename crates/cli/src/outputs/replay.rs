@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use dojo_games::Saved;
+use dojo_league::verdict::Verdict;
 use dojo_league::view::RecordSource;
 
 use super::{Files, Format, Output, Run};
@@ -13,6 +14,8 @@ use super::{Files, Format, Output, Run};
 pub struct Shown {
     pub saved: Saved,
     pub source: RecordSource,
+    /// A league game a forfeit decided: the result the league counted.
+    pub forfeit: Option<Verdict>,
 }
 
 impl Run for Shown {
@@ -37,18 +40,24 @@ struct ReplayPage(PathBuf);
 
 impl Output<Shown> for ReplayPage {
     fn finish(&mut self, shown: &Shown) -> Result<()> {
-        write_page(&self.0, &*shown.saved, &shown.source)
+        write_page(
+            &self.0,
+            &*shown.saved,
+            &shown.source,
+            shown.forfeit.as_ref(),
+        )
     }
 }
 
-/// Writes the replay page of `rec` (a game played now or saved) to
-/// `path`, and says so.
+/// Writes the replay page of `rec` (a game played now or saved; with the
+/// league's result when a forfeit decided it) to `path`, and says so.
 pub(crate) fn write_page(
     path: &Path,
     rec: &dyn dojo_games::replay::SavedGame,
     source: &RecordSource,
+    forfeit: Option<&Verdict>,
 ) -> Result<()> {
-    crate::html::write(path, &crate::html::replay(rec, source)?)?;
+    crate::html::write(path, &crate::html::replay(rec, source, forfeit)?)?;
     outln!("replay page: {}", path.display());
     Ok(())
 }

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 use dojo_games::{SeatConduct, SeatInfo};
+use dojo_league::verdict::Verdict;
 
 use crate::flags::ReplayArgs;
 
@@ -21,8 +22,10 @@ use crate::flags::ReplayArgs;
 pub trait ReplayText {
     /// Prints the record as `dojo replay` shows it (the whole game, one
     /// turn with `--turn`, stderr beside its turn with `--stderr`,
-    /// animated with `--watch` where the game has a board).
-    fn show(&self, a: &ReplayArgs) -> Result<()>;
+    /// animated with `--watch` where the game has a board). `forfeit`:
+    /// for a league game a forfeit decided, the result the league counted,
+    /// shown as the result, the board's end after it.
+    fn show(&self, a: &ReplayArgs, forfeit: Option<&Verdict>) -> Result<()>;
     /// The line printed before a rerun's verdict.
     fn rerun_header(&self) -> String;
     /// What one step of the game is called (`round`, `turn`).
@@ -42,6 +45,17 @@ pub fn stderr_beside(stderr: &[Vec<String>], seat: usize, prompt: usize, label: 
         }
     }
     out
+}
+
+/// The result lines of a replay's summary: the board's `board` result,
+/// or for a game a forfeit decided the league's result first and the
+/// board's end after it (`on the board: ...`), since the standings count
+/// the forfeit.
+pub fn result_lines(board: &str, forfeit: Option<&Verdict>) -> String {
+    match forfeit {
+        None => format!("result: {board}\n"),
+        Some(v) => format!("result: {}\non the board: {board}\n", v.text),
+    }
 }
 
 /// Tells that `--stderr` has nothing to show.

@@ -6,8 +6,9 @@ use dojo_league::Report;
 use dojo_league::stop::{GauntletSprt, TestState};
 
 /// The standings of the league in `dir`: an incomplete one ends with the
-/// command that finishes it, from any directory.
-pub fn table(report: &Report, dir: &std::path::Path) -> String {
+/// command that finishes it, from any directory, or while a league is
+/// `running` on `dir` (whose resume would be refused), says so.
+pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
     let mut out = String::new();
     let width = report
         .standings
@@ -109,6 +110,8 @@ pub fn table(report: &Report, dir: &std::path::Path) -> String {
         report.games_scheduled,
         if report.complete {
             String::new()
+        } else if running {
+            " (incomplete: a league is being played on this directory now)".to_owned()
         } else {
             format!(" (incomplete: `{}` finishes it)", resume_command(dir))
         }

@@ -418,6 +418,46 @@ fn assert_board(
     );
 }
 
+/// A royale game over before its first turn (a board holding one sign)
+/// says so where a turn's action goes, with no order of play and no chart
+/// of tile counts over turns it does not have.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_royale_game_over_before_any_turn_says_so_without_a_chart() {
+    let Some(chrome) =
+        browser_or_skip("a_royale_game_over_before_any_turn_says_so_without_a_chart")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("won.html");
+    let bot = "royale-random-py";
+    stdout_ok(
+        dojo()
+            .args([
+                "match",
+                "royale",
+                "--board",
+                "boards/won.txt",
+                "--seed",
+                "1",
+            ])
+            .args(["--rock", bot, "--paper", bot, "--scissors", bot])
+            .arg("--html")
+            .arg(&html),
+    );
+    let page = Opened::open_until(&chrome, &html, "#action");
+    assert_eq!(page.turn(), 0);
+    assert_eq!(
+        page.text("#action"),
+        "No turn was played: the game was over before the first."
+    );
+    let text = page.text("main");
+    assert!(!text.contains("Tiles per team"), "{text}");
+    assert!(page.text("#result").contains("before any turn"));
+    page.assert_clean();
+}
+
 #[test]
 #[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
@@ -444,9 +484,25 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
     // The page opens before any turn; Right steps, End and Home jump.
     assert_eq!(page.turn(), 0);
     assert_board(&page, &seen[0], w, h);
+    // Seats are shown 1-based, as `DOJO_SEAT` gives them (the record's
+    // seat 0 is seat 1).
+    let order: Vec<String> = (rec.play.turn_order.iter())
+        .map(|s| (s + 1).to_string())
+        .collect();
+    let before = page.text("#action");
+    assert!(
+        before.contains(&format!("Seats play in the order {} ", order.join(", "))),
+        "{before}"
+    );
     page.key("ArrowRight");
     assert_eq!(page.turn(), 1);
     assert_board(&page, &seen[1], w, h);
+    let first = rec.play.actions[0].seat;
+    let action = page.text("#action");
+    assert!(
+        action.starts_with(&format!("seat {} · ", first + 1)),
+        "{action}"
+    );
     page.key("ArrowRight");
     page.key("ArrowLeft");
     page.key("ArrowRight");
@@ -460,6 +516,10 @@ fn royale_replay_shows_the_engines_board_and_steps_with_the_keys() {
     let text = page.text("main");
     assert!(
         text.contains(&format!("seat {second} prompt {earlier} </script>")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("stderr of seat {} this turn", second + 1)),
         "{text}"
     );
     assert_board(&page, &seen[2], w, h);
@@ -1319,6 +1379,35 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
         "[...document.querySelectorAll('#games tbody tr')].filter(r => r.children[3].textContent === 'forfeit (half)').length",
     );
     assert_eq!(shown.as_u64(), Some(forfeits as u64));
+    // Its replay gives the same result, the board's end below it.
+    let forfeited: Value = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|g| g["faulty"].as_array().is_some_and(|f| !f.is_empty()))
+        .unwrap();
+    let winner = (0..2)
+        .find(|&i| forfeited["scores"][i] == 1.0)
+        .map(|i| forfeited["seats"][i].as_str().unwrap().to_owned())
+        .expect("the other side won");
+    page.eval(&format!(
+        "(() => {{ location.hash = '#game-{}'; }})()",
+        forfeited["id"]
+    ));
+    page.tab
+        .wait_for_element("#replay-view #board-result")
+        .unwrap();
+    let result = page.text("#replay-view #result");
+    assert!(
+        result.starts_with(&format!("Win {winner} wins by forfeit: half (")),
+        "{result}"
+    );
+    let board = page.text("#replay-view #board-result");
+    assert!(board.starts_with("on the board: "), "{board}");
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("replay-forfeit.png"));
+    }
+    page.eval("(() => { location.hash = ''; })()");
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-faulty.png"));

@@ -187,6 +187,15 @@ fn report_on_a_running_league_writes_the_games_so_far_marked_in_progress() {
     running.lock().unwrap();
     let shown = stdout_ok(dojo().arg("report").arg(&out).arg("--html").arg(&page));
     assert!(shown.contains("random-py"), "{shown}");
+    // Its text says it is being played, not that a resume (which would be
+    // refused) finishes it.
+    assert!(
+        shown.contains(
+            " of 4 scheduled (incomplete: a league is being played on this directory now)"
+        ),
+        "{shown}"
+    );
+    assert!(!shown.contains("--resume"), "{shown}");
     let html = std::fs::read_to_string(&page).unwrap();
     let data = data_block(&html);
     assert_eq!(data["status"]["state"], "running");

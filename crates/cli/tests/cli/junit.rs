@@ -261,6 +261,11 @@ fn commands_without_a_verdict_do_not_offer_junit() {
             .args(["--json", "r.json"])
             .assert()
             .code(3)
-            .stderr(contains("unexpected argument '--json'"));
+            .stderr(contains("unexpected argument '--json'"))
+            // Said as a flag the command lacks, with who has it, not as
+            // clap's tip to pass it as a value.
+            .stderr(contains(format!("`dojo {}` has no flag --json (", args[0])))
+            .stderr(contains("`dojo compare` have it)"))
+            .stderr(contains("as a value").not());
     }
 }

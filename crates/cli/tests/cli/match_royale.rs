@@ -73,11 +73,21 @@ fn seeded_match_prints_result_rounds_tiles_and_faults() {
         )
     );
     for (seat, team) in ["Rock", "Paper", "Scissors"].iter().enumerate() {
-        let player = line(&format!("  seat {seat} {team} "));
+        // Seats are shown 1-based, as `DOJO_SEAT` gives them.
+        let player = line(&format!("  seat {} {team} ", seat + 1));
         assert!(player.contains(BOT), "{player}");
         assert!(player.contains("faults: "), "{player}");
         assert!(player.contains(" timeout"), "{player}");
     }
+    // The replay's turns name the seat the same way: the record's seat 0
+    // is seat 1.
+    let first = record["actions"][0]["seat"].as_u64().unwrap();
+    let team = ["Rock", "Paper", "Scissors"][first as usize];
+    let turn = stdout_ok(dojo().arg("replay").arg(&json).args(["--turn", "1"]));
+    assert!(
+        turn.contains(&format!("turn 1 (round 1): seat {} {team} ", first + 1)),
+        "{turn}"
+    );
     // Every seat played every round.
     assert_eq!(record["actions"].as_array().unwrap().len(), 9);
 }
@@ -167,8 +177,8 @@ fn a_team_can_have_several_bots() {
             .count();
         assert_eq!(turns, 2, "seat {seat}");
     }
-    assert!(stdout.contains("  seat 1 Rock     r2 "), "{stdout}");
-    assert!(stdout.contains("  seat 3 Scissors "), "{stdout}");
+    assert!(stdout.contains("  seat 2 Rock     r2 "), "{stdout}");
+    assert!(stdout.contains("  seat 4 Scissors "), "{stdout}");
 }
 
 #[test]
@@ -216,7 +226,7 @@ fn a_crashing_bot_shows_its_stderr_and_the_match_exits_with_the_fault_status() {
     assert_eq!(out.status.code(), Some(4), "{stdout}");
     assert!(
         stdout.contains(
-            "seat 1 Paper (quitter) could not start: it crashed on every one of its 3 prompts"
+            "seat 2 Paper (quitter) could not start: it crashed on every one of its 3 prompts"
         ),
         "{stdout}"
     );

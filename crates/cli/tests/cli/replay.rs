@@ -400,3 +400,97 @@ fn timing_free_rerun(record: &Path, shown: &str) {
         .assert()
         .code(0);
 }
+
+/// A league game a forfeit decided replays with the result the league
+/// counted (the standings' and the games list's), the board's end after
+/// it: its record alone only knows the board's, which may name the
+/// faulty bot as the winner. Both in text and on the replay page.
+#[test]
+fn a_forfeited_league_game_replays_with_the_leagues_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    stdout(
+        dojo()
+            .args([
+                "league",
+                "cardjitsu",
+                "half=python3 bots/faulty/crash_half.py",
+            ])
+            .args(["random-py", "--games", "2", "--jobs", "1"])
+            .args(dojo_testkit::cli::GENEROUS)
+            .arg("--out")
+            .arg(&out)
+            .current_dir(root()),
+    );
+    let games = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let forfeited = lines
+        .iter()
+        .find(|g| g["faulty"].as_array().is_some_and(|f| !f.is_empty()))
+        .expect("half crashes in every game");
+    let id = forfeited["id"].as_u64().unwrap().to_string();
+    let replay = |extra: &[&str]| {
+        stdout(
+            dojo()
+                .arg("replay")
+                .arg(&out)
+                .args(["--game", &id])
+                .args(extra),
+        )
+    };
+    let shown = replay(&[]);
+    let result = shown
+        .lines()
+        .find(|l| l.starts_with("result: "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        result.starts_with("result: random-py wins by forfeit: half (")
+            && result.ends_with(") was faulty"),
+        "{shown}"
+    );
+    let board = shown
+        .lines()
+        .find(|l| l.starts_with("on the board: "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        board.starts_with("on the board: player ") || board.starts_with("on the board: draw"),
+        "{board}"
+    );
+    let page = tmp.path().join("game.html");
+    replay(&["--html", page.to_str().unwrap()]);
+    let data = dojo_testkit::json::data_block(&std::fs::read_to_string(&page).unwrap());
+    assert_eq!(
+        data["forfeit"]["text"].as_str(),
+        Some(&result["result: ".len()..])
+    );
+    assert_eq!(data["forfeit"]["win"], true);
+
+    // Both seats faulty: the league drew the game, whoever the board
+    // favoured.
+    let mut both = forfeited.clone();
+    both["scores"] = serde_json::json!([0.5, 0.5]);
+    both["faulty"] = serde_json::json!([0, 1]);
+    let edited: String = lines
+        .iter()
+        .map(|g| if g["id"] == both["id"] { &both } else { g })
+        .map(|g| format!("{g}\n"))
+        .collect();
+    std::fs::write(&games, edited).unwrap();
+    let shown = replay(&[]);
+    assert!(
+        shown.contains("result: draw by forfeit: every side was faulty: "),
+        "{shown}"
+    );
+    assert!(shown.contains("\non the board: "), "{shown}");
+
+    // A game without a faulty seat shows the board's result alone.
+    if let Some(clean) = lines.iter().find(|g| g.get("faulty").is_none()) {
+        let id = clean["id"].as_u64().unwrap().to_string();
+        let shown = stdout(dojo().arg("replay").arg(&out).args(["--game", &id]));
+        assert!(!shown.contains("on the board"), "{shown}");
+    }
+}

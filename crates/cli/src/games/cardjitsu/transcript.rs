@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result, bail};
 use dojo_engine::cardjitsu::{Card, OutcomeReason, Pile};
 use dojo_games::CardJitsuRecord;
+use dojo_league::verdict::Verdict;
 
 use crate::flags::ReplayArgs;
 use crate::render::{ReplayText, no_stderr_note, stderr_beside};
@@ -147,7 +148,13 @@ pub fn forensics(rec: &CardJitsuRecord) -> Vec<String> {
 
 /// The CardJitsu transcript, as `dojo match` prints it; with `turn`, only
 /// that round; with `stderr`, each bot's stderr under its round.
-pub fn replayed(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) -> Result<String> {
+/// `forfeit`: the league's result when a forfeit decided the game.
+pub fn replayed(
+    rec: &CardJitsuRecord,
+    turn: Option<usize>,
+    stderr: bool,
+    forfeit: Option<&Verdict>,
+) -> Result<String> {
     let blocks = rounds(rec);
     let beside = |i: usize| {
         if !stderr {
@@ -175,7 +182,7 @@ pub fn replayed(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) -> Res
         out.push_str(block);
         out.push_str(&beside(i));
     }
-    let _ = writeln!(out, "result: {}", result(rec));
+    out.push_str(&crate::render::result_lines(&result(rec), forfeit));
     for line in conduct(rec) {
         let _ = writeln!(out, "faults: {line}");
     }
@@ -183,14 +190,14 @@ pub fn replayed(rec: &CardJitsuRecord, turn: Option<usize>, stderr: bool) -> Res
 }
 
 impl ReplayText for CardJitsuRecord {
-    fn show(&self, a: &ReplayArgs) -> Result<()> {
+    fn show(&self, a: &ReplayArgs, forfeit: Option<&Verdict>) -> Result<()> {
         if a.watch {
             bail!(
                 "--watch only applies to royale records; {} holds a CardJitsu game",
                 a.record.display()
             );
         }
-        out!("{}", replayed(self, a.turn, a.stderr)?);
+        out!("{}", replayed(self, a.turn, a.stderr, forfeit)?);
         Ok(())
     }
 

@@ -322,10 +322,10 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     if a.quiet {
         text.push_str(&format!("result: {}\n", transcript::result(&record)));
     } else {
-        text.push_str(&transcript::summary(&record));
+        text.push_str(&transcript::summary(&record, None));
     }
     Played {
-        label: |s| format!("seat {} ({})", s.seat, s.bot),
+        label: |s| format!("seat {} ({})", s.seat + 1, s.bot),
         limits,
         forensics: transcript::forensics(&record),
         bots: players.iter().map(|(b, _)| Arc::clone(b)).collect(),

@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use dojo_engine::royale::{Board, EndReason, Pos, Team, Tile, TileCounts};
 use dojo_games::RoyaleRecord;
 use dojo_games::royale::rebuild::{RoyaleReplay, prompt_indices};
+use dojo_league::verdict::Verdict;
 
 use crate::flags::ReplayArgs;
 use crate::render::{ReplayText, no_stderr_note, stderr_beside};
@@ -97,10 +98,10 @@ pub fn result(rec: &RoyaleRecord) -> String {
     }
 }
 
-/// The summary `dojo match royale` prints at the end.
-pub fn summary(rec: &RoyaleRecord) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "result: {}", result(rec));
+/// The summary `dojo match royale` prints at the end (and `dojo replay`,
+/// with the league's result first when a forfeit decided the game).
+pub fn summary(rec: &RoyaleRecord, forfeit: Option<&Verdict>) -> String {
+    let mut out = crate::render::result_lines(&result(rec), forfeit);
     if let Some(o) = &rec.play.outcome {
         let _ = writeln!(out, "rounds played: {}", o.rounds);
         let _ = writeln!(out, "final tiles: {}", counts(&o.counts));
@@ -119,7 +120,7 @@ pub fn summary(rec: &RoyaleRecord) -> String {
         let _ = writeln!(
             out,
             "  seat {} {:<8} {:<20} faults: {} timeout, {} crash, {} invalid, {} illegal, {} restart",
-            seat.seat,
+            seat.seat + 1,
             team,
             seat.bot,
             c.faults.timeout,
@@ -154,7 +155,7 @@ pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
             });
             let team = seat_team(s.team.as_ref());
             crate::render::fault_forensics(&crate::render::SeatFault {
-                label: format!("seat {} {team} ({})", s.seat, s.bot),
+                label: format!("seat {} {team} ({})", s.seat + 1, s.bot),
                 conduct: c,
                 prompts: rec.timing.latency_us.get(s.seat).map_or(0, Vec::len),
                 first,
@@ -165,7 +166,8 @@ pub fn forensics(rec: &RoyaleRecord) -> Vec<String> {
 }
 
 /// One line about turn `index` (0-based) of `rec`: who played what, and
-/// what it did. E.g. `turn 4 (round 2): seat 1 Paper (bot) I L: converted (3,4) R -> P`.
+/// what it did (its seat shown 1-based, as `DOJO_SEAT`). E.g.
+/// `turn 4 (round 2): seat 2 Paper (bot) I L: converted (3,4) R -> P`.
 pub fn turn_line(rec: &RoyaleRecord, index: usize) -> String {
     let Some(a) = rec.play.actions.get(index) else {
         return format!("turn {}: not played", index + 1);
@@ -193,7 +195,7 @@ pub fn turn_line(rec: &RoyaleRecord, index: usize) -> String {
         "turn {} (round {}): seat {} {team} ({bot}) {}{fault}: {effect}",
         index + 1,
         a.round,
-        a.seat,
+        a.seat + 1,
         a.action
     )
 }
@@ -219,7 +221,7 @@ fn replay_header(rec: &RoyaleRecord, state: &RoyaleReplay) -> String {
 impl ReplayText for RoyaleRecord {
     /// The boards: all of them after each turn, one (`--turn`), or
     /// animated (`--watch`).
-    fn show(&self, a: &ReplayArgs) -> Result<()> {
+    fn show(&self, a: &ReplayArgs, forfeit: Option<&Verdict>) -> Result<()> {
         let rec = self;
         let mut state = RoyaleReplay::new(rec)?;
         let actions = &rec.play.actions;
@@ -229,7 +231,7 @@ impl ReplayText for RoyaleRecord {
                 return String::new();
             }
             let seat = actions[i].seat;
-            stderr_beside(&rec.stderr, seat, prompts[i], &format!("seat {seat}"))
+            stderr_beside(&rec.stderr, seat, prompts[i], &format!("seat {}", seat + 1))
         };
         outln!("{}", replay_header(rec, &state));
         if let Some(n) = a.turn {
@@ -278,7 +280,7 @@ impl ReplayText for RoyaleRecord {
             out!("{}", show_state(&state, ansi));
         }
         outln!();
-        out!("{}", summary(rec));
+        out!("{}", summary(rec, forfeit));
         Ok(())
     }
 
