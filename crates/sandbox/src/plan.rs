@@ -800,6 +800,48 @@ pub fn base_env(dir: &std::path::Path, scratch: Option<&std::path::Path>) -> Vec
 mod tests {
     use super::*;
 
+    /// `docs/protocols.md`, "Environment", names every variable a bot
+    /// gets besides the seat's `DOJO_*` ones, and says HOME and TMPDIR
+    /// are its scratch directory (it said HOME was its directory, and
+    /// left TMPDIR out).
+    #[test]
+    fn the_protocols_environment_is_the_one_a_bot_gets() {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocols.md");
+        let text = std::fs::read_to_string(file).expect("docs/protocols.md");
+        let section = text
+            .split("## Environment")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .expect("an Environment section");
+        let besides = section
+            .split("and besides these only")
+            .nth(1)
+            .and_then(|s| s.split("nothing else").next())
+            .expect("the variables besides DOJO_*");
+        let mut named: Vec<&str> = besides
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|w| w.chars().all(|c| c.is_ascii_uppercase()))
+            .collect();
+        named.sort_unstable();
+        let scratch = std::path::Path::new("/scratch");
+        let env = base_env(std::path::Path::new("/bot"), Some(scratch));
+        let mut given: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+        given.sort_unstable();
+        assert_eq!(named, given, "{besides}");
+        for (key, value) in &env {
+            if key == "HOME" || key == "TMPDIR" {
+                assert_eq!(value, "/scratch");
+            }
+        }
+        let said = besides.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains("`HOME` and `TMPDIR` (both the bot's scratch directory"),
+            "{said}"
+        );
+    }
+
     fn layer(name: &str) -> Layer {
         Layer {
             name: name.to_string(),
