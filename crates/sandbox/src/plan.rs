@@ -15,8 +15,9 @@
 //! - dojo as a child subreaper, sweeping what a bot process leaves behind
 //!   when it ends (see `crate::reaper`; needs no privilege);
 //! - a minimal root per box (see `crate::root`): a tmpfs `/` holding
-//!   only the system, the toolchains, the bot's own directory and program
-//!   (read-only), its scratch directory, its `/proc` and five devices;
+//!   only the system, the toolchains, the bot's own directory, build
+//!   cache and program (read-only), its scratch directory, its `/proc`
+//!   and five devices;
 //! - as root, a user and group of each seat's own, owning nothing but its
 //!   scratch directory;
 //! - resource limits (rlimits) per bot process;
@@ -282,6 +283,7 @@ fn minimal_root_layer(user: bool) -> Layer {
         let reach = crate::confine::Reach {
             bot_dir: &bot,
             program: Vec::new(),
+            cache: None,
             scratch: &scratch,
             extra_read: &[],
         };
@@ -304,8 +306,8 @@ fn minimal_root_layer(user: bool) -> Layer {
             name,
             available: true,
             detail: "each box's root is a read-only tmpfs holding only the system \
-                     directories, the toolchains on PATH, the bot's own directory and \
-                     program (read-only), its scratch directory, its own /proc and a /dev \
+                     directories, the toolchains on PATH, the bot's own directory, build \
+                     cache and program (read-only), its scratch directory, its own /proc and a /dev \
                      of null, zero, full, random and urandom: no host /tmp, /run or \
                      /home, no other bot's files, nothing of its own to chmod"
                 .to_string(),
@@ -450,7 +452,7 @@ fn landlock_layer() -> Layer {
             available: true,
             detail: format!(
                 "Landlock ABI {abi}: each bot reads only the system and its own directory and \
-                 writes only its scratch directory{}",
+                 build cache and writes only its scratch directory{}",
                 if abi >= 6 {
                     "; it cannot signal processes outside its sandbox"
                 } else {
@@ -532,6 +534,7 @@ fn probe_confined(
         let reach = crate::confine::Reach {
             bot_dir: dir.path(),
             program: Vec::new(),
+            cache: None,
             scratch: dir.path(),
             extra_read: &[],
         };
