@@ -4,7 +4,8 @@
 //! whether it will do any work (`cargo build` of an unchanged bot does
 //! none), so announcing "building" on every run would be untrue most of
 //! the time. What dojo does know is the bot's fingerprint (its command,
-//! `bot.toml` and the files its command names: a compiled bot's program):
+//! `bot.toml`, the files its command names and those of its directory and
+//! build cache: a compiled bot's program, a Java bot's classes):
 //! taken before and after the step, it tells whether the step changed
 //! what will run. So the step is run silently; it is named while it runs
 //! only when it lasts long enough to be noticed (a first build, minutes
@@ -72,8 +73,12 @@ pub fn run(bot: &BotSpec, command: &[String], network: BuildNetwork) -> Result<(
     match (dojo_runner::fingerprint(bot) != before, named) {
         (true, true) => errln!("built {} in {secs:.1}s", bot.name),
         (true, false) => errln!("built {} in {secs:.1}s {how}", bot.name),
+        // Of the files its fingerprint covers (its directory's, its build
+        // cache's, what its command names): not only the program a command
+        // names, which a build may leave as it was while it changes the
+        // classes beside it.
         (false, true) => errln!(
-            "{}'s build step finished in {secs:.1}s; the program it runs is unchanged",
+            "{}'s build step finished in {secs:.1}s; it changed none of the bot's files",
             bot.name
         ),
         // Up to date, and quick: nothing worth a line.

@@ -1,6 +1,11 @@
-//! What identifies the bot that played: a hash of its manifest and of the
-//! files its command names, so `dojo replay --rerun` can tell "the bot
-//! changed since the game" from "the bot is not deterministic".
+//! What identifies the bot that played: a hash of its manifest, of the
+//! files its command names and, for a bot with a manifest, of every file
+//! of its directory and its build cache (the `tree` module), so `dojo replay
+//! --rerun` can tell "the bot changed since the game" from "the bot is
+//! not deterministic", and `--resume`, `dojo merge` and a build step's
+//! message "built" can tell a new version of a bot.
+
+mod tree;
 
 use std::io::Read;
 use std::path::Path;
@@ -73,10 +78,14 @@ fn file(h: &mut Fnv, label: &str, path: &Path) {
 }
 
 /// The bot's fingerprint, `fnv1a64:` and 16 hex digits: a hash of its
-/// command, its `bot.toml` (if it has one) and every file its command
-/// names that exists (the program when it is a path, scripts and other
-/// arguments relative to the bot's directory). Programs found on `PATH`
-/// (`python3`) and files the bot opens by itself are not covered.
+/// command, its `bot.toml` (if it has one), every file its command names
+/// that exists (the program when it is a path, scripts and other
+/// arguments relative to the bot's directory) and, for a bot with a
+/// `bot.toml`, the files of its directory and its build cache as its `tree`
+/// walks them. A bot without one (`NAME=COMMAND`, run in whatever the
+/// current directory was) counts only the files its command names.
+/// Programs found on `PATH` (`python3`) and files elsewhere that the bot
+/// opens by itself are not covered.
 pub fn fingerprint(bot: &BotSpec) -> String {
     let mut h = Fnv::new();
     for word in &bot.command {
@@ -88,6 +97,12 @@ pub fn fingerprint(bot: &BotSpec) -> String {
             continue;
         }
         file(&mut h, word, &bot.dir.join(word));
+    }
+    if let Some(cache) = bot.manifest_cache() {
+        let mut budget = tree::Budget::new();
+        tree::tree(&mut h, "dir", &bot.dir, &[], &mut budget);
+        let overlays = [dojo_sandbox::build_box::CARGO_OVERLAYS];
+        tree::tree(&mut h, "cache", &cache, &overlays, &mut budget);
     }
     format!("fnv1a64:{:016x}", h.0)
 }
@@ -123,6 +138,134 @@ mod tests {
             .recv_timeout(std::time::Duration::from_secs(60))
             .expect("the fingerprint is made without reading /proc/self/pagemap");
         assert!(print.starts_with("fnv1a64:"), "{print}");
+    }
+
+    /// A bot with a manifest in a directory of its own, its build cache
+    /// made (and removed when the test ends): the cache is in the user's
+    /// cache directory, named after the temporary bots directory.
+    struct WithCache {
+        _tmp: tempfile::TempDir,
+        dir: std::path::PathBuf,
+        cache: std::path::PathBuf,
+    }
+
+    impl WithCache {
+        fn new(command: &str) -> WithCache {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().canonicalize().unwrap().join("javabot");
+            std::fs::create_dir(&dir).unwrap();
+            std::fs::write(dir.join("bot.toml"), format!("command = \"{command}\"\n")).unwrap();
+            let cache = crate::spec::bot_cache(&dir);
+            std::fs::create_dir_all(&cache).unwrap();
+            WithCache {
+                _tmp: tmp,
+                dir,
+                cache,
+            }
+        }
+
+        fn write(&self, file: &str, text: &str) {
+            std::fs::create_dir_all(
+                file.rsplit_once('/')
+                    .map_or(self.dir.clone(), |(d, _)| self.dir.join(d)),
+            )
+            .unwrap();
+            std::fs::write(self.dir.join(file), text).unwrap();
+        }
+    }
+
+    impl Drop for WithCache {
+        fn drop(&mut self) {
+            // The cache of the temporary bots directory, not only the bot's.
+            if let Some(parent) = self.cache.parent() {
+                let _ = std::fs::remove_dir_all(parent);
+            }
+        }
+    }
+
+    /// `java -cp classes Bot` names no file: its fingerprint covers its
+    /// directory's files, and what its build left in its cache.
+    #[test]
+    fn changes_with_any_file_of_the_bots_directory_and_of_its_build_cache() {
+        let b = WithCache::new("java -cp classes Bot");
+        b.write("Bot.java", "class Bot {}");
+        b.write("classes/Bot.class", "one");
+        std::fs::create_dir_all(b.cache.join("lib")).unwrap();
+        std::fs::write(b.cache.join("lib/util.jar"), "one").unwrap();
+        let spec = bot(&b.dir, &["java", "-cp", "classes", "Bot"]);
+        let first = fingerprint(&spec);
+        assert_eq!(fingerprint(&spec), first);
+
+        b.write("Bot.java", "class Bot { int x; }");
+        let source = fingerprint(&spec);
+        assert_ne!(source, first, "an edit of its source");
+        b.write("classes/Bot.class", "two");
+        let classes = fingerprint(&spec);
+        assert_ne!(classes, source, "a class file of its directory");
+        std::fs::write(b.cache.join("lib/util.jar"), "two").unwrap();
+        let cached = fingerprint(&spec);
+        assert_ne!(cached, classes, "a file of its build cache");
+        std::fs::write(b.cache.join("new.class"), "").unwrap();
+        assert_ne!(fingerprint(&spec), cached, "a new file, even empty");
+    }
+
+    /// What is no part of a bot's code leaves its fingerprint as it is:
+    /// Python's byte code caches (written beside its modules as it plays
+    /// under `--sandbox off`), version control's metadata, a build tool's
+    /// tagged cache (Cargo's `target/`) but the program the command names,
+    /// and the cache's overlays of cargo's downloads. A bot without a
+    /// manifest (its directory may be anyone's current directory) counts
+    /// only the files its command names.
+    #[test]
+    fn what_is_no_code_leaves_the_fingerprint_as_it_is() {
+        let b = WithCache::new("target/release/bot");
+        b.write(
+            "target/CACHEDIR.TAG",
+            "Signature: 8a477f597d28d172789f06886806bc55\n",
+        );
+        b.write("target/release/bot", "binary");
+        b.write("target/release/deps/x.rlib", "one");
+        let spec = bot(&b.dir, &["target/release/bot"]);
+        let first = fingerprint(&spec);
+        b.write("__pycache__/m.cpython-312.pyc", "bytes");
+        b.write("pkg/__pycache__/n.pyc", "bytes");
+        b.write(".git/index", "changed");
+        b.write("target/release/deps/x.rlib", "two");
+        let overlays = b.cache.join(dojo_sandbox::build_box::CARGO_OVERLAYS);
+        std::fs::create_dir_all(&overlays).unwrap();
+        std::fs::write(overlays.join("index"), "downloaded").unwrap();
+        assert_eq!(fingerprint(&spec), first);
+        b.write("target/release/bot", "rebuilt");
+        assert_ne!(fingerprint(&spec), first, "the program it names counts");
+
+        let bare = tempfile::tempdir().unwrap();
+        std::fs::write(bare.path().join("bot.py"), "print(0)\n").unwrap();
+        let spec = bot(bare.path(), &["python3", "bot.py"]);
+        let first = fingerprint(&spec);
+        std::fs::write(bare.path().join("notes.txt"), "anything").unwrap();
+        assert_eq!(fingerprint(&spec), first);
+    }
+
+    /// A link counts by where it points, never followed (out of the bot's
+    /// places, or into the kernel's views); a pipe is not opened.
+    #[test]
+    fn a_link_counts_by_its_target_and_a_pipe_is_not_opened() {
+        let b = WithCache::new("python3 -m play");
+        b.write("play.py", "print(0)");
+        std::os::unix::fs::symlink("/proc/self/pagemap", b.dir.join("pages")).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            b.dir.join("fifo"),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let spec = bot(&b.dir, &["python3", "-m", "play"]);
+        let first = fingerprint(&spec);
+        std::fs::remove_file(b.dir.join("pages")).unwrap();
+        std::os::unix::fs::symlink("/proc/self/maps", b.dir.join("pages")).unwrap();
+        assert_ne!(fingerprint(&spec), first);
     }
 
     #[test]

@@ -502,17 +502,31 @@ impl BotSpec {
 
 /// For a bot that crashed: when its sandbox hid a path its command names
 /// (a bot given as `NAME=COMMAND` naming a script outside the current
-/// directory inside a shell's `-c`), what happened and how to run it so
-/// the script is seen. `None` under `--sandbox off`, for a bot with a
-/// manifest (its command may name only its own directory) and when every
-/// path named is visible.
+/// directory inside a shell's `-c`; a `bot.toml` naming a class path or a
+/// library outside its directory and build cache), what happened and how
+/// to run it so the path is seen. `None` under `--sandbox off` and when
+/// every path named is visible.
 pub fn hidden_path_hint(bot: &BotSpec, sandbox: crate::SandboxMode) -> Option<String> {
-    if sandbox == crate::SandboxMode::Off || bot.dir.join(MANIFEST_FILE).is_file() {
+    if sandbox == crate::SandboxMode::Off {
         return None;
     }
-    let hidden = dojo_sandbox::confine::hidden_paths(&bot.command, &bot.dir, None);
+    let cache = bot.manifest_cache();
+    let hidden = dojo_sandbox::confine::hidden_paths(&bot.command, &bot.dir, cache.as_deref());
     let first = hidden.first()?;
     let shown: Vec<String> = hidden.iter().map(|p| p.display().to_string()).collect();
+    if let Some(cache) = cache {
+        // A manifest's command may run only what is the bot's own: what
+        // it needs goes where the box shows it.
+        return Some(format!(
+            "the sandbox hid {} from bot {}: a bot with a bot.toml sees only its own directory \
+             ({}), its build cache ($DOJO_CACHE, {}) and the system; copy what it needs into its \
+             directory, or have its build put it in $DOJO_CACHE",
+            shown.join(", "),
+            bot.name,
+            bot.dir.display(),
+            cache.display()
+        ));
+    }
     let ext = first.extension().and_then(|x| x.to_str());
     let example = match crate::script::SCRIPTS.iter().find(|(x, _)| Some(*x) == ext) {
         Some((_, interpreter)) => format!("{}={interpreter} {}", bot.name, first.display()),
@@ -953,6 +967,48 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(MANIFEST_FILE), manifest).unwrap();
         dir
+    }
+
+    /// A manifest's class path naming a library outside the bot's own
+    /// places crashes the bot in its box: the hint says what was hidden
+    /// and where to put it; what its build left in its cache is shown to
+    /// it, and gets none.
+    #[test]
+    fn a_manifests_path_outside_its_own_places_gets_a_hint_and_its_cache_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let lib = root.join("elsewhere/lib.jar");
+        std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+        std::fs::write(&lib, "").unwrap();
+        let dir = write_bot(
+            &root,
+            "bots/j",
+            &format!(
+                "command = [\"java\", \"-cp\", \"{}:classes\", \"Bot\"]\n",
+                lib.display()
+            ),
+        );
+        let bot = load_dir(&dir).unwrap();
+        let hint = hidden_path_hint(&bot, crate::SandboxMode::Auto).expect("a hint");
+        assert!(
+            hint.contains(&format!("the sandbox hid {} from bot j", lib.display()))
+                && hint.contains("its build cache ($DOJO_CACHE")
+                && hint.contains("copy what it needs into its directory"),
+            "{hint}"
+        );
+        assert_eq!(hidden_path_hint(&bot, crate::SandboxMode::Off), None);
+
+        let cache = bot_cache(&dir);
+        std::fs::create_dir_all(cache.join("classes")).unwrap();
+        std::fs::write(
+            dir.join(MANIFEST_FILE),
+            "command = \"java -cp $DOJO_CACHE/classes Bot\"\n",
+        )
+        .unwrap();
+        let bot = load_dir(&dir).unwrap();
+        let hint = hidden_path_hint(&bot, crate::SandboxMode::Auto);
+        let _ = std::fs::remove_dir_all(cache.parent().unwrap());
+        assert_eq!(hint, None);
     }
 
     #[test]

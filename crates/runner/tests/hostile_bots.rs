@@ -1944,6 +1944,123 @@ fn without_the_minimal_root_the_same_bot_sees_the_host() {
     assert_ne!(saw(&seen, "chmod", &own.join("looker.py")), "!EROFS");
 }
 
+/// The build caches of a temporary bots directory's bots, removed when
+/// the test ends (they lie in the user's cache directory, not in the
+/// temporary directory).
+struct Caches(PathBuf);
+
+impl Drop for Caches {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `bots/peeker/`, whose build left `cache_peeker.py` and a class file in
+/// its cache (made here as its build would), beside `bots/victim/`, whose
+/// build left its program in its own. The peeker runs its script from its
+/// cache and reads the victim's program and lists the cache root. What it
+/// reported, `(what, path) -> result`, with the victim's program and the
+/// cache root.
+fn peek_at_caches(opts: &RunOptions) -> (Vec<(String, String, String)>, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let bots = std::fs::canonicalize(root.path()).unwrap().join("bots");
+    let (peeker, victim) = (bots.join("peeker"), bots.join("victim"));
+    for dir in [&peeker, &victim] {
+        std::fs::create_dir_all(dir).expect("mkdir");
+    }
+    let (own_cache, victim_cache) = (
+        dojo_runner::bot_cache(&peeker),
+        dojo_runner::bot_cache(&victim),
+    );
+    let shared = own_cache.parent().unwrap().to_path_buf();
+    assert_eq!(Some(shared.as_path()), victim_cache.parent());
+    let _caches = Caches(shared.clone());
+    std::fs::create_dir_all(own_cache.join("classes")).unwrap();
+    std::fs::copy(
+        bots_dir().join("hostile/cache_peeker.py"),
+        own_cache.join("cache_peeker.py"),
+    )
+    .unwrap();
+    std::fs::write(own_cache.join("classes/Own.class"), "its own build\n").unwrap();
+    std::fs::create_dir_all(&victim_cache).unwrap();
+    let program = victim_cache.join("program");
+    std::fs::write(&program, "the victim's build\n").unwrap();
+    std::fs::write(
+        peeker.join("bot.toml"),
+        format!(
+            "command = [\"python3\", \"$DOJO_CACHE/cache_peeker.py\", \"{}\", \"--ls\", \"{}\"]\n",
+            program.display(),
+            shared.display()
+        ),
+    )
+    .unwrap();
+    let spec = dojo_runner::load_dir(&peeker).expect("the manifest loads");
+    let (referee, run) = versus(Arc::new(spec), opts, 2);
+    let stderr = &run.seats[1].stderr;
+    assert!(
+        referee.history.iter().all(|r| r[1] == Answer::Move(0)),
+        "it ran from its cache: {stderr}"
+    );
+    assert!(stderr.contains("peeker\tdone"), "{stderr}");
+    let seen = stderr
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            (f.next() == Some("peeker")).then(|| {
+                let mut next = || f.next().unwrap_or_default().to_string();
+                (next(), next(), next())
+            })
+        })
+        .collect();
+    (seen, program, shared)
+}
+
+/// What the peeker reported for `what` on `path`.
+fn peeked<'a>(seen: &'a [(String, String, String)], what: &str, path: &std::path::Path) -> &'a str {
+    let path = path.to_string_lossy();
+    seen.iter()
+        .find(|(w, p, _)| w == what && (*p == path || p.ends_with(&*path)))
+        .map(|(_, _, r)| r.as_str())
+        .unwrap_or_else(|| panic!("no {what} {path} in {seen:?}"))
+}
+
+/// A bot runs what its build left in its own cache (a Java bot's
+/// `java -cp $DOJO_CACHE/classes Bot` crashed on every move when only
+/// the program a command names was shown), and sees neither another
+/// bot's cache nor, in a minimal root, the cache root beside its own.
+#[test]
+fn a_bot_reads_its_own_build_cache_and_never_another_bots() {
+    if !have("landlock") && !have("minimal-root") {
+        return;
+    }
+    let (seen, program, shared) = peek_at_caches(&options());
+    let own = "classes/Own.class";
+    assert_eq!(
+        peeked(&seen, "read", std::path::Path::new(own)),
+        "its own build"
+    );
+    let other = peeked(&seen, "read", &program);
+    assert!(other.starts_with('!'), "it read {program:?}: {other}");
+    let listed = peeked(&seen, "ls", &shared);
+    if have("minimal-root") {
+        // Its own directory of the cache root only: the way to it.
+        assert_eq!(listed, "peeker", "{seen:?}");
+        assert_eq!(other, "!ENOENT");
+    } else {
+        assert!(listed.starts_with('!'), "{seen:?}");
+    }
+}
+
+#[test]
+fn without_a_sandbox_the_peeker_does_read_another_bots_cache() {
+    // The counterpart of the test above: the bot and its checks can fail.
+    let mut opts = options();
+    opts.controls.sandbox = SandboxMode::Off;
+    let (seen, program, shared) = peek_at_caches(&opts);
+    assert_eq!(peeked(&seen, "read", &program), "the victim's build");
+    assert_eq!(peeked(&seen, "ls", &shared), "peeker,victim");
+}
+
 /// A submission whose `build` runs `bots/hostile/build_attack.py` against
 /// a canary (its neighbour's program), a listener on `port` and the
 /// variable `variable`; with the canaries' paths (the neighbour's

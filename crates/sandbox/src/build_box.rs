@@ -318,6 +318,11 @@ const HIDDEN_UNDER: [&str; 3] = ["/etc", "/opt", "/usr/local/etc"];
 /// what it downloads or unpacks (or changes) stays.
 const CARGO_OVERLAID: &[&str] = &["registry", "git"];
 
+/// The directory of a bot's build cache that holds the upper layers of its
+/// overlays over cargo's download caches (`cargo_overlays`): what its
+/// builds downloaded, not what they built.
+pub const CARGO_OVERLAYS: &str = ".cargo-home";
+
 /// The overlays over `caches` (cargo's `registry` and `git`) for the build
 /// whose cache is `cache`: upper and work directories under
 /// `cache/.cargo-home/NAME/`.
@@ -326,7 +331,7 @@ fn cargo_overlays(caches: &[PathBuf], cache: &Path) -> Vec<crate::sys::root::Ove
         .iter()
         .filter_map(|lower| {
             let name = lower.file_name()?;
-            let own = cache.join(".cargo-home").join(name);
+            let own = cache.join(CARGO_OVERLAYS).join(name);
             Some(crate::sys::root::Overlay {
                 lower: lower.clone(),
                 upper: own.join("upper"),

@@ -11,7 +11,10 @@
 //!   directories, `/etc`, `/proc`, `/sys`, the directories on `PATH`, a
 //!   few harmless devices;
 //! - read and execute its own directory and its program file (a Rust bot's
-//!   binary under `target/` lies outside its directory);
+//!   binary under `target/` lies outside its directory), and, for a bot
+//!   with a manifest, its own build cache (`$DOJO_CACHE`: what its build
+//!   left there, a Java bot's classes or jar beside its program), never
+//!   another bot's or the cache root they share;
 //! - anything in its scratch directory (fresh per bot per game);
 //! - nothing else: not another bot's directory, not `results/`, not
 //!   dojo's files; no TCP `bind`/`connect`; no signals to, and no abstract
@@ -113,6 +116,12 @@ pub struct Reach<'a> {
     /// Its program and what its command names by path (read and
     /// execute): `command_files`.
     pub program: Vec<PathBuf>,
+    /// Its own build cache, for a bot loaded from a manifest (read and
+    /// execute): a build's outputs are more than the program its command
+    /// names (`java -cp $DOJO_CACHE/classes Bot` names no file at all).
+    /// Only this bot's directory of the cache: never the root every bot's
+    /// cache lies in.
+    pub cache: Option<&'a Path>,
     /// Read, write, execute.
     pub scratch: &'a Path,
     /// Extra read-only paths the organiser allowed.
@@ -209,15 +218,18 @@ pub fn lies_in_its_own(file: &Path, dir: &Path, cache: &Path) -> bool {
 }
 
 /// The paths `command` names, run by a bot in `dir` (absolute), that
-/// exist on the host but that the bot cannot see: every word, and every
-/// word of a word holding spaces (a shell's `-c` script), that is an
-/// absolute path outside its directory, the files of [`command_files`],
+/// exist on the host but that the bot cannot see: every word, every word
+/// of a word holding spaces (a shell's `-c` script) and every part of a
+/// word holding colons (a Java class path), that is an absolute path
+/// outside its directory, the files of [`command_files`],
 /// the system, the kernel's views, the toolchains and the devices a bot
-/// gets. Such a bot crashes with "no such file" of a file that is there.
-/// `manifest` as for [`command_files`].
+/// gets, and the build cache `manifest` names. Such a bot crashes with
+/// "no such file" of a file that is there. `manifest` as for
+/// [`command_files`].
 pub fn hidden_paths(command: &[String], dir: &Path, manifest: Option<&Path>) -> Vec<PathBuf> {
     let mut seen: Vec<PathBuf> = command_files(command, dir, manifest);
     seen.push(dir.to_path_buf());
+    seen.extend(manifest.map(Path::to_path_buf));
     seen.extend(
         SYSTEM_DIRS
             .iter()
@@ -243,11 +255,20 @@ pub fn hidden_paths(command: &[String], dir: &Path, manifest: Option<&Path>) -> 
                 vec![w.clone()]
             }
         })
+        .flat_map(|w| {
+            let mut parts: Vec<String> = w.split(':').map(str::to_owned).collect();
+            if parts.len() > 1 {
+                parts.push(w);
+            }
+            parts
+        })
         .filter(|w| w.starts_with('/'))
         .map(PathBuf::from)
         .filter(|p| p.exists() && !visible(p))
         .collect();
-    hidden.dedup();
+    // Each once, in the order named (a class path may repeat a part).
+    let mut once = std::collections::HashSet::new();
+    hidden.retain(|p| once.insert(p.clone()));
     hidden
 }
 
@@ -350,6 +371,7 @@ pub fn ruleset(reach: &Reach<'_>) -> Result<Option<OwnedFd>, ConfineError> {
     let created = with_system(created)?
         .add_rules(path_beneath_rules([reach.bot_dir], read))?
         .add_rules(path_beneath_rules(reach.program.iter(), read))?
+        .add_rules(path_beneath_rules(reach.cache, read))?
         .add_rules(path_beneath_rules(reach.extra_read, read))?
         .add_rules(path_beneath_rules([reach.scratch], all))?;
     Ok(created.into())
@@ -554,6 +576,7 @@ mod tests {
         let reach = Reach {
             bot_dir: Path::new("/"),
             program: Vec::new(),
+            cache: None,
             scratch: scratch.path(),
             extra_read: &[],
         };

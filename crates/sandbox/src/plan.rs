@@ -15,8 +15,9 @@
 //! - dojo as a child subreaper, sweeping what a bot process leaves behind
 //!   when it ends (see `crate::reaper`; needs no privilege);
 //! - a minimal root per box (see `crate::root`): a tmpfs `/` holding
-//!   only the system, the toolchains, the bot's own directory and program
-//!   (read-only), its scratch directory, its `/proc` and five devices;
+//!   only the system, the toolchains, the bot's own directory, build
+//!   cache and program (read-only), its scratch directory, its `/proc`
+//!   and five devices;
 //! - as root, a user and group of each seat's own, owning nothing but its
 //!   scratch directory;
 //! - resource limits (rlimits) per bot process;
@@ -282,6 +283,7 @@ fn minimal_root_layer(user: bool) -> Layer {
         let reach = crate::confine::Reach {
             bot_dir: &bot,
             program: Vec::new(),
+            cache: None,
             scratch: &scratch,
             extra_read: &[],
         };
@@ -304,8 +306,8 @@ fn minimal_root_layer(user: bool) -> Layer {
             name,
             available: true,
             detail: "each box's root is a read-only tmpfs holding only the system \
-                     directories, the toolchains on PATH, the bot's own directory and \
-                     program (read-only), its scratch directory, its own /proc and a /dev \
+                     directories, the toolchains on PATH, the bot's own directory, build \
+                     cache and program (read-only), its scratch directory, its own /proc and a /dev \
                      of null, zero, full, random and urandom: no host /tmp, /run or \
                      /home, no other bot's files, nothing of its own to chmod"
                 .to_string(),
@@ -450,7 +452,7 @@ fn landlock_layer() -> Layer {
             available: true,
             detail: format!(
                 "Landlock ABI {abi}: each bot reads only the system and its own directory and \
-                 writes only its scratch directory{}",
+                 build cache and writes only its scratch directory{}",
                 if abi >= 6 {
                     "; it cannot signal processes outside its sandbox"
                 } else {
@@ -532,6 +534,7 @@ fn probe_confined(
         let reach = crate::confine::Reach {
             bot_dir: dir.path(),
             program: Vec::new(),
+            cache: None,
             scratch: dir.path(),
             extra_read: &[],
         };
@@ -799,6 +802,48 @@ pub fn base_env(dir: &std::path::Path, scratch: Option<&std::path::Path>) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `docs/protocols.md`, "Environment", names every variable a bot
+    /// gets besides the seat's `DOJO_*` ones, and says HOME and TMPDIR
+    /// are its scratch directory (it said HOME was its directory, and
+    /// left TMPDIR out).
+    #[test]
+    fn the_protocols_environment_is_the_one_a_bot_gets() {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocols.md");
+        let text = std::fs::read_to_string(file).expect("docs/protocols.md");
+        let section = text
+            .split("## Environment")
+            .nth(1)
+            .and_then(|s| s.split("\n## ").next())
+            .expect("an Environment section");
+        let besides = section
+            .split("and besides these only")
+            .nth(1)
+            .and_then(|s| s.split("nothing else").next())
+            .expect("the variables besides DOJO_*");
+        let mut named: Vec<&str> = besides
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|w| w.chars().all(|c| c.is_ascii_uppercase()))
+            .collect();
+        named.sort_unstable();
+        let scratch = std::path::Path::new("/scratch");
+        let env = base_env(std::path::Path::new("/bot"), Some(scratch));
+        let mut given: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+        given.sort_unstable();
+        assert_eq!(named, given, "{besides}");
+        for (key, value) in &env {
+            if key == "HOME" || key == "TMPDIR" {
+                assert_eq!(value, "/scratch");
+            }
+        }
+        let said = besides.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains("`HOME` and `TMPDIR` (both the bot's scratch directory"),
+            "{said}"
+        );
+    }
 
     fn layer(name: &str) -> Layer {
         Layer {

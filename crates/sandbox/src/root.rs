@@ -5,8 +5,9 @@
 //! - the system directories ([`crate::confine::SYSTEM_DIRS`]) and the
 //!   toolchains on PATH, bound read-only at their own paths (a symbolic
 //!   link such as `/bin -> usr/bin` is made again as a link);
-//! - the bot's own directory and the files its command names outside it,
-//!   read-only, at their real (symlink-resolved) paths;
+//! - the bot's own directory, its own build cache (a bot with a
+//!   manifest) and the files its command names outside them, read-only,
+//!   at their real (symlink-resolved) paths;
 //! - its scratch directory, writable, at its own path (HOME and TMPDIR);
 //! - a `/proc` of its own PID namespace (the host's, bound, without one);
 //! - a read-only `/dev` holding `null`, `zero`, `full`, `random` and
@@ -303,6 +304,12 @@ impl MinimalRoot {
         for path in reach.program.iter().chain(reach.extra_read) {
             binds.extend(real(path).map(|p| (p, Bind::ReadOnly, None)));
         }
+        // Its own build cache: what its build left beside its program (a
+        // Java bot's classes). Bound alone, so its parent, the cache root
+        // of every bot, holds only the way to it.
+        if let Some(path) = reach.cache {
+            binds.extend(real(path).map(|p| (p, Bind::ReadOnly, None)));
+        }
         let scratch = std::fs::canonicalize(reach.scratch)
             .map_err(|e| invalid(reach.scratch, &e.to_string()))?;
         let scratch_parent = c_path(scratch.parent().unwrap_or(Path::new("/")))?;
@@ -373,6 +380,7 @@ mod tests {
         let reach = crate::confine::Reach {
             bot_dir: &bot,
             program: vec![bot.join("../../target/bot")],
+            cache: None,
             scratch: &scratch,
             extra_read: &[],
         };
@@ -401,6 +409,33 @@ mod tests {
         assert_eq!(root.cwd.to_str().unwrap(), bot.to_str().unwrap());
     }
 
+    /// A bot's own build cache is bound read-only; the cache root every
+    /// bot's cache lies in is only the way to it, holding no other's.
+    #[test]
+    fn the_root_holds_the_bots_own_build_cache_and_no_other() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(tmp.path()).unwrap();
+        let (bot, scratch) = (top.join("bots/me"), top.join("scratch"));
+        let (cache, other) = (top.join("cache/me"), top.join("cache/other"));
+        for d in [&bot, &scratch, &cache, &other] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let reach = crate::confine::Reach {
+            bot_dir: &bot,
+            program: Vec::new(),
+            cache: Some(&cache),
+            scratch: &scratch,
+            extra_read: &[],
+        };
+        let steps = strings(&MinimalRoot::new(&reach, true).unwrap());
+        assert!(
+            steps.contains(&format!("bind {} Sealed", cache.display())),
+            "{steps:?}"
+        );
+        assert!(steps.contains(&format!("dir {}", top.join("cache").display())));
+        assert!(!steps.iter().any(|s| s.contains(other.to_str().unwrap())));
+    }
+
     #[test]
     fn a_path_inside_a_bound_directory_is_not_bound_again_unless_writable() {
         let tmp = tempfile::tempdir().unwrap();
@@ -410,6 +445,7 @@ mod tests {
         let reach = crate::confine::Reach {
             bot_dir: &top,
             program: vec![inner.clone()],
+            cache: None,
             scratch: &inner,
             extra_read: &[],
         };
@@ -447,6 +483,7 @@ mod tests {
         let reach = crate::confine::Reach {
             bot_dir: &bot,
             program: Vec::new(),
+            cache: None,
             scratch: &scratch,
             extra_read: &extra,
         };

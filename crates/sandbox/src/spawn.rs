@@ -29,8 +29,10 @@ pub struct Launch<'a> {
     /// cache (`$DOJO_CACHE`): its command's words are a stranger's, and
     /// the files they name count only where they lie, links followed, in
     /// `dir`, this cache or the system (see
-    /// [`crate::confine::command_files`]). `None`: the organiser's own
-    /// words (a bot given on the command line), or no bot at all.
+    /// [`crate::confine::command_files`]); the bot reads this cache whole,
+    /// as its own directory (`crate::confine::Reach::cache`). `None`: the
+    /// organiser's own words (a bot given on the command line), or no bot
+    /// at all.
     pub manifest: Option<&'a Path>,
     /// Start from an empty environment (bots and builds); false keeps dojo's.
     pub clean_env: bool,
@@ -291,6 +293,7 @@ pub(crate) fn fork_contained(
         let reach = crate::confine::Reach {
             bot_dir: launch.dir,
             program: crate::confine::command_files(launch.command, launch.dir, launch.manifest),
+            cache: launch.manifest,
             scratch,
             extra_read: launch.extra_read,
         };

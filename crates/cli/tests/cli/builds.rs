@@ -311,3 +311,59 @@ fn a_build_denied_a_file_outside_its_reach_is_told_what_a_build_may_read() {
     let bot = failing_bot(tmp.path(), "breaks", "sh -c 'exit 1'");
     assert!(!failed_match(&bot).contains("hint:"));
 }
+
+/// A build step that runs over a second (so it is named) and changes only
+/// what the bot's build cache holds, not a file its command names (the
+/// command runs `$DOJO_CACHE/lib/play.sh` through `sh -c`): it said "the
+/// program it runs is unchanged" of a bot it had just changed. Now it
+/// says it built the bot, and says "unchanged" only of a step that
+/// changed none of the bot's files.
+#[test]
+fn a_slow_build_that_changed_only_its_cache_says_it_built() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("slow");
+    std::fs::create_dir_all(&bot).unwrap();
+    let play = |card: u8| {
+        format!("while IFS= read -r line; do case \"$line\" in *,*) echo {card} ;; esac; done\n")
+    };
+    std::fs::write(bot.join("play.sh"), play(0)).unwrap();
+    std::fs::write(
+        bot.join("build.sh"),
+        "sleep 1.5\nmkdir -p \"$DOJO_CACHE/lib\"\ncp play.sh \"$DOJO_CACHE/lib/play.sh\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        "command = [\"sh\", \"-c\", \". \\\"$0/lib/play.sh\\\"\", \"$DOJO_CACHE\"]\n\
+         build = \"sh build.sh\"\n\
+         games = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let run = || {
+        let out = dojo()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(["match", "cardjitsu", "-q", "--max-rounds", "3"])
+            .arg(&bot)
+            .arg("random-sh")
+            .args(GENEROUS)
+            .output()
+            .expect("dojo runs");
+        let stderr = stderr_of(&out);
+        assert!(out.status.success(), "{stderr}");
+        stderr
+    };
+    let first = run();
+    assert!(first.contains("built slow in "), "{first}");
+    std::fs::write(bot.join("play.sh"), play(1)).unwrap();
+    let changed = run();
+    assert!(changed.contains("built slow in "), "{changed}");
+    assert!(!changed.contains("unchanged"), "{changed}");
+    let again = run();
+    assert!(
+        again.contains("slow's build step finished in ")
+            && again.contains("changed none of the bot's files"),
+        "{again}"
+    );
+    assert!(!again.contains("built slow"), "{again}");
+}

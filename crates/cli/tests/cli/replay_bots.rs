@@ -252,3 +252,57 @@ fn a_royale_rerun_starts_where_the_game_did_without_the_board_file() {
     );
     assert!(stdout_of(&out).contains("identical"));
 }
+
+/// A bot whose command names no file of its own (`python3 -m play`: the
+/// module is found by Python) is still known by its code: after its
+/// author edits `play.py`, a rerun is refused as another bot (status 3),
+/// not reported as a nondeterministic one that "differs".
+#[test]
+fn a_bot_whose_command_names_no_file_is_refused_once_its_code_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("mod-bot");
+    std::fs::create_dir_all(&bot).unwrap();
+    let play = |card: u8| {
+        format!(
+            "import sys\nfor line in sys.stdin:\n    if ',' in line and ' vs. ' not in line:\n        \
+             print({card}, flush=True)\n"
+        )
+    };
+    std::fs::write(bot.join("play.py"), play(0)).unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        "command = \"python3 -m play\"\ngames = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let json = tmp.path().join("r.json");
+    let out = dojo()
+        .env("XDG_CACHE_HOME", &cache)
+        .args(["match", "cardjitsu", "--seed", "9", "--max-rounds", "5"])
+        .arg(&bot)
+        .arg("random-sh")
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+
+    // It plays another card now: the same command, another bot.
+    std::fs::write(bot.join("play.py"), play(1)).unwrap();
+    let out = dojo()
+        .env("XDG_CACHE_HOME", &cache)
+        .current_dir(tmp.path())
+        .arg("replay")
+        .arg(&json)
+        .arg("--rerun")
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{}{err}", stdout_of(&out));
+    assert!(
+        err.contains("has changed since the game was recorded"),
+        "{err}"
+    );
+    assert!(!stdout_of(&out).contains("differs"));
+}

@@ -345,3 +345,41 @@ fn bots_in_java_node_and_c_play_clean_games_in_a_box() {
         assert_eq!(conduct["spawns"], 1, "{lang}: {conduct}");
     }
 }
+
+/// A Java bot as `crates/runner/MANIFEST.md` has it: its build compiles
+/// into its build cache (`javac -d $DOJO_CACHE/classes`), its command
+/// names that directory, no file. Its box shows it its own cache: it
+/// played no move before (`Could not find or load main class Bot` on
+/// every one, the program being `java`, the only thing it was shown).
+#[test]
+fn a_java_bot_runs_the_classes_its_build_left_in_its_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(bot) = first_card_bot(tmp.path(), "java") else {
+        return;
+    };
+    std::fs::write(
+        bot.join("bot.toml"),
+        "build = \"javac -d $DOJO_CACHE/classes Bot.java\"\n\
+         command = \"java -cp $DOJO_CACHE/classes Bot\"\n\
+         games = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    let record = tmp.path().join("java.json");
+    let out = dojo()
+        .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+        .args(["match", "cardjitsu"])
+        .arg(&bot)
+        .args(["random-sh", "--seed", "3"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--json")
+        .arg(&record)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let record = read_json(&record);
+    let conduct = &record["conduct"][0];
+    for key in ["timeout", "crash", "invalid", "restart"] {
+        assert_eq!(conduct[key], 0, "{conduct}\n{stderr}");
+    }
+}
