@@ -370,12 +370,19 @@ fn random_sh_answers(seed: &str) -> String {
 fn the_bundled_shell_bot_draws_from_all_of_its_seed() {
     // DOJO_SEED uses all 64 bits; sh's arithmetic saturates above 2^63 - 1
     // (dash), so every seed up there played one and the same game.
-    let high = ["18446744073709551615", "18446744073709551614", "9223372036854775808"];
+    let high = [
+        "18446744073709551615",
+        "18446744073709551614",
+        "9223372036854775808",
+    ];
     let answers: Vec<String> = high.iter().map(|s| random_sh_answers(s)).collect();
     assert_ne!(answers[0], answers[1], "{answers:?}");
     assert_ne!(answers[1], answers[2], "{answers:?}");
     // And small seeds, leading zeros among their last nine digits, still
     // differ from each other.
     assert_ne!(random_sh_answers("7"), random_sh_answers("12345"));
-    assert_ne!(random_sh_answers("1000000007"), random_sh_answers("1000000008"));
+    assert_ne!(
+        random_sh_answers("1000000007"),
+        random_sh_answers("1000000008")
+    );
 }
