@@ -191,17 +191,13 @@ impl BotBox {
     /// moves it into a new group of the CPU controller, so that the next
     /// game's processes start on a run queue of their own (see
     /// [`crate::cgroup::BotGroup::move_to_new_share`]; each start roots a
-    /// new cgroup namespace there, so a bot sees no group's name), and
-    /// removes the group of the game before last, whose processes the
-    /// last renewal killed. That work of dojo's (about 70 µs of system
-    /// calls) runs beside the init's renewal rather than before it.
+    /// new cgroup namespace there, so a bot sees no group's name).
     fn send_renew(&self) -> std::io::Result<()> {
         send(&self.ctl, init::RENEW, &[], &[])?;
         if let (Some(group), Some(init)) = (&self.guard.cgroup, self.guard.init_pid) {
             // An init whose pid is unknown (see `create`) stays in the
             // box's own group.
             group.move_to_new_share(init)?;
-            group.remove_old_shares(2)?;
         }
         Ok(())
     }

@@ -298,15 +298,7 @@ pub fn remove_stale() -> Vec<PathBuf> {
             }
             let dir = entry.path();
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-            // A box's inner CPU groups first (`Share`): a group with
-            // groups inside cannot be removed.
-            let inner = std::fs::read_dir(&dir).into_iter().flatten().flatten();
-            for group in inner.filter(|e| e.file_type().is_ok_and(|t| t.is_dir())) {
-                kill_in(&group.path(), deadline);
-                let _ = std::fs::remove_dir(group.path());
-            }
-            kill_in(&dir, deadline);
-            if std::fs::remove_dir(&dir).is_ok() {
+            if remove_with_inner(&dir, deadline).is_ok() {
                 removed.push(dir);
             }
         }
@@ -351,36 +343,9 @@ pub struct BotGroup {
     /// descriptor that wrote it. `None` inside without a memory group.
     peak: OnceLock<Option<std::fs::File>>,
     /// The group of the CPU controller proper where it has a hierarchy
-    /// of its own (v1), kept apart from `dirs`: a box's is made anew for
-    /// every game ([`Self::renew_share`]).
-    share: Option<Share>,
-}
-
-/// A v1 `cpu` group whose processes can be given a new run queue. The
-/// scheduler starts a new process at its run queue's virtual runtime,
-/// which a process reads in `/proc/self/sched` (`se.vruntime`): in a
-/// group that lives on, that grows with all the CPU the group's earlier
-/// processes used, a note one game of a box would leave the next. So a
-/// box's init (and every bot it starts) lives in a group inside the
-/// box's, a new one for every game ([`BotGroup::move_to_new_share`]): a
-/// new group's queue starts at zero. The box's own group stays one
-/// entity of the default weight (only its waiter is left in it, asleep).
-/// The init roots a new cgroup namespace in it for each bot it starts,
-/// so a bot sees no name.
-#[derive(Debug)]
-struct Share {
-    /// The group the box's processes joined.
-    dir: PathBuf,
-    /// The inner groups not yet removed, the one in use last.
-    inner: std::sync::Mutex<Vec<PathBuf>>,
-    /// Inner groups made so far (their names: `g1`, `g2`, ...).
-    made: AtomicU64,
-}
-
-impl Share {
-    fn inner(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
+    /// of its own (v1), kept apart from `dirs`: a box's processes get an
+    /// inner group of it for every game ([`Self::move_to_new_share`]).
+    share: Option<std::sync::Arc<crate::cpu_share::Share>>,
 }
 
 /// What [`BotGroup::hit_counts`] counts, by its place in the answer.
@@ -583,11 +548,7 @@ impl BotGroup {
                 // group can be replaced. A new group has the default
                 // weight: nothing to write.
                 group.procs.push(open_procs(&dir)?);
-                group.share = Some(Share {
-                    dir,
-                    inner: std::sync::Mutex::new(Vec::new()),
-                    made: AtomicU64::new(0),
-                });
+                group.share = Some(crate::cpu_share::Share::new(dir));
                 continue;
             }
             group.dirs.push((base.controller, dir.clone(), base.v2));
@@ -644,61 +605,14 @@ impl BotGroup {
 
     /// Moves `pid` (a box's init, before its next game) into a new inner
     /// group of the CPU controller, so that the processes it starts from
-    /// then on run on a queue of their own (`Share`). Nothing to do on
-    /// v2 and with v1's `cpu,cpuacct` mounted together (a known gap, see
-    /// `docs/sandbox.md`), or without the controller. The group it left
-    /// is removed by [`Self::remove_old_shares`], once its processes are
-    /// gone.
+    /// then on run on a queue of their own (`cpu_share`). Nothing to do
+    /// on v2 and with v1's `cpu,cpuacct` mounted together (a known gap,
+    /// see `docs/sandbox.md`), or without the controller.
     pub fn move_to_new_share(&self, pid: i32) -> std::io::Result<()> {
-        use std::io::Write;
-        let Some(share) = &self.share else {
-            return Ok(());
-        };
-        let n = share.made.fetch_add(1, Ordering::Relaxed) + 1;
-        let new = share.dir.join(format!("g{n}"));
-        std::fs::create_dir(&new)?;
-        let moved = std::fs::OpenOptions::new()
-            .write(true)
-            .open(new.join("cgroup.procs"))
-            .and_then(|mut procs| procs.write_all(pid.to_string().as_bytes()));
-        if let Err(e) = moved {
-            let _ = std::fs::remove_dir(&new);
-            return Err(e);
+        match &self.share {
+            Some(share) => share.move_to_new(pid),
+            None => Ok(()),
         }
-        share.inner().push(new);
-        Ok(())
-    }
-
-    /// Removes the inner `cpu` groups but the last `keep` (the one in use,
-    /// and the last game's, which may still be emptying), killing first
-    /// whatever is left in them (nothing, once the init has emptied its
-    /// box of them); an error if one cannot be removed.
-    pub fn remove_old_shares(&self, keep: usize) -> std::io::Result<()> {
-        let Some(share) = &self.share else {
-            return Ok(());
-        };
-        let mut inner = share.inner();
-        let from = inner.len().saturating_sub(keep);
-        let kept = inner.split_off(from);
-        let mut result = Ok(());
-        inner.retain(|dir| {
-            if std::fs::remove_dir(dir).is_ok() {
-                return false;
-            }
-            kill_in(
-                dir,
-                std::time::Instant::now() + std::time::Duration::from_secs(5),
-            );
-            match std::fs::remove_dir(dir) {
-                Ok(()) => false,
-                Err(e) => {
-                    result = Err(e);
-                    true
-                }
-            }
-        });
-        inner.extend(kept);
-        result
     }
 
     /// CPU time used so far by every process that was ever in the group,
@@ -910,8 +824,8 @@ impl BotGroup {
     /// one they are in (the order they are removed in).
     fn all_dirs(&self) -> Vec<PathBuf> {
         let share = self.share.iter().flat_map(|share| {
-            let mut dirs = share.inner().clone();
-            dirs.push(share.dir.clone());
+            let mut dirs = share.inner_dirs();
+            dirs.push(share.dir().to_owned());
             dirs
         });
         self.dirs
@@ -922,9 +836,22 @@ impl BotGroup {
     }
 }
 
+/// Removes the group `dir` and any group inside it (a box's inner CPU
+/// groups, `cpu_share`: a group with groups inside cannot be removed),
+/// killing first whatever is in them.
+fn remove_with_inner(dir: &Path, deadline: std::time::Instant) -> std::io::Result<()> {
+    let inner = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    for group in inner.filter(|e| e.file_type().is_ok_and(|t| t.is_dir())) {
+        kill_in(&group.path(), deadline);
+        let _ = std::fs::remove_dir(group.path());
+    }
+    kill_in(dir, deadline);
+    std::fs::remove_dir(dir)
+}
+
 /// SIGKILLs every process in the group `dir` until none is left, or
 /// `deadline`.
-fn kill_in(dir: &Path, deadline: std::time::Instant) {
+pub(crate) fn kill_in(dir: &Path, deadline: std::time::Instant) {
     loop {
         let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
         let pids: Vec<i32> = procs.lines().filter_map(|l| l.parse().ok()).collect();
@@ -942,11 +869,21 @@ fn kill_in(dir: &Path, deadline: std::time::Instant) {
 impl Drop for BotGroup {
     fn drop(&mut self) {
         self.procs.clear();
+        if let Some(share) = &self.share {
+            share.close();
+        }
         self.kill_all(std::time::Duration::from_secs(5));
         for dir in self.all_dirs() {
             // Fails only if a process is stuck in the kernel; the empty
             // group is then left behind (harmless, and named by pid).
             let _ = std::fs::remove_dir(dir);
+        }
+        if let Some(share) = &self.share
+            && share.dir().exists()
+        {
+            // A next game's group the janitor made as the box went.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            let _ = remove_with_inner(share.dir(), deadline);
         }
     }
 }
@@ -1073,15 +1010,22 @@ mod tests {
         let mut seen = Vec::new();
         for _ in 0..3 {
             group.move_to_new_share(pid).expect("moved");
-            group.remove_old_shares(1).expect("removed");
-            let inner = share.inner().clone();
-            assert_eq!(inner.len(), 1, "{inner:?}");
-            let procs = std::fs::read_to_string(inner[0].join("cgroup.procs")).expect("procs");
+            // What the janitor does too, keeping only the group in use.
+            share.tidy(1);
+            let current = share.inner_dirs().last().cloned().expect("a group");
+            let procs = std::fs::read_to_string(current.join("cgroup.procs")).expect("procs");
             assert_eq!(procs.trim(), pid.to_string());
-            seen.push(inner[0].clone());
+            seen.push(current);
         }
         assert!(!seen[0].exists() && !seen[1].exists() && seen[2].exists());
-        let dir = share.dir.clone();
+        // The next game's group is made ahead, empty.
+        let spare = share.inner_dirs()[0].clone();
+        assert_ne!(spare, seen[2]);
+        assert_eq!(
+            std::fs::read_to_string(spare.join("cgroup.procs")).unwrap(),
+            ""
+        );
+        let dir = share.dir().to_owned();
         drop(group);
         let _ = sleeper.wait();
         assert!(!dir.exists(), "{dir:?} is left");

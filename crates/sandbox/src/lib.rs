@@ -88,6 +88,7 @@ pub mod build_box;
 pub mod capacity;
 pub mod cgroup;
 pub mod confine;
+mod cpu_share;
 pub mod cputime;
 pub mod fork_fence;
 pub mod lifecycle;

@@ -31,7 +31,7 @@
 //!   (where the box has a minimal root), a new IPC namespace and its PID
 //!   counter set back; it answers [`RENEWED`], or [`FAILED`] with the
 //!   errno of the step that failed (meanwhile dojo moves it into a new
-//!   group of the CPU controller: `cgroup::Share`; each start roots a new
+//!   group of the CPU controller: `cpu_share`; each start roots a new
 //!   cgroup namespace where the init then is);
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
@@ -686,7 +686,7 @@ unsafe fn start(
         }
     }
     // A cgroup namespace rooted where the init is now: dojo moves it into
-    // a new group of the CPU controller for every game (`cgroup::Share`),
+    // a new group of the CPU controller for every game (`cpu_share`),
     // while it renews the box, so the bot, cloned into it, sees its
     // groups as `/` in every game whatever their names. (A `clone` flag
     // would do it in the same call, but the box's seccomp filters deny
