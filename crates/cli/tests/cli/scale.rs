@@ -227,7 +227,8 @@ fn a_low_pids_limit_lowers_the_jobs_with_a_note_and_fails_no_game() {
     let league = tmp.path().join("l");
     let out = in_group(&group, &sleepers_league(&echo, 1, 20, 16, &league));
     let err = stderr_of(&out);
-    assert!(err.contains("games at once, not 16: "), "{err}");
+    // "1 game" or "N games", as dojo's own threads leave room.
+    assert!(err.contains(" at once, not 16: "), "{err}");
     assert!(
         err.contains("pids.max allows 100 processes and threads"),
         "{err}"
