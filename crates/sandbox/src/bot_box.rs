@@ -187,19 +187,20 @@ impl BotBox {
         }
     }
 
-    /// Sends the init [`init::RENEW`], then, while it renews the box,
-    /// moves it into a new group of the CPU controller, so that the next
-    /// game's processes start on a run queue of their own (see
-    /// [`crate::cgroup::BotGroup::move_to_new_share`]; each start roots a
+    /// Sends the init [`init::RENEW`] with the `tasks` file of a new group
+    /// of the CPU controller, into which it moves itself, so that the
+    /// next game's processes start on a run queue of their own (see
+    /// [`crate::cgroup::BotGroup::next_share_entry`]; each start roots a
     /// new cgroup namespace there, so a bot sees no group's name).
     fn send_renew(&self) -> std::io::Result<()> {
-        send(&self.ctl, init::RENEW, &[], &[])?;
-        if let (Some(group), Some(init)) = (&self.guard.cgroup, self.guard.init_pid) {
-            // An init whose pid is unknown (see `create`) stays in the
-            // box's own group.
-            group.move_to_new_share(init)?;
-        }
-        Ok(())
+        // An init whose pid is unknown (see `create`) stays in the box's
+        // own group.
+        let entry = match (&self.guard.cgroup, self.guard.init_pid) {
+            (Some(group), Some(_)) => group.next_share_entry()?,
+            _ => None,
+        };
+        let fds: Vec<_> = entry.iter().map(std::os::fd::AsFd::as_fd).collect();
+        send(&self.ctl, init::RENEW, &[], &fds)
     }
 
     /// Whether the box still works: its init answered every request and

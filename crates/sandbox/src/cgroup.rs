@@ -344,7 +344,7 @@ pub struct BotGroup {
     peak: OnceLock<Option<std::fs::File>>,
     /// The group of the CPU controller proper where it has a hierarchy
     /// of its own (v1), kept apart from `dirs`: a box's processes get an
-    /// inner group of it for every game ([`Self::move_to_new_share`]).
+    /// inner group of it for every game ([`Self::next_share_entry`]).
     share: Option<std::sync::Arc<crate::cpu_share::Share>>,
 }
 
@@ -603,16 +603,17 @@ impl BotGroup {
         Ok((!group.dirs.is_empty() || group.share.is_some()).then_some(group))
     }
 
-    /// Moves `pid` (a box's init, before its next game) into a new inner
-    /// group of the CPU controller, so that the processes it starts from
-    /// then on run on a queue of their own (`cpu_share`). Nothing to do
-    /// on v2 and with v1's `cpu,cpuacct` mounted together (a known gap,
-    /// see `docs/sandbox.md`), or without the controller.
-    pub fn move_to_new_share(&self, pid: i32) -> std::io::Result<()> {
-        match &self.share {
-            Some(share) => share.move_to_new(pid),
-            None => Ok(()),
-        }
+    /// The `tasks` file of a new inner group of the CPU controller,
+    /// open for writing: a box's init writes `0` into it before its next
+    /// game, so that the processes it starts from then on run on a queue
+    /// of their own (`cpu_share`). `None` on v2 and with v1's
+    /// `cpu,cpuacct` mounted together (a known gap, see
+    /// `docs/sandbox.md`), or without the controller.
+    pub fn next_share_entry(&self) -> std::io::Result<Option<std::fs::File>> {
+        self.share
+            .as_ref()
+            .map(|share| share.next_entry())
+            .transpose()
     }
 
     /// CPU time used so far by every process that was ever in the group,
@@ -994,7 +995,7 @@ mod tests {
     }
 
     #[test]
-    fn each_move_to_a_new_share_leaves_one_inner_group_and_the_drop_none() {
+    fn each_new_share_entry_leaves_one_inner_group_and_the_drop_none() {
         let Some(_) = share_base() else { return };
         let limits = GroupLimits {
             cpu_share: true,
@@ -1009,7 +1010,12 @@ mod tests {
         let pid = i32::try_from(sleeper.id()).expect("pid");
         let mut seen = Vec::new();
         for _ in 0..3 {
-            group.move_to_new_share(pid).expect("moved");
+            // The init writes `0` (itself); a pid moves the same thread.
+            let mut tasks = group
+                .next_share_entry()
+                .expect("made")
+                .expect("a cpu group");
+            std::io::Write::write_all(&mut tasks, pid.to_string().as_bytes()).expect("moved");
             // What the janitor does too, keeping only the group in use.
             share.tidy(1);
             let current = share.inner_dirs().last().cloned().expect("a group");

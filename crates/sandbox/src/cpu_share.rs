@@ -5,23 +5,28 @@
 //! that lives on, that grows with all the CPU the group's earlier
 //! processes used, a note one game of a box would leave the next. So a
 //! box's init (and every bot it starts) lives in a group inside the box's
-//! (`g1`, `g2`, ...), a new one for every game ([`Share::move_to_new`]): a
+//! (`g1`, `g2`, ...), a new one for every game ([`Share::next_entry`]): a
 //! new group's queue starts at zero. The box's own group stays one entity
 //! of the default weight (only its waiter is left in it, asleep). The init
 //! roots a new cgroup namespace where it is for each bot it starts, so a
 //! bot sees no name.
 //!
-//! Making and removing a group costs about 50 µs, the move about 18 µs
-//! (wall, timed from Python): a thread of its own (the janitor) makes
-//! each box's next group ahead and removes the groups of games before the
-//! last behind, so a game's path holds only the move (one write). Even
-//! so a league of two echo bots at `--jobs 1` (figure 1 of the speed
-//! bench, 3,000 games, five runs each way) plays about 12% fewer games a
-//! second with it than without (548 against 623): the janitor's work on
-//! the other core, the moves and the bots' new run queues.
+//! The init moves itself: dojo hands it the new group's `tasks` file,
+//! opened here, with its renewal, and it writes `0` there. A thread that
+//! moves itself is the one move the kernel makes without the write side
+//! of its global thread-group lock (a per-CPU semaphore whose writer
+//! waits for an RCU grace period, and for every `fork`, `exec` and `exit`
+//! in flight on the machine); dojo writing the init's pid into
+//! `cgroup.procs` took that lock, and every so often a game's path waited
+//! 10 to 23 ms for it (`perf trace` of the speed bench's `--jobs 1`
+//! league: 15 such writes in 1,500 games).
+//!
+//! Making and removing a group costs about 50 µs (wall, timed from
+//! Python): a thread of its own (the janitor) makes each box's next group
+//! ahead and removes the groups of games before the last behind, so a
+//! game's path holds none of it.
 
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, mpsc};
@@ -40,14 +45,15 @@ pub(crate) struct Share {
 struct State {
     /// The inner groups used and not yet removed, the one in use last.
     used: Vec<PathBuf>,
-    /// The next game's group, made ahead, with its `cgroup.procs` open.
+    /// The next game's group, made ahead, with its `tasks` open.
     spare: Option<(PathBuf, File)>,
     /// The box is gone: the janitor makes nothing more for it.
     closed: bool,
 }
 
-/// How many used groups the janitor keeps: the one in use and the last
-/// game's, whose processes the box's init may still be killing.
+/// How many used groups the janitor keeps: the one handed out last (the
+/// init may not have moved there yet) and the game's before it, where the
+/// init may still be, killing its processes.
 const KEEP: usize = 2;
 
 impl Share {
@@ -68,16 +74,18 @@ impl Share {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A new inner group, its `cgroup.procs` open for writing.
+    /// A new inner group, its `tasks` open for writing (`tasks`, not
+    /// `cgroup.procs`: only a thread's own move into `tasks` goes without
+    /// the kernel's global lock; a box's init has a single thread).
     fn make(&self) -> std::io::Result<(PathBuf, File)> {
         let n = self.made.fetch_add(1, Ordering::Relaxed) + 1;
         let dir = self.dir.join(format!("g{n}"));
         std::fs::create_dir(&dir)?;
         match std::fs::OpenOptions::new()
             .write(true)
-            .open(dir.join("cgroup.procs"))
+            .open(dir.join("tasks"))
         {
-            Ok(procs) => Ok((dir, procs)),
+            Ok(tasks) => Ok((dir, tasks)),
             Err(e) => {
                 let _ = std::fs::remove_dir(&dir);
                 Err(e)
@@ -85,27 +93,23 @@ impl Share {
         }
     }
 
-    /// Moves `pid` (a box's init, before its next game) into a new inner
-    /// group: the one the janitor made ahead, else one made now. The
+    /// The next game's group (the one the janitor made ahead, else one
+    /// made now), counted as in use: its `tasks` file, open for writing,
+    /// into which the box's init writes `0` to move itself there. The
     /// janitor is then asked to remove the groups of games before the
     /// last and to make the next.
-    pub(crate) fn move_to_new(self: &Arc<Self>, pid: i32) -> std::io::Result<()> {
+    pub(crate) fn next_entry(self: &Arc<Self>) -> std::io::Result<File> {
         let spare = self.state().spare.take();
-        let (dir, mut procs) = match spare {
+        let (dir, tasks) = match spare {
             Some(spare) => spare,
             None => self.make()?,
         };
-        if let Err(e) = procs.write_all(pid.to_string().as_bytes()) {
-            drop(procs);
-            let _ = std::fs::remove_dir(&dir);
-            return Err(e);
-        }
         self.state().used.push(dir);
         if janitor().send(Arc::clone(self)).is_err() {
             // No janitor (its thread could not start): tidy here.
             self.tidy(KEEP);
         }
-        Ok(())
+        Ok(tasks)
     }
 
     /// The janitor's work for this box: remove the used groups but the

@@ -30,9 +30,10 @@
 //!   box would be (`renew`): a new tmpfs over the scratch directory
 //!   (where the box has a minimal root), a new IPC namespace and its PID
 //!   counter set back; it answers [`RENEWED`], or [`FAILED`] with the
-//!   errno of the step that failed (meanwhile dojo moves it into a new
-//!   group of the CPU controller: `cpu_share`; each start roots a new
-//!   cgroup namespace where the init then is);
+//!   errno of the step that failed; with it may come the `tasks` file of
+//!   a new group of the CPU controller (`cpu_share`), into which the init
+//!   first moves itself (each start roots a new cgroup namespace where
+//!   the init then is);
 //! - when dojo's end closes, the init exits, and the kernel kills what is
 //!   left in its namespace.
 //!
@@ -408,7 +409,9 @@ pub unsafe fn run(ctl: i32, program: &Program, plan: &super::Containment) -> ! {
                 }
                 RENEW => {
                     kill_all(&mut current);
-                    match renew(program.scratch.as_ref(), &mut mounted) {
+                    match join_share(passed[0])
+                        .and_then(|()| renew(program.scratch.as_ref(), &mut mounted))
+                    {
                         Ok(()) => message(RENEWED, 0, 0),
                         Err(e) => message(FAILED, 0, e),
                     }
@@ -424,6 +427,25 @@ pub unsafe fn run(ctl: i32, program: &Program, plan: &super::Containment) -> ! {
                 libc::_exit(1);
             }
         }
+    }
+}
+
+/// Moves the init into the group whose `tasks` file `tasks` is (`-1`:
+/// none came). A thread writing `0` there moves itself, the one move the
+/// kernel makes without its global thread-group lock (see `cpu_share`);
+/// the init has a single thread.
+///
+/// # Safety
+/// As [`run`].
+unsafe fn join_share(tasks: i32) -> Result<(), i32> {
+    if tasks < 0 {
+        return Ok(());
+    }
+    // SAFETY: writes one byte from a live buffer.
+    if unsafe { libc::write(tasks, b"0".as_ptr().cast(), 1) } == 1 {
+        Ok(())
+    } else {
+        Err(errno())
     }
 }
 
@@ -685,9 +707,9 @@ unsafe fn start(
             begin = i + 1;
         }
     }
-    // A cgroup namespace rooted where the init is now: dojo moves it into
-    // a new group of the CPU controller for every game (`cpu_share`),
-    // while it renews the box, so the bot, cloned into it, sees its
+    // A cgroup namespace rooted where the init is now: it moves itself
+    // into a new group of the CPU controller for every game
+    // (`cpu_share`), as it renews the box, so the bot, cloned into it, sees its
     // groups as `/` in every game whatever their names. (A `clone` flag
     // would do it in the same call, but the box's seccomp filters deny
     // `clone` with namespace flags, the init's too.)
