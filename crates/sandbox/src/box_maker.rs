@@ -13,8 +13,8 @@
 //!
 //! A request is the box's [`Launch`] (serialized: the maker is a fork of
 //! dojo, but what dojo made after the fork is not in its memory), the
-//! init's end of the box's socket pair and the `cgroup.procs`
-//! descriptors of the box's groups (dojo makes the groups and keeps them,
+//! init's end of the box's socket pair and the join
+//! descriptors of the box's groups (`cgroup::open_join`) (dojo makes the groups and keeps them,
 //! for the accounting). The maker forks the box as [`crate::spawn`] does
 //! for dojo, and answers with the pids of the waiter and init and a pidfd
 //! of each. The waiter is the maker's child: the maker reaps it. Its

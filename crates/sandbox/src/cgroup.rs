@@ -271,11 +271,19 @@ fn stale_owner(name: &str, ns: u64) -> Option<u32> {
     pid.parse().ok()
 }
 
-fn open_procs(dir: &Path) -> std::io::Result<OwnedFd> {
-    let procs = std::fs::OpenOptions::new()
+/// The file a process joins the group `dir` by, writing `0`, open for
+/// writing: on v1 `tasks`, which moves the writing thread alone (the
+/// joiners are just-forked single-threaded children), the one move the
+/// kernel makes without the write side of its global thread-group lock,
+/// whose writer waits for an RCU grace period and for every `fork`,
+/// `exec` and `exit` in flight (see `cpu_share`); on v2, which has no
+/// such file for a domain group, `cgroup.procs`.
+fn open_join(dir: &Path, v2: bool) -> std::io::Result<OwnedFd> {
+    let file = if v2 { "cgroup.procs" } else { "tasks" };
+    let join = std::fs::OpenOptions::new()
         .write(true)
-        .open(dir.join("cgroup.procs"))?;
-    Ok(procs.into())
+        .open(dir.join(file))?;
+    Ok(join.into())
 }
 
 /// Removes the groups of dojo processes that are gone (a `kill -9`): every
@@ -324,7 +332,8 @@ pub use crate::sys::{GroupLimits, MOST_GROUPS};
 #[derive(Debug)]
 pub struct BotGroup {
     dirs: Vec<(Controller, PathBuf, bool)>,
-    /// `cgroup.procs` of each group, open for the child to join with.
+    /// The file of each group to join it by ([`open_join`]), open for the
+    /// child to write `0` into.
     procs: Vec<OwnedFd>,
     /// The group's CPU usage, and its limit.
     cpu: Option<std::sync::Arc<CpuCounter>>,
@@ -547,7 +556,7 @@ impl BotGroup {
                 // together, whose group also counts the CPU time): the
                 // group can be replaced. A new group has the default
                 // weight: nothing to write.
-                group.procs.push(open_procs(&dir)?);
+                group.procs.push(open_join(&dir, base.v2)?);
                 group.share = Some(crate::cpu_share::Share::new(dir));
                 continue;
             }
@@ -567,14 +576,14 @@ impl BotGroup {
                 }
                 group.cpu = Some(counter);
                 if !made {
-                    group.procs.push(open_procs(&dir)?);
+                    group.procs.push(open_join(&dir, base.v2)?);
                 }
                 continue;
             }
             if base.controller == Controller::CpuShare {
                 // A new group has the default weight: nothing to write.
                 if !made {
-                    group.procs.push(open_procs(&dir)?);
+                    group.procs.push(open_join(&dir, base.v2)?);
                 }
                 continue;
             }
@@ -597,7 +606,7 @@ impl BotGroup {
                 let _ = std::fs::write(dir.join(swap), swap_value.to_string());
             }
             if !made {
-                group.procs.push(open_procs(&dir)?);
+                group.procs.push(open_join(&dir, base.v2)?);
             }
         }
         Ok((!group.dirs.is_empty() || group.share.is_some()).then_some(group))
@@ -623,7 +632,7 @@ impl BotGroup {
         self.cpu.as_ref()?.used()
     }
 
-    /// The `cgroup.procs` descriptors the child writes itself into.
+    /// The descriptors the child joins its groups by ([`open_join`]).
     pub fn join_fds(&self) -> [i32; MOST_GROUPS] {
         let mut fds = [-1; MOST_GROUPS];
         for (slot, fd) in fds.iter_mut().zip(&self.procs) {

@@ -237,7 +237,7 @@ pub(crate) struct Forked {
     pub stderr: Option<ChildStderr>,
 }
 
-/// The fork of [`start_contained`], given the `cgroup.procs` descriptors
+/// The fork of [`start_contained`], given the join descriptors
 /// of the child's groups to join (-1: none): everything else, the
 /// Landlock ruleset and the minimal root included, is made here. The box
 /// maker calls it for a box's init with descriptors dojo sent it.

@@ -249,7 +249,7 @@ pub struct Containment {
     /// Mount a `/proc` of the bot's own PID namespace (needs `NEW_PID`
     /// and `NEW_NS` in the flags).
     pub private_proc: bool,
-    /// `cgroup.procs` descriptors of the bot's control groups to join
+    /// Descriptors of the bot's control groups to join by writing `0`
     /// (-1: none); the owner keeps them open until the spawn returned.
     pub cgroup_fds: [i32; MOST_GROUPS],
     /// Limits for the bot's control groups (the spawn makes them).
