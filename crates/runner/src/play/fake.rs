@@ -52,6 +52,10 @@ pub(crate) struct Fake {
     /// Per seat: what the limits of each generation's process show at its
     /// end (none where not given).
     pub(crate) limits: Vec<Vec<(u64, LimitsSeen)>>,
+    /// Per seat: how long each start after the seat's first keeps the
+    /// loop (its last process being killed and its box emptied, which a
+    /// process with a large address space makes slow).
+    pub(crate) restart_cost: Vec<Duration>,
 }
 
 impl Fake {
@@ -71,6 +75,7 @@ impl Fake {
             cpu_share: vec![None; seats],
             started_at: vec![Duration::ZERO; seats],
             limits: vec![Vec::new(); seats],
+            restart_cost: vec![Duration::ZERO; seats],
         }
     }
 }
@@ -81,6 +86,9 @@ impl Processes for Fake {
     }
 
     fn start(&mut self, seat: usize, generation: u64) -> std::io::Result<i32> {
+        if generation > 1 {
+            self.clock += self.restart_cost[seat];
+        }
         self.generation[seat] = generation;
         self.live[seat] = true;
         self.started_at[seat] = self.clock;

@@ -81,9 +81,12 @@ impl<'a, P: Processes> Game<'a, P> {
             }
             self.check_prompts(&prompts)?;
             self.drain_idle();
-            let mut pending = Vec::with_capacity(prompts.len());
+            let mut pending: Vec<Pending<R::Move>> = Vec::with_capacity(prompts.len());
             for prompt in prompts {
-                pending.push(self.send_prompt(referee, prompt)?);
+                let before = self.procs.now();
+                let p = self.send_prompt(referee, prompt)?;
+                excuse(&mut pending, p.seat, self.procs.now() - before);
+                pending.push(p);
             }
             self.wait_answers(referee, &mut pending)?;
             // A bot the OOM killer took for want of memory outside its cap
@@ -318,10 +321,13 @@ impl<'a, P: Processes> Game<'a, P> {
             // answer that was there in time is never judged late because
             // the loop was busy.
             for tagged in self.procs.wait(wait) {
+                let (seat, before) = (tagged.seat, self.procs.now());
                 self.on_batch(referee, pending, tagged)?;
+                excuse(pending, seat, self.procs.now() - before);
             }
             let now = self.procs.now();
-            for p in pending.iter_mut() {
+            for i in 0..pending.len() {
+                let p = &mut pending[i];
                 if p.answer.is_some() {
                     continue;
                 }
@@ -341,7 +347,9 @@ impl<'a, P: Processes> Game<'a, P> {
                     let latency = now.saturating_duration_since(p.sent);
                     self.seats[p.seat].settle(p, Answer::Fault(Fault::Timeout), Some(latency));
                 }
-                self.kill_after_fault(p.seat);
+                let (seat, before) = (p.seat, self.procs.now());
+                self.kill_after_fault(seat);
+                excuse(pending, seat, self.procs.now() - before);
             }
         }
     }
@@ -552,6 +560,27 @@ impl<'a, P: Processes> Game<'a, P> {
 /// The seat an event is for, if the event comes from the seat's current
 /// process. Events of a process already killed are dropped here: a late
 /// answer must never be taken for a later prompt.
+/// Excuses every outstanding prompt but `seat`'s for `stalled`, time the
+/// loop just spent on `seat`'s processes (starting one, killing one,
+/// waiting for its box to be emptied): each is taken as sent that much
+/// later. An answer that arrived meanwhile is only read, and stamped,
+/// once the loop is back, so without this a bot whose processes take
+/// long to die (the kernel tearing down a large address space) would
+/// have its opponents' answers judged late. A seat's own starts are its
+/// move's time, and are not excused.
+fn excuse<M>(pending: &mut [Pending<M>], seat: usize, stalled: std::time::Duration) {
+    if stalled.is_zero() {
+        return;
+    }
+    for p in pending
+        .iter_mut()
+        .filter(|p| p.seat != seat && p.answer.is_none())
+    {
+        p.sent += stalled;
+        p.deadline += stalled;
+    }
+}
+
 fn current<'s, 'a>(
     seats: &'s mut [SeatState<'a>],
     seat: usize,

@@ -472,6 +472,35 @@ fn a_bot_that_exits_after_each_move_gets_the_start_up_allowance_once_a_game() {
     }
 }
 
+#[test]
+fn a_bot_slow_to_die_never_makes_its_opponent_late() {
+    // Seat 1 exits after each move, and each of its processes takes 3 s
+    // to be killed and its box emptied (a large address space: the red
+    // team's `slow_death`) while the loop starts the next one, after
+    // seat 0's prompt went out. Seat 0 answers every prompt in 100 ms,
+    // which the loop reads only once it is back.
+    for time in [TimeMode::Wall, TimeMode::Cpu] {
+        let mut opts = options();
+        opts.controls.time = time;
+        let fast = answering(|_, _| vec![(100, line("4"))]);
+        let mut fake = Fake::new(vec![fast, answers_and_exits(10)]);
+        fake.restart_cost[1] = Duration::from_millis(3000);
+        fake.cpu_share = vec![Some(0.01), Some(0.01)];
+        let mut referee = Numbers::new(2, 4);
+        let run = play_fake_with(&mut referee, fake, Mode::Auto, &opts);
+        assert_eq!(referee.played(0), vec![Answer::Move(4); 4], "{time:?}");
+        assert_eq!(referee.played(1), vec![Answer::Move(1); 4], "{time:?}");
+        let seat = &run.seats[0];
+        assert_eq!(seat.faults.timeout, 0, "{time:?}");
+        assert!(
+            seat.latencies_us.iter().all(|&us| us <= 100_000),
+            "{time:?}: {:?}",
+            seat.latencies_us
+        );
+        assert_eq!(run.seats[1].mode, Mode::PerTurn, "{time:?}");
+    }
+}
+
 /// A bot that answers round 0, then on round 1 thinks for 600 ms, exits
 /// 0 without answering (as a bot that exits after its moves would, had it
 /// not read the prompt) and, started again, thinks 600 ms more and
