@@ -103,6 +103,14 @@ impl<Rec: MatchRecord> Output<Played<Rec>> for MatchText {
         for line in &p.forensics {
             outln!("{line}");
         }
+        if !p.forensics.is_empty() {
+            // The result line is the board's: a league would not have
+            // let the faulty side win it.
+            outln!(
+                "note: the result above is the board's; a league (under `--faults forfeit`, \
+                 its default) scores a game a side faulted in as lost by that side"
+            );
+        }
         crate::bots::hidden_path_hints(
             p.bots.iter().map(|b| &**b).zip(record.conduct()),
             p.sandbox,

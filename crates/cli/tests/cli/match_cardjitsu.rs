@@ -639,6 +639,10 @@ fn a_bot_crashing_midgame_is_named_with_its_first_crash_and_a_sound_match_exits_
         stdout.contains(&format!("(the first in round {first})")),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("a league (under `--faults forfeit`, its default) scores a game a side faulted in as lost by that side"),
+        "a faulty match says its result is the board's, not a league's: {stdout}"
+    );
 
     let sound = dojo()
         .args([
@@ -655,6 +659,7 @@ fn a_bot_crashing_midgame_is_named_with_its_first_crash_and_a_sound_match_exits_
         .unwrap();
     assert_eq!(sound.status.code(), Some(0), "{}", stderr_of(&sound));
     assert!(!dojo_testkit::cli::stdout_of(&sound).contains("stderr"));
+    assert!(!dojo_testkit::cli::stdout_of(&sound).contains("note: the result above"));
 }
 
 /// Every move of every seat has its time in the record: the wall time
