@@ -94,10 +94,18 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     // Whether any game was played to its end (with its record to read).
     let mut any_record = false;
     let mut seed = a.seed.value();
+    // A game in which the bot wrote no answer at all, valid or not (it
+    // never flushed, or crashed at once): the games left would each say
+    // the same after as long (84 s for a silent bot's 8 games), so the
+    // check stops there.
+    let mut mute = false;
     for (variant, flags) in &variants {
+        if mute {
+            break;
+        }
         let mut played = 0;
         let mut faulty = Vec::new();
-        for opponent in &opponents {
+        'games: for opponent in &opponents {
             for seat in 0..seats {
                 let json = tmp.path().join(format!("game-{seed}.json"));
                 let mut args: Vec<String> = vec![
@@ -140,11 +148,16 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
                 // the bot played a move: a bot that never answers leaves
                 // the same record every time, which says nothing.
                 any_record |= game.record.is_some();
+                let answered_none = game.record.as_ref().is_some_and(|r| wrote_nothing(r, seat));
                 if first.is_none() && game.record.as_ref().is_some_and(|r| answered(r, seat) > 0) {
                     first = Some(game);
                 }
                 if stop {
                     break;
+                }
+                if answered_none && first.is_none() {
+                    mute = true;
+                    break 'games;
                 }
             }
         }
@@ -175,6 +188,12 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
         }
     }
 
+    if mute {
+        outln!(
+            "  note  stopped after that game: the bot wrote no answer to any prompt, \
+             and the other games would only say the same"
+        );
+    }
     // A bot that answered no prompt in any game did not play: a failed
     // check of its own, whatever the faults counted above.
     let silent = first.is_none() && any_record;
@@ -284,6 +303,15 @@ fn answered(rec: &Value, seat: usize) -> u64 {
     let conduct = &rec["conduct"][seat];
     let n = |key: &str| conduct[key].as_u64().unwrap_or(0);
     latencies.saturating_sub(n("timeout") + n("invalid"))
+}
+
+/// Whether the checked seat wrote no answer at all in one record, valid
+/// or not: each of its prompts met a timeout or a crash.
+fn wrote_nothing(rec: &Value, seat: usize) -> bool {
+    let latencies = rec["timing"]["latency_us"][seat]
+        .as_array()
+        .map_or(0, Vec::len) as u64;
+    latencies <= rec["conduct"][seat]["timeout"].as_u64().unwrap_or(0)
 }
 
 /// The first game played again from its record (`dojo replay --rerun`):

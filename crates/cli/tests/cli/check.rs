@@ -108,9 +108,10 @@ fn a_bot_that_answers_with_no_move_is_not_ready() {
 }
 
 /// A bot that never answers leaves the same record each time a seed is
-/// played again: it did not play, which is no sign of determinism. One
-/// crashes at once, the other times out on every prompt (the deadlines
-/// short for that, which decide no result here: it never answers).
+/// played again: it did not play, which is no sign of determinism, and
+/// the check stops after the first such game. One crashes at once, the
+/// other times out on every prompt (the deadlines short for that, which
+/// decide no result here: it never answers).
 #[test]
 fn a_bot_that_never_answers_did_not_play_and_is_not_called_deterministic() {
     for (spec, deadlines) in [
@@ -136,6 +137,13 @@ fn a_bot_that_never_answers_did_not_play_and_is_not_called_deterministic() {
         );
         assert!(
             stdout.contains("  FAIL  the bot did not play: in every game each of its prompts met"),
+            "{spec}:\n{stdout}"
+        );
+        // One such game says it: the rest are not played (a silent bot's
+        // eight games took 84 s at the default deadlines).
+        assert!(
+            stdout.contains("faulted in 1 game of 1")
+                && stdout.contains("note  stopped after that game"),
             "{spec}:\n{stdout}"
         );
     }
