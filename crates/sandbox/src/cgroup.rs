@@ -332,7 +332,7 @@ pub use crate::sys::{GroupLimits, MOST_GROUPS};
 #[derive(Debug)]
 pub struct BotGroup {
     dirs: Vec<(Controller, PathBuf, bool)>,
-    /// The file of each group to join it by ([`open_join`]), open for the
+    /// The file of each group to join it by (`open_join`), open for the
     /// child to write `0` into.
     procs: Vec<OwnedFd>,
     /// The group's CPU usage, and its limit.
@@ -632,7 +632,7 @@ impl BotGroup {
         self.cpu.as_ref()?.used()
     }
 
-    /// The descriptors the child joins its groups by ([`open_join`]).
+    /// The descriptors the child joins its groups by (`open_join`).
     pub fn join_fds(&self) -> [i32; MOST_GROUPS] {
         let mut fds = [-1; MOST_GROUPS];
         for (slot, fd) in fds.iter_mut().zip(&self.procs) {
