@@ -88,11 +88,7 @@ pub fn inline_command(spec: &str) -> Option<&str> {
 /// script; a `team` that no game the bot may play has is refused
 /// ([`dojo_games::check_team`]).
 pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
-    let bot =
-        dojo_runner::resolve(spec, bots_dir).map_err(|err| match crate::home::hint(bots_dir) {
-            Some(hint) => anyhow::Error::new(err).context(hint),
-            None => anyhow::Error::from(err),
-        })?;
+    let bot = dojo_runner::resolve(spec, bots_dir).map_err(|err| not_found(spec, bots_dir, err))?;
     // Its `team` is a manifest error if no game it may play has it.
     dojo_games::check_team(&bot)?;
     let inline = inline_command(spec).is_some();
@@ -104,6 +100,19 @@ pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
         );
     }
     Ok(bot)
+}
+
+/// The error for a spec that did not resolve: when it is a bot's name and
+/// the bots directory itself is missing, one message saying so, where
+/// dojo looked and how to point it at bots (the files tried under a
+/// missing directory say nothing more); else the lookup's own error.
+fn not_found(spec: &str, bots_dir: &Path, err: dojo_runner::SpecError) -> anyhow::Error {
+    let by_name =
+        matches!(err, dojo_runner::SpecError::NotFound { .. }) && dojo_runner::is_valid_name(spec);
+    match crate::home::hint(bots_dir) {
+        Some(hint) if by_name => anyhow::anyhow!("no bot {spec:?}: {hint}"),
+        _ => err.into(),
+    }
 }
 
 /// Refuses a bot whose manifest says it plays other games: it would only

@@ -25,13 +25,13 @@ fn checkout() -> PathBuf {
     cli.ancestors().nth(2).unwrap_or(cli).to_path_buf()
 }
 
-/// The places searched, in order, with what each is (for error hints).
-fn roots() -> Vec<(PathBuf, String)> {
-    let mut out = vec![(PathBuf::from("."), "the current directory".to_owned())];
+/// The places searched, in order ([`searched`] names them for messages).
+fn roots() -> Vec<PathBuf> {
+    let mut out = vec![PathBuf::from(".")];
     if let Some(home) = std::env::var_os(HOME_VAR).filter(|h| !h.is_empty()) {
-        out.push((PathBuf::from(&home), format!("${HOME_VAR}")));
+        out.push(PathBuf::from(&home));
     }
-    out.push((checkout(), "the checkout dojo was built from".to_owned()));
+    out.push(checkout());
     out
 }
 
@@ -49,7 +49,7 @@ pub fn bots_dir(given: Option<PathBuf>) -> PathBuf {
     }
     roots()
         .into_iter()
-        .map(|(root, _)| root.join("bots"))
+        .map(|root| root.join("bots"))
         .find(|dir| dir.is_dir())
         .map_or_else(
             || PathBuf::from("bots"),
@@ -65,7 +65,7 @@ pub fn everywhere_bots_dir() -> Option<PathBuf> {
     roots()
         .into_iter()
         .skip(1)
-        .map(|(root, _)| root.join("bots"))
+        .map(|root| root.join("bots"))
         .find(|dir| dir.is_dir())
 }
 
@@ -76,23 +76,52 @@ pub fn hint(bots_dir: &Path) -> Option<String> {
     if bots_dir.is_dir() {
         return None;
     }
-    if GIVEN.get() == Some(&true) {
-        let problem = match std::fs::metadata(bots_dir) {
-            Ok(_) => "is not a directory".to_owned(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_owned(),
-            Err(e) => format!("cannot be read: {e}"),
-        };
-        return Some(format!("--bots-dir {}: {problem}", bots_dir.display()));
+    if let Some(problem) = given_problem(bots_dir) {
+        return Some(problem);
     }
-    let tried: Vec<String> = roots()
-        .iter()
-        .map(|(root, what)| format!("{} ({what})", root.join("bots").display()))
-        .collect();
     Some(format!(
-        "no bots directory {} (looked in {}); pass --bots-dir DIR, or set {HOME_VAR} to a directory holding bots/ and boards/",
-        bots_dir.display(),
-        tried.join(", ")
+        "found no bots directory ({}); set {HOME_VAR} to a directory holding bots/ and boards/, or pass --bots-dir DIR",
+        searched()
     ))
+}
+
+/// When the bots directory was given (`--bots-dir`) and is not a
+/// directory: `--bots-dir DIR: does not exist` (or what else is wrong).
+pub fn given_problem(bots_dir: &Path) -> Option<String> {
+    if !bots_dir_given() || bots_dir.is_dir() {
+        return None;
+    }
+    let problem = match std::fs::metadata(bots_dir) {
+        Ok(_) => "is not a directory".to_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_owned(),
+        Err(e) => format!("cannot be read: {e}"),
+    };
+    Some(format!("--bots-dir {}: {problem}", bots_dir.display()))
+}
+
+/// Whether the bots directory was given (`--bots-dir`).
+pub fn bots_dir_given() -> bool {
+    GIVEN.get() == Some(&true)
+}
+
+/// Where dojo looked for a bots directory, in order, for messages:
+/// `looked for bots/ in the current directory, in $DOJO_HOME (not set)
+/// and in /src/dojo (the checkout dojo was built from)`.
+pub fn searched() -> String {
+    let home = std::env::var_os(HOME_VAR).filter(|h| !h.is_empty());
+    searched_in(home.as_deref().map(Path::new), &checkout())
+}
+
+/// [`searched`], for a given `$DOJO_HOME` and checkout.
+fn searched_in(home: Option<&Path>, checkout: &Path) -> String {
+    let home = match home {
+        Some(home) => format!("{} (${HOME_VAR})", home.display()),
+        None => format!("${HOME_VAR} (not set)"),
+    };
+    format!(
+        "looked for bots/ in the current directory, in {home} and in {} (the checkout dojo was built from)",
+        checkout.display()
+    )
 }
 
 /// The bundled boards, compiled in: (file name, text).
@@ -122,7 +151,7 @@ pub fn board_text(path: &Path) -> Result<String> {
         }
         Err(_) => {}
     }
-    for (root, _) in roots().iter().skip(1) {
+    for root in roots().iter().skip(1) {
         if let Ok(text) = read(&root.join(path)) {
             return Ok(text);
         }
@@ -146,7 +175,7 @@ pub fn board_text(path: &Path) -> Result<String> {
 /// every `*.txt` in the first boards directory found (as for bots), else
 /// the bundled ones; as paths that [`board_text`] reads back.
 pub fn default_board_paths() -> Vec<PathBuf> {
-    for (root, _) in roots() {
+    for root in roots() {
         let dir = root.join("boards");
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -231,6 +260,21 @@ mod tests {
         assert!(
             err.to_string().contains("bundled boards: boards/arena.txt"),
             "{err}"
+        );
+    }
+
+    /// Where dojo looked, as a missing bots directory's message says it:
+    /// every place in order, `$DOJO_HOME` said to be unset when it is.
+    #[test]
+    fn the_places_searched_are_named_in_order() {
+        let checkout = Path::new("/gone/dojo");
+        assert_eq!(
+            searched_in(None, checkout),
+            "looked for bots/ in the current directory, in $DOJO_HOME (not set) and in /gone/dojo (the checkout dojo was built from)"
+        );
+        assert_eq!(
+            searched_in(Some(Path::new("/opt/dojo")), checkout),
+            "looked for bots/ in the current directory, in /opt/dojo ($DOJO_HOME) and in /gone/dojo (the checkout dojo was built from)"
         );
     }
 }

@@ -15,8 +15,8 @@
 //!   the reader waits for the output rather than seeing an empty one);
 //! - an output naming the same file as another output (stdout twice
 //!   included) or as an input, or one of a league directory's own files;
-//! - an out directory (`--out` of `dojo league` and `dojo merge`) that is
-//!   a file, or a directory holding anything but no `league.json`
+//! - an out directory (`--out` of `dojo league` and `dojo merge`) that
+//!   cannot be made (its path runs through a file), is a file, or a directory holding anything but no `league.json`
 //!   ([`league_dir`]): a league is written into a new or empty directory
 //!   or a league's, never beside someone's files.
 //!
@@ -268,8 +268,9 @@ fn hold_fifo(out: &Named<'_>, at: &Path) -> Result<()> {
     }
 }
 
-/// Refuses an out directory that exists and is not one a league may be
-/// written into: a file, or a directory that holds something but no
+/// Refuses an out directory that cannot be made (under a file, or in a
+/// directory that takes no new entry), or that exists and is not one a
+/// league may be written into: a file, or a directory that holds something but no
 /// `league.json` (a folder of submissions, someone's notes). A new or
 /// empty directory takes a new league; one holding `league.json` is a
 /// league's, whose command decides what to do with it (`dojo league`
@@ -277,7 +278,10 @@ fn hold_fifo(out: &Named<'_>, at: &Path) -> Result<()> {
 /// to an earlier merge of the same league).
 fn league_dir(out: &Named<'_>) -> Result<()> {
     if !out.path.exists() {
-        return Ok(());
+        // Made when the league starts: its nearest existing ancestor must
+        // be a directory that takes a new entry, as for a file's.
+        let base = missing_dir(out, out.path)?;
+        return probe_dir(out, &base);
     }
     if !out.path.is_dir() {
         bail!(

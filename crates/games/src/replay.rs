@@ -117,7 +117,8 @@ impl Rerun {
 /// Why a record could not be loaded, rebuilt, played again or compared.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    /// A game id was given but `path` is not a league directory.
+    /// A game id was given but `path` is not a league directory: a file,
+    /// or a directory holding neither games.jsonl nor league.json.
     #[error("{}: expected a league directory (holding games.jsonl) to pick a game from", path.display())]
     NotALeague { path: PathBuf },
     /// No game id was given but `path` is a directory.

@@ -31,10 +31,13 @@ pub fn load(path: &Path, game: Option<u64>) -> Result<Saved, ReplayError> {
 /// The game with id `id` of the league directory `dir`: its record, and
 /// its stored line (the scores the league counted, its faulty seats).
 pub fn load_game(dir: &Path, id: u64) -> Result<(Saved, store::GameLine), ReplayError> {
-    if !dir.is_dir() {
+    let games = dir.join(store::GAMES_FILE);
+    // A directory with neither games.jsonl nor league.json is no league's
+    // (a league that has stored no game yet holds league.json).
+    let no_league = !games.exists() && !dir.join(store::LEAGUE_FILE).exists();
+    if !dir.is_dir() || no_league {
         return Err(ReplayError::NotALeague { path: dir.into() });
     }
-    let games = dir.join(store::GAMES_FILE);
     let (found, ids) = find_game(dir, Some(id))?;
     let Some((number, line)) = found else {
         return Err(ReplayError::NoGame { games, id, ids });
@@ -124,6 +127,13 @@ mod tests {
             load(&file, Some(1)),
             Err(ReplayError::NotALeague { .. })
         ));
+        // A directory with no games.jsonl and no league.json: no league's.
+        assert!(matches!(
+            load(dir.path(), Some(1)),
+            Err(ReplayError::NotALeague { .. })
+        ));
+        // A league that has stored no game yet holds no such game.
+        std::fs::write(dir.path().join(store::LEAGUE_FILE), "{}").unwrap();
         assert!(matches!(
             load(dir.path(), Some(1)),
             Err(ReplayError::NoGame {

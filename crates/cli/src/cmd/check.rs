@@ -58,11 +58,6 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     }
     let variants = cli.check_variants(&a.play, &a.board.names())?;
     let exe = std::env::current_exe().context("cannot find the dojo binary to run matches")?;
-    // Read and built as a league takes it: a bad manifest, a failed build
-    // or a bot for another game stops here with the usual message.
-    let bot = crate::bots::load(std::slice::from_ref(&a.bot), bots_dir, a.game.name())?.remove(0);
-    let opts = a.controls.run_options();
-    let limits = seat_limits(&bot, &opts);
     let opponents: Vec<String> = if a.against.is_empty() {
         cli.check_opponents()
             .iter()
@@ -71,6 +66,14 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     } else {
         a.against.clone()
     };
+    // Before anything is built or played: an opponent that cannot be
+    // found would fault every game, which is not the bot's doing.
+    find_opponents(&opponents, !a.against.is_empty(), bots_dir)?;
+    // Read and built as a league takes it: a bad manifest, a failed build
+    // or a bot for another game stops here with the usual message.
+    let bot = crate::bots::load(std::slice::from_ref(&a.bot), bots_dir, a.game.name())?.remove(0);
+    let opts = a.controls.run_options();
+    let limits = seat_limits(&bot, &opts);
     let seats = a.game.shape().seats();
     let total = variants.len() * opponents.len() * seats;
     outln!(
@@ -221,6 +224,48 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
         );
         Ok(crate::exit::code(crate::exit::NEGATIVE))
     }
+}
+
+/// Refuses, as a setup error, opponents that cannot be found: those given
+/// (`--against`) with their lookup's error; the bundled ones with where
+/// dojo looked for them and how to point it at them (an installed dojo
+/// whose checkout has moved finds no bots directory).
+fn find_opponents(opponents: &[String], given: bool, bots_dir: &Path) -> Result<()> {
+    for opponent in opponents {
+        let Err(err) = dojo_runner::resolve(opponent, bots_dir) else {
+            continue;
+        };
+        if given {
+            return Err(anyhow::Error::new(err).context(format!("--against {opponent}")));
+        }
+        let given_dir = "give a --bots-dir that holds them".to_owned();
+        let (why, fix) = match crate::home::given_problem(bots_dir) {
+            Some(problem) => (problem, given_dir),
+            None if crate::home::bots_dir_given() => (
+                format!("--bots-dir {} holds no bot {opponent}", bots_dir.display()),
+                given_dir,
+            ),
+            None if !bots_dir.is_dir() => (
+                format!("there is no bots directory ({})", crate::home::searched()),
+                format!(
+                    "set {} to a directory holding dojo's bots/ and boards/ (those of a dojo checkout)",
+                    crate::home::HOME_VAR
+                ),
+            ),
+            None => (
+                format!("{} holds no bot {opponent}", bots_dir.display()),
+                format!(
+                    "set {} to a directory holding dojo's bots/ (a bots/ in the current directory comes first)",
+                    crate::home::HOME_VAR
+                ),
+            ),
+        };
+        anyhow::bail!(
+            "dojo check plays the bundled bots {} against the bot, and {opponent} was not found: {why}; {fix}, or name the opponents with --against BOT",
+            opponents.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// Runs one `dojo match` and reads back what it left.

@@ -87,6 +87,10 @@ fn load(path: &Path, game: Option<u64>) -> Result<(Saved, Option<Verdict>)> {
 /// A loading error told in terms of the command line (see [`load`]).
 fn load_error(err: ReplayError) -> anyhow::Error {
     match err {
+        ReplayError::NotALeague { path } if path.is_dir() => anyhow!(
+            "{}: --game expects a league directory, and it holds no games.jsonl",
+            path.display()
+        ),
         ReplayError::NotALeague { path } => anyhow!(
             "{}: --game expects a league directory (holding games.jsonl)",
             path.display()

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dojo_testkit::cli::{dojo, stdout_of};
+use dojo_testkit::cli::{dojo, stderr_of, stdout_of};
 
 /// A CardJitsu bot in POSIX sh, in its own directory with a `bot.toml`:
 /// `on_hand` is the shell run for each hand line, with `$n` the hand's
@@ -253,4 +253,60 @@ fn a_check_refuses_options_of_another_game_and_a_bad_board() {
             .code(3)
             .stderr(predicates::str::contains(expected));
     }
+}
+
+/// Opponents that cannot be found are a setup error before any game, not
+/// the checked bot's faults: the bundled ones with where dojo looked and
+/// how to point it at them, naming no `--bots-dir` that was not given;
+/// one given with `--against` as given.
+#[test]
+fn opponents_not_found_are_a_setup_error_not_the_bots_fault() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(tmp.path(), "steady", "echo 0");
+    // A directory of one's own whose bots/ (found first) lacks dojo's.
+    std::fs::create_dir(tmp.path().join("bots")).unwrap();
+    let run = |args: &[&str]| {
+        let out = dojo()
+            .current_dir(tmp.path())
+            .args(args)
+            .args(["check", "cardjitsu"])
+            .arg(&bot)
+            .output()
+            .unwrap();
+        (out.status.code(), stdout_of(&out), stderr_of(&out))
+    };
+    let (status, stdout, stderr) = run(&[]);
+    assert_eq!(status, Some(3), "{stdout}{stderr}");
+    assert_eq!(stdout, "", "nothing is checked or played");
+    assert_eq!(
+        stderr.trim_end(),
+        "error: dojo check plays the bundled bots random-py, random-sh against the bot, \
+         and random-py was not found: bots holds no bot random-py; set DOJO_HOME to a \
+         directory holding dojo's bots/ (a bots/ in the current directory comes first), \
+         or name the opponents with --against BOT"
+    );
+
+    let (status, stdout, stderr) = run(&["--bots-dir", "nowhere"]);
+    assert_eq!(status, Some(3), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(
+            "random-py was not found: --bots-dir nowhere: does not exist; give a --bots-dir that holds them"
+        ),
+        "{stderr}"
+    );
+
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args(["check", "cardjitsu"])
+        .arg(&bot)
+        .args(["--against", "nosuch"])
+        .output()
+        .unwrap();
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.starts_with("error: --against nosuch: no bot \"nosuch\""),
+        "{stderr}"
+    );
+    assert_eq!(stdout_of(&out), "");
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_ok};
+use dojo_testkit::cli::{dojo, random_league, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::paths::root;
 
 /// `dojo` as a plain process (its stdio set by the test), from the
@@ -390,6 +390,36 @@ fn an_output_files_missing_directories_are_made() {
         stderr_of(&out)
     );
     assert!(!tmp.path().join("d").exists());
+}
+
+/// An `--out` directory whose path runs through a file is refused as an
+/// output file's is, naming the file, before the league starts: nothing
+/// printed, no other output's directory made.
+#[test]
+fn an_out_directory_under_a_file_is_refused_before_the_league_starts() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("errs")).unwrap();
+    std::fs::write(tmp.path().join("errs/afile"), "hi").unwrap();
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args([
+            "league",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "2",
+        ])
+        .args(["--out", "errs/afile/sub", "--html", "errs/x/page.html"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    assert_eq!(stdout_of(&out), "", "no league header");
+    assert_eq!(
+        stderr_of(&out).trim_end(),
+        "error: --out errs/afile/sub: cannot make the directory errs/afile/sub: errs/afile is not a directory"
+    );
+    assert!(!tmp.path().join("errs/x").exists());
 }
 
 #[test]

@@ -344,14 +344,15 @@ fn a_missing_bots_dir_given_is_named_not_the_default_places() {
         .unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(
-        err.starts_with(&format!(
-            "error: --bots-dir {}: does not exist: no bot \"random-py\"",
+    // One message: the bot not found, and why (not the files tried
+    // under a directory that is not there, nor the default places).
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: no bot \"random-py\": --bots-dir {}: does not exist",
             missing.display()
-        )),
-        "{err}"
+        )
     );
-    assert!(!err.contains("looked in"), "{err}");
 }
 
 /// A `--deckN` that is neither a file nor a named deck lists the named
@@ -380,5 +381,35 @@ fn a_missing_deck_file_lists_the_named_decks() {
             "error: no deck file {}; a deck is a .dcfg file or a named deck: championship, standard",
             tmp.path().join("nosuch").display()
         )
+    );
+}
+
+/// A bot whose program file is not executable cannot start: the error
+/// says how to fix it, not only "Permission denied".
+#[test]
+fn a_bot_file_that_is_not_executable_is_told_how_to_run_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("plain");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(bot.join("bot.sh"), "while read -r l; do echo 0; done\n").unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        "name = \"plain\"\ncommand = \"./bot.sh\"\ngames = [\"cardjitsu\"]\n",
+    )
+    .unwrap();
+    let out = dojo()
+        .args(["match", "cardjitsu", "random-py"])
+        .arg(&bot)
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("Permission denied"), "{err}");
+    let file = bot.join("bot.sh").display().to_string();
+    assert!(
+        err.contains(&format!(
+            "({file} is not executable: make it so with `chmod +x {file}`, or name its interpreter in the bot's command (`sh bot.sh`))"
+        )),
+        "{err}"
     );
 }

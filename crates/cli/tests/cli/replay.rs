@@ -154,6 +154,43 @@ fn a_league_file_as_a_record_is_told_with_the_commands_to_run() {
     );
 }
 
+/// `--game` on a directory that is not a league's (no `games.jsonl`, no
+/// `league.json`) says so, as it does for a file, rather than that a
+/// missing games.jsonl holds no such game.
+#[test]
+fn a_game_id_in_a_directory_that_is_no_league_is_told_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("results");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let file = dir.join("notes.txt");
+    for (path, expected) in [
+        (
+            &dir,
+            format!(
+                "error: {}: --game expects a league directory, and it holds no games.jsonl",
+                dir.display()
+            ),
+        ),
+        (
+            &file,
+            format!(
+                "error: {}: --game expects a league directory (holding games.jsonl)",
+                file.display()
+            ),
+        ),
+    ] {
+        let run = dojo()
+            .arg("replay")
+            .arg(path)
+            .args(["--game", "3"])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(3));
+        assert_eq!(stderr_of(&run).trim_end(), expected);
+    }
+}
+
 /// The board as `dojo replay` prints it without colours.
 fn plain_board(game: &Royale) -> String {
     let board = game.board();

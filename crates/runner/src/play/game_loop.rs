@@ -170,6 +170,7 @@ impl<'a, P: Processes> Game<'a, P> {
                 bot: state.seat.bot.name.clone(),
                 command: state.seat.bot.command.clone(),
                 process_limit: ProcessLimit::behind(&source, &state.seat.bot, self.opts),
+                hint: super::outcome::not_runnable(&source, &state.seat.bot),
                 source,
             })?;
         state.started(pgid);
