@@ -115,8 +115,6 @@ fn not_found(spec: &str, bots_dir: &Path, err: dojo_runner::SpecError) -> anyhow
     }
 }
 
-/// Refuses a bot whose manifest says it plays other games: it would only
-/// time out or answer nonsense. Bots that declare no games (inline ones)
 /// Where `bot`'s `bot.toml` fixes its team, for messages: ` (FILE:LINE:COL)`,
 /// or nothing when it fixes none.
 pub fn team_place(bot: &BotSpec) -> String {
@@ -130,6 +128,8 @@ pub fn team_place(bot: &BotSpec) -> String {
     })
 }
 
+/// Refuses a bot whose manifest says it plays other games: it would only
+/// time out or answer nonsense. Bots that declare no games (inline ones)
 /// are taken on trust.
 pub fn check_game(bot: &BotSpec, game: &str) -> Result<()> {
     if !bot.games.is_empty() && !bot.games.iter().any(|g| g == game) {
