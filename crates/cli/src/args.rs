@@ -190,10 +190,10 @@ pub struct LeagueArgs {
     /// team rotations, each on one board; default: 3 per board, so each
     /// trio plays every board in every team rotation; fewer than it takes
     /// for every trio to play every board is refused).
-    #[arg(long, value_name = "N", value_parser = at_least_one_u64())]
+    #[arg(long, value_name = "N", value_parser = at_least_one_u64, allow_negative_numbers = true)]
     pub games: Option<u64>,
     /// Games played at once; default: the number of cores.
-    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub seed: SeriesSeedArg,
@@ -353,7 +353,7 @@ pub struct CompareArgs {
     /// or royale's six team rotations; two games when the third bot's
     /// bot.toml fixes its team). Royale plays each block on one board, in
     /// turn: fewer blocks than boards is refused.
-    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64())]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = at_least_one_u64, allow_negative_numbers = true)]
     pub games: u64,
     /// The sequential test: H0 "NEW - BASE = E0 Elo" against H1 "= E1", with
     /// error rates A and B; any subset (optional model=logistic|normalized).
@@ -364,7 +364,7 @@ pub struct CompareArgs {
     )]
     pub sprt: dojo_league::sprt::SprtParams,
     /// Games played at once; default: the number of cores.
-    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize())]
+    #[arg(long, short, value_name = "N", value_parser = at_least_one_usize, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub seed: SeriesSeedArg,
@@ -460,14 +460,28 @@ pub struct TichuRulesArgs {
 
 /// Counts of games and parallel jobs must be positive: 0 games would write an
 /// empty league and 0 jobs would silently mean 1.
-fn at_least_one_u64() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::builder::RangedU64ValueParser::new().range(1..)
+fn at_least_one_u64(text: &str) -> Result<u64, String> {
+    whole_number(text, u64::MAX)
 }
 
 /// Parallel jobs: at least 1, and at most [`MAX_JOBS`] (each is a thread
 /// and a set of bot processes; a typo must not start millions).
-fn at_least_one_usize() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=MAX_JOBS)
+fn at_least_one_usize(text: &str) -> Result<usize, String> {
+    whole_number(text, MAX_JOBS).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// A whole number from 1 to `most`, in words a newcomer reads (clap's own
+/// range check says `0 is not in 1..18446744073709551615`).
+fn whole_number(text: &str, most: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n),
+        Ok(n) if n > most => Err(format!("expected a whole number from 1 to {most}")),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("too large: the largest value accepted is {most}"))
+        }
+        _ if most == u64::MAX => Err("expected a whole number of at least 1".to_owned()),
+        _ => Err(format!("expected a whole number from 1 to {most}")),
+    }
 }
 
 /// The most games played at once.

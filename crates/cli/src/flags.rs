@@ -145,9 +145,20 @@ impl clap::Args for ControlArgs {
                 dojo_runner::Kind::Word(words) => arg
                     .value_name(c.value_name)
                     .value_parser(clap::builder::PossibleValuesParser::new(words)),
-                // Read as text and checked by the control's own parser,
-                // which names the flag and the least value.
-                dojo_runner::Kind::Number { .. } => arg.value_name(c.value_name),
+                // Checked by the control's own parser as clap reads it,
+                // so a bad value is reported with the subcommand's usage
+                // (clap names the flag and value: the parser's words
+                // without its own naming of them); a negative number is
+                // a value, not a flag.
+                dojo_runner::Kind::Number { .. } => arg
+                    .value_name(c.value_name)
+                    .allow_negative_numbers(true)
+                    .value_parser(move |text: &str| {
+                        c.parse(text).map(|_| text.to_owned()).map_err(|e| {
+                            let named = format!("--{} {text}: ", c.flag);
+                            e.strip_prefix(&named).map_or(e.clone(), str::to_owned)
+                        })
+                    }),
             })
         })
     }

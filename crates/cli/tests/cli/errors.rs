@@ -61,7 +61,25 @@ fn usage_errors_exit_3_and_say_what_was_expected() {
         // are checked there, naming the flag and what it takes.
         (
             &["league", "cardjitsu", "--timeout-ms", "0"],
-            &["--timeout-ms 0: expected a whole number of at least 1"],
+            &["invalid value '0' for '--timeout-ms <MS>': expected a whole number of at least 1"],
+        ),
+        // A negative number is a value to refuse in words, not an
+        // unknown flag; and clap's own range words are not shown.
+        (
+            &["league", "cardjitsu", "--games", "-1"],
+            &["invalid value '-1' for '--games <N>': expected a whole number of at least 1"],
+        ),
+        (
+            &["league", "cardjitsu", "--games", "0"],
+            &["invalid value '0' for '--games <N>': expected a whole number of at least 1"],
+        ),
+        (
+            &["league", "cardjitsu", "--jobs", "5000"],
+            &["expected a whole number from 1 to 1024"],
+        ),
+        (
+            &["match", "cardjitsu", "a", "b", "--timeout-ms", "-5"],
+            &["invalid value '-5' for '--timeout-ms <MS>'"],
         ),
         (
             &["league", "cardjitsu", "--sandbox", "maybe"],
@@ -69,7 +87,9 @@ fn usage_errors_exit_3_and_say_what_was_expected() {
         ),
         (
             &["match", "cardjitsu", "a", "b", "--limit-files", "many"],
-            &["--limit-files many: expected a whole number of at least 1"],
+            &[
+                "invalid value 'many' for '--limit-files <N>': expected a whole number of at least 1",
+            ],
         ),
         (
             &[
@@ -81,7 +101,7 @@ fn usage_errors_exit_3_and_say_what_was_expected() {
                 "99999999999999999999",
             ],
             &[
-                "--timeout-ms 99999999999999999999: too large: the largest value accepted is 18446744073709551615",
+                "invalid value '99999999999999999999' for '--timeout-ms <MS>': too large: the largest value accepted is 18446744073709551615",
             ],
         ),
     ];
@@ -92,6 +112,10 @@ fn usage_errors_exit_3_and_say_what_was_expected() {
         for e in *expected {
             assert!(err.contains(e), "dojo {args:?} does not say {e:?}:\n{err}");
         }
+        assert!(
+            !err.contains("Usage: dojo [OPTIONS] <COMMAND>") || args.len() < 2,
+            "dojo {args:?} shows the top-level usage for a subcommand's flag:\n{err}"
+        );
     }
 }
 
