@@ -32,6 +32,29 @@ function fmtUs(us) {
   return us + ' µs';
 }
 const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
+// The width in pixels of `text` in the page's font at `size` px and
+// `weight`, measured on a canvas that is never shown.
+let measurer = null;
+function textWidth(text, size, weight) {
+  measurer = measurer || document.createElement('canvas').getContext('2d');
+  measurer.font = `${weight} ${size}px ${getComputedStyle(document.body).fontFamily}`;
+  return measurer.measureText(text).width;
+}
+// A name cut to fit `px` pixels (in the font at `size` px and `weight`),
+// an ellipsis for its middle. Not its end: the bots of a league often
+// share a long start (contestant-with-long-name-01, -02, ...) and only
+// their ends tell them apart. Where it is cut, the full name goes in a
+// tooltip.
+function cutMiddle(name, px, size, weight) {
+  if (textWidth(name, size, weight) <= px) return name;
+  const chars = [...name];
+  for (let keep = chars.length - 1; keep > 1; keep--) {
+    const tail = Math.floor(keep / 2);
+    const cut = chars.slice(0, keep - tail).join('') + '…' + chars.slice(chars.length - tail).join('');
+    if (textWidth(cut, size, weight) <= px) return cut;
+  }
+  return chars[0] + '…';
+}
 const TEAM = { R: 'Rock', P: 'Paper', S: 'Scissors' };
 const TEAM_COLOUR = { R: '#d55e00', P: '#0072b2', S: '#009e73' };
 

@@ -122,6 +122,10 @@ function sprtPanel(rep) {
 // page holds about six columns of cells); from DENSE_BOTS on, its cells
 // shrink too, so that 32 columns fit without a scrollbar.
 const WIDE_BOTS = 7, DENSE_BOTS = 13;
+// The room in pixels for a name in a column's header, and its font size
+// (`.heat th.col > span` in style.css); the header's tooltip has the
+// whole name.
+const COLUMN_LABEL = { wide: [128, 12], dense: [112, 11.5] };
 function heatPanel(rep, order, shown) {
   const wide = order.length >= WIDE_BOTS, dense = order.length >= DENSE_BOTS;
   const cell = {};
@@ -137,7 +141,8 @@ function heatPanel(rep, order, shown) {
   };
   return h('div', { class: `panel heat${wide ? ' wide' : ' grow'}${dense ? ' dense' : ''}`, id: 'head-to-head' }, h('h2', {}, 'Head to head (row bot’s score against column bot)'),
     h('div', { style: 'overflow-x:auto' }, h('table', { id: 'heat', style: wide ? 'width:100%' : 'width:auto' },
-      h('tr', {}, h('th', {}), order.map((b) => h('th', { class: 'col' }, b))),
+      // A column's header is narrow: a long name is cut (see COLUMN_LABEL).
+      h('tr', {}, h('th', {}), order.map((b) => h('th', { class: 'col', title: b }, h('span', {}, cutMiddle(b, ...(dense ? COLUMN_LABEL.dense : COLUMN_LABEL.wide), 600))))),
       order.map((a) => h('tr', {}, h('th', {}, a), order.map((b) => {
         if (a === b) return h('td', { class: 'cell', style: 'background:#f0eee8' }, '');
         const c = cell[a + '\u0000' + b];
@@ -266,7 +271,9 @@ function movesPanel(rep, colourOf) {
       svg('title', {}, `${s.name}: ${fmt(m.count)} moves; wall p50 ${msText(m.wall_ms.p50)}, p95 ${msText(m.wall_ms.p95)}, max ${msText(m.wall_ms.max)}` +
         (m.cpu_ms ? `; CPU p50 ${msText(m.cpu_ms.p50)}, p95 ${msText(m.cpu_ms.p95)}, max ${msText(m.cpu_ms.max)}` : '') + (limit ? `; limit ${msText(limit)}` : '') +
         (sa ? `; ${fmt(sa.count)} first answers, its start included (not among the moves): max ${msText(sa.wall_ms.max)}` + (allowed ? ` of ${msText(allowed)} allowed` : '') : '')),
-      svg('text', { x: L - 10, y: y + 4, 'text-anchor': 'end', style: 'font-size:12.5px;fill:var(--ink);font-weight:600' }, s.name),
+      // Its end at the plot: a long name is cut to what the margin holds
+      // (the row's tooltip above starts with the whole name).
+      svg('text', { x: L - 10, y: y + 4, 'text-anchor': 'end', style: 'font-size:12.5px;fill:var(--ink);font-weight:600' }, cutMiddle(s.name, L - 14, 12.5, 600)),
       svg('line', { x1: X(m.wall_ms.p95), x2: X(m.wall_ms.max), y1: y, y2: y, stroke: colour, 'stroke-width': 1.5 }),
       svg('line', { x1: X(m.wall_ms.max), x2: X(m.wall_ms.max), y1: y - 5, y2: y + 5, stroke: colour, 'stroke-width': 1.5 }),
       svg('rect', { x: X(m.wall_ms.p50), y: y - 5, width: Math.max(2, X(m.wall_ms.p95) - X(m.wall_ms.p50)), height: 10, rx: 2, fill: colour, opacity: 0.45 }),

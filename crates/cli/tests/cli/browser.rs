@@ -1001,7 +1001,9 @@ fn league_head_to_head_cells_of_a_pair_add_up_to_100() {
 /// to head gets the page's width and shows every column without a
 /// scrollbar, the rating lines never share a colour (the leaders keep one
 /// each, the others are grey, the picker brings one out), the limits that
-/// no bot changes are one line, and the faults are spelled out.
+/// no bot changes are one line, and the faults are spelled out. The names
+/// are long and alike but for their ends, as in a class's league: every
+/// column and every move-times row still says which bot it is.
 #[test]
 #[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
@@ -1012,7 +1014,9 @@ fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
     };
     let dir = tempfile::tempdir().unwrap();
     let bots = dir.path().join("bots");
-    let names: Vec<String> = (0..16).map(|i| format!("copy-{i:02}")).collect();
+    let names: Vec<String> = (0..16)
+        .map(|i| format!("contestant-with-a-long-name-{i:02}"))
+        .collect();
     for name in &names {
         let d = bots.join(name);
         std::fs::create_dir_all(&d).unwrap();
@@ -1048,6 +1052,42 @@ fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
     let f = |k: &str| layout[k].as_f64().unwrap();
     assert!((f("panel") - f("standings")).abs() < 1.0, "{layout}");
     assert!(f("table") <= f("inside"), "the table overflows: {layout}");
+    // Each column's label is whole in its header (cut in the middle where
+    // it must be, the ends that tell the bots apart kept), the full name
+    // its tooltip; no two labels alike.
+    let heads = page.eval(
+        "[...document.querySelectorAll('#heat th.col')].map(t =>
+             ({ title: t.title, label: t.textContent, fits: t.scrollHeight <= t.clientHeight + 1 }))",
+    );
+    let heads = heads.as_array().unwrap();
+    let mut titles: Vec<&str> = heads.iter().map(|t| t["title"].as_str().unwrap()).collect();
+    titles.sort();
+    assert_eq!(titles, names, "the headers' tooltips: {heads:?}");
+    let labels: std::collections::BTreeSet<&str> =
+        heads.iter().map(|t| t["label"].as_str().unwrap()).collect();
+    assert_eq!(labels.len(), names.len(), "alike labels: {heads:?}");
+    for t in heads {
+        assert_eq!(t["fits"], true, "a label cut by its header: {t}");
+    }
+    // The move-times rows: each name inside the chart (not cut on the
+    // left), told apart, whole in the row's tooltip.
+    let rows = page.eval(
+        "[...document.querySelectorAll('#move-times .move-row')].map(g => { const t = g.querySelector('text');
+             return { bot: g.dataset.bot, label: t.textContent, left: t.getBBox().x, tip: g.querySelector('title').textContent }; })",
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), names.len(), "{rows:?}");
+    let labels: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(labels.len(), names.len(), "alike labels: {rows:?}");
+    for r in rows {
+        assert!(r["left"].as_f64().unwrap() >= 0.0, "cut on the left: {r}");
+        let bot = r["bot"].as_str().unwrap();
+        assert!(
+            r["tip"].as_str().unwrap().starts_with(&format!("{bot}: ")),
+            "{r}"
+        );
+    }
     // Every coloured line has a colour of its own; the rest are grey.
     let strokes: Vec<String> = serde_json::from_value(page.eval(
         "[...document.querySelectorAll('#rating-history polyline')].map(l => l.getAttribute('stroke'))",
