@@ -58,6 +58,10 @@ function cutMiddle(name, px, size, weight) {
 const TEAM = { R: 'Rock', P: 'Paper', S: 'Scissors' };
 const TEAM_COLOUR = { R: '#d55e00', P: '#0072b2', S: '#009e73' };
 
+// A wide table in a box of its own that scrolls sideways, so that on a
+// narrow screen (a phone) the table scrolls, not the whole page.
+const scrollBox = (table) => h('div', { class: 'scroll-x' }, table);
+
 // A copyable command line.
 function command(label, text) {
   const code = h('code', {}, text);

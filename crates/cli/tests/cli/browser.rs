@@ -21,7 +21,7 @@ use dojo_testkit::cli::{dojo, stdout_ok};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
 use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Network, Page};
+use headless_chrome::protocol::cdp::{Emulation, Network, Page};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 
@@ -222,6 +222,43 @@ impl Opened {
         let requests = self.requests.lock().unwrap();
         let others: Vec<&String> = requests.iter().filter(|u| **u != self.url).collect();
         assert!(others.is_empty(), "the page made requests: {others:?}");
+    }
+
+    /// Lays the page out as a phone shows it: 420 CSS pixels wide, the
+    /// page's own viewport meta in force.
+    fn on_a_phone(&self) {
+        let phone: Emulation::SetDeviceMetricsOverride = serde_json::from_str(
+            r#"{"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": true}"#,
+        )
+        .unwrap();
+        self.tab.call_method(phone).unwrap();
+        // The layout's width; `innerWidth` is the phone's zoomed-out view,
+        // as wide as whatever sticks out.
+        assert_eq!(
+            self.eval("document.documentElement.clientWidth"),
+            420,
+            "the phone's width took"
+        );
+    }
+
+    /// The page does not scroll sideways: whatever is wider than the
+    /// screen scrolls in a box of its own. The message names what sticks
+    /// out of the screen.
+    fn assert_no_sideways_scroll(&self, what: &str) {
+        let seen = self.eval(
+            "(() => { const w = document.documentElement.clientWidth, out = [];
+                 const boxed = (e) => { for (let p = e.parentElement; p; p = p.parentElement) {
+                     if (getComputedStyle(p).overflowX !== 'visible' && p.getBoundingClientRect().right <= w + 0.5) return true; } return false; };
+                 for (const e of document.querySelectorAll('main *')) {
+                   const r = e.getBoundingClientRect();
+                   if (r.width > 0 && r.right > w + 0.5 && !boxed(e)) out.push(`${e.tagName}.${e.className} to ${Math.round(r.right)}: ${(e.textContent || '').slice(0, 40)}`);
+                 }
+                 return { scroll: document.documentElement.scrollWidth, width: w, out: out.slice(0, 12) }; })()",
+        );
+        assert!(
+            seen["scroll"].as_f64().unwrap() <= seen["width"].as_f64().unwrap(),
+            "{what}: the page scrolls sideways on a phone: {seen:#}"
+        );
     }
 
     fn screenshot(&self, path: &Path) {
@@ -621,7 +658,14 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     let rec = CardJitsuRecord {
         version: RECORD_VERSION,
         game: "cardjitsu".into(),
-        seats: vec![seat(0, "alpha", None), seat(1, "beta", None)],
+        seats: vec![
+            // A built bot's command: a long path with no space to wrap at.
+            SeatInfo {
+                command: vec!["/home/someone/.cache/dojo/build/walk-7c1e0ef90dea49efecc4b/alpha/target/release/alpha".into()],
+                ..seat(0, "alpha", None)
+            },
+            seat(1, "beta", None),
+        ],
         decks: dojo_games::cardjitsu::decks::default_names(Default::default()),
         draws: [dojo_engine::cardjitsu::Draw::WithoutReplacement; 2],
         play,
@@ -673,6 +717,9 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     page.key("ArrowRight");
     assert_eq!(page.turn(), 2.min(rounds as u64));
     page.assert_clean();
+    // On a phone the seats' commands wrap rather than run off the screen.
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("a cardjitsu replay");
     if let Some(out) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.key("End");
         page.screenshot(&Path::new(&out).join("replay-cardjitsu.png"));
@@ -784,6 +831,9 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
             .unwrap()
     );
     page.assert_clean();
+    // On a phone the standings (nine columns) scroll in their own box.
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("the league report");
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report.png"));
     }
@@ -854,12 +904,12 @@ fn a_broken_comparisons_page_shows_the_bots_first_crash() {
     };
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("compare.html");
+    // By its whole path, as a new user names a bot elsewhere: a long
+    // command beside a long faults text.
+    let bot = root().join("bots/faulty/crash_half.py");
     let out = dojo()
-        .args([
-            "compare",
-            "cardjitsu",
-            "half=python3 bots/faulty/crash_half.py",
-        ])
+        .args(["compare", "cardjitsu"])
+        .arg(format!("half=python3 {}", bot.display()))
         .args(["random-py", "--games", "2"])
         .args(dojo_testkit::cli::GENEROUS)
         .arg("--html")
@@ -883,6 +933,8 @@ fn a_broken_comparisons_page_shows_the_bots_first_crash() {
         "{text}"
     );
     page.assert_clean();
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("a broken comparison's page");
 }
 
 /// The value axis labels of the chart `chart`: round numbers evenly
@@ -1124,6 +1176,8 @@ fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
         page.eval("[...document.querySelectorAll('#standings td.faults')].map(e => e.textContent)");
     assert_eq!(faults, serde_json::json!(vec!["none"; 16]));
     page.assert_clean();
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("a 16-bot league's report");
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-many-bots.png"));
     }
