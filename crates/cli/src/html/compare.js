@@ -63,7 +63,7 @@ PAGES.compare = (view, app) => {
     series: [{ name: 'Elo estimate (fixed sample)', colour: '#3d5a80', xs: exs, ys: est.map((t) => c(t.elo.elo)), width: 2.2 }],
     areas: [{ xs: exs, lo: est.map((t) => c(t.elo.lo)), hi: est.map((t) => c(t.elo.hi)), colour: 'rgba(61,90,128,0.16)' }],
     clips,
-    xMax: last, yMin: ea.axis.min, yMax: ea.axis.max, ticks: ea.axis.ticks, width: 720, height: 240, xLabel: (v) => `${fmt(v)} ${v === 1 ? unit : units}`,
+    xMax: last, yMin: ea.axis.min, yMax: ea.axis.max, ticks: ea.axis.ticks, width: 720, height: 240, labelsOutside: true, xLabel: (v) => `${fmt(v)} ${v === 1 ? unit : units}`,
     hlines: [{ y: p.elo1, colour: '#2f7d5b', label: `elo1 ${p.elo1}` }, { y: p.elo0, colour: '#c0392b', label: `elo0 ${p.elo0}`, below: true }, { y: 0, colour: '#cfcabf' }],
   }) : h('p', { class: 'muted' }, 'No block was played.');
   eloChart.id = 'elo-chart';

@@ -892,6 +892,85 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
     page.assert_clean();
 }
 
+/// The labels of a chart clear what is drawn: a comparison's Elo chart
+/// has its elo0 and elo1 labels in the margin (its estimate line often
+/// ends on those lines), and the label of the furthest cut interval
+/// stands past the other arrows close to it (they covered `+758.7`).
+/// Drawn with the page's own chart code, on data shaped like those.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_charts_labels_clear_its_line_and_its_arrows() {
+    let Some(chrome) = browser_or_skip("a_charts_labels_clear_its_line_and_its_arrows") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("compare.html");
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "2",
+        ])
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(html.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = Opened::open(&chrome, &html);
+    // The chart as the compare page draws it: an estimate ending about
+    // elo1 (0) and elo0 (-10), crossing where their labels stood, and the
+    // first runs of cut intervals a few pairs apart, the furthest
+    // labelled.
+    let seen = page.eval(
+        "(() => {
+           const xs = [...Array(101).keys()];
+           const el = lineChart({
+             series: [{ name: 'estimate', colour: '#3d5a80', xs, ys: xs.map((x) => (x < 3 ? 150 : x < 96 ? 10 : -25)) }],
+             clips: [{ x: 0, above: true, label: '+758.7' }, { x: 1, above: true }, { x: 2, above: true },
+                     { x: 0, above: false, label: '-365.2' }, { x: 2, above: false }],
+             xMax: 100, yMin: -200, yMax: 200, width: 720, height: 240, labelsOutside: true,
+             hlines: [{ y: 0, colour: '#2f7d5b', label: 'elo1 0' }, { y: -10, colour: '#c0392b', label: 'elo0 -10', below: true }],
+           });
+           document.getElementById('app').append(el);
+           const box = (e) => { const b = e.getBBox(); return { x0: b.x, x1: b.x + b.width, y0: b.y, y1: b.y + b.height }; };
+           const hit = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+           const line = el.querySelector('polyline').getAttribute('points').trim().split(' ').map((p) => p.split(',').map(Number));
+           const onLine = (b) => line.some(([x, y], i) => {
+             const [x2, y2] = line[Math.min(i + 1, line.length - 1)];
+             for (let t = 0; t <= 1; t += 0.05) { const px = x + (x2 - x) * t, py = y + (y2 - y) * t;
+               if (px > b.x0 && px < b.x1 && py > b.y0 && py < b.y1) return true; }
+             return false; });
+           const arrows = [...el.querySelectorAll('.clip path')].map(box);
+           const labels = [...el.querySelectorAll('text')].filter((t) => !t.classList.contains('tick')
+               && !/pairs?$|^[0-9,]+$/.test(t.textContent)).map((t) => ({ text: t.textContent, b: box(t) }));
+           return labels.map((l) => ({ text: l.text, on_line: onLine(l.b), on_arrow: arrows.some((a) => hit(a, l.b)),
+               on_label: labels.some((m) => m !== l && hit(m.b, l.b)) }));
+         })()",
+    );
+    let labels = seen.as_array().unwrap();
+    let texts: Vec<&str> = labels.iter().map(|l| l["text"].as_str().unwrap()).collect();
+    assert_eq!(
+        texts,
+        ["elo1 0", "elo0 -10", "+758.7", "-365.2"],
+        "{seen:#}"
+    );
+    for l in labels {
+        assert_eq!(
+            (&l["on_line"], &l["on_arrow"], &l["on_label"]),
+            (
+                &Value::Bool(false),
+                &Value::Bool(false),
+                &Value::Bool(false)
+            ),
+            "a label covers or is covered: {l}"
+        );
+    }
+    page.assert_clean();
+}
+
 /// A broken comparison's page says why: the broken bot's first crash and
 /// its stderr up to it, in a panel; and one pair is "1 pair" (it was
 /// "1 pairs" on the axes and in the heading).
