@@ -32,8 +32,35 @@ function fmtUs(us) {
   return us + ' µs';
 }
 const clamp = (x, lo, hi) => Math.max(lo, Math.min(hi, x));
+// The width in pixels of `text` in the page's font at `size` px and
+// `weight`, measured on a canvas that is never shown.
+let measurer = null;
+function textWidth(text, size, weight) {
+  measurer = measurer || document.createElement('canvas').getContext('2d');
+  measurer.font = `${weight} ${size}px ${getComputedStyle(document.body).fontFamily}`;
+  return measurer.measureText(text).width;
+}
+// A name cut to fit `px` pixels (in the font at `size` px and `weight`),
+// an ellipsis for its middle. Not its end: the bots of a league often
+// share a long start (contestant-with-long-name-01, -02, ...) and only
+// their ends tell them apart. Where it is cut, the full name goes in a
+// tooltip.
+function cutMiddle(name, px, size, weight) {
+  if (textWidth(name, size, weight) <= px) return name;
+  const chars = [...name];
+  for (let keep = chars.length - 1; keep > 1; keep--) {
+    const tail = Math.floor(keep / 2);
+    const cut = chars.slice(0, keep - tail).join('') + '…' + chars.slice(chars.length - tail).join('');
+    if (textWidth(cut, size, weight) <= px) return cut;
+  }
+  return chars[0] + '…';
+}
 const TEAM = { R: 'Rock', P: 'Paper', S: 'Scissors' };
 const TEAM_COLOUR = { R: '#d55e00', P: '#0072b2', S: '#009e73' };
+
+// A wide table in a box of its own that scrolls sideways, so that on a
+// narrow screen (a phone) the table scrolls, not the whole page.
+const scrollBox = (table) => h('div', { class: 'scroll-x' }, table);
 
 // A copyable command line.
 function command(label, text) {
@@ -75,13 +102,16 @@ function thin(xs, ys, max) {
 // Options: width, height, yMin, yMax, yLabel(v), xLabel(v), ticks [{value,
 // label}] (the value axis's ticks, as the page data gives them; else the
 // ends and the middle, labelled by yLabel), areas [{xs, lo, hi, colour}],
-// bands [{from, to, colour}], hlines [{y, colour, label, below}], markers
+// bands [{from, to, colour}], hlines [{y, colour, label, below}] (with
+// labelsOutside, their labels go in the right margin, clear of the
+// series, which often ends on such a line), markers
 // [{x, colour, title}], clips [{x, above, label, title}] (an arrow at the
 // top or bottom edge where what is drawn goes past the axis, with its
 // label), onPick(x) (click or drag picks an x: the chart is a scrubber).
 // Returns the SVG element with setCursor(x).
 function lineChart(o) {
-  const W = o.width || 1000, H = o.height || 150, L = 60, R = 12, B = 22;
+  const W = o.width || 1000, H = o.height || 150, L = 60, B = 22;
+  const R = o.labelsOutside ? 16 + Math.max(0, ...(o.hlines || []).map((l) => (l.label ? textWidth(l.label, 11, 400) : 0))) : 12;
   const T = o.markers && o.markers.length ? 20 : 10;
   const xMax = Math.max(o.xMax, 1);
   let yMin = o.yMin ?? 0, yMax = o.yMax;
@@ -114,7 +144,9 @@ function lineChart(o) {
   el.append(svg('text', { x: W - R, y: H - 6, 'text-anchor': 'end' }, xl(xMax)));
   for (const l of o.hlines || []) {
     el.append(svg('line', { x1: L, x2: W - R, y1: Y(l.y), y2: Y(l.y), stroke: l.colour, 'stroke-width': 1.5, 'stroke-dasharray': '6 4', 'vector-effect': 'non-scaling-stroke' }));
-    if (l.label) el.append(svg('text', { x: W - R - 4, y: Y(l.y) + (l.below ? 13 : -4), 'text-anchor': 'end', fill: l.colour }, l.label));
+    if (!l.label) continue;
+    const side = o.labelsOutside ? { x: W - R + 6, y: Y(l.y) + (l.below ? 9 : -1), 'text-anchor': 'start' } : { x: W - R - 4, y: Y(l.y) + (l.below ? 13 : -4), 'text-anchor': 'end' };
+    el.append(svg('text', { class: 'hline-label', ...side, fill: l.colour }, l.label));
   }
   for (const s of o.series) {
     const pts = thin(s.xs, s.ys, 1200).map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(' ');
@@ -125,11 +157,20 @@ function lineChart(o) {
   }
   for (const c of o.clips || []) {
     // Pointing out of the plot, its tip on the edge; the label beside it,
-    // on the side with room.
+    // on the side with room, past the arrows of the same edge it would
+    // cover (the cut runs of the first few blocks are close together).
     const x = X(c.x), edge = c.above ? T : H - B, dir = c.above ? 1 : -1, right = x < W / 2;
+    let lx = x + (right ? 8 : -8);
+    if (c.label) {
+      const w = textWidth(c.label, 11, 400);
+      const others = o.clips.filter((d) => d !== c && d.above === c.above).map((d) => X(d.x)).sort((a, b) => (right ? a - b : b - a));
+      for (const ox of others) {
+        if (right ? ox + 5 >= lx && ox - 5 <= lx + w : ox - 5 <= lx && ox + 5 >= lx - w) lx = ox + (right ? 8 : -8);
+      }
+    }
     el.append(svg('g', { class: 'clip', fill: '#3d5a80' },
       svg('path', { d: `M${x},${edge} l-5,${8 * dir} h10 z` }, svg('title', {}, c.title || '')),
-      c.label ? svg('text', { x: x + (right ? 8 : -8), y: edge + (c.above ? 9 : -2), 'text-anchor': right ? 'start' : 'end' }, c.label) : null));
+      c.label ? svg('text', { x: lx, y: edge + (c.above ? 9 : -2), 'text-anchor': right ? 'start' : 'end' }, c.label) : null));
   }
     const cursor = svg('line', { class: 'cursor', y1: T, y2: H - B, 'vector-effect': 'non-scaling-stroke', visibility: 'hidden' });
   el.append(cursor);

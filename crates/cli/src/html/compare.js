@@ -63,7 +63,7 @@ PAGES.compare = (view, app) => {
     series: [{ name: 'Elo estimate (fixed sample)', colour: '#3d5a80', xs: exs, ys: est.map((t) => c(t.elo.elo)), width: 2.2 }],
     areas: [{ xs: exs, lo: est.map((t) => c(t.elo.lo)), hi: est.map((t) => c(t.elo.hi)), colour: 'rgba(61,90,128,0.16)' }],
     clips,
-    xMax: last, yMin: ea.axis.min, yMax: ea.axis.max, ticks: ea.axis.ticks, width: 720, height: 240, xLabel: (v) => `${fmt(v)} ${v === 1 ? unit : units}`,
+    xMax: last, yMin: ea.axis.min, yMax: ea.axis.max, ticks: ea.axis.ticks, width: 720, height: 240, labelsOutside: true, xLabel: (v) => `${fmt(v)} ${v === 1 ? unit : units}`,
     hlines: [{ y: p.elo1, colour: '#2f7d5b', label: `elo1 ${p.elo1}` }, { y: p.elo0, colour: '#c0392b', label: `elo0 ${p.elo0}`, below: true }, { y: 0, colour: '#cfcabf' }],
   }) : h('p', { class: 'muted' }, 'No block was played.');
   eloChart.id = 'elo-chart';
@@ -109,9 +109,9 @@ PAGES.compare = (view, app) => {
         h('p', { class: 'hint', style: 'margin:8px 0 0' }, `NEW scores ${fmt1(100 * r.new_score)}% per game.`))),
     h('div', { class: 'row' },
       h('div', { class: 'panel grow' }, h('h2', {}, 'Bots'),
-        h('table', {}, [['NEW', b.new], ['BASE', b.base], b.third ? ['third', b.third] : null].filter(Boolean).map(([role, x]) => h('tr', {},
+        scrollBox(h('table', {}, [['NEW', b.new], ['BASE', b.base], b.third ? ['third', b.third] : null].filter(Boolean).map(([role, x]) => h('tr', {},
           h('td', { class: 'muted' }, role), h('td', { class: 'name' }, x.name), h('td', {}, h('code', {}, x.command.join(' '))),
-          h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new, r.faults.new_faulty_games) : role === 'BASE' ? faults(r.faults.base, r.faults.base_faulty_games) : ''))))),
+          h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new, r.faults.new_faulty_games) : role === 'BASE' ? faults(r.faults.base, r.faults.base_faulty_games) : '')))))),
       h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),
         h('dl', { class: 'kv' }, item('game limit', fmt(r.settings.games)), item('time per move', `${fmt(b.timeout_ms)} ms (+${fmt(b.startup_ms)} ms at start-up)`),
           item('jobs', b.jobs), item('fault policy', view.fault_policy), r.settings.boards.length ? item('boards', r.settings.boards.join(', ')) : null),

@@ -93,7 +93,7 @@ function seatsPanel(view, who) {
   });
   return h('div', { class: 'panel' },
     h('h2', {}, 'Seats'),
-    h('table', {}, h('tr', {}, ['Seat', 'Bot', 'Command', 'Mode', 'Faults'].map((x) => h('th', {}, x))), rows),
+    scrollBox(h('table', {}, h('tr', {}, ['Seat', 'Bot', 'Command', 'Mode', 'Faults'].map((x) => h('th', {}, x))), rows)),
     h('div', { style: 'margin-top:12px' },
       view.commands.rerun ? command('check', view.commands.rerun) : h('p', { class: 'hint' }, 'Save the record with --json to check it again with dojo replay --rerun.'),
       command('play', view.commands.match)));

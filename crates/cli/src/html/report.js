@@ -44,10 +44,10 @@ function standingsPanel(rep, view) {
     h('td', { class: 'num faults' }, faultsText(s.faults))));
   const flagged = st.filter((s) => s.flagged).map((s) => s.name);
   return h('div', { class: 'panel stand' }, h('h2', {}, 'Standings'),
-    h('table', { id: 'standings' },
+    scrollBox(h('table', { id: 'standings' },
       h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'Bot'), h('th', { class: 'num' }, 'Elo'), h('th', {}, `95% interval (${Math.round(lo)} to ${Math.round(hi)})`), h('th', { class: 'num' }, 'range'),
         h('th', { class: 'num' }, 'Games'), h('th', { class: 'num' }, 'W / D / L'), h('th', { class: 'num' }, 'Score'), h('th', { class: 'num', title: FAULTS_TITLE }, 'Faults')),
-      rows),
+      rows)),
     h('p', { class: 'hint', style: 'margin:8px 0 0' }, rep.game === 'royale'
       ? 'Royale: a win beats both other teams, the two losers draw; score baseline is about 33%. Bars: 95% bootstrap interval, tick: rating.'
       : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'),
@@ -67,12 +67,12 @@ function excludedPanel(rep) {
   const ex = rep.excluded || [];
   if (!ex.length) return null;
   return h('div', { class: 'panel', id: 'excluded' }, h('h2', {}, `Excluded: ${ex.length} ${ex.length === 1 ? 'entry' : 'entries'} of the bots folder not played`),
-    h('table', {},
+    scrollBox(h('table', {},
       h('tr', {}, h('th', {}, 'Entry'), h('th', {}, 'Status'), h('th', {}, 'Why')),
       ex.map((e) => h('tr', { 'data-dir': e.dir },
         h('td', { class: 'name' }, e.dir, e.name !== e.dir ? h('span', { class: 'hint' }, ` (bot ${e.name})`) : null),
         h('td', { style: 'white-space:nowrap' }, h('span', { class: 'badge fault' }, ENTRY_STATUS[e.status] || e.status)),
-        h('td', {}, e.reason, e.details && e.details.length ? h('div', { class: 'stderr' }, e.details.join('\n')) : null)))));
+        h('td', {}, e.reason, e.details && e.details.length ? h('div', { class: 'stderr' }, e.details.join('\n')) : null))))));
 }
 
 // A gauntlet's stop rule: NEW's test against each opponent, with where its
@@ -98,7 +98,7 @@ function sprtPanel(rep) {
   return h('div', { class: 'panel', id: 'sprt' }, h('h2', {}, `Gauntlet SPRT: ${t.new} against each opponent`),
     h('p', { class: 'hint', style: 'margin:0 0 8px' },
       `One test per opponent: H0 ${signed(p.elo0)} against H1 ${signed(p.elo1)} Elo (${String(p.model).toLowerCase()}), α ${p.alpha}, β ${p.beta}. Elo is ${t.new} minus the opponent.`),
-    h('table', { id: 'sprt-tests' },
+    scrollBox(h('table', { id: 'sprt-tests' },
       h('tr', {}, h('th', {}, 'Opponent'), h('th', {}, 'Verdict'), h('th', { class: 'num' }, 'Elo'), h('th', { class: 'num' }, '95% interval'),
         h('th', {}, 'LLR from H0 to H1 bound'), h('th', { class: 'num' }, 'LLR'), h('th', { class: 'num' }, 'Pairs'), h('th', { class: 'num' }, 'Score')),
       t.opponents.map((o) => {
@@ -112,7 +112,7 @@ function sprtPanel(rep) {
           h('td', { class: 'num mono' }, `${o.llr.toFixed(2)} [${o.lower.toFixed(2)}, ${o.upper.toFixed(2)}]`),
           h('td', { class: 'num' }, fmt(o.pairs)),
           h('td', { class: 'num' }, fmt1(100 * o.new_score) + '%'));
-      })));
+      }))));
 }
 
 // Score of the row bot against the column bot, coloured from red (0%) through white (50%) to green (100%).
@@ -122,6 +122,10 @@ function sprtPanel(rep) {
 // page holds about six columns of cells); from DENSE_BOTS on, its cells
 // shrink too, so that 32 columns fit without a scrollbar.
 const WIDE_BOTS = 7, DENSE_BOTS = 13;
+// The room in pixels for a name in a column's header, and its font size
+// (`.heat th.col > span` in style.css); the header's tooltip has the
+// whole name.
+const COLUMN_LABEL = { wide: [128, 12], dense: [112, 11.5] };
 function heatPanel(rep, order, shown) {
   const wide = order.length >= WIDE_BOTS, dense = order.length >= DENSE_BOTS;
   const cell = {};
@@ -136,8 +140,9 @@ function heatPanel(rep, order, shown) {
     return `rgb(${c.join(',')})`;
   };
   return h('div', { class: `panel heat${wide ? ' wide' : ' grow'}${dense ? ' dense' : ''}`, id: 'head-to-head' }, h('h2', {}, 'Head to head (row bot’s score against column bot)'),
-    h('div', { style: 'overflow-x:auto' }, h('table', { id: 'heat', style: wide ? 'width:100%' : 'width:auto' },
-      h('tr', {}, h('th', {}), order.map((b) => h('th', { class: 'col' }, b))),
+    scrollBox(h('table', { id: 'heat', style: wide ? 'width:100%' : 'width:auto' },
+      // A column's header is narrow: a long name is cut (see COLUMN_LABEL).
+      h('tr', {}, h('th', {}), order.map((b) => h('th', { class: 'col', title: b }, h('span', {}, cutMiddle(b, ...(dense ? COLUMN_LABEL.dense : COLUMN_LABEL.wide), 600))))),
       order.map((a) => h('tr', {}, h('th', {}, a), order.map((b) => {
         if (a === b) return h('td', { class: 'cell', style: 'background:#f0eee8' }, '');
         const c = cell[a + '\u0000' + b];
@@ -199,12 +204,12 @@ function faultsPanel(rep) {
   const most = Math.max(1, ...st.map(drawn));
   return h('div', { class: 'panel grow', id: 'faults-per-bot' }, h('h2', {}, 'Faults per bot (restarts apart)'),
     legend(FAULT_KINDS),
-    h('table', {}, st.map((s) => h('tr', {},
+    scrollBox(h('table', {}, st.map((s) => h('tr', {},
       h('td', { class: 'name', style: 'width:150px' }, s.name),
       h('td', {}, h('div', { style: 'display:flex;height:14px;border-radius:3px;overflow:hidden;background:#f0eee8' },
         FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null))),
         s.faults.limit ? h('div', { class: 'hint limits-hit' }, limitsHit(s.faults)) : null),
-      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)), s.flagged ? [' ', h('span', { class: 'badge fault' }, 'FAULTY')] : null)))));
+      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)), s.flagged ? [' ', h('span', { class: 'badge fault' }, 'FAULTY')] : null))))));
 }
 
 // Each faulty bot's first crash (else its first fault of another kind),
@@ -266,7 +271,9 @@ function movesPanel(rep, colourOf) {
       svg('title', {}, `${s.name}: ${fmt(m.count)} moves; wall p50 ${msText(m.wall_ms.p50)}, p95 ${msText(m.wall_ms.p95)}, max ${msText(m.wall_ms.max)}` +
         (m.cpu_ms ? `; CPU p50 ${msText(m.cpu_ms.p50)}, p95 ${msText(m.cpu_ms.p95)}, max ${msText(m.cpu_ms.max)}` : '') + (limit ? `; limit ${msText(limit)}` : '') +
         (sa ? `; ${fmt(sa.count)} first answers, its start included (not among the moves): max ${msText(sa.wall_ms.max)}` + (allowed ? ` of ${msText(allowed)} allowed` : '') : '')),
-      svg('text', { x: L - 10, y: y + 4, 'text-anchor': 'end', style: 'font-size:12.5px;fill:var(--ink);font-weight:600' }, s.name),
+      // Its end at the plot: a long name is cut to what the margin holds
+      // (the row's tooltip above starts with the whole name).
+      svg('text', { x: L - 10, y: y + 4, 'text-anchor': 'end', style: 'font-size:12.5px;fill:var(--ink);font-weight:600' }, cutMiddle(s.name, L - 14, 12.5, 600)),
       svg('line', { x1: X(m.wall_ms.p95), x2: X(m.wall_ms.max), y1: y, y2: y, stroke: colour, 'stroke-width': 1.5 }),
       svg('line', { x1: X(m.wall_ms.max), x2: X(m.wall_ms.max), y1: y - 5, y2: y + 5, stroke: colour, 'stroke-width': 1.5 }),
       svg('rect', { x: X(m.wall_ms.p50), y: y - 5, width: Math.max(2, X(m.wall_ms.p95) - X(m.wall_ms.p50)), height: 10, rx: 2, fill: colour, opacity: 0.45 }),
@@ -331,7 +338,7 @@ function conditionsPanel(rep) {
       ? h('p', { id: 'bot-limits-all', style: 'margin:10px 0 0' }, h('b', {}, 'every bot: '),
         [...LIMIT_COLUMNS.map(([key, label, unit]) => `${label} ${value(c.bots[0].limits[key], unit)}`),
           ...TIME_COLUMNS.map(([key, label, unit]) => `${label} ${value(c.bots[0].time[key], unit)}`)].join(' · '))
-      : h('div', { style: 'overflow-x:auto' }, h('table', { id: 'bot-limits' },
+      : scrollBox(h('table', { id: 'bot-limits' },
         h('tr', {}, h('th', {}, 'Bot'), LIMIT_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l)), TIME_COLUMNS.map(([, l]) => h('th', { class: 'num' }, l))),
         c.bots.map((b) => h('tr', { 'data-bot': b.name }, h('td', { class: 'name' }, b.name),
           LIMIT_COLUMNS.map((col) => cell(b, 'limits', col)), TIME_COLUMNS.map((col) => cell(b, 'time', col)))))),
@@ -359,7 +366,7 @@ function settingsPanel(view) {
       item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn`),
       rep.timing && rep.timing.wall_ms ? item('last run', `${fmt(rep.timing.games_this_run)} games in ${fmt1(rep.timing.wall_ms / 1000)} s`) : null),
     h('h2', { style: 'margin-top:14px' }, 'Bots'),
-    h('table', {}, s.bots.map((b) => h('tr', {}, h('td', { class: 'name' }, b.name), h('td', {}, h('code', {}, b.command)), h('td', { class: 'muted' }, b.fixed_team ? `always ${TEAM[b.fixed_team]}` : '')))),
+    scrollBox(h('table', {}, s.bots.map((b) => h('tr', {}, h('td', { class: 'name' }, b.name), h('td', {}, h('code', {}, b.command)), h('td', { class: 'muted' }, b.fixed_team ? `always ${TEAM[b.fixed_team]}` : ''))))),
     h('div', { style: 'margin-top:12px' }, command('league', view.command)));
 }
 
@@ -429,7 +436,7 @@ function gamesPanel(view, packed) {
   refilter();
   return h('div', { class: 'panel games' }, h('h2', {}, 'Games'),
     h('div', { class: 'games-tools' }, bot, result, count),
-    h('table', { id: 'games' }, h('thead', {}, h('tr', {}, [['Game', 'num'], [royale ? 'Seats (R, P, S)' : 'Seats'], ['Result'], ['Ended by'], ['Rounds', 'num'], royale ? ['Board'] : null, ['Faults', 'num'], ['']].filter(Boolean).map(([x, c]) => h('th', { class: c }, x)))), body),
+    scrollBox(h('table', { id: 'games' }, h('thead', {}, h('tr', {}, [['Game', 'num'], [royale ? 'Seats (R, P, S)' : 'Seats'], ['Result'], ['Ended by'], ['Rounds', 'num'], royale ? ['Board'] : null, ['Faults', 'num'], ['']].filter(Boolean).map(([x, c]) => h('th', { class: c }, x)))), body)),
     h('div', { style: 'margin-top:8px' }, more));
 }
 

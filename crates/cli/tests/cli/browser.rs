@@ -21,7 +21,7 @@ use dojo_testkit::cli::{dojo, stdout_ok};
 use dojo_testkit::json::read_json;
 use dojo_testkit::paths::root;
 use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::{Network, Page};
+use headless_chrome::protocol::cdp::{Emulation, Network, Page};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 
@@ -222,6 +222,43 @@ impl Opened {
         let requests = self.requests.lock().unwrap();
         let others: Vec<&String> = requests.iter().filter(|u| **u != self.url).collect();
         assert!(others.is_empty(), "the page made requests: {others:?}");
+    }
+
+    /// Lays the page out as a phone shows it: 420 CSS pixels wide, the
+    /// page's own viewport meta in force.
+    fn on_a_phone(&self) {
+        let phone: Emulation::SetDeviceMetricsOverride = serde_json::from_str(
+            r#"{"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": true}"#,
+        )
+        .unwrap();
+        self.tab.call_method(phone).unwrap();
+        // The layout's width; `innerWidth` is the phone's zoomed-out view,
+        // as wide as whatever sticks out.
+        assert_eq!(
+            self.eval("document.documentElement.clientWidth"),
+            420,
+            "the phone's width took"
+        );
+    }
+
+    /// The page does not scroll sideways: whatever is wider than the
+    /// screen scrolls in a box of its own. The message names what sticks
+    /// out of the screen.
+    fn assert_no_sideways_scroll(&self, what: &str) {
+        let seen = self.eval(
+            "(() => { const w = document.documentElement.clientWidth, out = [];
+                 const boxed = (e) => { for (let p = e.parentElement; p; p = p.parentElement) {
+                     if (getComputedStyle(p).overflowX !== 'visible' && p.getBoundingClientRect().right <= w + 0.5) return true; } return false; };
+                 for (const e of document.querySelectorAll('main *')) {
+                   const r = e.getBoundingClientRect();
+                   if (r.width > 0 && r.right > w + 0.5 && !boxed(e)) out.push(`${e.tagName}.${e.className} to ${Math.round(r.right)}: ${(e.textContent || '').slice(0, 40)}`);
+                 }
+                 return { scroll: document.documentElement.scrollWidth, width: w, out: out.slice(0, 12) }; })()",
+        );
+        assert!(
+            seen["scroll"].as_f64().unwrap() <= seen["width"].as_f64().unwrap(),
+            "{what}: the page scrolls sideways on a phone: {seen:#}"
+        );
     }
 
     fn screenshot(&self, path: &Path) {
@@ -621,7 +658,14 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     let rec = CardJitsuRecord {
         version: RECORD_VERSION,
         game: "cardjitsu".into(),
-        seats: vec![seat(0, "alpha", None), seat(1, "beta", None)],
+        seats: vec![
+            // A built bot's command: a long path with no space to wrap at.
+            SeatInfo {
+                command: vec!["/home/someone/.cache/dojo/build/walk-7c1e0ef90dea49efecc4b/alpha/target/release/alpha".into()],
+                ..seat(0, "alpha", None)
+            },
+            seat(1, "beta", None),
+        ],
         decks: dojo_games::cardjitsu::decks::default_names(Default::default()),
         draws: [dojo_engine::cardjitsu::Draw::WithoutReplacement; 2],
         play,
@@ -673,6 +717,9 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     page.key("ArrowRight");
     assert_eq!(page.turn(), 2.min(rounds as u64));
     page.assert_clean();
+    // On a phone the seats' commands wrap rather than run off the screen.
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("a cardjitsu replay");
     if let Some(out) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.key("End");
         page.screenshot(&Path::new(&out).join("replay-cardjitsu.png"));
@@ -784,6 +831,9 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
             .unwrap()
     );
     page.assert_clean();
+    // On a phone the standings (nine columns) scroll in their own box.
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("the league report");
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report.png"));
     }
@@ -842,6 +892,85 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
     page.assert_clean();
 }
 
+/// The labels of a chart clear what is drawn: a comparison's Elo chart
+/// has its elo0 and elo1 labels in the margin (its estimate line often
+/// ends on those lines), and the label of the furthest cut interval
+/// stands past the other arrows close to it (they covered `+758.7`).
+/// Drawn with the page's own chart code, on data shaped like those.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_charts_labels_clear_its_line_and_its_arrows() {
+    let Some(chrome) = browser_or_skip("a_charts_labels_clear_its_line_and_its_arrows") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("compare.html");
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "2",
+        ])
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(html.is_file(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = Opened::open(&chrome, &html);
+    // The chart as the compare page draws it: an estimate ending about
+    // elo1 (0) and elo0 (-10), crossing where their labels stood, and the
+    // first runs of cut intervals a few pairs apart, the furthest
+    // labelled.
+    let seen = page.eval(
+        "(() => {
+           const xs = [...Array(101).keys()];
+           const el = lineChart({
+             series: [{ name: 'estimate', colour: '#3d5a80', xs, ys: xs.map((x) => (x < 3 ? 150 : x < 96 ? 10 : -25)) }],
+             clips: [{ x: 0, above: true, label: '+758.7' }, { x: 1, above: true }, { x: 2, above: true },
+                     { x: 0, above: false, label: '-365.2' }, { x: 2, above: false }],
+             xMax: 100, yMin: -200, yMax: 200, width: 720, height: 240, labelsOutside: true,
+             hlines: [{ y: 0, colour: '#2f7d5b', label: 'elo1 0' }, { y: -10, colour: '#c0392b', label: 'elo0 -10', below: true }],
+           });
+           document.getElementById('app').append(el);
+           const box = (e) => { const b = e.getBBox(); return { x0: b.x, x1: b.x + b.width, y0: b.y, y1: b.y + b.height }; };
+           const hit = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+           const line = el.querySelector('polyline').getAttribute('points').trim().split(' ').map((p) => p.split(',').map(Number));
+           const onLine = (b) => line.some(([x, y], i) => {
+             const [x2, y2] = line[Math.min(i + 1, line.length - 1)];
+             for (let t = 0; t <= 1; t += 0.05) { const px = x + (x2 - x) * t, py = y + (y2 - y) * t;
+               if (px > b.x0 && px < b.x1 && py > b.y0 && py < b.y1) return true; }
+             return false; });
+           const arrows = [...el.querySelectorAll('.clip path')].map(box);
+           const labels = [...el.querySelectorAll('text')].filter((t) => !t.classList.contains('tick')
+               && !/pairs?$|^[0-9,]+$/.test(t.textContent)).map((t) => ({ text: t.textContent, b: box(t) }));
+           return labels.map((l) => ({ text: l.text, on_line: onLine(l.b), on_arrow: arrows.some((a) => hit(a, l.b)),
+               on_label: labels.some((m) => m !== l && hit(m.b, l.b)) }));
+         })()",
+    );
+    let labels = seen.as_array().unwrap();
+    let texts: Vec<&str> = labels.iter().map(|l| l["text"].as_str().unwrap()).collect();
+    assert_eq!(
+        texts,
+        ["elo1 0", "elo0 -10", "+758.7", "-365.2"],
+        "{seen:#}"
+    );
+    for l in labels {
+        assert_eq!(
+            (&l["on_line"], &l["on_arrow"], &l["on_label"]),
+            (
+                &Value::Bool(false),
+                &Value::Bool(false),
+                &Value::Bool(false)
+            ),
+            "a label covers or is covered: {l}"
+        );
+    }
+    page.assert_clean();
+}
+
 /// A broken comparison's page says why: the broken bot's first crash and
 /// its stderr up to it, in a panel; and one pair is "1 pair" (it was
 /// "1 pairs" on the axes and in the heading).
@@ -854,12 +983,12 @@ fn a_broken_comparisons_page_shows_the_bots_first_crash() {
     };
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("compare.html");
+    // By its whole path, as a new user names a bot elsewhere: a long
+    // command beside a long faults text.
+    let bot = root().join("bots/faulty/crash_half.py");
     let out = dojo()
-        .args([
-            "compare",
-            "cardjitsu",
-            "half=python3 bots/faulty/crash_half.py",
-        ])
+        .args(["compare", "cardjitsu"])
+        .arg(format!("half=python3 {}", bot.display()))
         .args(["random-py", "--games", "2"])
         .args(dojo_testkit::cli::GENEROUS)
         .arg("--html")
@@ -883,6 +1012,8 @@ fn a_broken_comparisons_page_shows_the_bots_first_crash() {
         "{text}"
     );
     page.assert_clean();
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("a broken comparison's page");
 }
 
 /// The value axis labels of the chart `chart`: round numbers evenly
@@ -1001,7 +1132,9 @@ fn league_head_to_head_cells_of_a_pair_add_up_to_100() {
 /// to head gets the page's width and shows every column without a
 /// scrollbar, the rating lines never share a colour (the leaders keep one
 /// each, the others are grey, the picker brings one out), the limits that
-/// no bot changes are one line, and the faults are spelled out.
+/// no bot changes are one line, and the faults are spelled out. The names
+/// are long and alike but for their ends, as in a class's league: every
+/// column and every move-times row still says which bot it is.
 #[test]
 #[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
@@ -1012,7 +1145,9 @@ fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
     };
     let dir = tempfile::tempdir().unwrap();
     let bots = dir.path().join("bots");
-    let names: Vec<String> = (0..16).map(|i| format!("copy-{i:02}")).collect();
+    let names: Vec<String> = (0..16)
+        .map(|i| format!("contestant-with-a-long-name-{i:02}"))
+        .collect();
     for name in &names {
         let d = bots.join(name);
         std::fs::create_dir_all(&d).unwrap();
@@ -1048,6 +1183,42 @@ fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
     let f = |k: &str| layout[k].as_f64().unwrap();
     assert!((f("panel") - f("standings")).abs() < 1.0, "{layout}");
     assert!(f("table") <= f("inside"), "the table overflows: {layout}");
+    // Each column's label is whole in its header (cut in the middle where
+    // it must be, the ends that tell the bots apart kept), the full name
+    // its tooltip; no two labels alike.
+    let heads = page.eval(
+        "[...document.querySelectorAll('#heat th.col')].map(t =>
+             ({ title: t.title, label: t.textContent, fits: t.scrollHeight <= t.clientHeight + 1 }))",
+    );
+    let heads = heads.as_array().unwrap();
+    let mut titles: Vec<&str> = heads.iter().map(|t| t["title"].as_str().unwrap()).collect();
+    titles.sort();
+    assert_eq!(titles, names, "the headers' tooltips: {heads:?}");
+    let labels: std::collections::BTreeSet<&str> =
+        heads.iter().map(|t| t["label"].as_str().unwrap()).collect();
+    assert_eq!(labels.len(), names.len(), "alike labels: {heads:?}");
+    for t in heads {
+        assert_eq!(t["fits"], true, "a label cut by its header: {t}");
+    }
+    // The move-times rows: each name inside the chart (not cut on the
+    // left), told apart, whole in the row's tooltip.
+    let rows = page.eval(
+        "[...document.querySelectorAll('#move-times .move-row')].map(g => { const t = g.querySelector('text');
+             return { bot: g.dataset.bot, label: t.textContent, left: t.getBBox().x, tip: g.querySelector('title').textContent }; })",
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), names.len(), "{rows:?}");
+    let labels: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(labels.len(), names.len(), "alike labels: {rows:?}");
+    for r in rows {
+        assert!(r["left"].as_f64().unwrap() >= 0.0, "cut on the left: {r}");
+        let bot = r["bot"].as_str().unwrap();
+        assert!(
+            r["tip"].as_str().unwrap().starts_with(&format!("{bot}: ")),
+            "{r}"
+        );
+    }
     // Every coloured line has a colour of its own; the rest are grey.
     let strokes: Vec<String> = serde_json::from_value(page.eval(
         "[...document.querySelectorAll('#rating-history polyline')].map(l => l.getAttribute('stroke'))",
@@ -1084,6 +1255,8 @@ fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
         page.eval("[...document.querySelectorAll('#standings td.faults')].map(e => e.textContent)");
     assert_eq!(faults, serde_json::json!(vec!["none"; 16]));
     page.assert_clean();
+    page.on_a_phone();
+    page.assert_no_sideways_scroll("a 16-bot league's report");
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-many-bots.png"));
     }
