@@ -38,7 +38,9 @@
 //! runs the width figures (7 to 9) alone; `--sandbox`
 //! measures one mode only; `--only` runs nothing but the runner's side of
 //! one figure, `--games` times (for `perf` or `strace`: no baseline, no
-//! ratio); `--only league` plays one league of `--games` games at
+//! ratio); `--only bare` plays a league of 2 bots, then the harness-free
+//! game loop over the same games and rounds at the same width, and prints
+//! both; `--only league` plays one league of `--games` games at
 //! `--jobs N` (default 1) between `--bots N` bots (default 2), which
 //! think `--think MS` milliseconds a move (default 0; figure 7's: 20).
 //! Every figure prints its goal and whether this run met it. Numbers only:
@@ -121,8 +123,9 @@ const USAGE: &str = "speed bench: every figure, or one league or figure alone
   --games N        games per league (400)          --reps N     repetitions (3)
   --sandbox MODE   off, auto or strict (off and auto, interleaved)
   --no-memory      skip the 21,000-game memory run --json FILE  the figures as JSON
-  --only WHAT      width (figures 7 to 9), league, per-move, per-turn or round-trip
-  --jobs N, --bots N, --think MS   --only league's workers, bots and thinking time";
+  --only WHAT      width (figures 7 to 9), league, bare, per-move, per-turn or round-trip
+                   (bare: a league of 2 bots and the harness-free game loop playing its games)
+  --jobs N, --bots N, --think MS   --only league's (and bare's) workers, bots and thinking time";
 
 /// Exits with the usage and `why` (status 2), as an unknown or malformed
 /// argument would otherwise run a different bench than asked for.
@@ -267,6 +270,83 @@ fn raw_round_trip(echo: &Path, n: u32) -> f64 {
     secs
 }
 
+/// Seconds for `games` games played by a harness-free loop in this
+/// binary, `threads` at a time: each game starts two echo bots side by
+/// side (`args` after the program: none, or `sleep MS`), sends each its
+/// seat, then per round a hand line to both, reads both answers and sends
+/// a round result, then a winner line, and reaps both. The games share
+/// `rounds` rounds as evenly as they can (a league's count, so the loop
+/// plays what the league played). No containment, no record, no deadline:
+/// what no harness's game loop undercuts on this machine, the floor that
+/// figures 1 and 7 are read against.
+fn bare_games(echo: &Path, args: &[String], games: u64, rounds: u64, threads: usize) -> f64 {
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let game = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if game >= games {
+                        break;
+                    }
+                    let its_rounds = rounds * (game + 1) / games - rounds * game / games;
+                    bare_game(echo, args, its_rounds);
+                }
+            });
+        }
+    });
+    started.elapsed().as_secs_f64()
+}
+
+/// One game of [`bare_games`].
+fn bare_game(echo: &Path, args: &[String], rounds: u64) {
+    let mut bots: Vec<_> = (0..2)
+        .map(|_| {
+            Command::new(echo)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("echo bot starts")
+        })
+        .collect();
+    let mut pipes: Vec<_> = bots
+        .iter_mut()
+        .map(|b| {
+            let stdin = b.stdin.take().expect("piped");
+            let stdout = b.stdout.take().expect("piped");
+            (stdin, stdout)
+        })
+        .collect();
+    for (seat, (stdin, _)) in pipes.iter_mut().enumerate() {
+        stdin
+            .write_all(format!("{}\n", seat + 1).as_bytes())
+            .expect("write");
+    }
+    let hand = format!("{HAND}\n");
+    let mut answer = [0u8; 2];
+    for _ in 0..rounds {
+        for (stdin, _) in &mut pipes {
+            stdin.write_all(hand.as_bytes()).expect("write");
+        }
+        for (_, stdout) in &mut pipes {
+            stdout.read_exact(&mut answer).expect("answer");
+        }
+        for (stdin, _) in &mut pipes {
+            stdin.write_all(b"Fr2 vs. Fr2: 0 wins!\n").expect("write");
+        }
+    }
+    for (stdin, _) in &mut pipes {
+        stdin.write_all(b"Player 1 wins!\n").expect("write");
+    }
+    drop(pipes);
+    for mut bot in bots {
+        bot.wait().expect("reap");
+    }
+}
+
 // ------------------------------------------------------------- through dojo
 
 /// A one-seat referee that sends the same hand line `left` times.
@@ -365,6 +445,31 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
             }
             return;
         }
+        "bare" => {
+            // The harness-free loop beside each league of the same games
+            // (whose rounds it plays), at the same width.
+            let dir = tempfile::tempdir().expect("temp dir");
+            let echo = Path::new(&persistent.command[0]);
+            let mut cmd = persistent.command[0].clone();
+            let mut args = Vec::new();
+            if a.think_ms > 0 {
+                cmd = format!("{cmd} sleep {}", a.think_ms);
+                args = vec!["sleep".to_string(), a.think_ms.to_string()];
+            }
+            for &mode in &a.sandboxes {
+                let run = league_of(&cmd, 2, a.games, a.jobs, mode, dir.path());
+                let bare = bare_games(echo, &args, run.games, run.rounds, a.jobs);
+                println!(
+                    "--jobs {} [sandbox {}]: league {:.1} games/s, harness-free loop {:.1} games/s, ratio {:.2}",
+                    a.jobs,
+                    sandbox_name(mode),
+                    run.games as f64 / run.secs,
+                    run.games as f64 / bare,
+                    bare / run.secs
+                );
+            }
+            return;
+        }
         "round-trip" => {
             let echo = Path::new(&persistent.command[0]);
             println!(
@@ -374,7 +479,9 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
             return;
         }
         other => {
-            eprintln!("--only takes per-move, per-turn, round-trip or league, not {other:?}");
+            eprintln!(
+                "--only takes per-move, per-turn, round-trip, league, bare or width, not {other:?}"
+            );
             std::process::exit(2);
         }
     };
@@ -753,6 +860,8 @@ fn main() {
         let mut rt = Vec::new();
         let mut py = Vec::new();
         let mut fork_ratio = Vec::new();
+        // Seconds a game of the harness-free loop ([`bare_games`]).
+        let mut bare = Vec::new();
         let mut modes: Vec<(SandboxMode, ModeRuns)> = a
             .sandboxes
             .iter()
@@ -780,6 +889,10 @@ fn main() {
                 let one = league(&echo_cmd, a.games, 1, *mode, dir.path());
                 let two = league(&echo_cmd, a.games, 2, *mode, dir.path());
                 leagues.push((one, two));
+            }
+            // The harness-free game loop plays the first league's rounds.
+            if let Some((one, _)) = leagues.first() {
+                bare.push(bare_games(&echo, &[], one.games, one.rounds, 1) / one.games as f64);
             }
             let s2 = raw_spawn(&echo, spawn_n);
             let r2 = raw_round_trip(&echo, rt_n);
@@ -861,6 +974,17 @@ fn main() {
                     note: String::new(),
                 });
             }
+            if runs.j1.len() == bare.len() {
+                figures.push(Figure {
+                    name: format!("  league --jobs 1 vs the harness-free game loop {tag}"),
+                    value: 1.0 / median(runs.j1.clone()),
+                    baseline: 1.0 / median(bare.clone()),
+                    unit: "games/s",
+                    ratio: ratio_of(&bare, &runs.j1),
+                    goal: Goal::Info,
+                    note: String::new(),
+                });
+            }
             figures.push(Figure {
                 name: format!("1 league --jobs 2 vs --jobs 1 {tag}"),
                 value: 1.0 / median(runs.j2.clone()),
@@ -896,6 +1020,19 @@ fn main() {
                 ratio: ratio_of(&runs.model_fork, &runs.j1),
                 goal: Goal::Info,
                 note: "what the runner's spawn path (fork + PDEATHSIG) leaves".into(),
+            });
+        }
+        if !bare.is_empty() && !py.is_empty() {
+            figures.push(Figure {
+                name: "  the harness-free game loop vs the Python harness".into(),
+                value: 1.0 / median(bare.clone()),
+                baseline: 1.0 / median(py.clone()),
+                unit: "games/s",
+                ratio: median(py.iter().zip(&bare).map(|(p, b)| p / b).collect()),
+                goal: Goal::Info,
+                note:
+                    "bots started side by side, no containment: the most any harness reaches here"
+                        .into(),
             });
         }
         figures.push(Figure {
@@ -955,6 +1092,18 @@ fn main() {
         rate(&j1),
         Goal::AtLeast(56.0),
         format!("{} and {} timeouts", j64.timeouts, j1.timeouts),
+    ));
+    // The same games by the harness-free loop, 1 and 64 at a time: how
+    // far two cores carry 64 games of these bots with no harness at all.
+    let sleeping = ["sleep".to_string(), THINK_MS.to_string()];
+    let bare1 = bare_games(&echo, &sleeping, j1.games, j1.rounds, 1);
+    let bare64 = bare_games(&echo, &sleeping, j64.games, j64.rounds, 64);
+    figures.push(Figure::games_per_s(
+        format!("  the harness-free game loop, 64 games at once vs 1, {THINK_MS} ms bots"),
+        j64.games as f64 / bare64,
+        j1.games as f64 / bare1,
+        Goal::Info,
+        "no containment: the most figure 7 reaches here".into(),
     ));
     let unplayed = 256 * 4 - j256.games;
     let bad = unplayed + j256.failed as u64 + j256.timeouts;
