@@ -4,7 +4,8 @@
 //! the game has or the one given, on each board given, with the game
 //! options given as a league takes them (each game's
 //! [`crate::games::GameCli::check_variants`]),
-//! one game is played again to see whether the bot is deterministic, and
+//! one game is played again to see whether the bot is deterministic (as
+//! `dojo compare` sees it: `dojo_games::determinism`), and
 //! its move times and memory peak are set against the limits in force.
 //!
 //! Each game is a `dojo match` of this same binary, run as a child and
@@ -43,6 +44,9 @@ struct Played {
     record: Option<Value>,
     /// The checked bot's seat.
     seat: usize,
+    /// The `dojo match` arguments that played it, to play it again for
+    /// determinism.
+    args: Vec<String>,
     json: PathBuf,
 }
 
@@ -201,7 +205,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     // check of its own, whatever the faults counted above.
     let silent = first.is_none() && any_record;
     match &first {
-        Some(game) => outln!("  {}", determinism(&exe, bots_dir, game, &controls)),
+        Some(game) => outln!("  {}", determinism(&exe, game)),
         None if silent => outln!(
             "  FAIL  the bot did not play: in every game each of its prompts met a crash, \
              a timeout or an invalid answer, so its determinism was not checked"
@@ -285,6 +289,7 @@ fn play(exe: &Path, args: &[String], json: &Path, seat: usize) -> Result<Played>
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         record,
         seat,
+        args: args.to_vec(),
         json: json.to_path_buf(),
     })
 }
@@ -359,43 +364,48 @@ fn wrote_nothing(rec: &Value, seat: usize) -> bool {
     latencies <= rec["conduct"][seat]["timeout"].as_u64().unwrap_or(0)
 }
 
-/// The first game played again from its record (`dojo replay --rerun`):
-/// the same record means a deterministic bot.
-fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) -> String {
-    let out = Command::new(exe)
-        .arg("--bots-dir")
-        .arg(bots_dir)
-        .args(["--build-network", crate::bots::build_network_word()])
-        .arg("replay")
-        .arg(&game.json)
-        .arg("--rerun")
-        .args(controls)
-        .stdin(Stdio::null())
-        .output();
-    match out.as_ref().map(|o| o.status.code()) {
-        Ok(Some(0)) => format!(
+/// The first game played again: the same `dojo match`, seed and seats,
+/// its record compared with the first's as `dojo compare` compares them
+/// (`dojo_games::determinism`); when they part, where, and what the bot
+/// answered each time.
+fn determinism(exe: &Path, game: &Played) -> String {
+    let again = game.json.with_extension("again.json");
+    let mut args = game.args.clone();
+    // The record's path follows `--json`.
+    if let Some(i) = args.iter().position(|a| a == "--json")
+        && let Some(path) = args.get_mut(i + 1)
+    {
+        *path = again.display().to_string();
+    }
+    let parting = play(exe, &args, &again, game.seat)
+        .ok()
+        .filter(|g| g.record.is_some())
+        .and_then(|_| {
+            let first = dojo_games::replay::load_file(&game.json).ok()?;
+            let second = dojo_games::replay::load_file(&again).ok()?;
+            dojo_games::determinism::parting(&first, &second)
+                .ok()
+                .map(|p| (p, first))
+        });
+    match parting {
+        Some((None, _)) => format!(
             "ok    deterministic: {} played again identically",
             game.label
         ),
-        Ok(Some(1)) => {
-            let why = out
-                .as_ref()
-                .map(|o| {
-                    String::from_utf8_lossy(&o.stdout)
-                        .lines()
-                        .last()
-                        .unwrap_or("")
-                        .to_owned()
-                })
-                .unwrap_or_default();
+        Some((Some(parting), first)) => {
+            let name = |seat: usize| match first.seats().get(seat) {
+                _ if seat == game.seat => format!("the bot (seat {})", seat + 1),
+                Some(s) => format!("{} (seat {})", untrusted::line(&s.bot), seat + 1),
+                None => format!("seat {}", seat + 1),
+            };
             format!(
-                "note  not deterministic: {} played again differently ({}); fine for a bot \
+                "note  not deterministic: {} played again differently: {}; fine for a bot \
                  that is random on purpose, but a rerun cannot then reproduce a game",
                 game.label,
-                untrusted::line(&why)
+                parting.words(name)
             )
         }
-        _ => format!(
+        None => format!(
             "note  {} could not be played again to check determinism",
             game.label
         ),

@@ -180,36 +180,6 @@ fn a_bot_against_itself_is_inconclusive_with_an_honest_interval() {
     assert!(report.get("nondeterministic").is_none(), "{report}");
 }
 
-/// A CardJitsu bot that never answers the same game the same way twice:
-/// it remembers (in `seen`, beside it) what it answered to each game's
-/// first hand, and answers the next card each time that hand comes again.
-fn forgetful_bot(dir: &std::path::Path) -> String {
-    let script = dir.join("forgetful.py");
-    std::fs::write(
-        &script,
-        r#"import json, os, sys
-seen_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seen")
-key = None
-for line in sys.stdin:
-    line = line.strip()
-    if "," in line:
-        answer = 0
-        if key is None:
-            key = line
-            seen = json.load(open(seen_file)) if os.path.exists(seen_file) else {}
-            if key in seen:
-                answer = (seen[key] + 1) % 5
-            seen[key] = answer
-            json.dump(seen, open(seen_file, "w"))
-        print(answer, flush=True)
-    elif line.startswith("Player") or line == "Draw!":
-        break
-"#,
-    )
-    .unwrap();
-    format!("forgetful=python3 {}", script.display())
-}
-
 /// A NEW that plays the same seed differently from run to run is named in
 /// the output beside the verdict (exit 2 here: inconclusive), with the
 /// game and round that showed it and what it answered each time, and in
@@ -218,7 +188,7 @@ for line in sys.stdin:
 fn a_nondeterministic_new_bot_is_named_beside_the_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("compare.json");
-    let new = forgetful_bot(dir.path());
+    let new = dojo_testkit::bots::forgetful(dir.path());
     let out = dojo()
         .args(["compare", "cardjitsu", &new, "random-py", "--games", "2"])
         // One job: the bot's memory of the hands it saw is one file, in
