@@ -97,6 +97,9 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     // bot's start, with its start-up allowance on top) apart, as the
     // records say which they were.
     let mut tally = MoveTally::default();
+    // The bot's timeouts in every game: a slowest time at its limit is
+    // then one of them, not an answer that came close.
+    let mut timeouts = 0u64;
     let mut first: Option<Played> = None;
     // Whether any game was played to its end (with its record to read).
     let mut any_record = false;
@@ -145,6 +148,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
                 played += 1;
                 if let Some(rec) = &game.record {
                     tally.add_stored(&rec["timing"], seat);
+                    timeouts += rec["conduct"][seat]["timeout"].as_u64().unwrap_or(0);
                 }
                 let trouble = trouble(&game);
                 if !trouble.is_empty() {
@@ -212,7 +216,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
         ),
         None => outln!("  note  no game was played to its end, so none was replayed"),
     }
-    for line in times(&tally, &limits) {
+    for line in times(&tally, &limits, timeouts > 0) {
         outln!("  {line}");
     }
     if problems == 0 && !silent {
@@ -413,43 +417,39 @@ fn determinism(exe: &Path, game: &Played) -> String {
 }
 
 /// The bot's move times and memory peak over every game, against the
-/// limits in force; a slowest move past half its limit is a warning (a
-/// slower or busier machine may time it out).
-fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
-    let q = |q: &Quantiles| {
-        format!(
-            "p50 {}, p95 {}, slowest {}",
-            ms(q.p50),
-            ms(q.p95),
-            ms(q.max)
-        )
-    };
+/// limits in force, each graded by [`Grade::of`]: a slowest move past half
+/// its limit is a warning (a slower or busier machine may time it out),
+/// one that reached its limit when the bot `timed_out` is the timeout it
+/// was, named as such.
+fn times(tally: &MoveTally, limits: &SeatLimits, timed_out: bool) -> Vec<String> {
+    let q = |q: &Quantiles| format!("p50 {}, p95 {}", ms(q.p50), ms(q.p95));
     let mut lines = Vec::new();
     if let Some(first) = tally.startup_answers() {
         let slowest = first.wall_ms.max;
         let allowed = (limits.move_ms + limits.startup_ms) as f64;
+        let grade = Grade::of(slowest / allowed, timed_out);
         lines.push(format!(
-            "{}first answers (the bot's start included): slowest {} of the {} allowed ({:.0}%)",
-            status(slowest / allowed),
-            ms(slowest),
-            ms(allowed),
-            100.0 * slowest / allowed
+            "{}first answers (the bot's start included): slowest {}",
+            grade.label(),
+            grade.against(slowest, allowed, "allowed")
         ));
     }
     match tally.moves() {
         None => lines.push(format!("{:<6}no later move was timed", "note")),
         Some(m) => {
-            let share = m.wall_ms.max / limits.move_ms.max(1) as f64;
+            let limit = limits.move_ms.max(1) as f64;
+            let grade = Grade::of(m.wall_ms.max / limit, timed_out);
             lines.push(format!(
-                "{}{}: wall {} of its {} limit ({:.0}%){}",
-                status(share),
+                "{}{}: wall {}, slowest {}{}",
+                grade.label(),
                 count(m.count, "later move"),
                 q(&m.wall_ms),
-                ms(limits.move_ms as f64),
-                share * 100.0,
-                m.cpu_ms
-                    .as_ref()
-                    .map_or_else(String::new, |c| format!("; cpu {}", q(c)))
+                grade.against(m.wall_ms.max, limit, "limit"),
+                m.cpu_ms.as_ref().map_or_else(String::new, |c| format!(
+                    "; cpu {}, slowest {}",
+                    q(c),
+                    ms(c.max)
+                ))
             ));
         }
     }
@@ -463,7 +463,7 @@ fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
         lines.push(match limits.memory_mib {
             Some(limit) => format!(
                 "{}memory peak {mib:.1} MiB of its {limit} MiB limit",
-                status(mib / limit.max(1) as f64),
+                Grade::of(mib / limit.max(1) as f64, false).label(),
             ),
             None => format!("{:<6}memory peak {mib:.1} MiB (no limit)", "ok"),
         });
@@ -471,9 +471,62 @@ fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
     lines
 }
 
-/// `ok` up to half of a limit, `warn` past it, padded for the column.
-fn status(share: f64) -> String {
-    format!("{:<6}", if share > 0.5 { "warn" } else { "ok" })
+/// How a figure stands against its limit: the one grading of the
+/// check's times and memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Grade {
+    /// Up to half of the limit.
+    Ok,
+    /// Past half of it: a slower or busier machine may reach it.
+    Warn,
+    /// At the limit, by a bot that timed out: the runner stopped waiting
+    /// there, so the figure is a timeout, not an answer.
+    Timeout,
+}
+
+impl Grade {
+    /// `share` of the limit; `timed_out`: whether the bot timed out in the
+    /// games (a time at its limit is then one of those timeouts; without
+    /// one, an overage bank or CPU time let it run that long).
+    fn of(share: f64, timed_out: bool) -> Grade {
+        if timed_out && share >= 1.0 {
+            Grade::Timeout
+        } else if share > 0.5 {
+            Grade::Warn
+        } else {
+            Grade::Ok
+        }
+    }
+
+    /// The status column, padded.
+    fn label(self) -> String {
+        let word = match self {
+            Grade::Ok => "ok",
+            Grade::Warn => "warn",
+            Grade::Timeout => "FAIL",
+        };
+        format!("{word:<6}")
+    }
+
+    /// `value` against `limit` (`allowed`, `limit`) in words: `12ms of the
+    /// 500ms allowed (2%)`, or for a timeout `501ms: a timeout, the 500ms
+    /// allowed ran out`.
+    fn against(self, value: f64, limit: f64, what: &str) -> String {
+        let the = if what == "limit" { "its" } else { "the" };
+        match self {
+            Grade::Timeout => format!(
+                "{}: a timeout, {the} {} {what} ran out",
+                ms(value),
+                ms(limit)
+            ),
+            _ => format!(
+                "{} of {the} {} {what} ({:.0}%)",
+                ms(value),
+                ms(limit),
+                100.0 * value / limit
+            ),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -127,6 +127,45 @@ fn a_bot_too_slow_for_the_limit_is_not_ready() {
     assert!(stdout.contains("timeout"), "{stdout}");
 }
 
+/// A first answer that timed out is graded as the timeout it was, not as
+/// an answer that took 100% of the time allowed (which read as merely
+/// close). The bot sleeps 2 s on its first hand against 500 ms allowed;
+/// restarted after each timeout, it sleeps again, and the check stops
+/// after that game.
+#[test]
+fn a_first_answer_that_timed_out_is_named_a_timeout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(
+        tmp.path(),
+        "late",
+        "if [ $n -eq 1 ]; then sleep 2; fi; echo 0",
+    );
+    let (status, stdout) = check(
+        &bot,
+        &[
+            "--rules",
+            "classic",
+            "--against",
+            "random-sh",
+            "--timeout-ms",
+            "300",
+            "--startup-ms",
+            "200",
+        ],
+    );
+    assert_eq!(status, Some(1), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("first answers (the bot's start included)"))
+        .unwrap_or_else(|| panic!("no first answers line in:\n{stdout}"));
+    assert!(line.starts_with("  FAIL  first answers"), "{line}");
+    assert!(
+        line.ends_with(": a timeout, the 500ms allowed ran out"),
+        "{line}"
+    );
+    assert!(!line.contains('%'), "{line}");
+}
+
 #[test]
 fn a_bot_that_answers_with_no_move_is_not_ready() {
     let tmp = tempfile::tempdir().unwrap();
