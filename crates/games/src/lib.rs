@@ -9,7 +9,8 @@
 //! one record envelope ([`record`]), with what replay does with a saved
 //! game of it (checking, rerun setup, first difference, the replay page's
 //! data). [`replay`] reads records (typed, once: [`parse`]), finds the bots
-//! that played and compares a rerun, through [`registry`]'s `Saved` (any
+//! that played and compares a rerun ([`determinism`]: whether a bot played a game again
+//! the same way, and what it answered each time), through [`registry`]'s `Saved` (any
 //! game's record behind its `SavedGame`); [`view`] holds what every replay page shares; [`classic`] is the interactive classic game;
 //! [`smoke`] the smoke start before a league; [`bots`] the bots and boards
 //! resolved once and used for many games. Adding a game: see
@@ -19,6 +20,7 @@ pub mod bots;
 pub mod cardjitsu;
 mod catalog;
 pub mod classic;
+pub mod determinism;
 pub mod formats;
 pub mod game;
 pub mod moves;

@@ -78,6 +78,14 @@ pub trait SavedGame: AsAny + fmt::Debug + Send + Sync + 'static {
     /// The game made ready to play again: what the record names (decks, a
     /// board) read again now.
     fn rerun(&self) -> Result<Rerun, ReplayError>;
+    /// What one step of the game is called (`round`, `turn`).
+    fn moment(&self) -> &'static str;
+    /// The answers given at step `step` (0-based, as in
+    /// [`Difference::At`]), by seat, each in words (what the bot wrote and
+    /// what it meant, or the fault in its place); empty past the game's
+    /// end. What [`crate::determinism`] shows of a bot that answered
+    /// differently when the game was played again.
+    fn answers(&self, step: usize) -> Vec<(usize, String)>;
 }
 
 /// A saved game made ready to play again ([`SavedGame::rerun`]): notes

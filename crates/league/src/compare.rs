@@ -725,6 +725,33 @@ pub struct CompareReport {
     pub trace: Vec<TracePoint>,
     /// Every counted block, in order.
     pub blocks: Vec<BlockRecord>,
+    /// Set when the comparison's first game, played again, came out
+    /// differently: a bot in it is not deterministic. Found by the caller,
+    /// which can play a game again ([`run_compare`] leaves it `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nondeterministic: Option<Nondeterministic>,
+}
+
+/// The comparison's first game played again and come out differently
+/// (`dojo_games::determinism`, the definition `dojo check` uses): the
+/// bots that answered differently are not deterministic, so the games
+/// cannot be reproduced and the same seed may end with another verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Nondeterministic {
+    /// The roles (`new`, `base`, `third`) that answered differently, in
+    /// seat order; empty when the rerun differed in some other way.
+    pub roles: Vec<String>,
+    /// The game played again: its block (0-based) and leg.
+    pub block: u64,
+    pub leg: u8,
+    /// Its seed.
+    #[serde(with = "dojo_engine::rng::seed_json")]
+    pub seed: u64,
+    /// Its roles by seat.
+    pub seats: Vec<String>,
+    /// Where the two plays parted, and what each of those roles
+    /// answered each time.
+    pub parting: dojo_games::determinism::Parting,
 }
 
 /// Told about every block fed to the test, on the calling thread.
@@ -948,6 +975,7 @@ impl Tally<'_> {
             broken,
             trace: self.trace,
             blocks: self.blocks,
+            nondeterministic: None,
         }
     }
 }

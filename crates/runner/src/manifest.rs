@@ -263,8 +263,21 @@ fn games<'i>(problems: &mut Problems<'_>, value: Spanned<DeValue<'i>>) -> Vec<St
     Vec::new()
 }
 
+/// The tables a manifest may hold and their keys (`bot_values.rs`'s one
+/// list of each).
+fn tables() -> [(&'static str, Vec<&'static str>); 2] {
+    use crate::bot_values::{LimitValues, TimeValues};
+    let keys = |entries: &[(&'static str, Option<u64>)]| entries.iter().map(|(k, _)| *k).collect();
+    [
+        ("limits", keys(&LimitValues::default().entries())),
+        ("time", keys(&TimeValues::default().entries())),
+    ]
+}
+
 /// The message for an unknown key: the keys there are, and the closest
-/// one when it looks like a typo of it.
+/// one when it looks like a typo of it. A key of one of the tables
+/// (`timeout_ms` at the top level) is told with its table: it belongs
+/// under that table's `[time]` line.
 fn unknown_key(key: &str) -> (String, Option<&'static str>) {
     let near = KEYS
         .iter()
@@ -272,8 +285,18 @@ fn unknown_key(key: &str) -> (String, Option<&'static str>) {
         .filter(|&(d, k)| d > 0 && d <= (k.len() / 3).clamp(1, 2))
         .min()
         .map(|(_, k)| k);
+    let table = tables()
+        .into_iter()
+        .find(|(_, keys)| keys.contains(&key))
+        .map(|(table, _)| table);
     let known: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
-    let hint = near.map_or_else(String::new, |k| format!("; did you mean `{k}`?"));
+    let hint = match (table, near) {
+        (Some(table), _) => format!(
+            "; did you mean `[{table}]` `{key}`? (a key of the [{table}] table: write it under a `[{table}]` line, after the top-level keys)"
+        ),
+        (None, Some(k)) => format!("; did you mean `{k}`?"),
+        (None, None) => String::new(),
+    };
     (
         format!(
             "unknown field `{key}`, expected one of {}{hint}",
@@ -409,6 +432,31 @@ description = "plays at random"
         let m = parse("command = [\"./bot\"]\n").unwrap();
         assert_eq!(m.mode, Mode::Auto);
         assert!(m.name.is_none() && m.games.is_empty() && m.build.is_none());
+    }
+
+    /// A key of `[time]` or `[limits]` written at the top level is told
+    /// with the table it belongs to, on its own line.
+    #[test]
+    fn a_tables_key_at_the_top_level_names_its_table() {
+        for (key, table) in [
+            ("timeout_ms", "time"),
+            ("startup_ms", "time"),
+            ("game_ms", "time"),
+            ("memory_mib", "limits"),
+            ("cpu_s", "limits"),
+        ] {
+            let err = parse(&format!("command = \"x\"\n{key} = 500\n")).unwrap_err();
+            let text = err.to_string();
+            assert_eq!(err.problems.len(), 1, "{text}");
+            assert!(
+                text.starts_with(&format!("bots/x/bot.toml:2:1: unknown field `{key}`")),
+                "{text}"
+            );
+            assert!(
+                text.contains(&format!("did you mean `[{table}]` `{key}`?")),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -106,6 +106,39 @@ pub fn copy_bundled(name: &str, to: &Path) -> std::path::PathBuf {
     to.to_path_buf()
 }
 
+/// An inline CardJitsu bot (`forgetful=python3 DIR/forgetful.py`) that
+/// never plays a game the same way twice: it remembers (in `seen`, beside
+/// it) what it answered to each game's first hand, `0` the first time,
+/// and answers the next card each time that hand comes again. It writes
+/// its own directory, so it runs with `--sandbox off`, one game at a
+/// time.
+pub fn forgetful(dir: &Path) -> String {
+    let script = dir.join("forgetful.py");
+    std::fs::write(
+        &script,
+        r#"import json, os, sys
+seen_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seen")
+key = None
+for line in sys.stdin:
+    line = line.strip()
+    if "," in line:
+        answer = 0
+        if key is None:
+            key = line
+            seen = json.load(open(seen_file)) if os.path.exists(seen_file) else {}
+            if key in seen:
+                answer = (seen[key] + 1) % 5
+            seen[key] = answer
+            json.dump(seen, open(seen_file, "w"))
+        print(answer, flush=True)
+    elif line.startswith("Player") or line == "Draw!":
+        break
+"#,
+    )
+    .unwrap();
+    format!("forgetful=python3 {}", script.display())
+}
+
 /// How long [`slow_starter`] sleeps before its first answer, in ms.
 pub const SLOW_START_MS: u64 = 2500;
 /// [`slow_starter`]'s move limit and start-up allowance, in ms: its start

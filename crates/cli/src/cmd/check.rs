@@ -4,7 +4,8 @@
 //! the game has or the one given, on each board given, with the game
 //! options given as a league takes them (each game's
 //! [`crate::games::GameCli::check_variants`]),
-//! one game is played again to see whether the bot is deterministic, and
+//! one game is played again to see whether the bot is deterministic (as
+//! `dojo compare` sees it: `dojo_games::determinism`), and
 //! its move times and memory peak are set against the limits in force.
 //!
 //! Each game is a `dojo match` of this same binary, run as a child and
@@ -43,6 +44,9 @@ struct Played {
     record: Option<Value>,
     /// The checked bot's seat.
     seat: usize,
+    /// The `dojo match` arguments that played it, to play it again for
+    /// determinism.
+    args: Vec<String>,
     json: PathBuf,
 }
 
@@ -93,6 +97,9 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     // bot's start, with its start-up allowance on top) apart, as the
     // records say which they were.
     let mut tally = MoveTally::default();
+    // The bot's timeouts in every game: a slowest time at its limit is
+    // then one of them, not an answer that came close.
+    let mut timeouts = 0u64;
     let mut first: Option<Played> = None;
     // Whether any game was played to its end (with its record to read).
     let mut any_record = false;
@@ -141,6 +148,7 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
                 played += 1;
                 if let Some(rec) = &game.record {
                     tally.add_stored(&rec["timing"], seat);
+                    timeouts += rec["conduct"][seat]["timeout"].as_u64().unwrap_or(0);
                 }
                 let trouble = trouble(&game);
                 if !trouble.is_empty() {
@@ -201,14 +209,14 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     // check of its own, whatever the faults counted above.
     let silent = first.is_none() && any_record;
     match &first {
-        Some(game) => outln!("  {}", determinism(&exe, bots_dir, game, &controls)),
+        Some(game) => outln!("  {}", determinism(&exe, game)),
         None if silent => outln!(
             "  FAIL  the bot did not play: in every game each of its prompts met a crash, \
              a timeout or an invalid answer, so its determinism was not checked"
         ),
         None => outln!("  note  no game was played to its end, so none was replayed"),
     }
-    for line in times(&tally, &limits) {
+    for line in times(&tally, &limits, timeouts > 0) {
         outln!("  {line}");
     }
     if problems == 0 && !silent {
@@ -285,6 +293,7 @@ fn play(exe: &Path, args: &[String], json: &Path, seat: usize) -> Result<Played>
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         record,
         seat,
+        args: args.to_vec(),
         json: json.to_path_buf(),
     })
 }
@@ -359,43 +368,48 @@ fn wrote_nothing(rec: &Value, seat: usize) -> bool {
     latencies <= rec["conduct"][seat]["timeout"].as_u64().unwrap_or(0)
 }
 
-/// The first game played again from its record (`dojo replay --rerun`):
-/// the same record means a deterministic bot.
-fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) -> String {
-    let out = Command::new(exe)
-        .arg("--bots-dir")
-        .arg(bots_dir)
-        .args(["--build-network", crate::bots::build_network_word()])
-        .arg("replay")
-        .arg(&game.json)
-        .arg("--rerun")
-        .args(controls)
-        .stdin(Stdio::null())
-        .output();
-    match out.as_ref().map(|o| o.status.code()) {
-        Ok(Some(0)) => format!(
+/// The first game played again: the same `dojo match`, seed and seats,
+/// its record compared with the first's as `dojo compare` compares them
+/// (`dojo_games::determinism`); when they part, where, and what the bot
+/// answered each time.
+fn determinism(exe: &Path, game: &Played) -> String {
+    let again = game.json.with_extension("again.json");
+    let mut args = game.args.clone();
+    // The record's path follows `--json`.
+    if let Some(i) = args.iter().position(|a| a == "--json")
+        && let Some(path) = args.get_mut(i + 1)
+    {
+        *path = again.display().to_string();
+    }
+    let parting = play(exe, &args, &again, game.seat)
+        .ok()
+        .filter(|g| g.record.is_some())
+        .and_then(|_| {
+            let first = dojo_games::replay::load_file(&game.json).ok()?;
+            let second = dojo_games::replay::load_file(&again).ok()?;
+            dojo_games::determinism::parting(&first, &second)
+                .ok()
+                .map(|p| (p, first))
+        });
+    match parting {
+        Some((None, _)) => format!(
             "ok    deterministic: {} played again identically",
             game.label
         ),
-        Ok(Some(1)) => {
-            let why = out
-                .as_ref()
-                .map(|o| {
-                    String::from_utf8_lossy(&o.stdout)
-                        .lines()
-                        .last()
-                        .unwrap_or("")
-                        .to_owned()
-                })
-                .unwrap_or_default();
+        Some((Some(parting), first)) => {
+            let name = |seat: usize| match first.seats().get(seat) {
+                _ if seat == game.seat => format!("the bot (seat {})", seat + 1),
+                Some(s) => format!("{} (seat {})", untrusted::line(&s.bot), seat + 1),
+                None => format!("seat {}", seat + 1),
+            };
             format!(
-                "note  not deterministic: {} played again differently ({}); fine for a bot \
+                "note  not deterministic: {} played again differently: {}; fine for a bot \
                  that is random on purpose, but a rerun cannot then reproduce a game",
                 game.label,
-                untrusted::line(&why)
+                parting.words(name)
             )
         }
-        _ => format!(
+        None => format!(
             "note  {} could not be played again to check determinism",
             game.label
         ),
@@ -403,43 +417,39 @@ fn determinism(exe: &Path, bots_dir: &Path, game: &Played, controls: &[String]) 
 }
 
 /// The bot's move times and memory peak over every game, against the
-/// limits in force; a slowest move past half its limit is a warning (a
-/// slower or busier machine may time it out).
-fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
-    let q = |q: &Quantiles| {
-        format!(
-            "p50 {}, p95 {}, slowest {}",
-            ms(q.p50),
-            ms(q.p95),
-            ms(q.max)
-        )
-    };
+/// limits in force, each graded by [`Grade::of`]: a slowest move past half
+/// its limit is a warning (a slower or busier machine may time it out),
+/// one that reached its limit when the bot `timed_out` is the timeout it
+/// was, named as such.
+fn times(tally: &MoveTally, limits: &SeatLimits, timed_out: bool) -> Vec<String> {
+    let q = |q: &Quantiles| format!("p50 {}, p95 {}", ms(q.p50), ms(q.p95));
     let mut lines = Vec::new();
     if let Some(first) = tally.startup_answers() {
         let slowest = first.wall_ms.max;
         let allowed = (limits.move_ms + limits.startup_ms) as f64;
+        let grade = Grade::of(slowest / allowed, timed_out);
         lines.push(format!(
-            "{}first answers (the bot's start included): slowest {} of the {} allowed ({:.0}%)",
-            status(slowest / allowed),
-            ms(slowest),
-            ms(allowed),
-            100.0 * slowest / allowed
+            "{}first answers (the bot's start included): slowest {}",
+            grade.label(),
+            grade.against(slowest, allowed, "allowed")
         ));
     }
     match tally.moves() {
         None => lines.push(format!("{:<6}no later move was timed", "note")),
         Some(m) => {
-            let share = m.wall_ms.max / limits.move_ms.max(1) as f64;
+            let limit = limits.move_ms.max(1) as f64;
+            let grade = Grade::of(m.wall_ms.max / limit, timed_out);
             lines.push(format!(
-                "{}{}: wall {} of its {} limit ({:.0}%){}",
-                status(share),
+                "{}{}: wall {}, slowest {}{}",
+                grade.label(),
                 count(m.count, "later move"),
                 q(&m.wall_ms),
-                ms(limits.move_ms as f64),
-                share * 100.0,
-                m.cpu_ms
-                    .as_ref()
-                    .map_or_else(String::new, |c| format!("; cpu {}", q(c)))
+                grade.against(m.wall_ms.max, limit, "limit"),
+                m.cpu_ms.as_ref().map_or_else(String::new, |c| format!(
+                    "; cpu {}, slowest {}",
+                    q(c),
+                    ms(c.max)
+                ))
             ));
         }
     }
@@ -453,7 +463,7 @@ fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
         lines.push(match limits.memory_mib {
             Some(limit) => format!(
                 "{}memory peak {mib:.1} MiB of its {limit} MiB limit",
-                status(mib / limit.max(1) as f64),
+                Grade::of(mib / limit.max(1) as f64, false).label(),
             ),
             None => format!("{:<6}memory peak {mib:.1} MiB (no limit)", "ok"),
         });
@@ -461,9 +471,62 @@ fn times(tally: &MoveTally, limits: &SeatLimits) -> Vec<String> {
     lines
 }
 
-/// `ok` up to half of a limit, `warn` past it, padded for the column.
-fn status(share: f64) -> String {
-    format!("{:<6}", if share > 0.5 { "warn" } else { "ok" })
+/// How a figure stands against its limit: the one grading of the
+/// check's times and memory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Grade {
+    /// Up to half of the limit.
+    Ok,
+    /// Past half of it: a slower or busier machine may reach it.
+    Warn,
+    /// At the limit, by a bot that timed out: the runner stopped waiting
+    /// there, so the figure is a timeout, not an answer.
+    Timeout,
+}
+
+impl Grade {
+    /// `share` of the limit; `timed_out`: whether the bot timed out in the
+    /// games (a time at its limit is then one of those timeouts; without
+    /// one, an overage bank or CPU time let it run that long).
+    fn of(share: f64, timed_out: bool) -> Grade {
+        if timed_out && share >= 1.0 {
+            Grade::Timeout
+        } else if share > 0.5 {
+            Grade::Warn
+        } else {
+            Grade::Ok
+        }
+    }
+
+    /// The status column, padded.
+    fn label(self) -> String {
+        let word = match self {
+            Grade::Ok => "ok",
+            Grade::Warn => "warn",
+            Grade::Timeout => "FAIL",
+        };
+        format!("{word:<6}")
+    }
+
+    /// `value` against `limit` (`allowed`, `limit`) in words: `12ms of the
+    /// 500ms allowed (2%)`, or for a timeout `501ms: a timeout, the 500ms
+    /// allowed ran out`.
+    fn against(self, value: f64, limit: f64, what: &str) -> String {
+        let the = if what == "limit" { "its" } else { "the" };
+        match self {
+            Grade::Timeout => format!(
+                "{}: a timeout, {the} {} {what} ran out",
+                ms(value),
+                ms(limit)
+            ),
+            _ => format!(
+                "{} of {the} {} {what} ({:.0}%)",
+                ms(value),
+                ms(limit),
+                100.0 * value / limit
+            ),
+        }
+    }
 }
 
 #[cfg(test)]

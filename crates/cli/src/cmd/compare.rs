@@ -7,13 +7,15 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Result, bail};
 use dojo_games::BotExecutor;
 use dojo_league::compare::{
-    BASE, CompareError, CompareSettings, Conclusion, NEW, THIRD, run_compare,
+    BASE, CompareError, CompareSettings, Conclusion, NEW, Nondeterministic, THIRD, run_compare,
 };
+use dojo_league::{ExecError, Executor, Fixture, GameResult};
 use dojo_runner::BotSpec;
 
 use crate::args::CompareArgs;
@@ -165,7 +167,18 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         unit: shown::unit_name(&settings),
         verbose: a.verbose,
     });
-    let report = run_compare(&settings, &exec, jobs, &mut outputs, &cancel)?;
+    let kept = KeepFirst {
+        exec: &exec,
+        first: Mutex::new(None),
+    };
+    let mut report = run_compare(&settings, &kept, jobs, &mut outputs, &cancel)?;
+    if matches!(
+        report.verdict,
+        Conclusion::H1 | Conclusion::H0 | Conclusion::Inconclusive
+    ) && let Some((fixture, first)) = kept.first.into_inner().unwrap_or_else(|e| e.into_inner())
+    {
+        report.nondeterministic = played_again(&exec, &fixture, &first, &cancel);
+    }
     let compared = Compared {
         run: RunInfo {
             new: BotInfo::new(&a.new, &loaded[0]),
@@ -185,6 +198,77 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
         Conclusion::Cancelled => crate::bots::interrupted_status(),
         Conclusion::Broken => crate::exit::ERROR,
     }))
+}
+
+/// The comparison's games, its first (fixture 0) kept to be played again:
+/// whether the bots are deterministic is told beside the verdict, since a
+/// verdict from bots that are not cannot be reproduced.
+struct KeepFirst<'a> {
+    exec: &'a BotExecutor,
+    first: Mutex<Option<(Fixture, GameResult)>>,
+}
+
+impl Executor for KeepFirst<'_> {
+    fn play(&self, fixture: &Fixture, cancel: &AtomicBool) -> Result<GameResult, ExecError> {
+        let result = Executor::play(self.exec, fixture, cancel);
+        if fixture.id == 0
+            && let Ok(game) = &result
+        {
+            *self.first.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some((fixture.clone(), game.clone()));
+        }
+        result
+    }
+
+    fn containment(&self) -> Option<dojo_runner::InForce> {
+        self.exec.containment()
+    }
+}
+
+/// Plays the comparison's first game again and compares the two plays
+/// (`dojo_games::determinism`, as `dojo check` does): `Some` naming the
+/// roles that answered differently when it came out otherwise. A rerun
+/// that cannot be played or read is said on stderr, and decides nothing.
+fn played_again(
+    exec: &BotExecutor,
+    fixture: &Fixture,
+    first: &GameResult,
+    cancel: &AtomicBool,
+) -> Option<Nondeterministic> {
+    let parting = Executor::play(exec, fixture, cancel)
+        .map_err(|e| e.to_string())
+        .and_then(|again| {
+            let read = |g: &GameResult| {
+                dojo_games::replay::read_stored_values(
+                    Path::new("the comparison's first game"),
+                    &g.record,
+                    &g.timing,
+                )
+            };
+            let (first, again) = (read(first), read(&again));
+            first
+                .and_then(|first| dojo_games::determinism::parting(&first, &again?))
+                .map_err(|e| e.to_string())
+        });
+    match parting {
+        Ok(parting) => parting.map(|parting| Nondeterministic {
+            roles: (parting.seats().into_iter())
+                .filter_map(|seat| fixture.seats.get(seat).cloned())
+                .collect(),
+            block: fixture.pair,
+            leg: fixture.leg,
+            seed: fixture.seed,
+            seats: fixture.seats.clone(),
+            parting,
+        }),
+        Err(err) => {
+            errln!(
+                "note: the first game could not be played again to see whether the bots are deterministic: {}",
+                crate::render::untrusted::line(&err)
+            );
+            None
+        }
+    }
 }
 
 /// Seats each bot whose bot.toml fixes its team only on that team, as a

@@ -226,7 +226,7 @@ fn verdict(saved: &Saved, rerun: &Saved, difference: Option<Difference>) -> Exit
             return ExitCode::SUCCESS;
         }
         Some(Difference::At(i)) => {
-            outln!("differs: first at {} {}", shown_saved.moment(), i + 1);
+            outln!("differs: first at {} {}", saved.moment(), i + 1);
             out!(
                 "saved:\n{}rerun:\n{}",
                 shown_saved.show_moment(i),

@@ -262,10 +262,6 @@ impl ReplayText for NoText {
         "rerun:".to_owned()
     }
 
-    fn moment(&self) -> &'static str {
-        "step"
-    }
-
     fn show_moment(&self, _: usize) -> String {
         String::new()
     }

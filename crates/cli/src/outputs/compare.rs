@@ -183,6 +183,8 @@ struct JsonReport<'a> {
     broken: &'a Option<dojo_league::compare::Broken>,
     trace: &'a [dojo_league::compare::TracePoint],
     blocks: &'a [BlockRecord],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nondeterministic: &'a Option<dojo_league::compare::Nondeterministic>,
 }
 
 /// Who played and how, for [`JsonReport`].
@@ -216,6 +218,7 @@ impl<'a> JsonReport<'a> {
             broken,
             trace,
             blocks,
+            nondeterministic,
         } = report;
         JsonReport {
             version: *version,
@@ -243,6 +246,7 @@ impl<'a> JsonReport<'a> {
             broken,
             trace,
             blocks,
+            nondeterministic,
         }
     }
 }
@@ -532,7 +536,42 @@ pub(crate) fn summary(r: &CompareReport) -> String {
     {
         crate::render::standings::first_fault_lines(&mut out, &b.role.to_uppercase(), f);
     }
+    if let Some(n) = &r.nondeterministic {
+        out.push_str(&nondeterminism_note(n, unit_name(&r.settings)));
+        out.push('\n');
+    }
     out
+}
+
+/// The note on a comparison whose first game came out differently when
+/// played again: who is not deterministic, where it showed, and what that
+/// means for the verdict.
+fn nondeterminism_note(n: &dojo_league::compare::Nondeterministic, unit: &str) -> String {
+    let role = |seat: usize| {
+        format!(
+            "{} (seat {})",
+            n.seats.get(seat).map_or("?", String::as_str).to_uppercase(),
+            seat + 1
+        )
+    };
+    let who = match n.roles.as_slice() {
+        [] => "a bot".to_owned(),
+        roles => roles
+            .iter()
+            .map(|r| r.to_uppercase())
+            .collect::<Vec<_>>()
+            .join(" and "),
+    };
+    let verb = if n.roles.len() > 1 { "are" } else { "is" };
+    format!(
+        "note: {who} {verb} not deterministic: {unit} {}'s game {} (game seed {}), played again, came out differently: {}. \
+         Its games cannot be reproduced, and the same command and seed may end with another verdict \
+         (the games are still a fair sample of its play: the verdict holds as a statistical one)",
+        n.block + 1,
+        n.leg + 1,
+        n.seed,
+        n.parting.words(role)
+    )
 }
 
 /// Progress on stderr: a bar on a terminal, a line every 10 s elsewhere,

@@ -28,8 +28,6 @@ pub trait ReplayText {
     fn show(&self, a: &ReplayArgs, forfeit: Option<&Verdict>) -> Result<()>;
     /// The line printed before a rerun's verdict.
     fn rerun_header(&self) -> String;
-    /// What one step of the game is called (`round`, `turn`).
-    fn moment(&self) -> &'static str;
     /// Step `i` (0-based) as a rerun's verdict shows it, or a line saying
     /// the game ended before it.
     fn show_moment(&self, i: usize) -> String;

@@ -42,16 +42,7 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
             if s.flagged { "  FAULTY" } else { "" }
         );
     }
-    if !report.pairs.is_empty() {
-        let _ = writeln!(out, "\nhead to head (score of the first bot):");
-        for p in &report.pairs {
-            let _ = writeln!(
-                out,
-                "  {:<width$} vs {:<width$}  {:>6.1}%  over {} games",
-                p.a, p.b, p.score_a_pct, p.games
-            );
-        }
-    }
+    head_to_head(&mut out, report, dir, width);
     for s in report.standings.iter().filter(|s| s.flagged) {
         let faults = s.faults.total();
         let _ = writeln!(
@@ -118,6 +109,70 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
     );
     let _ = writeln!(out, "fault policy: {}", report.conditions.faults.describe());
     out
+}
+
+/// A league of up to this many pairs (a round robin of 8 bots; any
+/// gauntlet of up to 29) shows every pair head to head; a larger one,
+/// whose pairs grow with the square of its bots (190 for 20), shows each
+/// bot against the next in the standings.
+pub const ALL_PAIRS_UP_TO: usize = 28;
+
+/// The head-to-head lines: every pair in a small league; in a larger one
+/// only the pairs of bots next to each other in the standings (where a
+/// head-to-head says most: whether the bot ranked above also beat the one
+/// below), saying so, and where the whole table is.
+fn head_to_head(out: &mut String, report: &Report, dir: &std::path::Path, width: usize) {
+    if report.pairs.is_empty() {
+        return;
+    }
+    let line = |out: &mut String, a: &str, b: &str, pct: f64, games: u64| {
+        let _ = writeln!(
+            out,
+            "  {a:<width$} vs {b:<width$}  {pct:>6.1}%  over {games} games"
+        );
+    };
+    if report.pairs.len() <= ALL_PAIRS_UP_TO {
+        let _ = writeln!(out, "\nhead to head (score of the first bot):");
+        for p in &report.pairs {
+            line(out, &p.a, &p.b, p.score_a_pct, p.games);
+        }
+        return;
+    }
+    let abs = crate::output::absolute(dir);
+    let page = [
+        "dojo",
+        "report",
+        &abs.display().to_string(),
+        "--html",
+        "FILE",
+    ]
+    .map(String::from);
+    let _ = writeln!(
+        out,
+        "\nhead to head (score of the first bot), each bot against the next in the standings: \
+         with {} bots the whole table is {}, in {} (`pairs`) and on the report page \
+         (`{}`):",
+        report.standings.len(),
+        super::count(report.pairs.len() as u64, "pair"),
+        abs.join(dojo_league::store::REPORT_FILE).display(),
+        dojo_league::view::shell_line(&page)
+    );
+    for next in report.standings.windows(2) {
+        let (a, b) = (&next[0].name, &next[1].name);
+        let pair = report.pairs.iter().find_map(|p| {
+            if (&p.a, &p.b) == (a, b) {
+                Some((p.score_a_pct, p.games))
+            } else if (&p.a, &p.b) == (b, a) {
+                Some((100.0 - p.score_a_pct, p.games))
+            } else {
+                None
+            }
+        });
+        // Two bots that never met (a gauntlet's opponents) have no line.
+        if let Some((pct, games)) = pair {
+            line(out, a, b, pct, games);
+        }
+    }
 }
 
 /// `dojo league --resume DIR`, DIR absolute and quoted for a shell.

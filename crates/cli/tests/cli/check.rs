@@ -59,6 +59,36 @@ fn a_sound_bot_is_ready_and_its_times_are_set_against_the_limits() {
     }
 }
 
+/// A bot that plays the replayed game differently is told in words: the
+/// game, the round, and what it answered the first time and the second
+/// (not a line of the game's transcript).
+#[test]
+fn a_nondeterministic_bot_is_told_where_and_how_it_answered_differently() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = dojo_testkit::bots::forgetful(tmp.path());
+    let out = dojo()
+        .args(["check", "cardjitsu", &bot, "--rules", "classic"])
+        .args(["--timeout-ms", "20000", "--startup-ms", "20000"])
+        .args(["--sandbox", "off"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let note = stdout
+        .lines()
+        .find(|l| l.starts_with("  note  not deterministic: "))
+        .unwrap_or_else(|| panic!("no determinism note in:\n{stdout}"));
+    for part in [
+        "classic rules, seed 1, seat 1 against random-py played again differently: ",
+        "at round 1, the bot (seat 1) answered `0` (the card ",
+        ") the first time and `1` (the card ",
+        ") the second; fine for a bot that is random on purpose",
+    ] {
+        assert!(note.contains(part), "no `{part}` in:\n{note}");
+    }
+    assert!(!note.contains("piles"), "{note}");
+}
+
 #[test]
 fn a_crasher_is_not_ready_and_its_stderr_says_why() {
     let tmp = tempfile::tempdir().unwrap();
@@ -95,6 +125,45 @@ fn a_bot_too_slow_for_the_limit_is_not_ready() {
     assert_eq!(status, Some(1), "{stdout}");
     assert!(stdout.contains("FAIL  tournament rules"), "{stdout}");
     assert!(stdout.contains("timeout"), "{stdout}");
+}
+
+/// A first answer that timed out is graded as the timeout it was, not as
+/// an answer that took 100% of the time allowed (which read as merely
+/// close). The bot sleeps 2 s on its first hand against 500 ms allowed;
+/// restarted after each timeout, it sleeps again, and the check stops
+/// after that game.
+#[test]
+fn a_first_answer_that_timed_out_is_named_a_timeout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(
+        tmp.path(),
+        "late",
+        "if [ $n -eq 1 ]; then sleep 2; fi; echo 0",
+    );
+    let (status, stdout) = check(
+        &bot,
+        &[
+            "--rules",
+            "classic",
+            "--against",
+            "random-sh",
+            "--timeout-ms",
+            "300",
+            "--startup-ms",
+            "200",
+        ],
+    );
+    assert_eq!(status, Some(1), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("first answers (the bot's start included)"))
+        .unwrap_or_else(|| panic!("no first answers line in:\n{stdout}"));
+    assert!(line.starts_with("  FAIL  first answers"), "{line}");
+    assert!(
+        line.ends_with(": a timeout, the 500ms allowed ran out"),
+        "{line}"
+    );
+    assert!(!line.contains('%'), "{line}");
 }
 
 #[test]

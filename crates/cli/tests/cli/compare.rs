@@ -175,6 +175,46 @@ fn a_bot_against_itself_is_inconclusive_with_an_honest_interval() {
     assert!((lo + hi).abs() < 1.0, "{elo}");
     let stdout = String::from_utf8_lossy(&out);
     assert!(!stdout.contains("[-3.0, +3.0]"), "{stdout}");
+    // The first game played again came out the same.
+    assert!(!stdout.contains("not deterministic"), "{stdout}");
+    assert!(report.get("nondeterministic").is_none(), "{report}");
+}
+
+/// A NEW that plays the same seed differently from run to run is named in
+/// the output beside the verdict (exit 2 here: inconclusive), with the
+/// game and round that showed it and what it answered each time, and in
+/// the `--json` report.
+#[test]
+fn a_nondeterministic_new_bot_is_named_beside_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("compare.json");
+    let new = dojo_testkit::bots::forgetful(dir.path());
+    let out = dojo()
+        .args(["compare", "cardjitsu", &new, "random-py", "--games", "2"])
+        // One job: the bot's memory of the hands it saw is one file, in
+        // its own directory, which a sandboxed bot may not write.
+        .args(["--jobs", "1", "--sandbox", "off"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    for part in [
+        "note: NEW is not deterministic: pair 1's game 1 (game seed ",
+        "), played again, came out differently: at round 1, NEW (seat 1) answered `0` (the card ",
+        ") the first time and `1` (the card ",
+        "the same command and seed may end with another verdict",
+    ] {
+        assert!(stdout.contains(part), "no `{part}` in:\n{stdout}");
+    }
+    let report = read_json(&json);
+    let n = &report["nondeterministic"];
+    assert_eq!(n["roles"], serde_json::json!(["new"]), "{n}");
+    assert_eq!(n["block"], 0, "{n}");
+    assert_eq!(n["parting"]["step"], 1, "{n}");
+    assert_eq!(n["parting"]["answers"][0]["seat"], 0, "{n}");
 }
 
 /// All three teams are the persistent Rust bot: royale-random-py starts a

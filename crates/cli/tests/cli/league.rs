@@ -1148,3 +1148,54 @@ fn an_incomplete_league_names_the_command_that_finishes_it() {
     assert_eq!(report["complete"], true, "{report}");
     assert_eq!(report["games_played"], 4, "{report}");
 }
+
+/// A league of 20 bots has 190 pairs: its text report (the league's, and
+/// `dojo report`'s) shows each bot against the next in the standings,
+/// saying so and where the whole table is, instead of 190 lines; a small
+/// league still shows every pair.
+#[test]
+fn a_large_leagues_text_report_shows_only_neighbours_head_to_head() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("twenty");
+    let bots: Vec<String> = (1..=20)
+        .map(|i| format!("b{i:02}=sh bots/random-sh/bot.sh"))
+        .collect();
+    let mut args: Vec<&str> = vec!["cardjitsu"];
+    args.extend(bots.iter().map(String::as_str));
+    args.extend(["--games", "1"]);
+    let stdout = league(&args, &out);
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["pairs"].as_array().unwrap().len(), 190);
+    let ranked: Vec<&str> = (report["standings"].as_array().unwrap().iter())
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    for text in [stdout, stdout_ok(dojo().arg("report").arg(&out))] {
+        let header = format!(
+            "head to head (score of the first bot), each bot against the next in the standings: \
+             with 20 bots the whole table is 190 pairs, in {} (`pairs`)",
+            out.join("report.json").display()
+        );
+        assert!(text.contains(&header), "no `{header}` in:\n{text}");
+        let shown: Vec<(&str, &str)> = text
+            .lines()
+            .filter(|l| l.contains(" vs "))
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                (words[0], words[2])
+            })
+            .collect();
+        let neighbours: Vec<(&str, &str)> = ranked.windows(2).map(|w| (w[0], w[1])).collect();
+        assert_eq!(shown, neighbours, "{text}");
+    }
+    // Two bots: their one pair, as before.
+    let small = dojo_testkit::cli::random_league(&tmp.path().join("two"), 2, &[]);
+    assert!(
+        small.contains("\nhead to head (score of the first bot):\n"),
+        "{small}"
+    );
+    assert_eq!(
+        small.lines().filter(|l| l.contains(" vs ")).count(),
+        1,
+        "{small}"
+    );
+}

@@ -197,6 +197,30 @@ impl SavedGame for CardJitsuRecord {
         ReplayView::new(&super::view::view(self, source, bots))
     }
 
+    fn moment(&self) -> &'static str {
+        "round"
+    }
+
+    fn answers(&self, step: usize) -> Vec<(usize, String)> {
+        let Some(r) = self.play.rounds.get(step) else {
+            return Vec::new();
+        };
+        (0..2)
+            .map(|seat| {
+                let card = r.cards[seat];
+                let words = match r.faults[seat] {
+                    // The fallback's card is dojo's, not the bot's answer.
+                    Some(fault) => format!(
+                        "{} (a random card, {card}, was played for it)",
+                        crate::determinism::fault_words(fault)
+                    ),
+                    None => format!("`{}` (the card {card})", r.choices[seat]),
+                };
+                (seat, words)
+            })
+            .collect()
+    }
+
     fn rerun(&self) -> Result<Rerun, ReplayError> {
         rerun(self)
     }

@@ -168,6 +168,28 @@ impl SavedGame for RoyaleRecord {
         ReplayView::new(&super::view::view(self, source, bots)?)
     }
 
+    fn moment(&self) -> &'static str {
+        "turn"
+    }
+
+    fn answers(&self, step: usize) -> Vec<(usize, String)> {
+        use dojo_engine::royale::TurnFault;
+        let Some(a) = self.play.actions.get(step) else {
+            return Vec::new();
+        };
+        let words = match a.fault {
+            // A runner fault records a pass that the bot did not write.
+            Some(TurnFault::Timeout) => "a timeout (played as a pass)".to_owned(),
+            Some(TurnFault::Crash) => "a crash (played as a pass)".to_owned(),
+            Some(TurnFault::Invalid) => "an invalid answer (played as a pass)".to_owned(),
+            Some(TurnFault::Illegal) => {
+                format!("`{}` (an illegal move, played as a pass)", a.action)
+            }
+            None => format!("`{}`", a.action),
+        };
+        vec![(a.seat, words)]
+    }
+
     fn rerun(&self) -> Result<Rerun, ReplayError> {
         rerun(self)
     }

@@ -205,10 +205,6 @@ impl ReplayText for CardJitsuRecord {
         header(self)
     }
 
-    fn moment(&self) -> &'static str {
-        "round"
-    }
-
     fn show_moment(&self, i: usize) -> String {
         rounds(self).get(i).cloned().unwrap_or_else(|| {
             format!(

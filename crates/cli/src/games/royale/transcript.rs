@@ -288,10 +288,6 @@ impl ReplayText for RoyaleRecord {
         format!("Royale on {} (seed {})", self.board_file, self.play.seed)
     }
 
-    fn moment(&self) -> &'static str {
-        "turn"
-    }
-
     fn show_moment(&self, i: usize) -> String {
         if i < self.play.actions.len() {
             format!("  {}\n", turn_line(self, i))
