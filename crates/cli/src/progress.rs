@@ -129,6 +129,26 @@ impl Progress for LeagueProgress {
     }
 }
 
+/// Does `work`, saying on a terminal's stderr what is being done while it
+/// is (a spinner, `what` and the time so far; gone when it is done), so
+/// that a step of many seconds (a game of per-turn Python bots) does not
+/// look like a hang. Nothing elsewhere: a log gets the results only.
+pub fn while_doing<T>(what: String, work: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    spinner.set_message(what);
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    let done = work();
+    spinner.finish_and_clear();
+    done
+}
+
 /// Games a run stores before its rate says anything about the time left:
 /// the first games to finish are the shortest of those started together.
 const ETA_AFTER_GAMES: u64 = 3;

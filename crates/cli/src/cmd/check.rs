@@ -109,6 +109,8 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     // the same after as long (84 s for a silent bot's 8 games), so the
     // check stops there.
     let mut mute = false;
+    // Games played so far, of every variant (for the terminal's note).
+    let mut played_all = 0usize;
     for (variant, flags) in &variants {
         if mute {
             break;
@@ -137,13 +139,14 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
                 args.push("--json".into());
                 args.push(json.display().to_string());
                 args.extend(controls.iter().cloned());
-                let game = play(&exe, &args, &json, seat).map(|g| Played {
-                    label: format!(
-                        "{variant}, seed {seed}, seat {} against {opponent}",
-                        seat + 1
-                    ),
-                    ..g
-                })?;
+                let label = format!(
+                    "{variant}, seed {seed}, seat {} against {opponent}",
+                    seat + 1
+                );
+                let doing = format!("game {} of {total}: {label}", played_all + 1);
+                let game = crate::progress::while_doing(doing, || play(&exe, &args, &json, seat))
+                    .map(|g| Played { label, ..g })?;
+                played_all += 1;
                 seed += 1;
                 played += 1;
                 if let Some(rec) = &game.record {
@@ -381,7 +384,8 @@ fn determinism(exe: &Path, game: &Played) -> String {
     {
         *path = again.display().to_string();
     }
-    let parting = play(exe, &args, &again, game.seat)
+    let doing = format!("{}: playing it again to check determinism", game.label);
+    let parting = crate::progress::while_doing(doing, || play(exe, &args, &again, game.seat))
         .ok()
         .filter(|g| g.record.is_some())
         .and_then(|_| {
