@@ -461,26 +461,41 @@ pub struct TichuRulesArgs {
 /// Counts of games and parallel jobs must be positive: 0 games would write an
 /// empty league and 0 jobs would silently mean 1.
 fn at_least_one_u64(text: &str) -> Result<u64, String> {
-    whole_number(text, u64::MAX)
+    whole_number(text, 1, u64::MAX)
 }
 
 /// Parallel jobs: at least 1, and at most [`MAX_JOBS`] (each is a thread
 /// and a set of bot processes; a typo must not start millions).
 fn at_least_one_usize(text: &str) -> Result<usize, String> {
-    whole_number(text, MAX_JOBS).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    whole_number(text, 1, MAX_JOBS).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
-/// A whole number from 1 to `most`, in words a newcomer reads (clap's own
-/// range check says `0 is not in 1..18446744073709551615`).
-fn whole_number(text: &str, most: u64) -> Result<u64, String> {
+/// A count of rounds (`--max-rounds`, `--stall-rounds`): at least 1.
+pub(crate) fn at_least_one_u32(text: &str) -> Result<u32, String> {
+    whole_number(text, 1, u64::from(u32::MAX)).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// A seed, a game id, a turn or a pause: any whole number from 0.
+pub(crate) fn any_u64(text: &str) -> Result<u64, String> {
+    whole_number(text, 0, u64::MAX)
+}
+
+/// [`any_u64`] for a count in memory (a turn).
+pub(crate) fn any_usize(text: &str) -> Result<usize, String> {
+    whole_number(text, 0, usize::MAX as u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// A whole number from `least` to `most`, in words a newcomer reads
+/// (clap's own range check says `0 is not in 1..18446744073709551615`,
+/// and takes `-1` for a flag, with a tip to write `-- -1`).
+fn whole_number(text: &str, least: u64, most: u64) -> Result<u64, String> {
     match text.parse::<u64>() {
-        Ok(n) if (1..=most).contains(&n) => Ok(n),
-        Ok(n) if n > most => Err(format!("expected a whole number from 1 to {most}")),
+        Ok(n) if (least..=most).contains(&n) => Ok(n),
         Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
             Err(format!("too large: the largest value accepted is {most}"))
         }
-        _ if most == u64::MAX => Err("expected a whole number of at least 1".to_owned()),
-        _ => Err(format!("expected a whole number from 1 to {most}")),
+        _ if most == u64::MAX => Err(format!("expected a whole number of at least {least}")),
+        _ => Err(format!("expected a whole number from {least} to {most}")),
     }
 }
 

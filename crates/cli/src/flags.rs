@@ -26,7 +26,7 @@ pub const DEFAULT_SERIES_SEED: u64 = 1;
 #[derive(Debug, Clone, Copy, Default, Args)]
 pub struct GameSeedArg {
     /// Seed of the game; without it one is picked and printed.
-    #[arg(id = "seed", long = "seed", value_name = "N")]
+    #[arg(id = "seed", long = "seed", value_name = "N", value_parser = crate::args::any_u64, allow_negative_numbers = true)]
     pub given: Option<u64>,
 }
 
@@ -47,7 +47,7 @@ impl GameSeedArg {
 pub struct SeriesSeedArg {
     /// The seed every game's seed derives from [default: a new league's
     /// is drawn at random and stored with it; compare's and check's is 1].
-    #[arg(id = "seed", long = "seed", value_name = "N")]
+    #[arg(id = "seed", long = "seed", value_name = "N", value_parser = crate::args::any_u64, allow_negative_numbers = true)]
     pub given: Option<u64>,
 }
 
@@ -198,16 +198,22 @@ pub struct ReplayArgs {
     #[arg(value_name = "RECORD")]
     pub record: PathBuf,
     /// The game with this id in the league directory's games.jsonl.
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", value_parser = crate::args::any_u64, allow_negative_numbers = true)]
     pub game: Option<u64>,
     /// Show only turn N (CardJitsu: round N; royale: the board after turn N, 0 = before any turn).
-    #[arg(long, value_name = "N", conflicts_with_all = ["watch", "rerun", "html"])]
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with_all = ["watch", "rerun", "html"],
+        value_parser = crate::args::any_usize,
+        allow_negative_numbers = true
+    )]
     pub turn: Option<usize>,
     /// Royale: animate the boards in the terminal.
     #[arg(long, conflicts_with_all = ["rerun", "html"])]
     pub watch: bool,
     /// Pause between boards with --watch.
-    #[arg(long, default_value_t = 200, value_name = "MS")]
+    #[arg(long, default_value_t = 200, value_name = "MS", value_parser = crate::args::any_u64, allow_negative_numbers = true)]
     pub delay_ms: u64,
     /// Show what each bot wrote to stderr beside its turn (records made with --keep-stderr).
     #[arg(long)]

@@ -30,7 +30,8 @@ pub struct CommonArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = clap::value_parser!(u32).range(1..),
+        value_parser = crate::args::at_least_one_u32,
+        allow_negative_numbers = true,
         help = max_rounds_help(None)
     )]
     pub max_rounds: Option<u32>,

@@ -81,6 +81,30 @@ fn usage_errors_exit_3_and_say_what_was_expected() {
             &["match", "cardjitsu", "a", "b", "--timeout-ms", "-5"],
             &["invalid value '-5' for '--timeout-ms <MS>'"],
         ),
+        // Every number flag, also those that take 0 (a seed, a game id,
+        // a turn) and the games' round counts.
+        (
+            &["match", "cardjitsu", "a", "b", "--seed", "-5"],
+            &["invalid value '-5' for '--seed <N>': expected a whole number of at least 0"],
+        ),
+        (
+            &["league", "cardjitsu", "a", "b", "--max-rounds", "0"],
+            &[
+                "invalid value '0' for '--max-rounds <N>': expected a whole number from 1 to 4294967295",
+            ],
+        ),
+        (
+            &["league", "royale", "a", "b", "c", "--stall-rounds", "-2"],
+            &["invalid value '-2' for '--stall-rounds <N>': expected a whole number from 1"],
+        ),
+        (
+            &["replay", "results", "--game", "-2"],
+            &["invalid value '-2' for '--game <ID>': expected a whole number of at least 0"],
+        ),
+        (
+            &["replay", "x.json", "--turn", "-1"],
+            &["invalid value '-1' for '--turn <N>': expected a whole number of at least 0"],
+        ),
         (
             &["league", "cardjitsu", "--sandbox", "maybe"],
             &["invalid value 'maybe'", "off, auto, strict"],

@@ -26,7 +26,7 @@ pub const MAX_ROUNDS_DEFAULT: &str = "10 * (width + height)";
 pub struct RoyaleArgs {
     /// Whole rounds without any tile changing after which the game is a
     /// draw [default: width + height].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = crate::args::at_least_one_u32, allow_negative_numbers = true)]
     pub stall_rounds: Option<u32>,
 }
 
