@@ -428,7 +428,18 @@ fn determinism(exe: &Path, game: &Played) -> String {
 fn times(tally: &MoveTally, limits: &SeatLimits, timed_out: bool) -> Vec<String> {
     let q = |q: &Quantiles| format!("p50 {}, p95 {}", ms(q.p50), ms(q.p95));
     let mut lines = Vec::new();
-    if let Some(first) = tally.startup_answers() {
+    if let Some(first) = tally.startup_answers()
+        && limits.clock == dojo_runner::TimeMode::Cpu
+    {
+        // Their CPU times are not kept apart from the moves' (a record's
+        // figures hold their wall times), so there is nothing to grade.
+        lines.push(format!(
+            "{:<6}first answers (the bot's start included): slowest {} on the wall clock; \
+             under --time cpu their allowance holds CPU time",
+            "note",
+            ms(first.wall_ms.max)
+        ));
+    } else if let Some(first) = tally.startup_answers() {
         let slowest = first.wall_ms.max;
         let allowed = (limits.move_ms + limits.startup_ms) as f64;
         let grade = Grade::of(slowest / allowed, timed_out);
@@ -442,19 +453,39 @@ fn times(tally: &MoveTally, limits: &SeatLimits, timed_out: bool) -> Vec<String>
         None => lines.push(format!("{:<6}no later move was timed", "note")),
         Some(m) => {
             let limit = limits.move_ms.max(1) as f64;
-            let grade = Grade::of(m.wall_ms.max / limit, timed_out);
-            lines.push(format!(
-                "{}{}: wall {}, slowest {}{}",
-                grade.label(),
-                count(m.count, "later move"),
-                q(&m.wall_ms),
-                grade.against(m.wall_ms.max, limit, "limit"),
-                m.cpu_ms.as_ref().map_or_else(String::new, |c| format!(
-                    "; cpu {}, slowest {}",
-                    q(c),
-                    ms(c.max)
-                ))
-            ));
+            // The clock the limit holds (`--time`): under the CPU clock
+            // a bot that waits is not near its limit, one that computes
+            // is, whatever the wall clock says.
+            let line = match (&m.cpu_ms, limits.clock) {
+                (Some(cpu), dojo_runner::TimeMode::Cpu) => {
+                    let grade = Grade::of(cpu.max / limit, timed_out);
+                    format!(
+                        "{}{}: cpu {}, slowest {} (the CPU clock); wall {}, slowest {}",
+                        grade.label(),
+                        count(m.count, "later move"),
+                        q(cpu),
+                        grade.against(cpu.max, limit, "limit"),
+                        q(&m.wall_ms),
+                        ms(m.wall_ms.max)
+                    )
+                }
+                (cpu, _) => {
+                    let grade = Grade::of(m.wall_ms.max / limit, timed_out);
+                    format!(
+                        "{}{}: wall {}, slowest {}{}",
+                        grade.label(),
+                        count(m.count, "later move"),
+                        q(&m.wall_ms),
+                        grade.against(m.wall_ms.max, limit, "limit"),
+                        cpu.as_ref().map_or_else(String::new, |c| format!(
+                            "; cpu {}, slowest {}",
+                            q(c),
+                            ms(c.max)
+                        ))
+                    )
+                }
+            };
+            lines.push(line);
         }
     }
     if lines.iter().any(|l| l.starts_with("warn")) {

@@ -219,6 +219,9 @@ pub struct SeatLimits {
     /// had it.
     pub startup_ms: u64,
     pub memory_mib: Option<u64>,
+    /// What the move time counts (`--time`): under the CPU clock the
+    /// limits hold the CPU times, the wall times only a backstop.
+    pub clock: dojo_runner::TimeMode,
 }
 
 /// The limits of `bot` under `opts` (its own `bot.toml` values in force).
@@ -228,6 +231,7 @@ pub fn seat_limits(bot: &dojo_runner::BotSpec, opts: &dojo_runner::RunOptions) -
         move_ms: dojo_runner::as_ms(theirs.timeout),
         startup_ms: dojo_runner::as_ms(theirs.startup),
         memory_mib: theirs.memory_mib,
+        clock: theirs.time,
     }
 }
 
@@ -267,7 +271,7 @@ pub fn move_lines(
             match &moves {
                 Some(m) => {
                     let _ = write!(line, "{}, wall {}", count(m.count, "move"), q(&m.wall_ms));
-                    if let Some(l) = limit {
+                    if let Some(l) = limit.filter(|l| l.clock == dojo_runner::TimeMode::Wall) {
                         let _ = write!(line, " (limit {})", ms(l.move_ms as f64));
                     }
                 }
@@ -288,6 +292,10 @@ pub fn move_lines(
             }
             if let Some(cpu) = moves.as_ref().and_then(|m| m.cpu_ms.as_ref()) {
                 let _ = write!(line, ", cpu {}", q(cpu));
+                // Under the CPU clock the move limit holds the CPU time.
+                if let Some(l) = limit.filter(|l| l.clock == dojo_runner::TimeMode::Cpu) {
+                    let _ = write!(line, " (limit {})", ms(l.move_ms as f64));
+                }
             }
             if let Some(mib) = t.peak_memory_mib() {
                 let _ = write!(line, ", memory peak {mib:.1} MiB");

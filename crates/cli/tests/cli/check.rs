@@ -439,3 +439,39 @@ fn a_check_on_a_terminal_says_which_game_it_is_playing() {
         stderr_of(&out)
     );
 }
+
+/// Under `--time cpu` the move limit holds CPU time: a bot that waits
+/// most of its move on the wall clock is not near its limit (before, the
+/// check warned it over half of it), and the limit is shown beside the
+/// CPU times.
+#[test]
+fn under_the_cpu_clock_a_bot_that_waits_is_graded_by_its_cpu_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Waits 0.6 s of its 1 s on its second hand (a later move).
+    let bot = sh_bot(tmp.path(), "waiter", "[ $n = 2 ] && sleep 0.6; echo 0");
+    let (status, stdout) = check(
+        &bot,
+        &[
+            "--time",
+            "cpu",
+            "--timeout-ms",
+            "1000",
+            "--startup-ms",
+            "20000",
+            "--rules",
+            "tournament",
+            "--against",
+            "random-sh",
+        ],
+    );
+    assert_eq!(status, Some(0), "{stdout}");
+    assert!(!stdout.contains("warn"), "{stdout}");
+    assert!(
+        stdout.contains("later moves: cpu p50") && stdout.contains("(the CPU clock); wall"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("under --time cpu their allowance holds CPU time"),
+        "{stdout}"
+    );
+}
