@@ -227,6 +227,19 @@ fn verdict(saved: &Saved, rerun: &Saved, difference: Option<Difference>) -> Exit
         }
         Some(Difference::At(i)) => {
             outln!("differs: first at {} {}", saved.moment(), i + 1);
+            // In words first (who answered what, each time), then the
+            // step as each play shows it.
+            if let Ok(Some(parting)) = dojo_games::determinism::parting(saved, rerun) {
+                let name = |seat: usize| match saved.seats().get(seat) {
+                    Some(s) => format!(
+                        "seat {} ({})",
+                        seat + 1,
+                        crate::render::untrusted::line(&s.bot)
+                    ),
+                    None => format!("seat {}", seat + 1),
+                };
+                outln!("  {}", parting.words(name));
+            }
             out!(
                 "saved:\n{}rerun:\n{}",
                 shown_saved.show_moment(i),

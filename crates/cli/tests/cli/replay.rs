@@ -296,6 +296,12 @@ fn rerun_of_a_clock_reading_bot_names_the_first_differing_round() {
         .chars()
         .take_while(char::is_ascii_digit)
         .collect();
+    // In words: who answered what, the first time and the second.
+    assert!(
+        text.contains(&format!("  at round {round}, seat "))
+            && text.contains(" the first time and "),
+        "{text}"
+    );
     // Both versions of that round follow.
     let saved = text.find("saved:\n").expect(&text);
     let rerun = text.find("rerun:\n").expect(&text);
