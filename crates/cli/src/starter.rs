@@ -183,6 +183,37 @@ mod tests {
         }
     }
 
+    /// The bundled shell bot, whose seed lines the sh starters share.
+    const RANDOM_SH: &str = include_str!("../../../bots/random-sh/bot.sh");
+
+    /// The last of the seed lines.
+    const STATE_LINE: &str =
+        "state=$(( ((${high:-0} % 2147483648) * 1103515245 + ${low:-0}) % 2147483648 ))\n";
+
+    /// The lines of a shell bot that derive its generator's state from
+    /// DOJO_SEED: from the comment that explains them to [`STATE_LINE`].
+    fn seed_lines(script: &str) -> &str {
+        let start = script
+            .find("# The LCG starts from all of DOJO_SEED")
+            .expect("no seed lines");
+        let end =
+            start + script[start..].find(STATE_LINE).expect("no state line") + STATE_LINE.len();
+        &script[start..end]
+    }
+
+    /// Every sh starter derives its seed exactly as the bundled shell bot
+    /// does, in the same words: one way that holds in dash, whose
+    /// arithmetic saturates above 2^63 - 1 (half of all seeds).
+    #[test]
+    fn sh_starters_derive_the_seed_as_the_bundled_shell_bot_does() {
+        let bundled = seed_lines(RANDOM_SH);
+        for game_cli in CLIS {
+            let t = game_cli.starter().template(Lang::Sh).unwrap();
+            let (_, script) = t.files.iter().find(|(p, _)| *p == "bot.sh").unwrap();
+            assert_eq!(seed_lines(script), bundled, "{}", game_cli.game());
+        }
+    }
+
     #[test]
     fn lang_names_are_the_command_lines() {
         for lang in Lang::ALL {

@@ -409,3 +409,64 @@ fn every_starter_is_an_ok_entry_of_a_folder_of_submissions() {
         assert_eq!(words[1..3], ["ok", game], "{line}");
     }
 }
+
+/// The sh starters of both games, run by `sh` (dash here, whose arithmetic
+/// saturates above 2^63 - 1), play different games for different seeds,
+/// the large ones too: seeds are uniform over 64 bits, so half of them are
+/// above 2^63.
+#[test]
+fn sh_starters_play_different_games_for_seeds_above_two_to_the_63() {
+    if !have("sh", "sh starters") {
+        return;
+    }
+    let seeds = ["12345", "9300000000000000000", "12000000000000000000"];
+    for (game, input) in [
+        ("cardjitsu", cardjitsu_hands(8)),
+        ("royale", royale_turns(8)),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        new_bot(tmp.path(), game, "seeded", "sh");
+        let dir = tmp.path().join("seeded");
+        let input_file = tmp.path().join("input.txt");
+        std::fs::write(&input_file, input).unwrap();
+        let games: Vec<String> = seeds
+            .iter()
+            .map(|seed| {
+                let out = std::process::Command::new("sh")
+                    .arg("bot.sh")
+                    .current_dir(&dir)
+                    .env("DOJO_SEED", seed)
+                    .stdin(std::fs::File::open(&input_file).unwrap())
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{game} {seed}: {}", stderr_of(&out));
+                stdout_of(&out)
+            })
+            .collect();
+        for (i, a) in games.iter().enumerate() {
+            for (j, b) in games.iter().enumerate().skip(i + 1) {
+                assert_ne!(
+                    a, b,
+                    "{game}: seeds {} and {} play the same moves",
+                    seeds[i], seeds[j]
+                );
+            }
+        }
+    }
+}
+
+/// A CardJitsu game's input as player 1 with `n` hands of five cards.
+fn cardjitsu_hands(n: usize) -> String {
+    let mut text = String::from("1\n");
+    for _ in 0..n {
+        text.push_str("FyA,Wo5,SgA,Fg8,Wp4\nFyA vs. Wo5: 1 wins!\n");
+    }
+    text.push_str("Player 1 wins!\n");
+    text
+}
+
+/// `n` royale turns on a board where the bot, in the middle, can move or
+/// fight in every direction.
+fn royale_turns(n: usize) -> String {
+    "RPS\nSRP\nPSR\n\n1\n1\n".repeat(n)
+}

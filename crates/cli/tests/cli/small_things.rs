@@ -385,4 +385,10 @@ fn the_bundled_shell_bot_draws_from_all_of_its_seed() {
         random_sh_answers("1000000007"),
         random_sh_answers("1000000008")
     );
+    // Nor do seeds whose last nine digits are the same: the digits before
+    // them count too.
+    assert_ne!(
+        random_sh_answers("9300000000000000000"),
+        random_sh_answers("12000000000000000000")
+    );
 }

@@ -16,13 +16,24 @@
 # for logging.
 
 # A 31-bit linear congruential generator seeded from DOJO_SEED (different
-# per game and seat), so a seeded match replays exactly. `random N` sets
-# r to a number in 0..N-1.
-state=$(( ${DOJO_SEED:-12345} % 2147483648 ))
-# A seed above 2^63 wraps round to a negative number in some shells.
-if [ "$state" -lt 0 ]; then
-    state=$(( -state ))
+# per game and seat), so a seeded match replays exactly.
+# The LCG starts from all of DOJO_SEED, taken in two parts that each fit
+# sh's arithmetic: the seed uses all 64 bits, and sh's arithmetic
+# saturates above 2^63 - 1 (dash), so the seed as one number would give
+# half of all seeds one and the same game.
+seed=${DOJO_SEED:-12345}
+low=$seed
+high=
+if [ ${#seed} -gt 9 ]; then
+    low=${seed#"${seed%?????????}"}    # the last nine digits
+    high=${seed%"$low"}                # the (at most eleven) before them
 fi
+# No leading zeros: sh's arithmetic would read the digits as octal.
+while [ "${low#0}" != "$low" ]; do low=${low#0}; done
+while [ "${high#0}" != "$high" ]; do high=${high#0}; done
+# Mixed by the generator's multiplier: the digits before the last nine count.
+state=$(( ((${high:-0} % 2147483648) * 1103515245 + ${low:-0}) % 2147483648 ))
+# `random N` sets r to a number in 0..N-1.
 random() {
     state=$(( (state * 1103515245 + 12345) % 2147483648 ))
     r=$(( (state / 65536) % $1 ))
