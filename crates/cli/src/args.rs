@@ -23,7 +23,9 @@ use crate::starter::Lang;
 /// Bots are executables in any language that play over stdin/stdout, one
 /// line per message. A BOT argument is a directory holding a `bot.toml`, the
 /// name of a bot under `bots/`, `NAME=COMMAND` for a command run as is, or
-/// `NAME=DIR` for the bot in the directory DIR under the name NAME.
+/// `NAME=DIR` for the bot in the directory DIR under the name NAME. A
+/// bare NAME means ./NAME when that holds a `bot.toml`, else the bot
+/// under `bots/`.
 #[derive(Debug, Parser)]
 #[command(name = "dojo", version, about, long_about, after_help = crate::exit::HELP)]
 pub struct Cli {
@@ -102,8 +104,9 @@ pub enum Command {
     /// offline), in no Cargo workspace around it.
     ///
     /// Refused, writing nothing: a NAME that breaks the bot name rule, a
-    /// directory that exists and is not empty, a directory whose parent
-    /// does not exist. On success it lists the files it wrote and the
+    /// NAME a bot of the bots directory has (a bare NAME finds ./NAME
+    /// first, so that bot could no longer be named), a directory that
+    /// exists and is not empty, a directory whose parent does not exist. On success it lists the files it wrote and the
     /// `dojo match` to try the bot with (against the bundled random-py,
     /// royale-random-py for royale). The protocols: docs/protocols.md.
     New(NewArgs),

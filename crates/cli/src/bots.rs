@@ -38,7 +38,32 @@ pub fn load_unbuilt(specs: &[String], bots_dir: &Path, game: &str) -> Result<Vec
         seen.insert(spec, Arc::clone(&bot));
         out.push(bot);
     }
+    say_one_program(specs, &out);
     Ok(out)
+}
+
+/// Says when two specs written differently are one bot (the same
+/// directory and command: `./random-py` and `random-py`, which finds
+/// `./random-py` first): the seats named as if different run the same
+/// program. The same spec twice is self-play asked for, and says nothing.
+fn say_one_program(specs: &[String], bots: &[Arc<BotSpec>]) {
+    let mut said: Vec<(&str, &str)> = Vec::new();
+    for (i, (a, bot_a)) in specs.iter().zip(bots).enumerate() {
+        for (b, bot_b) in specs.iter().zip(bots).skip(i + 1) {
+            let one = bot_a.dir == bot_b.dir && bot_a.command == bot_b.command;
+            if a == b || !one || said.contains(&(a, b)) {
+                continue;
+            }
+            said.push((a, b));
+            errln!(
+                "note: {} and {} are one bot ({}, `{}`): both seats run the same program",
+                untrusted::line(a),
+                untrusted::line(b),
+                bot_a.dir.display(),
+                untrusted::line(&bot_a.command.join(" "))
+            );
+        }
+    }
 }
 
 /// Builds each of `bots` once, in order (a bot given twice is one).

@@ -57,7 +57,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd::report::run(a),
         Command::Rules(a) => Ok(cmd::rules::run(a)),
         Command::Check(a) => cmd::check::run(&bots_dir, a),
-        Command::New(a) => cmd::new::run(&a),
+        Command::New(a) => cmd::new::run(&bots_dir, &a),
     };
     let code = match outcome {
         Ok(code) => code,

@@ -2,7 +2,9 @@
 //! new directory. The files are written into a hidden directory beside
 //! the target and moved into place in one rename, so an error leaves
 //! nothing behind, and a directory that is there already is never
-//! written into unless it is empty.
+//! written into unless it is empty. A name the bots directory already has
+//! is refused: a bare name finds `./NAME` first, so the suggested match
+//! against that bot would play the new bot against itself.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,8 +15,9 @@ use crate::args::NewArgs;
 use crate::games;
 use crate::starter::{self, Template};
 
-pub fn run(a: &NewArgs) -> Result<ExitCode> {
+pub fn run(bots_dir: &Path, a: &NewArgs) -> Result<ExitCode> {
     dojo_runner::check_name(&a.name).map_err(anyhow::Error::msg)?;
+    check_not_taken(bots_dir, &a.name)?;
     let starter = games::cli(a.game).starter();
     let Some(template) = starter.template(a.lang) else {
         bail!(
@@ -62,6 +65,30 @@ pub fn run(a: &NewArgs) -> Result<ExitCode> {
     outln!("next: {}", dojo_games::view::shell_line(&try_it));
     outln!("the protocol is explained in the bot's comments and in docs/protocols.md");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses `name` when the bots directory has a bot of that name: a bare
+/// `NAME` means `./NAME` once that holds a bot.toml (the current directory
+/// is looked at first), so that bot could no longer be named, and
+/// `dojo match GAME ./NAME NAME` would play the new bot against itself.
+fn check_not_taken(bots_dir: &Path, name: &str) -> Result<()> {
+    let taken = bots_dir.join(name);
+    if taken.is_dir() {
+        bail!(
+            "{name} is the name of a bot in the bots directory ({}): a bare `{name}` would then find ./{name} first, and a match against {name} would play your bot against itself; give another NAME, such as {}",
+            taken.display(),
+            other_name(name)
+        );
+    }
+    Ok(())
+}
+
+/// A name to suggest in place of `name`: `my-NAME`, kept within the
+/// name rule's 64 characters.
+fn other_name(name: &str) -> String {
+    let mut other = format!("my-{name}");
+    other.truncate(64);
+    other
 }
 
 /// Refuses a target that exists and is not an empty directory, or whose

@@ -461,3 +461,46 @@ fn a_bot_file_that_is_not_executable_is_told_how_to_run_it() {
         "{err}"
     );
 }
+
+/// Two seats named differently that are one bot (`./random-py`, a copy in
+/// the current directory, is what a bare `random-py` finds first) are
+/// played, with a note that both run the same program; the same spec
+/// twice (self-play, asked for) gets no note.
+#[test]
+fn a_match_says_when_both_seats_are_one_bot() {
+    let tmp = tempfile::tempdir().unwrap();
+    dojo_testkit::bots::copy_bundled("random-py", &tmp.path().join("random-py"));
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args([
+            "match",
+            "cardjitsu",
+            "./random-py",
+            "random-py",
+            "--seed",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("./random-py and random-py are one bot")
+            && err.contains("both seats run the same program"),
+        "{err}"
+    );
+    let out = dojo()
+        .current_dir(tmp.path())
+        .args([
+            "match",
+            "cardjitsu",
+            "random-py",
+            "random-py",
+            "--seed",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    assert!(!stderr_of(&out).contains("one bot"), "{}", stderr_of(&out));
+}

@@ -470,3 +470,23 @@ fn cardjitsu_hands(n: usize) -> String {
 fn royale_turns(n: usize) -> String {
     "RPS\nSRP\nPSR\n\n1\n1\n".repeat(n)
 }
+
+/// A bundled bot's name is refused: `./random-py` would then be found
+/// first for a bare `random-py`, so the match `dojo new` suggests would
+/// play the new bot against itself. Nothing is written.
+#[test]
+fn a_bundled_bots_name_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    dojo()
+        .current_dir(tmp.path())
+        .args(["new", "cardjitsu", "random-py", "--lang", "sh"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(
+            "random-py is the name of a bot in the bots directory",
+        ))
+        .stderr(predicate::str::contains("against itself"))
+        .stderr(predicate::str::contains("such as my-random-py"));
+    assert!(listing(tmp.path()).is_empty(), "{:?}", listing(tmp.path()));
+}
