@@ -312,7 +312,8 @@ Rules:
 
 A header naming the rules, the seed and the opponent comes before the first
 round: on stdout in the labelled display, on stderr in the plain one (its
-stdout keeps the challenge's format).";
+stdout keeps the challenge's format, byte for byte: a refused input, the end
+of input and the closing line naming the winner's triple go to stderr too).";
 
 #[derive(Debug, Args)]
 pub struct PlayCardJitsuArgs {

@@ -8,7 +8,9 @@
 //! decimal value), reads a number 1 to 5, then prints the card played, the
 //! opponent's card and the round's winner (`1`, `2`, or `0` for a tie). The
 //! game ends after the round that completes a winning triple, with a line
-//! saying who won.
+//! saying who won: in the plain display a note ([`Screen::notes`]), as are
+//! a refused input and the end of input, since the seed's format has no
+//! line for them (its example ends with the winning round's `1`).
 //!
 //! Under the classic rules ([`play_classic`]) there are no power cards and
 //! no Reverse, both seats draw from the 198-card standard deck, and the
@@ -109,6 +111,27 @@ pub enum Display {
     Labelled { opponent: String },
 }
 
+/// Where a game is shown: `out` holds the display; `notes` what the plain
+/// display has no line for (a refused input, the end of input, the
+/// closing line naming the winner and its triple), so that the plain
+/// `out` stays the seed's format byte for byte. The labelled display
+/// shows everything on `out`.
+#[derive(Debug)]
+pub struct Screen<O, N> {
+    pub out: O,
+    pub notes: N,
+}
+
+impl<O: Write, N: Write> Screen<O, N> {
+    /// Where a line outside the display's format goes under `display`.
+    fn aside(&mut self, display: &Display) -> &mut dyn Write {
+        match display {
+            Display::Plain => &mut self.notes,
+            Display::Labelled { .. } => &mut self.out,
+        }
+    }
+}
+
 /// A card for a person: `Fire blue 4 (Fb4)`, with dojo's spelling.
 fn spoken(card: Card) -> String {
     format!(
@@ -189,7 +212,7 @@ fn why_triple(cards: &[Card; 3]) -> &'static str {
 /// Plays one game under the classic rules (see [`play_game`]).
 pub fn play_classic(
     input: impl BufRead,
-    output: impl Write,
+    screen: Screen<impl Write, impl Write>,
     echo: bool,
     display: &Display,
     dealer: &mut impl Dealer,
@@ -197,7 +220,7 @@ pub fn play_classic(
 ) -> io::Result<Ending> {
     play_game(
         input,
-        output,
+        screen,
         echo,
         display,
         Ruleset::Classic,
@@ -208,13 +231,13 @@ pub fn play_classic(
 
 /// Plays one game under `rules`: player 1's hand comes from `dealer` (seat
 /// 0), its moves from `input` (one number per line); player 2 is
-/// `opponent`; `display` says how it is shown. With `echo`, each input line
-/// is written to `output` too, so a transcript of piped input reads like a
-/// terminal session. Bad input is asked again; the end of `input` ends the
-/// game as [`Ending::Abandoned`].
+/// `opponent`; `display` says how it is shown, on `screen`. With `echo`,
+/// each input line taken is written to the display too, so a transcript
+/// of piped input reads like a terminal session. Bad input is asked again;
+/// the end of `input` ends the game as [`Ending::Abandoned`].
 pub fn play_game(
     mut input: impl BufRead,
-    mut output: impl Write,
+    mut screen: Screen<impl Write, impl Write>,
     echo: bool,
     display: &Display,
     rules: Ruleset,
@@ -229,12 +252,12 @@ pub fn play_game(
     for round in 1.. {
         match display {
             Display::Plain => {
-                writeln!(output, "{}", classic_list(piles[0].cards()))?;
-                writeln!(output, "{}", classic_list(piles[1].cards()))?;
+                writeln!(screen.out, "{}", classic_list(piles[0].cards()))?;
+                writeln!(screen.out, "{}", classic_list(piles[1].cards()))?;
                 // The wire's Reverse mark: a script that reads the hand
                 // line learns the round's rule where a bot does.
                 let mark = if reverse { wire::REVERSE_MARK } else { "" };
-                writeln!(output, "{mark}{}", classic_list(&hand))?;
+                writeln!(screen.out, "{mark}{}", classic_list(&hand))?;
             }
             Display::Labelled { opponent } => {
                 let numbered: Vec<String> = hand
@@ -244,47 +267,67 @@ pub fn play_game(
                     .collect();
                 if reverse {
                     writeln!(
-                        output,
+                        screen.out,
                         "round {round}: Reverse! Within an element the lower number wins this round"
                     )?;
                 } else {
-                    writeln!(output, "round {round}")?;
+                    writeln!(screen.out, "round {round}")?;
                 }
-                writeln!(output, "  your pile:  {}", pile_text(piles[0].cards()))?;
+                writeln!(screen.out, "  your pile:  {}", pile_text(piles[0].cards()))?;
                 writeln!(
-                    output,
+                    screen.out,
                     "  {opponent}'s pile:  {}",
                     pile_text(piles[1].cards())
                 )?;
-                writeln!(output, "  your hand:  {}", numbered.join("  "))?;
+                writeln!(screen.out, "  your hand:  {}", numbered.join("  "))?;
             }
         }
         let choice = loop {
             if let Display::Labelled { .. } = display {
-                write!(output, "play which card (1-{})? ", hand.len())?;
+                write!(screen.out, "play which card (1-{})? ", hand.len())?;
             }
-            output.flush()?;
+            screen.out.flush()?;
             line.clear();
             if input.read_until(b'\n', &mut line)? == 0 {
                 if let Display::Labelled { .. } = display {
-                    writeln!(output)?;
+                    writeln!(screen.out)?;
                 }
-                writeln!(output, "end of input: game abandoned")?;
-                output.flush()?;
+                let aside = screen.aside(display);
+                writeln!(aside, "end of input: game abandoned")?;
+                aside.flush()?;
+                screen.out.flush()?;
                 return Ok(Ending::Abandoned);
             }
             let text = String::from_utf8_lossy(&line);
             let text = text.trim();
-            if echo {
-                writeln!(output, "{text}")?;
-            }
-            match text.parse::<usize>() {
-                Ok(n) if (1..=hand.len()).contains(&n) => break n - 1,
-                _ => writeln!(
-                    output,
-                    "expected a number from 1 to {}: the card of your hand to play",
+            let taken = text
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=hand.len()).contains(n));
+            match (taken, display) {
+                (Some(n), _) => {
+                    if echo {
+                        writeln!(screen.out, "{text}")?;
+                    }
+                    break n - 1;
+                }
+                // The seed's format has no line for a refused input: the
+                // input and why it was refused go to the notes.
+                (None, Display::Plain) => writeln!(
+                    screen.notes,
+                    "expected a number from 1 to {}, not {text:?}: the card of your hand to play",
                     hand.len()
                 )?,
+                (None, Display::Labelled { .. }) => {
+                    if echo {
+                        writeln!(screen.out, "{text}")?;
+                    }
+                    writeln!(
+                        screen.out,
+                        "expected a number from 1 to {}: the card of your hand to play",
+                        hand.len()
+                    )?;
+                }
             }
         };
         let mine = hand.remove(choice);
@@ -298,9 +341,9 @@ pub fn play_game(
         let next_reverse = won_with.is_some_and(|card| rules.activates_reverse(card));
         match display {
             Display::Plain => {
-                writeln!(output, "{}", mine.classic_name())?;
-                writeln!(output, "{}", theirs.classic_name())?;
-                writeln!(output, "{}", winner.player_number())?;
+                writeln!(screen.out, "{}", mine.classic_name())?;
+                writeln!(screen.out, "{}", theirs.classic_name())?;
+                writeln!(screen.out, "{}", winner.player_number())?;
             }
             Display::Labelled { opponent } => {
                 let result = match winner.seat() {
@@ -314,7 +357,7 @@ pub fn play_game(
                     ""
                 };
                 writeln!(
-                    output,
+                    screen.out,
                     "  you play {}, {opponent} plays {}: {}; {result}{power}",
                     spoken(mine),
                     spoken(theirs),
@@ -331,8 +374,10 @@ pub fn play_game(
         if let Some(cards) = triple {
             let player = winner.player_number();
             match display {
+                // The seed's format ends with the winning round's result:
+                // the line naming the triple is a note.
                 Display::Plain => writeln!(
-                    output,
+                    screen.notes,
                     "Player {player} wins the game with {}",
                     classic_list(&cards)
                 )?,
@@ -344,14 +389,15 @@ pub fn play_game(
                     };
                     let list: Vec<String> = cards.iter().map(|c| spoken(*c)).collect();
                     writeln!(
-                        output,
+                        screen.out,
                         "{who} the game with {}: {}",
                         list.join(", "),
                         why_triple(&cards)
                     )?;
                 }
             }
-            output.flush()?;
+            screen.out.flush()?;
+            screen.notes.flush()?;
             return Ok(Ending::Won { player, cards });
         }
         let card = dealer.draw(0, &hand);
@@ -645,6 +691,14 @@ mod tests {
             .collect()
     }
 
+    /// A screen of two buffers: the display and the notes.
+    fn screen<'a>(
+        out: &'a mut Vec<u8>,
+        notes: &'a mut Vec<u8>,
+    ) -> Screen<&'a mut Vec<u8>, &'a mut Vec<u8>> {
+        Screen { out, notes }
+    }
+
     /// Deals scripted cards to seat 0.
     struct Scripted(VecDeque<Card>);
 
@@ -720,7 +774,6 @@ WG2
 SP9
 WO10
 1
-Player 1 wins the game with [FB4,WG7,SP9]
 ";
 
     #[test]
@@ -730,10 +783,10 @@ Player 1 wins the game with [FB4,WG7,SP9]
             cards: cards("SY6,WB8,WG10,WY4,WG2,WO10"),
             told: Vec::new(),
         };
-        let mut out = Vec::new();
+        let (mut out, mut notes) = (Vec::new(), Vec::new());
         let outcome = play_classic(
             "2\n3\n1\n5\n3\n1\n".as_bytes(),
-            &mut out,
+            screen(&mut out, &mut notes),
             true,
             &Display::Plain,
             &mut dealer,
@@ -741,6 +794,11 @@ Player 1 wins the game with [FB4,WG7,SP9]
         )
         .unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), SEED_EXAMPLE);
+        // The seed's example has no line naming the triple: a note.
+        assert_eq!(
+            String::from_utf8(notes).unwrap(),
+            "Player 1 wins the game with [FB4,WG7,SP9]\n"
+        );
         let triple: Vec<Card> = cards("FB4,WG7,SP9").into();
         assert_eq!(
             outcome,
@@ -769,24 +827,32 @@ Player 1 wins the game with [FB4,WG7,SP9]
             cards: cards("SY6"),
             told: Vec::new(),
         };
-        let mut out = Vec::new();
+        let (mut out, mut notes) = (Vec::new(), Vec::new());
         let outcome = play_classic(
             "x\n9\n\n0\n2\n".as_bytes(),
-            &mut out,
-            false,
+            screen(&mut out, &mut notes),
+            true,
             &Display::Plain,
             &mut dealer,
             &mut opponent,
         )
         .unwrap();
         assert_eq!(outcome, Ending::Abandoned);
-        let text = String::from_utf8(out).unwrap();
-        assert_eq!(text.matches("expected a number from 1 to 5").count(), 4);
-        assert!(
-            text.ends_with(
-                "FB4\nSY6\n1\n[FB4]\n[]\n[SG10,SP9,WY7,FO8,WR2]\nend of input: game abandoned\n"
-            ),
-            "{text}"
+        // The display is the seed's format: the input taken, nothing else.
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "[]\n[]\n[SG10,FB4,SP9,WY7,FO8]\n2\nFB4\nSY6\n1\n[FB4]\n[]\n[SG10,SP9,WY7,FO8,WR2]\n"
+        );
+        let notes = String::from_utf8(notes).unwrap();
+        assert_eq!(
+            notes.lines().collect::<Vec<_>>(),
+            [
+                "expected a number from 1 to 5, not \"x\": the card of your hand to play",
+                "expected a number from 1 to 5, not \"9\": the card of your hand to play",
+                "expected a number from 1 to 5, not \"\": the card of your hand to play",
+                "expected a number from 1 to 5, not \"0\": the card of your hand to play",
+                "end of input: game abandoned",
+            ]
         );
     }
 
@@ -803,7 +869,7 @@ Player 1 wins the game with [FB4,WG7,SP9]
         };
         play_classic(
             "2\n3\n1\n5\n3\n1\n".as_bytes(),
-            &mut out,
+            screen(&mut out, &mut Vec::new()),
             false,
             &display,
             &mut dealer,
@@ -852,7 +918,7 @@ Player 1 wins the game with [FB4,WG7,SP9]
         let mut out = Vec::new();
         let outcome = play_game(
             "1\n1\n3\n".as_bytes(),
-            &mut out,
+            screen(&mut out, &mut Vec::new()),
             true,
             display,
             Ruleset::Tournament,
@@ -894,7 +960,6 @@ WB8
 [SG10,FB4]
 [WB8]
 [SP9,WY7,WR2,FY5,WG7]
-end of input: game abandoned
 "
         );
         assert_eq!(told, [(1, false), (1, false), (2, false)]);
@@ -929,7 +994,7 @@ end of input: game abandoned
         let mut out = Vec::new();
         play_classic(
             "1\n1\n".as_bytes(),
-            &mut out,
+            screen(&mut out, &mut Vec::new()),
             true,
             &Display::Plain,
             &mut dealer,

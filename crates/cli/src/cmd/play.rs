@@ -9,14 +9,16 @@
 //! tournament rules a random card of a hand dealt from its own
 //! championship deck. A header naming the rules, the seed and the opponent
 //! opens the game: on stdout when labelled, on stderr when plain, so the
-//! plain stdout stays the seed's format byte for byte.
+//! plain stdout stays the seed's format byte for byte (what that format
+//! has no line for, a refused input, the end of input and the line naming
+//! the winner's triple, goes to stderr too).
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use dojo_games::classic::{self, Display, Ending, play_game, with_bot};
+use dojo_games::classic::{self, Display, Ending, Screen, play_game, with_bot};
 
 use crate::args::PlayCardJitsuArgs;
 use crate::bots;
@@ -51,14 +53,19 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
     };
     let mut dealer = classic::dealer(rules, seed);
     let input = stdin.lock();
-    let output = io::stdout().lock();
+    // The plain display's notes (a refused input, the end of input, the
+    // winner's triple) go to stderr: stdout stays the seed's format.
+    let screen = Screen {
+        out: io::stdout().lock(),
+        notes: io::stderr().lock(),
+    };
     let outcome = match &a.opponent {
         None => {
             let name = "the computer";
             header(name)?;
             play_game(
                 input,
-                output,
+                screen,
                 echo,
                 &display(name),
                 rules,
@@ -73,7 +80,7 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
             let shown = display(&bot.name);
             header(&bot.name)?;
             with_bot(bot, seed, rules, &opts, |opponent| {
-                play_game(input, output, echo, &shown, rules, &mut dealer, opponent)
+                play_game(input, screen, echo, &shown, rules, &mut dealer, opponent)
             })?
         }
     };

@@ -31,16 +31,13 @@ fn is_list(s: &str, len: Option<usize>) -> bool {
     cards.iter().all(|c| is_card(c)) && len.is_none_or(|n| n == cards.len())
 }
 
-/// Checks a whole game of piped `1`s: rounds of 7 lines, then the winner.
-fn check_game(text: &str) {
-    let lines: Vec<&str> = text.lines().collect();
-    let (last, rounds) = lines.split_last().unwrap();
-    assert!(
-        last.starts_with("Player 1 wins the game with [")
-            || last.starts_with("Player 2 wins the game with ["),
-        "{text}"
-    );
-    assert!(!rounds.is_empty() && rounds.len() % 7 == 0, "{text}");
+/// Checks a whole game of piped `1`s: stdout (`text`) holds rounds of 7
+/// lines and nothing else, as the seed's format has it (its example ends
+/// with the winning round's `1`); the line naming the winner and the
+/// triple is on stderr (`err`), its last line.
+fn check_game(text: &str, err: &str) {
+    let rounds: Vec<&str> = text.lines().collect();
+    assert!(!rounds.is_empty() && rounds.len().is_multiple_of(7), "{text}");
     for round in rounds.chunks(7) {
         assert!(is_list(round[0], None), "{round:?}");
         assert!(is_list(round[1], None), "{round:?}");
@@ -54,6 +51,21 @@ fn check_game(text: &str) {
     }
     assert_eq!(rounds[0], "[]");
     assert_eq!(rounds[1], "[]");
+    let winner = rounds[rounds.len() - 1];
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with(&format!("Player {winner} wins the game with [")),
+        "stderr:\n{err}"
+    );
+}
+
+/// `check_game` of an assert's output.
+fn check_output(out: &assert_cmd::assert::Assert) {
+    let output = out.get_output();
+    check_game(
+        &String::from_utf8_lossy(&output.stdout),
+        &String::from_utf8_lossy(&output.stderr),
+    );
 }
 
 #[test]
@@ -63,7 +75,7 @@ fn plays_a_whole_game_in_the_seed_format() {
         .write_stdin("1\n".repeat(400))
         .assert()
         .code(0);
-    check_game(&String::from_utf8_lossy(&out.get_output().stdout));
+    check_output(&out);
 }
 
 #[test]
@@ -73,21 +85,25 @@ fn garbage_is_asked_again_and_end_of_input_is_not_a_normal_end() {
         .write_stdin("x\n9\n")
         .assert()
         .code(1);
+    // Stdout is the seed's format and nothing else: the round's three
+    // lists, no answer having been taken.
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[..2], ["[]", "[]"]);
     assert!(is_list(lines[2], Some(5)), "{text}");
-    assert_eq!(lines[3], "x");
-    assert!(
-        lines[4].starts_with("expected a number from 1 to 5"),
-        "{text}"
+    assert_eq!(lines.len(), 3, "{text}");
+    // What the format has no place for is on stderr, after the header.
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("CardJitsu, classic rules"), "{err}");
+    assert_eq!(
+        lines[1..],
+        [
+            "expected a number from 1 to 5, not \"x\": the card of your hand to play",
+            "expected a number from 1 to 5, not \"9\": the card of your hand to play",
+            "end of input: game abandoned",
+        ]
     );
-    assert_eq!(lines[5], "9");
-    assert!(
-        lines[6].starts_with("expected a number from 1 to 5"),
-        "{text}"
-    );
-    assert_eq!(lines[7..], ["end of input: game abandoned"]);
 }
 
 #[test]
@@ -133,7 +149,7 @@ fn labelled_by_default_at_a_terminal_or_on_request() {
         .write_stdin("1\n".repeat(400))
         .assert()
         .code(0);
-    check_game(&String::from_utf8_lossy(&plain.get_output().stdout));
+    check_output(&plain);
 }
 
 #[test]
@@ -153,7 +169,7 @@ fn plays_against_a_bot() {
         .write_stdin("1\n".repeat(400))
         .assert()
         .code(0);
-    check_game(&String::from_utf8_lossy(&out.get_output().stdout));
+    check_output(&out);
 }
 
 #[test]
@@ -225,10 +241,8 @@ fn a_terminal_gets_the_labelled_game_by_default() {
 /// lines with the Reverse mark taken off the hand line, and whether the
 /// round was a Reverse round; checks the shape as `check_game` does.
 fn tournament_rounds(text: &str) -> Vec<(Vec<String>, bool)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let (last, rounds) = lines.split_last().unwrap();
-    assert!(last.starts_with("Player "), "{text}");
-    assert!(!rounds.is_empty() && rounds.len() % 7 == 0, "{text}");
+    let rounds: Vec<&str> = text.lines().collect();
+    assert!(!rounds.is_empty() && rounds.len().is_multiple_of(7), "{text}");
     rounds
         .chunks(7)
         .map(|round| {
@@ -323,14 +337,20 @@ fn the_classic_plain_game_keeps_stdout_exact_and_puts_the_header_on_stderr() {
         .code(0);
     let output = out.get_output();
     let text = String::from_utf8_lossy(&output.stdout);
-    check_game(&text);
+    check_output(&out);
     assert!(!text.contains('*') && !text.contains("rules"), "{text}");
     let err = String::from_utf8_lossy(&output.stderr);
+    let (header, winner) = err.split_once('\n').unwrap();
     assert_eq!(
-        err,
+        header,
         "CardJitsu, classic rules: cards drawn from all 198 (2 to 12), no power cards, \
-         no Reverse; seed 1; you against the computer\n"
+         no Reverse; seed 1; you against the computer"
     );
+    assert!(
+        winner.starts_with("Player ") && winner.ends_with("]\n"),
+        "{err}"
+    );
+    assert_eq!(winner.lines().count(), 1, "{err}");
 }
 
 #[test]
