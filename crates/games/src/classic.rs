@@ -36,6 +36,9 @@
 //! protocol: it is dealt a hand from its deck like any seat, is sent the
 //! `* `-marked hand line in a Reverse round, and is driven by the runner on
 //! a thread of its own, which hands each card it plays to the game loop.
+//! A bot that crashes, times out or answers no card has a random card of
+//! its hand played for it, as in a match, and the round says so
+//! ([`Opponent::stood_in`]): the card shown is then not the bot's choice.
 //!
 //! The wire lines a bot opponent is sent (greeting, hand, round result,
 //! farewell) and the dealing of hands are the engine's
@@ -58,7 +61,7 @@ use dojo_engine::cardjitsu::{
     Card, CardJitsu, Dealer, Deck, DeckDealer, Pile, Ruleset, classic_list, deal_hand,
     parse_reply_lines, round_winner, wire,
 };
-use dojo_engine::protocol::{Answer, Notice, Prompt, Referee, Reply};
+use dojo_engine::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
 use dojo_engine::rng::{ChaCha8Rng, stream};
 use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
 use rand::RngExt;
@@ -96,6 +99,14 @@ pub trait Opponent {
     /// How the round went: both cards, the winner (0, 1 or 2), and whether
     /// it ended the game.
     fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()>;
+
+    /// Why the last [`Opponent::card`] was not the opponent's own choice,
+    /// as a sentence naming it (`hang timed out (...): dojo played a random
+    /// card of its hand for it`); `None` when it was (the computer's
+    /// always is).
+    fn stood_in(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// How [`play_classic`] shows the game.
@@ -332,6 +343,14 @@ pub fn play_game(
         };
         let mine = hand.remove(choice);
         let theirs = opponent.card(round)?;
+        // Said in the round it happens: the card shown as the opponent's
+        // is then dojo's choice, not the bot's.
+        if let Some(why) = opponent.stood_in() {
+            match display {
+                Display::Plain => writeln!(screen.notes, "round {round}: {why}")?,
+                Display::Labelled { .. } => writeln!(screen.out, "  {why}")?,
+            }
+        }
         let winner = round_winner(mine, theirs, reverse);
         let won_with = match winner.seat() {
             Some(0) => Some(mine),
@@ -507,6 +526,10 @@ impl<O: Opponent + ?Sized> Opponent for Box<O> {
     fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()> {
         (**self).result(mine, theirs, winner, over)
     }
+
+    fn stood_in(&mut self) -> Option<String> {
+        (**self).stood_in()
+    }
 }
 
 /// What the game loop tells the bot's thread after a round.
@@ -527,9 +550,22 @@ struct BotSide {
     reverse: bool,
     dealer: DeckDealer,
     fallback: ChaCha8Rng,
-    cards: Sender<Card>,
+    /// Each card played, with the fault it was played for (`None`: the
+    /// bot's own choice).
+    cards: Sender<(Card, Option<StandIn>)>,
     results: Receiver<RoundEnd>,
     farewell: Option<Vec<String>>,
+    /// Why the last reply was refused, as the protocol's parser said.
+    refused: std::cell::RefCell<Option<String>>,
+}
+
+/// Why dojo chose a bot's card for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum StandIn {
+    Timeout,
+    Crash,
+    /// The answer was no card index; the parser's reason.
+    Invalid(Option<String>),
 }
 
 impl Referee for BotSide {
@@ -556,17 +592,29 @@ impl Referee for BotSide {
     }
 
     fn parse_reply(&self, _seat: usize, lines: &[String]) -> Reply<usize> {
-        parse_reply_lines(lines)
+        let reply = parse_reply_lines(lines);
+        if let Reply::Invalid(why) = &reply {
+            *self.refused.borrow_mut() = Some(why.clone());
+        }
+        reply
     }
 
     fn apply(&mut self, answers: Vec<Answer<usize>>) -> Vec<Notice> {
+        let refused = self.refused.borrow_mut().take();
         // A fault plays a random card of the hand, as in a match.
-        let index = match answers.first() {
-            Some(Answer::Move(i)) if *i < self.hand.len() => *i,
-            _ => self.fallback.random_range(0..self.hand.len()),
+        let (index, stand_in) = match answers.first() {
+            Some(Answer::Move(i)) if *i < self.hand.len() => (*i, None),
+            answer => {
+                let why = match answer {
+                    Some(Answer::Fault(Fault::Timeout)) => StandIn::Timeout,
+                    Some(Answer::Fault(Fault::Crash)) => StandIn::Crash,
+                    _ => StandIn::Invalid(refused),
+                };
+                (self.fallback.random_range(0..self.hand.len()), Some(why))
+            }
         };
         let card = self.hand.remove(index);
-        let end = match self.cards.send(card) {
+        let end = match self.cards.send((card, stand_in)) {
             Ok(()) => self.results.recv().ok(),
             Err(_) => None,
         };
@@ -597,16 +645,63 @@ impl Referee for BotSide {
 /// Player 2 as a bot: the game loop's side (made by [`with_bot`]).
 #[derive(Debug)]
 pub struct BotOpponent {
-    cards: Receiver<Card>,
+    cards: Receiver<(Card, Option<StandIn>)>,
     results: Sender<RoundEnd>,
     rules: Ruleset,
+    /// The bot's name, for [`Opponent::stood_in`].
+    name: String,
+    /// Its time for a move, in milliseconds (its bot.toml's, or the run's).
+    timeout_ms: u128,
+    /// Why dojo chose the last card, if it did.
+    last: Option<StandIn>,
+    /// Rounds in which dojo chose its card.
+    stood_in: u32,
+}
+
+impl BotOpponent {
+    /// Rounds in which dojo played the bot's card for it (it crashed, timed
+    /// out or answered no card).
+    pub fn faults(&self) -> u32 {
+        self.stood_in
+    }
 }
 
 impl Opponent for BotOpponent {
     fn card(&mut self, _round: u32) -> io::Result<Card> {
-        self.cards
+        let (card, stand_in) = self
+            .cards
             .recv()
-            .map_err(|_| io::Error::other("the opponent bot's game stopped"))
+            .map_err(|_| io::Error::other("the opponent bot's game stopped"))?;
+        self.last = stand_in;
+        Ok(card)
+    }
+
+    fn stood_in(&mut self) -> Option<String> {
+        let why = match self.last.take()? {
+            StandIn::Timeout => format!("timed out (no answer within {} ms)", self.timeout_ms),
+            StandIn::Crash => "crashed (its process ended without answering)".to_owned(),
+            StandIn::Invalid(Some(reason)) => {
+                // The parser's reason quotes the answer: `x` is not ...
+                match reason.split_once(" is not a card index") {
+                    Some((answer, _)) => {
+                        format!("answered {answer}, not a card of its hand ({reason})")
+                    }
+                    None => format!("answered no card of its hand ({reason})"),
+                }
+            }
+            StandIn::Invalid(None) => "answered no card of its hand".to_owned(),
+        };
+        self.stood_in += 1;
+        // Its stderr is kept and shown when the game ends ([`with_bot`]).
+        let stderr = if self.stood_in == 1 {
+            "; its stderr is shown after the game"
+        } else {
+            ""
+        };
+        Some(format!(
+            "{} {why}: dojo played a random card of its hand for it{stderr}",
+            self.name
+        ))
     }
 
     fn result(&mut self, mine: Card, theirs: Card, winner: u8, over: bool) -> io::Result<()> {
@@ -627,6 +722,17 @@ impl Opponent for BotOpponent {
     }
 }
 
+/// A game against a bot ([`with_bot`]): how it ended, and what the
+/// person needs to know about the bot's faults.
+#[derive(Debug)]
+pub struct BotGame {
+    pub ending: Ending,
+    /// Rounds in which dojo played the bot's card for it.
+    pub faults: u32,
+    /// The head of what the bot wrote to stderr (capped as in a match).
+    pub stderr: String,
+}
+
 /// Runs `game` with a [`BotOpponent`] backed by `bot` played through the
 /// runner on another thread (seat 2 of seed `seed`'s deal under `rules`:
 /// the rules' deck, the `* ` hand line in a Reverse round). A runner error
@@ -637,9 +743,11 @@ pub fn with_bot(
     rules: Ruleset,
     opts: &RunOptions,
     game: impl FnOnce(&mut BotOpponent) -> io::Result<Ending>,
-) -> Result<Ending, ClassicError> {
+) -> Result<BotGame, ClassicError> {
     let (cards_tx, cards_rx) = mpsc::channel();
     let (results_tx, results_rx) = mpsc::channel();
+    let name = bot.name.clone();
+    let timeout_ms = opts.for_bot(&bot).timeout.as_millis();
     let seat = Seat {
         bot,
         env: seat_env("cardjitsu", seed, 1),
@@ -653,21 +761,37 @@ pub fn with_bot(
         cards: cards_tx,
         results: results_rx,
         farewell: None,
+        refused: Default::default(),
     };
     std::thread::scope(|scope| {
-        let runner = scope.spawn(move || -> Result<(), RunError> {
-            dojo_runner::play(&mut side, &[seat], opts).map(|_| ())
+        let runner = scope.spawn(move || -> Result<String, RunError> {
+            let run = dojo_runner::play(&mut side, &[seat], opts)?;
+            Ok(run
+                .seats
+                .into_iter()
+                .next()
+                .map(|s| s.stderr)
+                .unwrap_or_default())
         });
         let mut opponent = BotOpponent {
             cards: cards_rx,
             results: results_tx,
             rules,
+            name,
+            timeout_ms,
+            last: None,
+            stood_in: 0,
         };
         let played = game(&mut opponent);
+        let faults = opponent.faults();
         drop(opponent);
         let ran = runner.join().map_err(|_| ClassicError::Panicked)?;
-        ran?;
-        Ok(played?)
+        let stderr = ran?;
+        Ok(BotGame {
+            ending: played?,
+            faults,
+            stderr,
+        })
     })
 }
 
@@ -1068,11 +1192,16 @@ WB8
             cards: cards_tx,
             results: results_rx,
             farewell: None,
+            refused: Default::default(),
         };
         let mut opponent = BotOpponent {
             cards: cards_rx,
             results: results_tx,
             rules: Ruleset::Tournament,
+            name: "bot".into(),
+            timeout_ms: 1000,
+            last: None,
+            stood_in: 0,
         };
         let hand_line = |side: &BotSide| side.prompts()[0].lines[0].clone();
         assert!(!hand_line(&side).starts_with('*'));

@@ -77,11 +77,16 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
             let bot = bots::load(std::slice::from_ref(spec), bots_dir, "cardjitsu")?.remove(0);
             bots::on_ctrl_c(false);
             let opts = a.controls.run_options();
-            let shown = display(&bot.name);
-            header(&bot.name)?;
-            with_bot(bot, seed, rules, &opts, |opponent| {
+            let name = bot.name.clone();
+            let shown = display(&name);
+            header(&name)?;
+            let game = with_bot(bot, seed, rules, &opts, |opponent| {
                 play_game(input, screen, echo, &shown, rules, &mut dealer, opponent)
-            })?
+            })?;
+            if game.faults > 0 {
+                show_stderr(&name, &game.stderr);
+            }
+            game.ending
         }
     };
     // An input that ends mid-game is not a finished game (a script that
@@ -90,4 +95,18 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
         Ending::Won { .. } => ExitCode::SUCCESS,
         Ending::Abandoned => crate::exit::code(crate::exit::NEGATIVE),
     })
+}
+
+/// The end of what a bot opponent that faulted wrote to stderr, on stderr:
+/// each round it faulted in said its stderr would be shown here.
+fn show_stderr(name: &str, stderr: &str) {
+    let tail = dojo_games::record::stderr_tail(&[stderr.to_owned()]);
+    if tail.is_empty() {
+        errln!("{name} wrote nothing to stderr");
+        return;
+    }
+    errln!("{name}'s stderr, its last lines:");
+    for line in tail {
+        errln!("  {}", crate::render::untrusted::line(&line));
+    }
 }

@@ -435,3 +435,103 @@ fn plays_a_bot_under_tournament_rules() {
         "{err}"
     );
 }
+
+/// A bot opponent that crashes in its third round (after a line on
+/// stderr), started again by the runner for the next.
+const CRASHER: &str = r#"crasher=sh -c 'read p; n=0; while read l; do case "$l" in *,*) n=$((n+1)); if [ $n -ge 3 ]; then echo "boom in hand $n" >&2; exit 1; fi; echo 0;; Player*|Draw!) exit 0;; esac; done'"#;
+
+/// A bot opponent that is too slow in its second round, and one that
+/// answers garbage in every round.
+const HANG: &str = r#"hang=sh -c 'read p; n=0; while read l; do case "$l" in *,*) n=$((n+1)); if [ $n -eq 2 ]; then sleep 2; fi; echo 0;; Player*|Draw!) exit 0;; esac; done'"#;
+const GARBAGE: &str = r#"garbage=sh -c 'read p; while read l; do case "$l" in *,*) echo x;; Player*|Draw!) exit 0;; esac; done'"#;
+
+/// `dojo play cardjitsu --opponent BOT`, `display` one of `--labelled` or
+/// `--plain`, the person playing card 1 every round: (stdout, stderr).
+fn play_against(bot: &str, display: &str, timeout_ms: &str) -> (String, String) {
+    let out = dojo()
+        .args([
+            "play",
+            "cardjitsu",
+            "--seed",
+            "5",
+            display,
+            "--opponent",
+            bot,
+        ])
+        .args(["--timeout-ms", timeout_ms, "--startup-ms", "5000"])
+        .write_stdin("1\n".repeat(400))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The labelled round `n`'s text (from `round n` to the next round).
+fn labelled_round(text: &str, n: u32) -> &str {
+    let start = text
+        .find(&format!("\nround {n}"))
+        .unwrap_or_else(|| panic!("no round {n}:\n{text}"));
+    let rest = &text[start + 1..];
+    let end = rest[1..].find("\nround ").map_or(rest.len(), |e| e + 1);
+    &rest[..end]
+}
+
+/// A bot opponent that crashes, times out or answers garbage is said to,
+/// in the round it does, with the card dojo played for it; its stderr is
+/// shown after the game.
+#[test]
+fn a_bot_opponents_faults_are_told_in_their_round() {
+    let played_for = "dojo played a random card of its hand for it";
+    let (text, err) = play_against(CRASHER, "--labelled", "5000");
+    assert!(
+        !labelled_round(&text, 2).contains("crasher crashed"),
+        "{text}"
+    );
+    let third = labelled_round(&text, 3);
+    assert!(
+        third.contains("  crasher crashed (its process ended without answering): ")
+            && third.contains(played_for),
+        "{third}"
+    );
+    // Where its stderr is: after the game, on stderr.
+    assert!(
+        third.contains("its stderr is shown after the game"),
+        "{third}"
+    );
+    assert!(err.contains("crasher's stderr, its last lines:"), "{err}");
+    assert!(err.contains("  boom in hand 3"), "{err}");
+
+    let (text, _) = play_against(HANG, "--labelled", "300");
+    assert!(!labelled_round(&text, 1).contains("timed out"), "{text}");
+    let second = labelled_round(&text, 2);
+    assert!(
+        second.contains("  hang timed out (no answer within 300 ms): ")
+            && second.contains(played_for),
+        "{second}"
+    );
+
+    let (text, _) = play_against(GARBAGE, "--labelled", "5000");
+    let first = labelled_round(&text, 1);
+    assert!(
+        first.contains("  garbage answered `x`, not a card of its hand (")
+            && first.contains(played_for),
+        "{first}"
+    );
+
+    // The plain display says it on stderr, its stdout the seed's format.
+    let (text, err) = play_against(CRASHER, "--plain", "5000");
+    assert!(!text.contains("crash"), "{text}");
+    assert!(
+        err.contains("round 3: crasher crashed (its process ended without answering): ")
+            && err.contains(played_for),
+        "{err}"
+    );
+}
