@@ -99,6 +99,11 @@ impl Progress for LeagueProgress {
                 bar.set_length(total);
                 bar.set_position(done);
             }
+            LeagueProgress::Plain { .. } | LeagueProgress::EveryGame
+                if done > 0 && done >= total =>
+            {
+                errln!("all {total} games already stored: the league is complete, nothing to play");
+            }
             LeagueProgress::Plain { .. } | LeagueProgress::EveryGame if done > 0 => {
                 errln!("{done} of {total} games already stored; playing the rest");
             }

@@ -203,6 +203,27 @@ pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excl
     Ok((ok, excluded))
 }
 
+/// The folder's entries that none of `known` names (by directory or bot
+/// name: a league's bots, its excluded entries, its late ones): those
+/// that could join a `game` league (ok, and not meant for other games),
+/// by directory, and how many others are not ok. Nothing is built or run.
+pub fn added_since(game: Game, bots_dir: &Path, known: &[&str]) -> Result<(Vec<String>, usize)> {
+    let (entries, _files, _ignored) = scan(bots_dir)?;
+    let mut ok = Vec::new();
+    let mut not_ok = 0;
+    for e in entries {
+        if known.contains(&e.dir.as_str()) || known.contains(&e.name.as_str()) {
+            continue;
+        }
+        match &e.bot {
+            Some(bot) if for_other_games(bot, game) => {}
+            Some(_) if e.status == EntryStatus::Ok => ok.push(e.dir),
+            _ => not_ok += 1,
+        }
+    }
+    Ok((ok, not_ok))
+}
+
 /// Whether `bot` declares games, all of them games dojo knows, and not
 /// `game`: it was written for other games. A listed game dojo does not
 /// know may be a typo of this one, so such a bot is a `wrong game`

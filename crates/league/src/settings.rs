@@ -459,6 +459,11 @@ pub struct Origin {
     /// `excluded`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excluded: Vec<crate::Excluded>,
+    /// A league of every bot of its bots directory (no BOT named): a
+    /// resume names the entries added to the folder since, which it does
+    /// not play unless `--add`ed. Absent (false) in leagues from before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub folder: bool,
 }
 
 /// A bot that joined a league late, or a bot's new version

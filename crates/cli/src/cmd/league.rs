@@ -14,6 +14,7 @@ use dojo_league::{Game, Origin, Raises, Report, Settings, Shard, store};
 use crate::args::{LeagueArgs, MergeArgs};
 use crate::outpaths::Named;
 use crate::outputs::league::{League, Pages, Setup, Terminal};
+use crate::render::untrusted;
 use crate::{bots, games};
 
 /// The bots of a new league: the ones named, or the entries of the
@@ -276,9 +277,55 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         pages: Vec::new(),
         late: Vec::new(),
         excluded,
+        folder: a.bots.is_empty(),
     };
     let out = a.out.clone().unwrap_or_else(|| default_out(game));
     Ok((settings, origin, out, resolved))
+}
+
+/// Says which entries of a resumed folder league's bots directory were
+/// added since it started: a resumed league plays only its own bots, so
+/// each needs `--add` (`adding`: the names given now).
+fn say_new_entries(
+    dir: &Path,
+    bots_dir: &Path,
+    settings: &Settings,
+    origin: &Origin,
+    adding: &std::collections::BTreeSet<String>,
+) -> Result<()> {
+    let known: Vec<&str> = settings
+        .bots
+        .iter()
+        .flat_map(|b| [b.name.as_str(), b.command.as_str()])
+        .chain(origin.excluded.iter().map(|e| e.dir.as_str()))
+        .chain(origin.late.iter().map(|l| l.name.as_str()))
+        .chain(adding.iter().map(String::as_str))
+        .collect();
+    let (ok, not_ok) = crate::submissions::added_since(settings.game, bots_dir, &known)?;
+    let folder = bots_dir.display();
+    if !ok.is_empty() {
+        let mut add = vec!["dojo".to_owned(), "league".into(), "--resume".into()];
+        add.push(dir.display().to_string());
+        for name in &ok {
+            add.push("--add".into());
+            add.push(name.clone());
+        }
+        errln!(
+            "note: {folder} has {} added since the league started, which it does not play: {} (a resumed league plays only its own bots); to add {}: {}",
+            crate::submissions::entries(ok.len()),
+            untrusted::line(&ok.join(", ")),
+            if ok.len() == 1 { "it" } else { "them" },
+            untrusted::line(&dojo_games::view::shell_line(&add))
+        );
+    }
+    if not_ok > 0 {
+        errln!(
+            "note: {folder} has {} added since the league started that {} not ok (dojo --bots-dir {folder} bots says why)",
+            crate::submissions::entries(not_ok),
+            if not_ok == 1 { "is" } else { "are" },
+        );
+    }
+    Ok(())
 }
 
 /// A new league's seed when none is given: drawn at random, so that no
@@ -632,6 +679,11 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     } else {
         late_entries(&a, bots_dir, settings.game)?
     };
+    if let Some(dir) = &a.resume
+        && origin.folder
+    {
+        say_new_entries(dir, bots_dir, &settings, &origin, &late.names())?;
+    }
     let stored = settings.clone();
     if !late.is_empty() {
         settings = late::settings_with(&settings, &late)

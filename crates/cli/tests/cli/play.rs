@@ -37,7 +37,10 @@ fn is_list(s: &str, len: Option<usize>) -> bool {
 /// triple is on stderr (`err`), its last line.
 fn check_game(text: &str, err: &str) {
     let rounds: Vec<&str> = text.lines().collect();
-    assert!(!rounds.is_empty() && rounds.len().is_multiple_of(7), "{text}");
+    assert!(
+        !rounds.is_empty() && rounds.len().is_multiple_of(7),
+        "{text}"
+    );
     for round in rounds.chunks(7) {
         assert!(is_list(round[0], None), "{round:?}");
         assert!(is_list(round[1], None), "{round:?}");
@@ -242,7 +245,10 @@ fn a_terminal_gets_the_labelled_game_by_default() {
 /// round was a Reverse round; checks the shape as `check_game` does.
 fn tournament_rounds(text: &str) -> Vec<(Vec<String>, bool)> {
     let rounds: Vec<&str> = text.lines().collect();
-    assert!(!rounds.is_empty() && rounds.len().is_multiple_of(7), "{text}");
+    assert!(
+        !rounds.is_empty() && rounds.len().is_multiple_of(7),
+        "{text}"
+    );
     rounds
         .chunks(7)
         .map(|round| {

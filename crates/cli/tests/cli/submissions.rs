@@ -489,3 +489,54 @@ fn played(report: &Value) -> Vec<&str> {
     names.sort_unstable();
     names
 }
+
+/// A copy of the bundled random Python bot named `name`, in `folder`.
+fn random_entry(folder: &Path, name: &str) {
+    let dir = dojo_testkit::bots::copy_bundled("random-py", &folder.join(name));
+    let manifest = std::fs::read_to_string(dir.join("bot.toml")).unwrap();
+    let manifest = manifest.replace("name = \"random-py\"", &format!("name = \"{name}\""));
+    std::fs::write(dir.join("bot.toml"), manifest).unwrap();
+}
+
+/// `--resume` of a league of a whole folder plays only the league's own
+/// bots; an entry added to the folder since is named, with the `--add`
+/// that plays it (one meant for another game is not). A league with
+/// nothing left to play says it is complete, not that it plays the rest.
+#[test]
+fn a_resumed_folder_league_names_the_entries_added_since_and_says_when_it_is_complete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = tmp.path().join("bots");
+    std::fs::create_dir(&bots).unwrap();
+    random_entry(&bots, "alice");
+    random_entry(&bots, "bob");
+    let out = tmp.path().join("league");
+    let first = league(&bots, &out, &[]);
+    assert!(first.status.success(), "{}", stderr_of(&first));
+
+    random_entry(&bots, "carol");
+    dojo_testkit::bots::copy_bundled("royale-random-py", &bots.join("walker"));
+    let resumed = dojo()
+        .args(["league", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr_of(&resumed);
+    assert!(resumed.status.success(), "{err}");
+    assert!(
+        err.contains("1 entry added since the league started, which it does not play: carol"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "dojo league --resume {} --add carol",
+            out.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("walker"), "{err}");
+    assert!(!err.contains("playing the rest"), "{err}");
+    assert!(
+        err.contains("all 2 games already stored: the league is complete"),
+        "{err}"
+    );
+}
