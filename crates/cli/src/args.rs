@@ -313,7 +313,11 @@ Rules:
 A header naming the rules, the seed and the opponent comes before the first
 round: on stdout in the labelled display, on stderr in the plain one (its
 stdout keeps the challenge's format, byte for byte: a refused input, the end
-of input and the closing line naming the winner's triple go to stderr too).";
+of input and the closing line naming the winner's triple go to stderr too).
+
+The time, limit and containment flags (--timeout-ms, --limit-memory-mib,
+--sandbox, --pin, ...) apply to the --opponent bot's processes: without
+--opponent they are refused (exit 3), as there is no bot to apply them to.";
 
 #[derive(Debug, Args)]
 pub struct PlayCardJitsuArgs {

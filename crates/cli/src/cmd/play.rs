@@ -24,6 +24,7 @@ use crate::args::PlayCardJitsuArgs;
 use crate::bots;
 
 pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
+    refuse_bot_flags(&a)?;
     let rules = a.rules.rules();
     let seed = a.seed.given.unwrap_or_else(bots::fresh_seed);
     let stdin = io::stdin();
@@ -95,6 +96,34 @@ pub fn run(bots_dir: &Path, a: PlayCardJitsuArgs) -> Result<ExitCode> {
         Ending::Won { .. } => ExitCode::SUCCESS,
         Ending::Abandoned => crate::exit::code(crate::exit::NEGATIVE),
     })
+}
+
+/// Refuses the time, limit and containment flags without `--opponent`:
+/// they apply to a bot's processes, and the computer is none, so taking
+/// them would say they did something (a flag a command does not offer is
+/// a usage error).
+fn refuse_bot_flags(a: &PlayCardJitsuArgs) -> Result<()> {
+    if a.opponent.is_some() || a.controls.0.0.is_empty() {
+        return Ok(());
+    }
+    let flags: Vec<String> = a
+        .controls
+        .0
+        .0
+        .iter()
+        .map(|(c, _)| format!("--{}", c.flag))
+        .collect();
+    let (what, them) = match flags.len() {
+        1 => ("a bot flag", "it"),
+        _ => ("bot flags", "them"),
+    };
+    let named = match flags.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => flags.join(""),
+    };
+    anyhow::bail!(
+        "{named}: {what}, and without --opponent there is no bot to apply {them} to (the computer is dojo itself); give --opponent BOT, or leave {them} out"
+    )
 }
 
 /// The end of what a bot opponent that faulted wrote to stderr, on stderr:

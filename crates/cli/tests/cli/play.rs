@@ -541,3 +541,43 @@ fn a_bot_opponents_faults_are_told_in_their_round() {
         "{err}"
     );
 }
+
+/// The time, limit and containment flags apply to a bot: without
+/// `--opponent` there is none, and they are a usage error naming each
+/// flag given (nothing is played).
+#[test]
+fn bot_flags_without_an_opponent_are_a_usage_error() {
+    let out = dojo()
+        .args(["play", "cardjitsu", "--seed", "1", "--plain"])
+        .args(["--timeout-ms", "5", "--limit-memory-mib", "1"])
+        .args(["--sandbox", "strict", "--pin"])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(3);
+    let output = out.get_output();
+    assert!(
+        output.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let err = String::from_utf8_lossy(&output.stderr);
+    for flag in ["--timeout-ms", "--limit-memory-mib", "--sandbox", "--pin"] {
+        assert!(err.contains(flag), "{flag}: {err}");
+    }
+    assert!(err.contains("no bot to apply them to"), "{err}");
+    assert!(err.contains("--opponent BOT"), "{err}");
+    // With a bot they are taken.
+    dojo()
+        .args(["play", "cardjitsu", "--seed", "1", "--plain"])
+        .args([
+            "--opponent",
+            "random-py",
+            "--timeout-ms",
+            "5000",
+            "--startup-ms",
+            "5000",
+        ])
+        .write_stdin("1\n".repeat(400))
+        .assert()
+        .code(0);
+}
