@@ -101,6 +101,11 @@ pub enum BoardProblem {
     StartOnWall(Pos),
     #[error("expected a coordinate (a non-negative integer), found {0:?}")]
     BadCoordinate(String),
+    #[error("expected a team R, P or S, found {0:?}")]
+    BadTeam(String),
+    /// A `start` line read as a grid row: no empty line came before it.
+    #[error("{0}: a `start` line? start lines follow the grid after an empty line")]
+    StartInGrid(BadTileChar),
 }
 
 /// A rectangular grid of tiles, row-major, with incremental counts.
@@ -145,7 +150,15 @@ impl Board {
                         },
                     ));
                 }
-                let tile = Tile::try_from(c).map_err(|e| err(no, col + 1, e.into()))?;
+                let tile = Tile::try_from(c).map_err(|e| {
+                    // A start section without the empty line before it.
+                    let problem = if line.trim_start().starts_with("start") {
+                        BoardProblem::StartInGrid(e)
+                    } else {
+                        e.into()
+                    };
+                    err(no, col + 1, problem)
+                })?;
                 tiles.push(tile);
                 found += 1;
             }
@@ -183,28 +196,44 @@ impl Board {
         Ok(board)
     }
 
-    /// Reads one `start T x y` line; errors carry a 1-based column.
+    /// Reads one `start T x y` line; errors carry the 1-based column of the
+    /// field that is wrong (of the line's end when one is missing).
     fn parse_start(&self, line: &str) -> Result<FixedStart, (usize, BoardProblem)> {
-        let bad = || (1, BoardProblem::BadStartLine(line.to_owned()));
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let fields = fields(line);
+        let bad = |column| (column, BoardProblem::BadStartLine(line.to_owned()));
+        let words: Vec<&str> = fields.iter().map(|&(_, w)| w).collect();
         let ["start", team, x, y] = words.as_slice() else {
-            return Err(bad());
+            let column = match fields.as_slice() {
+                [(column, first), ..] if *first != "start" => *column,
+                [_, _, _, _, (column, _), ..] => *column,
+                _ => line.chars().count() + 1,
+            };
+            return Err(bad(column));
         };
-        let team: Team = team.parse().map_err(|_| bad())?;
-        let (Ok(x), Ok(y)) = (x.parse::<usize>(), y.parse::<usize>()) else {
-            return Err(bad());
+        let column = |i: usize| fields[i].0;
+        let team: Team = team
+            .parse()
+            .map_err(|_| (column(1), BoardProblem::BadTeam((*team).to_owned())))?;
+        let coordinate = |i: usize, text: &str| {
+            text.parse::<usize>()
+                .map_err(|_| (column(i), BoardProblem::BadCoordinate(text.to_owned())))
         };
-        let pos = Pos::new(x, y);
+        let pos = Pos::new(coordinate(2, x)?, coordinate(3, y)?);
         match self.tile(pos) {
             None => Err((
-                1,
+                // The coordinate that is off the board.
+                if pos.x >= self.width {
+                    column(2)
+                } else {
+                    column(3)
+                },
                 BoardProblem::StartOutOfBounds {
                     pos,
                     width: self.width,
                     height: self.height,
                 },
             )),
-            Some(Tile::Wall) => Err((1, BoardProblem::StartOnWall(pos))),
+            Some(Tile::Wall) => Err((column(2), BoardProblem::StartOnWall(pos))),
             Some(_) => Ok(FixedStart { team, pos }),
         }
     }
@@ -315,6 +344,27 @@ impl Board {
     }
 }
 
+/// The whitespace-separated words of `line`, each with its 1-based
+/// column (in characters).
+fn fields(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (column, (i, c)) in line.char_indices().enumerate() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some((column + 1, i)),
+            (true, Some((col, from))) => {
+                out.push((col, &line[from..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some((col, from)) = start {
+        out.push((col, &line[from..]));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,9 +461,9 @@ mod tests {
         assert_eq!((e.line, e.column), (5, 1));
         assert!(matches!(e.problem, BoardProblem::BadStartLine(_)));
         let e = parse_err("R.\n.S\n\nstart X 0 0\n");
-        assert!(matches!(e.problem, BoardProblem::BadStartLine(_)));
+        assert_eq!(e.problem, BoardProblem::BadTeam("X".into()));
         let e = parse_err("R.\n.S\n\nstart R -1 0\n");
-        assert!(matches!(e.problem, BoardProblem::BadStartLine(_)));
+        assert_eq!(e.problem, BoardProblem::BadCoordinate("-1".into()));
         let e = parse_err("R.\n.S\n\nstart R 2 0\n");
         assert_eq!(e.line, 4);
         assert!(matches!(e.problem, BoardProblem::StartOutOfBounds { .. }));
@@ -421,6 +471,59 @@ mod tests {
         assert_eq!(
             (e.line, e.problem),
             (5, BoardProblem::StartOnWall(Pos::new(1, 0)))
+        );
+    }
+
+    /// A start line's error points at the field that is wrong.
+    #[test]
+    fn start_errors_point_at_the_offending_field() {
+        let at = |text: &str| {
+            let e = parse_err(text);
+            (e.line, e.column, e.to_string())
+        };
+        let grid = "RRRRRRRR\n........\nSSSSSSSS\n\n";
+        // x outside the 8x3 board: the x field.
+        let (line, column, text) = at(&format!("{grid}start R 9 0\n"));
+        assert_eq!((line, column), (5, 9), "{text}");
+        assert_eq!(
+            text,
+            "t.txt:5:9: expected a start inside the 8x3 board, found (9, 0)"
+        );
+        // y outside: the y field, past extra spaces.
+        let (_, column, _) = at(&format!("{grid}start  R 1   7\n"));
+        assert_eq!(column, 14);
+        // A team that is none: the team field.
+        let (_, column, text) = at(&format!("{grid}start X 1 1\n"));
+        assert_eq!(column, 7, "{text}");
+        assert!(
+            text.ends_with("expected a team R, P or S, found \"X\""),
+            "{text}"
+        );
+        // A coordinate that is no number: its field.
+        let (_, column, text) = at(&format!("{grid}start R 1 -1\n"));
+        assert_eq!(column, 11, "{text}");
+        assert!(text.contains("expected a coordinate"), "{text}");
+        // A wall: the x field, where the position starts.
+        let (_, column, _) = at("R#\n.S\n\nstart P 1 0\n");
+        assert_eq!(column, 9);
+        // Another first word: that word; a missing field: the line's end;
+        // a field too many: that field.
+        assert_eq!(at(&format!("{grid}  begin R 0 0\n")).1, 3);
+        assert_eq!(at(&format!("{grid}start R 0\n")).1, 10);
+        assert_eq!(at(&format!("{grid}start R 0 0 0\n")).1, 13);
+    }
+
+    /// A start line with no empty line before it is read as a grid row:
+    /// its error says where start lines go.
+    #[test]
+    fn a_start_line_in_the_grid_says_an_empty_line_comes_first() {
+        let e = parse_err("RRR\n...\nSSS\nstart R 0 0\n");
+        assert_eq!((e.line, e.column), (4, 1));
+        let text = e.to_string();
+        assert!(
+            text.contains("expected one of R, P, S, #, . but found 's'")
+                && text.contains("start lines follow the grid after an empty line"),
+            "{text}"
         );
     }
 
