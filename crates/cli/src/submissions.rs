@@ -7,10 +7,11 @@
 //!
 //! The statuses, in the order they are found: the folder's scan (the
 //! runner: `bad name`, `bad manifest` with every error of the `bot.toml`,
-//! `no manifest` when no single obvious script could be taken instead),
-//! then for a league's game `wrong game` (its `games` does not list it
-//! and names a game dojo does not know: a typo that would keep it out of
-//! every league),
+//! `no manifest` when no single obvious script could be taken instead;
+//! then `wrong game` when its `games` names no game dojo knows, a typo
+//! that keeps it out of every league, so `dojo bots` says so too), then
+//! for a league's game `wrong game` (its `games` does not list it and
+//! names a game dojo does not know),
 //! `build failed` (the end of the build's stdout and stderr) and `failed
 //! smoke start` (the head of its stderr). A bot whose `bot.toml` has no
 //! `games`, and one taken from a script, enters every league and stays in
@@ -95,6 +96,11 @@ pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>, Vec<String>)> {
                     Err(err) => Err(EntryProblem::BadManifest(err.manifest_error())),
                 });
             let (status, reason, details, bot) = match outcome {
+                // A `games` of none dojo knows: every league leaves it out.
+                Ok(loaded) if no_known_game(&loaded.bot) => {
+                    let (reason, details) = wrong_game(&loaded.bot, None);
+                    (EntryStatus::WrongGame, reason, details, None)
+                }
                 Ok(loaded) => {
                     let note = loaded.script.map_or_else(String::new, |script| {
                         format!(
@@ -178,7 +184,7 @@ pub fn for_league(game: Game, bots_dir: &Path) -> Result<(Vec<BotSpec>, Vec<Excl
             );
         }
         if !bot.plays(game.name()) {
-            let (reason, details) = wrong_game(&bot, game);
+            let (reason, details) = wrong_game(&bot, Some(game));
             e.fail(EntryStatus::WrongGame, reason, details);
             continue;
         }
@@ -262,17 +268,29 @@ fn dim_stderr() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// Why `bot` does not play `game`: what its `games` lists, and a listed
-/// game dojo does not know (a typo there excludes it from every league).
-fn wrong_game(bot: &BotSpec, game: Game) -> (String, Vec<String>) {
+/// Whether `bot`'s `games` lists games and none of them is one dojo
+/// knows (a typo such as `cardjitsuu`): no league would play it, so
+/// `dojo bots` and every league alike call it `wrong game` ([`scan`]).
+fn no_known_game(bot: &BotSpec) -> bool {
+    !bot.games.is_empty() && bot.games.iter().all(|g| g.parse::<Game>().is_err())
+}
+
+/// Why `bot` does not play `game` (`None`: any game, its `games` naming
+/// none dojo knows): what its `games` lists, and each listed game dojo
+/// does not know (a typo there excludes it from every league).
+fn wrong_game(bot: &BotSpec, game: Option<Game>) -> (String, Vec<String>) {
     let unknown: Vec<&str> = bot
         .games
         .iter()
         .map(String::as_str)
         .filter(|g| g.parse::<Game>().is_err())
         .collect();
+    let not = match game {
+        Some(game) => format!("not {game}"),
+        None => "which no league plays".to_owned(),
+    };
     let reason = format!(
-        "it plays {}, not {game} (its bot.toml's `games`)",
+        "it plays {}, {not} (its bot.toml's `games`)",
         bot.games.join(", ")
     );
     let details = if unknown.is_empty() {

@@ -73,13 +73,14 @@ fn bots_lists_every_entry_with_its_status() {
             .unwrap_or_else(|| panic!("{dir} is not listed:\n{text}"))
     };
     // Without a game nothing is built or started: what the folder's scan
-    // can tell.
+    // can tell, a `games` that names no game dojo knows among it (no
+    // league would play it: the verdict a league gives it).
     for (dir, status) in [
         ("alice", "ok"),
         ("carol", "ok"),
         ("dave", "ok"),
         ("royale-only", "ok"),
-        ("typo-game", "ok"),
+        ("typo-game", "wrong game"),
         ("tsc-like", "ok"),
         ("crashy", "ok"),
         ("bad-toml", "bad manifest"),
@@ -94,6 +95,10 @@ fn bots_lists_every_entry_with_its_status() {
     assert!(line("dave").contains("(any)"), "{}", line("dave"));
     assert!(line("loose").contains("2 candidates (a.py, b.py)"));
     assert!(line("weird:name").contains("it holds ':'"));
+    assert!(
+        text.contains("| cardjitsuu is no game dojo knows (games: "),
+        "{text}"
+    );
     // Every error of the bad manifest, each with its line.
     assert!(
         text.contains("| bot.toml:1:1: unknown field `comand`"),
@@ -164,7 +169,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
         typo["reason"]
             .as_str()
             .unwrap()
-            .contains("plays cardjitsuu, not cardjitsu"),
+            .contains("it plays cardjitsuu, which no league plays"),
         "{typo}"
     );
     assert!(
