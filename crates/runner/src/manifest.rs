@@ -201,6 +201,8 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
 struct Problems<'t> {
     text: &'t str,
     found: Vec<ManifestProblem>,
+    /// Top-level keys found inside a table ([`Problems::section`]).
+    misplaced: Vec<String>,
 }
 
 impl Problems<'_> {
@@ -224,13 +226,25 @@ impl Problems<'_> {
             .ok()
     }
 
-    /// A section (`[limits]`, `[time]`): each of its keys is checked on its
-    /// own, so every bad one is reported; the section's values if all are
-    /// good.
-    fn section<'i, T: Deserialize<'i> + Default>(&mut self, value: Spanned<DeValue<'i>>) -> T {
-        if let DeValue::Table(table) = value.get_ref() {
+    /// A section (`[limits]`, `[time]`, named `table`): each of its keys is
+    /// checked on its own, so every bad one is reported; the section's
+    /// values if all are good. A top-level key among them (`games` after a
+    /// `[time]` line, which TOML puts in that table) is told where
+    /// top-level keys go.
+    fn section<'i, T: Deserialize<'i> + Default>(
+        &mut self,
+        table: &str,
+        value: Spanned<DeValue<'i>>,
+    ) -> T {
+        if let DeValue::Table(entries) = value.get_ref() {
             let before = self.found.len();
-            for (key, item) in table.clone() {
+            for (key, item) in entries.clone() {
+                let name = key.get_ref().as_ref();
+                if let Some(message) = top_level_in_table(table, name) {
+                    self.misplaced.push(name.to_owned());
+                    self.at(Some(key.span()), message);
+                    continue;
+                }
                 let mut one = DeTable::new();
                 one.insert(key, item);
                 let one = Spanned::new(value.span(), DeValue::Table(one));
@@ -274,6 +288,21 @@ fn tables() -> [(&'static str, Vec<&'static str>); 2] {
     ]
 }
 
+/// The message for a key of `table` that is none of its keys but a
+/// top-level key of the manifest (the reverse of [`unknown_key`]'s table
+/// hint): written after the table's line, TOML reads it as the table's.
+fn top_level_in_table(table: &str, key: &str) -> Option<String> {
+    let (_, keys) = tables().into_iter().find(|(t, _)| *t == table)?;
+    if keys.contains(&key) || !KEYS.contains(&key) {
+        return None;
+    }
+    let known: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+    Some(format!(
+        "unknown field `{key}`, expected one of {}; `{key}` is a top-level key: write it before the first `[table]` line (after `[{table}]`, TOML reads every key as one of that table)",
+        known.join(", ")
+    ))
+}
+
 /// The message for an unknown key: the keys there are, and the closest
 /// one when it looks like a typo of it. A key of one of the tables
 /// (`timeout_ms` at the top level) is told with its table: it belongs
@@ -315,6 +344,7 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, Manife
     let mut problems = Problems {
         text,
         found: Vec::new(),
+        misplaced: Vec::new(),
     };
     let (doc, syntax) = DeTable::parse_recoverable(text);
     for e in &syntax {
@@ -367,8 +397,8 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, Manife
                         .map(|name| ManifestTeam { name, line, column });
             }
             "description" => m.description = problems.take(value),
-            "limits" => m.limits = problems.section(value),
-            "time" => m.time = problems.section(value),
+            "limits" => m.limits = problems.section("limits", value),
+            "time" => m.time = problems.section("time", value),
             other => {
                 let (message, near) = unknown_key(other);
                 meant_command |= near == Some("command");
@@ -377,7 +407,8 @@ pub(crate) fn parse_manifest(file: &Path, text: &str) -> Result<Manifest, Manife
         }
     }
     // A syntax error may have swallowed the line, and a misspelt
-    // `command` has been reported as such already.
+    // `command`, or one inside a table, has been reported as such already.
+    meant_command |= problems.misplaced.iter().any(|k| k == "command");
     if !has_command && syntax.is_empty() && !meant_command {
         problems.at(
             None,
@@ -455,6 +486,39 @@ description = "plays at random"
             assert!(
                 text.contains(&format!("did you mean `[{table}]` `{key}`?")),
                 "{text}"
+            );
+        }
+    }
+
+    /// A top-level key written after a `[time]` or `[limits]` line, which
+    /// TOML reads as a key of that table, is told to go before the first
+    /// table line, at its own line and column; a `command` put there is
+    /// not also reported missing.
+    #[test]
+    fn a_top_level_key_after_a_table_line_says_where_top_level_keys_go() {
+        for (table, key, value) in [
+            ("time", "games", "[\"cardjitsu\"]"),
+            ("limits", "description", "\"late\""),
+            ("time", "command", "\"python3 bot.py\""),
+        ] {
+            let text = if key == "command" {
+                format!("name = \"x\"\n[{table}]\ntimeout_ms = 500\n  {key} = {value}\n")
+            } else {
+                format!("command = \"x\"\n[{table}]\n  {key} = {value}\n")
+            };
+            let err = parse(&text).unwrap_err();
+            let shown = err.to_string();
+            assert_eq!(err.problems.len(), 1, "{shown}");
+            let line = if key == "command" { 4 } else { 3 };
+            assert!(
+                shown.starts_with(&format!("bots/x/bot.toml:{line}:3: unknown field `{key}`")),
+                "{shown}"
+            );
+            assert!(
+                shown.contains(&format!(
+                    "`{key}` is a top-level key: write it before the first `[table]` line"
+                )) && shown.contains(&format!("after `[{table}]`")),
+                "{shown}"
             );
         }
     }
