@@ -200,7 +200,7 @@ pub struct LeagueArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub seed: SeriesSeedArg,
-    /// Where games.jsonl and report.json go; default: results/GAME-DATE-TIME/.
+    /// Where games.jsonl and report.json go; default: results/GAME-YYYYMMDD-HHMMSS/ (UTC).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     #[command(flatten)]

@@ -940,6 +940,33 @@ mod tests {
     use super::*;
     use crate::args::{Cli, Command};
 
+    /// Whether `name` has the shape of a default out directory's name:
+    /// `GAME-YYYYMMDD-HHMMSS`.
+    fn is_default_out_name(name: &str, game: Game) -> bool {
+        let Some(stamp) = name.strip_prefix(&format!("{game}-")) else {
+            return false;
+        };
+        let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+        matches!(stamp.split_once('-'), Some((date, time)) if digits(date, 8) && digits(time, 6))
+    }
+
+    /// The guide shows a default out directory named as dojo names it.
+    #[test]
+    fn the_guides_default_out_directory_is_named_as_dojo_names_it() {
+        let made = default_out(Game::CARDJITSU);
+        let made = made.file_name().unwrap().to_str().unwrap();
+        assert!(is_default_out_name(made, Game::CARDJITSU), "{made}");
+        let guide = include_str!("../../../../docs/guide.md");
+        let shown = guide
+            .split_once(", out results/")
+            .and_then(|(_, rest)| rest.lines().next())
+            .expect("the guide shows a league's out directory");
+        assert!(
+            is_default_out_name(shown, Game::CARDJITSU),
+            "the guide shows {shown}, dojo makes names like {made}"
+        );
+    }
+
     /// The flags of `dojo league` that are not settings of a league: how
     /// this run goes (or which league it resumes), not what it plays.
     /// `--add` and `--replace` are actions on a resumed league: the bots

@@ -109,7 +109,7 @@ struct Page(PathBuf);
 impl Output<Compared> for Page {
     fn finish(&mut self, result: &Compared) -> Result<()> {
         write_page(&self.0, &result.run, &result.report)?;
-        outln!("report page: {}", self.0.display());
+        super::say_written("report page", &self.0);
         Ok(())
     }
 }

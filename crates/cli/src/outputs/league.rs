@@ -260,7 +260,7 @@ impl Output<League> for ReportPages {
                     // The page is the league's from now on: a resume or
                     // merge of the league writes it again.
                     remember_page(&self.dir, path)?;
-                    outln!("report page: {}", path.display());
+                    super::say_written("report page", path);
                 }
                 Ok(())
             }

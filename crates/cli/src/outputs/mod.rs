@@ -307,7 +307,19 @@ impl<R: Run> clap::Args for OutputArgs<R> {
 /// stdout, which carried it.
 pub(crate) fn say_written(what: &str, path: &Path) {
     if !crate::output::is_stdout(path) {
-        outln!("{what}: {}", path.display());
+        outln!("{what}: {}", shown_path(path).display());
+    }
+}
+
+/// `path` as a message names it: relative to the current directory when
+/// it is under it, else as it is. A league keeps its pages' paths
+/// absolute (a resume may run elsewhere), and a page given now may be
+/// relative: both are named alike.
+pub(crate) fn shown_path(path: &Path) -> std::borrow::Cow<'_, Path> {
+    let cwd = std::env::current_dir().ok();
+    match cwd.as_deref().and_then(|cwd| path.strip_prefix(cwd).ok()) {
+        Some(rel) if path.is_absolute() && !rel.as_os_str().is_empty() => rel.to_path_buf().into(),
+        _ => path.into(),
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use dojo_testkit::cli::{GENEROUS, debug_bot, dojo, stderr_of, stdout_ok};
+use dojo_testkit::cli::{GENEROUS, debug_bot, dojo, stderr_of, stdout_of, stdout_ok};
 use dojo_testkit::json::{games, json_without_timing, read_json};
 use dojo_testkit::paths::{data, root};
 use dojo_testkit::procs::marked_processes;
@@ -1197,5 +1197,54 @@ fn a_large_leagues_text_report_shows_only_neighbours_head_to_head() {
         small.lines().filter(|l| l.contains(" vs ")).count(),
         1,
         "{small}"
+    );
+}
+
+/// `report page:` names the page the same way in `dojo league --html` and
+/// `dojo report --html`: relative to the current directory when the page
+/// is under it, as given.
+#[test]
+fn report_page_is_named_alike_by_league_and_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("pages")).unwrap();
+    let run = |args: &[&str]| {
+        let out = dojo().current_dir(tmp.path()).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", stderr_of(&out));
+        stdout_of(&out)
+    };
+    let league = run(&[
+        "league",
+        "cardjitsu",
+        "random-py",
+        "random-sh",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        "l",
+        "--html",
+        "pages/league.html",
+    ]);
+    let report = run(&["report", "l", "--html", "pages/again.html"]);
+    assert!(
+        league
+            .lines()
+            .any(|l| l == "report page: pages/league.html"),
+        "{league}"
+    );
+    assert!(
+        report.lines().any(|l| l == "report page: pages/again.html"),
+        "{report}"
+    );
+    // A page outside the current directory is named in full by both.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let page = elsewhere.path().join("p.html");
+    let report = run(&["report", "l", "--html", page.to_str().unwrap()]);
+    assert!(
+        report
+            .lines()
+            .any(|l| l == format!("report page: {}", page.display())),
+        "{report}"
     );
 }
