@@ -220,6 +220,24 @@ pub struct CompareView<'a, B: Serialize> {
     /// The Elo chart's value axis, and the intervals it cuts
     /// ([`axis::elo_axis`]).
     pub elo_axis: axis::EloAxis,
+    /// The sentences the text summary prints, so the page words them
+    /// the same.
+    pub text: CompareText,
+}
+
+/// A comparison's sentences, as its text summary words them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CompareText {
+    /// What the verdict says NEW is against BASE, with the estimate.
+    pub verdict: String,
+    /// What to do next, when the test did not decide.
+    pub next: Option<String>,
+    /// The note on the sample ([`CompareReport::note`]).
+    pub note: Option<String>,
+    /// What the LLR's bounds are.
+    pub bounds: String,
+    /// The note on a bot that is not deterministic.
+    pub nondeterministic: Option<String>,
 }
 
 /// The page data of a comparison.
@@ -227,11 +245,13 @@ pub fn compare_view<B: Serialize>(
     report: &CompareReport,
     bots: B,
     command: String,
+    text: CompareText,
 ) -> CompareView<'_, B> {
     CompareView {
         bots,
         report,
         command,
+        text,
         fault_policy: report.settings.faults.describe(),
         llr_axis: axis::llr_axis(&report.bounds, &report.trace),
         elo_axis: axis::elo_axis(&report.settings.sprt, &report.elo, &report.trace),

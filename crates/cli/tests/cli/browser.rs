@@ -892,6 +892,63 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
     page.assert_clean();
 }
 
+/// The compare page words the verdict, the next step, the sample's note
+/// and the nondeterminism note as the text summary does (its headline said
+/// "H1 accepted: the data favour elo1 over elo0", its note "every block had
+/// the same total" where the text said "every pair had the same result",
+/// and it showed no nondeterminism note), and its Bots table labels every
+/// column (the faults' had none).
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn compare_page_says_what_the_text_says() {
+    let Some(chrome) = browser_or_skip("compare_page_says_what_the_text_says") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("compare.html");
+    let new = dojo_testkit::bots::forgetful(dir.path());
+    let out = dojo()
+        .args(["compare", "cardjitsu", &new, "random-py", "--games", "2"])
+        .args(["--jobs", "1", "--sandbox", "off"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    let line = |start: &str| {
+        (stdout.lines())
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in:\n{stdout}"))
+            .to_owned()
+    };
+    let page = Opened::open(&chrome, &html);
+    let claim = page.text("#claim");
+    assert_eq!(format!("verdict: inconclusive: {claim}"), line("verdict: "));
+    assert_eq!(page.text("#next"), line("next: "));
+    assert_eq!(
+        page.text("#note"),
+        format!("Note: {}.", &line("note: the sample")["note: ".len()..])
+    );
+    assert_eq!(
+        page.text("#nondeterministic"),
+        format!(
+            "Note: {}",
+            &line("note: NEW is not deterministic")["note: ".len()..]
+        )
+    );
+    let heads = page.eval("[...document.querySelectorAll('#bots th')].map(t => t.textContent)");
+    assert_eq!(
+        heads,
+        serde_json::json!(["Role", "Bot", "Command", "Faults"])
+    );
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("compare-words.png"));
+    }
+}
+
 /// The labels of a chart clear what is drawn: a comparison's Elo chart
 /// has its elo0 and elo1 labels in the margin (its estimate line often
 /// ends on those lines), and the label of the furthest cut interval
