@@ -90,6 +90,10 @@ pub struct ReportView<'a> {
     /// writer did not say (the page then says `--resume` alone).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub resume: String,
+    /// The bots directory of the league's command (`--bots-dir`), where a
+    /// bot given by name was found: the page shows that bot's directory
+    /// rather than its name a second time.
+    pub bots_dir: Option<String>,
     /// What a fault costs, in words (`FaultPolicy::describe`).
     pub fault_policy: String,
     /// Bot names in sorted order (the order of [`RatingPoint::elo`]).
@@ -191,6 +195,9 @@ pub fn report_view<'a>(
         sides: settings.game.shape().sides,
         command: shell_line(&report.command),
         resume: String::new(),
+        bots_dir: (report.command.iter())
+            .position(|a| a == "--bots-dir")
+            .and_then(|i| report.command.get(i + 1).cloned()),
         fault_policy: settings.faults.describe(),
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),

@@ -1500,6 +1500,105 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
     }
 }
 
+/// `page_file`'s data block changed by `change`, written back in place.
+fn edit_page_data(page_file: &Path, change: impl FnOnce(&mut Value)) {
+    let html = std::fs::read_to_string(page_file).unwrap();
+    let open = "<script type=\"application/json\" id=\"dojo-data\">";
+    let start = html.find(open).unwrap() + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let mut data = dojo_testkit::json::data_block(&html);
+    change(&mut data);
+    let json = serde_json::to_string(&data)
+        .unwrap()
+        .replace('<', "\\u003c");
+    std::fs::write(
+        page_file,
+        format!("{}{json}{}", &html[..start], &html[end..]),
+    )
+    .unwrap();
+}
+
+/// The league page stays readable around a faulty bot and a bot named by
+/// name: the standings' interval axis is scaled to the bots that are not
+/// FAULTY, so a faulty bot far below (549 to 609 beside 1648 to 1721)
+/// no longer shrinks the others' bars to ticks, and its own bar is cut
+/// at the axis's edge, marked; the head-to-head map's column names stand
+/// right above its cells (a fixed 140 px header left a tall empty area
+/// above short names); and the Bots table shows where a bot named by
+/// name was found, not its name a second time.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_league_page_keeps_the_bars_the_map_and_the_bots_readable() {
+    let Some(chrome) =
+        browser_or_skip("a_league_page_keeps_the_bars_the_map_and_the_bots_readable")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (_, page_file) = league_page(
+        dir.path(),
+        &["cardjitsu", "random-py", "random-sh", "--games", "2"],
+    );
+    // The shape of the walk's league: a faulty bot whose interval lies
+    // far below the others'.
+    edit_page_data(&page_file, |data| {
+        for s in data["report"]["standings"].as_array_mut().unwrap() {
+            let faulty = s["name"] == "random-sh";
+            let (elo, lo, hi) = if faulty {
+                (579.0, 549.0, 609.0)
+            } else {
+                (1682.0, 1648.0, 1721.0)
+            };
+            s["rating"] = elo.into();
+            s["rating_lo"] = lo.into();
+            s["rating_hi"] = hi.into();
+            s["flagged"] = faulty.into();
+        }
+    });
+    let page = Opened::open_until(&chrome, &page_file, "#standings");
+    let bar = |bot: &str| {
+        page.eval(&format!(
+            "(() => {{ const row = document.querySelector('#standings tr[data-bot=\"{bot}\"]');
+                const bar = row.querySelector('.bar').getBoundingClientRect(), rng = row.querySelector('.rng').getBoundingClientRect();
+                return {{ share: rng.width / bar.width, cut: row.querySelectorAll('.bar .cut').length, inside: rng.left >= bar.left - 1 && rng.right <= bar.right + 1 }}; }})()"
+        ))
+    };
+    let good = bar("random-py");
+    assert!(good["share"].as_f64().unwrap() > 0.5, "{good}");
+    assert_eq!(good["cut"], 0, "{good}");
+    let faulty = bar("random-sh");
+    assert!(faulty["cut"].as_u64().unwrap() >= 1, "{faulty}");
+    assert_eq!(faulty["inside"], true, "{faulty}");
+    assert!(
+        page.text("#standings-cut").contains("random-sh"),
+        "{}",
+        page.text("main")
+    );
+    // The map's column names: no more than a few pixels between the top
+    // of their header and the top of the longest name.
+    let gap = page.eval(
+        "(() => { const ths = [...document.querySelectorAll('#heat th.col')];
+            return Math.min(...ths.map((th) => th.querySelector('span').getBoundingClientRect().top - th.getBoundingClientRect().top)); })()",
+    );
+    assert!(gap.as_f64().unwrap() < 12.0, "{gap}");
+    // The Bots table: where each bot was found.
+    let cells = page.eval(
+        "[...document.querySelectorAll('#settings-bots tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))",
+    );
+    assert_eq!(cells.as_array().unwrap().len(), 2, "{cells}");
+    for row in cells.as_array().unwrap() {
+        let (name, command) = (row[0].as_str().unwrap(), row[1].as_str().unwrap());
+        assert!(
+            command != name && command.ends_with(&format!("bots/{name}")),
+            "{cells}"
+        );
+    }
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-faulty.png"));
+    }
+}
+
 /// A league's page is the league's: a resume (here without `--html`)
 /// writes it again, so it shows the final count, not the count when it
 /// was written; it marks the FAULTY bot and says what a fault costs.
