@@ -78,8 +78,8 @@ function excludedPanel(rep) {
   const ex = rep.excluded || [];
   if (!ex.length) return null;
   return h('div', { class: 'panel', id: 'excluded' }, h('h2', {}, `Excluded: ${ex.length} ${ex.length === 1 ? 'entry' : 'entries'} of the bots folder not played`),
-    scrollBox(h('table', {},
-      h('tr', {}, h('th', {}, 'Entry'), h('th', {}, 'Status'), h('th', {}, 'Why')),
+    scrollBox(h('table', { class: 'stack' },
+      h('tr', { class: 'head' }, h('th', {}, 'Entry'), h('th', {}, 'Status'), h('th', {}, 'Why')),
       ex.map((e) => h('tr', { 'data-dir': e.dir },
         h('td', { class: 'name' }, e.dir, e.name !== e.dir ? h('span', { class: 'hint' }, ` (bot ${e.name})`) : null),
         h('td', { style: 'white-space:nowrap' }, h('span', { class: 'badge fault' }, ENTRY_STATUS[e.status] || e.status)),
@@ -305,7 +305,7 @@ function movesPanel(rep, colourOf) {
       h('span', {}, h('i', { style: 'background:none;border-left:2px solid #3d5a80;border-radius:0;width:2px' }), 'slowest move'),
       h('span', {}, h('i', { style: 'background:none;border-left:1px dashed #3d5a80;border-radius:0;width:2px' }), 'CPU time of the slowest'),
       h('span', {}, h('i', { style: 'background:none;border-left:2px dashed #c0392b;border-radius:0;width:2px' }), 'move time limit')),
-    el,
+    chartBox(el, W),
     h('p', { class: 'hint', style: 'margin:6px 0 0' }, 'Right: the slowest move against the move limit; under it, the slowest first answer (of a game, or of a bot started again after a fault: its start included), against the move limit plus the start-up allowance; and the memory peak (the bot’s box, all its processes) against the memory limit, in MiB. Measured, so they differ between runs of the same games.'));
 }
 

@@ -227,16 +227,21 @@ impl Opened {
     /// Lays the page out as a phone shows it: 420 CSS pixels wide, the
     /// page's own viewport meta in force.
     fn on_a_phone(&self) {
-        let phone: Emulation::SetDeviceMetricsOverride = serde_json::from_str(
-            r#"{"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": true}"#,
-        )
+        self.on_a_phone_of(420);
+    }
+
+    /// Lays the page out as a phone `width` CSS pixels wide shows it.
+    fn on_a_phone_of(&self, width: u32) {
+        let phone: Emulation::SetDeviceMetricsOverride = serde_json::from_str(&format!(
+            r#"{{"width": {width}, "height": 900, "deviceScaleFactor": 1, "mobile": true}}"#
+        ))
         .unwrap();
         self.tab.call_method(phone).unwrap();
         // The layout's width; `innerWidth` is the phone's zoomed-out view,
         // as wide as whatever sticks out.
         assert_eq!(
             self.eval("document.documentElement.clientWidth"),
-            420,
+            width,
             "the phone's width took"
         );
     }
@@ -259,6 +264,44 @@ impl Opened {
             seen["scroll"].as_f64().unwrap() <= seen["width"].as_f64().unwrap(),
             "{what}: the page scrolls sideways on a phone: {seen:#}"
         );
+        // Nor does anything stick out past the screen's edge outside a
+        // box of its own (a phone's browser may lay a page out wider than
+        // its screen rather than scroll it: a large board stuck out so).
+        assert_eq!(
+            seen["out"],
+            serde_json::json!([]),
+            "{what}: sticks out of the screen on a phone: {seen:#}"
+        );
+    }
+
+    /// Loads the page again (as a phone that opens it, after
+    /// [`Opened::on_a_phone`]) and waits until `selector` is drawn.
+    fn reload_until(&self, selector: &str) {
+        self.tab.reload(true, None).unwrap();
+        self.tab.wait_until_navigated().unwrap();
+        self.tab
+            .wait_for_element(selector)
+            .expect("the page draws its content");
+    }
+
+    /// Every chart's labels stay readable: drawn at 8 CSS pixels or more
+    /// (a chart scaled down to a phone's width drew them at about 4).
+    fn assert_readable_charts(&self, what: &str) {
+        let seen = self.eval(
+            "(() => [...document.querySelectorAll('svg.chart')].map((svg) => {
+                 const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                 const sizes = [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+                 return { id: svg.id || svg.parentElement.id, smallest: Math.min(...sizes) };
+             }))()",
+        );
+        let charts = seen.as_array().unwrap();
+        assert!(!charts.is_empty(), "{what}: no chart");
+        for c in charts {
+            assert!(
+                c["smallest"].as_f64().unwrap() >= 8.0,
+                "{what}: a chart's labels are too small to read: {seen}"
+            );
+        }
     }
 
     fn screenshot(&self, path: &Path) {
@@ -1497,6 +1540,92 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-sprt.png"));
+    }
+}
+
+/// The pages on a phone (420 CSS pixels): a folder league's Excluded
+/// panel gives its Why column the panel's width (it had about 5
+/// characters a line, and its text was clipped), a large board's replay
+/// does not run past the page's edge, and no chart shrinks its labels
+/// below readable (they were about 4 px): a chart keeps a minimum
+/// drawing width and scrolls inside its own box.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn the_pages_stay_readable_on_a_phone() {
+    let Some(chrome) = browser_or_skip("the_pages_stay_readable_on_a_phone") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("submissions");
+    dojo_testkit::submissions::write_folder(&folder);
+    let folder = folder.display().to_string();
+    let (_, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "--bots-dir",
+            &folder,
+            "--games",
+            "2",
+            "--startup-ms",
+            "20000",
+        ],
+    );
+    let page = Opened::open_until(&chrome, &page_file, "#excluded");
+    page.on_a_phone();
+    page.reload_until("#excluded");
+    let why = page.eval(
+        "(() => { const panel = document.getElementById('excluded').getBoundingClientRect().width;
+            return [...document.querySelectorAll('#excluded tr[data-dir]')].map((tr) => { const td = tr.lastElementChild;
+              return { dir: tr.dataset.dir, share: td.getBoundingClientRect().width / panel,
+                       clipped: [td, ...td.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1) }; }); })()",
+    );
+    for row in why.as_array().unwrap() {
+        assert!(row["share"].as_f64().unwrap() > 0.8, "{why:#}");
+        assert_eq!(row["clipped"], false, "{why:#}");
+    }
+    page.assert_no_sideways_scroll("a folder league's page");
+    page.assert_readable_charts("a folder league's page");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("phone-league.png"));
+    }
+
+    let compare = dir.path().join("compare.html");
+    dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "8",
+        ])
+        .arg("--html")
+        .arg(&compare)
+        .output()
+        .unwrap();
+    let page = Opened::open(&chrome, &compare);
+    page.on_a_phone();
+    page.reload_until("#result");
+    page.assert_no_sideways_scroll("a comparison's page");
+    page.assert_readable_charts("a comparison's page");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("phone-compare.png"));
+    }
+
+    let (rec, _) = royale_game("boards/large.txt", 300, &[]);
+    let page = Opened::open(&chrome, &replay_page(dir.path(), "large", &rec));
+    // 390: a common phone, and a 420 px window less its scroll bar's
+    // width is about as narrow.
+    page.on_a_phone_of(390);
+    page.reload_until("#result");
+    page.assert_no_sideways_scroll("a large board's replay");
+    page.assert_readable_charts("a large board's replay");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("phone-replay-large.png"));
     }
 }
 
