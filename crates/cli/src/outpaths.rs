@@ -356,7 +356,7 @@ fn is_stdout_fd(path: &Path) -> bool {
 
 /// `path` canonicalised where it exists; else its nearest existing
 /// ancestor canonicalised, with the rest of the path after it.
-fn canonical(path: &Path) -> PathBuf {
+pub fn canonical(path: &Path) -> PathBuf {
     if let Ok(p) = path.canonicalize() {
         return p;
     }

@@ -164,9 +164,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Report, MergeError> {
     // replays the league from there. Its pages are the merged directory's
     // own (from an earlier merge), not the shard's.
     let mut origin = first_league.origin.clone();
-    origin.pages = match store::load_league(out) {
-        Ok(league) if out.join(LEAGUE_FILE).exists() => league.origin.pages,
-        _ => Vec::new(),
+    (origin.pages, origin.pages_of) = match store::load_league(out) {
+        Ok(league) if out.join(LEAGUE_FILE).exists() => {
+            (league.origin.pages, league.origin.pages_of)
+        }
+        _ => (Vec::new(), None),
     };
     std::fs::create_dir_all(out).map_err(|source| StoreError::Io {
         path: out.to_owned(),

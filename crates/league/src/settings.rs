@@ -449,6 +449,13 @@ pub struct Origin {
     /// no page shows an old count.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<std::path::PathBuf>,
+    /// The league directory (canonical) `pages` are the pages of: a copy
+    /// of the directory (or the directory moved) finds another here, and
+    /// must not write the pages of the league it came from
+    /// ([`Origin::settle_pages`]). Absent in a league.json from before it,
+    /// whose pages are taken as the directory's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages_of: Option<std::path::PathBuf>,
     /// The bots that joined the league after it started (`--add`) and the
     /// new versions that replaced a bot (`--replace`), in the order they
     /// came: which version played which game (`crate::late`).
@@ -506,11 +513,37 @@ pub enum LateKind {
 
 impl Origin {
     /// Adds `page` (made absolute by the caller) to [`Origin::pages`]
-    /// unless it is there.
-    pub fn add_page(&mut self, page: std::path::PathBuf) {
+    /// unless it is there; the pages are those of `dir`, canonical, on
+    /// which [`Origin::settle_pages`] has been called.
+    pub fn add_page(&mut self, dir: &std::path::Path, page: std::path::PathBuf) {
         if !self.pages.contains(&page) {
             self.pages.push(page);
         }
+        self.pages_of = Some(dir.to_owned());
+    }
+
+    /// Makes the pages those of the league now in `dir` (canonical).
+    /// When they were recorded for another directory ([`Origin::pages_of`]),
+    /// this league.json was copied or moved from there: a page inside that
+    /// directory follows to the same place in `dir`; a page outside it
+    /// (`results/killed.html` beside `results/killed`) is the other
+    /// league's page, not this one's, and is dropped and returned, for the
+    /// caller to say.
+    pub fn settle_pages(&mut self, dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut dropped = Vec::new();
+        if let Some(was) = self.pages_of.take()
+            && was != dir
+        {
+            let pages = std::mem::take(&mut self.pages);
+            for page in pages {
+                match page.strip_prefix(&was) {
+                    Ok(inside) => self.pages.push(dir.join(inside)),
+                    Err(_) => dropped.push(page),
+                }
+            }
+        }
+        self.pages_of = (!self.pages.is_empty()).then(|| dir.to_owned());
+        dropped
     }
 }
 
@@ -610,6 +643,37 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A league.json copied to another directory leaves the pages outside
+    /// its old directory to the league there, and takes those inside it
+    /// along; one from before `pages_of` keeps its pages.
+    #[test]
+    fn pages_follow_their_directory_and_are_left_to_the_one_copied_from() {
+        use std::path::{Path, PathBuf};
+        let pages = |p: &[&str]| p.iter().map(PathBuf::from).collect::<Vec<_>>();
+        let mut origin = Origin::default();
+        origin.add_page(Path::new("/r/killed"), "/r/killed.html".into());
+        origin.add_page(Path::new("/r/killed"), "/r/killed/in/p.html".into());
+        assert_eq!(origin.settle_pages(Path::new("/r/killed")), pages(&[]));
+        assert_eq!(
+            origin.pages,
+            pages(&["/r/killed.html", "/r/killed/in/p.html"])
+        );
+        assert_eq!(
+            origin.settle_pages(Path::new("/r/late")),
+            pages(&["/r/killed.html"])
+        );
+        assert_eq!(origin.pages, pages(&["/r/late/in/p.html"]));
+        assert_eq!(origin.pages_of.as_deref(), Some(Path::new("/r/late")));
+
+        let mut old = Origin {
+            pages: pages(&["/r/old.html"]),
+            ..Origin::default()
+        };
+        assert_eq!(old.settle_pages(Path::new("/r/old")), pages(&[]));
+        assert_eq!(old.pages, pages(&["/r/old.html"]));
+        assert_eq!(old.pages_of.as_deref(), Some(Path::new("/r/old")));
+    }
 
     #[test]
     fn shard_parses_and_validates() {

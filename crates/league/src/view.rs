@@ -90,6 +90,10 @@ pub struct ReportView<'a> {
     /// writer did not say (the page then says `--resume` alone).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub resume: String,
+    /// The bots directory of the league's command (`--bots-dir`), where a
+    /// bot given by name was found: the page shows that bot's directory
+    /// rather than its name a second time.
+    pub bots_dir: Option<String>,
     /// What a fault costs, in words (`FaultPolicy::describe`).
     pub fault_policy: String,
     /// Bot names in sorted order (the order of [`RatingPoint::elo`]).
@@ -191,6 +195,9 @@ pub fn report_view<'a>(
         sides: settings.game.shape().sides,
         command: shell_line(&report.command),
         resume: String::new(),
+        bots_dir: (report.command.iter())
+            .position(|a| a == "--bots-dir")
+            .and_then(|i| report.command.get(i + 1).cloned()),
         fault_policy: settings.faults.describe(),
         names: settings.sorted_names(),
         games: games.iter().map(GameRow::new).collect(),
@@ -220,6 +227,24 @@ pub struct CompareView<'a, B: Serialize> {
     /// The Elo chart's value axis, and the intervals it cuts
     /// ([`axis::elo_axis`]).
     pub elo_axis: axis::EloAxis,
+    /// The sentences the text summary prints, so the page words them
+    /// the same.
+    pub text: CompareText,
+}
+
+/// A comparison's sentences, as its text summary words them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CompareText {
+    /// What the verdict says NEW is against BASE, with the estimate.
+    pub verdict: String,
+    /// What to do next, when the test did not decide.
+    pub next: Option<String>,
+    /// The note on the sample ([`CompareReport::note`]).
+    pub note: Option<String>,
+    /// What the LLR's bounds are.
+    pub bounds: String,
+    /// The note on a bot that is not deterministic.
+    pub nondeterministic: Option<String>,
 }
 
 /// The page data of a comparison.
@@ -227,11 +252,13 @@ pub fn compare_view<B: Serialize>(
     report: &CompareReport,
     bots: B,
     command: String,
+    text: CompareText,
 ) -> CompareView<'_, B> {
     CompareView {
         bots,
         report,
         command,
+        text,
         fault_policy: report.settings.faults.describe(),
         llr_axis: axis::llr_axis(&report.bounds, &report.trace),
         elo_axis: axis::elo_axis(&report.settings.sprt, &report.elo, &report.trace),

@@ -275,6 +275,7 @@ fn new_settings(bots_dir: &Path, a: &LeagueArgs) -> Result<(Settings, Origin, Pa
         bots_dir: Some(super::absolute(bots_dir)),
         allow_broken: a.allow_broken,
         pages: Vec::new(),
+        pages_of: None,
         late: Vec::new(),
         excluded,
         folder: a.bots.is_empty(),
@@ -807,10 +808,11 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
     // This run's page joins the league's, each written again as its games
     // finish and at its end; but stdout or a FIFO takes this run's final
     // page alone (`remember_page`).
-    if let Some(path) = outputs.files().path(crate::outputs::Format::Html)
-        && crate::output::replaced_atomically(path)
-    {
-        origin.add_page(super::absolute(path));
+    let html = (outputs.files().path(crate::outputs::Format::Html))
+        .filter(|path| crate::output::replaced_atomically(path));
+    let here = crate::outputs::league::settle_pages(&out, &mut origin, html.is_some());
+    if let Some(path) = html {
+        origin.add_page(&here, crate::outpaths::canonical(path));
     }
     let mut outputs = outputs.open(Setup {
         dir: out.clone(),
@@ -909,6 +911,15 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     let outputs = a
         .output
         .resolve(&[Named::league("--out", Some(&a.out))], &inputs)?;
+    // A merge into a copy of a merged directory writes the copy's pages,
+    // not those of the directory it was copied from.
+    if a.out.join(store::LEAGUE_FILE).is_file() {
+        let _lock = store::lock_games(&a.out)?;
+        let mut origin = store::load_league(&a.out)?.origin;
+        let given = outputs.files().path(crate::outputs::Format::Html).is_some();
+        crate::outputs::league::settle_pages(&a.out, &mut origin, given);
+        store::record_origin(&a.out, &origin)?;
+    }
     let report = dojo_league::merge(&a.dirs, &a.out)?;
     let (complete, played, scheduled) =
         (report.complete, report.games_played, report.games_scheduled);

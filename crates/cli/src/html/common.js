@@ -109,6 +109,19 @@ function thin(xs, ys, max) {
 // top or bottom edge where what is drawn goes past the axis, with its
 // label), onPick(x) (click or drag picks an x: the chart is a scrubber).
 // Returns the SVG element with setCursor(x).
+// A chart drawn W units wide, in its box: it fills the box's width, but
+// not below MIN_CHART_SCALE pixels a unit, so its labels (11 units) stay
+// about 9 px or more; a narrower box (a phone) scrolls sideways inside
+// itself instead of shrinking the chart (its labels were about 4 px).
+// The box carries the chart's setCursor.
+const MIN_CHART_SCALE = 0.8;
+function chartBox(el, W) {
+  el.style.minWidth = `${Math.ceil(W * MIN_CHART_SCALE)}px`;
+  const box = h('div', { class: 'chart-box scroll-x' }, el);
+  box.setCursor = el.setCursor;
+  return box;
+}
+
 function lineChart(o) {
   const W = o.width || 1000, H = o.height || 150, L = 60, B = 22;
   const R = o.labelsOutside ? 16 + Math.max(0, ...(o.hlines || []).map((l) => (l.label ? textWidth(l.label, 11, 400) : 0))) : 12;
@@ -188,7 +201,7 @@ function lineChart(o) {
     el.addEventListener('pointerdown', (ev) => { el.setPointerCapture(ev.pointerId); pick(ev); });
     el.addEventListener('pointermove', (ev) => { if (el.hasPointerCapture(ev.pointerId)) pick(ev); });
   }
-  return el;
+  return chartBox(el, W);
 }
 
 function legend(items) {

@@ -2,17 +2,14 @@
 // stood after each block), the Elo estimate with its interval over blocks
 // played, and the blocks by NEW's points (the pentanomial counts for pairs).
 
+// The badge of each verdict; the sentence beside it is the text summary's
+// (view.text), so the page and the terminal word it the same.
 const VERDICT = {
-  h1: ['NEW passes', 'H1 accepted: the data favour elo1 over elo0', 'win'],
-  h0: ['NEW is worse', 'H0 accepted: the data favour elo0 over elo1', 'fault'],
-  inconclusive: ['Inconclusive', 'the game limit was reached before either bound', 'draw'],
-  cancelled: ['Interrupted', 'stopped before a decision', 'draw'],
-  broken: ['No verdict', 'a bot is broken', 'fault'],
-};
-const NOTE = {
-  no_data: 'no block was played',
-  too_small: 'fewer than 10 blocks: the interval leans on the prior',
-  single_outcome: 'every block had the same total: the interval’s width comes from the prior alone',
+  h1: ['NEW passes', 'win'],
+  h0: ['NEW is worse', 'fault'],
+  inconclusive: ['Inconclusive', 'draw'],
+  cancelled: ['Interrupted', 'draw'],
+  broken: ['No verdict', 'fault'],
 };
 
 // Half points as text: 0, ½, 1, 1½, ...
@@ -90,26 +87,28 @@ PAGES.compare = (view, app) => {
         ? h('pre', { class: 'stderr' }, f.stderr_tail.join('\n'))
         : h('div', { class: 'hint' }, 'It wrote nothing to stderr in that game.'));
   };
-  const [word, generic, cls] = VERDICT[r.verdict] || [r.verdict, '', 'draw'];
-  const why = r.verdict === 'broken' && r.broken ? r.broken.reason : generic;
+  const [word, cls] = VERDICT[r.verdict] || [r.verdict, 'draw'];
+  const t = view.text;
   app.append(
     h('h1', {}, `${b.new.name} (NEW) vs ${b.base.name} (BASE)`),
     h('p', { class: 'sub' }, `${r.settings.game} · ${fmt(r.games_played)} games in ${fmt(r.blocks_played)} ${unit === 'pair' ? (r.blocks_played === 1 ? 'seat-swapped pair' : 'seat-swapped pairs') : (r.blocks_played === 1 ? 'block' : 'blocks') + ' of ' + r.model.games_per_unit} · seed ${r.settings.seed}`),
-    h('div', { class: 'result', id: 'result' }, h('span', { class: `badge ${cls}`, id: 'verdict' }, word), ' ', why,
-      h('span', { class: 'muted' }, ` · Elo ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}] · LLR `), h('span', { id: 'llr' }, r.llr.toFixed(3))),
-    r.note ? h('p', { class: 'hint', id: 'note' }, `Note: ${NOTE[r.note] || r.note}.`) : '',
+    h('div', { class: 'result', id: 'result' }, h('span', { class: `badge ${cls}`, id: 'verdict' }, word), ' ', h('span', { id: 'claim' }, t.verdict),
+      h('span', { class: 'muted' }, ' · LLR '), h('span', { id: 'llr' }, r.llr.toFixed(3))),
+    t.next ? h('p', { id: 'next' }, t.next) : '',
+    t.note ? h('p', { class: 'hint', id: 'note' }, `Note: ${t.note}.`) : '',
+    t.nondeterministic ? h('p', { class: 'panel', id: 'nondeterministic' }, t.nondeterministic.replace(/^note: /, 'Note: ')) : '',
     brokenFault(r.broken),
     h('div', { class: 'panel' }, h('h2', {}, `Log-likelihood ratio after each ${unit}`), llrChart,
       h('p', { class: 'hint', style: 'margin:4px 0 0' }, `H0: NEW − BASE = ${p.elo0} Elo, H1: = ${p.elo1} Elo (${p.model || 'logistic'}), α = ${p.alpha}, β = ${p.beta}. `,
-        `Dashed: the bounds in force after each ${unit} (Wald’s ${r.bounds.wald_lower.toFixed(2)} and ${r.bounds.wald_upper.toFixed(2)}${r.model.overshoot_correction ? ', moved inward by the overshoot correction' : ''}); the test stops when the line leaves the band.`)),
+        `Dashed: the bounds in force after each ${unit}; ${t.bounds}.`)),
     h('div', { class: 'row' },
       h('div', { class: 'panel grow' }, h('h2', {}, 'Elo estimate (NEW − BASE) with 95% interval'), eloChart,
         h('p', { class: 'hint', style: 'margin:4px 0 0' }, `Line: the fixed-sample estimate after each ${unit}. Final median-unbiased estimate ${signed(r.elo.elo)} [${signed(r.elo.lo)}, ${signed(r.elo.hi)}]; fixed-sample ${signed(r.elo_naive.elo)} [${signed(r.elo_naive.lo)}, ${signed(r.elo_naive.hi)}].`, h('span', { id: 'elo-clipped' }, clipNote))),
       h('div', { class: 'panel', style: 'flex:0 1 380px' }, h('h2', {}, `${unit === 'pair' ? 'Pairs' : 'Blocks'} by NEW’s points (of ${r.outcomes.games_per_block})`), outcomes,
         h('p', { class: 'hint', style: 'margin:8px 0 0' }, `NEW scores ${fmt1(100 * r.new_score)}% per game.`))),
     h('div', { class: 'row' },
-      h('div', { class: 'panel grow' }, h('h2', {}, 'Bots'),
-        scrollBox(h('table', {}, [['NEW', b.new], ['BASE', b.base], b.third ? ['third', b.third] : null].filter(Boolean).map(([role, x]) => h('tr', {},
+      h('div', { class: 'panel grow', id: 'bots' }, h('h2', {}, 'Bots'),
+        scrollBox(h('table', {}, h('tr', {}, h('th', {}, 'Role'), h('th', {}, 'Bot'), h('th', {}, 'Command'), h('th', {}, 'Faults')), [['NEW', b.new], ['BASE', b.base], b.third ? ['third', b.third] : null].filter(Boolean).map(([role, x]) => h('tr', {},
           h('td', { class: 'muted' }, role), h('td', { class: 'name' }, x.name), h('td', {}, h('code', {}, x.command.join(' '))),
           h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new, r.faults.new_faulty_games) : role === 'BASE' ? faults(r.faults.base, r.faults.base_faulty_games) : '')))))),
       h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),

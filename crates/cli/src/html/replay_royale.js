@@ -60,9 +60,16 @@ function royalePage(view, app) {
   };
 
   // Canvas: the cell size fits the board beside the side panel (at most
-  // 760x560 CSS pixels), so a laptop screen shows both.
-  const room = clamp((app.clientWidth || 1200) - 390, 240, 760);
-  const cell = clamp(Math.floor(Math.min(room / W, 560 / H)), 3, 36);
+  // 760x560 CSS pixels), so a laptop screen shows both. On a narrow screen
+  // the side panel goes below the board, which gets the page's width (less
+  // its box's padding and border): a 120-wide board at the smallest cell
+  // of a wide screen ran past a phone's edge. Should it still not fit,
+  // its box scrolls (.board-wrap).
+  const cs = getComputedStyle(app);
+  const inner = (app.clientWidth || 1200) - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
+  const narrow = inner < 700;
+  const room = narrow ? inner - 22 : clamp(inner - 390, 240, 760);
+  const cell = clamp(Math.floor(Math.min(room / W, 560 / H)), narrow ? 2 : 3, 36);
   const dpr = window.devicePixelRatio || 1;
   const canvas = h('canvas', { class: 'board', id: 'board', width: W * cell * dpr, height: H * cell * dpr, style: `width:${W * cell}px;height:${H * cell}px`, 'data-cell': cell * dpr });
   const ctx = canvas.getContext('2d');

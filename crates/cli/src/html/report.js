@@ -22,21 +22,30 @@ function faultsText(faults) {
 }
 const FAULTS_TITLE = 'timeouts, crashes, invalid answers, limits hit, and restarts (a new process after a fault: a consequence, not a fault of its own)';
 
-// Interval bars share one scale: from the lowest lower end to the highest upper end.
+// Interval bars share one scale: from the lowest lower end to the highest
+// upper end of the bots that are not FAULTY. A faulty bot's rating says
+// little, and one far off (a crasher's 549 to 609 beside 1648 to 1721)
+// would shrink every other bar to a tick: its bar is cut at the scale's
+// edge instead, with an arrow, and said under the table.
 function standingsPanel(rep, view) {
   const st = rep.standings;
-  const lo = Math.min(...st.map((s) => s.rating_lo)), hi = Math.max(...st.map((s) => s.rating_hi));
+  const scaled = st.some((s) => !s.flagged) ? st.filter((s) => !s.flagged) : st;
+  const lo = Math.min(...scaled.map((s) => s.rating_lo)), hi = Math.max(...scaled.map((s) => s.rating_hi));
   const span = hi - lo || 1;
-  const at = (v) => `${(((v - lo) / span) * 100).toFixed(2)}%`;
+  const at = (v) => `${(((clamp(v, lo, hi) - lo) / span) * 100).toFixed(2)}%`;
+  const cutOf = (s) => [s.rating_lo < lo - 0.5 ? 'below' : null, s.rating_hi > hi + 0.5 ? 'above' : null].filter(Boolean);
+  const cut = st.filter((s) => cutOf(s).length);
+  const arrow = (side) => h('span', { class: `cut ${side}`, title: `cut at the axis's ${side === 'below' ? 'low' : 'high'} end` }, side === 'below' ? '◀' : '▶');
   const anchor = rep.anchor;
   const rows = st.map((s) => h('tr', { 'data-bot': s.name },
     h('td', { class: 'num' }, s.rank),
     h('td', { class: 'name' }, s.name, s.name === anchor ? h('span', { class: 'hint' }, ' (anchor)') : null,
       s.flagged ? [' ', h('span', { class: 'badge fault faulty', title: 'faulted at least once a game on average: its results say more about its faults than its play' }, 'FAULTY')] : null),
     h('td', { class: 'num' }, h('b', {}, fmt(Math.round(s.rating)))),
-    h('td', {}, h('div', { class: 'bar', title: `95% interval ${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)}` },
+    h('td', {}, h('div', { class: 'bar', title: `95% interval ${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)}${cutOf(s).length ? ', past the axis' : ''}` },
       h('span', { class: 'rng', style: `left:${at(s.rating_lo)};width:calc(${at(s.rating_hi)} - ${at(s.rating_lo)})` }),
-      h('span', { class: 'pt', style: `left:${at(s.rating)}` }))),
+      s.rating >= lo && s.rating <= hi ? h('span', { class: 'pt', style: `left:${at(s.rating)}` }) : null,
+      cutOf(s).map(arrow))),
     h('td', { class: 'num interval mono' }, `${Math.round(s.rating_lo)} – ${Math.round(s.rating_hi)}`),
     h('td', { class: 'num' }, fmt(s.games)),
     h('td', { class: 'num' }, `${s.wins} / ${s.draws} / ${s.losses}`),
@@ -52,6 +61,8 @@ function standingsPanel(rep, view) {
       ? 'Royale: a win beats both other teams, the two losers draw; score baseline is about 33%. Bars: 95% bootstrap interval, tick: rating.'
       : 'Bars: 95% bootstrap interval over seat-swapped pairs, tick: rating.'),
     h('p', { class: 'hint', id: 'fault-policy', style: 'margin:4px 0 0' }, `Fault policy: ${view.fault_policy}.`),
+    cut.length ? h('p', { class: 'hint', id: 'standings-cut', style: 'margin:4px 0 0' },
+      `The interval axis spans the bots that are not FAULTY; ${cut.map((s) => `${s.name}’s (${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)})`).join(', ')} ${cut.length === 1 ? 'is' : 'are'} cut at its edge (arrow).`) : null,
     flagged.length ? h('p', { class: 'hint', id: 'faulty-bots', style: 'margin:4px 0 0' },
       `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see its first fault under “First faults” and its stderr log in the league directory.`) : null,
     // --replace: the standings count the new version's games only.
@@ -67,8 +78,8 @@ function excludedPanel(rep) {
   const ex = rep.excluded || [];
   if (!ex.length) return null;
   return h('div', { class: 'panel', id: 'excluded' }, h('h2', {}, `Excluded: ${ex.length} ${ex.length === 1 ? 'entry' : 'entries'} of the bots folder not played`),
-    scrollBox(h('table', {},
-      h('tr', {}, h('th', {}, 'Entry'), h('th', {}, 'Status'), h('th', {}, 'Why')),
+    scrollBox(h('table', { class: 'stack' },
+      h('tr', { class: 'head' }, h('th', {}, 'Entry'), h('th', {}, 'Status'), h('th', {}, 'Why')),
       ex.map((e) => h('tr', { 'data-dir': e.dir },
         h('td', { class: 'name' }, e.dir, e.name !== e.dir ? h('span', { class: 'hint' }, ` (bot ${e.name})`) : null),
         h('td', { style: 'white-space:nowrap' }, h('span', { class: 'badge fault' }, ENTRY_STATUS[e.status] || e.status)),
@@ -294,7 +305,7 @@ function movesPanel(rep, colourOf) {
       h('span', {}, h('i', { style: 'background:none;border-left:2px solid #3d5a80;border-radius:0;width:2px' }), 'slowest move'),
       h('span', {}, h('i', { style: 'background:none;border-left:1px dashed #3d5a80;border-radius:0;width:2px' }), 'CPU time of the slowest'),
       h('span', {}, h('i', { style: 'background:none;border-left:2px dashed #c0392b;border-radius:0;width:2px' }), 'move time limit')),
-    el,
+    chartBox(el, W),
     h('p', { class: 'hint', style: 'margin:6px 0 0' }, 'Right: the slowest move against the move limit; under it, the slowest first answer (of a game, or of a bot started again after a fault: its start included), against the move limit plus the start-up allowance; and the memory peak (the bot’s box, all its processes) against the memory limit, in MiB. Measured, so they differ between runs of the same games.'));
 }
 
@@ -345,6 +356,12 @@ function conditionsPanel(rep) {
     c.bots.some((b) => b.own.length) ? h('p', { class: 'hint', style: 'margin:8px 0 0' }, '✱ the bot’s own value, from its bot.toml.') : null);
 }
 
+// Where a bot was found: a bot given by name (its command is its name)
+// is the directory of that name in the league's bots directory.
+function foundAt(view, b) {
+  return b.command === b.name && view.bots_dir ? `${view.bots_dir.replace(/\/$/, '')}/${b.name}` : b.command;
+}
+
 function settingsPanel(view) {
   const rep = view.report, s = rep.settings;
   const item = (k, v) => [h('dt', {}, k), h('dd', {}, v)];
@@ -366,7 +383,7 @@ function settingsPanel(view) {
       item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn`),
       rep.timing && rep.timing.wall_ms ? item('last run', `${fmt(rep.timing.games_this_run)} games in ${fmt1(rep.timing.wall_ms / 1000)} s`) : null),
     h('h2', { style: 'margin-top:14px' }, 'Bots'),
-    scrollBox(h('table', {}, s.bots.map((b) => h('tr', {}, h('td', { class: 'name' }, b.name), h('td', {}, h('code', {}, b.command)), h('td', { class: 'muted' }, b.fixed_team ? `always ${TEAM[b.fixed_team]}` : ''))))),
+    scrollBox(h('table', { id: 'settings-bots' }, s.bots.map((b) => h('tr', {}, h('td', { class: 'name' }, b.name), h('td', {}, h('code', {}, foundAt(view, b))), h('td', { class: 'muted' }, b.fixed_team ? `always ${TEAM[b.fixed_team]}` : ''))))),
     h('div', { style: 'margin-top:12px' }, command('league', view.command)));
 }
 

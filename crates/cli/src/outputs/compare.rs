@@ -282,7 +282,16 @@ fn write_page(path: &Path, run: &RunInfo, report: &CompareReport) -> Result<()> 
         .collect();
     let cli = <crate::args::Cli as clap::CommandFactory>::command();
     let argv = crate::rerun::command_line(&cli, &argv, &bots);
-    let page = view::compare_view(report, who, view::shell_line(&argv));
+    let words = verdict_words(report);
+    let text = view::CompareText {
+        verdict: words.claim,
+        next: words.next,
+        note: (report.note).map(|n| n.message(unit_name(&report.settings))),
+        bounds: bounds_gloss(&report.bounds),
+        nondeterministic: (report.nondeterministic.as_ref())
+            .map(|n| nondeterminism_note(n, unit_name(&report.settings))),
+    };
+    let page = view::compare_view(report, who, view::shell_line(&argv), text);
     let title = format!("dojo compare: {} vs {}", run.new.name, run.base.name);
     crate::html::write(path, &crate::html::compare(&title, &page)?)
 }
@@ -330,27 +339,25 @@ impl AsJunit for Compared {
 
 /// Why the comparison's test case did not pass, if it did not.
 fn junit_verdict(r: &CompareReport) -> Option<Verdict> {
-    let p = &r.settings.sprt;
     let (kind, reason, message) = match r.verdict {
         Conclusion::H1 => return None,
         Conclusion::H0 => (
             VerdictKind::Failure,
             "H0",
-            format!(
-                "NEW is worse: H0 accepted (the data favour {} Elo over {}; Elo difference {})",
-                p.elo0,
-                p.elo1,
-                signed(r.elo.elo, 1)
-            ),
+            format!("NEW is worse: H0 accepted: {}", verdict_words(r).claim),
         ),
-        Conclusion::Inconclusive => (
-            VerdictKind::Skipped,
-            "inconclusive",
-            format!(
-                "inconclusive: the game limit ({}) was reached before the test decided",
-                u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
-            ),
-        ),
+        Conclusion::Inconclusive => {
+            let words = verdict_words(r);
+            (
+                VerdictKind::Skipped,
+                "inconclusive",
+                format!(
+                    "inconclusive: {}; {}",
+                    words.claim,
+                    words.next.unwrap_or_default()
+                ),
+            )
+        }
         Conclusion::Cancelled => (
             VerdictKind::Error,
             "interrupted",
@@ -452,8 +459,11 @@ pub(crate) fn summary(r: &CompareReport) -> String {
         }
     }
     line(format!(
-        "LLR: {:.3}, bounds [{:.3}, {:.3}] (Wald [{:.3}, {:.3}] less the estimated overshoot)",
-        r.llr, r.bounds.lower, r.bounds.upper, r.bounds.wald_lower, r.bounds.wald_upper
+        "LLR: {:.3}, bounds [{:.3}, {:.3}]: {}",
+        r.llr,
+        r.bounds.lower,
+        r.bounds.upper,
+        bounds_gloss(&r.bounds)
     ));
     line(format!(
         "test: GSPRT on {} scores, {model} Elo, H0: elo0={}, H1: elo1={}, alpha={}, beta={}",
@@ -506,19 +516,11 @@ pub(crate) fn summary(r: &CompareReport) -> String {
         }
     }
     line(format!("fault policy: {}", r.settings.faults.describe()));
+    let words = verdict_words(r);
     line(match r.verdict {
-        Conclusion::H1 => format!(
-            "verdict: H1 accepted, NEW passes (the data favour {} Elo over {})",
-            p.elo1, p.elo0
-        ),
-        Conclusion::H0 => format!(
-            "verdict: H0 accepted, NEW is worse (the data favour {} Elo over {})",
-            p.elo0, p.elo1
-        ),
-        Conclusion::Inconclusive => format!(
-            "verdict: inconclusive, the game limit ({}) was reached first",
-            u64::from(r.settings.games_per_block()) * r.settings.max_blocks()
-        ),
+        Conclusion::H1 => format!("verdict: H1 accepted, NEW passes: {}", words.claim),
+        Conclusion::H0 => format!("verdict: H0 accepted, NEW fails: {}", words.claim),
+        Conclusion::Inconclusive => format!("verdict: inconclusive: {}", words.claim),
         Conclusion::Cancelled => "verdict: none, interrupted".to_owned(),
         Conclusion::Broken => match &r.broken {
             Some(b) => format!(
@@ -529,6 +531,9 @@ pub(crate) fn summary(r: &CompareReport) -> String {
             None => "verdict: none, a bot is broken".to_owned(),
         },
     });
+    if let Some(next) = words.next {
+        line(next);
+    }
     // Why, as a league shows a faulty bot: its first crash (else fault),
     // its answer if invalid, and its stderr up to it.
     if let Some(b) = &r.broken
@@ -541,6 +546,99 @@ pub(crate) fn summary(r: &CompareReport) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The verdict in the words an author deciding whether to merge NEW reads,
+/// shared by the text, the page and the JUnit report.
+#[derive(Debug, Clone)]
+pub(crate) struct VerdictWords {
+    /// What the test found NEW to be against BASE, with the estimate:
+    /// "NEW is not worse than BASE by 10 Elo or more; estimate +59.5 Elo
+    /// [+40.1, +78.9]".
+    pub claim: String,
+    /// What to do next, when there is no decision to act on.
+    pub next: Option<String>,
+}
+
+/// `x` as a bound of the test's window: "10", "2.5".
+fn elo_words(x: f64) -> String {
+    format!("{}", x.abs())
+}
+
+/// "NEW − BASE > `elo`" in words: what accepting H1 says (with error
+/// rate alpha when the difference is `elo0` or less).
+fn above(elo: f64) -> String {
+    if elo < 0.0 {
+        format!(
+            "NEW is not worse than BASE by {} Elo or more",
+            elo_words(elo)
+        )
+    } else if elo == 0.0 {
+        "NEW is better than BASE".to_owned()
+    } else {
+        format!(
+            "NEW is better than BASE by more than {} Elo",
+            elo_words(elo)
+        )
+    }
+}
+
+/// "NEW − BASE < `elo`" in words: what accepting H0 says (with error
+/// rate beta when the difference is `elo1` or more).
+fn below(elo: f64) -> String {
+    if elo > 0.0 {
+        format!(
+            "NEW is not better than BASE by {} Elo or more",
+            elo_words(elo)
+        )
+    } else if elo == 0.0 {
+        "NEW is worse than BASE".to_owned()
+    } else {
+        format!("NEW is worse than BASE by more than {} Elo", elo_words(elo))
+    }
+}
+
+/// The verdict of `r` in plain words ([`VerdictWords`]).
+pub(crate) fn verdict_words(r: &CompareReport) -> VerdictWords {
+    let p = &r.settings.sprt;
+    let estimate = format!(
+        "estimate {} Elo [{}, {}]",
+        signed(r.elo.elo, 1),
+        signed(r.elo.lo, 1),
+        signed(r.elo.hi, 1)
+    );
+    let limit = u64::from(r.settings.games_per_block()) * r.settings.max_blocks();
+    let (claim, next) = match r.verdict {
+        Conclusion::H1 => (format!("{}; {estimate}", above(p.elo0)), None),
+        Conclusion::H0 => (format!("{}; {estimate}", below(p.elo1)), None),
+        Conclusion::Inconclusive => (
+            format!(
+                "no decision: the game limit ({limit} games) was reached before the test could tell; {estimate}"
+            ),
+            Some(format!(
+                "next: raise --games (now {limit}) for a decision (the closer NEW is to BASE, the more games it takes: within about 10 Elo the default test needs 8000 or more), or widen the test's window (e.g. --sprt elo0={},elo1={}) for a quicker, coarser one; see docs/ci-compare.md",
+                p.elo0 - 20.0,
+                p.elo1
+            )),
+        ),
+        Conclusion::Cancelled => ("interrupted before a decision".to_owned(), None),
+        Conclusion::Broken => (
+            match &r.broken {
+                Some(b) => format!("{} is broken: {}", b.role.to_uppercase(), b.reason),
+                None => "a bot is broken".to_owned(),
+            },
+            None,
+        ),
+    };
+    VerdictWords { claim, next }
+}
+
+/// What the LLR's bounds are, for a reader who does not know Wald's test.
+pub(crate) fn bounds_gloss(b: &dojo_league::compare::Bounds) -> String {
+    format!(
+        "the test stops when the LLR leaves them (Wald's bounds {:.3} and {:.3}, moved inward because the LLR's last step lands past a bound, not on it: the estimated overshoot; see crates/stats/SPRT.md)",
+        b.wald_lower, b.wald_upper
+    )
 }
 
 /// The note on a comparison whose first game came out differently when

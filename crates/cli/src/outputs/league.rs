@@ -386,9 +386,34 @@ pub fn remember_page(dir: &Path, page: &Path) -> Result<()> {
         return Ok(());
     };
     let mut origin = store::load_league(dir)?.origin;
-    origin.add_page(crate::output::absolute(page));
+    let here = settle_pages(dir, &mut origin, true);
+    origin.add_page(&here, crate::outpaths::canonical(page));
     store::record_origin(dir, &origin)?;
     Ok(())
+}
+
+/// Makes the pages in `origin` those of the league in `dir`
+/// (`Origin::settle_pages`), saying each page it leaves to the league
+/// the directory was copied or moved from: written, it would overwrite
+/// that league's page with this one's. `given`: this run gives the league
+/// a page (`--html`). Returns `dir`, canonical, for `Origin::add_page`.
+pub fn settle_pages(dir: &Path, origin: &mut dojo_league::Origin, given: bool) -> PathBuf {
+    let here = crate::outpaths::canonical(dir);
+    let was = origin.pages_of.clone().unwrap_or_default();
+    for page in origin.settle_pages(&here) {
+        errln!(
+            "{}: {} is the page of the league in {}, which this directory was copied or moved from: not written; {}",
+            dir.display(),
+            page.display(),
+            was.display(),
+            if given {
+                "this league's page is --html's"
+            } else {
+                "--html FILE gives this one a page"
+            }
+        );
+    }
+    here
 }
 
 #[cfg(test)]

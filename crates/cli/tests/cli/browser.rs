@@ -227,16 +227,21 @@ impl Opened {
     /// Lays the page out as a phone shows it: 420 CSS pixels wide, the
     /// page's own viewport meta in force.
     fn on_a_phone(&self) {
-        let phone: Emulation::SetDeviceMetricsOverride = serde_json::from_str(
-            r#"{"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": true}"#,
-        )
+        self.on_a_phone_of(420);
+    }
+
+    /// Lays the page out as a phone `width` CSS pixels wide shows it.
+    fn on_a_phone_of(&self, width: u32) {
+        let phone: Emulation::SetDeviceMetricsOverride = serde_json::from_str(&format!(
+            r#"{{"width": {width}, "height": 900, "deviceScaleFactor": 1, "mobile": true}}"#
+        ))
         .unwrap();
         self.tab.call_method(phone).unwrap();
         // The layout's width; `innerWidth` is the phone's zoomed-out view,
         // as wide as whatever sticks out.
         assert_eq!(
             self.eval("document.documentElement.clientWidth"),
-            420,
+            width,
             "the phone's width took"
         );
     }
@@ -259,6 +264,44 @@ impl Opened {
             seen["scroll"].as_f64().unwrap() <= seen["width"].as_f64().unwrap(),
             "{what}: the page scrolls sideways on a phone: {seen:#}"
         );
+        // Nor does anything stick out past the screen's edge outside a
+        // box of its own (a phone's browser may lay a page out wider than
+        // its screen rather than scroll it: a large board stuck out so).
+        assert_eq!(
+            seen["out"],
+            serde_json::json!([]),
+            "{what}: sticks out of the screen on a phone: {seen:#}"
+        );
+    }
+
+    /// Loads the page again (as a phone that opens it, after
+    /// [`Opened::on_a_phone`]) and waits until `selector` is drawn.
+    fn reload_until(&self, selector: &str) {
+        self.tab.reload(true, None).unwrap();
+        self.tab.wait_until_navigated().unwrap();
+        self.tab
+            .wait_for_element(selector)
+            .expect("the page draws its content");
+    }
+
+    /// Every chart's labels stay readable: drawn at 8 CSS pixels or more
+    /// (a chart scaled down to a phone's width drew them at about 4).
+    fn assert_readable_charts(&self, what: &str) {
+        let seen = self.eval(
+            "(() => [...document.querySelectorAll('svg.chart')].map((svg) => {
+                 const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                 const sizes = [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+                 return { id: svg.id || svg.parentElement.id, smallest: Math.min(...sizes) };
+             }))()",
+        );
+        let charts = seen.as_array().unwrap();
+        assert!(!charts.is_empty(), "{what}: no chart");
+        for c in charts {
+            assert!(
+                c["smallest"].as_f64().unwrap() >= 8.0,
+                "{what}: a chart's labels are too small to read: {seen}"
+            );
+        }
     }
 
     fn screenshot(&self, path: &Path) {
@@ -892,6 +935,63 @@ fn compare_page_shows_the_llr_bounds_and_pentanomial_counts() {
     page.assert_clean();
 }
 
+/// The compare page words the verdict, the next step, the sample's note
+/// and the nondeterminism note as the text summary does (its headline said
+/// "H1 accepted: the data favour elo1 over elo0", its note "every block had
+/// the same total" where the text said "every pair had the same result",
+/// and it showed no nondeterminism note), and its Bots table labels every
+/// column (the faults' had none).
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn compare_page_says_what_the_text_says() {
+    let Some(chrome) = browser_or_skip("compare_page_says_what_the_text_says") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("compare.html");
+    let new = dojo_testkit::bots::forgetful(dir.path());
+    let out = dojo()
+        .args(["compare", "cardjitsu", &new, "random-py", "--games", "2"])
+        .args(["--jobs", "1", "--sandbox", "off"])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    let line = |start: &str| {
+        (stdout.lines())
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in:\n{stdout}"))
+            .to_owned()
+    };
+    let page = Opened::open(&chrome, &html);
+    let claim = page.text("#claim");
+    assert_eq!(format!("verdict: inconclusive: {claim}"), line("verdict: "));
+    assert_eq!(page.text("#next"), line("next: "));
+    assert_eq!(
+        page.text("#note"),
+        format!("Note: {}.", &line("note: the sample")["note: ".len()..])
+    );
+    assert_eq!(
+        page.text("#nondeterministic"),
+        format!(
+            "Note: {}",
+            &line("note: NEW is not deterministic")["note: ".len()..]
+        )
+    );
+    let heads = page.eval("[...document.querySelectorAll('#bots th')].map(t => t.textContent)");
+    assert_eq!(
+        heads,
+        serde_json::json!(["Role", "Bot", "Command", "Faults"])
+    );
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("compare-words.png"));
+    }
+}
+
 /// The labels of a chart clear what is drawn: a comparison's Elo chart
 /// has its elo0 and elo1 labels in the margin (its estimate line often
 /// ends on those lines), and the label of the furthest cut interval
@@ -1440,6 +1540,191 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
         page.screenshot(&Path::new(&shots).join("report-sprt.png"));
+    }
+}
+
+/// The pages on a phone (420 CSS pixels): a folder league's Excluded
+/// panel gives its Why column the panel's width (it had about 5
+/// characters a line, and its text was clipped), a large board's replay
+/// does not run past the page's edge, and no chart shrinks its labels
+/// below readable (they were about 4 px): a chart keeps a minimum
+/// drawing width and scrolls inside its own box.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn the_pages_stay_readable_on_a_phone() {
+    let Some(chrome) = browser_or_skip("the_pages_stay_readable_on_a_phone") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("submissions");
+    dojo_testkit::submissions::write_folder(&folder);
+    let folder = folder.display().to_string();
+    let (_, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "--bots-dir",
+            &folder,
+            "--games",
+            "2",
+            "--startup-ms",
+            "20000",
+        ],
+    );
+    let page = Opened::open_until(&chrome, &page_file, "#excluded");
+    page.on_a_phone();
+    page.reload_until("#excluded");
+    let why = page.eval(
+        "(() => { const panel = document.getElementById('excluded').getBoundingClientRect().width;
+            return [...document.querySelectorAll('#excluded tr[data-dir]')].map((tr) => { const td = tr.lastElementChild;
+              return { dir: tr.dataset.dir, share: td.getBoundingClientRect().width / panel,
+                       clipped: [td, ...td.querySelectorAll('*')].some((e) => e.scrollWidth > e.clientWidth + 1) }; }); })()",
+    );
+    for row in why.as_array().unwrap() {
+        assert!(row["share"].as_f64().unwrap() > 0.8, "{why:#}");
+        assert_eq!(row["clipped"], false, "{why:#}");
+    }
+    page.assert_no_sideways_scroll("a folder league's page");
+    page.assert_readable_charts("a folder league's page");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("phone-league.png"));
+    }
+
+    let compare = dir.path().join("compare.html");
+    dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "random-py",
+            "random-sh",
+            "--games",
+            "8",
+        ])
+        .arg("--html")
+        .arg(&compare)
+        .output()
+        .unwrap();
+    let page = Opened::open(&chrome, &compare);
+    page.on_a_phone();
+    page.reload_until("#result");
+    page.assert_no_sideways_scroll("a comparison's page");
+    page.assert_readable_charts("a comparison's page");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("phone-compare.png"));
+    }
+
+    let (rec, _) = royale_game("boards/large.txt", 300, &[]);
+    let page = Opened::open(&chrome, &replay_page(dir.path(), "large", &rec));
+    // 390: a common phone, and a 420 px window less its scroll bar's
+    // width is about as narrow.
+    page.on_a_phone_of(390);
+    page.reload_until("#result");
+    page.assert_no_sideways_scroll("a large board's replay");
+    page.assert_readable_charts("a large board's replay");
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("phone-replay-large.png"));
+    }
+}
+
+/// `page_file`'s data block changed by `change`, written back in place.
+fn edit_page_data(page_file: &Path, change: impl FnOnce(&mut Value)) {
+    let html = std::fs::read_to_string(page_file).unwrap();
+    let open = "<script type=\"application/json\" id=\"dojo-data\">";
+    let start = html.find(open).unwrap() + open.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let mut data = dojo_testkit::json::data_block(&html);
+    change(&mut data);
+    let json = serde_json::to_string(&data)
+        .unwrap()
+        .replace('<', "\\u003c");
+    std::fs::write(
+        page_file,
+        format!("{}{json}{}", &html[..start], &html[end..]),
+    )
+    .unwrap();
+}
+
+/// The league page stays readable around a faulty bot and a bot named by
+/// name: the standings' interval axis is scaled to the bots that are not
+/// FAULTY, so a faulty bot far below (549 to 609 beside 1648 to 1721)
+/// no longer shrinks the others' bars to ticks, and its own bar is cut
+/// at the axis's edge, marked; the head-to-head map's column names stand
+/// right above its cells (a fixed 140 px header left a tall empty area
+/// above short names); and the Bots table shows where a bot named by
+/// name was found, not its name a second time.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_league_page_keeps_the_bars_the_map_and_the_bots_readable() {
+    let Some(chrome) =
+        browser_or_skip("a_league_page_keeps_the_bars_the_map_and_the_bots_readable")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (_, page_file) = league_page(
+        dir.path(),
+        &["cardjitsu", "random-py", "random-sh", "--games", "2"],
+    );
+    // The shape of the walk's league: a faulty bot whose interval lies
+    // far below the others'.
+    edit_page_data(&page_file, |data| {
+        for s in data["report"]["standings"].as_array_mut().unwrap() {
+            let faulty = s["name"] == "random-sh";
+            let (elo, lo, hi) = if faulty {
+                (579.0, 549.0, 609.0)
+            } else {
+                (1682.0, 1648.0, 1721.0)
+            };
+            s["rating"] = elo.into();
+            s["rating_lo"] = lo.into();
+            s["rating_hi"] = hi.into();
+            s["flagged"] = faulty.into();
+        }
+    });
+    let page = Opened::open_until(&chrome, &page_file, "#standings");
+    let bar = |bot: &str| {
+        page.eval(&format!(
+            "(() => {{ const row = document.querySelector('#standings tr[data-bot=\"{bot}\"]');
+                const bar = row.querySelector('.bar').getBoundingClientRect(), rng = row.querySelector('.rng').getBoundingClientRect();
+                return {{ share: rng.width / bar.width, cut: row.querySelectorAll('.bar .cut').length, inside: rng.left >= bar.left - 1 && rng.right <= bar.right + 1 }}; }})()"
+        ))
+    };
+    let good = bar("random-py");
+    assert!(good["share"].as_f64().unwrap() > 0.5, "{good}");
+    assert_eq!(good["cut"], 0, "{good}");
+    let faulty = bar("random-sh");
+    assert!(faulty["cut"].as_u64().unwrap() >= 1, "{faulty}");
+    assert_eq!(faulty["inside"], true, "{faulty}");
+    assert!(
+        page.text("#standings-cut").contains("random-sh"),
+        "{}",
+        page.text("main")
+    );
+    // The map's column names: no more than a few pixels between the top
+    // of their header and the top of the longest name.
+    let gap = page.eval(
+        "(() => { const ths = [...document.querySelectorAll('#heat th.col')];
+            return Math.min(...ths.map((th) => th.querySelector('span').getBoundingClientRect().top - th.getBoundingClientRect().top)); })()",
+    );
+    assert!(gap.as_f64().unwrap() < 12.0, "{gap}");
+    // The Bots table: where each bot was found.
+    let cells = page.eval(
+        "[...document.querySelectorAll('#settings-bots tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))",
+    );
+    assert_eq!(cells.as_array().unwrap().len(), 2, "{cells}");
+    for row in cells.as_array().unwrap() {
+        let (name, command) = (row[0].as_str().unwrap(), row[1].as_str().unwrap());
+        assert!(
+            command != name && command.ends_with(&format!("bots/{name}")),
+            "{cells}"
+        );
+    }
+    page.assert_clean();
+    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+        page.screenshot(&Path::new(&shots).join("report-faulty.png"));
     }
 }
 

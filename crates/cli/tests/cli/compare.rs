@@ -49,8 +49,17 @@ fn the_strong_bot_passes_against_the_random_bot() {
         .assert()
         .code(0)
         .stdout(contains("verdict: H1 accepted"))
+        // In plain words for an author deciding to merge (it said "the
+        // data favour 0 Elo over -100"), with the estimate.
+        .stdout(contains(
+            "NEW passes: NEW is not worse than BASE by 100 Elo or more; estimate +",
+        ))
         .stdout(contains("Elo difference (NEW - BASE): +"))
-        .stdout(contains("LLR: "));
+        // The bounds glossed (it said "Wald [..] less the estimated
+        // overshoot" and no more).
+        .stdout(contains(
+            "]: the test stops when the LLR leaves them (Wald's bounds",
+        ));
     let report = read_json(&json);
     // The schema's version comes first.
     let text = std::fs::read_to_string(&json).unwrap();
@@ -103,6 +112,7 @@ fn the_random_bot_fails_against_the_strong_bot() {
         .assert()
         .code(1)
         .stdout(contains("verdict: H0 accepted"))
+        .stdout(contains("NEW fails: NEW is worse than BASE; estimate -"))
         .stdout(contains("Elo difference (NEW - BASE): -"));
     let report = read_json(&json);
     assert_eq!(report["verdict"], "h0");
@@ -156,6 +166,8 @@ fn a_bot_against_itself_is_inconclusive_with_an_honest_interval() {
         .assert()
         .code(2)
         .stdout(contains("verdict: inconclusive"))
+        // The next step for an author with no decision.
+        .stdout(contains("\nnext: raise --games (now 10) for a decision"))
         .stdout(contains("note: the sample is too small"))
         .get_output()
         .stdout

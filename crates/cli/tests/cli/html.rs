@@ -401,3 +401,88 @@ fn the_commands_on_pages_work_from_any_directory_for_a_bot_given_by_path() {
     );
     run(command);
 }
+
+/// A copy of a league directory is a league of its own: resuming it does
+/// not write the page of the league it was copied from (it rewrote
+/// `killed.html` without a word), a page inside the directory follows the
+/// copy, and `--html` on the resume gives the copy its page in place of
+/// the other league's.
+#[test]
+fn resuming_a_copy_of_a_league_writes_its_own_pages_not_the_originals() {
+    let tmp = tempfile::tempdir().unwrap();
+    let killed = tmp.path().join("killed");
+    let page = tmp.path().join("killed.html");
+    random_league(&killed, 2, &["--html", page.to_str().unwrap()]);
+    let inside = killed.join("inside.html");
+    stdout_ok(dojo().arg("report").arg(&killed).arg("--html").arg(&inside));
+    let late = tmp.path().join("late");
+    dojo_testkit::paths::copy_files(&killed, &late);
+    std::fs::remove_file(&page).unwrap();
+    let out = dojo()
+        .args(["league", "--resume"])
+        .arg(&late)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !page.exists(),
+        "the original league's page was written again"
+    );
+    assert!(late.join("inside.html").is_file(), "{err}");
+    assert!(
+        err.contains(&format!("{} is the page of the league", page.display()))
+            && err.contains("--html FILE gives this one a page"),
+        "{err}"
+    );
+    let pages = |dir: &std::path::Path| {
+        let league: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("league.json")).unwrap())
+                .unwrap();
+        league["origin"]["pages"].clone()
+    };
+    let canonical = |p: std::path::PathBuf| p.canonicalize().unwrap().display().to_string();
+    assert_eq!(
+        pages(&late),
+        serde_json::json!([canonical(late.join("inside.html"))])
+    );
+
+    // Copied again, resumed with --html: that page is the copy's, the
+    // original's is still not written.
+    let again = tmp.path().join("again");
+    dojo_testkit::paths::copy_files(&killed, &again);
+    let again_page = tmp.path().join("again.html");
+    stdout_ok(
+        dojo()
+            .args(["league", "--resume"])
+            .arg(&again)
+            .arg("--html")
+            .arg(&again_page),
+    );
+    assert!(
+        !page.exists(),
+        "the original league's page was written again"
+    );
+    assert!(again_page.is_file());
+    assert_eq!(
+        pages(&again),
+        serde_json::json!([
+            canonical(again.join("inside.html")),
+            canonical(again_page.clone())
+        ])
+    );
+    // The original keeps its pages.
+    assert_eq!(
+        pages(&killed),
+        serde_json::json!([page.display().to_string(), canonical(inside)])
+    );
+
+    // A league.json from before pages named their directory resumes, its
+    // pages taken as its own.
+    let file = killed.join("league.json");
+    let mut league: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    league["origin"].as_object_mut().unwrap().remove("pages_of");
+    std::fs::write(&file, league.to_string()).unwrap();
+    stdout_ok(dojo().args(["league", "--resume"]).arg(&killed));
+    assert!(page.is_file());
+}

@@ -78,7 +78,7 @@ impl SampleNote {
                 "the sample is too small to estimate (fewer than {MIN_BLOCKS} {unit}s): the interval leans on the prior"
             ),
             SampleNote::SingleOutcome => format!(
-                "every {unit} had the same result, so the interval's width comes from the prior alone"
+                "every {unit} gave NEW the same points, so the interval's width comes from the prior alone"
             ),
         }
     }
