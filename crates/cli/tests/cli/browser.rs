@@ -769,6 +769,28 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     }
 }
 
+/// A CardJitsu league of the testkit's folder of submissions (good and
+/// broken entries) under `dir`, two games a pairing: its directory and
+/// page, as [`league_page`].
+fn folder_league_page(dir: &Path) -> (PathBuf, PathBuf) {
+    let folder = dir.join("submissions");
+    dojo_testkit::submissions::write_folder(&folder);
+    let folder = folder.display().to_string();
+    league_page(
+        dir,
+        &[
+            "cardjitsu",
+            "--bots-dir",
+            &folder,
+            "--games",
+            "2",
+            // No good entry may fail its smoke start on a loaded machine.
+            "--startup-ms",
+            "20000",
+        ],
+    )
+}
+
 /// Runs `dojo league ARGS` into `dir/league` with its report page; the
 /// out directory and the page.
 fn league_page(dir: &Path, args: &[&str]) -> (PathBuf, PathBuf) {
@@ -1556,21 +1578,7 @@ fn the_pages_stay_readable_on_a_phone() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("submissions");
-    dojo_testkit::submissions::write_folder(&folder);
-    let folder = folder.display().to_string();
-    let (_, page_file) = league_page(
-        dir.path(),
-        &[
-            "cardjitsu",
-            "--bots-dir",
-            &folder,
-            "--games",
-            "2",
-            "--startup-ms",
-            "20000",
-        ],
-    );
+    let (_, page_file) = folder_league_page(dir.path());
     let page = Opened::open_until(&chrome, &page_file, "#excluded");
     page.on_a_phone();
     page.reload_until("#excluded");
@@ -2208,22 +2216,7 @@ fn a_folder_leagues_page_lists_the_entries_it_did_not_play() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("submissions");
-    dojo_testkit::submissions::write_folder(&folder);
-    let folder = folder.display().to_string();
-    let (out, page_file) = league_page(
-        dir.path(),
-        &[
-            "cardjitsu",
-            "--bots-dir",
-            &folder,
-            "--games",
-            "2",
-            // No good entry may fail its smoke start on a loaded machine.
-            "--startup-ms",
-            "20000",
-        ],
-    );
+    let (out, page_file) = folder_league_page(dir.path());
     let report = read_json(&out.join("report.json"));
     let page = Opened::open_until(&chrome, &page_file, "#excluded");
     let rows = page.eval("document.querySelectorAll('#excluded tr[data-dir]').length");
