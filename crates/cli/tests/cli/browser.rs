@@ -1206,8 +1206,9 @@ fn assert_shows_every_interval(page: &Opened, ticks: &[f64], report: &Value) {
 
 /// The two head-to-head cells of a pair show whole percentages that add
 /// up to 100, where rounding each on its own would not: random-sh scores
-/// 37.5% against sensei over these 40 games at seed 1 (38% and 63%
-/// before).
+/// 32.5% against sensei over these 40 games at seed 3 (33% and 68%
+/// before). The seed is chosen for that share: a change to either bot's
+/// play may need another (the test first checks the share is a half).
 #[test]
 #[ignore = "long tier: run by .ci/run and `just test-long`"]
 fn league_head_to_head_cells_of_a_pair_add_up_to_100() {
@@ -1217,7 +1218,15 @@ fn league_head_to_head_cells_of_a_pair_add_up_to_100() {
     let dir = tempfile::tempdir().unwrap();
     let (out, page_file) = league_page(
         dir.path(),
-        &["cardjitsu", "random-sh", "sensei", "--games", "40"],
+        &[
+            "cardjitsu",
+            "random-sh",
+            "sensei",
+            "--games",
+            "40",
+            "--seed",
+            "3",
+        ],
     );
     let report = read_json(&out.join("report.json"));
     let pair = &report["pairs"][0];
