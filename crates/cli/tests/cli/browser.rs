@@ -304,6 +304,14 @@ impl Opened {
         }
     }
 
+    /// A screenshot named `name` in the directory `DOJO_SCREENSHOTS`
+    /// names, when it names one (to look at the pages a run drew).
+    fn screenshot_if_asked(&self, name: &str) {
+        if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
+            self.screenshot(&Path::new(&shots).join(name));
+        }
+    }
+
     fn screenshot(&self, path: &Path) {
         let png = self
             .tab
@@ -899,9 +907,7 @@ fn league_report_shows_every_bot_with_its_interval_and_opens_replays() {
     // On a phone the standings (nine columns) scroll in their own box.
     page.on_a_phone();
     page.assert_no_sideways_scroll("the league report");
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report.png"));
-    }
+    page.screenshot_if_asked("report.png");
 }
 
 #[test]
@@ -1009,9 +1015,7 @@ fn compare_page_says_what_the_text_says() {
         serde_json::json!(["Role", "Bot", "Command", "Faults"])
     );
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("compare-words.png"));
-    }
+    page.screenshot_if_asked("compare-words.png");
 }
 
 /// The labels of a chart clear what is drawn: a comparison's Elo chart
@@ -1388,9 +1392,7 @@ fn a_many_bot_leagues_page_shows_every_column_and_tells_the_lines_apart() {
     page.assert_clean();
     page.on_a_phone();
     page.assert_no_sideways_scroll("a 16-bot league's report");
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report-many-bots.png"));
-    }
+    page.screenshot_if_asked("report-many-bots.png");
 }
 
 #[test]
@@ -1503,9 +1505,7 @@ fn league_report_shows_time_controls_each_bots_limits_and_the_limits_hit() {
         assert!(conditions.contains(shown), "{shown:?} not in {conditions}");
     }
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report-conditions.png"));
-    }
+    page.screenshot_if_asked("report-conditions.png");
 }
 
 #[test]
@@ -1569,9 +1569,7 @@ fn gauntlet_report_shows_each_opponents_sprt_verdict() {
     let sensei = tests.iter().find(|t| t["opponent"] == "sensei").unwrap();
     assert_eq!(sensei["state"], "h0", "{sensei}");
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report-sprt.png"));
-    }
+    page.screenshot_if_asked("report-sprt.png");
 }
 
 /// The pages on a phone (420 CSS pixels): a folder league's Excluded
@@ -1604,9 +1602,7 @@ fn the_pages_stay_readable_on_a_phone() {
     page.assert_no_sideways_scroll("a folder league's page");
     page.assert_readable_charts("a folder league's page");
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("phone-league.png"));
-    }
+    page.screenshot_if_asked("phone-league.png");
 
     let compare = dir.path().join("compare.html");
     dojo()
@@ -1628,9 +1624,7 @@ fn the_pages_stay_readable_on_a_phone() {
     page.assert_no_sideways_scroll("a comparison's page");
     page.assert_readable_charts("a comparison's page");
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("phone-compare.png"));
-    }
+    page.screenshot_if_asked("phone-compare.png");
 
     let (rec, _) = royale_game("boards/large.txt", 300, &[]);
     let page = Opened::open(&chrome, &replay_page(dir.path(), "large", &rec));
@@ -1641,9 +1635,7 @@ fn the_pages_stay_readable_on_a_phone() {
     page.assert_no_sideways_scroll("a large board's replay");
     page.assert_readable_charts("a large board's replay");
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("phone-replay-large.png"));
-    }
+    page.screenshot_if_asked("phone-replay-large.png");
 }
 
 /// `page_file`'s data block changed by `change`, written back in place.
@@ -1740,9 +1732,7 @@ fn a_league_page_keeps_the_bars_the_map_and_the_bots_readable() {
         );
     }
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report-faulty.png"));
-    }
+    page.screenshot_if_asked("report-faulty.png");
 }
 
 /// A league's page is the league's: a resume (here without `--html`)
@@ -1881,9 +1871,7 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
     );
     let board = page.text("#replay-view #board-result");
     assert!(board.starts_with("on the board: "), "{board}");
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("replay-forfeit.png"));
-    }
+    page.screenshot_if_asked("replay-forfeit.png");
     page.eval("(() => { location.hash = ''; })()");
     page.assert_clean();
     if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
@@ -2095,9 +2083,7 @@ fn a_running_leagues_page_reloads_itself_as_games_finish_and_ends_final() {
         "{status}"
     );
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("league-final.png"));
-    }
+    page.screenshot_if_asked("league-final.png");
 }
 
 /// `file` with its status's `updated_ms` moved `back_ms` into the past, as
@@ -2197,9 +2183,7 @@ fn a_live_page_left_by_a_killed_league_says_it_is_no_longer_updated() {
     );
     assert!(!text.contains("ETA"), "{text}");
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("league-stale.png"));
-    }
+    page.screenshot_if_asked("league-stale.png");
     drop(page);
 
     // The killed league's directory read afterwards: a final page, as old
@@ -2249,9 +2233,7 @@ fn a_folder_leagues_page_lists_the_entries_it_did_not_play() {
     let panel = page.text("#excluded");
     assert!(!panel.contains("royale-only"), "{panel}");
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report-excluded.png"));
-    }
+    page.screenshot_if_asked("report-excluded.png");
 }
 
 #[test]
@@ -2315,9 +2297,7 @@ fn league_report_plots_each_bots_move_times_against_its_limit() {
     );
     assert_eq!(right_of_max, true);
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report-move-times.png"));
-    }
+    page.screenshot_if_asked("report-move-times.png");
 
     // A league stored before move times has no figures: no plot, no error.
     let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
@@ -2407,7 +2387,5 @@ fn league_report_holds_a_slow_start_against_its_allowance_not_the_move_limit() {
         .unwrap_or(0.0);
     assert!(shown >= SLOW_START_MS as f64, "{s}");
     page.assert_clean();
-    if let Some(shots) = std::env::var_os("DOJO_SCREENSHOTS") {
-        page.screenshot(&Path::new(&shots).join("report-slow-start.png"));
-    }
+    page.screenshot_if_asked("report-slow-start.png");
 }
