@@ -567,6 +567,14 @@ pub struct RoleFaults {
     /// Prompts sent to BASE's seats.
     #[serde(default)]
     pub base_prompts: u64,
+    /// Royale's third bot's seats: shown beside NEW's and BASE's, never
+    /// part of a verdict (its games score as draws between the two when
+    /// it wins). Absent in reports from before it, and zero in CardJitsu.
+    #[serde(default)]
+    pub third: SeatFaults,
+    /// Games in which the third bot was faulty.
+    #[serde(default)]
+    pub third_faulty_games: u64,
 }
 
 impl RoleFaults {
@@ -866,6 +874,10 @@ impl Tally<'_> {
                         self.faults.base.add(f);
                         self.faults.base_faulty_games += faulty;
                         self.moves[1].add_stored(&result.timing, i);
+                    }
+                    THIRD => {
+                        self.faults.third.add(f);
+                        self.faults.third_faulty_games += faulty;
                     }
                     _ => {}
                 }

@@ -110,7 +110,7 @@ PAGES.compare = (view, app) => {
       h('div', { class: 'panel grow', id: 'bots' }, h('h2', {}, 'Bots'),
         scrollBox(h('table', {}, h('tr', {}, h('th', {}, 'Role'), h('th', {}, 'Bot'), h('th', {}, 'Command'), h('th', {}, 'Faults')), [['NEW', b.new], ['BASE', b.base], b.third ? ['third', b.third] : null].filter(Boolean).map(([role, x]) => h('tr', {},
           h('td', { class: 'muted' }, role), h('td', { class: 'name' }, x.name), h('td', {}, h('code', {}, x.command.join(' '))),
-          h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new, r.faults.new_faulty_games) : role === 'BASE' ? faults(r.faults.base, r.faults.base_faulty_games) : '')))))),
+          h('td', { class: 'muted' }, role === 'NEW' ? faults(r.faults.new, r.faults.new_faulty_games) : role === 'BASE' ? faults(r.faults.base, r.faults.base_faulty_games) : r.faults.third ? faults(r.faults.third, r.faults.third_faulty_games) : '')))))),
       h('div', { class: 'panel grow' }, h('h2', {}, 'Settings'),
         h('dl', { class: 'kv' }, item('game limit', fmt(r.settings.games)), item('time per move', `${fmt(b.timeout_ms)} ms (+${fmt(b.startup_ms)} ms at start-up)`),
           item('jobs', b.jobs), item('fault policy', view.fault_policy), r.settings.boards.length ? item('boards', r.settings.boards.join(', ')) : null),

@@ -479,6 +479,7 @@ pub(crate) fn summary(r: &CompareReport) -> String {
     for (role, f, faulty) in [
         ("NEW", r.faults.new, r.faults.new_faulty_games),
         ("BASE", r.faults.base, r.faults.base_faulty_games),
+        ("the third bot", r.faults.third, r.faults.third_faulty_games),
     ] {
         if f.total() + f.restart > 0 {
             line(format!(

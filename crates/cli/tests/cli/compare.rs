@@ -287,6 +287,47 @@ fn royale_compare_plays_blocks_of_every_team_rotation() {
     );
 }
 
+/// A third bot's faults are counted and shown beside NEW's and BASE's
+/// (the page's Faults column was blank for it), and stay out of the
+/// verdict's fault checks: here it answers nothing royale knows after
+/// its first move.
+#[test]
+fn a_third_bots_faults_are_counted_and_shown() {
+    let general = format!(
+        "general={}",
+        debug_bot("dojo-bot-general", "general").display()
+    );
+    // Its first answer passes (the smoke start), every later one is not
+    // a move.
+    let babbler = r#"babbler=sh -c 'a=P; while :; do while read l && [ -n "$l" ]; do :; done; read x || exit 0; read y; echo $a; a=NOPE; done'"#;
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("compare.json");
+    let out = dojo()
+        .args(["compare", "royale", &general, &general, "--third", babbler])
+        .args(["--board", "boards/arena.txt", "--games", "6", "--jobs", "2"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = read_json(&json);
+    let faults = &report["faults"];
+    assert_eq!(faults["third_faulty_games"], 6, "{faults}");
+    assert!(faults["third"]["invalid"].as_u64().unwrap() > 0, "{faults}");
+    assert_eq!(faults["new_faulty_games"], 0, "{faults}");
+    assert!(
+        stdout.contains("faults of the third bot: 0 timeouts, 0 crashes,"),
+        "{stdout}"
+    );
+}
+
 /// A copy of the bundled royale bot named `name` in `parent` whose
 /// bot.toml fixes its team.
 fn royale_bot_of_team(parent: &std::path::Path, name: &str, team: &str) -> std::path::PathBuf {
