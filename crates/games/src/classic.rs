@@ -63,7 +63,7 @@ use dojo_engine::cardjitsu::{
 };
 use dojo_engine::protocol::{Answer, Fault, Notice, Prompt, Referee, Reply};
 use dojo_engine::rng::{ChaCha8Rng, stream};
-use dojo_runner::{BotSpec, RunError, RunOptions, Seat};
+use dojo_runner::{BotSpec, Controls, RunError, RunOptions, Seat, TimeMode};
 use rand::RngExt;
 
 use crate::record::seat_env;
@@ -650,8 +650,11 @@ pub struct BotOpponent {
     rules: Ruleset,
     /// The bot's name, for [`Opponent::stood_in`].
     name: String,
-    /// Its time for a move, in milliseconds (its bot.toml's, or the run's).
-    timeout_ms: u128,
+    /// Its time controls (its bot.toml's, or the run's), for the words of
+    /// a timeout.
+    controls: Controls,
+    /// The round of the last card asked for (1-based).
+    round: u32,
     /// Why dojo chose the last card, if it did.
     last: Option<StandIn>,
     /// Rounds in which dojo chose its card.
@@ -667,7 +670,8 @@ impl BotOpponent {
 }
 
 impl Opponent for BotOpponent {
-    fn card(&mut self, _round: u32) -> io::Result<Card> {
+    fn card(&mut self, round: u32) -> io::Result<Card> {
+        self.round = round;
         let (card, stand_in) = self
             .cards
             .recv()
@@ -678,7 +682,10 @@ impl Opponent for BotOpponent {
 
     fn stood_in(&mut self) -> Option<String> {
         let why = match self.last.take()? {
-            StandIn::Timeout => format!("timed out (no answer within {} ms)", self.timeout_ms),
+            StandIn::Timeout => format!(
+                "timed out (no answer within {})",
+                time_allowed(&self.controls, self.round)
+            ),
             StandIn::Crash => "crashed (its process ended without answering)".to_owned(),
             StandIn::Invalid(Some(reason)) => {
                 // The parser's reason quotes the answer: `x` is not ...
@@ -722,6 +729,35 @@ impl Opponent for BotOpponent {
     }
 }
 
+/// The time a bot had for its answer in round `round` under `controls`,
+/// in words: its first answer has the start-up allowance on top of the
+/// move time (the runner's rule, docs/protocols.md "Time"); an overage
+/// bank or a game budget are named, as what was left of them counted.
+fn time_allowed(controls: &Controls, round: u32) -> String {
+    let ms = |d: std::time::Duration| d.as_millis();
+    let clock = match controls.time {
+        TimeMode::Wall => "",
+        TimeMode::Cpu => " of CPU time",
+    };
+    let mut words = format!("{} ms{clock}", ms(controls.timeout));
+    if round <= 1 && !controls.startup.is_zero() {
+        words += &format!(
+            " plus the {} ms start-up allowance of a first answer",
+            ms(controls.startup)
+        );
+    }
+    if !controls.overage.is_zero() {
+        words += &format!(
+            " and what was left of its {} ms overage bank",
+            ms(controls.overage)
+        );
+    }
+    if let Some(budget) = controls.game_budget {
+        words += &format!(", or its {} ms for the game ran out", ms(budget));
+    }
+    words
+}
+
 /// A game against a bot ([`with_bot`]): how it ended, and what the
 /// person needs to know about the bot's faults.
 #[derive(Debug)]
@@ -747,7 +783,7 @@ pub fn with_bot(
     let (cards_tx, cards_rx) = mpsc::channel();
     let (results_tx, results_rx) = mpsc::channel();
     let name = bot.name.clone();
-    let timeout_ms = opts.for_bot(&bot).timeout.as_millis();
+    let controls = opts.for_bot(&bot);
     let seat = Seat {
         bot,
         env: seat_env("cardjitsu", seed, 1),
@@ -778,7 +814,8 @@ pub fn with_bot(
             results: results_tx,
             rules,
             name,
-            timeout_ms,
+            controls,
+            round: 0,
             last: None,
             stood_in: 0,
         };
@@ -1199,7 +1236,8 @@ WB8
             results: results_tx,
             rules: Ruleset::Tournament,
             name: "bot".into(),
-            timeout_ms: 1000,
+            controls: Controls::default(),
+            round: 0,
             last: None,
             stood_in: 0,
         };
@@ -1221,5 +1259,29 @@ WB8
         opponent.result(card("WoA"), card("Wb6"), 1, false).unwrap();
         side.apply(vec![Answer::Move(0)]);
         assert!(!hand_line(&side).starts_with('*'));
+    }
+
+    #[test]
+    fn a_timeouts_words_name_the_time_the_answer_had() {
+        use std::time::Duration;
+        let mut c = Controls {
+            timeout: Duration::from_millis(300),
+            startup: Duration::from_millis(500),
+            ..Controls::default()
+        };
+        assert_eq!(
+            time_allowed(&c, 1),
+            "300 ms plus the 500 ms start-up allowance of a first answer"
+        );
+        assert_eq!(time_allowed(&c, 2), "300 ms");
+        c.time = TimeMode::Cpu;
+        c.overage = Duration::from_millis(900);
+        c.game_budget = Some(Duration::from_millis(4000));
+        assert_eq!(
+            time_allowed(&c, 7),
+            "300 ms of CPU time and what was left of its 900 ms overage bank, or its 4000 ms for the game ran out"
+        );
+        c.startup = Duration::ZERO;
+        assert!(!time_allowed(&c, 1).contains("start-up"));
     }
 }

@@ -449,11 +449,24 @@ const CRASHER: &str = r#"crasher=sh -c 'read p; n=0; while read l; do case "$l" 
 /// A bot opponent that is too slow in its second round, and one that
 /// answers garbage in every round.
 const HANG: &str = r#"hang=sh -c 'read p; n=0; while read l; do case "$l" in *,*) n=$((n+1)); if [ $n -eq 2 ]; then sleep 2; fi; echo 0;; Player*|Draw!) exit 0;; esac; done'"#;
+/// A bot opponent too slow for its first answer, start-up allowance
+/// included.
+const SLOW_START: &str = r#"slow=sh -c 'read p; n=0; while read l; do case "$l" in *,*) n=$((n+1)); if [ $n -eq 1 ]; then sleep 3; fi; echo 0;; Player*|Draw!) exit 0;; esac; done'"#;
 const GARBAGE: &str = r#"garbage=sh -c 'read p; while read l; do case "$l" in *,*) echo x;; Player*|Draw!) exit 0;; esac; done'"#;
 
 /// `dojo play cardjitsu --opponent BOT`, `display` one of `--labelled` or
 /// `--plain`, the person playing card 1 every round: (stdout, stderr).
 fn play_against(bot: &str, display: &str, timeout_ms: &str) -> (String, String) {
+    play_against_timed(bot, display, timeout_ms, "5000")
+}
+
+/// [`play_against`] with the start-up allowance `startup_ms`.
+fn play_against_timed(
+    bot: &str,
+    display: &str,
+    timeout_ms: &str,
+    startup_ms: &str,
+) -> (String, String) {
     let out = dojo()
         .args([
             "play",
@@ -464,7 +477,7 @@ fn play_against(bot: &str, display: &str, timeout_ms: &str) -> (String, String) 
             "--opponent",
             bot,
         ])
-        .args(["--timeout-ms", timeout_ms, "--startup-ms", "5000"])
+        .args(["--timeout-ms", timeout_ms, "--startup-ms", startup_ms])
         .write_stdin("1\n".repeat(400))
         .output()
         .unwrap();
@@ -522,6 +535,16 @@ fn a_bot_opponents_faults_are_told_in_their_round() {
         second.contains("  hang timed out (no answer within 300 ms): ")
             && second.contains(played_for),
         "{second}"
+    );
+
+    // A first answer had the start-up allowance too, and the line says so.
+    let (text, _) = play_against_timed(SLOW_START, "--labelled", "300", "500");
+    let first = labelled_round(&text, 1);
+    assert!(
+        first.contains(
+            "  slow timed out (no answer within 300 ms plus the 500 ms start-up allowance of a first answer): "
+        ),
+        "{first}"
     );
 
     let (text, _) = play_against(GARBAGE, "--labelled", "5000");
