@@ -9,7 +9,8 @@
 //! runner: `bad name`, `bad manifest` with every error of the `bot.toml`,
 //! `no manifest` when no single obvious script could be taken instead;
 //! then `wrong game` when its `games` names no game dojo knows, a typo
-//! that keeps it out of every league, so `dojo bots` says so too), then
+//! that keeps it out of every league, so `dojo bots` says so too; a typo
+//! beside a game it knows leaves it ok, with the typo named under it), then
 //! for a league's game `wrong game` (its `games` does not list it and
 //! names a game dojo does not know),
 //! `build failed` (the end of the build's stdout and stderr) and `failed
@@ -108,7 +109,8 @@ pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>, Vec<String>)> {
                             shown_command(&loaded.bot.command, &loaded.bot.dir)
                         )
                     });
-                    (EntryStatus::Ok, note, Vec::new(), Some(loaded.bot))
+                    let details = unknown_games(&loaded.bot).into_iter().collect();
+                    (EntryStatus::Ok, note, details, Some(loaded.bot))
                 }
                 Err(EntryProblem::BadName(why)) => (EntryStatus::BadName, why, Vec::new(), None),
                 Err(EntryProblem::NoManifest(why)) => {
@@ -279,12 +281,6 @@ fn no_known_game(bot: &BotSpec) -> bool {
 /// none dojo knows): what its `games` lists, and each listed game dojo
 /// does not know (a typo there excludes it from every league).
 fn wrong_game(bot: &BotSpec, game: Option<Game>) -> (String, Vec<String>) {
-    let unknown: Vec<&str> = bot
-        .games
-        .iter()
-        .map(String::as_str)
-        .filter(|g| g.parse::<Game>().is_err())
-        .collect();
     let not = match game {
         Some(game) => format!("not {game}"),
         None => "which no league plays".to_owned(),
@@ -293,18 +289,30 @@ fn wrong_game(bot: &BotSpec, game: Option<Game>) -> (String, Vec<String>) {
         "it plays {}, {not} (its bot.toml's `games`)",
         bot.games.join(", ")
     );
-    let details = if unknown.is_empty() {
-        Vec::new()
-    } else {
-        let known: Vec<&str> = Game::ALL.iter().map(|g| g.name()).collect();
-        vec![format!(
-            "{} {} no game dojo knows (games: {})",
-            unknown.join(", "),
-            if unknown.len() == 1 { "is" } else { "are" },
-            known.join(", ")
-        )]
-    };
-    (reason, details)
+    (reason, unknown_games(bot).into_iter().collect())
+}
+
+/// The games `bot`'s `games` lists that dojo does not know, in one line
+/// (`cardjitsuu is no game dojo knows (games: cardjitsu, royale)`), if
+/// any: beside a game it knows, a typo that keeps the bot out of that
+/// game's leagues only, which `dojo bots` tells while the entry is ok.
+fn unknown_games(bot: &BotSpec) -> Option<String> {
+    let unknown: Vec<&str> = bot
+        .games
+        .iter()
+        .map(String::as_str)
+        .filter(|g| g.parse::<Game>().is_err())
+        .collect();
+    if unknown.is_empty() {
+        return None;
+    }
+    let known: Vec<&str> = Game::ALL.iter().map(|g| g.name()).collect();
+    Some(format!(
+        "{} {} no game dojo knows (games: {})",
+        unknown.join(", "),
+        if unknown.len() == 1 { "is" } else { "are" },
+        known.join(", ")
+    ))
 }
 
 /// A failed build: its command and how it ended, and the end of its

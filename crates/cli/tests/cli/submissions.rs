@@ -115,6 +115,40 @@ fn bots_lists_every_entry_with_its_status() {
     );
 }
 
+/// A `games` with a typo beside a game dojo knows: the entry is ok (it
+/// plays the known game) and `dojo bots` names the typo under it, which
+/// keeps it out of that other game's leagues (it was listed ok in
+/// silence).
+#[test]
+fn bots_names_a_games_typo_beside_a_known_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = tmp.path().join("half-typo");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(bot.join("bot.py"), "").unwrap();
+    std::fs::write(
+        bot.join("bot.toml"),
+        "command = \"python3 bot.py\"\ngames = [\"cardjitsu\", \"royalle\"]\n",
+    )
+    .unwrap();
+    let out = dojo()
+        .arg("--bots-dir")
+        .arg(tmp.path())
+        .arg("bots")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let text = stdout_of(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("half-typo "))
+        .unwrap_or_else(|| panic!("not listed:\n{text}"));
+    assert!(line.contains(" ok "), "{line}");
+    assert!(
+        text.contains("| royalle is no game dojo knows (games: cardjitsu, royale)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
     let tmp = folder();
