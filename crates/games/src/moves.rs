@@ -47,6 +47,11 @@ pub struct StartupFigures {
     pub count: u64,
     /// From prompt to answer (or timeout), the bot's start included.
     pub wall_ms: Quantiles,
+    /// The CPU time of the bot's process tree for them, its start
+    /// included (what `--time cpu` holds against the allowance); absent
+    /// where none was measured, and in reports from before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<Quantiles>,
 }
 
 /// Microseconds below which each value is a bucket of its own.
@@ -123,6 +128,7 @@ pub struct MoveTally {
     cpu: Histogram,
     /// The answers that had the start-up allowance.
     startup: Histogram,
+    startup_cpu: Histogram,
     memory_peak_bytes: Option<u64>,
 }
 
@@ -154,11 +160,15 @@ impl MoveTally {
                 self.wall.add(us);
             }
         }
-        // A start's CPU time is mostly the runtime's own start-up: only
-        // the moves' count.
+        // A start's CPU time is mostly the runtime's own start-up: kept
+        // apart from the moves', as the allowance is.
         for (k, us) in cpu_us.iter().enumerate() {
-            if let Some(us) = us.filter(|_| !had_startup(k)) {
-                self.cpu.add(us);
+            if let Some(us) = *us {
+                if had_startup(k) {
+                    self.startup_cpu.add(us);
+                } else {
+                    self.cpu.add(us);
+                }
             }
         }
         self.memory_peak_bytes = self.memory_peak_bytes.max(peak);
@@ -210,6 +220,7 @@ impl MoveTally {
         Some(StartupFigures {
             count: self.startup.count,
             wall_ms: self.startup.figures()?,
+            cpu_ms: self.startup_cpu.figures(),
         })
     }
 
@@ -317,5 +328,24 @@ mod tests {
             0,
         );
         assert_eq!((t.moves().unwrap().count, t.startup_answers()), (2, None));
+    }
+
+    #[test]
+    fn first_answers_cpu_times_are_kept_apart_from_the_moves() {
+        let mut t = MoveTally::default();
+        t.add_seat(
+            &[900_000, 2_000, 3_000],
+            &[Some(400_000), Some(1_000), None],
+            &[0],
+            None,
+        );
+        let first = t.startup_answers().unwrap();
+        assert_eq!(first.cpu_ms.unwrap().max, 400.0);
+        assert_eq!(t.moves().unwrap().cpu_ms.unwrap().max, 1.0);
+        // None measured: left out of the JSON.
+        let mut t = MoveTally::default();
+        t.add_seat(&[900_000], &[None], &[0], None);
+        let json = serde_json::to_value(t.startup_answers().unwrap()).unwrap();
+        assert!(json.get("cpu_ms").is_none(), "{json}");
     }
 }

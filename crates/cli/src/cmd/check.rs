@@ -428,26 +428,38 @@ fn determinism(exe: &Path, game: &Played) -> String {
 fn times(tally: &MoveTally, limits: &SeatLimits, timed_out: bool) -> Vec<String> {
     let q = |q: &Quantiles| format!("p50 {}, p95 {}", ms(q.p50), ms(q.p95));
     let mut lines = Vec::new();
-    if let Some(first) = tally.startup_answers()
-        && limits.clock == dojo_runner::TimeMode::Cpu
-    {
-        // Their CPU times are not kept apart from the moves' (a record's
-        // figures hold their wall times), so there is nothing to grade.
-        lines.push(format!(
-            "{:<6}first answers (the bot's start included): slowest {} on the wall clock; \
-             under --time cpu their allowance holds CPU time",
-            "note",
-            ms(first.wall_ms.max)
-        ));
-    } else if let Some(first) = tally.startup_answers() {
-        let slowest = first.wall_ms.max;
+    if let Some(first) = tally.startup_answers() {
         let allowed = (limits.move_ms + limits.startup_ms) as f64;
-        let grade = Grade::of(slowest / allowed, timed_out);
-        lines.push(format!(
-            "{}first answers (the bot's start included): slowest {}",
-            grade.label(),
-            grade.against(slowest, allowed, "allowed")
-        ));
+        // The clock the allowance holds: under `--time cpu` the CPU time
+        // of the bot's start and first answer, the wall time beside it.
+        let line = match (&first.cpu_ms, limits.clock) {
+            (Some(cpu), dojo_runner::TimeMode::Cpu) => {
+                let grade = Grade::of(cpu.max / allowed, timed_out);
+                format!(
+                    "{}first answers (the bot's start included): slowest {} (the CPU clock); \
+                     wall slowest {}",
+                    grade.label(),
+                    grade.against(cpu.max, allowed, "allowed"),
+                    ms(first.wall_ms.max)
+                )
+            }
+            (None, dojo_runner::TimeMode::Cpu) => format!(
+                "{:<6}first answers (the bot's start included): slowest {} on the wall clock; \
+                 their CPU time was not measured",
+                "note",
+                ms(first.wall_ms.max)
+            ),
+            (_, dojo_runner::TimeMode::Wall) => {
+                let slowest = first.wall_ms.max;
+                let grade = Grade::of(slowest / allowed, timed_out);
+                format!(
+                    "{}first answers (the bot's start included): slowest {}",
+                    grade.label(),
+                    grade.against(slowest, allowed, "allowed")
+                )
+            }
+        };
+        lines.push(line);
     }
     match tally.moves() {
         None => lines.push(format!("{:<6}no later move was timed", "note")),

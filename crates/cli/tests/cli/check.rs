@@ -447,8 +447,13 @@ fn a_check_on_a_terminal_says_which_game_it_is_playing() {
 #[test]
 fn under_the_cpu_clock_a_bot_that_waits_is_graded_by_its_cpu_time() {
     let tmp = tempfile::tempdir().unwrap();
-    // Waits 0.6 s of its 1 s on its second hand (a later move).
-    let bot = sh_bot(tmp.path(), "waiter", "[ $n = 2 ] && sleep 0.6; echo 0");
+    // Waits 0.6 s of its 1 s on its second hand (a later move), and 1.2 s
+    // of its 2 s (the move time and the start-up allowance) on its first.
+    let bot = sh_bot(
+        tmp.path(),
+        "waiter",
+        "[ $n = 1 ] && sleep 1.2; [ $n = 2 ] && sleep 0.6; echo 0",
+    );
     let (status, stdout) = check(
         &bot,
         &[
@@ -457,7 +462,7 @@ fn under_the_cpu_clock_a_bot_that_waits_is_graded_by_its_cpu_time() {
             "--timeout-ms",
             "1000",
             "--startup-ms",
-            "20000",
+            "1000",
             "--rules",
             "tournament",
             "--against",
@@ -471,7 +476,9 @@ fn under_the_cpu_clock_a_bot_that_waits_is_graded_by_its_cpu_time() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("under --time cpu their allowance holds CPU time"),
+        stdout.contains("first answers (the bot's start included): slowest ")
+            && stdout.contains(" allowed (")
+            && stdout.contains("%) (the CPU clock); wall slowest 1"),
         "{stdout}"
     );
 }
