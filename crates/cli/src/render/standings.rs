@@ -2,8 +2,10 @@
 
 use std::fmt::Write as _;
 
+use dojo_games::Quantiles;
 use dojo_league::Report;
 use dojo_league::stop::{GauntletSprt, TestState};
+use dojo_runner::TimeMode;
 
 /// The standings of the league in `dir`: an incomplete one ends with the
 /// command that finishes it, from any directory, or while a league is
@@ -33,7 +35,11 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
             s.games,
             format!("{}/{}/{}", s.wins, s.draws, s.losses),
             s.score_pct,
-            slowest(s.moves.as_ref(), move_limit_ms(report, &s.name)),
+            slowest(
+                s.moves.as_ref(),
+                clock(report, &s.name),
+                move_limit_ms(report, &s.name)
+            ),
             s.faults.timeout,
             s.faults.crash,
             s.faults.invalid,
@@ -42,6 +48,7 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
             if s.flagged { "  FAULTY" } else { "" }
         );
     }
+    cpu_clock_line(&mut out, report);
     head_to_head(&mut out, report, dir, width);
     for s in report.standings.iter().filter(|s| s.flagged) {
         let faults = s.faults.total();
@@ -222,6 +229,25 @@ pub fn move_limit_ms(report: &Report, bot: &str) -> u64 {
         .map_or(c.time.timeout_ms, |b| b.time.timeout_ms)
 }
 
+/// The clock `bot`'s moves were held to (`--time`, as [`move_limit_ms`]).
+fn clock(report: &Report, bot: &str) -> TimeMode {
+    let c = &report.conditions;
+    c.bots
+        .iter()
+        .find(|b| b.name == bot)
+        .map_or(c.time.mode, |b| b.time.mode)
+}
+
+/// The slowest of `figures` on `clock`: under `--time cpu` their CPU
+/// time (what the limit held), else, or where no CPU time was measured,
+/// their wall time.
+fn slowest_on(wall: &Quantiles, cpu: Option<&Quantiles>, clock: TimeMode) -> f64 {
+    match (clock, cpu) {
+        (TimeMode::Cpu, Some(cpu)) => cpu.max,
+        _ => wall.max,
+    }
+}
+
 /// The start-up allowance `bot` played under, in ms (as
 /// [`move_limit_ms`]): its answers that had it were held against the move
 /// limit plus this.
@@ -242,29 +268,56 @@ fn slow_start_line(out: &mut String, report: &Report, s: &dojo_league::report::S
         return;
     };
     let allowed = (move_limit_ms(report, &s.name) + startup_ms(report, &s.name)) as f64;
-    if st.wall_ms.max * 2.0 <= allowed {
+    let clock = clock(report, &s.name);
+    let slowest = slowest_on(&st.wall_ms, st.cpu_ms.as_ref(), clock);
+    if slowest * 2.0 <= allowed {
         return;
     }
+    let cpu = if clock == TimeMode::Cpu && st.cpu_ms.is_some() {
+        " of CPU time"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "\n{}: slowest first answer (its start included) {} of the {} allowed ({:.0}%; move {} + start-up {}); first answers are not in slowest/limit",
+        "\n{}: slowest first answer (its start included) {}{cpu} of the {} allowed ({:.0}%; move {} + start-up {}); first answers are not in slowest/limit",
         s.name,
-        ms(st.wall_ms.max),
+        ms(slowest),
         ms(allowed),
-        100.0 * st.wall_ms.max / allowed,
+        100.0 * slowest / allowed,
         ms(move_limit_ms(report, &s.name) as f64),
         ms(startup_ms(report, &s.name) as f64),
     );
 }
 
-/// A bot's slowest move against its limit, `412ms/1000ms` (`-` before any
-/// move was timed, as in a report from before move times). Answers that
-/// had the start-up allowance are not moves here (see
+/// A bot's slowest move against its limit, `412ms/1000ms`, on the clock
+/// the limit held (`--time cpu`: CPU time; see [`cpu_clock_line`]); `-`
+/// before any move was timed, as in a report from before move times.
+/// Answers that had the start-up allowance are not moves here (see
 /// `dojo_games::MoveTally::startup_answers`).
-pub fn slowest(moves: Option<&dojo_games::MoveFigures>, limit_ms: u64) -> String {
+fn slowest(moves: Option<&dojo_games::MoveFigures>, clock: TimeMode, limit_ms: u64) -> String {
     match moves {
-        Some(m) => format!("{}/{}", ms(m.wall_ms.max), ms(limit_ms as f64)),
+        Some(m) => format!(
+            "{}/{}",
+            ms(slowest_on(&m.wall_ms, m.cpu_ms.as_ref(), clock)),
+            ms(limit_ms as f64)
+        ),
         None => "-".to_owned(),
+    }
+}
+
+/// Under the table of a league played on the CPU clock, what its
+/// `slowest/limit` column holds.
+fn cpu_clock_line(out: &mut String, report: &Report) {
+    if report
+        .standings
+        .iter()
+        .any(|s| clock(report, &s.name) == TimeMode::Cpu)
+    {
+        let _ = writeln!(
+            out,
+            "\nslowest/limit: CPU time per move, the clock --time cpu holds (report.json has the wall times too)"
+        );
     }
 }
 

@@ -1043,6 +1043,56 @@ fn the_report_measures_a_bots_move_times_and_memory() {
     assert!(row.contains("ms/20000ms"), "{row}");
 }
 
+/// Under `--time cpu` the table's `slowest/limit` holds each bot's CPU
+/// time per move, the clock its limit held, and says so: a bot that waits
+/// 0.4 s a move is far from a CPU limit (the column showed its wall time,
+/// as if it were near one).
+#[test]
+fn under_the_cpu_clock_the_table_holds_cpu_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("league");
+    let waiter =
+        r#"waiter=sh -c 'while read l; do case "$l" in *,*) sleep 0.4; echo 0;; esac; done'"#;
+    let stdout = league(
+        &[
+            "cardjitsu",
+            "random-sh",
+            waiter,
+            "--games",
+            "2",
+            "--max-rounds",
+            "3",
+            "--time",
+            "cpu",
+            "--timeout-ms",
+            "1000",
+            "--startup-ms",
+            "20000",
+        ],
+        &out,
+    );
+    let row = stdout.lines().find(|l| l.contains(" waiter ")).unwrap();
+    let slowest = row
+        .split_whitespace()
+        .find(|w| w.ends_with("ms/1000ms"))
+        .unwrap_or_else(|| panic!("no slowest/limit: {row}"));
+    let shown: f64 = slowest.split("ms/").next().unwrap().parse().unwrap();
+    assert!(shown < 200.0, "its CPU time, not its 400 ms waits: {row}");
+    assert!(
+        stdout.contains("slowest/limit: CPU time per move, the clock --time cpu holds"),
+        "{stdout}"
+    );
+    let report = read_json(&out.join("report.json"));
+    let waits = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "waiter")
+        .map(|s| s["moves"]["wall_ms"]["max"].as_f64().unwrap())
+        .unwrap();
+    assert!(waits >= 400.0, "{report}");
+}
+
 /// A bot that starts slowly: each game's first answer takes longer than
 /// its move limit, within its start-up allowance. The table's
 /// `slowest/limit` holds its moves against the move limit alone and says
