@@ -48,7 +48,8 @@ pub struct Prompt {
 
 /// Lines to send to some seats, expecting no reply (a round result, say).
 /// Only processes that are alive get them: a bot that exits after every
-/// move starts again with its greeting and the next prompt instead.
+/// move starts again with its greeting (which tells it what it missed)
+/// and the next prompt instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
     pub seats: Vec<usize>,
@@ -70,7 +71,9 @@ pub trait Referee {
     fn seats(&self) -> usize;
 
     /// Lines a freshly started process of `seat` gets before its first
-    /// prompt (CardJitsu: the player number). Sent again on every restart.
+    /// prompt, at the game's start and on every restart: what a process
+    /// alive since the start would know (CardJitsu: the player number,
+    /// then the result line of every round played so far).
     fn greeting(&self, seat: usize) -> Vec<String>;
 
     /// The prompts for the next simultaneous decision; empty once the game

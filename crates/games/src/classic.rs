@@ -554,6 +554,9 @@ struct BotSide {
     /// bot's own choice).
     cards: Sender<(Card, Option<StandIn>)>,
     results: Receiver<RoundEnd>,
+    /// The result lines of the rounds so far: a process started during the
+    /// game is told them (as the tournament referee's greeting does).
+    told: Vec<String>,
     farewell: Option<Vec<String>>,
     /// Why the last reply was refused, as the protocol's parser said.
     refused: std::cell::RefCell<Option<String>>,
@@ -575,9 +578,12 @@ impl Referee for BotSide {
         1
     }
 
-    /// The bot is player 2.
+    /// The bot is player 2; a process started during the game is told the
+    /// rounds so far.
     fn greeting(&self, _seat: usize) -> Vec<String> {
-        vec![wire::greeting(1)]
+        std::iter::once(wire::greeting(1))
+            .chain(self.told.iter().cloned())
+            .collect()
     }
 
     fn prompts(&self) -> Vec<Prompt> {
@@ -631,6 +637,7 @@ impl Referee for BotSide {
                 self.hand.push(card);
             }
         }
+        self.told.push(end.line.clone());
         vec![Notice {
             seats: vec![0],
             lines: vec![end.line],
@@ -796,6 +803,7 @@ pub fn with_bot(
         fallback: stream(seed, CardJitsu::<DeckDealer>::fallback_stream_id(1)),
         cards: cards_tx,
         results: results_rx,
+        told: Vec::new(),
         farewell: None,
         refused: Default::default(),
     };
@@ -1228,6 +1236,7 @@ WB8
             fallback: stream(5, 0),
             cards: cards_tx,
             results: results_rx,
+            told: Vec::new(),
             farewell: None,
             refused: Default::default(),
         };
@@ -1245,9 +1254,12 @@ WB8
         assert!(!hand_line(&side).starts_with('*'));
         // The game loop's answer is queued before the bot's side asks for
         // it: the channels do not block, so one thread plays both sides.
+        assert_eq!(side.greeting(0), ["2"]);
         opponent.result(card("WoA"), card("Wb6"), 1, false).unwrap();
         side.apply(vec![Answer::Move(0)]);
         opponent.card(1).unwrap();
+        // A process started now is told the round so far.
+        assert_eq!(side.greeting(0), ["2", "WoA vs. Wb6: 1 wins!"]);
         assert_eq!(hand_line(&side), wire::hand_line(&side.hand, true));
         assert!(hand_line(&side).starts_with("* "));
         opponent.result(card("Fb4"), card("Sy6"), 1, false).unwrap();

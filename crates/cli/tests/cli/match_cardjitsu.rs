@@ -665,6 +665,27 @@ fn a_bot_crashing_midgame_is_named_with_its_first_crash_and_a_sound_match_exits_
 /// Every move of every seat has its time in the record: the wall time
 /// from prompt to answer and the CPU time the bot used meanwhile, one per
 /// round; and each seat's memory peak, where measured.
+/// A bot that exits after every answer is started again with its player
+/// number and the result of every round so far (then its hand): what a
+/// live process was told. This one answers with how many results it was
+/// told (at most 4), so the record's choices show it; before, a new
+/// process was told none.
+#[test]
+fn a_bot_started_again_is_told_the_rounds_so_far() {
+    let counter = r#"counter=sh -c 'n=0; while read l; do case "$l" in *vs.*) n=$((n+1));; *,*) [ $n -gt 4 ] && n=4; echo $n; exit 0;; esac; done'"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("game.json");
+    play(&[counter, "random-sh", "--seed", "3", "-q"], &json);
+    let record = read_json(&json);
+    let rounds = record["rounds"].as_array().unwrap();
+    assert!(rounds.len() >= 3, "{record}");
+    for (i, round) in rounds.iter().enumerate() {
+        assert_eq!(round["faults"][0], Value::Null, "round {}: {round}", i + 1);
+        assert_eq!(round["choices"][0], i.min(4), "round {}: {round}", i + 1);
+    }
+    assert_eq!(record["conduct"][0]["spawns"], rounds.len(), "{record}");
+}
+
 #[test]
 fn the_record_holds_each_moves_times() {
     let dir = tempfile::tempdir().unwrap();

@@ -514,9 +514,16 @@ impl<D: Dealer> Referee for CardJitsu<D> {
         2
     }
 
-    /// The player number: `1` or `2`.
+    /// The player number (`1` or `2`), then the result line of every
+    /// round played so far: a process started during the game (a bot that
+    /// exits after every answer, one started again after a fault) is told
+    /// what a live process was, as seed 002 has it ("the cards played in
+    /// each round"). A game that does not record its rounds (a search
+    /// copy, which no process plays) has none to tell.
     fn greeting(&self, seat: usize) -> Vec<String> {
-        vec![wire::greeting(seat)]
+        std::iter::once(wire::greeting(seat))
+            .chain(self.record.rounds.iter().map(RoundRecord::result_line))
+            .collect()
     }
 
     fn prompts(&self) -> Vec<Prompt> {
