@@ -288,6 +288,84 @@ impl Board {
         Some(old)
     }
 
+    /// An upper bound on the number of moves of a shortest walk between
+    /// any two tiles a player can walk between. For each connected set of
+    /// passable tiles: twice the distance from a middle tile `m` to the
+    /// tile farthest from it (any two tiles of the set are at most that far
+    /// apart, by way of `m`), `m` being halfway along a longest path found
+    /// by two searches (from the set's first tile row by row to the tile
+    /// farthest from it, and from there on), which makes the bound close
+    /// to the set's true diameter on grids. Four breadth-first searches,
+    /// O(width x height).
+    pub fn walk_bound(&self) -> usize {
+        let mut dist = vec![u32::MAX; self.tiles.len()];
+        let mut seen = vec![false; self.tiles.len()];
+        let mut order = Vec::new();
+        let mut bound = 0;
+        for first in 0..self.tiles.len() {
+            if seen[first] || !self.tiles[first].is_passable() {
+                continue;
+            }
+            let (b, _) = self.farthest(first, &mut dist, &mut order);
+            let (c, diameter) = self.farthest(b, &mut dist, &mut order);
+            // Back from `c` towards `b` (distances from `b` are in `dist`)
+            // to the tile halfway.
+            let mut m = c;
+            while dist[m] > diameter / 2 {
+                m = self
+                    .passable_neighbours(m)
+                    .find(|&j| dist[j] + 1 == dist[m])
+                    .expect("a tile found by the search has a neighbour one step nearer");
+            }
+            let (_, radius) = self.farthest(m, &mut dist, &mut order);
+            for &i in &order {
+                seen[i] = true;
+            }
+            bound = bound.max(2 * radius as usize);
+        }
+        bound
+    }
+
+    /// The passable neighbours of tile index `i`, as indices.
+    fn passable_neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let here = Pos {
+            x: i % self.width,
+            y: i / self.width,
+        };
+        Dir::ALL.into_iter().filter_map(move |dir| {
+            let there = self.neighbour(here, dir)?;
+            let j = there.y * self.width + there.x;
+            self.tiles[j].is_passable().then_some(j)
+        })
+    }
+
+    /// A breadth-first search from tile index `start` over passable tiles,
+    /// leaving each reached tile's distance in `dist` (the others
+    /// `u32::MAX`): the last tile reached and its distance. `order` holds
+    /// the tiles in the order reached; the last search's are set back
+    /// first (only they: a board of many small walled-off sets costs
+    /// no more than one open board).
+    fn farthest(&self, start: usize, dist: &mut [u32], order: &mut Vec<usize>) -> (usize, u32) {
+        for &i in order.iter() {
+            dist[i] = u32::MAX;
+        }
+        order.clear();
+        dist[start] = 0;
+        order.push(start);
+        let mut next = 0;
+        while let Some(&i) = order.get(next) {
+            next += 1;
+            for j in self.passable_neighbours(i) {
+                if dist[j] == u32::MAX {
+                    dist[j] = dist[i] + 1;
+                    order.push(j);
+                }
+            }
+        }
+        let last = *order.last().expect("the start is reached");
+        (last, dist[last])
+    }
+
     /// Tile counts per type, kept incrementally (O(1)).
     pub fn counts(&self) -> &TileCounts {
         &self.counts
@@ -545,5 +623,29 @@ mod tests {
         assert_eq!(two.counts().sole_sign(), None);
         let none = Board::parse("..\n", "t").unwrap();
         assert_eq!(none.counts().sole_sign(), None);
+    }
+
+    #[test]
+    fn a_walk_bound_is_never_below_the_longest_shortest_walk() {
+        // (text, longest shortest walk between two passable tiles)
+        for (text, diameter) in [
+            ("R", 0),
+            ("R.S", 2),
+            ("R.\n.S", 2),
+            (
+                "PPPPPPP\n######P\nPPPPPPP\nP######\nPPPPPPP\n######P\nRPPPPPP",
+                30,
+            ),
+            // Two walled-off sets: the longer one counts.
+            ("R#....S\n.#.....", 5),
+        ] {
+            let board = Board::parse(text, "t").unwrap();
+            let bound = board.walk_bound();
+            assert!(bound >= diameter, "{text:?}: {bound} < {diameter}");
+            assert!(bound <= 2 * diameter, "{text:?}: {bound}");
+        }
+        // The middle tile makes the bound the diameter on a corridor.
+        let corridor = Board::parse(&".".repeat(41), "t").unwrap();
+        assert_eq!(corridor.walk_bound(), 40);
     }
 }

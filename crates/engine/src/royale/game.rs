@@ -26,7 +26,11 @@ use crate::verify::Contradiction;
 
 /// Round limits; `None` takes the default scaled to the board:
 /// `max_rounds = 10 * (width + height)` (enough for one player per team
-/// to sweep a small board), `stall_rounds = width + height`.
+/// to sweep a small board), `stall_rounds = width + height`, or longer
+/// where walls make walks longer: [`Board::walk_bound`], so
+/// that a player walking by a shortest way to the last tile it must fight
+/// is never stopped on the way (seed 004 draws a game only "if it seems
+/// that a decisive end is not reachable").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -40,7 +44,12 @@ impl Settings {
         let span = u32::try_from(board.width() + board.height()).unwrap_or(u32::MAX);
         ResolvedSettings {
             max_rounds: self.max_rounds.unwrap_or(span.saturating_mul(10)),
-            stall_rounds: self.stall_rounds.unwrap_or(span),
+            stall_rounds: self.stall_rounds.unwrap_or_else(|| {
+                // A walk of `d` moves to a tile beside the one to fight
+                // (`d` < the bound) leaves `d` quiet rounds: under the
+                // bound, the fight's round comes before the limit.
+                span.max(u32::try_from(board.walk_bound()).unwrap_or(u32::MAX))
+            }),
         }
     }
 }
@@ -665,6 +674,44 @@ mod tests {
             (o.winner, o.reason, o.rounds),
             (None, EndReason::RoundCap, 2)
         );
+    }
+
+    /// Seed 004 draws a game only when "a decisive end is not reachable":
+    /// a player walking a winding corridor to the last tile of another
+    /// sign (29 moves on a 7x7 board, more than width + height rounds
+    /// without a tile changing) reaches it and wins under the default
+    /// stall limit. With `width + height` it was stopped at round 14.
+    #[test]
+    fn a_walk_to_the_last_tile_to_fight_is_no_stall() {
+        let winding = "PPPPPPP\n######P\nPPPPPPP\nP######\nPPPPPPP\n######P\nRPPPPPP";
+        let mut g = solo(winding, Team::Paper, 0, 0, Settings::default());
+        assert!(g.settings().stall_rounds >= 30, "{:?}", g.settings());
+        let walk = [
+            (Dir::R, 6),
+            (Dir::D, 2),
+            (Dir::L, 6),
+            (Dir::D, 2),
+            (Dir::R, 6),
+            (Dir::D, 2),
+            (Dir::L, 5),
+        ];
+        let moves = walk
+            .iter()
+            .flat_map(|&(dir, n)| std::iter::repeat_n(Action::Move(dir), n));
+        for action in moves.chain([Action::Instigate(Dir::L)]) {
+            g.step(0, action).unwrap();
+        }
+        let o = g.outcome().unwrap();
+        assert_eq!(
+            (o.winner, o.reason),
+            (Some(Team::Paper), EndReason::OneSignLeft)
+        );
+    }
+
+    #[test]
+    fn the_default_stall_limit_is_width_plus_height_on_an_open_board() {
+        let g = solo("R..S\n....", Team::Rock, 0, 0, Settings::default());
+        assert_eq!(g.settings().stall_rounds, 4 + 2);
     }
 
     #[test]

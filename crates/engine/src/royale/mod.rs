@@ -19,7 +19,8 @@
 //!   ([`EndReason::AlreadyWon`]); one with no sign is a draw before any turn
 //!   ([`EndReason::NoSigns`]), since no sign can ever appear.
 //! - Draw: after `max_rounds` rounds, or `stall_rounds` whole rounds in a
-//!   row without a tile changing (see [`Settings`]).
+//!   row without a tile changing (see [`Settings`]: by default long enough
+//!   for any walk to the last tile a player must fight).
 
 mod board;
 mod game;

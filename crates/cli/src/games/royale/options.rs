@@ -25,7 +25,8 @@ pub const MAX_ROUNDS_DEFAULT: &str = "10 * (width + height)";
 #[command(next_help_heading = HEADING)]
 pub struct RoyaleArgs {
     /// Whole rounds without any tile changing after which the game is a
-    /// draw [default: width + height].
+    /// draw [default: width + height, or longer where walls make walks
+    /// longer (boards/README.md)].
     #[arg(long, value_name = "N", value_parser = crate::args::at_least_one_u32, allow_negative_numbers = true)]
     pub stall_rounds: Option<u32>,
 }
