@@ -20,6 +20,27 @@ use dojo_sandbox::tenant::{Pipes, Tenant, spawn_contained};
 /// Bytes taken from a pipe by one read.
 const READ_CHUNK: usize = 64 * 1024;
 
+/// Input a process may leave unread in dojo, beyond what its pipe holds,
+/// as a multiple of the largest single send it was given: a bot reads a
+/// prompt before it answers, so its backlog stays within about one send;
+/// one that never reads would make dojo keep every prompt of its game
+/// (rounds times the board's size).
+const UNREAD_SENDS: usize = 4;
+/// The least backlog allowed, whatever the sends' sizes.
+const UNREAD_FLOOR: usize = 64 * 1024;
+
+/// Whether a [`BotProcess::send`] found the process reading its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub(crate) enum Sent {
+    /// Queued (and written as far as the pipe took it), or nothing to do.
+    Queued,
+    /// The process had left more unread than [`UNREAD_SENDS`] sends: its
+    /// input is dropped and its stdin closed (its answers still count;
+    /// it reads nothing more).
+    InputClosed { unread: usize },
+}
+
 /// What a bot process did, as seen by the game loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Event {
@@ -85,6 +106,9 @@ pub(crate) struct BotProcess {
     held: Vec<u8>,
     /// Close stdin once `unwritten` is empty.
     close_when_written: bool,
+    /// The largest single send so far, in bytes (what bounds the backlog
+    /// of a process that reads its input).
+    largest_send: usize,
     stdout: Option<ChildStdout>,
     lines: LineBuffer,
     stderr: Option<ChildStderr>,
@@ -140,6 +164,7 @@ impl BotProcess {
             unwritten: Vec::new(),
             held: Vec::new(),
             close_when_written: false,
+            largest_send: 0,
             stdout: pipes.stdout,
             lines: LineBuffer::new(max_line_bytes),
             stderr: pipes.stderr,
@@ -230,19 +255,31 @@ impl BotProcess {
     }
 
     /// Queues lines for stdin and writes what the pipe takes now; the rest
-    /// goes out as the bot reads. Never blocks.
-    pub(crate) fn send(&mut self, lines: &[String]) {
+    /// goes out as the bot reads. Never blocks. A process that has left
+    /// more than [`UNREAD_SENDS`] times its largest send unread (beyond
+    /// what its pipe holds) reads nothing more: its input is dropped and
+    /// its stdin closed, so dojo keeps no more of it.
+    pub(crate) fn send(&mut self, lines: &[String]) -> Sent {
         if self.stdin.is_none() {
-            return;
+            return Sent::Queued;
         }
+        let before = self.unwritten.len();
         self.release_held();
         for line in lines {
             self.unwritten.extend_from_slice(line.as_bytes());
             self.unwritten.push(b'\n');
         }
+        self.largest_send = self.largest_send.max(self.unwritten.len() - before);
         if !self.unwritten.is_empty() {
             self.write_some();
         }
+        let unread = self.unwritten.len();
+        if unread > (UNREAD_SENDS * self.largest_send).max(UNREAD_FLOOR) {
+            self.unwritten = Vec::new();
+            self.stdin = None;
+            return Sent::InputClosed { unread };
+        }
+        Sent::Queued
     }
 
     /// Holds lines back to go out with the next [`Self::send`], in one
@@ -258,11 +295,12 @@ impl BotProcess {
         }
     }
 
-    /// Sends what [`Self::defer`] holds, now.
-    pub(crate) fn flush(&mut self) {
-        if !self.held.is_empty() {
-            self.send(&[]);
+    /// Sends what [`Self::defer`] holds, now (as [`Self::send`]).
+    pub(crate) fn flush(&mut self) -> Sent {
+        if self.held.is_empty() {
+            return Sent::Queued;
         }
+        self.send(&[])
     }
 
     fn release_held(&mut self) {
@@ -628,14 +666,30 @@ mod tests {
     }
 
     #[test]
-    fn input_the_bot_does_not_read_is_queued_not_blocking() {
-        // sleeps without reading stdin: the pipe fills up, send returns.
+    fn input_the_bot_does_not_read_is_queued_not_blocking_and_then_dropped() {
+        // Sleeps without reading stdin: the pipe fills up, send returns.
         let mut process = spawn("sleep 30");
         let line = vec!["x".repeat(1000)];
-        for _ in 0..200 {
-            process.send(&line);
-        }
-        assert!(!process.unwritten.is_empty(), "200 KB do not fit a pipe");
+        let mut sends = 0;
+        let unread = loop {
+            sends += 1;
+            assert!(sends < 1000, "1 MB queued and still taken");
+            match process.send(&line) {
+                Sent::Queued => continue,
+                Sent::InputClosed { unread } => break unread,
+            }
+        };
+        // Past what its pipe holds, no more than the floor's worth of
+        // 1 KB sends waited in dojo, then its input was dropped: dojo
+        // keeps none of it, and sends nothing more.
+        assert!(
+            unread > UNREAD_FLOOR && unread <= UNREAD_FLOOR + 1001,
+            "{unread}"
+        );
+        assert!(sends > UNREAD_FLOOR / 1001, "{sends} sends");
+        assert!(process.unwritten.is_empty() && process.stdin.is_none());
+        assert_eq!(process.send(&line), Sent::Queued);
+        assert!(process.unwritten.is_empty());
         let mut log = CappedLog::new(100);
         let pgid = process.pgid();
         process.finish(&mut log);
@@ -648,10 +702,10 @@ mod tests {
         process.defer(&["one".to_string()]);
         // Held back: nothing written yet, so nothing to wake the bot.
         assert!(process.unwritten.is_empty() && !process.held.is_empty());
-        process.send(&["two".to_string()]);
+        let _ = process.send(&["two".to_string()]);
         assert!(process.held.is_empty());
         process.defer(&["three".to_string()]);
-        process.flush();
+        let _ = process.flush();
         assert!(process.held.is_empty());
         let (mut log, mut buf) = (CappedLog::new(100), read_buffer());
         let mut events = Vec::new();

@@ -413,3 +413,41 @@ fn a_bot_given_to_another_team_than_its_own_is_refused() {
     );
     assert_eq!(read_json(&json)["seats"][1]["bot"], "paper");
 }
+
+/// A bot that answers without ever reading its input: dojo keeps no more
+/// of its prompts than a bot that reads them would leave (on the large
+/// board, rounds times 7.7 KB grew in dojo's memory without bound); past
+/// that its stdin is closed, its stderr log says why, and the game goes
+/// on with its answers.
+#[test]
+fn a_bot_that_never_reads_its_input_is_closed_off_and_the_game_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("game.json");
+    let blind = "blind=sh -c 'while :; do echo P; sleep 0.002; done'";
+    let general = format!(
+        "general={}",
+        dojo_testkit::cli::debug_bot("dojo-bot-general", "general").display()
+    );
+    stdout_ok(
+        dojo()
+            .args(["match", "royale", "--board", "boards/large.txt"])
+            .args(["--rock", blind, "--paper", &general, "--scissors", &general])
+            .args(["--max-rounds", "40", "--keep-stderr", "--seed", "2"])
+            .args(dojo_testkit::cli::GENEROUS)
+            .arg("--json")
+            .arg(&json),
+    );
+    let record = read_json(&json);
+    assert_eq!(record["outcome"]["rounds"], 40, "{}", record["outcome"]);
+    assert_eq!(record["conduct"][0]["crash"], 0, "{}", record["conduct"]);
+    let said: String = record["stderr"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        said.contains("bytes of its input unread") && said.contains("its stdin is closed"),
+        "{said}"
+    );
+}

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::options::{RunOptions, Seat};
-use crate::process::{BotProcess, LimitsSeen, Source, Tagged};
+use crate::process::{BotProcess, LimitsSeen, Sent, Source, Tagged};
 use crate::stderr_log::CappedLog;
 use dojo_sandbox::lifecycle::Refusal;
 use dojo_sandbox::spawn::Launch;
@@ -150,6 +150,18 @@ impl<'a> Pipes<'a> {
 }
 
 impl Pipes<'_> {
+    /// Notes in the seat's stderr log a process whose input was closed for
+    /// being left unread (see [`BotProcess::send`]).
+    fn note_sent(&mut self, seat: usize, sent: Sent) {
+        if let Sent::InputClosed { unread } = sent {
+            let note = format!(
+                "[dojo: the bot left {unread} bytes of its input unread, more than a bot that \
+                 reads its prompts leaves: its stdin is closed and it is sent nothing more]\n"
+            );
+            self.logs[seat].push(note.as_bytes());
+        }
+    }
+
     /// A new box for the seat's bot, with a scratch directory (and seat
     /// user) of its own.
     fn make_box(
@@ -440,7 +452,8 @@ impl Processes for Pipes<'_> {
 
     fn send(&mut self, seat: usize, lines: &[String]) {
         if let Some(process) = &mut self.processes[seat] {
-            process.send(lines);
+            let sent = process.send(lines);
+            self.note_sent(seat, sent);
         }
     }
 
@@ -458,7 +471,8 @@ impl Processes for Pipes<'_> {
 
     fn flush(&mut self, seat: usize) {
         if let Some(process) = &mut self.processes[seat] {
-            process.flush();
+            let sent = process.flush();
+            self.note_sent(seat, sent);
         }
     }
 
