@@ -74,6 +74,42 @@ pub struct Report {
     /// (`league.json`'s `origin.excluded`); absent when none was.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excluded: Vec<crate::Excluded>,
+    /// Bots whose faulty games fall on one opponent ([`Concentrated`]);
+    /// absent when none did, and in reports from before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concentrated_faults: Vec<Concentrated>,
+}
+
+/// A bot faulty in most of its games against one opponent and seldom in
+/// its others: each such fault handed that opponent the game (under
+/// `forfeit`), which is how one author's second entry can carry the first
+/// ([`concentrated`] says when).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Concentrated {
+    pub bot: String,
+    pub opponent: String,
+    /// Games against `opponent` in which `bot` was faulty, of `games`.
+    pub faulty: u64,
+    pub games: u64,
+    /// The same in its other games.
+    pub faulty_elsewhere: u64,
+    pub games_elsewhere: u64,
+}
+
+/// The least faulty games against one opponent that [`concentrated`]
+/// reads as a pattern rather than chance.
+pub const CONCENTRATED_LEAST: u64 = 3;
+
+/// Whether `bot`'s `faulty` games of `games` against one opponent stand
+/// out from its `faulty_elsewhere` of `games_elsewhere` against the rest:
+/// at least [`CONCENTRATED_LEAST`], at least half of their meetings, and
+/// at most one in ten of its other games (a bot that crashes everywhere is
+/// `FAULTY`, not this).
+fn concentrated(faulty: u64, games: u64, faulty_elsewhere: u64, games_elsewhere: u64) -> bool {
+    faulty >= CONCENTRATED_LEAST
+        && 2 * faulty >= games
+        && games_elsewhere > 0
+        && 10 * faulty_elsewhere <= games_elsewhere
 }
 
 impl Report {
@@ -529,7 +565,36 @@ pub fn build_report_from(
             .cloned()
             .collect(),
         excluded: origin.excluded.clone(),
+        concentrated_faults: concentrations(names, tally),
     }
+}
+
+/// Every (bot, opponent) whose faults are [`concentrated`], by bot and
+/// opponent name.
+fn concentrations(names: &[String], tally: &LeagueTally) -> Vec<Concentrated> {
+    let mut found = Vec::new();
+    for (&(a, b), p) in &tally.pairs {
+        for (side, (bot, opponent)) in [(a, b), (b, a)].into_iter().enumerate() {
+            let faulty = p.faulty[side];
+            let t = &tally.bots[bot];
+            let (faulty_elsewhere, games_elsewhere) = (
+                t.faulty_games.saturating_sub(faulty),
+                t.games.saturating_sub(p.games),
+            );
+            if concentrated(faulty, p.games, faulty_elsewhere, games_elsewhere) {
+                found.push(Concentrated {
+                    bot: names[bot].clone(),
+                    opponent: names[opponent].clone(),
+                    faulty,
+                    games: p.games,
+                    faulty_elsewhere,
+                    games_elsewhere,
+                });
+            }
+        }
+    }
+    found.sort_by(|x, y| (&x.bot, &x.opponent).cmp(&(&y.bot, &y.opponent)));
+    found
 }
 
 /// `score` of `games` in percent, rounded to one decimal, half away from
@@ -611,6 +676,53 @@ mod tests {
         );
         let got: Vec<_> = aab.iter().map(|r| (r.a, r.b, r.score_a)).collect();
         assert_eq!(got, vec![(0, 1, 0.0), (0, 1, 0.0)]);
+    }
+
+    /// A bot faulty in most of its games against one opponent and in
+    /// none of its others is named with that opponent; one faulty
+    /// everywhere, or against an opponent only twice, is not.
+    #[test]
+    fn faults_that_fall_on_one_opponent_are_named() {
+        let names: Vec<String> = ["m", "o", "p", "s", "x"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut id = 0;
+        let mut game = |a: &str, b: &str, faulty: Vec<usize>| {
+            id += 1;
+            let mut g = line(id, &[a, b], &[0.5, 0.5]);
+            g.teams = dojo_games::seat_roles(Game::CARDJITSU.shape());
+            g.faulty = faulty;
+            g
+        };
+        let mut games = Vec::new();
+        for _ in 0..4 {
+            // s forfeits every game against m, none against o and p.
+            games.push(game("s", "m", vec![0]));
+            games.push(game("s", "o", vec![]));
+            games.push(game("p", "s", vec![]));
+            // x is faulty everywhere; p only twice against o.
+            games.push(game("x", "m", vec![0]));
+            games.push(game("o", "x", vec![1]));
+        }
+        games.push(game("p", "o", vec![0]));
+        games.push(game("p", "o", vec![0]));
+        games.push(game("p", "m", vec![]));
+        let mut tally = LeagueTally::new(names.clone(), Game::CARDJITSU);
+        for g in &games {
+            assert!(tally.add(g));
+        }
+        assert_eq!(
+            concentrations(&names, &tally),
+            [Concentrated {
+                bot: "s".into(),
+                opponent: "m".into(),
+                faulty: 4,
+                games: 4,
+                faulty_elsewhere: 0,
+                games_elsewhere: 8,
+            }]
+        );
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub(crate) struct BotTally {
     pub losses: u64,
     pub score: f64,
     pub faults: SeatFaults,
+    /// Games in which a seat of it was faulty (a stored line's `faulty`).
+    pub faulty_games: u64,
     /// Its moves' times and memory peak, from the games' `timing`.
     pub moves: dojo_games::MoveTally,
     /// Its first fault ([`FirstFaultAt`]): one entry, however many games.
@@ -78,6 +80,9 @@ pub(crate) struct PairTally {
     pub results: u64,
     /// The lower index's score in those results.
     pub score: f64,
+    /// Of `games`, those in which the lower index (`[0]`) and the higher
+    /// (`[1]`) was faulty: where one bot's faults fall on one opponent.
+    pub faulty: [u64; 2],
 }
 
 /// The sums of a league's stored games (see the module docs).
@@ -209,9 +214,24 @@ impl LeagueTally {
             }
         }
         // A game counts once for each pair of bots that met in it, however
-        // many seats each holds.
+        // many seats each holds; so does a bot's fault in it.
+        let faulty = |bot: usize| g.faulty.iter().any(|&seat| idx.get(seat) == Some(&bot));
+        let mut bots: Vec<usize> = idx.clone();
+        bots.sort_unstable();
+        bots.dedup();
+        for &bot in &bots {
+            if faulty(bot) {
+                self.bots[bot].faulty_games += 1;
+            }
+        }
         for key in met {
-            self.pairs.entry(key).or_default().games += 1;
+            let e = self.pairs.entry(key).or_default();
+            e.games += 1;
+            for (side, bot) in [key.0, key.1].into_iter().enumerate() {
+                if faulty(bot) {
+                    e.faulty[side] += 1;
+                }
+            }
         }
         true
     }

@@ -65,6 +65,10 @@ function standingsPanel(rep, view) {
       `The interval axis spans the bots that are not FAULTY; ${cut.map((s) => `${s.name}’s (${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)})`).join(', ')} ${cut.length === 1 ? 'is' : 'are'} cut at its edge (arrow).`) : null,
     flagged.length ? h('p', { class: 'hint', id: 'faulty-bots', style: 'margin:4px 0 0' },
       `FAULTY: ${flagged.join(', ')}: ${flagged.length === 1 ? 'its' : 'their'} rating says little; see its first fault under “First faults” and its stderr log in the league directory.`) : null,
+    // One bot's faults falling on one opponent (report.json's
+    // concentrated_faults): the pattern of a sacrificial second entry.
+    (rep.concentrated_faults || []).length ? h('p', { class: 'hint', id: 'concentrated-faults', style: 'margin:4px 0 0;color:#8e2419' },
+      (rep.concentrated_faults || []).map((c) => `${c.bot} was faulty in ${fmt(c.faulty)} of its ${fmt(c.games)} games against ${c.opponent} and in ${fmt(c.faulty_elsewhere)} of its ${fmt(c.games_elsewhere)} others: faults that fall on one opponent hand it those games (two entries of one author can collude so).`).join(' ')) : null,
     // --replace: the standings count the new version's games only.
     (rep.replaced || []).length ? h('p', { class: 'hint', id: 'replaced-bots', style: 'margin:4px 0 0' },
       (rep.replaced || []).map((r) => `${r.name} was replaced by a new version; ${fmt(r.retired_games)} games of the old one are kept in games.jsonl, retired, and count nowhere.`).join(' ')) : null);

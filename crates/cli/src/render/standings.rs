@@ -60,6 +60,18 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
             super::count(s.games, "game")
         );
     }
+    for c in &report.concentrated_faults {
+        let _ = writeln!(
+            out,
+            "\nnote: {} was faulty in {} of its {} against {} and in {} of its {} others: faults that fall on one opponent hand it those games (two entries of one author can collude so: docs/guide.md, A folder of submissions)",
+            c.bot,
+            c.faulty,
+            super::count(c.games, "game"),
+            c.opponent,
+            c.faulty_elsewhere,
+            c.games_elsewhere
+        );
+    }
     for s in &report.standings {
         slow_start_line(&mut out, report, s);
     }
