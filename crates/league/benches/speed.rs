@@ -458,9 +458,19 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
             }
             for &mode in &a.sandboxes {
                 let run = league_of(&cmd, 2, a.games, a.jobs, mode, dir.path());
+                let cpu_before = cpu_of_self_and_reaped();
                 let bare = bare_games(echo, &args, run.games, run.rounds, a.jobs);
+                // The loop's bots are its own children, reaped: this is
+                // all of a harness-free game's CPU (its bots' and its own).
+                let loop_cpu = cpu_of_self_and_reaped()
+                    .zip(cpu_before)
+                    .map(|(after, before)| format!(
+                        ", the loop's CPU {:.2} ms a game (its bots' and its own)",
+                        (after - before) * 1e3 / run.games as f64
+                    ))
+                    .unwrap_or_default();
                 println!(
-                    "--jobs {} [sandbox {}]: league {:.1} games/s, harness-free loop {:.1} games/s, ratio {:.2}",
+                    "--jobs {} [sandbox {}]: league {:.1} games/s, harness-free loop {:.1} games/s, ratio {:.2}{loop_cpu}",
                     a.jobs,
                     sandbox_name(mode),
                     run.games as f64 / run.secs,
@@ -667,6 +677,23 @@ fn python_league(echo: &Path, games: u64, dir: &Path) -> Option<(f64, u64)> {
 }
 
 // ------------------------------------------------------------------ memory
+
+/// Seconds of CPU this process and its reaped children have used
+/// (`/proc/self/stat`'s utime, stime, cutime and cstime, in clock ticks
+/// of 10 ms).
+fn cpu_of_self_and_reaped() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's closing parenthesis: state is the
+    // first, utime the 12th.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let ticks: Vec<f64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    Some(ticks.iter().sum::<f64>() / 100.0)
+}
 
 /// The peak resident memory of this process, from /proc (KiB).
 fn peak_rss_kib() -> Option<u64> {
