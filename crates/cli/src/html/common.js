@@ -4,17 +4,36 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+// Text a bot controls (its name and directory, description, stderr, an
+// answer, a reason, a command) as the page shows it: Unicode's
+// bidirectional formatting characters (the marks U+061C, U+200E, U+200F,
+// the embeddings and overrides U+202A to U+202E, the isolates U+2066 to
+// U+2069) as escapes, `\u{202e}`, as on the terminal
+// (render/untrusted.rs). Obeyed, a right-to-left override makes a
+// directory `U+202E yp-modnar` read as `random-py`, and a stderr line
+// ending `U+202E gnp.exe` read as `exe.png`. Everything else, right-to-
+// left letters too, is left as it is. The page's own text holds none of
+// them, so build() passes all the text it puts in the page through this:
+// no call site can forget it.
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const escapeBidi = (text) => String(text).replace(BIDI_CONTROLS, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+// The attributes whose text is shown (as a tooltip, or read aloud).
+const SHOWN_ATTRS = new Set(['title', 'aria-label', 'alt', 'placeholder']);
+
 // h('div', {class: 'x', onclick: f}, child, 'text', [more]) -> element.
+// Text (kids, `text`, the attributes of SHOWN_ATTRS) goes in through
+// escapeBidi(); other attributes (a `data-dir`, a `value`) as they are.
 function build(el, attrs, kids) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v == null || v === false) continue;
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (k === 'text') el.textContent = v;
-    else el.setAttribute(k, v === true ? '' : v);
+    else if (k === 'text') el.textContent = escapeBidi(v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, SHOWN_ATTRS.has(k) ? escapeBidi(v) : v);
   }
   for (const kid of kids.flat(Infinity)) {
     if (kid == null || kid === false) continue;
-    el.append(kid instanceof Node ? kid : String(kid));
+    el.append(kid instanceof Node ? kid : escapeBidi(kid));
   }
   return el;
 }
@@ -45,7 +64,9 @@ function textWidth(text, size, weight) {
 // share a long start (contestant-with-long-name-01, -02, ...) and only
 // their ends tell them apart. Where it is cut, the full name goes in a
 // tooltip.
-function cutMiddle(name, px, size, weight) {
+function cutMiddle(raw, px, size, weight) {
+  // Cut what is shown, escapes included, so that what is shown fits.
+  const name = escapeBidi(raw);
   if (textWidth(name, size, weight) <= px) return name;
   const chars = [...name];
   for (let keep = chars.length - 1; keep > 1; keep--) {
@@ -218,6 +239,8 @@ const PAGES = {};
 function start() {
   const block = document.getElementById('dojo-data');
   const data = JSON.parse(block.textContent);
+  // A replay's title names its bots, as its record gives them.
+  document.title = escapeBidi(document.title);
   const app = document.getElementById('app');
   app.textContent = '';
   PAGES[data.page](data, app);

@@ -9,19 +9,29 @@
 //! and erases the real standings to leave forged lines in their place. So
 //! every control character (C0 but tab, DEL, C1) is shown as a visible
 //! escape instead (`\x1b`, `\u{9b}`): the organiser sees that something
-//! was there, and the terminal obeys nothing. Ordinary text, any script's,
-//! is left as it is.
+//! was there, and the terminal obeys nothing.
+//!
+//! Unicode's bidirectional formatting characters are escaped the same way
+//! (`\u{202e}`): not controls (they are `Cf`), but a terminal that lays
+//! out right-to-left text obeys them too. A folder entry named
+//! `U+202E yp-modnar` reads as `random-py`, a stderr line ending
+//! `U+202E gnp.exe` as `exe.png`: the organiser would read a name or a
+//! file that is not there. Ordinary text, any script's (right-to-left
+//! letters too), is left as it is.
 //!
 //! The files dojo writes keep the text as the bot wrote it (the record,
-//! `report.json`): the HTML pages escape it for a browser, the JUnit
-//! report for XML; this is only for what is printed. dojo's own colours
-//! are added around such text, never inside it, and stay.
+//! `report.json`): the HTML pages escape it for a browser (and show the
+//! bidirectional formatting characters as the same escapes:
+//! `escapeBidi` in `html/common.js`), the JUnit report for XML; this is
+//! only for what is printed. dojo's own colours are added around such
+//! text, never inside it, and stay.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// `text` for one line of a terminal: every control character but tab
-/// (newlines too) shown as an escape. Borrowed when there is none.
+/// (newlines too) and every bidirectional formatting character shown as
+/// an escape. Borrowed when there is none.
 pub fn line(text: &str) -> Cow<'_, str> {
     escaped(text, false)
 }
@@ -32,9 +42,22 @@ pub fn lines(text: &str) -> Cow<'_, str> {
     escaped(text, true)
 }
 
+/// Unicode's bidirectional formatting characters (`Bidi_Control`): the
+/// marks (ALM U+061C, LRM U+200E, RLM U+200F), the embeddings and
+/// overrides (U+202A to U+202E) and the isolates (U+2066 to U+2069). The
+/// pages' `shown()` (`html/common.js`) escapes the same set.
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
 fn escaped(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     // `char::is_control` is Unicode's Cc: C0, DEL and C1.
-    let bad = |c: char| c.is_control() && c != '\t' && !(keep_newlines && c == '\n');
+    let bad = |c: char| {
+        (c.is_control() && c != '\t' && !(keep_newlines && c == '\n')) || is_bidi_control(c)
+    };
     let Some(at) = text.find(bad) else {
         return Cow::Borrowed(text);
     };
@@ -75,6 +98,36 @@ mod tests {
             line("\u{80}\u{9d}0;T\u{9c}\u{9f}"),
             "\\u{80}\\u{9d}0;T\\u{9c}\\u{9f}"
         );
+    }
+
+    #[test]
+    fn bidirectional_formatting_characters_are_shown_as_escapes() {
+        // A directory that would read as `random-py`, a stderr line that
+        // would end in `exe.png`.
+        assert_eq!(line("\u{202e}yp-modnar"), "\\u{202e}yp-modnar");
+        assert_eq!(
+            lines("saved to photo\u{202e}gnp.exe\nok"),
+            "saved to photo\\u{202e}gnp.exe\nok"
+        );
+        for (c, shown) in [
+            ('\u{061c}', "\\u{61c}"),
+            ('\u{200e}', "\\u{200e}"),
+            ('\u{200f}', "\\u{200f}"),
+            ('\u{202a}', "\\u{202a}"),
+            ('\u{202b}', "\\u{202b}"),
+            ('\u{202c}', "\\u{202c}"),
+            ('\u{202d}', "\\u{202d}"),
+            ('\u{2066}', "\\u{2066}"),
+            ('\u{2067}', "\\u{2067}"),
+            ('\u{2068}', "\\u{2068}"),
+            ('\u{2069}', "\\u{2069}"),
+        ] {
+            assert_eq!(line(&format!("a{c}b")), format!("a{shown}b"));
+        }
+        // Their neighbours, and right-to-left letters, are ordinary text.
+        for text in ["\u{200d}\u{2060}\u{2065}\u{202f}", "שלום", "مرحبا"] {
+            assert!(matches!(line(text), Cow::Borrowed(_)), "{text}");
+        }
     }
 
     #[test]

@@ -2389,3 +2389,132 @@ fn league_report_holds_a_slow_start_against_its_allowance_not_the_move_limit() {
     page.assert_clean();
     page.screenshot_if_asked("report-slow-start.png");
 }
+
+/// A folder entry named with a right-to-left override (U+202E) that
+/// would read as `random-py`, and a bot whose stderr line would end in
+/// `exe.png`: the page shows the override as the terminal does,
+/// `\u{202e}`, so neither reads as what it is not.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_leagues_page_shows_bidi_overrides_in_the_bots_text_as_escapes() {
+    let Some(chrome) =
+        browser_or_skip("a_leagues_page_shows_bidi_overrides_in_the_bots_text_as_escapes")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("submissions");
+    let random =
+        std::fs::read_to_string(dojo_testkit::paths::bots_dir().join("random-py/bot.py")).unwrap();
+    let cardjitsu = "command = \"python3 bot.py\"\ngames = [\"cardjitsu\"]\n";
+    // Answers two hands; on the third writes the line and crashes.
+    let shouty = r#"import sys
+answered = 0
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    if "," in line and " vs. " not in line:
+        if answered == 2:
+            sys.stderr.write("saved to photo\u202egnp.exe\n"); sys.stderr.flush()
+            sys.exit(1)
+        print(answered, flush=True)
+        answered += 1
+"#;
+    for (entry, bot) in [
+        ("alice", random.as_str()),
+        ("shouty", shouty),
+        ("\u{202e}yp-modnar", random.as_str()),
+    ] {
+        let entry = folder.join(entry);
+        std::fs::create_dir_all(&entry).unwrap();
+        std::fs::write(entry.join("bot.toml"), cardjitsu).unwrap();
+        std::fs::write(entry.join("bot.py"), bot).unwrap();
+    }
+    let folder = folder.display().to_string();
+    let (out, page_file) = league_page(
+        dir.path(),
+        &[
+            "cardjitsu",
+            "--bots-dir",
+            &folder,
+            "--games",
+            "2",
+            "--startup-ms",
+            "20000",
+        ],
+    );
+    let report = read_json(&out.join("report.json"));
+    // The record keeps the name as it is.
+    assert_eq!(
+        report["excluded"][0]["dir"], "\u{202e}yp-modnar",
+        "{report:#}"
+    );
+    let page = Opened::open_until(&chrome, &page_file, "#excluded");
+    let names = page.eval(
+        "[...document.querySelectorAll('#excluded tr[data-dir]')].map((tr) => tr.querySelector('td.name').textContent)",
+    );
+    assert_eq!(names, serde_json::json!(["\\u{202e}yp-modnar"]));
+    let stderr = page.text("#first-faults .first-fault[data-bot=\"shouty\"] pre.stderr");
+    assert_eq!(stderr, "saved to photo\\u{202e}gnp.exe");
+    // No bidirectional formatting character anywhere in what the page
+    // shows: its text and its tooltips.
+    let raw = page.eval(
+        "(() => { const bidi = /[\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/;
+             const app = document.getElementById('app');
+             const titles = [...app.querySelectorAll('[title]')].map((e) => e.getAttribute('title'));
+             return [app.textContent, document.title, ...titles].filter((t) => bidi.test(t)); })()",
+    );
+    assert_eq!(raw, serde_json::json!([]));
+    page.assert_clean();
+    page.screenshot_if_asked("report-bidi.png");
+    page.eval("(document.getElementById('first-faults').scrollIntoView(), 1)");
+    page.screenshot_if_asked("report-bidi-first-faults.png");
+}
+
+/// A replay of a record whose bot is named with a right-to-left override
+/// (a record is a file anyone can write) and whose stderr holds one: the
+/// page, its title too, shows the override as an escape.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_replay_page_shows_bidi_overrides_in_the_bots_text_as_escapes() {
+    let Some(chrome) =
+        browser_or_skip("a_replay_page_shows_bidi_overrides_in_the_bots_text_as_escapes")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = CardJitsu::new(21, cardjitsu::Settings::default());
+    let mut rng = Lcg(9);
+    while game.outcome().is_none() {
+        game.play([rng.next(5) as usize, rng.next(5) as usize]);
+    }
+    let play = game.into_record();
+    let rounds = play.rounds.len();
+    let rec = CardJitsuRecord {
+        version: RECORD_VERSION,
+        game: "cardjitsu".into(),
+        seats: vec![seat(0, "\u{202e}ahpla", None), seat(1, "beta", None)],
+        decks: dojo_games::cardjitsu::decks::default_names(Default::default()),
+        draws: [dojo_engine::cardjitsu::Draw::WithoutReplacement; 2],
+        play,
+        conduct: conduct(2),
+        stderr: vec![
+            vec!["saved to photo\u{202e}gnp.exe".into(); rounds],
+            vec![String::new(); rounds],
+        ],
+        timing: Timing::default(),
+    };
+    let page = Opened::open(&chrome, &replay_page(dir.path(), "cj", &rec));
+    let title = page.eval("document.title");
+    assert!(
+        title.as_str().unwrap().contains("\\u{202e}ahpla vs beta"),
+        "{title}"
+    );
+    let app = page.text("#app");
+    assert!(app.contains("\\u{202e}ahpla"), "{app}");
+    assert!(app.contains("saved to photo\\u{202e}gnp.exe"), "{app}");
+    assert!(!app.contains('\u{202e}'), "{app}");
+    page.assert_clean();
+    page.screenshot_if_asked("replay-bidi.png");
+}

@@ -2,8 +2,10 @@
 //! characters escaped: a hostile bot's stderr (before a crash, in its
 //! smoke start, from its build) and its `bot.toml`'s `description` cannot
 //! retitle the window, write the clipboard or move the cursor to erase
-//! the standings. `dojo bots`, a league of the folder, `dojo match` and
-//! `dojo replay --stderr` show the escapes instead.
+//! the standings, and its bidirectional formatting characters cannot
+//! make a name or a file read as another. `dojo bots`, a league of the
+//! folder, `dojo match` and `dojo replay --stderr` show the escapes
+//! instead.
 
 use std::path::Path;
 
@@ -12,18 +14,23 @@ use dojo_testkit::paths::bots_dir;
 
 /// What the hostile bots write: a window title (OSC 0), the clipboard
 /// (OSC 52), the cursor up and the screen below erased (CSI), a C1 CSI
-/// (U+009B, in UTF-8) and a lone carriage return.
-const HOSTILE: &str =
-    "\x1b]0;PWNED\x07\x1b]52;c;SGVsbG8=\x07\x1b[30A\x1b[J\u{9b}2Jforged  1  winner\rover";
+/// (U+009B, in UTF-8), a lone carriage return and a right-to-left
+/// override (U+202E) that makes `gnp.exe` read as `exe.png`.
+const HOSTILE: &str = "\x1b]0;PWNED\x07\x1b]52;c;SGVsbG8=\x07\x1b[30A\x1b[J\u{9b}2Jforged  1  winner\rover \u{202e}gnp.exe";
 /// [`HOSTILE`] as dojo shows it.
-const SHOWN: &str =
-    "\\x1b]0;PWNED\\x07\\x1b]52;c;SGVsbG8=\\x07\\x1b[30A\\x1b[J\\u{9b}2Jforged  1  winner\\x0dover";
+const SHOWN: &str = "\\x1b]0;PWNED\\x07\\x1b]52;c;SGVsbG8=\\x07\\x1b[30A\\x1b[J\\u{9b}2Jforged  1  winner\\x0dover \\u{202e}gnp.exe";
+/// A folder entry whose name reads as `random-py` where the right-to-left
+/// override is obeyed (its name is not a valid bot name: it is listed,
+/// not played).
+const REVERSED_DIR: &str = "\u{202e}yp-modnar";
+/// [`REVERSED_DIR`] as dojo shows it.
+const REVERSED_SHOWN: &str = "\\u{202e}yp-modnar";
 
 /// A folder of two bots that play (`alice`, and `shouty`, which writes
 /// [`HOSTILE`] to stderr before it crashes on its third move and has it in
 /// its description), one that writes it and exits at once (`dud`, which
-/// fails its smoke start) and one whose build writes it and fails
-/// (`badbuild`).
+/// fails its smoke start), one whose build writes it and fails
+/// (`badbuild`) and [`REVERSED_DIR`].
 fn hostile_folder(root: &Path) {
     let random = std::fs::read_to_string(bots_dir().join("random-py/bot.py")).unwrap();
     let entry = |dir: &str, files: &[(&str, &str)]| {
@@ -88,10 +95,15 @@ while True:
         "{cardjitsu}build = [\"sh\", \"-c\", \"printf '\\\\033]0;BUILD-TITLE\\\\007\\\\033[2J oops\\\\n' >&2; exit 1\"]\n"
     );
     entry("badbuild", &[("bot.toml", &build), ("bot.py", &random)]);
+    entry(
+        REVERSED_DIR,
+        &[("bot.toml", cardjitsu), ("bot.py", &random)],
+    );
 }
 
-/// Asserts that `bytes` (a stream of `what`) hold no ESC, BEL, C1 CSI or
-/// carriage return: nothing of the bots' reached the terminal raw.
+/// Asserts that `bytes` (a stream of `what`) hold no ESC, BEL, C1 CSI,
+/// carriage return or right-to-left override: nothing of the bots'
+/// reached the terminal raw.
 fn assert_clean(bytes: &[u8], what: &str) {
     let text = String::from_utf8_lossy(bytes);
     for (bad, name) in [
@@ -99,6 +111,7 @@ fn assert_clean(bytes: &[u8], what: &str) {
         ('\x07', "BEL"),
         ('\u{9b}', "CSI"),
         ('\r', "CR"),
+        ('\u{202e}', "RLO"),
     ] {
         assert!(!text.contains(bad), "{what} holds a raw {name}:\n{text:?}");
     }
@@ -119,6 +132,7 @@ fn bots_shows_a_description_with_its_control_characters_escaped() {
     assert_clean(&out.stderr, "stderr");
     let text = stdout_of(&out);
     assert!(text.contains(&format!("hi {SHOWN}")), "{text}");
+    assert!(text.contains(&format!("{REVERSED_SHOWN} ")), "{text}");
 }
 
 #[test]
@@ -148,6 +162,8 @@ fn a_league_shows_the_bots_stderr_with_its_control_characters_escaped() {
         err.contains("|   \\x1b]0;BUILD-TITLE\\x07\\x1b[2J oops"),
         "{err}"
     );
+    // The entry named to read as `random-py`, among the entries not played.
+    assert!(err.contains(&format!("{REVERSED_SHOWN} ")), "{err}");
 }
 
 #[test]
