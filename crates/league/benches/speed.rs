@@ -464,10 +464,12 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
                 // all of a harness-free game's CPU (its bots' and its own).
                 let loop_cpu = cpu_of_self_and_reaped()
                     .zip(cpu_before)
-                    .map(|(after, before)| format!(
-                        ", the loop's CPU {:.2} ms a game (its bots' and its own)",
-                        (after - before) * 1e3 / run.games as f64
-                    ))
+                    .map(|(after, before)| {
+                        format!(
+                            ", the loop's CPU {:.2} ms a game (its bots' and its own)",
+                            (after - before) * 1e3 / run.games as f64
+                        )
+                    })
                     .unwrap_or_default();
                 println!(
                     "--jobs {} [sandbox {}]: league {:.1} games/s, harness-free loop {:.1} games/s, ratio {:.2}{loop_cpu}",

@@ -226,6 +226,14 @@ impl BotBox {
         true
     }
 
+    /// Whether the box was lost from outside: the box maker that forked
+    /// it has ended, and with it every box it made (see
+    /// [`crate::box_maker::ended`]). What ran in the box then died of
+    /// that, not of anything it did.
+    pub fn lost_with_its_maker(&self) -> bool {
+        self.guard.maker.is_some_and(crate::box_maker::ended)
+    }
+
     /// Whether the box's init has started a process before: a start it
     /// then refuses is no longer the program's fault (it ran here) but
     /// the box's, which an earlier process may have broken (the

@@ -251,13 +251,9 @@ pub(crate) fn make(
                 None
             };
             sys::register_group(waiter);
-            Ok(GroupGuard::new(
-                Waiter::Made(waiter_fd),
-                waiter,
-                init_fd,
-                init,
-                cgroup,
-            ))
+            let mut guard = GroupGuard::new(Waiter::Made(waiter_fd), waiter, init_fd, init, cgroup);
+            guard.maker = Some(maker.pid);
+            Ok(guard)
         }
         Answer::Made { .. } => Err(std::io::Error::other(
             "the box maker answered without the box's descriptors",
@@ -271,6 +267,19 @@ pub(crate) fn make(
         )),
         Answer::Failed { errno: None, text } => Err(std::io::Error::other(text)),
     })
+}
+
+/// Whether the maker of pid `pid` has ended: every box it made went with
+/// it (its waiters' PDEATHSIG is on it). Nothing a bot does reaches it
+/// (it is dojo's child, outside every box, in none of their groups), so
+/// a box lost with its maker was lost from outside: by an administrator's
+/// `kill`, or the OOM killer taking dojo's own processes.
+pub(crate) fn ended(pid: i32) -> bool {
+    let Some(maker) = makers().iter().find(|m| m.pid == pid) else {
+        return false;
+    };
+    // A maker found stuck or gone by `make` was killed and reaped there.
+    maker.dead.load(Ordering::Relaxed) || sys::exited_no_reap(pid).is_some()
 }
 
 /// Sends one request and waits for its answer.

@@ -56,6 +56,9 @@ pub struct GroupGuard {
     /// whatever is still in them is killed and they are removed last
     /// (shared with the processes of a box).
     pub cgroup: Option<std::sync::Arc<crate::cgroup::BotGroup>>,
+    /// The pid of the box maker that forked it, if one did
+    /// ([`crate::box_maker::ended`]).
+    pub(crate) maker: Option<i32>,
 }
 
 /// The process a guard owns: dojo's child, or a box's waiter the box
@@ -222,6 +225,7 @@ impl GroupGuard {
             init,
             init_pid,
             cgroup: cgroup.map(std::sync::Arc::new),
+            maker: None,
         }
     }
 }

@@ -103,6 +103,130 @@ fn nothing_a_bot_started_survives_kill_9_of_dojo() {
     assert!(gone, "left running after kill -9 of dojo: {left:?}");
 }
 
+/// The box makers of the dojo process `dojo` (its children named after
+/// the thread that forks them).
+fn box_makers_of(dojo: u32) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+                return false;
+            };
+            let ppid = stat[close + 1..].split_whitespace().nth(1);
+            &stat[open + 1..close] == "dojo-box-maker" && ppid == Some(&dojo.to_string())
+        })
+        .collect()
+}
+
+/// A box torn down from outside (dojo's box maker killed, as an
+/// administrator or the OOM killer might) is no bot's doing: the game in
+/// play fails and stays for a resume, rather than being stored with both
+/// bots charged a crash (a walk found game 0 stored as a draw of two
+/// crashes, and one bot ranked first on a game won that way).
+#[test]
+fn a_box_lost_with_its_maker_fails_the_game_for_a_resume_not_the_bots() {
+    let doctor = stdout_ok(dojo().arg("doctor"));
+    if !doctor.contains("pid-namespace      yes") {
+        eprintln!("skipped: no PID namespaces here:\n{doctor}");
+        return;
+    }
+    let tag = dojo_testkit::procs::unique_tag("maker");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("league");
+    // Two hands, then silence until a timeout: the first game is in play
+    // when the makers are killed; each later game ends at round 3.
+    let league = || {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("dojo"));
+        cmd.current_dir(root())
+            .args(["league", "cardjitsu"])
+            .arg(format!("a=python3 bots/faulty/hang.py {tag}-a"))
+            .arg(format!("b=python3 bots/faulty/hang.py {tag}-b"))
+            .args([
+                "--games",
+                "2",
+                "--jobs",
+                "1",
+                "--seed",
+                "5",
+                "--max-rounds",
+                "3",
+            ])
+            .args(["--timeout-ms", "3000", "--startup-ms", "20000", "--out"])
+            .arg(&out);
+        cmd
+    };
+    let mut child = league()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("dojo starts");
+    // The league's first game, not a smoke start (each of those plays a
+    // bot against itself, before league.json is written).
+    // (dojo's own command line, its makers' and its waiters' name the
+    // tags too.)
+    let bots = |side: &str| {
+        tagged_processes(&format!("{tag}-{side}"))
+            .into_iter()
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                    .is_ok_and(|c| c.trim_end() == "python3")
+            })
+            .count()
+    };
+    let playing = eventually(Duration::from_secs(60), || {
+        out.join("league.json").exists() && bots("a") == 1 && bots("b") == 1
+    });
+    let makers = box_makers_of(child.id());
+    for pid in &makers {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    let ended = child.wait_with_output().expect("dojo ends");
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    assert!(playing, "the bots never started: {stderr}");
+    if makers.is_empty() {
+        eprintln!("skipped: this dojo forked its boxes itself (no box maker): {stderr}");
+        return;
+    }
+    assert!(
+        stderr.contains("its box was torn down from outside"),
+        "{stderr}"
+    );
+    let stored = || -> Vec<u64> {
+        std::fs::read_to_string(out.join("games.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(stored(), [1], "game 0 failed, not stored: {stderr}");
+    // The resume plays it.
+    let again = std::process::Command::new(assert_cmd::cargo::cargo_bin("dojo"))
+        .current_dir(root())
+        .args(["league", "--resume"])
+        .arg(&out)
+        .output()
+        .expect("dojo resumes");
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let mut ids = stored();
+    ids.sort_unstable();
+    assert_eq!(ids, [0, 1]);
+    let (gone, left) = tagged_gone_within(&tag, Duration::from_secs(15));
+    assert!(gone, "left running: {left:?}");
+}
+
 #[test]
 fn a_league_records_the_containment_it_had() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -97,6 +97,13 @@ impl<'a, P: Processes> Game<'a, P> {
                     bot: state.seat.bot.name.clone(),
                 });
             }
+            // Nor one whose box was torn down from outside (its maker
+            // ended): what its process did then was not its doing.
+            if let Some(state) = self.seats.iter().find(|s| s.box_lost) {
+                return Err(RunError::BoxLost {
+                    bot: state.seat.bot.name.clone(),
+                });
+            }
             let answers = pending
                 .into_iter()
                 .map(|p| p.answer.unwrap_or(Answer::Fault(Fault::Timeout)))
@@ -213,8 +220,10 @@ impl<'a, P: Processes> Game<'a, P> {
     /// notes an OOM kill that was not its doing.
     fn note_limits(&mut self, seat: usize, wait: Duration) {
         let seen = self.procs.limits_hit(seat, wait);
+        let lost = self.procs.box_lost(seat);
         let state = &mut self.seats[seat];
         state.killed_by_memory_elsewhere |= seen.memory_elsewhere;
+        state.box_lost |= lost;
         state.run.note_limits(&seen.hit);
     }
 

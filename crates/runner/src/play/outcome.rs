@@ -338,6 +338,16 @@ pub enum RunError {
          charged to it and was not finished"
     )]
     MemoryElsewhere { bot: String },
+    /// The box of a process of `bot` was torn down from outside while it
+    /// played: the box maker that forked it ended (killed by an
+    /// administrator, or by the OOM killer among dojo's own processes),
+    /// and every box it made with it. The bot's crash would not be its
+    /// own, so the game is not judged; a league keeps it to play again.
+    #[error(
+        "bot {bot}: its box was torn down from outside (dojo's box maker ended): the game is \
+         not charged to it and was not finished"
+    )]
+    BoxLost { bot: String },
     /// The referee and the seat list disagree.
     #[error("the game has {expected} seats but {given} were given")]
     SeatCount { expected: usize, given: usize },

@@ -66,6 +66,11 @@ pub(crate) trait Processes {
     fn memory_peak(&self, _seat: usize) -> Option<u64> {
         None
     }
+    /// Whether the seat's box was lost from outside (its maker ended):
+    /// its process died of that, not of anything it did.
+    fn box_lost(&self, _seat: usize) -> bool {
+        false
+    }
     /// Whether the seat's box refused to start its bot after it had
     /// started it before (in this game or an earlier one on this thread),
     /// so it was made anew: a start that fails after that is charged to
@@ -515,6 +520,12 @@ impl Processes for Pipes<'_> {
 
     fn broke_its_box(&self, seat: usize) -> bool {
         self.broke[seat]
+    }
+
+    fn box_lost(&self, seat: usize) -> bool {
+        self.boxes[seat]
+            .as_ref()
+            .is_some_and(dojo_sandbox::BotBox::lost_with_its_maker)
     }
 
     /// Stdin takes queued input and stderr goes to the seat's log as

@@ -61,6 +61,9 @@ pub(crate) struct SeatState<'a> {
     /// under its memory cap: the game cannot be judged fairly and fails
     /// (see [`RunError::MemoryElsewhere`](super::RunError::MemoryElsewhere)).
     pub(crate) killed_by_memory_elsewhere: bool,
+    /// Its box was torn down from outside (see
+    /// [`RunError::BoxLost`](super::RunError::BoxLost)).
+    pub(crate) box_lost: bool,
     pub(crate) run: SeatRun,
 }
 
@@ -86,6 +89,7 @@ impl<'a> SeatState<'a> {
             cpu_mark: Duration::ZERO,
             controls,
             killed_by_memory_elsewhere: false,
+            box_lost: false,
             run: SeatRun::new(seat.bot.name.clone(), seat.bot.mode),
         }
     }
