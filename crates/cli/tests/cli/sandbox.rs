@@ -158,7 +158,7 @@ fn a_box_lost_with_its_maker_fails_the_game_for_a_resume_not_the_bots() {
             .arg(&out);
         cmd
     };
-    let mut child = league()
+    let child = league()
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
