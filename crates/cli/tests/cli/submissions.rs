@@ -88,9 +88,15 @@ fn bots_lists_every_entry_with_its_status() {
         ("my bot", "bad name"),
         ("weird:name", "bad name"),
         ("zz-twin-2", "bad name"),
+        ("zz-link", "symlink"),
     ] {
         assert!(line(dir).contains(status), "{dir}: {}", line(dir));
     }
+    assert!(
+        line("zz-link").contains("it is a symbolic link to "),
+        "{}",
+        line("zz-link")
+    );
     assert!(line("carol").contains("no bot.toml: runs its bot.py (`python3 bot.py`)"));
     assert!(line("dave").contains("(any)"), "{}", line("dave"));
     assert!(line("loose").contains("2 candidates (a.py, b.py)"));
@@ -222,7 +228,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
         err.contains("note: carol: no bot.toml: runs its bot.py"),
         "{err}"
     );
-    assert!(err.contains("9 entries under"), "{err}");
+    assert!(err.contains("10 entries under"), "{err}");
     for (dir, status) in [
         ("bad-toml", "bad manifest"),
         ("crashy", "failed smoke start"),
@@ -230,6 +236,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
         ("my bot", "bad name"),
         ("typo-game", "wrong game"),
         ("tsc-like", "build failed"),
+        ("zz-link", "symlink"),
     ] {
         let line = err
             .lines()
