@@ -58,7 +58,7 @@ pub enum Command {
     /// Combine the out directories of league shards into one report.
     Merge(MergeArgs),
     /// List every entry of the bots directory with its status (ok, bad
-    /// manifest with each error, no manifest, bad name).
+    /// manifest with each error, no manifest, bad name, symlink).
     Bots,
     /// Show a saved game again, or play it again to check the bots are deterministic.
     Replay(ReplayArgs),

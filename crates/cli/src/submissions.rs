@@ -6,8 +6,10 @@
 //! `excluded` (`league.json`'s `origin`, `report.json`, the report page).
 //!
 //! The statuses, in the order they are found: the folder's scan (the
-//! runner: `bad name`, `bad manifest` with every error of the `bot.toml`,
-//! `no manifest` when no single obvious script could be taken instead;
+//! runner: `symlink` for a symbolic link to a directory, which is not
+//! followed, `bad name`, `bad manifest` with every error of the
+//! `bot.toml`, `no manifest` when no single obvious script could be taken
+//! instead;
 //! then `wrong game` when its `games` names no game dojo knows, a typo
 //! that keeps it out of every league, so `dojo bots` says so too; a typo
 //! beside a game it knows leaves it ok, with the typo named under it), then
@@ -116,6 +118,7 @@ pub fn scan(bots_dir: &Path) -> Result<(Vec<Entry>, Vec<String>, Vec<String>)> {
                 Err(EntryProblem::NoManifest(why)) => {
                     (EntryStatus::NoManifest, why, Vec::new(), None)
                 }
+                Err(EntryProblem::Symlink(why)) => (EntryStatus::Symlink, why, Vec::new(), None),
                 Err(EntryProblem::BadManifest(err)) => bad_manifest(&err),
             };
             Entry {

@@ -24,6 +24,10 @@ pub enum EntryStatus {
     OverLimits,
     /// No `bot.toml`, and no single obvious script to take instead.
     NoManifest,
+    /// The entry is a symbolic link to a directory, not a directory of the
+    /// folder: it is not followed (it would enter another entry's bot, or
+    /// any the organiser can read, as a submission of its own).
+    Symlink,
     /// Its `bot.toml`'s `games` does not list the league's game and
     /// names one dojo does not know (likely a typo). An entry whose
     /// `games` names only other games dojo knows is not excluded at all:
@@ -44,6 +48,9 @@ impl EntryStatus {
             EntryStatus::BadManifest => "bad manifest",
             EntryStatus::OverLimits => "over the limits",
             EntryStatus::NoManifest => "no manifest",
+            // One word, as stored (`symlink`), so a page that does not know
+            // the status shows it as the tables do.
+            EntryStatus::Symlink => "symlink",
             EntryStatus::WrongGame => "wrong game",
             EntryStatus::BuildFailed => "build failed",
             EntryStatus::SmokeFailed => "failed smoke start",

@@ -813,7 +813,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("bot.toml"),
-            format!("command = \"x\"\n{text}"),
+            format!("name = \"x\"\ncommand = \"x\"\n{text}"),
         )
         .unwrap();
         dojo_runner::load_dir(dir.path()).unwrap().values

@@ -25,20 +25,24 @@ pub struct StderrLogs {
     sizes: HashMap<String, u64>,
 }
 
-/// A bot name as a file name: anything but letters, digits, `-`, `_` and
-/// `.` becomes `_`.
+/// A bot name as a file name: `NAME.log`, one file per name. A valid name
+/// ([`dojo_runner::check_name`]: letters, digits, `_`, `.` and `-`, not
+/// starting with `.`) is kept as it is; any other byte is written `%XX`
+/// (`%` itself too), so two names never share a log, whatever they hold
+/// (a league stored before the rule refused a leading `.` keeps `.alice`
+/// apart from `alice`). The cap is kept per name, so a shared file would
+/// let one bot write into another's log and fill its room.
 pub fn log_name(bot: &str) -> String {
-    let safe: String = bot
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("{}.log", safe.trim_start_matches('.'))
+    let mut file = String::with_capacity(bot.len() + 4);
+    for b in bot.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.') {
+            file.push(char::from(b));
+        } else {
+            file.push_str(&format!("%{b:02X}"));
+        }
+    }
+    file.push_str(".log");
+    file
 }
 
 impl StderrLogs {
@@ -133,7 +137,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut logs = StderrLogs::new(dir.path());
         logs.add(&fixture(), &serde_json::json!([["oops\n", "again"], [""]]));
-        let a = fs::read_to_string(dir.path().join("stderr/a_b.log")).unwrap();
+        let a = fs::read_to_string(dir.path().join("stderr/a%2Fb.log")).unwrap();
         assert_eq!(a, "--- game 7, seat 1 ---\noops\nagain\n");
         assert!(!dir.path().join("stderr/c.log").exists());
 
@@ -141,15 +145,63 @@ mod tests {
         for _ in 0..3 {
             logs.add(&fixture(), &serde_json::json!([[big], []]));
         }
-        let a = fs::read_to_string(dir.path().join("stderr/a_b.log")).unwrap();
+        let a = fs::read_to_string(dir.path().join("stderr/a%2Fb.log")).unwrap();
         assert!(a.len() as u64 <= STDERR_LOG_CAP + 64, "{}", a.len());
         assert!(a.ends_with("bytes]\n"));
         // A new run (a resume) counts what is already there.
         let mut again = StderrLogs::new(dir.path());
         again.add(&fixture(), &serde_json::json!([["more"]]));
         assert_eq!(
-            fs::read_to_string(dir.path().join("stderr/a_b.log")).unwrap(),
+            fs::read_to_string(dir.path().join("stderr/a%2Fb.log")).unwrap(),
             a
+        );
+    }
+
+    /// Two bots of a league never share a log: a valid name's log is the
+    /// name itself, and names the rule refuses (kept by a league stored
+    /// before it) are escaped apart from every other.
+    #[test]
+    fn distinct_names_never_share_a_log() {
+        for name in ["alice", "a.b", "Bot_2.0", "x-", "a.", "n.log"] {
+            assert!(dojo_runner::is_valid_name(name), "{name}");
+            assert_eq!(log_name(name), format!("{name}.log"));
+        }
+        let names = [
+            "alice", ".alice", "..alice", "...", "..", ".", "", "a/b", "a_b", "a%2Fb", "a.log",
+            "a", "é", "%C3%A9", ".log", "-x",
+        ];
+        let mut seen = std::collections::HashMap::new();
+        for name in names {
+            let file = log_name(name);
+            assert!(!file.contains('/') && file != "." && file != "..", "{file}");
+            if let Some(other) = seen.insert(file.clone(), name) {
+                panic!("{name:?} and {other:?} share {file}");
+            }
+        }
+    }
+
+    /// The red team's clash: `.alice` beside `alice` wrote into
+    /// `alice.log`, and filled its room.
+    #[test]
+    fn a_dotted_name_does_not_write_into_anothers_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut logs = StderrLogs::new(dir.path());
+        let game = Fixture {
+            seats: vec!["alice".into(), ".alice".into()],
+            ..fixture()
+        };
+        logs.add(
+            &game,
+            &serde_json::json!([["mine\n"], ["x".repeat(STDERR_LOG_CAP as usize)]]),
+        );
+        logs.add(&game, &serde_json::json!([["still mine\n"], []]));
+        let alice = fs::read_to_string(dir.path().join("stderr/alice.log")).unwrap();
+        // Not shown whole on failure: it would be 256 KiB of `x`.
+        assert!(
+            alice == "--- game 7, seat 1 ---\nmine\n--- game 7, seat 1 ---\nstill mine\n",
+            "alice.log holds {} bytes, starting {:?}",
+            alice.len(),
+            &alice[..alice.len().min(80)]
         );
     }
 }

@@ -4,8 +4,9 @@
 //! and starts is found out above it (`dojo`'s `submissions.rs`).
 //!
 //! An entry is a directory directly in the folder (a symbolic link to one
-//! too); hidden entries (`.git`) are not entries, nor are the names the
-//! folder's [`IGNORE_FILE`] lists ([`Folder::ignored`]: test bots kept
+//! is an entry that does not load: [`EntryProblem::Symlink`]); hidden
+//! entries (`.git`) are not entries, nor are the names the folder's
+//! [`IGNORE_FILE`] lists ([`Folder::ignored`]: test bots kept
 //! beside the real ones, an archive), and files are listed apart
 //! ([`Folder::files`]). A directory is loaded from its `bot.toml`;
 //! without one, a single obvious script is taken ([`obvious_script`]).
@@ -64,6 +65,11 @@ pub enum EntryProblem {
     BadManifest(ManifestError),
     /// No `bot.toml` and no single obvious script: why none was taken.
     NoManifest(String),
+    /// The entry is a symbolic link to a directory, not a directory of the
+    /// folder: what it points to. It is not followed: a link would enter
+    /// (and build) a bot from anywhere the organiser's account can read,
+    /// another entry or a bundled bot, as a submission of its own.
+    Symlink(String),
 }
 
 /// Every entry of `folder`, sorted by directory name, each loaded or with
@@ -90,15 +96,21 @@ pub fn scan(folder: &Path) -> Result<Folder, SpecError> {
             continue;
         }
         let dir = item.path();
+        // `is_dir` follows a link; the entry's own type does not.
+        let link = item.file_type().is_ok_and(|t| t.is_symlink());
         if !dir.is_dir() {
             out.files.push(dir_name);
             continue;
         }
-        let outcome = match check_name(&dir_name) {
-            Err(why) => Err(EntryProblem::BadName(format!(
-                "the directory's name {why}; rename the directory"
-            ))),
-            Ok(()) => load(&dir),
+        let outcome = if link {
+            Err(EntryProblem::Symlink(symlink_reason(&dir)))
+        } else {
+            match check_name(&dir_name) {
+                Err(why) => Err(EntryProblem::BadName(format!(
+                    "the directory's name {why}; rename the directory"
+                ))),
+                Ok(()) => load(&dir),
+            }
         };
         let name = match &outcome {
             Ok(loaded) => loaded.bot.name.clone(),
@@ -115,6 +127,15 @@ pub fn scan(folder: &Path) -> Result<Folder, SpecError> {
     out.entries.sort_by(|a, b| a.dir_name.cmp(&b.dir_name));
     mark_duplicates(&mut out.entries);
     Ok(out)
+}
+
+/// Why the symbolic link `path` is no entry, naming what it points to.
+fn symlink_reason(path: &Path) -> String {
+    let target = std::fs::read_link(path)
+        .map_or_else(|_| "a directory".to_owned(), |t| t.display().to_string());
+    format!(
+        "it is a symbolic link to {target}, not a directory of the folder; a submission is a directory in the folder (copy it in, or remove the link)"
+    )
 }
 
 /// The names `folder`'s [`IGNORE_FILE`] lists (none without one), read
@@ -294,6 +315,7 @@ mod tests {
             .map(|e| match &e.outcome {
                 Ok(l) => format!("{}: ok {}", e.dir_name, l.bot.name),
                 Err(EntryProblem::BadName(_)) => format!("{}: bad name", e.dir_name),
+                Err(EntryProblem::Symlink(_)) => format!("{}: link", e.dir_name),
                 Err(_) => format!("{}: other", e.dir_name),
             })
             .collect()
@@ -318,6 +340,39 @@ mod tests {
             None => "command = \"python3 bot.py\"\n".to_owned(),
         };
         write(&root.join(dir), &[("bot.toml", &toml), ("bot.py", "")]);
+    }
+
+    /// A link in the folder to a directory, inside it or out, is listed
+    /// but not followed: its bot is not loaded (nor built, nor played) as
+    /// an entry of its own, and it claims no bot's name. A link to a file
+    /// is a file, as before.
+    #[test]
+    fn a_symbolic_link_entry_is_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("subs");
+        named(&root, "alice", None);
+        named(&tmp.path().join("sensei"), "sensei", None);
+        std::os::unix::fs::symlink("../sensei", root.join("zz-sensei-link")).unwrap();
+        std::os::unix::fs::symlink("alice", root.join("alice-link")).unwrap();
+        std::os::unix::fs::symlink("alice/bot.py", root.join("file-link")).unwrap();
+        assert_eq!(
+            outcomes(&root),
+            [
+                "alice: ok alice",
+                "alice-link: link",
+                "zz-sensei-link: link"
+            ]
+        );
+        let folder = scan(&root).unwrap();
+        assert_eq!(folder.files, ["file-link"]);
+        let Err(EntryProblem::Symlink(why)) = &folder.entries[2].outcome else {
+            panic!("{:?}", folder.entries[2].outcome)
+        };
+        assert!(
+            why.contains("a symbolic link to ../sensei, not a directory of the folder"),
+            "{why}"
+        );
+        assert_eq!(discover(&root).unwrap().len(), 1);
     }
 
     /// The name squat: an entry whose bot.toml takes the name of another
@@ -499,6 +554,7 @@ mod tests {
                         format!("bad manifest {}", m.problems.len())
                     }
                     Err(EntryProblem::NoManifest(_)) => "no manifest".into(),
+                    Err(EntryProblem::Symlink(_)) => "link".into(),
                 };
                 (e.dir_name.clone(), what)
             })

@@ -39,11 +39,14 @@ pub const MAX_NAME_BYTES: usize = 64;
 /// The one rule for bot names, whatever gives the name (a manifest's
 /// `name`, a bot directory's name, the NAME of `NAME=COMMAND`): 1 to
 /// [`MAX_NAME_BYTES`] ASCII letters, digits, `_`, `.` and `-`, not
-/// starting with `-` (it would read as a flag in a recorded command),
-/// and not `.` or `..`. A name is a file name (`stderr/NAME.log`) and a
-/// word on a command line as it is. `Err` says what breaks it.
+/// starting with `-` (it would read as a flag in a recorded command) nor
+/// with `.` (it would read as a hidden file, as `.` and `..` name
+/// directories, and `.alice` would pass for `alice` beside it). A name is
+/// a file name (`stderr/NAME.log`) and a word on a command line as it
+/// is. `Err` says what breaks it.
 pub fn check_name(name: &str) -> Result<(), String> {
-    const RULE: &str = "a bot name is 1 to 64 letters, digits, '_', '.' and '-', not starting with '-', not . or ..";
+    const RULE: &str =
+        "a bot name is 1 to 64 letters, digits, '_', '.' and '-', not starting with '-' or '.'";
     let problem = if name.is_empty() {
         "it is empty".to_owned()
     } else if name.len() > MAX_NAME_BYTES {
@@ -55,8 +58,8 @@ pub fn check_name(name: &str) -> Result<(), String> {
         format!("it holds {c:?}")
     } else if name.starts_with('-') {
         "it starts with '-'".to_owned()
-    } else if name == "." || name == ".." {
-        "it names a directory".to_owned()
+    } else if name.starts_with('.') {
+        "it starts with '.', as a hidden file's name does".to_owned()
     } else {
         return Ok(());
     };
@@ -739,7 +742,7 @@ description = "plays at random"
             "random-py",
             "Bot_2.0",
             "_x",
-            ".tmpA1",
+            "a.",
             &"n".repeat(MAX_NAME_BYTES),
         ] {
             assert!(check_name(good).is_ok(), "{good}");
@@ -750,7 +753,11 @@ description = "plays at random"
             ("weird:name", "it holds ':'"),
             ("a/b", "it holds '/'"),
             ("élan", "it holds 'é'"),
-            ("..", "it names a directory"),
+            (".", "it starts with '.'"),
+            ("..", "it starts with '.'"),
+            ("...", "it starts with '.'"),
+            (".alice", "it starts with '.'"),
+            (".tmpA1", "it starts with '.'"),
             ("-x", "it starts with '-'"),
             (&"n".repeat(MAX_NAME_BYTES + 1), "65 bytes long"),
         ] {

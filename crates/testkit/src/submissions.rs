@@ -10,7 +10,7 @@ use crate::paths::bots_dir;
 /// status a CardJitsu league gives each (`report.json`'s `excluded`
 /// statuses; `ok` for the ones it plays; [`OTHER_GAME`] for the one it
 /// leaves out quietly, as meant for another game, and does not record).
-pub const ENTRIES: [(&str, &str); 13] = [
+pub const ENTRIES: [(&str, &str); 14] = [
     // A bot.toml and the bundled random Python bot.
     ("alice", "ok"),
     // No bot.toml: its single bot.py is taken.
@@ -35,6 +35,9 @@ pub const ENTRIES: [(&str, &str); 13] = [
     // Two entries whose bot.toml give them one name.
     ("zz-twin", "bad-name"),
     ("zz-twin-2", "bad-name"),
+    // A symbolic link to the bundled random Python bot, outside the
+    // folder: not followed, so not played as a submission.
+    ("zz-link", "symlink"),
 ];
 
 /// The status in [`ENTRIES`] of an entry a league leaves out quietly
@@ -115,5 +118,7 @@ pub fn write_folder(root: &Path) {
     let twin = "name = \"twin\"\ncommand = \"python3 bot.py\"\n";
     entry("zz-twin", &[("bot.toml", twin), ("bot.py", &random)]);
     entry("zz-twin-2", &[("bot.toml", twin), ("bot.py", &random)]);
+    std::os::unix::fs::symlink(bots_dir().join("random-py"), root.join("zz-link"))
+        .expect("link an entry");
     std::fs::write(root.join("README.md"), "submissions\n").expect("write the README");
 }

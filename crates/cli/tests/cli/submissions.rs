@@ -88,9 +88,15 @@ fn bots_lists_every_entry_with_its_status() {
         ("my bot", "bad name"),
         ("weird:name", "bad name"),
         ("zz-twin-2", "bad name"),
+        ("zz-link", "symlink"),
     ] {
         assert!(line(dir).contains(status), "{dir}: {}", line(dir));
     }
+    assert!(
+        line("zz-link").contains("it is a symbolic link to "),
+        "{}",
+        line("zz-link")
+    );
     assert!(line("carol").contains("no bot.toml: runs its bot.py (`python3 bot.py`)"));
     assert!(line("dave").contains("(any)"), "{}", line("dave"));
     assert!(line("loose").contains("2 candidates (a.py, b.py)"));
@@ -222,7 +228,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
         err.contains("note: carol: no bot.toml: runs its bot.py"),
         "{err}"
     );
-    assert!(err.contains("9 entries under"), "{err}");
+    assert!(err.contains("10 entries under"), "{err}");
     for (dir, status) in [
         ("bad-toml", "bad manifest"),
         ("crashy", "failed smoke start"),
@@ -230,6 +236,7 @@ fn a_league_of_the_folder_plays_the_good_entries_and_records_the_others() {
         ("my bot", "bad name"),
         ("typo-game", "wrong game"),
         ("tsc-like", "build failed"),
+        ("zz-link", "symlink"),
     ] {
         let line = err
             .lines()
@@ -578,4 +585,115 @@ fn a_resumed_folder_league_names_the_entries_added_since_and_says_when_it_is_com
         err.contains("all 2 games already stored: the league is complete"),
         "{err}"
     );
+}
+
+/// A copy of the bundled random Python bot in `folder/dir` whose bot.toml
+/// names it `name`.
+fn renamed_entry(folder: &Path, dir: &str, name: &str) {
+    random_entry(folder, dir);
+    let manifest = folder.join(dir).join("bot.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace(&format!("name = \"{dir}\""), &format!("name = \"{name}\""));
+    std::fs::write(&manifest, text).unwrap();
+}
+
+/// A bot named `.alice` beside `alice` (it passed for her in the
+/// standings, and shared her stderr log, where it wrote forged entries
+/// and used up her room): the name rule refuses a leading `.`, so the
+/// entry is left out, as any bot.toml whose `name` breaks the rule is
+/// (`bad manifest`, the error on its line). Given inline, `.x=COMMAND` is
+/// a usage error naming the rule.
+#[test]
+fn a_bot_name_starting_with_a_dot_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = tmp.path().join("bots");
+    std::fs::create_dir(&bots).unwrap();
+    random_entry(&bots, "alice");
+    random_entry(&bots, "bob");
+    renamed_entry(&bots, "mallory", ".alice");
+    renamed_entry(&bots, "mallory-2", "...");
+    let out = tmp.path().join("league");
+    let run = league(&bots, &out, &[]);
+    let err = stderr_of(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(played(&report), ["alice", "bob"]);
+    let left_out = excluded(&report["excluded"]);
+    for (dir, name) in [("mallory", ".alice"), ("mallory-2", "...")] {
+        let (status, entry) = &left_out[dir];
+        assert_eq!(status, "bad-manifest", "{entry}");
+        let why = details(entry).join("\n");
+        assert!(
+            why.contains(&format!(
+                "bot.toml:4:1: `name`: {name:?} is not a valid bot name: it starts with '.'"
+            )),
+            "{why}"
+        );
+    }
+
+    let inline = dojo()
+        .current_dir(tmp.path())
+        .arg("--bots-dir")
+        .arg(&bots)
+        .args(["league", "cardjitsu", "alice", ".x=python3 bot.py"])
+        .output()
+        .unwrap();
+    assert_eq!(inline.status.code(), Some(3));
+    let err = stderr_of(&inline);
+    assert!(
+        err.contains("\".x\" is not a valid bot name: it starts with '.'")
+            && err.contains("not starting with '-' or '.'"),
+        "{err}"
+    );
+}
+
+/// A league stored before the name rule refused a leading `.` (here one
+/// stopped before its first game) whose bot is named `.mal`: its resume
+/// stops with the rule's error, naming the bot and its bot.toml's line,
+/// rather than playing under a name that no longer loads (or panicking).
+#[test]
+fn resuming_a_league_whose_bot_name_starts_with_a_dot_says_why_it_cannot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bots = tmp.path().join("bots");
+    std::fs::create_dir(&bots).unwrap();
+    random_entry(&bots, "alice");
+    random_entry(&bots, "bob");
+    random_entry(&bots, "mal");
+    let out = tmp.path().join("league");
+    let first = league(&bots, &out, &[]);
+    assert!(first.status.success(), "{}", stderr_of(&first));
+    // As an older dojo stored it: `mal/` names its bot `.mal`.
+    let file = out.join("league.json");
+    let mut stored = read_json(&file);
+    for bot in stored["bots"].as_array_mut().unwrap() {
+        if bot["name"] == "mal" {
+            bot["name"] = ".mal".into();
+        }
+    }
+    let prints = stored["provenance"]["fingerprints"]
+        .as_object_mut()
+        .unwrap();
+    let print = prints.remove("mal").unwrap();
+    prints.insert(".mal".into(), print);
+    std::fs::write(&file, serde_json::to_string_pretty(&stored).unwrap()).unwrap();
+    std::fs::write(out.join("games.jsonl"), "").unwrap();
+    std::fs::remove_file(out.join("report.json")).unwrap();
+    renamed_entry(&bots, "mal", ".mal");
+
+    let resumed = dojo()
+        .args(["league", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = stderr_of(&resumed);
+    assert_eq!(resumed.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("error: bot .mal (mal): ")
+            && err.contains(
+                "bot.toml:4:1: `name`: \".mal\" is not a valid bot name: it starts with '.'"
+            ),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
 }
