@@ -113,7 +113,21 @@ pub fn inline_command(spec: &str) -> Option<&str> {
 /// script; a `team` that no game the bot may play has is refused
 /// ([`dojo_games::check_team`]).
 pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec> {
-    let bot = dojo_runner::resolve(spec, bots_dir).map_err(|err| not_found(spec, bots_dir, err))?;
+    checked(spec, bots_dir, dojo_runner::resolve(spec, bots_dir))
+}
+
+/// [`resolve`], a `NAME=COMMAND` run in `cwd` ([`dojo_runner::resolve_in`]:
+/// a stored league's inline bot, where it was given).
+pub fn resolve_in(spec: &str, bots_dir: &Path, cwd: &Path) -> Result<BotSpec> {
+    checked(spec, bots_dir, dojo_runner::resolve_in(spec, bots_dir, cwd))
+}
+
+fn checked(
+    spec: &str,
+    bots_dir: &Path,
+    resolved: Result<BotSpec, dojo_runner::SpecError>,
+) -> Result<BotSpec> {
+    let bot = resolved.map_err(|err| not_found(spec, bots_dir, err))?;
     // Its `team` is a manifest error if no game it may play has it.
     dojo_games::check_team(&bot)?;
     let inline = inline_command(spec).is_some();

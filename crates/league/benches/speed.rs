@@ -548,6 +548,7 @@ fn league_of(
             dojo_league::Entrant {
                 command: format!("{name}={echo_cmd}"),
                 name,
+                dir: None,
                 fixed_team: None,
                 values: Default::default(),
             }

@@ -213,6 +213,7 @@ mod tests {
         let bot = |name: &str, command: &str| Entrant {
             name: name.into(),
             command: command.into(),
+            dir: None,
             fixed_team: None,
             values: Default::default(),
         };

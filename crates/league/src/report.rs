@@ -732,6 +732,7 @@ mod tests {
             .map(|n| Entrant {
                 name: n.to_string(),
                 command: String::new(),
+                dir: None,
                 fixed_team: None,
                 values: Default::default(),
             })

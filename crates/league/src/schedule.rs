@@ -798,6 +798,7 @@ mod tests {
         Entrant {
             name: name.into(),
             command: format!("./{name}"),
+            dir: None,
             fixed_team: None,
             values: Default::default(),
         }

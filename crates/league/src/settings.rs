@@ -26,6 +26,12 @@ pub struct Entrant {
     pub name: String,
     /// How to start the bot; opaque to the league (the runner reads it).
     pub command: String,
+    /// For a bot given as `NAME=COMMAND`: the directory it was given in,
+    /// where its command runs on a resume from any directory (its
+    /// relative paths mean what they meant). Absent for other bots, and
+    /// in leagues from before it (run from the current directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<std::path::PathBuf>,
     /// In a game with roles (royale's teams `R`, `P`, `S`): the role the
     /// bot's manifest insists on (its `team` key,
     /// [`dojo_games::fixed_role`]); the bot is then only scheduled in that
@@ -882,6 +888,7 @@ mod tests {
         s.bots.push(Entrant {
             name: "jit".into(),
             command: "jit".into(),
+            dir: None,
             fixed_team: None,
             values,
         });

@@ -1116,12 +1116,14 @@ mod tests {
                 Entrant {
                     name: "a".into(),
                     command: "./a".into(),
+                    dir: None,
                     fixed_team: None,
                     values: Default::default(),
                 },
                 Entrant {
                     name: "b".into(),
                     command: "./b".into(),
+                    dir: None,
                     fixed_team: None,
                     values: Default::default(),
                 },

@@ -53,7 +53,7 @@ pub use play::{
 };
 pub use spec::{
     BotSpec, BuildError, DEFAULT_BUILD_TIMEOUT, MANIFEST_FILE, SpecError, bot_cache, build_cache,
-    hidden_path_hint, load_any, load_dir, named_dir, named_dir_spec, resolve,
+    hidden_path_hint, load_any, load_dir, named_dir, named_dir_spec, resolve, resolve_in,
 };
 pub use stderr_log::{CappedLog, DEFAULT_STDERR_CAP_BYTES};
 /// Drops every box kept between games for a later game: after a smoke

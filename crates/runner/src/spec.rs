@@ -357,13 +357,25 @@ fn absolute(path: &Path) -> PathBuf {
 /// [`named_dir`]), a directory holding `bot.toml`, or a name under
 /// `bots_dir`.
 pub fn resolve(spec: &str, bots_dir: &Path) -> Result<BotSpec, SpecError> {
+    resolve_from(spec, bots_dir, None)
+}
+
+/// [`resolve`], a `NAME=COMMAND` run in `cwd` rather than the current
+/// directory: the directory it was first given in (a league resumed from
+/// elsewhere runs its bots where they were given, so a command's relative
+/// paths mean what they meant).
+pub fn resolve_in(spec: &str, bots_dir: &Path, cwd: &Path) -> Result<BotSpec, SpecError> {
+    resolve_from(spec, bots_dir, Some(cwd))
+}
+
+fn resolve_from(spec: &str, bots_dir: &Path, cwd: Option<&Path>) -> Result<BotSpec, SpecError> {
     if let Some((name, dir)) = named_dir(spec) {
         return load_named(&dir, Some(name)).map(|(bot, _)| bot);
     }
     if let Some((name, command)) = spec.split_once('=')
         && is_valid_name(name)
     {
-        return inline(spec, name, command);
+        return inline(spec, name, command, cwd);
     }
     let as_dir = Path::new(spec);
     let mut tried = vec![as_dir.join(MANIFEST_FILE)];
@@ -467,7 +479,7 @@ pub fn named_dir_spec(name: &str, dir: &Path) -> String {
     }
 }
 
-fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
+fn inline(spec: &str, name: &str, command: &str, cwd: Option<&Path>) -> Result<BotSpec, SpecError> {
     let err = |message: &str| SpecError::Inline {
         spec: spec.to_string(),
         message: message.to_string(),
@@ -477,8 +489,11 @@ fn inline(spec: &str, name: &str, command: &str) -> Result<BotSpec, SpecError> {
     if words.is_empty() {
         return Err(err("the command is empty; expected NAME=PROGRAM [ARGS...]"));
     }
-    let dir = std::env::current_dir()
-        .map_err(|e| err(&format!("cannot read the current directory: {e}")))?;
+    let dir = match cwd {
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::current_dir()
+            .map_err(|e| err(&format!("cannot read the current directory: {e}")))?,
+    };
     Ok(BotSpec::bare(name.to_string(), words, dir))
 }
 

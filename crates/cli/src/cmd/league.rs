@@ -48,6 +48,7 @@ fn league_bots(
             out.push(dojo_league::Entrant {
                 name: bot.name.clone(),
                 command: under,
+                dir: None,
                 fixed_team: dojo_games::fixed_role(&bot, game.shape())?,
                 values: Default::default(),
             });
@@ -57,11 +58,13 @@ fn league_bots(
     } else {
         for arg in names {
             let bot = bots::resolve(arg, bots_dir)?;
-            // Stored as given, so `--resume` (from the same directory)
-            // and shards on other machines resolve it the same way.
+            // Stored as given, so `--resume` (from any directory: an
+            // inline command's with the directory it runs in) and shards
+            // on other machines resolve it the same way.
             out.push(dojo_league::Entrant {
                 name: bot.name.clone(),
                 command: stored_spec(arg, &bot),
+                dir: inline_dir(arg, &bot),
                 fixed_team: dojo_games::fixed_role(&bot, game.shape())?,
                 values: Default::default(),
             });
@@ -109,6 +112,7 @@ fn gauntlet_bot(
     let entrant = dojo_league::Entrant {
         name: bot.name.clone(),
         command: stored_spec(arg, &bot),
+        dir: inline_dir(arg, &bot),
         fixed_team: dojo_games::fixed_role(&bot, game.shape())?,
         values: Default::default(),
     };
@@ -122,17 +126,25 @@ fn gauntlet_bot(
 fn late_entries(a: &LeagueArgs, bots_dir: &Path, game: Game) -> Result<(Late, Resolved)> {
     let mut late = Late::default();
     let mut resolved = Resolved::new();
-    let entrant = |command: String, bot: &dojo_runner::BotSpec| -> Result<dojo_league::Entrant> {
+    let entrant = |command: String,
+                   dir: Option<PathBuf>,
+                   bot: &dojo_runner::BotSpec|
+     -> Result<dojo_league::Entrant> {
         Ok(dojo_league::Entrant {
             name: bot.name.clone(),
             command,
+            dir,
             fixed_team: dojo_games::fixed_role(bot, game.shape())?,
             values: Default::default(),
         })
     };
     for arg in &a.add {
         let bot = bots::resolve(arg, bots_dir).with_context(|| format!("--add {arg}"))?;
-        late.add.push(entrant(stored_spec(arg, &bot), &bot)?);
+        late.add.push(entrant(
+            stored_spec(arg, &bot),
+            inline_dir(arg, &bot),
+            &bot,
+        )?);
         resolved.insert(bot.name.clone(), bot);
     }
     for arg in &a.replace {
@@ -145,8 +157,9 @@ fn late_entries(a: &LeagueArgs, bots_dir: &Path, game: Game) -> Result<(Late, Re
             );
         };
         let bot = bots::resolve(spec, bots_dir).with_context(|| format!("--replace {arg}"))?;
+        let dir = inline_dir(spec, &bot);
         let (command, bot) = stand_in(name, spec, bot);
-        late.replace.push(entrant(command, &bot)?);
+        late.replace.push(entrant(command, dir, &bot)?);
         resolved.insert(bot.name.clone(), bot);
     }
     Ok((late, resolved))
@@ -407,6 +420,12 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
 /// bot given as a directory path (or as `NAME=DIR`) by its absolute
 /// directory, so the league resumes and replays from any directory; a
 /// name under the bots directory or an inline command as given.
+/// For a bot given as `NAME=COMMAND`, the directory its command runs in,
+/// stored with it ([`dojo_league::Entrant::dir`]).
+fn inline_dir(arg: &str, bot: &dojo_runner::BotSpec) -> Option<PathBuf> {
+    bots::inline_command(arg).map(|_| bot.dir.clone())
+}
+
 fn stored_spec(arg: &str, bot: &dojo_runner::BotSpec) -> String {
     if let Some((name, _)) = dojo_runner::named_dir(arg) {
         return dojo_runner::named_dir_spec(name, &bot.dir);
@@ -602,8 +621,11 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     for bot in &settings.bots {
         let spec = match resolved.remove(&bot.name) {
             Some(spec) => spec,
-            None => bots::resolve(&bot.command, bots_dir)
-                .with_context(|| format!("bot {} ({})", bot.name, bot.command))?,
+            None => match &bot.dir {
+                Some(dir) => bots::resolve_in(&bot.command, bots_dir, dir),
+                None => bots::resolve(&bot.command, bots_dir),
+            }
+            .with_context(|| format!("bot {} ({})", bot.name, bot.command))?,
         };
         bots::check_game(&spec, settings.game.name())?;
         bots::build(&spec)?;
@@ -1017,6 +1039,7 @@ mod tests {
         let bot = |name: &str| dojo_league::Entrant {
             name: name.into(),
             command: format!("/bots/{name}"),
+            dir: None,
             fixed_team: None,
             values: Default::default(),
         };

@@ -253,6 +253,7 @@ mod tests {
                 .map(|n| dojo_league::Entrant {
                     name: (*n).into(),
                     command: (*n).into(),
+                    dir: None,
                     fixed_team: None,
                     values: Default::default(),
                 })

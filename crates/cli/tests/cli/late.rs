@@ -335,3 +335,48 @@ fn late_entries_that_cannot_join_are_refused_and_change_nothing() {
     );
     assert_eq!(snapshot(), before);
 }
+
+/// A bot given as `NAME=COMMAND` with a relative path runs where it was
+/// given when the league is resumed from another directory (the guide's
+/// "works from any directory"): before, its command ran in the resuming
+/// shell's directory, and the script was not found there.
+#[test]
+fn an_inline_bots_relative_command_runs_where_it_was_given_on_a_resume_from_elsewhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("rel")).unwrap();
+    std::fs::copy(
+        root().join("bots/random-py/bot.py"),
+        tmp.path().join("rel/bot.py"),
+    )
+    .unwrap();
+    let out = tmp.path().join("league");
+    stdout_ok(
+        dojo()
+            .current_dir(tmp.path())
+            .arg("--bots-dir")
+            .arg(root().join("bots"))
+            .args(["league", "cardjitsu", "x=python3 rel/bot.py", "random-sh"])
+            .args(["--games", "2", "--seed", "4"])
+            .args(GENEROUS)
+            .arg("--out")
+            .arg(&out),
+    );
+    let resumed = dojo()
+        .current_dir(root())
+        .args(["league", "--resume"])
+        .arg(&out)
+        .args(["--add", "random-py"])
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", stderr_of(&resumed));
+    let report = read_json(&out.join("report.json"));
+    let x = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "x")
+        .unwrap()
+        .clone();
+    assert_eq!(x["games"], 4, "{x}");
+    assert_eq!(x["faults"]["crash"], 0, "{x}");
+}

@@ -167,6 +167,7 @@ mod tests {
             .map(|i| Entrant {
                 name: format!("bot{i:03}"),
                 command: "./bot".into(),
+                dir: None,
                 fixed_team: None,
                 values: Default::default(),
             })

@@ -88,6 +88,7 @@ pub fn bots(names: &[&str]) -> Vec<Entrant> {
         .map(|n| Entrant {
             name: n.to_string(),
             command: format!("./bots/{n} --fast"),
+            dir: None,
             fixed_team: None,
             values: Default::default(),
         })

@@ -248,6 +248,7 @@ fn settings() -> Settings {
     let bot = |name: &str| Entrant {
         name: name.into(),
         command: name.into(),
+        dir: None,
         fixed_team: None,
         values: Default::default(),
     };
