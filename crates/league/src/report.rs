@@ -83,7 +83,7 @@ pub struct Report {
 /// A bot faulty in most of its games against one opponent and seldom in
 /// its others: each such fault handed that opponent the game (under
 /// `forfeit`), which is how one author's second entry can carry the first
-/// ([`concentrated`] says when).
+/// (`concentrated` says when).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Concentrated {
     pub bot: String,
@@ -96,7 +96,7 @@ pub struct Concentrated {
     pub games_elsewhere: u64,
 }
 
-/// The least faulty games against one opponent that [`concentrated`]
+/// The least faulty games against one opponent that `concentrated`
 /// reads as a pattern rather than chance.
 pub const CONCENTRATED_LEAST: u64 = 3;
 
