@@ -694,6 +694,94 @@ fn a_league_on_a_board_given_by_a_relative_path_resumes_from_another_directory()
     assert_eq!(ids(&out).len(), 9);
 }
 
+/// A royale game that a faulty side lost while the other two drew is said
+/// as its scores are (the others draw, the faulty side loses), in the
+/// replay and the totals, and each bot's games lost by forfeit are
+/// counted (`faulty_games`) and said, FAULTY or not, as the fault policy
+/// has it.
+#[test]
+fn a_royale_forfeit_beside_a_draw_is_said_as_scored_and_faulty_games_are_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    let (pass1, pass2) = (passer("pass1"), passer("pass2"));
+    let shown = league(
+        &[
+            "royale",
+            "crashy=sh -c 'exit 1'",
+            &pass1,
+            &pass2,
+            "--board",
+            &data("tiny.txt"),
+            "--games",
+            "3",
+            "--allow-broken",
+        ],
+        &out,
+    );
+    assert!(
+        shown.contains(
+            "3 games (0 decisive, 0 drawn, 3 where the others drew and a faulty side lost)"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(
+            "faulty in 3 of 3 games (lost by forfeit under the league's fault policy, or drawn where every side was faulty)"
+        ),
+        "{shown}"
+    );
+    let report = read_json(&out.join("report.json"));
+    let totals = &report["totals"];
+    assert_eq!(
+        (&totals["decisive"], &totals["drawn"], &totals["split"]),
+        (&0.into(), &0.into(), &3.into())
+    );
+    let faulty_games = |report: &Value, bot: &str| {
+        let standings = report["standings"].as_array().unwrap();
+        standings.iter().find(|s| s["name"] == bot).unwrap()["faulty_games"].clone()
+    };
+    assert_eq!(faulty_games(&report, "crashy"), 3);
+    assert_eq!(faulty_games(&report, "pass1"), 0);
+    let replay = stdout_ok(dojo().arg("replay").arg(&out).args(["--game", "0"]));
+    let result = replay.lines().find(|l| l.starts_with("result: ")).unwrap();
+    assert!(
+        result.contains(" draw; crashy loses by forfeit: crashy ("),
+        "{replay}"
+    );
+    for drew in ["pass1", "pass2"] {
+        assert!(result.contains(drew), "{result}");
+    }
+    // Without its faults counted (games stored so), crashy is not FAULTY
+    // and still says its games lost by forfeit; under fallback, that
+    // they were not.
+    let games_file = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games_file).unwrap();
+    let mut edited = String::new();
+    for line in text.lines() {
+        let mut g: Value = serde_json::from_str(line).unwrap();
+        for f in g["faults"].as_array_mut().unwrap() {
+            f["crash"] = 0.into();
+        }
+        edited.push_str(&format!("{g}\n"));
+    }
+    std::fs::write(&games_file, edited).unwrap();
+    let shown = stdout_ok(dojo().arg("report").arg(&out));
+    assert!(!shown.contains("FAULTY"), "{shown}");
+    assert!(
+        shown.contains("\ncrashy: faulty in 3 of 3 games (lost by forfeit"),
+        "{shown}"
+    );
+    let settings = out.join("league.json");
+    let mut stored = read_json(&settings);
+    stored["faults"] = serde_json::json!({ "rule": "fallback" });
+    std::fs::write(&settings, stored.to_string()).unwrap();
+    let shown = stdout_ok(dojo().arg("report").arg(&out));
+    assert!(
+        shown.contains("\ncrashy: faulty in 3 of 3 games (not forfeited: under the league's fallback fault policy"),
+        "{shown}"
+    );
+}
+
 /// The promise for the bundled bots: the strong Rust bot's rating
 /// interval lies wholly above both random bots' intervals.
 #[test]
