@@ -202,19 +202,57 @@ pub fn default_board_paths() -> Vec<PathBuf> {
 }
 
 /// Every default board ([`crate::home::default_board_paths`]) that is not
-/// already decided.
+/// already decided, as a league stores it ([`stored_board`]).
 pub fn default_boards() -> Result<Vec<String>> {
     let mut found = Vec::new();
     for path in crate::home::default_board_paths() {
         let board = load_board(&path)?;
         if board.counts().signs_present().count() >= 2 {
-            found.push(path.display().to_string());
+            found.push(stored_board(&path));
         }
     }
     if found.is_empty() {
         bail!("no playable board found (pass --board FILE)");
     }
     Ok(found)
+}
+
+/// A board as a league, a record or a command meant to run anywhere names
+/// it: a file given by a relative path is named absolute (a league resumed
+/// from another directory, or a command pasted there, finds it), unless it
+/// is a copy of a bundled board under that board's name (`boards/arena.txt`
+/// in a checkout, `arena.txt`), which dojo finds from any directory; a
+/// name that is no file here stays as given ([`board_text`] looks for it
+/// in dojo's home).
+pub fn stored_board(path: &Path) -> String {
+    if path.is_relative() && path.is_file() && !is_bundled_copy(path) {
+        return crate::rerun::path_word(path);
+    }
+    path.display().to_string()
+}
+
+/// Whether `path` (`boards/NAME` or `NAME`) holds the bundled board `NAME`
+/// word for word.
+fn is_bundled_copy(path: &Path) -> bool {
+    let bundled = path.strip_prefix("boards").unwrap_or(path);
+    EMBEDDED_BOARDS
+        .iter()
+        .find(|(name, _)| Path::new(name) == bundled)
+        .is_some_and(|(_, text)| std::fs::read_to_string(path).is_ok_and(|t| t == *text))
+}
+
+/// Where [`board_text`] looks for a relative board, for messages.
+pub fn board_places() -> String {
+    let here = crate::output::absolute(Path::new("."));
+    let mut places = vec![format!("{} (the current directory)", here.display())];
+    if let Some(home) = std::env::var_os(HOME_VAR).filter(|h| !h.is_empty()) {
+        places.push(format!("{} (${HOME_VAR})", Path::new(&home).display()));
+    }
+    places.push(format!(
+        "{} (the checkout dojo was built from)",
+        checkout().display()
+    ));
+    places.join(", ")
 }
 
 /// Reads and checks a board file.

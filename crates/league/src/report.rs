@@ -83,7 +83,7 @@ pub struct Report {
 /// A bot faulty in most of its games against one opponent and seldom in
 /// its others: each such fault handed that opponent the game (under
 /// `forfeit`), which is how one author's second entry can carry the first
-/// ([`concentrated`] says when).
+/// (`concentrated` says when).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Concentrated {
     pub bot: String,
@@ -96,7 +96,7 @@ pub struct Concentrated {
     pub games_elsewhere: u64,
 }
 
-/// The least faulty games against one opponent that [`concentrated`]
+/// The least faulty games against one opponent that `concentrated`
 /// reads as a pattern rather than chance.
 pub const CONCENTRATED_LEAST: u64 = 3;
 
@@ -305,6 +305,13 @@ pub struct Standing {
     /// stderr log before trusting its rating.
     #[serde(default)]
     pub flagged: bool,
+    /// Games in which a seat of the bot was faulty under the league's
+    /// fault policy (a stored game's `faulty`): under `forfeit`, games it
+    /// lost by forfeit (or drew, where every side was faulty); under
+    /// `fallback`, games whose faults the board decided. Absent (0) in
+    /// reports written before it was counted.
+    #[serde(default)]
+    pub faulty_games: u64,
     /// How many moves the bot was timed on, and their wall and CPU times
     /// (p50, p95, max, in ms): measurements, which differ between runs
     /// of the same games (with `peak_memory_mib`, the only part of the
@@ -367,7 +374,14 @@ pub struct Totals {
     pub games: u64,
     /// Games some seat won.
     pub decisive: u64,
+    /// Games every side drew.
     pub drawn: u64,
+    /// Games where some sides drew and a faulty side lost by forfeit (a
+    /// royale game under `forfeit`): neither decisive nor drawn. Absent
+    /// (0) in reports written before it was counted, which counted such
+    /// games as drawn.
+    #[serde(default)]
+    pub split: u64,
     pub faults: SeatFaults,
 }
 
@@ -496,6 +510,7 @@ pub fn build_report_from(
         games: tally.games,
         decisive: tally.decisive,
         drawn: tally.drawn,
+        split: tally.split,
         faults: tally.faults,
     };
     let tallies = &tally.bots;
@@ -519,6 +534,7 @@ pub fn build_report_from(
             rating_hi: r.hi,
             flagged: t.games > 0
                 && t.faults.total() as f64 >= FLAG_FAULTS_PER_GAME * t.games as f64,
+            faulty_games: t.faulty_games,
             moves: t.moves.moves(),
             startup_answers: t.moves.startup_answers(),
             peak_memory_mib: t.moves.peak_memory_mib(),

@@ -94,6 +94,7 @@ pub struct LeagueTally {
     pub(crate) games: u64,
     pub(crate) decisive: u64,
     pub(crate) drawn: u64,
+    pub(crate) split: u64,
     pub(crate) faults: SeatFaults,
     pub(crate) pairs: BTreeMap<(usize, usize), PairTally>,
     pub(crate) ratings: rating::GroupedResults,
@@ -111,6 +112,7 @@ impl LeagueTally {
             games: 0,
             decisive: 0,
             drawn: 0,
+            split: 0,
             faults: SeatFaults::default(),
             pairs: BTreeMap::new(),
             shape: game.shape(),
@@ -143,10 +145,14 @@ impl LeagueTally {
             return false;
         };
         self.games += 1;
+        // A royale forfeit beside two sides that drew (0, 0.5, 0.5) is
+        // neither won nor drawn by all.
         if g.scores.contains(&1.0) {
             self.decisive += 1;
-        } else {
+        } else if g.scores.iter().all(|&s| s == g.scores[0]) {
             self.drawn += 1;
+        } else {
+            self.split += 1;
         }
         // Each bot's result in the game: its best seat's score (a royale
         // bot seated on two teams wins when either team wins). A game
@@ -313,6 +319,8 @@ mod tests {
         let (a, b) = (&t.bots[0], &t.bots[1]);
         assert_eq!((a.wins, a.draws, a.losses), (0, 0, 1));
         assert_eq!((b.wins, b.draws, b.losses), (0, 1, 0));
+        // Neither decisive nor drawn: the others drew, a lost.
+        assert_eq!((t.decisive, t.drawn, t.split), (0, 0, 1));
     }
 
     #[test]

@@ -14,7 +14,8 @@ use crate::store::GameLine;
 pub struct Verdict {
     /// `alice wins by forfeit: crashy (1 crash) was faulty`.
     pub text: String,
-    /// Whether one side won (else the game was drawn).
+    /// Whether one side won (else the game was drawn, by every side or by
+    /// the sides without faults).
     pub win: bool,
 }
 
@@ -32,7 +33,22 @@ pub fn forfeit(line: &GameLine, shape: Shape, policy: &FaultPolicy) -> Option<Ve
         .map(name)
         .collect();
     let win = !winners.is_empty();
+    // No winner, but not every side drew: the sides without faults drew
+    // and the faulty side lost (royale), which the words say as the
+    // scores do.
+    let losers: Vec<&str> = (0..line.scores.len())
+        .filter(|&i| line.scores[i] == 0.0)
+        .map(name)
+        .collect();
     let result = match winners.as_slice() {
+        [] if !losers.is_empty() => {
+            let drew: Vec<&str> = (0..line.scores.len())
+                .filter(|&i| line.scores[i] > 0.0)
+                .map(name)
+                .collect();
+            let loses = if losers.len() == 1 { "loses" } else { "lose" };
+            format!("{} draw; {} {loses}", drew.join(" + "), losers.join(" + "))
+        }
         [] => "draw".to_owned(),
         [one] => format!("{one} wins"),
         many => format!("{} win", many.join(" + ")),
@@ -144,6 +160,16 @@ mod tests {
         assert_eq!(
             forfeit(&royale, THREE).unwrap().text,
             "carol wins by forfeit: alice (1 crash), crashy (1 crash) were faulty"
+        );
+        // One side faulty, the other two drew: not a draw for it.
+        let split = line(&[0.5, 0.0, 0.5], &[1], &[0, 1, 0]);
+        assert_eq!(
+            forfeit(&split, THREE),
+            Some(Verdict {
+                text: "alice + carol draw; crashy loses by forfeit: crashy (1 crash) was faulty"
+                    .into(),
+                win: false
+            })
         );
         // No faulty seat, or the board decides: nothing to add.
         assert_eq!(forfeit(&line(&[1.0, 0.0], &[], &[0, 0]), TWO), None);

@@ -390,7 +390,20 @@ fn apply_flags(settings: &mut Settings, a: &LeagueArgs) -> Result<()> {
         settings.seed = seed;
     }
     if !a.board.given.is_empty() {
-        settings.boards = a.board.names();
+        // Absolute, so that `--resume` and the stored command work from
+        // any directory; a board written as a resumed league stores it
+        // (an old league's relative path) is that board.
+        let stored = std::mem::take(&mut settings.boards);
+        settings.boards = (a.board.given.iter())
+            .map(|path| {
+                let word = path.display().to_string();
+                if stored.contains(&word) {
+                    word
+                } else {
+                    crate::home::stored_board(path)
+                }
+            })
+            .collect();
     }
     if let Some(arg) = &a.anchor {
         let (name, elo) = parse_anchor(arg)?;
@@ -616,7 +629,12 @@ fn other_bots_dir_holds_the_bots(
 
 /// Resolves (unless `resolved` has it already), builds and loads
 /// everything the league's games need.
-fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Result<BotExecutor> {
+fn executor(
+    settings: &Settings,
+    bots_dir: &Path,
+    mut resolved: Resolved,
+    resumed: bool,
+) -> Result<BotExecutor> {
     let mut loaded = BTreeMap::new();
     for bot in &settings.bots {
         let spec = match resolved.remove(&bot.name) {
@@ -633,7 +651,18 @@ fn executor(settings: &Settings, bots_dir: &Path, mut resolved: Resolved) -> Res
     }
     let mut boards = BTreeMap::new();
     for name in &settings.boards {
-        boards.insert(name.clone(), crate::home::load_board_text(Path::new(name))?);
+        let text = crate::home::load_board_text(Path::new(name)).map_err(|e| {
+            if !resumed || Path::new(name).is_absolute() {
+                return e;
+            }
+            // A league started before boards were stored absolute names
+            // them relative to the directory it was started in.
+            anyhow::anyhow!(
+                "{e}; the league's board {name} is a path relative to the directory the league was started in (looked in {}): run the command from that directory",
+                crate::home::board_places()
+            )
+        })?;
+        boards.insert(name.clone(), text);
     }
     let game = crate::games::cli(settings.game);
     // A stored option the game does not take (a hand-edited league.json)
@@ -712,7 +741,7 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         settings = late::settings_with(&settings, &late)
             .with_context(|| format!("--resume {}", out.display()))?;
     }
-    let mut exec = executor(&settings, bots_dir, resolved)?;
+    let mut exec = executor(&settings, bots_dir, resolved, a.resume.is_some())?;
     // Only to say why: refuse was the default, not asked for.
     let refuse_by_default = a.resume.is_none()
         && a.bot_raises.is_none()

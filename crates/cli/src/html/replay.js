@@ -100,9 +100,10 @@ function seatsPanel(view, who) {
 }
 
 // Latency per prompt of each seat, on a shared x axis (turn or round).
-function latencyChart(series, xMax, onPick, xName, width) {
+// `more`: further lineChart options (marks, lines, the x axis's words).
+function latencyChart(series, xMax, onPick, xName, width, more) {
   if (!series.some((s) => s.ys.length)) return h('p', { class: 'muted' }, 'No latencies recorded.');
-  const chart = lineChart({ series, xMax, height: 110, yLabel: (v) => fmtUs(Math.round(v)), xLabel: (v) => `${xName} ${fmt(v)}`, onPick, width });
+  const chart = lineChart({ series, xMax, height: 110, yLabel: (v) => fmtUs(Math.round(v)), xLabel: (v) => `${xName} ${fmt(v)}`, onPick, width, ...more });
   return chart;
 }
 

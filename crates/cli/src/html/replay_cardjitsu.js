@@ -80,13 +80,28 @@ function cardjitsuPage(view, app) {
     stderrEl.replaceChildren(...errs.flat().filter(Boolean));
   };
 
+  // The chart's x is the round's index (round - 1), so that its axis
+  // starts at round 1, as the page numbers rounds.
   const latSeries = [0, 1].map((s) => {
     const ys = ((rec.timing || {}).latency_us || [])[s] || [];
-    return { name: `player ${s + 1}`, colour: PC[s], xs: ys.map((_, i) => i + 1), ys };
+    return { name: `player ${s + 1}`, colour: PC[s], xs: ys.map((_, i) => i), ys };
   });
+  // The answers with the start-up allowance (the game's first, and a
+  // restarted process's first): records from before they were listed had
+  // only each seat's first.
+  const startups = (s) => ((rec.timing || {}).startup_answers || [])[s] || [0];
+  const marks = [0, 1].flatMap((s) => startups(s).filter((i) => i < N).map((i) => ({ x: i, colour: PC[s],
+    title: `player ${s + 1}, round ${i + 1}: a start-up answer (a new process: the start-up allowance is added to the move limit)` })));
+  // A move timeout waits out the move limit: the first timed-out answer
+  // without the start-up allowance shows where the limit lies.
+  const timedOut = [0, 1].flatMap((s) => rounds.map((r, i) => (r.faults[s] === 'timeout' && !startups(s).includes(i) ? lat(s, i) : null)))
+    .filter((v) => v != null);
+  const limit = timedOut.length ? Math.min(...timedOut) : null;
+  const hlines = limit == null ? [] : [{ y: limit, colour: '#c0392b', label: `move limit (a timeout at ${fmtUs(limit)})` }];
   let step;
-  const latChart = latencyChart(latSeries, Math.max(N, 1), (x) => step.set(Math.max(1, x)), 'round', 560);
-  step = stepper(Math.max(N, 1), (t) => { show(t); if (latChart.setCursor) latChart.setCursor(t); }, {
+  const latChart = latencyChart(latSeries, Math.max(N - 1, 1), (x) => step.set(x + 1), 'round', 560,
+    { markers: marks, hlines, xLabel: (v) => `round ${fmt(v + 1)}` });
+  step = stepper(Math.max(N, 1), (t) => { show(t); if (latChart.setCursor) latChart.setCursor(t - 1); }, {
     unit: 'round', min: 1, start: N ? N : 1, bigStep: 10, speed: 2,
     speeds: [[0.5, '1 round / 2 s'], [1, '1 round/s'], [2, '2 rounds/s'], [5, '5 rounds/s'], [20, '20 rounds/s']],
     label: (t) => `Round ${fmt(t)} / ${fmt(N)}`,
@@ -102,7 +117,8 @@ function cardjitsuPage(view, app) {
     h('div', { class: 'panel' }, roundEl, stderrEl),
     h('div', { class: 'panel' }, h('h2', {}, 'Won cards (winning triple outlined in gold on the last round)'), pilesEl),
     h('div', { class: 'row' },
-      h('div', { class: 'panel grow' }, h('h2', {}, 'Answer time per round'), legend([[`player 1 (${name(0)})`, PC[0]], [`player 2 (${name(1)})`, PC[1]]]), latChart),
+      h('div', { class: 'panel grow' }, h('h2', {}, 'Answer time per round'), legend([[`player 1 (${name(0)})`, PC[0]], [`player 2 (${name(1)})`, PC[1]]]), latChart,
+        marks.length ? h('div', { class: 'hint', id: 'startup-answers' }, '▼ above the chart: a start-up answer (the game’s first, or a restarted process’s first), held to the move limit plus the start-up allowance') : null),
       h('div', { class: 'panel grow' }, h('h2', {}, `Faults (${faultRounds.length} round${faultRounds.length === 1 ? '' : 's'})`),
         faultRounds.length ? h('ul', { class: 'faultlist', id: 'faults' }, faultRounds.map((r) => h('li', { onclick: () => step.set(r.round) },
           `round ${r.round}: ` + r.faults.map((f, s) => f ? `player ${s + 1} ${f} → random card ${r.cards[s]}` : null).filter(Boolean).join('; '))))

@@ -20,6 +20,14 @@ function faultsText(faults) {
   const had = FAULT_KINDS.filter(([k]) => faults[k]).map(([k]) => `${fmt(faults[k])} ${k}`);
   return had.length ? had.join(', ') : 'none';
 }
+// The games a bot was faulty in under the league's fault policy, and
+// what they cost it: under forfeit, lost (drawn where every side was).
+function faultyGames(rep, s) {
+  if (!s.faulty_games) return null;
+  const forfeit = rep.conditions.faults.rule !== 'fallback';
+  return h('div', { class: 'hint faulty-games', title: forfeit ? 'lost by forfeit under the league’s fault policy (drawn where every side was faulty)' : 'not forfeited: under the fallback fault policy the board decided' },
+    `faulty in ${fmt(s.faulty_games)} of ${fmt(s.games)} games${forfeit ? ', lost by forfeit' : ''}`);
+}
 const FAULTS_TITLE = 'timeouts, crashes, invalid answers, limits hit, and restarts (a new process after a fault: a consequence, not a fault of its own)';
 
 // Interval bars share one scale: from the lowest lower end to the highest
@@ -29,28 +37,30 @@ const FAULTS_TITLE = 'timeouts, crashes, invalid answers, limits hit, and restar
 // edge instead, with an arrow, and said under the table.
 function standingsPanel(rep, view) {
   const st = rep.standings;
-  const scaled = st.some((s) => !s.flagged) ? st.filter((s) => !s.flagged) : st;
+  // A bot yet to play (a live page) has no score nor interval to show.
+  const played = st.filter((s) => s.games > 0);
+  const scaled = played.some((s) => !s.flagged) ? played.filter((s) => !s.flagged) : played.length ? played : st;
   const lo = Math.min(...scaled.map((s) => s.rating_lo)), hi = Math.max(...scaled.map((s) => s.rating_hi));
   const span = hi - lo || 1;
   const at = (v) => `${(((clamp(v, lo, hi) - lo) / span) * 100).toFixed(2)}%`;
   const cutOf = (s) => [s.rating_lo < lo - 0.5 ? 'below' : null, s.rating_hi > hi + 0.5 ? 'above' : null].filter(Boolean);
-  const cut = st.filter((s) => cutOf(s).length);
+  const cut = st.filter((s) => s.games && cutOf(s).length);
   const arrow = (side) => h('span', { class: `cut ${side}`, title: `cut at the axis's ${side === 'below' ? 'low' : 'high'} end` }, side === 'below' ? '◀' : '▶');
   const anchor = rep.anchor;
   const rows = st.map((s) => h('tr', { 'data-bot': s.name },
     h('td', { class: 'num' }, s.rank),
     h('td', { class: 'name' }, s.name, s.name === anchor ? h('span', { class: 'hint' }, ' (anchor)') : null,
       s.flagged ? [' ', h('span', { class: 'badge fault faulty', title: 'faulted at least once a game on average: its results say more about its faults than its play' }, 'FAULTY')] : null),
-    h('td', { class: 'num' }, h('b', {}, fmt(Math.round(s.rating)))),
-    h('td', {}, h('div', { class: 'bar', title: `95% interval ${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)}${cutOf(s).length ? ', past the axis' : ''}` },
+    h('td', { class: 'num' }, h('b', {}, s.games ? fmt(Math.round(s.rating)) : '–')),
+    h('td', {}, s.games ? h('div', { class: 'bar', title: `95% interval ${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)}${cutOf(s).length ? ', past the axis' : ''}` },
       h('span', { class: 'rng', style: `left:${at(s.rating_lo)};width:calc(${at(s.rating_hi)} - ${at(s.rating_lo)})` }),
       s.rating >= lo && s.rating <= hi ? h('span', { class: 'pt', style: `left:${at(s.rating)}` }) : null,
-      cutOf(s).map(arrow))),
-    h('td', { class: 'num interval mono' }, `${Math.round(s.rating_lo)} – ${Math.round(s.rating_hi)}`),
+      cutOf(s).map(arrow)) : null),
+    h('td', { class: 'num interval mono' }, s.games ? `${Math.round(s.rating_lo)} – ${Math.round(s.rating_hi)}` : '–'),
     h('td', { class: 'num' }, fmt(s.games)),
     h('td', { class: 'num' }, `${s.wins} / ${s.draws} / ${s.losses}`),
-    h('td', { class: 'num' }, fmt1(s.score_pct) + '%'),
-    h('td', { class: 'num faults' }, faultsText(s.faults))));
+    h('td', { class: 'num' }, s.games ? fmt1(s.score_pct) + '%' : '–'),
+    h('td', { class: 'num faults' }, faultsText(s.faults), faultyGames(rep, s))));
   const flagged = st.filter((s) => s.flagged).map((s) => s.name);
   return h('div', { class: 'panel stand' }, h('h2', {}, 'Standings'),
     scrollBox(h('table', { id: 'standings' },
@@ -384,7 +394,7 @@ function settingsPanel(view) {
         ? Object.entries(v).filter(([, x]) => x !== null).map(([kk, x]) => item(kk.replace(/_/g, ' '), Array.isArray(x) ? x.join(', ') : String(x)))
         : v === null ? [] : [item(k, typeof v === 'object' ? JSON.stringify(v) : String(v))]),
       item('games', `${fmt(rep.games_played)} of ${fmt(rep.games_scheduled)} played${rep.complete || playing(view) ? '' : ` (incomplete: ${resumeWith(view)})`}`),
-      item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn`),
+      item('results', `${fmt(rep.totals.decisive)} decisive, ${fmt(rep.totals.drawn)} drawn${rep.totals.split ? `, ${fmt(rep.totals.split)} where the others drew and a faulty side lost` : ''}`),
       rep.timing && rep.timing.wall_ms ? item('last run', `${fmt(rep.timing.games_this_run)} games in ${fmt1(rep.timing.wall_ms / 1000)} s`) : null),
     h('h2', { style: 'margin-top:14px' }, 'Bots'),
     scrollBox(h('table', { id: 'settings-bots' }, s.bots.map((b) => h('tr', {}, h('td', { class: 'name' }, b.name), h('td', {}, h('code', {}, foundAt(view, b))), h('td', { class: 'muted' }, b.fixed_team ? `always ${TEAM[b.fixed_team]}` : ''))))),
@@ -428,7 +438,10 @@ function gamesPanel(view, packed) {
       royale ? h('span', { class: 'dot', style: `background:${TEAM_COLOUR[g.teams[i]]}`, title: TEAM[g.teams[i]] }) : null, s),
       i < g.seats.length - 1 ? h('span', { class: 'muted' }, royale || partners ? ', ' : ' vs ') : null]);
     const winners = g.seats.filter((_, i) => g.scores[i] === 1);
-    const res = outcome(g) === 'draw' ? 'draw' : royale ? `${TEAM[g.teams[g.scores.indexOf(1)]]} wins` : partners ? `${winners.join(' + ')} win` : `${winners[0]} wins`;
+    // No winner, yet not all drew: the others drew, a faulty side lost.
+    const split = outcome(g) !== 'draw' && !g.scores.includes(1);
+    const who = (keep) => g.seats.filter((_, i) => keep(g.scores[i])).join(' + ');
+    const res = outcome(g) === 'draw' ? 'draw' : split ? `${who((x) => x > 0)} draw; ${who((x) => x === 0)} lost` : royale ? `${TEAM[g.teams[g.scores.indexOf(1)]]} wins` : partners ? `${winners.join(' + ')} win` : `${winners[0]} wins`;
     const faults = g.faults.reduce((a, b) => a + b, 0);
     const forfeited = (g.faulty || []).map((i) => g.seats[i]);
     return h('tr', {},
@@ -510,7 +523,7 @@ function statusPanel(view) {
       ? [h('span', { class: 'badge live' }, 'live'), ` updated ${clock(st.updated_ms)} · `, of, ` · ETA ${eta(st.eta_secs)}`]
       : [h('span', { class: 'badge fault' }, `not updated for ${eta(stale / 1000)}`), ` last written ${stamp(st.updated_ms)} · `, of,
         h('b', { id: 'status-stale' }, ' · the league may have stopped'),
-        h('span', { class: 'hint' }, ' (this page is written again as games end; a league whose dojo was stopped or killed goes on with --resume)')],
+        h('span', { class: 'hint', id: 'status-resume' }, ` (this page is written again as games end; a league whose dojo was stopped or killed goes on with ${view.resume || '--resume'})`)],
     running: [h('span', { class: 'badge draw' }, 'in progress'), ` read at ${stamp(st.updated_ms)} while the league runs · `, of,
       h('span', { class: 'hint' }, ' · this page is not updated (the league’s own --html page is; or run dojo report again)')],
     final: [h('span', { class: 'badge win' }, 'final'), ` written ${stamp(st.updated_ms)} · `, of,

@@ -52,13 +52,23 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
     head_to_head(&mut out, report, dir, width);
     for s in report.standings.iter().filter(|s| s.flagged) {
         let faults = s.faults.total();
+        let faulty = match faulty_games(report, s) {
+            Some(words) => format!(", {words}"),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "\nwarning: {} faulted {} in {} (timeout/crash/invalid/limit); its rating says little (see its stderr log in the out directory)",
+            "\nwarning: {} faulted {} in {} (timeout/crash/invalid/limit){faulty}; its rating says little (see its stderr log in the out directory)",
             s.name,
             super::count(faults, "time"),
             super::count(s.games, "game")
         );
+    }
+    // A bot not FAULTY can still lose games by forfeit: say how many.
+    for s in report.standings.iter().filter(|s| !s.flagged) {
+        if let Some(words) = faulty_games(report, s) {
+            let _ = writeln!(out, "\n{}: {words}", s.name);
+        }
     }
     for c in &report.concentrated_faults {
         let _ = writeln!(
@@ -113,10 +123,15 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
     let t = &report.totals;
     let _ = writeln!(
         out,
-        "\n{} games ({} decisive, {} drawn) of {} scheduled{}",
+        "\n{} games ({} decisive, {} drawn{}) of {} scheduled{}",
         t.games,
         t.decisive,
         t.drawn,
+        if t.split > 0 {
+            format!(", {} where the others drew and a faulty side lost", t.split)
+        } else {
+            String::new()
+        },
         report.games_scheduled,
         if report.complete {
             String::new()
@@ -128,6 +143,28 @@ pub fn table(report: &Report, dir: &std::path::Path, running: bool) -> String {
     );
     let _ = writeln!(out, "fault policy: {}", report.conditions.faults.describe());
     out
+}
+
+/// `faulty in 95 of 400 games (...)`: the games in which a seat of the
+/// bot was faulty under the league's fault policy, and what that cost it;
+/// `None` when there were none.
+fn faulty_games(report: &Report, s: &dojo_league::report::Standing) -> Option<String> {
+    if s.faulty_games == 0 {
+        return None;
+    }
+    let cost = match report.conditions.faults {
+        dojo_league::FaultPolicy::Forfeit { .. } => {
+            "lost by forfeit under the league's fault policy, or drawn where every side was faulty"
+        }
+        dojo_league::FaultPolicy::Fallback => {
+            "not forfeited: under the league's fallback fault policy the faults were played as default moves and the board decided"
+        }
+    };
+    Some(format!(
+        "faulty in {} of {} ({cost})",
+        s.faulty_games,
+        super::count(s.games, "game")
+    ))
 }
 
 /// A league of up to this many pairs (a round robin of 8 bots; any

@@ -777,6 +777,87 @@ fn cardjitsu_replay_shows_the_winning_triple() {
     }
 }
 
+/// The answer-time chart of a CardJitsu replay numbers rounds from 1, as
+/// the page does; marks each start-up answer (a restarted process's first
+/// too); and, in a game with a move timeout, draws the move limit where
+/// the timed-out answer gave up.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_cardjitsu_replays_time_chart_numbers_rounds_marks_start_ups_and_the_limit() {
+    let Some(chrome) = browser_or_skip(
+        "a_cardjitsu_replays_time_chart_numbers_rounds_marks_start_ups_and_the_limit",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = CardJitsu::new(21, cardjitsu::Settings::default());
+    let mut rng = Lcg(9);
+    while game.outcome().is_none() {
+        game.play([rng.next(5) as usize, rng.next(5) as usize]);
+    }
+    let play = game.into_record();
+    let rounds = play.rounds.len();
+    assert!(rounds >= 4, "{rounds} rounds");
+    let rec = CardJitsuRecord {
+        version: RECORD_VERSION,
+        game: "cardjitsu".into(),
+        seats: vec![seat(0, "alpha", None), seat(1, "beta", None)],
+        decks: dojo_games::cardjitsu::decks::default_names(Default::default()),
+        draws: [dojo_engine::cardjitsu::Draw::WithoutReplacement; 2],
+        play,
+        conduct: conduct(2),
+        stderr: Vec::new(),
+        timing: Timing {
+            latency_us: vec![vec![2_000; rounds], vec![3_000; rounds]],
+            ..Timing::default()
+        },
+    };
+    let page_file = replay_page(dir.path(), "cj", &rec);
+    // Beta times out in round 3 (at its 250 ms limit), is restarted, and
+    // answers round 4 with the start-up allowance.
+    edit_page_data(&page_file, |data| {
+        let record = &mut data["record"];
+        record["rounds"][2]["faults"][1] = "timeout".into();
+        record["timing"]["latency_us"][1][2] = 250_000.into();
+        record["timing"]["latency_us"][1][3] = 400_000.into();
+        record["timing"]["startup_answers"] = serde_json::json!([[0], [0, 3]]);
+    });
+    let page = Opened::open_until(&chrome, &page_file, "svg.chart");
+    let chart = page.eval(
+        "(() => { const svg = [...document.querySelectorAll('svg.chart')].pop();
+            return { texts: [...svg.querySelectorAll('text')].map((t) => t.textContent),
+                     marks: [...svg.querySelectorAll('path title')].map((t) => t.textContent) }; })()",
+    );
+    let texts: Vec<String> = serde_json::from_value(chart["texts"].clone()).unwrap();
+    assert!(texts.contains(&"round 1".to_owned()), "{chart}");
+    assert!(!texts.iter().any(|t| t == "round 0"), "{chart}");
+    assert!(texts.contains(&format!("round {rounds}")), "{chart}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("move limit (a timeout at 250")),
+        "{chart}"
+    );
+    let marks: Vec<String> = serde_json::from_value(chart["marks"].clone()).unwrap();
+    assert!(
+        marks
+            .iter()
+            .any(|m| m.starts_with("player 2, round 4: a start-up answer")),
+        "{chart}"
+    );
+    assert_eq!(
+        marks
+            .iter()
+            .filter(|m| m.contains("start-up answer"))
+            .count(),
+        3,
+        "{chart}"
+    );
+    page.assert_clean();
+    page.eval("[...document.querySelectorAll('svg.chart')].pop().scrollIntoView(), 0");
+    page.screenshot_if_asked("replay-cardjitsu-times.png");
+}
+
 /// A CardJitsu league of the testkit's folder of submissions (good and
 /// broken entries) under `dir`, two games a pairing: its directory and
 /// page, as [`league_page`].
@@ -1733,6 +1814,83 @@ fn a_league_page_keeps_the_bars_the_map_and_the_bots_readable() {
     }
     page.assert_clean();
     page.screenshot_if_asked("report-faulty.png");
+}
+
+/// A league's page before a bot has played (a live page) shows `–` for
+/// its rating, interval and score, with no bar; each bot's Faults cell
+/// says the games it was faulty in; and a live page left by a stopped
+/// league names the command that goes on with it, directory and all.
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn a_league_page_shows_no_score_before_a_bot_plays_and_names_its_resume() {
+    let Some(chrome) =
+        browser_or_skip("a_league_page_shows_no_score_before_a_bot_plays_and_names_its_resume")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, page_file) = league_page(
+        dir.path(),
+        &["cardjitsu", "random-py", "random-sh", "--games", "2"],
+    );
+    let resume =
+        dojo_testkit::json::data_block(&std::fs::read_to_string(&page_file).unwrap())["resume"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    assert!(
+        resume.contains(&out.canonicalize().unwrap().display().to_string()),
+        "{resume}"
+    );
+    edit_page_data(&page_file, |data| {
+        for s in data["report"]["standings"].as_array_mut().unwrap() {
+            if s["name"] == "random-sh" {
+                for key in ["games", "wins", "draws", "losses"] {
+                    s[key] = 0.into();
+                }
+                s["score_pct"] = 0.0.into();
+                s["rating_lo"] = (-900.0).into();
+                s["rating_hi"] = 3900.0.into();
+            } else {
+                s["faulty_games"] = 1.into();
+            }
+        }
+        // Live, last written ten minutes ago: its league has stopped.
+        let status = &mut data["status"];
+        status["state"] = "live".into();
+        let at = status["updated_ms"].as_u64().unwrap();
+        status["updated_ms"] = (at - 10 * 60 * 1000).into();
+    });
+    let page = Opened::open_until(&chrome, &page_file, "#standings");
+    let row = |bot: &str| {
+        page.eval(&format!(
+            "(() => {{ const row = document.querySelector('#standings tr[data-bot=\"{bot}\"]');
+                return {{ cells: [...row.querySelectorAll('td')].map((td) => td.textContent), bars: row.querySelectorAll('.bar').length }}; }})()"
+        ))
+    };
+    let waiting = row("random-sh");
+    let cells = waiting["cells"].as_array().unwrap();
+    assert_eq!(waiting["bars"], 0, "{waiting}");
+    assert_eq!(cells[2], "–", "elo: {waiting}");
+    assert_eq!(cells[4], "–", "interval: {waiting}");
+    assert_eq!(cells[7], "–", "score: {waiting}");
+    let played = row("random-py");
+    assert_eq!(played["bars"], 1, "{played}");
+    assert!(
+        played["cells"][8]
+            .as_str()
+            .unwrap()
+            .contains("faulty in 1 of 2 games, lost by forfeit"),
+        "{played}"
+    );
+    // Nor is a bot yet to play said to be cut off the interval axis.
+    let cut = page.eval("document.querySelectorAll('#standings-cut').length");
+    assert_eq!(cut, 0, "{}", page.text("main"));
+    let (state, stale, text) = status_of(&page);
+    assert_eq!((state.as_str(), stale), ("live", true), "{text}");
+    assert!(text.contains(&format!("goes on with {resume})")), "{text}");
+    page.assert_clean();
+    page.screenshot_if_asked("report-waiting-and-stale.png");
 }
 
 /// A league's page is the league's: a resume (here without `--html`)

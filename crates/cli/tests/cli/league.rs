@@ -625,6 +625,163 @@ fn a_royale_league_too_short_for_its_boards_is_refused_naming_the_games_needed()
     assert_eq!(boards, expected);
 }
 
+/// A board of one's own given by a relative path is stored absolute, as
+/// `--bots-dir` is: the league resumes from any directory, and its command
+/// names the board so that it works pasted anywhere. A league that stored
+/// a relative path (before boards were stored absolute) resumed from
+/// elsewhere says where the board was looked for and why.
+#[test]
+fn a_league_on_a_board_given_by_a_relative_path_resumes_from_another_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(project.join("boards")).unwrap();
+    std::fs::copy(data("tiny.txt"), project.join("boards/big.txt")).unwrap();
+    let board = project.join("boards/big.txt").canonicalize().unwrap();
+    let board = board.display().to_string();
+    let out = tmp.path().join("league");
+    let (pass1, pass2, pass3) = (passer("pass1"), passer("pass2"), passer("pass3"));
+    let start = |games: &str, dir: &Path, resume: bool| {
+        let mut cmd = dojo();
+        cmd.current_dir(dir).arg("league");
+        if resume {
+            cmd.arg("--resume").arg(&out).args(["--games", games]);
+        } else {
+            cmd.args(["royale", &pass1, &pass2, &pass3])
+                .args(["--board", "boards/big.txt", "--games", games, "--seed", "1"])
+                .arg("--out")
+                .arg(&out);
+        }
+        cmd.output().unwrap()
+    };
+    let o = start("3", &project, false);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let o = start("6", &elsewhere, true);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(ids(&out), [0, 1, 2, 3, 4, 5]);
+    for game in games(&out) {
+        assert_eq!(game["board"], board.as_str(), "{game}");
+    }
+    let report = read_json(&out.join("report.json"));
+    assert_eq!(report["settings"]["boards"], serde_json::json!([board]));
+    let command = report["command"].as_array().unwrap();
+    let at = command.iter().position(|w| w == "--board").unwrap();
+    assert_eq!(command[at + 1], board.as_str(), "{command:?}");
+    // An old league, with the board as it was given: from elsewhere the
+    // board is not found, and the error says why; from where it started,
+    // it resumes.
+    let file = out.join("league.json");
+    let mut league = read_json(&file);
+    league["boards"] = serde_json::json!(["boards/big.txt"]);
+    std::fs::write(&file, league.to_string()).unwrap();
+    let games_file = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games_file).unwrap();
+    std::fs::write(&games_file, text.replace(&board, "boards/big.txt")).unwrap();
+    let o = start("9", &elsewhere, true);
+    let stderr = stderr_of(&o);
+    assert_eq!(o.status.code(), Some(3), "{stderr}");
+    for text in [
+        "cannot read boards/big.txt",
+        "the league's board boards/big.txt is a path relative to the directory the league was started in",
+        "(the current directory)",
+        "run the command from that directory",
+    ] {
+        assert!(stderr.contains(text), "{text}: {stderr}");
+    }
+    let o = start("9", &project, true);
+    assert!(o.status.success(), "{}", stderr_of(&o));
+    assert_eq!(ids(&out).len(), 9);
+}
+
+/// A royale game that a faulty side lost while the other two drew is said
+/// as its scores are (the others draw, the faulty side loses), in the
+/// replay and the totals, and each bot's games lost by forfeit are
+/// counted (`faulty_games`) and said, FAULTY or not, as the fault policy
+/// has it.
+#[test]
+fn a_royale_forfeit_beside_a_draw_is_said_as_scored_and_faulty_games_are_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("league");
+    let (pass1, pass2) = (passer("pass1"), passer("pass2"));
+    let shown = league(
+        &[
+            "royale",
+            "crashy=sh -c 'exit 1'",
+            &pass1,
+            &pass2,
+            "--board",
+            &data("tiny.txt"),
+            "--games",
+            "3",
+            "--allow-broken",
+        ],
+        &out,
+    );
+    assert!(
+        shown.contains(
+            "3 games (0 decisive, 0 drawn, 3 where the others drew and a faulty side lost)"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(
+            "faulty in 3 of 3 games (lost by forfeit under the league's fault policy, or drawn where every side was faulty)"
+        ),
+        "{shown}"
+    );
+    let report = read_json(&out.join("report.json"));
+    let totals = &report["totals"];
+    assert_eq!(
+        (&totals["decisive"], &totals["drawn"], &totals["split"]),
+        (&0.into(), &0.into(), &3.into())
+    );
+    let faulty_games = |report: &Value, bot: &str| {
+        let standings = report["standings"].as_array().unwrap();
+        standings.iter().find(|s| s["name"] == bot).unwrap()["faulty_games"].clone()
+    };
+    assert_eq!(faulty_games(&report, "crashy"), 3);
+    assert_eq!(faulty_games(&report, "pass1"), 0);
+    let replay = stdout_ok(dojo().arg("replay").arg(&out).args(["--game", "0"]));
+    let result = replay.lines().find(|l| l.starts_with("result: ")).unwrap();
+    assert!(
+        result.contains(" draw; crashy loses by forfeit: crashy ("),
+        "{replay}"
+    );
+    for drew in ["pass1", "pass2"] {
+        assert!(result.contains(drew), "{result}");
+    }
+    // Without its faults counted (games stored so), crashy is not FAULTY
+    // and still says its games lost by forfeit; under fallback, that
+    // they were not.
+    let games_file = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&games_file).unwrap();
+    let mut edited = String::new();
+    for line in text.lines() {
+        let mut g: Value = serde_json::from_str(line).unwrap();
+        for f in g["faults"].as_array_mut().unwrap() {
+            f["crash"] = 0.into();
+        }
+        edited.push_str(&format!("{g}\n"));
+    }
+    std::fs::write(&games_file, edited).unwrap();
+    let shown = stdout_ok(dojo().arg("report").arg(&out));
+    assert!(!shown.contains("FAULTY"), "{shown}");
+    assert!(
+        shown.contains("\ncrashy: faulty in 3 of 3 games (lost by forfeit"),
+        "{shown}"
+    );
+    let settings = out.join("league.json");
+    let mut stored = read_json(&settings);
+    stored["faults"] = serde_json::json!({ "rule": "fallback" });
+    std::fs::write(&settings, stored.to_string()).unwrap();
+    let shown = stdout_ok(dojo().arg("report").arg(&out));
+    assert!(
+        shown.contains("\ncrashy: faulty in 3 of 3 games (not forfeited: under the league's fallback fault policy"),
+        "{shown}"
+    );
+}
+
 /// The promise for the bundled bots: the strong Rust bot's rating
 /// interval lies wholly above both random bots' intervals.
 #[test]

@@ -280,7 +280,8 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
     let setup = RoyaleSetup {
         seed,
         board,
-        board_file: a.board.display().to_string(),
+        // Absolute, so the replay's command works from any directory.
+        board_file: crate::home::stored_board(&a.board),
         // The same resolution as a league's: the flags' stored form, read.
         settings: options::resolve(&a.options.store(&a.common, &PlayOptions::default()))?,
     };
