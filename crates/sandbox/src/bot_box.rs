@@ -228,7 +228,7 @@ impl BotBox {
 
     /// Whether the box was lost from outside: the box maker that forked
     /// it has ended, and with it every box it made (see
-    /// [`crate::box_maker::ended`]). What ran in the box then died of
+    /// `box_maker::ended`). What ran in the box then died of
     /// that, not of anything it did.
     pub fn lost_with_its_maker(&self) -> bool {
         self.guard.maker.is_some_and(crate::box_maker::ended)
