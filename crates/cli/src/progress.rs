@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use dojo_league::store::GameLine;
 use dojo_league::{Fixture, Progress};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Shows league progress on stderr.
 pub enum LeagueProgress {
@@ -27,7 +27,9 @@ impl LeagueProgress {
         if verbose {
             LeagueProgress::EveryGame
         } else if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(total);
+            // Hidden until the league says how many games it has
+            // (`started`): drawn at once, it showed a full bar of 0/0.
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
             bar.set_style(
                 ProgressStyle::with_template(
                     "{bar:30.cyan/blue} {pos}/{len} games  {rate}  eta {eta}  {msg}",
@@ -43,7 +45,6 @@ impl LeagueProgress {
                 })
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
-            bar.enable_steady_tick(Duration::from_millis(200));
             LeagueProgress::Bar(bar)
         } else {
             let now = Instant::now();
@@ -98,6 +99,8 @@ impl Progress for LeagueProgress {
             LeagueProgress::Bar(bar) => {
                 bar.set_length(total);
                 bar.set_position(done);
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+                bar.enable_steady_tick(Duration::from_millis(200));
             }
             LeagueProgress::Plain { .. } | LeagueProgress::EveryGame
                 if done > 0 && done >= total =>

@@ -94,3 +94,25 @@ pub fn debug_bot(package: &str, bin: &str) -> PathBuf {
     assert!(path.exists(), "{} was not built", path.display());
     path
 }
+
+/// What `dojo ARGS` writes to a terminal (a pseudo-terminal of util-linux's
+/// `script`, run from the workspace root), or `None`, with the reason
+/// printed, where there is no `script` to give it one.
+pub fn on_a_terminal(args: &str) -> Option<String> {
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        eprintln!("skipped: no `script` (util-linux) to give dojo a terminal");
+        return None;
+    }
+    let dojo = assert_cmd::cargo::cargo_bin("dojo");
+    let command = format!("{} {args}", dojo.display());
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(root())
+        .output()
+        .expect("script runs");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}

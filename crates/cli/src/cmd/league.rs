@@ -723,6 +723,9 @@ pub fn run(bots_dir: &Path, given_bots_dir: bool, a: LeagueArgs) -> Result<ExitC
         }
         None => new_settings(bots_dir, &a)?,
     };
+    // A directory another league is playing on is refused before any
+    // build or smoke start; the run takes the lock for itself later.
+    drop(dojo_league::store::lock_games(&out)?);
     let bots_dir = origin.bots_dir.as_deref().unwrap_or(bots_dir);
     // Late entries join the stored league's settings now; the directory
     // changes only once they are built and have passed their smoke start.

@@ -386,28 +386,15 @@ fn opponents_not_found_are_a_setup_error_not_the_bots_fault() {
 /// none of that is written. The terminal is `script`'s pseudo-terminal.
 #[test]
 fn a_check_on_a_terminal_says_which_game_it_is_playing() {
-    let has_script = std::process::Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_script {
-        eprintln!("skipped: no `script` (util-linux) to give dojo a terminal");
-        return;
-    }
     let tmp = tempfile::tempdir().unwrap();
     // Long enough a first answer that the note is drawn at least once.
     let bot = sh_bot(tmp.path(), "steady", "[ $n = 1 ] && sleep 0.5; echo 0");
-    let command = format!(
-        "{} check cardjitsu {} --against random-py --timeout-ms 20000 --startup-ms 20000",
-        env!("CARGO_BIN_EXE_dojo"),
+    let Some(terminal) = dojo_testkit::cli::on_a_terminal(&format!(
+        "check cardjitsu {} --against random-py --timeout-ms 20000 --startup-ms 20000",
         bot.display()
-    );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .current_dir(dojo_testkit::paths::root())
-        .output()
-        .unwrap();
-    let terminal = String::from_utf8_lossy(&out.stdout);
+    )) else {
+        return;
+    };
     assert!(terminal.contains("ready to submit"), "{terminal}");
     for note in [
         "game 1 of 4: tournament rules, seed 1, seat 1 against random-py",

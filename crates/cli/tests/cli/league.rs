@@ -1455,3 +1455,54 @@ fn report_page_is_named_alike_by_league_and_report() {
         "{report}"
     );
 }
+
+/// A resume of a directory another league is playing on is refused at
+/// once: before, it printed the league's banner, built its bots and
+/// played their smoke starts, and only then said the directory was taken.
+#[test]
+fn a_resume_of_a_league_being_played_is_refused_before_anything_is_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("busy");
+    league(
+        &["cardjitsu", "random-sh", "random-py", "--games", "1"],
+        &out,
+    );
+    // Held as a running league holds it.
+    let games = std::fs::OpenOptions::new()
+        .append(true)
+        .open(out.join("games.jsonl"))
+        .unwrap();
+    games.try_lock().unwrap();
+    let resumed = dojo()
+        .args(["league", "--resume"])
+        .arg(&out)
+        .args(GENEROUS)
+        .output()
+        .unwrap();
+    let err = stderr_of(&resumed);
+    assert_ne!(resumed.status.code(), Some(0), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: {}: another `dojo league` is running on this directory; wait for it or use another --out",
+            out.join("games.jsonl").display()
+        )
+    );
+}
+
+/// On a terminal the progress bar appears once the league knows its
+/// games: it used to be drawn first as a full bar of `0/0 games`.
+#[test]
+fn a_leagues_progress_bar_is_never_drawn_as_zero_of_zero() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("bar");
+    let Some(terminal) = dojo_testkit::cli::on_a_terminal(&format!(
+        "league cardjitsu random-sh random-py --games 2 --seed 1 --timeout-ms 20000 --startup-ms 20000 --out {}",
+        out.display()
+    )) else {
+        return;
+    };
+    assert!(terminal.contains("league: cardjitsu"), "{terminal}");
+    assert!(terminal.contains("/2 games"), "{terminal}");
+    assert!(!terminal.contains("0/0 games"), "{terminal}");
+}
