@@ -914,13 +914,19 @@ fn say_late(
         let new_games = dojo_league::Schedule::build(after)?
             .len()
             .saturating_sub(dojo_league::Schedule::build(before)?.len());
+        // "Renumbered" alone read as if played games were changed: they
+        // are kept, and only their place in the grown schedule moves.
+        let renumbered = match applied.renumbered {
+            0 => String::new(),
+            1 => "; the games already played are kept (1 of them has a new game number in the grown schedule)".to_owned(),
+            n => format!("; the games already played are kept ({n} of them have new game numbers in the grown schedule)"),
+        };
         errln!(
-            "--add: {} join{} the league: {} with {} to play; {} already played renumbered",
+            "--add: {} join{} the league: {} with {} to play{renumbered}",
             names.join(", "),
             if names.len() == 1 { "s" } else { "" },
             crate::output::count(new_games as usize, "game"),
             if names.len() == 1 { "it" } else { "them" },
-            crate::output::count(applied.renumbered as usize, "game"),
         );
     }
     for bot in &late.replace {

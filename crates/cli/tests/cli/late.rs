@@ -60,6 +60,9 @@ fn an_added_bot_plays_only_its_games_and_the_report_equals_a_league_that_had_it(
         err.contains("--add: py2 joins the league: 8 games with it to play"),
         "{err}"
     );
+    // It says the played games are kept, not a bare "renumbered".
+    let said = err.lines().find(|l| l.starts_with("--add: ")).unwrap();
+    assert!(!said.contains("already played renumbered"), "{said}");
     let report = read_json(&late.join("report.json"));
     // Exactly the 8 games of py2's two pairings were played.
     assert_eq!(report["timing"]["games_this_run"], 8);
