@@ -62,7 +62,16 @@ struct Text(ReplayArgs);
 
 impl Output<Shown> for Text {
     fn finish(&mut self, shown: &Shown) -> Result<()> {
-        crate::games::replay_text(&shown.saved).show(&self.0, shown.forfeit.as_ref())
+        let text = crate::games::replay_text(&shown.saved);
+        text.show(&self.0, shown.forfeit.as_ref())?;
+        // After the whole game, as `dojo match` ends: how near its
+        // limits each bot ran is what an author replays a game to see.
+        if self.0.turn.is_none() {
+            for line in text.times() {
+                outln!("times: {line}");
+            }
+        }
+        Ok(())
     }
 }
 

@@ -265,6 +265,10 @@ impl ReplayText for NoText {
     fn show_moment(&self, _: usize) -> String {
         String::new()
     }
+
+    fn times(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,10 @@ pub trait ReplayText {
     /// Step `i` (0-based) as a rerun's verdict shows it, or a line saying
     /// the game ended before it.
     fn show_moment(&self, i: usize) -> String;
+    /// Each seat's move times, first answers, CPU and memory as the record
+    /// holds them ([`move_lines`], without limits: a record does not
+    /// hold them), as `dojo match` prints them after its game.
+    fn times(&self) -> Vec<String>;
 }
 
 /// The stderr seat `seat` wrote for its prompt `prompt`, as indented lines

@@ -14,8 +14,8 @@ const SLOW_OK: [&str; 4] = ["--timeout-ms", "5000", "--startup-ms", "5000"];
 
 /// Plays a match into `dir/game-SEED.json`; returns the record and the
 /// match's transcript, without its `times:` lines: those are the
-/// measurements of that run (against its limits), which a replay does not
-/// show.
+/// measurements of that run against its limits, which a replay shows
+/// without the limits (see [`without_times`]).
 fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (PathBuf, String) {
     let json = dir.join(format!("game-{seed}.json"));
     let shown = stdout(
@@ -27,12 +27,15 @@ fn cardjitsu_match(dir: &Path, bots: [&str; 2], seed: u64, extra: &[&str]) -> (P
             .arg("--json")
             .arg(&json),
     );
-    let transcript: String = shown
-        .lines()
+    (json, without_times(&shown))
+}
+
+/// `text` without its `times:` lines.
+fn without_times(text: &str) -> String {
+    text.lines()
         .filter(|l| !l.starts_with("times: "))
         .map(|l| format!("{l}\n"))
-        .collect();
-    (json, transcript)
+        .collect()
 }
 
 #[test]
@@ -41,7 +44,25 @@ fn replay_prints_the_same_transcript_as_the_match() {
     let (json, shown) = cardjitsu_match(tmp.path(), ["random-py", "random-sh"], 5, &[]);
     assert!(shown.contains("round 1\n"), "{shown}");
     let replayed = stdout(dojo().arg("replay").arg(&json));
-    assert_eq!(replayed, shown);
+    assert_eq!(without_times(&replayed), shown);
+    // Each seat's times follow the game, as after the match.
+    let times: Vec<&str> = replayed
+        .lines()
+        .filter(|l| l.starts_with("times: "))
+        .collect();
+    assert_eq!(times.len(), 2, "{replayed}");
+    assert!(
+        times[0].starts_with("times: player 1 (random-py): "),
+        "{replayed}"
+    );
+    assert!(
+        times[1].starts_with("times: player 2 (random-sh): "),
+        "{replayed}"
+    );
+    assert!(
+        times.iter().all(|t| t.contains(" moves, wall p50 ")),
+        "{replayed}"
+    );
     // Without --keep-stderr the record has no stderr field at all.
     let text = std::fs::read_to_string(&json).unwrap();
     assert!(!text.contains("\"stderr\""), "{text}");
@@ -105,7 +126,12 @@ fn game_id_picks_a_game_of_a_league_directory() {
             .arg(&out)
             .args(["--game", &id.to_string()]),
     );
-    assert_eq!(replayed, shown);
+    assert_eq!(without_times(&replayed), shown);
+    // The league game's times, as a match's follow its game.
+    assert!(
+        replayed.contains(&format!("\ntimes: player 1 ({}): ", seats[0])),
+        "{replayed}"
+    );
     dojo()
         .arg("replay")
         .arg(&out)
@@ -375,6 +401,7 @@ fn an_edited_seed_is_refused_and_a_missing_timing_is_not() {
     record.as_object_mut().unwrap().remove("timing");
     let untimed = tmp.path().join("untimed.json");
     std::fs::write(&untimed, record.to_string()).unwrap();
+    // No times to show: the transcript alone.
     assert_eq!(stdout(dojo().arg("replay").arg(&untimed)), shown);
     dojo()
         .args(["replay", "--rerun"])
@@ -435,7 +462,10 @@ fn times_are_ignored_by_replay_and_rerun_and_old_times_still_read() {
 
 /// `record` shows as `shown` and reruns identical (exit 0).
 fn timing_free_rerun(record: &Path, shown: &str) {
-    assert_eq!(stdout(dojo().arg("replay").arg(record)), shown);
+    assert_eq!(
+        without_times(&stdout(dojo().arg("replay").arg(record))),
+        shown
+    );
     dojo()
         .args(["replay", "--rerun"])
         .arg(record)

@@ -205,7 +205,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         text.push_str(&format!("faults: {line}\n"));
     }
     Played {
-        label: |s| format!("player {} ({})", s.seat + 1, s.bot),
+        label: transcript::player,
         limits,
         forensics: transcript::forensics(&record),
         bots: loaded,

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result, bail};
 use dojo_engine::cardjitsu::{Card, OutcomeReason, Pile};
-use dojo_games::CardJitsuRecord;
+use dojo_games::{CardJitsuRecord, SeatInfo};
 use dojo_league::verdict::Verdict;
 
 use crate::flags::ReplayArgs;
@@ -16,6 +16,11 @@ fn cards(cards: &[Card]) -> String {
         .map(Card::to_string)
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// How a seat is named beside its times and faults: `player 1 (sensei)`.
+pub fn player(s: &SeatInfo) -> String {
+    format!("player {} ({})", s.seat + 1, s.bot)
 }
 
 /// The header line naming the seats, rules and seed.
@@ -136,7 +141,7 @@ pub fn forensics(rec: &CardJitsuRecord) -> Vec<String> {
                 )
             });
             crate::render::fault_forensics(&crate::render::SeatFault {
-                label: format!("player {} ({})", s.seat + 1, s.bot),
+                label: player(s),
                 conduct: c,
                 prompts: rec.timing.latency_us.get(s.seat).map_or(0, Vec::len),
                 first,
@@ -213,6 +218,10 @@ impl ReplayText for CardJitsuRecord {
                 self.play.rounds.len()
             )
         })
+    }
+
+    fn times(&self) -> Vec<String> {
+        crate::render::move_lines(&self.seats, &self.timing, player, &[])
     }
 }
 

@@ -326,7 +326,7 @@ fn run(bots_dir: &Path, a: MatchArgs) -> Result<ExitCode> {
         text.push_str(&transcript::summary(&record, None));
     }
     Played {
-        label: |s| format!("seat {} ({})", s.seat + 1, s.bot),
+        label: transcript::seat,
         limits,
         forensics: transcript::forensics(&record),
         bots: players.iter().map(|(b, _)| Arc::clone(b)).collect(),

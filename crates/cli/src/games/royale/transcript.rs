@@ -299,4 +299,13 @@ impl ReplayText for RoyaleRecord {
             )
         }
     }
+
+    fn times(&self) -> Vec<String> {
+        crate::render::move_lines(&self.seats, &self.timing, seat, &[])
+    }
+}
+
+/// How a seat is named beside its times and faults: `seat 1 (general)`.
+pub fn seat(s: &dojo_games::SeatInfo) -> String {
+    format!("seat {} ({})", s.seat + 1, s.bot)
 }
