@@ -50,7 +50,7 @@ function standingsPanel(rep, view) {
   const rows = st.map((s) => h('tr', { 'data-bot': s.name },
     h('td', { class: 'num' }, s.rank),
     h('td', { class: 'name' }, s.name, s.name === anchor ? h('span', { class: 'hint' }, ' (anchor)') : null,
-      s.flagged ? [' ', h('span', { class: 'badge fault faulty', title: 'faulted at least once a game on average: its results say more about its faults than its play' }, 'FAULTY')] : null),
+      s.flagged ? [' ', faultyBadge()] : null),
     h('td', { class: 'num' }, h('b', {}, s.games ? fmt(Math.round(s.rating)) : '–')),
     h('td', {}, s.games ? h('div', { class: 'bar', title: `95% interval ${Math.round(s.rating_lo)} to ${Math.round(s.rating_hi)}${cutOf(s).length ? ', past the axis' : ''}` },
       h('span', { class: 'rng', style: `left:${at(s.rating_lo)};width:calc(${at(s.rating_hi)} - ${at(s.rating_lo)})` }),
@@ -230,11 +230,18 @@ function faultsPanel(rep) {
   return h('div', { class: 'panel grow', id: 'faults-per-bot' }, h('h2', {}, 'Faults per bot (restarts apart)'),
     legend(FAULT_KINDS),
     scrollBox(h('table', {}, st.map((s) => h('tr', {},
-      h('td', { class: 'name', style: 'width:150px' }, s.name),
+      // The badge beside the name, as in the standings: beside the
+      // count it wrapped under it.
+      h('td', { class: 'name', style: 'width:150px' }, s.name, s.flagged ? [' ', faultyBadge()] : null),
       h('td', {}, h('div', { style: 'display:flex;height:14px;border-radius:3px;overflow:hidden;background:#f0eee8' },
         FAULT_KINDS.map(([k, c]) => (s.faults[k] ? h('span', { title: `${s.faults[k]} ${k}`, style: `width:${(100 * s.faults[k]) / most}%;background:${c}` }) : null))),
         s.faults.limit ? h('div', { class: 'hint limits-hit' }, limitsHit(s.faults)) : null),
-      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s)), s.flagged ? [' ', h('span', { class: 'badge fault' }, 'FAULTY')] : null))))));
+      h('td', { class: 'num', style: 'width:60px' }, fmt(total(s))))))));
+}
+
+// The mark of a bot the standings call FAULTY.
+function faultyBadge() {
+  return h('span', { class: 'badge fault faulty', title: 'faulted at least once a game on average: its results say more about its faults than its play' }, 'FAULTY');
 }
 
 // Each faulty bot's first crash (else its first fault of another kind),

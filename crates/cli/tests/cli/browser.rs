@@ -1680,6 +1680,15 @@ fn the_pages_stay_readable_on_a_phone() {
         assert!(row["share"].as_f64().unwrap() > 0.8, "{why:#}");
         assert_eq!(row["clipped"], false, "{why:#}");
     }
+    // No number of the standings wraps: squeezed, a rating's range stood
+    // on three lines (the table scrolls in its box instead).
+    let wrapped = page.eval(
+        "[...document.querySelectorAll('#standings td.num:not(.faults)')].filter((td) => {
+            const r = document.createRange(); r.selectNodeContents(td);
+            return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1; })
+          .map((td) => td.textContent)",
+    );
+    assert_eq!(wrapped, serde_json::json!([]), "wrapped in the standings");
     page.assert_no_sideways_scroll("a folder league's page");
     page.assert_readable_charts("a folder league's page");
     page.assert_clean();
@@ -1989,6 +1998,12 @@ fn a_resumed_leagues_page_shows_its_final_count_and_its_faulty_bot() {
         shown.as_str().unwrap().starts_with(&total.to_string()),
         "{shown} vs {total}"
     );
+    // Its FAULTY mark stands beside its name, as in the standings (beside
+    // the count, it wrapped under it).
+    let marked = page.eval(
+        "[...document.querySelectorAll('#faults-per-bot td.name')].filter((td) => td.querySelector('.faulty')).map((td) => td.firstChild.textContent)",
+    );
+    assert_eq!(marked, serde_json::json!(["half"]));
     // A forfeited game says so where the game's end is shown, not the
     // board's end the forfeit overruled.
     let forfeits = std::fs::read_to_string(&games)
