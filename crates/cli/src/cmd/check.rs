@@ -80,10 +80,16 @@ pub fn run(bots_dir: &Path, a: CheckArgs) -> Result<ExitCode> {
     let limits = seat_limits(&bot, &opts);
     let seats = a.game.shape().seats();
     let total = variants.len() * opponents.len() * seats;
+    // A `NAME=COMMAND` bot is its command: the directory it runs in is
+    // only the current one, which says nothing of what is checked.
+    let what = match crate::bots::inline_command(&a.bot) {
+        Some(command) => format!("`{}`", untrusted::line(command.trim())),
+        None => bot.dir.display().to_string(),
+    };
     outln!(
         "checking {} ({}) for {}: {} against {}",
         bot.name,
-        bot.dir.display(),
+        what,
         a.game,
         count(total as u64, "game"),
         opponents.join(", ")

@@ -89,6 +89,29 @@ fn a_nondeterministic_bot_is_told_where_and_how_it_answered_differently() {
     assert!(!note.contains("piles"), "{note}");
 }
 
+/// An inline bot (`NAME=COMMAND`) is shown by its command, what the check
+/// runs, not by the directory it happens to run in; a bot directory by
+/// its directory.
+#[test]
+fn a_check_of_an_inline_bot_names_its_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = sh_bot(tmp.path(), "steady", "echo 0");
+    let out = dojo()
+        .current_dir(&bot)
+        .args(["check", "cardjitsu", "inl=sh bot.sh", "--rules", "classic"])
+        .args(["--timeout-ms", "20000", "--startup-ms", "20000"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", stderr_of(&out));
+    let header = stdout.lines().next().unwrap_or_default();
+    assert!(
+        header.starts_with("checking inl (`sh bot.sh`) for cardjitsu: "),
+        "{stdout}"
+    );
+    assert!(!header.contains(&bot.display().to_string()), "{header}");
+}
+
 #[test]
 fn a_crasher_is_not_ready_and_its_stderr_says_why() {
     let tmp = tempfile::tempdir().unwrap();

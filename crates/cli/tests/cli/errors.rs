@@ -432,36 +432,6 @@ fn a_missing_deck_file_lists_the_named_decks() {
     );
 }
 
-/// A bot whose program file is not executable cannot start: the error
-/// says how to fix it, not only "Permission denied".
-#[test]
-fn a_bot_file_that_is_not_executable_is_told_how_to_run_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let bot = tmp.path().join("plain");
-    std::fs::create_dir(&bot).unwrap();
-    std::fs::write(bot.join("bot.sh"), "while read -r l; do echo 0; done\n").unwrap();
-    std::fs::write(
-        bot.join("bot.toml"),
-        "name = \"plain\"\ncommand = \"./bot.sh\"\ngames = [\"cardjitsu\"]\n",
-    )
-    .unwrap();
-    let out = dojo()
-        .args(["match", "cardjitsu", "random-py"])
-        .arg(&bot)
-        .output()
-        .unwrap();
-    let err = stderr_of(&out);
-    assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(err.contains("Permission denied"), "{err}");
-    let file = bot.join("bot.sh").display().to_string();
-    assert!(
-        err.contains(&format!(
-            "({file} is not executable: make it so with `chmod +x {file}`, or name its interpreter in the bot's command (`sh bot.sh`))"
-        )),
-        "{err}"
-    );
-}
-
 /// Two seats named differently that are one bot (`./random-py`, a copy in
 /// the current directory, is what a bare `random-py` finds first) are
 /// played, with a note that both run the same program; the same spec

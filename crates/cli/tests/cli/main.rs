@@ -48,5 +48,6 @@ mod sandbox;
 mod scale;
 mod slurm;
 mod small_things;
+mod start_failures;
 mod submissions;
 mod terminal_text;

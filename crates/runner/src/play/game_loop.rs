@@ -173,12 +173,12 @@ impl<'a, P: Processes> Game<'a, P> {
         let pgid = self
             .procs
             .start(seat, state.generation)
-            .map_err(|source| RunError::Spawn {
+            .map_err(|error| RunError::Spawn {
                 bot: state.seat.bot.name.clone(),
                 command: state.seat.bot.command.clone(),
-                process_limit: ProcessLimit::behind(&source, &state.seat.bot, self.opts),
-                hint: super::outcome::not_runnable(&source, &state.seat.bot),
-                source,
+                process_limit: ProcessLimit::behind(&error, &state.seat.bot, self.opts),
+                hint: super::not_runnable::hint(&error, &state.seat.bot),
+                error,
             })?;
         state.started(pgid);
         self.procs.send(seat, &referee.greeting(seat));
@@ -195,11 +195,11 @@ impl<'a, P: Processes> Game<'a, P> {
             Ok(()) => Ok(true),
             // Or whose box it broke: it ran in that box, in an earlier
             // game too (see `Processes::broke_its_box`).
-            Err(RunError::Spawn { source, .. })
+            Err(RunError::Spawn { error, .. })
                 if self.seats[seat].run.spawns > 0 || self.procs.broke_its_box(seat) =>
             {
                 self.seats[seat].needs_restart = true;
-                let note = format!("[dojo: cannot start the bot again: {source}]\n");
+                let note = format!("[dojo: cannot start the bot again: {error}]\n");
                 self.procs.note_stderr(seat, &note);
                 Ok(false)
             }

@@ -54,6 +54,7 @@
 //! never waited on. Only then are the stderr logs rendered and cut.
 
 mod game_loop;
+mod not_runnable;
 mod options;
 mod outcome;
 mod procs;

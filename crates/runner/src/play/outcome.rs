@@ -267,60 +267,28 @@ impl std::fmt::Display for ProcessLimit {
     }
 }
 
-/// How to fix a start refused with `err` when it is "Permission denied"
-/// and the program, `bot`'s command's first word, is a file that exists
-/// (a path with a `/` is taken from the bot's directory, where it runs):
-/// a script saved without its execute bit, most often.
-pub(crate) fn not_runnable(err: &std::io::Error, bot: &crate::BotSpec) -> Option<String> {
-    use std::os::unix::fs::PermissionsExt;
-    if err.kind() != std::io::ErrorKind::PermissionDenied {
-        return None;
-    }
-    let program = bot.command.first()?;
-    // A bare name is looked up on PATH: not a file of the bot's.
-    if !program.contains('/') {
-        return None;
-    }
-    // Shown without the `/./` of a manifest's `./bot.sh` made absolute.
-    let file: std::path::PathBuf = bot.dir.join(program).components().collect();
-    let meta = std::fs::metadata(&file).ok()?;
-    if !meta.is_file() {
-        return None;
-    }
-    let interpreter = match file.extension().and_then(|e| e.to_str()) {
-        Some("py") => "python3",
-        Some("sh") => "sh",
-        _ => "INTERPRETER",
-    };
-    let name = file.file_name()?.to_string_lossy();
-    let shown = file.display();
-    let rerun = format!("name its interpreter in the bot's command (`{interpreter} {name}`)");
-    Some(if meta.permissions().mode() & 0o111 == 0 {
-        format!("{shown} is not executable: make it so with `chmod +x {shown}`, or {rerun}")
-    } else {
-        // Executable, yet refused: a file system mounted `noexec`, say.
-        format!("{shown} is executable but was refused: {rerun}")
-    })
-}
-
 /// Why a game could not be played to the end.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// A bot's command could not be started at all: a configuration error.
+    ///
+    /// The errno's text is part of the message, not its `source`: a hint
+    /// follows it, so a printer that appends each source's text would say
+    /// it twice.
     #[error(
-        "bot {bot}: cannot start {command:?}{}: {source}{}",
+        "bot {bot}: cannot start {command:?}{}: {error}{}",
         process_limit.as_ref().map(|l| format!(" (the likely cause: its process limit, {l}, which counts every process and thread of the bot)")).unwrap_or_default(),
-        hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default()
+        hint.as_ref().map(|h| format!("; {h}")).unwrap_or_default()
     )]
     Spawn {
         bot: String,
         command: Vec<String>,
-        source: std::io::Error,
+        error: std::io::Error,
         /// The limit on the bot's processes a start that failed for want
         /// of a process (`EAGAIN`) ran into, as it was given.
         process_limit: Option<ProcessLimit>,
-        /// How to fix a start refused with "Permission denied" for a
-        /// program file that exists: `chmod +x` it, or name its
+        /// What is wrong with the program file, when it exists, and how
+        /// to fix it: `chmod +x` it, give it a `#!` line, or name its
         /// interpreter in the command.
         hint: Option<String>,
     },
@@ -383,12 +351,12 @@ mod tests {
                 "Resource temporarily unavailable (os error 11)",
             )
         };
-        let spawn = |bot: &crate::BotSpec, source: std::io::Error| RunError::Spawn {
+        let spawn = |bot: &crate::BotSpec, error: std::io::Error| RunError::Spawn {
             bot: bot.name.clone(),
             command: bot.command.clone(),
-            process_limit: ProcessLimit::behind(&source, bot, &opts),
+            process_limit: ProcessLimit::behind(&error, bot, &opts),
             hint: None,
-            source,
+            error,
         };
         let text = spawn(&bot, eagain()).to_string();
         assert!(text.contains("--limit-processes 1"), "{text}");

@@ -362,6 +362,8 @@ impl Pipes<'_> {
             };
             BotProcess::boxed(seat, generation, opts.max_line_bytes, occupant)
         } else {
+            // As a box's init would (it execs with `execve`).
+            super::not_runnable::refuse_text_without_interpreter(&spec.bot.command, &spec.bot.dir)?;
             if self.scratch[seat].is_none() {
                 self.scratch[seat] = Some(dojo_sandbox::plan::scratch_dir(
                     &spec.bot.name,
