@@ -619,6 +619,47 @@ fn a_broken_verdict_shows_the_bots_first_crash_and_its_stderr() {
     assert!(stdout.contains("    | crash_half: giving up"), "{stdout}");
 }
 
+/// A NEW faulty in every one of its first games (crash_half crashes on
+/// every other move) fails the gate at once: no verdict (exit 3, as any
+/// broken bot) after its first two pairs, not after the game budget's
+/// worth of them, naming its first crash, with the games played kept in
+/// the JSON. It used to play on to 20 games before refusing it (and a NEW
+/// that never answers in time, minutes of timeouts).
+#[test]
+fn a_new_bot_faulty_in_each_of_its_first_games_fails_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "half=python3 bots/faulty/crash_half.py",
+        ])
+        .args(["random-py", "--jobs", "2"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains(
+            "verdict: none, NEW is broken: NEW crashed or faulted too often in every one of its 4 games: the games measure its faults, not its play; stopped after 4 of at most 2000 games"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("NEW: first crash: game 0, round 2"),
+        "{stdout}"
+    );
+    let report = read_json(&json);
+    assert_eq!(report["verdict"], "broken");
+    assert_eq!(blocks(&report), 2, "{report}");
+    assert_eq!(report["faults"]["new_faulty_games"], 4);
+    assert_eq!(report["broken"]["first_fault"]["game"], 0);
+}
+
 /// A NEW much stronger than BASE that crashes in about one game in four
 /// (sensei relayed by crash_some.py) is refused as broken, exit 3, with
 /// its first crash as evidence, in the summary, the JSON and JUnit. It
