@@ -460,6 +460,36 @@ pub struct Broken {
     pub first_fault: Option<crate::report::StandingFault>,
 }
 
+/// A role's first fault in the counted games (its first crash, else its
+/// first fault of any kind, as [`Broken::first_fault`] picks it) and the
+/// game it came in, told so that an author can play that one game on its
+/// own: its block, leg, seed and seats, and the `dojo match` command that
+/// plays it again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FaultyGame {
+    /// `new` or `base`.
+    pub role: String,
+    /// The fault: its game (fixture id), round, kind and stderr.
+    pub fault: crate::report::StandingFault,
+    /// The game's block (0-based) and leg in it.
+    pub block: u64,
+    pub leg: u8,
+    /// The game's seed.
+    #[serde(with = "dojo_engine::rng::seed_json")]
+    pub seed: u64,
+    /// Its roles by seat.
+    pub seats: Vec<String>,
+    /// Royale: its board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+    /// The `dojo match` command that plays the same game (bots, seats,
+    /// seed, game settings, limits) on its own. Made by the caller, which
+    /// knows the bots and the run's controls ([`run_compare`] leaves it
+    /// `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+}
+
 /// One game of a block, as the report shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegRecord {
@@ -751,6 +781,10 @@ pub struct CompareReport {
     /// With [`Conclusion::Broken`]: which bot, and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broken: Option<Broken>,
+    /// NEW's, then BASE's, first fault in the counted games and the game
+    /// it came in, for each that faulted (whatever the verdict).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_faults: Vec<FaultyGame>,
     /// The LLR and estimate after each block.
     pub trace: Vec<TracePoint>,
     /// Every counted block, in order.
@@ -948,6 +982,25 @@ impl Tally<'_> {
         });
     }
 
+    /// `role`'s first fault `at` with the game it came in, from the
+    /// counted blocks (`None` if that game is not among them).
+    fn faulty_game(&self, role: &str, at: &crate::tally::FirstFaultAt) -> Option<FaultyGame> {
+        let g = u64::from(self.settings.games_per_block());
+        let (block, leg) = (at.game / g, at.game % g);
+        let record = self.blocks.iter().find(|b| b.block == block)?;
+        let game = record.games.get(usize::try_from(leg).ok()?)?;
+        Some(FaultyGame {
+            role: role.to_owned(),
+            fault: at.standing(),
+            block,
+            leg: u8::try_from(leg).ok()?,
+            seed: record.seed,
+            seats: game.seats.clone(),
+            board: record.board.clone(),
+            command: None,
+        })
+    }
+
     fn report(self, outcome: Conclusion) -> CompareReport {
         let (lower, upper) = self.test.bounds();
         let (wald_lower, wald_upper) = self.test.wald_bounds();
@@ -986,6 +1039,11 @@ impl Tally<'_> {
                 }
                 b
             });
+        let first_faults = [NEW, BASE]
+            .into_iter()
+            .zip(&self.first_faults)
+            .filter_map(|(role, at)| self.faulty_game(role, at.as_ref()?))
+            .collect();
         CompareReport {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
@@ -1018,6 +1076,7 @@ impl Tally<'_> {
                 base: BotFigures::of(&self.moves[1]),
             },
             broken,
+            first_faults,
             trace: self.trace,
             blocks: self.blocks,
             nondeterministic: None,
@@ -1163,14 +1222,22 @@ mod tests {
             }
             let new_seat = fixture.seats.iter().position(|s| s == NEW);
             let mut faulty = vec![false; n];
+            let mut first_faults = Vec::new();
             if let (Some(is_faulty), Some(seat)) = (self.new_faulty, new_seat)
                 && is_faulty(fixture.id)
             {
                 faulty[seat] = true;
                 faults[seat].crash += 1;
+                first_faults = vec![None; n];
+                first_faults[seat] = Some(dojo_games::record::FirstFault {
+                    round: Some(2),
+                    kind: dojo_games::record::FaultKind::Crash,
+                    invalid: None,
+                    stderr_tail: vec![format!("game {}", fixture.id)],
+                });
             }
             Ok(GameResult {
-                first_faults: Vec::new(),
+                first_faults,
                 faulty,
                 prompts: vec![10; n],
                 scores: fixture
@@ -1301,6 +1368,27 @@ mod tests {
         assert_eq!(r.verdict, Conclusion::Broken);
         assert_eq!(r.games_played, BROKEN_MIN_GAMES);
         assert!(r.broken.unwrap().reason.contains("in 15 of 20 games"));
+    }
+
+    /// The report tells the game of each role's first fault, to be played
+    /// on its own: its block, leg, seed and seats (whatever the verdict).
+    #[test]
+    fn the_game_of_news_first_fault_is_told() {
+        let mut exec = Fake::new(1.0);
+        exec.new_faulty = Some(|id| id == 5 || id == 9);
+        let s = settings(Game::CARDJITSU, 2000);
+        let r = run(&s, &exec, 2);
+        assert_eq!(r.first_faults.len(), 1, "{:?}", r.first_faults);
+        let f = &r.first_faults[0];
+        assert_eq!((f.role.as_str(), f.fault.game), (NEW, 5));
+        assert_eq!((f.block, f.leg, f.seed), (2, 1, s.block_seed(2)));
+        assert_eq!(f.seats, [BASE, NEW]);
+        assert_eq!(f.fault.stderr_tail, ["game 5"]);
+        assert_eq!(f.command, None);
+        assert_eq!(r.broken.unwrap().first_fault.as_ref(), Some(&f.fault));
+        // No fault, nothing told.
+        let r = run(&s, &Fake::new(1.0), 2);
+        assert!(r.first_faults.is_empty());
     }
 
     #[test]
