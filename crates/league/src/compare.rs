@@ -427,6 +427,13 @@ pub const BROKEN_SHARE: f64 = 0.5;
 /// its end (at the end, any number is enough).
 pub const BROKEN_MIN_GAMES: u64 = 20;
 
+/// A role faulty in every one of its first this many games is refused at
+/// once, before [`BROKEN_MIN_GAMES`]: a bot that crashes or never answers
+/// in each of its first games is broken, and a gate must not spend its
+/// whole game budget (minutes of timeouts) finding that out. Refusing
+/// gives no verdict, never a pass.
+pub const BROKEN_FAST_GAMES: u64 = 4;
+
 /// The share of its moves NEW may time out on beyond BASE's share before
 /// the comparison is refused as broken (1 point): timeouts depend on the
 /// machine's load, so a few are tolerated; crashes, invalid answers and
@@ -451,6 +458,36 @@ pub struct Broken {
     /// reports from before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_fault: Option<crate::report::StandingFault>,
+}
+
+/// A role's first fault in the counted games (its first crash, else its
+/// first fault of any kind, as [`Broken::first_fault`] picks it) and the
+/// game it came in, told so that an author can play that one game on its
+/// own: its block, leg, seed and seats, and the `dojo match` command that
+/// plays it again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FaultyGame {
+    /// `new` or `base`.
+    pub role: String,
+    /// The fault: its game (fixture id), round, kind and stderr.
+    pub fault: crate::report::StandingFault,
+    /// The game's block (0-based) and leg in it.
+    pub block: u64,
+    pub leg: u8,
+    /// The game's seed.
+    #[serde(with = "dojo_engine::rng::seed_json")]
+    pub seed: u64,
+    /// Its roles by seat.
+    pub seats: Vec<String>,
+    /// Royale: its board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+    /// The `dojo match` command that plays the same game (bots, seats,
+    /// seed, game settings, limits) on its own. Made by the caller, which
+    /// knows the bots and the run's controls ([`run_compare`] leaves it
+    /// `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 /// One game of a block, as the report shows it.
@@ -591,13 +628,28 @@ impl RoleFaults {
             role: role.to_owned(),
             faulty_games,
             games,
-            reason: format!(
-                "{} crashed or faulted too often in {faulty_games} of {games} games (more than {}%): the games measure its faults, not its play",
-                role.to_uppercase(),
-                BROKEN_SHARE * 100.0
-            ),
+            reason: if faulty_games == games {
+                format!(
+                    "{} crashed or faulted too often in every one of its {games} games: the games measure its faults, not its play",
+                    role.to_uppercase(),
+                )
+            } else {
+                format!(
+                    "{} crashed or faulted too often in {faulty_games} of {games} games (more than {}%): the games measure its faults, not its play",
+                    role.to_uppercase(),
+                    BROKEN_SHARE * 100.0
+                )
+            },
             first_fault: None,
         })
+    }
+
+    /// Whether NEW or BASE was faulty in every one of the `games` counted,
+    /// and they are at least [`BROKEN_FAST_GAMES`]: broken from the start,
+    /// refused without waiting for [`BROKEN_MIN_GAMES`].
+    fn broken_from_the_start(&self, games: u64) -> bool {
+        games >= BROKEN_FAST_GAMES
+            && (self.new_faulty_games == games || self.base_faulty_games == games)
     }
 
     /// NEW, when it faulted where BASE did not: it crashed, answered
@@ -729,6 +781,10 @@ pub struct CompareReport {
     /// With [`Conclusion::Broken`]: which bot, and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broken: Option<Broken>,
+    /// NEW's, then BASE's, first fault in the counted games and the game
+    /// it came in, for each that faulted (whatever the verdict).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_faults: Vec<FaultyGame>,
     /// The LLR and estimate after each block.
     pub trace: Vec<TracePoint>,
     /// Every counted block, in order.
@@ -899,7 +955,10 @@ impl Tally<'_> {
             Verdict::Continue => None,
         };
         let counted = self.test.counts().blocks() * u64::from(self.settings.games_per_block());
-        if (self.decided.is_some() || counted >= BROKEN_MIN_GAMES)
+        let may_refuse = self.decided.is_some()
+            || counted >= BROKEN_MIN_GAMES
+            || self.faults.broken_from_the_start(counted);
+        if may_refuse
             && (self.faults)
                 .refusal(counted, self.decided.is_some())
                 .is_some()
@@ -921,6 +980,25 @@ impl Tally<'_> {
             games,
             new_points: scores.iter().sum(),
         });
+    }
+
+    /// `role`'s first fault `at` with the game it came in, from the
+    /// counted blocks (`None` if that game is not among them).
+    fn faulty_game(&self, role: &str, at: &crate::tally::FirstFaultAt) -> Option<FaultyGame> {
+        let g = u64::from(self.settings.games_per_block());
+        let (block, leg) = (at.game / g, at.game % g);
+        let record = self.blocks.iter().find(|b| b.block == block)?;
+        let game = record.games.get(usize::try_from(leg).ok()?)?;
+        Some(FaultyGame {
+            role: role.to_owned(),
+            fault: at.standing(),
+            block,
+            leg: u8::try_from(leg).ok()?,
+            seed: record.seed,
+            seats: game.seats.clone(),
+            board: record.board.clone(),
+            command: None,
+        })
     }
 
     fn report(self, outcome: Conclusion) -> CompareReport {
@@ -946,13 +1024,26 @@ impl Tally<'_> {
             (Some(_), _) => Conclusion::Broken,
             (None, outcome) => outcome,
         };
+        let max_games = u64::from(g).saturating_mul(self.settings.max_blocks());
         let broken = broken
             .filter(|_| outcome == Conclusion::Broken)
             .map(|mut b| {
                 let role = usize::from(b.role != NEW);
                 b.first_fault = self.first_faults[role].as_ref().map(|f| f.standing());
+                // Said, so that an author does not wait for the rest or
+                // take the short run for a fault of dojo's.
+                if games_played < max_games {
+                    b.reason.push_str(&format!(
+                        "; stopped after {games_played} of at most {max_games} games"
+                    ));
+                }
                 b
             });
+        let first_faults = [NEW, BASE]
+            .into_iter()
+            .zip(&self.first_faults)
+            .filter_map(|(role, at)| self.faulty_game(role, at.as_ref()?))
+            .collect();
         CompareReport {
             version: COMPARE_FORMAT_VERSION,
             settings: self.settings.clone(),
@@ -985,6 +1076,7 @@ impl Tally<'_> {
                 base: BotFigures::of(&self.moves[1]),
             },
             broken,
+            first_faults,
             trace: self.trace,
             blocks: self.blocks,
             nondeterministic: None,
@@ -1074,6 +1166,8 @@ mod tests {
         /// `(k, faults)`: NEW's seat has `faults` more in every game whose
         /// id is a multiple of `k`.
         new_faults: Option<(u64, SeatFaults)>,
+        /// The games (by id) in which NEW's seat is faulty (a crash).
+        new_faulty: Option<fn(u64) -> bool>,
         played: Mutex<Vec<u64>>,
     }
 
@@ -1084,6 +1178,7 @@ mod tests {
                 fail_pair: None,
                 cancel_after: None,
                 new_faults: None,
+                new_faulty: None,
                 played: Mutex::new(Vec::new()),
             }
         }
@@ -1125,9 +1220,25 @@ mod tests {
             {
                 faults[seat].add(extra);
             }
+            let new_seat = fixture.seats.iter().position(|s| s == NEW);
+            let mut faulty = vec![false; n];
+            let mut first_faults = Vec::new();
+            if let (Some(is_faulty), Some(seat)) = (self.new_faulty, new_seat)
+                && is_faulty(fixture.id)
+            {
+                faulty[seat] = true;
+                faults[seat].crash += 1;
+                first_faults = vec![None; n];
+                first_faults[seat] = Some(dojo_games::record::FirstFault {
+                    round: Some(2),
+                    kind: dojo_games::record::FaultKind::Crash,
+                    invalid: None,
+                    stderr_tail: vec![format!("game {}", fixture.id)],
+                });
+            }
             Ok(GameResult {
-                first_faults: Vec::new(),
-                faulty: Vec::new(),
+                first_faults,
+                faulty,
                 prompts: vec![10; n],
                 scores: fixture
                     .seats
@@ -1220,6 +1331,64 @@ mod tests {
             assert_eq!(r.verdict, Conclusion::H1, "{game}: {:?}", r.broken);
             assert!(r.faults.new.timeout > 0);
         }
+    }
+
+    /// A NEW faulty in every one of its first games is refused as soon as
+    /// they are counted (4 games: two CardJitsu pairs, one royale block),
+    /// not after the 20 games that a share of faulty games waits for, and
+    /// the reason says it stopped early. It used to play on to 20 games.
+    #[test]
+    fn a_new_faulty_in_every_one_of_its_first_games_is_refused_at_once() {
+        for (game, counted) in [(Game::CARDJITSU, 4), (Game::ROYALE, 6)] {
+            let mut exec = Fake::new(0.5);
+            exec.new_faulty = Some(|_| true);
+            let r = run(&settings(game, 2000), &exec, 1);
+            assert_eq!(r.verdict, Conclusion::Broken, "{game}");
+            assert_eq!(r.games_played, counted, "{game}");
+            let broken = r.broken.expect("why");
+            assert_eq!((broken.role.as_str(), broken.games), (NEW, counted));
+            assert!(
+                broken.reason.contains(&format!(
+                    "every one of its {counted} games: the games measure its faults, not its play; stopped after {counted} of at most"
+                )),
+                "{}",
+                broken.reason
+            );
+            // Every counted game is kept in the report.
+            assert_eq!(
+                r.blocks.iter().map(|b| b.games.len() as u64).sum::<u64>(),
+                counted
+            );
+        }
+        // One sound game among the first four: no early refusal; the
+        // share of faulty games (3 in 4) decides once 20 are counted.
+        let mut exec = Fake::new(0.5);
+        exec.new_faulty = Some(|id| id % 4 != 1);
+        let r = run(&settings(Game::CARDJITSU, 2000), &exec, 1);
+        assert_eq!(r.verdict, Conclusion::Broken);
+        assert_eq!(r.games_played, BROKEN_MIN_GAMES);
+        assert!(r.broken.unwrap().reason.contains("in 15 of 20 games"));
+    }
+
+    /// The report tells the game of each role's first fault, to be played
+    /// on its own: its block, leg, seed and seats (whatever the verdict).
+    #[test]
+    fn the_game_of_news_first_fault_is_told() {
+        let mut exec = Fake::new(1.0);
+        exec.new_faulty = Some(|id| id == 5 || id == 9);
+        let s = settings(Game::CARDJITSU, 2000);
+        let r = run(&s, &exec, 2);
+        assert_eq!(r.first_faults.len(), 1, "{:?}", r.first_faults);
+        let f = &r.first_faults[0];
+        assert_eq!((f.role.as_str(), f.fault.game), (NEW, 5));
+        assert_eq!((f.block, f.leg, f.seed), (2, 1, s.block_seed(2)));
+        assert_eq!(f.seats, [BASE, NEW]);
+        assert_eq!(f.fault.stderr_tail, ["game 5"]);
+        assert_eq!(f.command, None);
+        assert_eq!(r.broken.unwrap().first_fault.as_ref(), Some(&f.fault));
+        // No fault, nothing told.
+        let r = run(&s, &Fake::new(1.0), 2);
+        assert!(r.first_faults.is_empty());
     }
 
     #[test]

@@ -170,8 +170,14 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
     let kept = KeepFirst {
         exec: &exec,
         first: Mutex::new(None),
+        faulty: Mutex::new(FaultyRecords::default()),
     };
     let mut report = run_compare(&settings, &kept, jobs, &mut outputs, &cancel)?;
+    let faulty = kept.faulty.into_inner().unwrap_or_else(|e| e.into_inner());
+    for game in &mut report.first_faults {
+        game.command = (faulty.records.get(&game.fault.game))
+            .and_then(|record| match_command(record, &controls));
+    }
     if matches!(
         report.verdict,
         Conclusion::H1 | Conclusion::H0 | Conclusion::Inconclusive
@@ -202,20 +208,24 @@ fn compare(bots_dir: &Path, a: CompareArgs) -> Result<ExitCode> {
 
 /// The comparison's games, its first (fixture 0) kept to be played again:
 /// whether the bots are deterministic is told beside the verdict, since a
-/// verdict from bots that are not cannot be reproduced.
+/// verdict from bots that are not cannot be reproduced. The records of
+/// the games that may hold NEW's or BASE's first fault are kept too
+/// ([`FaultyRecords`]), for the command that plays that game on its own.
 struct KeepFirst<'a> {
     exec: &'a BotExecutor,
     first: Mutex<Option<(Fixture, GameResult)>>,
+    faulty: Mutex<FaultyRecords>,
 }
 
 impl Executor for KeepFirst<'_> {
     fn play(&self, fixture: &Fixture, cancel: &AtomicBool) -> Result<GameResult, ExecError> {
         let result = Executor::play(self.exec, fixture, cancel);
-        if fixture.id == 0
-            && let Ok(game) = &result
-        {
-            *self.first.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some((fixture.clone(), game.clone()));
+        if let Ok(game) = &result {
+            if fixture.id == 0 {
+                *self.first.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some((fixture.clone(), game.clone()));
+            }
+            (self.faulty.lock().unwrap_or_else(|e| e.into_inner())).add(fixture, game);
         }
         result
     }
@@ -223,6 +233,80 @@ impl Executor for KeepFirst<'_> {
     fn containment(&self) -> Option<dojo_runner::InForce> {
         self.exec.containment()
     }
+}
+
+/// The records of the games that may hold NEW's and BASE's first fault,
+/// as the report picks it (a first crash, else a first fault of any kind,
+/// in the lowest game: `dojo_league::compare::FaultyGame`): for each role
+/// the lowest game it crashed in and the lowest it faulted in, at most
+/// four records however many games are played. Games beyond the counted
+/// ones hold higher ids than any counted one, so the report's pick is
+/// always among these.
+#[derive(Default)]
+struct FaultyRecords {
+    /// By role (NEW, BASE): the lowest game id with a crash, and with any
+    /// fault.
+    lowest: [[Option<u64>; 2]; 2],
+    /// The record of each game in `lowest`, by game id.
+    records: BTreeMap<u64, GameResult>,
+}
+
+impl FaultyRecords {
+    fn add(&mut self, fixture: &Fixture, game: &GameResult) {
+        let mut kept = false;
+        for (seat, fault) in game.first_faults.iter().enumerate() {
+            let (Some(fault), Some(role)) = (
+                fault,
+                fixture
+                    .seats
+                    .get(seat)
+                    .and_then(|s| [NEW, BASE].iter().position(|r| r == s)),
+            ) else {
+                continue;
+            };
+            let crash = fault.kind == dojo_games::record::FaultKind::Crash;
+            for (kind, applies) in [(0, crash), (1, true)] {
+                let lowest = &mut self.lowest[role][kind];
+                if applies && lowest.is_none_or(|id| fixture.id < id) {
+                    *lowest = Some(fixture.id);
+                    kept = true;
+                }
+            }
+        }
+        if kept {
+            self.records.insert(fixture.id, game.clone());
+            let wanted: Vec<u64> = self.lowest.iter().flatten().flatten().copied().collect();
+            self.records.retain(|id, _| wanted.contains(id));
+        }
+    }
+}
+
+/// The `dojo match` command that plays the game of `game`'s record again
+/// on its own: the command a replay page gives (same bots, named to work
+/// from any directory, seats, seed and game settings), with the run's
+/// controls (time, limits, sandbox) where they are not the defaults.
+/// `None` when the record cannot be read (it is then not told).
+fn match_command(game: &GameResult, controls: &dojo_runner::Controls) -> Option<String> {
+    let saved = dojo_games::replay::read_stored_values(
+        Path::new("the comparison's game"),
+        &game.record,
+        &game.timing,
+    )
+    .ok()?;
+    let bots = crate::rerun::SeatWords::default().of(saved.seats());
+    let view = saved
+        .view(&dojo_league::view::RecordSource::Unsaved, &bots)
+        .ok()?;
+    let view = serde_json::to_value(&view).ok()?;
+    let play = view.get("commands")?.get("match")?.as_str()?;
+    let controls = controls.to_args();
+    if controls.is_empty() {
+        return Some(play.to_owned());
+    }
+    Some(format!(
+        "{play} {}",
+        dojo_league::view::shell_line(&controls)
+    ))
 }
 
 /// Plays the comparison's first game again and compares the two plays

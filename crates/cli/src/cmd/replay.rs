@@ -81,9 +81,14 @@ impl Output<Shown> for Text {
 /// counted when a forfeit decided it (its record only knows the board's).
 fn load(path: &Path, game: Option<u64>) -> Result<(Saved, Option<Verdict>)> {
     let Some(id) = game else {
-        return Ok((replay::load(path, None).map_err(load_error)?, None));
+        return Ok((
+            replay::load(path, None)
+                .map_err(|e| compare_report(path, None).unwrap_or_else(|| load_error(e)))?,
+            None,
+        ));
     };
-    let (saved, line) = replay::load_game(path, id).map_err(load_error)?;
+    let (saved, line) = replay::load_game(path, id)
+        .map_err(|e| compare_report(path, Some(id)).unwrap_or_else(|| load_error(e)))?;
     // Only a game with a faulty seat needs the league's fault policy.
     if line.faulty.is_empty() {
         return Ok((saved, None));
@@ -91,6 +96,62 @@ fn load(path: &Path, game: Option<u64>) -> Result<(Saved, Option<Verdict>)> {
     let settings = dojo_league::store::load_settings(path)?;
     let forfeit = verdict::forfeit(&line, settings.game.shape(), &settings.faults);
     Ok((saved, forfeit))
+}
+
+/// When `path` is a `dojo compare --json` report rather than a record,
+/// the error that says so: the report keeps no game's moves, only how to
+/// play again the game of each bot's first fault (`first_faults`, with
+/// its `dojo match` command), which is told, for game `id` when it is one
+/// of them. `None` for any other file.
+fn compare_report(path: &Path, id: Option<u64>) -> Option<anyhow::Error> {
+    let text = dojo_runner::input::read_text_capped(
+        path,
+        dojo_runner::input::RECORD_CAP,
+        "a compare report",
+    )
+    .ok()?;
+    let report: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let is_report = ["verdict", "blocks", "model", "settings"]
+        .iter()
+        .all(|key| report.get(key).is_some());
+    if !is_report {
+        return None;
+    }
+    let told: Vec<(u64, String, String)> = (report.get("first_faults").and_then(|f| f.as_array()))
+        .into_iter()
+        .flatten()
+        .filter_map(|f| {
+            Some((
+                f.get("fault")?.get("game")?.as_u64()?,
+                f.get("role")?.as_str()?.to_uppercase(),
+                f.get("command")?.as_str()?.to_owned(),
+            ))
+        })
+        .collect();
+    let head = format!(
+        "{} is a `dojo compare` report, not a game record or a league directory: it keeps no game's moves",
+        path.display()
+    );
+    let untrusted = crate::render::untrusted::line;
+    if let Some((game, role, command)) = told.iter().find(|(game, ..)| Some(*game) == id) {
+        return Some(anyhow!(
+            "{head}; game {game} is {role}'s first fault, played again on its own (from the directory compare ran in) by: {}",
+            untrusted(command)
+        ));
+    }
+    let commands: Vec<String> = (told.iter())
+        .map(|(game, role, command)| {
+            format!("{role}'s first fault, game {game}: {}", untrusted(command))
+        })
+        .collect();
+    Some(if commands.is_empty() {
+        anyhow!("{head} (and no bot faulted in its games)")
+    } else {
+        anyhow!(
+            "{head}; the games it tells how to play again on its own (from the directory compare ran in): {}",
+            commands.join("; ")
+        )
+    })
 }
 
 /// A loading error told in terms of the command line (see [`load`]).

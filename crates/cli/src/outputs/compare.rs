@@ -181,6 +181,8 @@ struct JsonReport<'a> {
     figures: dojo_league::compare::RoleFigures,
     #[serde(skip_serializing_if = "Option::is_none")]
     broken: &'a Option<dojo_league::compare::Broken>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    first_faults: &'a [dojo_league::compare::FaultyGame],
     trace: &'a [dojo_league::compare::TracePoint],
     blocks: &'a [BlockRecord],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -216,6 +218,7 @@ impl<'a> JsonReport<'a> {
             faults,
             figures,
             broken,
+            first_faults,
             trace,
             blocks,
             nondeterministic,
@@ -244,6 +247,7 @@ impl<'a> JsonReport<'a> {
             faults: *faults,
             figures: *figures,
             broken,
+            first_faults,
             trace,
             blocks,
             nondeterministic,
@@ -536,9 +540,15 @@ pub(crate) fn summary(r: &CompareReport) -> String {
         line(next);
     }
     // Why, as a league shows a faulty bot: its first crash (else fault),
-    // its answer if invalid, and its stderr up to it.
+    // its answer if invalid, and its stderr up to it; then that game, to
+    // be played on its own. Every role that faulted, whatever the
+    // verdict: a fault is a bug to fix even in a bot that passes.
+    for game in &r.first_faults {
+        faulty_game_lines(&mut out, game, unit_name(&r.settings));
+    }
     if let Some(b) = &r.broken
         && let Some(f) = &b.first_fault
+        && !r.first_faults.iter().any(|g| g.role == b.role)
     {
         crate::render::standings::first_fault_lines(&mut out, &b.role.to_uppercase(), f);
     }
@@ -547,6 +557,30 @@ pub(crate) fn summary(r: &CompareReport) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A role's first fault, as a league shows it, and the game it came in:
+/// its number, place and seed, and the `dojo match` command that plays
+/// it again on its own (when there is one).
+fn faulty_game_lines(out: &mut String, game: &dojo_league::compare::FaultyGame, unit: &str) {
+    use std::fmt::Write as _;
+    crate::render::standings::first_fault_lines(out, &game.role.to_uppercase(), &game.fault);
+    let board = (game.board.as_deref())
+        .map(|b| format!(", board {}", crate::render::untrusted::line(b)))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "  game {} is {unit} {}'s game {} (seats: {}), seed {}{board}",
+        game.fault.game,
+        game.block + 1,
+        u32::from(game.leg) + 1,
+        game.seats.join(", ").to_uppercase(),
+        game.seed
+    );
+    if let Some(command) = &game.command {
+        let _ = writeln!(out, "  play it on its own, from this directory:");
+        let _ = writeln!(out, "    {}", crate::render::untrusted::line(command));
+    }
 }
 
 /// The verdict in the words an author deciding whether to merge NEW reads,

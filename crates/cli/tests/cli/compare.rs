@@ -619,6 +619,143 @@ fn a_broken_verdict_shows_the_bots_first_crash_and_its_stderr() {
     assert!(stdout.contains("    | crash_half: giving up"), "{stdout}");
 }
 
+/// A NEW faulty in every one of its first games (crash_half crashes on
+/// every other move) fails the gate at once: no verdict (exit 3, as any
+/// broken bot) after its first two pairs, not after the game budget's
+/// worth of them, naming its first crash, with the games played kept in
+/// the JSON. It used to play on to 20 games before refusing it (and a NEW
+/// that never answers in time, minutes of timeouts).
+#[test]
+fn a_new_bot_faulty_in_each_of_its_first_games_fails_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "half=python3 bots/faulty/crash_half.py",
+        ])
+        .args(["random-py", "--jobs", "2"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains(
+            "verdict: none, NEW is broken: NEW crashed or faulted too often in every one of its 4 games: the games measure its faults, not its play; stopped after 4 of at most 2000 games"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("NEW: first crash: game 0, round 2"),
+        "{stdout}"
+    );
+    let report = read_json(&json);
+    assert_eq!(report["verdict"], "broken");
+    assert_eq!(blocks(&report), 2, "{report}");
+    assert_eq!(report["faults"]["new_faulty_games"], 4);
+    assert_eq!(report["broken"]["first_fault"]["game"], 0);
+}
+
+/// A bot that faulted is told with the game of its first fault: its
+/// number, place and seed, and the `dojo match` command that plays it on
+/// its own, which, run as printed, plays the same game (same seats, seed,
+/// time limits: the same crash in the same round and the same faults).
+/// Here BASE is the faulty one, seated second in that game. Compare used
+/// to give the game's number alone, and no record of it to replay.
+#[test]
+fn the_game_of_a_bots_first_fault_is_told_with_the_command_that_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    let out = dojo()
+        .args(["compare", "cardjitsu", "random-py"])
+        .arg("half=python3 bots/faulty/crash_half.py")
+        .args(["--jobs", "2"])
+        .args(GENEROUS)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = dojo_testkit::cli::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    let report = read_json(&json);
+    let told = &report["first_faults"];
+    assert_eq!(told.as_array().map(Vec::len), Some(1), "{report}");
+    let told = &told[0];
+    assert_eq!(told["role"], "base");
+    assert_eq!(told["fault"]["game"], 0);
+    assert_eq!(told["fault"]["kind"], "crash");
+    assert_eq!(
+        (told["block"].as_u64(), told["leg"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(told["seats"], serde_json::json!(["new", "base"]));
+    let seed = told["seed"].as_str().unwrap().to_owned();
+    assert_eq!(report["blocks"][0]["seed"].as_str(), Some(seed.as_str()));
+    let command = told["command"].as_str().unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "BASE: first crash: game 0, round 2\n  stderr, the last lines it wrote in that game:\n    | crash_half: giving up\n  game 0 is pair 1's game 1 (seats: NEW, BASE), seed {seed}\n  play it on its own, from this directory:\n    {command}\n"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        command.starts_with(
+            "dojo match cardjitsu random-py 'half=python3 bots/faulty/crash_half.py' "
+        ) && command.contains(&format!(" --seed {seed} "))
+            && command.contains("--timeout-ms 20000 --startup-ms 20000"),
+        "{command}"
+    );
+    // `dojo replay` of the report, which keeps no game's moves, says so
+    // and gives the command for the game asked for.
+    dojo()
+        .arg("replay")
+        .arg(&json)
+        .args(["--game", "0"])
+        .assert()
+        .code(3)
+        .stderr(contains("is a `dojo compare` report, not a game record"))
+        .stderr(contains(format!(
+            "game 0 is BASE's first fault, played again on its own (from the directory compare ran in) by: {command}"
+        )));
+    // Run as printed (by this build of dojo), from the same directory.
+    let game = dir.path().join("game.json");
+    let dojo_bin = assert_cmd::cargo::cargo_bin("dojo");
+    let line = format!(
+        "'{}'{} -q --json '{}'",
+        dojo_bin.display(),
+        command.strip_prefix("dojo").unwrap(),
+        game.display()
+    );
+    let played = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(dojo_testkit::paths::root())
+        .output()
+        .unwrap();
+    // Exit 4: the game was played and a bot faulted in it.
+    assert_eq!(played.status.code(), Some(4), "{line}: {played:?}");
+    let record = read_json(&game);
+    // A seed is written as a number or a string, as it fits.
+    assert_eq!(record["seed"].to_string().trim_matches('"'), seed);
+    assert_eq!(record["seats"][1]["bot"], "half");
+    let leg = &report["blocks"][0]["games"][0];
+    for seat in 0..2 {
+        for kind in ["timeout", "crash", "invalid", "restart"] {
+            assert_eq!(
+                record["conduct"][seat][kind], leg["faults"][seat][kind],
+                "seat {seat}'s {kind}: {record}"
+            );
+        }
+    }
+    assert!(
+        dojo_testkit::cli::stdout_of(&played).contains("(the first in round 2)"),
+        "{played:?}"
+    );
+}
+
 /// A NEW much stronger than BASE that crashes in about one game in four
 /// (sensei relayed by crash_some.py) is refused as broken, exit 3, with
 /// its first crash as evidence, in the summary, the JSON and JUnit. It
