@@ -90,6 +90,15 @@ fn an_inline_bot_file_that_is_not_executable_is_told_how_to_run_it() {
         "Permission denied",
         &format!("{shown} is not executable: make it so with `chmod +x {shown}`"),
     );
+    // Given by its path from another directory, the command suggested
+    // names it from where the bot runs (it said `python3 bot.py`, which
+    // finds no such file there).
+    let err = failed_match(tmp.path(), &format!("x={shown}"), "auto");
+    says_once(
+        &err,
+        "Permission denied",
+        "interpreter in the bot's command: `python3 plain/bot.py`",
+    );
 }
 
 /// An executable script without a `#!` line is refused with that said,

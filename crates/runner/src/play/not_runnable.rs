@@ -113,7 +113,10 @@ pub(crate) fn hint(err: &std::io::Error, bot: &crate::BotSpec) -> Option<String>
     if !meta.is_file() {
         return None;
     }
-    let name = file.file_name()?.to_string_lossy();
+    // The program as the bot's command would name it where the bot runs
+    // (its directory): relative to that directory when it lies in it, else
+    // by its whole path, so the suggested command runs as is.
+    let name = file.strip_prefix(&bot.dir).unwrap_or(&file).display();
     let interpreter = match file.extension().and_then(|e| e.to_str()) {
         Some("py") => "python3",
         Some("sh") => "sh",
