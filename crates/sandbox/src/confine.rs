@@ -145,6 +145,7 @@ pub fn program_path(command: &[String], dir: &Path) -> Option<PathBuf> {
 /// when given as a path (a Rust bot's binary under a workspace's
 /// `target/`), and only if that is an executable file; for a bot given on
 /// the command line (`NAME=COMMAND`, the organiser's own words), also the
+/// directory of that program when it is a script (a `#!` line), and the
 /// directory of the script an interpreter found on PATH runs (the first
 /// word that is not an option, resolved against `dir`: `python3
 /// /elsewhere/bot.py`), so the script's own modules beside it are readable
@@ -182,11 +183,18 @@ pub fn command_files(command: &[String], dir: &Path, manifest: Option<&Path>) ->
             m.is_file() && m.permissions().mode() & 0o111 != 0
         });
         let own = manifest.is_none_or(|cache| lies_in_its_own(&program, dir, cache));
-        return if executable && own {
-            vec![program]
-        } else {
-            Vec::new()
-        };
+        if !(executable && own) {
+            return Vec::new();
+        }
+        // An organiser's script run by its `#!` line gets its directory,
+        // as the same script run by its interpreter does (below): its
+        // modules beside it are part of it. A binary gets itself alone
+        // (a Rust bot's `target/release/` holds the whole build).
+        let script_dir = program
+            .parent()
+            .filter(|parent| manifest.is_none() && !parent.starts_with(dir) && is_script(&program))
+            .map(Path::to_path_buf);
+        return script_dir.into_iter().chain([program]).collect();
     }
     if manifest.is_some() {
         return Vec::new();
@@ -200,6 +208,16 @@ pub fn command_files(command: &[String], dir: &Path, manifest: Option<&Path>) ->
         .and_then(|p| p.parent().map(Path::to_path_buf))
         .into_iter()
         .collect()
+}
+
+/// Whether `file` starts with a `#!` line: a script the kernel runs by
+/// the interpreter the line names.
+fn is_script(file: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 2];
+    std::fs::File::open(file)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"#!")
 }
 
 /// Whether `file`, every link on its path followed, lies in a bot's
@@ -493,6 +511,22 @@ mod tests {
             [tmp.path().join("./bot")]
         );
         assert!(command_files(&words("python3 missing.py"), here, None).is_empty());
+        // The same script run by its `#!` line from elsewhere: its
+        // directory too (it had the file alone, and its imports failed);
+        // a binary, itself alone.
+        let by_path = program.display().to_string();
+        assert_eq!(
+            command_files(&words(&by_path), here, None),
+            [tmp.path().to_path_buf(), program.clone()]
+        );
+        let binary = tmp.path().join("binary");
+        std::fs::write(&binary, b"\x7fELF").unwrap();
+        std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let by_path = binary.display().to_string();
+        assert_eq!(
+            command_files(&words(&by_path), here, None),
+            [binary.clone()]
+        );
     }
 
     /// A manifest's program counts only where its links lead into its

@@ -507,3 +507,41 @@ fn a_java_bot_runs_the_classes_its_build_left_in_its_cache() {
         assert_eq!(conduct[key], 0, "{conduct}\n{stderr}");
     }
 }
+
+/// An inline bot whose program is a script given by its path from another
+/// directory (as a CI job gives a checkout's `bot.py`) may read the
+/// modules beside it under the default sandbox, as the same script run by
+/// its interpreter may: it had the file alone, and its `import` failed.
+#[test]
+fn an_inline_script_run_by_its_hashbang_imports_the_modules_beside_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let checkout = tmp.path().join("checkout");
+    std::fs::create_dir(&checkout).unwrap();
+    std::fs::copy(
+        root().join("bots/random-py/bot.py"),
+        checkout.join("player.py"),
+    )
+    .unwrap();
+    let bot = checkout.join("bot.py");
+    std::fs::write(
+        &bot,
+        "#!/usr/bin/env python3\nimport player\nplayer.main()\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dojo()
+        .args(["match", "cardjitsu", "--seed", "1", "--sandbox", "auto"])
+        .arg(format!("mine={}", bot.display()))
+        .arg("random-py")
+        .args(dojo_testkit::cli::GENEROUS)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        dojo_testkit::cli::stdout_of(&out),
+        dojo_testkit::cli::stderr_of(&out)
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("ModuleNotFoundError"), "{text}");
+}
