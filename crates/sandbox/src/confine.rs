@@ -525,7 +525,7 @@ mod tests {
         let by_path = binary.display().to_string();
         assert_eq!(
             command_files(&words(&by_path), here, None),
-            [binary.clone()]
+            [binary]
         );
     }
 
