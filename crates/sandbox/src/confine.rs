@@ -523,10 +523,7 @@ mod tests {
         std::fs::write(&binary, b"\x7fELF").unwrap();
         std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
         let by_path = binary.display().to_string();
-        assert_eq!(
-            command_files(&words(&by_path), here, None),
-            [binary]
-        );
+        assert_eq!(command_files(&words(&by_path), here, None), [binary]);
     }
 
     /// A manifest's program counts only where its links lead into its

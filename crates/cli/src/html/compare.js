@@ -87,6 +87,14 @@ PAGES.compare = (view, app) => {
         ? h('pre', { class: 'stderr' }, f.stderr_tail.join('\n'))
         : h('div', { class: 'hint' }, 'It wrote nothing to stderr in that game.'));
   };
+  // The game of each faulty bot's first fault with the `dojo match`
+  // command that plays it on its own, as the text summary gives them.
+  const firstFaults = (list) => (list && list.length ? h('div', { class: 'panel', id: 'first-faults' },
+    h('h2', {}, 'Playing a faulty game again'),
+    h('p', { class: 'hint', style: 'margin:0 0 6px' }, 'Run the command from the directory the comparison ran in.'),
+    list.map((g) => h('div', { class: 'first-fault', 'data-role': g.role },
+      h('div', {}, h('b', {}, g.role.toUpperCase()), `: its first ${g.fault.kind} in game ${g.fault.game}${g.fault.round != null ? `, round ${g.fault.round}` : ''} (seats: ${g.seats.map((s) => s.toUpperCase()).join(', ')}; seed ${g.seed}${g.board ? `; board ${g.board}` : ''})`),
+      g.command ? command('match', g.command) : null))) : '');
   const [word, cls] = VERDICT[r.verdict] || [r.verdict, 'draw'];
   const t = view.text;
   app.append(
@@ -98,6 +106,7 @@ PAGES.compare = (view, app) => {
     t.note ? h('p', { class: 'hint', id: 'note' }, `Note: ${t.note}.`) : '',
     t.nondeterministic ? h('p', { class: 'panel', id: 'nondeterministic' }, t.nondeterministic.replace(/^note: /, 'Note: ')) : '',
     brokenFault(r.broken),
+    firstFaults(r.first_faults),
     h('div', { class: 'panel' }, h('h2', {}, `Log-likelihood ratio after each ${unit}`), llrChart,
       h('p', { class: 'hint', style: 'margin:4px 0 0' }, `H0: NEW − BASE = ${p.elo0} Elo, H1: = ${p.elo1} Elo (${p.model || 'logistic'}), α = ${p.alpha}, β = ${p.beta}. `,
         `Dashed: the bounds in force after each ${unit}; ${t.bounds}.`)),

@@ -1099,6 +1099,49 @@ fn compare_page_says_what_the_text_says() {
     page.screenshot_if_asked("compare-words.png");
 }
 
+/// A comparison whose NEW faulted gives on its page, as in its text, the
+/// game of NEW's first fault and the `dojo match` command that plays it
+/// (the page had the command nowhere).
+#[test]
+#[ignore = "long tier: run by .ci/run and `just test-long`"]
+fn compare_page_gives_the_command_that_plays_a_faulty_game_again() {
+    let Some(chrome) =
+        browser_or_skip("compare_page_gives_the_command_that_plays_a_faulty_game_again")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("compare.html");
+    let out = dojo()
+        .args([
+            "compare",
+            "cardjitsu",
+            "crashy=python3 bots/faulty/crash_midgame.py",
+            "random-py",
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+        ])
+        .args(dojo_testkit::cli::GENEROUS)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let said = (stdout.lines())
+        .find(|l| l.trim_start().starts_with("dojo match "))
+        .unwrap_or_else(|| panic!("no command in:\n{stdout}"))
+        .trim();
+    let page = Opened::open(&chrome, &html);
+    assert_eq!(
+        page.text("#first-faults .first-fault[data-role=new] code"),
+        said
+    );
+    page.assert_clean();
+    page.screenshot_if_asked("compare-first-faults.png");
+}
+
 /// The labels of a chart clear what is drawn: a comparison's Elo chart
 /// has its elo0 and elo1 labels in the margin (its estimate line often
 /// ends on those lines), and the label of the furthest cut interval
