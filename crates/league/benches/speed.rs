@@ -430,9 +430,10 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
                 if a.think_ms > 0 {
                     echo = format!("{echo} sleep {}", a.think_ms);
                 }
+                let boxes_before = dojo_runner::boxes_made();
                 let run = league_of(&echo, a.bots, a.games, a.jobs, mode, dir.path());
                 println!(
-                    "league of {} bots --jobs {} [sandbox {}]: {} games in {:.2} s, {:.1} games/s ({} failed, {} timeouts)",
+                    "league of {} bots --jobs {} [sandbox {}]: {} games in {:.2} s, {:.1} games/s ({} failed, {} timeouts, {} boxes made)",
                     a.bots,
                     a.jobs,
                     sandbox_name(mode),
@@ -440,7 +441,8 @@ fn profile_only(only: &str, a: &Args, persistent: &Arc<BotSpec>, per_turn: &Arc<
                     run.secs,
                     run.games as f64 / run.secs,
                     run.failed,
-                    run.timeouts
+                    run.timeouts,
+                    dojo_runner::boxes_made() - boxes_before
                 );
             }
             return;
